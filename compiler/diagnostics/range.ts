@@ -1,0 +1,33 @@
+/**
+ * Source positions and ranges shared by every compiler stage.
+ *
+ * Lines and columns are 1-based; columns count UTF-16 code units (SARIF's default
+ * `columnKind`), offsets are 0-based indexes into the file's text. `end` is exclusive.
+ */
+export interface Position {
+  /** 1-based line number. */
+  line: number;
+  /** 1-based column, in UTF-16 code units. */
+  column: number;
+  /** 0-based offset into the file text, in UTF-16 code units. */
+  offset: number;
+}
+
+/** A span of one file's text: `[start, end)`. */
+export interface Range {
+  /** The file's path as the user named it (relative to the working directory when possible). */
+  file: string;
+  start: Position;
+  end: Position;
+}
+
+/** True when `inner` lies within `outer` (same file, offsets inclusive). */
+export function rangeContains(outer: Range, inner: Range): boolean {
+  return outer.file === inner.file && outer.start.offset <= inner.start.offset && inner.end.offset <= outer.end.offset;
+}
+
+/** Orders ranges by file, then start offset, then end offset: the stable diagnostic order. */
+export function compareRanges(a: Range, b: Range): number {
+  if (a.file !== b.file) return a.file < b.file ? -1 : 1;
+  return a.start.offset - b.start.offset || a.end.offset - b.end.offset;
+}

@@ -1,0 +1,33 @@
+import type { Range } from "../diagnostics/range.js";
+
+/**
+ * Where each value of a parsed document came from, keyed by RFC 6901 JSON pointer
+ * into the document's plain JSON value (`""` is the root, `/step/a/0/next` a field).
+ *
+ * Both dialects fill it: hcl2json drops positions, so the HCL scanner rebuilds them;
+ * YAML nodes carry their own ranges. DESIGN.md, Pipeline step 2.
+ */
+export interface SourceEntry {
+  /** The value's range (for an HCL block, the whole block; for an attribute, its expression). */
+  range: Range;
+  /** The key's range: an attribute or map key, or a block's label (or type keyword when unlabelled). */
+  keyRange?: Range;
+  /**
+   * For HCL attributes: the expression's raw source text, so expressions are parsed
+   * with exact offsets (hcl2json re-renders them). Absent for YAML/JSON.
+   */
+  exprText?: string;
+}
+
+/** Pointer → entry. Insertion order is source order. */
+export type SourceMap = Map<string, SourceEntry>;
+
+/** Escapes one pointer segment (RFC 6901: `~` → `~0`, `/` → `~1`). */
+export function pointerSegment(key: string | number): string {
+  return String(key).replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+/** Joins a parent pointer and a segment. */
+export function childPointer(parent: string, key: string | number): string {
+  return `${parent}/${pointerSegment(key)}`;
+}
