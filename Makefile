@@ -1,0 +1,39 @@
+# criteria — build, check and run workflows. Every target installs dependencies first
+# when node_modules is missing, so each works on a fresh clone.
+SHELL := /bin/bash
+CRITERIA := node bin/criteria
+SHARED := ../shared/criteria
+# The real workflow files from the Go tool's users that must keep validating.
+REAL_FILES := $(wildcard $(SHARED)/v0.2.0/*.hcl) $(wildcard $(SHARED)/v0.3.0/*.hcl)
+
+.PHONY: all install build test validate demo bench clean
+
+all: build
+
+node_modules/.package-lock.json: package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+install: node_modules/.package-lock.json
+
+dist/cli.js: install $(shell find cli.ts compiler engine bench -name '*.ts' 2>/dev/null) tsconfig.json
+	npx tsc -p tsconfig.json
+	@touch $@
+
+build: dist/cli.js
+
+test: build
+	npx vitest run
+
+validate: build
+	$(CRITERIA) validate examples/* $(REAL_FILES)
+
+demo: build
+	$(CRITERIA) validate examples/agent_in_body
+	$(CRITERIA) plan examples/agent_in_body
+
+bench: build
+	node dist/bench/index.js
+
+clean:
+	rm -rf dist

@@ -1,0 +1,153 @@
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { packageRoot } from "./compiler/package-root.js";
+import { Command, CommanderError, Option } from "commander";
+import { compile, type Compilation } from "./compiler/index.js";
+import { CODES, type Code } from "./compiler/diagnostics/codes.js";
+import type { Diagnostic } from "./compiler/diagnostics/diagnostic.js";
+import { toJsonReport } from "./compiler/diagnostics/format-json.js";
+import { formatGithub } from "./compiler/diagnostics/format-github.js";
+import { toSarif } from "./compiler/diagnostics/format-sarif.js";
+import { formatText } from "./compiler/diagnostics/format-text.js";
+import { sortDiagnostics } from "./compiler/diagnostics/sort.js";
+import { toDot } from "./compiler/build/format-dot.js";
+import { toMermaid } from "./compiler/build/format-mermaid.js";
+import { toPlan } from "./compiler/build/format-plan.js";
+
+/** Exit codes (DESIGN.md, CLI conventions; actionlint's 0/1/2/3). */
+export const EXIT = { ok: 0, problems: 1, usage: 2, internal: 3 } as const;
+
+const VERSION = (createRequire(import.meta.url)(join(packageRoot(), "package.json")) as { version: string }).version;
+
+/** Where the CLI writes; tests pass their own. */
+export interface Io {
+  out: (s: string) => void;
+  err: (s: string) => void;
+  color: boolean;
+  env: NodeJS.ProcessEnv;
+}
+
+const defaultIo = (): Io => ({
+  out: (s) => process.stdout.write(s),
+  err: (s) => process.stderr.write(s),
+  color: process.stdout.isTTY === true && !process.env.NO_COLOR,
+  env: process.env,
+});
+
+function report(c: Compilation[], format: string, io: Io): number {
+  const all = sortDiagnostics(c.flatMap((x) => x.diagnostics));
+  if (format === "json") {
+    io.out(JSON.stringify(toJsonReport(c.flatMap((x) => x.files), all), null, 2) + "\n");
+  } else if (format === "sarif") {
+    io.out(JSON.stringify(toSarif(all, VERSION), null, 2) + "\n");
+  } else {
+    const github = io.env.GITHUB_ACTIONS === "true";
+    for (const comp of c) {
+      for (const d of comp.diagnostics) {
+        io.out(formatText(d, comp.sources, { color: io.color }) + "\n");
+        if (github) io.out(formatGithub(d) + "\n");
+      }
+      const errors = comp.diagnostics.filter((d) => d.severity === "error").length;
+      const warnings = comp.diagnostics.length - errors;
+      if (errors === 0) io.out(`${comp.path}: ok${warnings ? ` (${plural(warnings, "warning")})` : ""}\n`);
+      else io.out(`${comp.path}: ${plural(errors, "error")}${warnings ? `, ${plural(warnings, "warning")}` : ""}\n`);
+    }
+  }
+  return all.some((d) => d.severity === "error") ? (all.some((d) => d.code === "internal_error") ? EXIT.internal : EXIT.problems) : EXIT.ok;
+}
+
+function plural(n: number, w: string): string {
+  return `${n} ${w}${n === 1 ? "" : "s"}`;
+}
+
+/** Prints diagnostics to stderr for commands whose stdout is data (compile, plan). */
+function failWith(c: Compilation, io: Io): number {
+  for (const d of c.diagnostics) io.err(formatText(d, c.sources, { color: false }) + "\n");
+  return c.diagnostics.some((d: Diagnostic) => d.code === "internal_error") ? EXIT.internal : EXIT.problems;
+}
+
+/**
+ * Builds the `criteria` command line (commander). Returns the exit code instead of
+ * exiting, so tests run it in-process; `bin/criteria` calls `process.exit` with it.
+ */
+export async function main(argv: string[], io: Io = defaultIo()): Promise<number> {
+  let code: number = EXIT.ok;
+  const program = new Command();
+  program
+    .name("criteria")
+    .description("Compile, check and run declarative agent workflows (HCL, YAML, JSON).")
+    .version(VERSION)
+    .exitOverride()
+    .configureOutput({ writeOut: io.out, writeErr: io.err })
+    .showHelpAfterError("(run criteria --help for usage)");
+
+  program
+    .command("validate")
+    .description("check workflow files and directories; print PATH: ok or diagnostics")
+    .argument("<paths...>", "workflow files or directories (a directory is one workflow)")
+    .addOption(new Option("-f, --format <format>", "output format").choices(["text", "json", "sarif"]).default("text"))
+    .action(async (paths: string[], opts: { format: string }) => {
+      const results: Compilation[] = [];
+      for (const p of paths) results.push(await compile(p));
+      code = report(results, opts.format, io);
+    });
+
+  program
+    .command("compile")
+    .description("compile a workflow to its graph")
+    .argument("<path>", "workflow file or directory")
+    .addOption(new Option("-f, --format <format>", "output format").choices(["json", "dot", "mermaid"]).default("json"))
+    .action(async (path: string, opts: { format: string }) => {
+      const c = await compile(path);
+      if (!c.graph) {
+        code = failWith(c, io);
+        return;
+      }
+      for (const d of c.diagnostics) io.err(formatText(d, c.sources) + "\n");
+      io.out(opts.format === "dot" ? toDot(c.graph) : opts.format === "mermaid" ? toMermaid(c.graph) : JSON.stringify(c.graph, null, 2) + "\n");
+    });
+
+  program
+    .command("plan")
+    .description("print a readable summary of what a run would do")
+    .argument("<path>", "workflow file or directory")
+    .action(async (path: string) => {
+      const c = await compile(path);
+      if (!c.graph) {
+        code = failWith(c, io);
+        return;
+      }
+      for (const d of c.diagnostics) io.err(formatText(d, c.sources) + "\n");
+      io.out(toPlan(c.graph));
+    });
+
+  program
+    .command("explain")
+    .description("describe a diagnostic code (or list them all)")
+    .argument("[code]", "a diagnostic code, e.g. unknown_target")
+    .action((name?: string) => {
+      if (!name) {
+        for (const [k, v] of Object.entries(CODES)) io.out(`${k.padEnd(28)} ${v.severity.padEnd(8)} ${v.doc}\n`);
+        return;
+      }
+      const entry = (CODES as Record<string, { severity: string; doc: string }>)[name];
+      if (!entry) {
+        io.err(`criteria: unknown diagnostic code "${name}" (criteria explain lists them)\n`);
+        code = EXIT.usage;
+        return;
+      }
+      io.out(`${name as Code} (${entry.severity}): ${entry.doc}\n`);
+    });
+
+  try {
+    await program.parseAsync(argv, { from: "user" });
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      if (e.code === "commander.helpDisplayed" || e.code === "commander.version" || e.code === "commander.help") return EXIT.ok;
+      return EXIT.usage;
+    }
+    io.err(`criteria: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
+    return EXIT.internal;
+  }
+  return code;
+}

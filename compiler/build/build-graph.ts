@@ -1,0 +1,150 @@
+import type { ExprSource, OutcomeSpec, StepSpec, WorkflowSpec } from "../decode/spec.js";
+import type { Resolution } from "../resolve/resolve-workflow.js";
+import type { Scope } from "../resolve/scope.js";
+import { DEFAULT_POLICY, type Graph, type GraphAdapter, type GraphAgent, type GraphExpr, type GraphOutcome, type GraphStep } from "./graph.js";
+
+/**
+ * Builds the `Graph` of a resolved, checked workflow (DESIGN.md, Pipeline step 6).
+ * Child graphs hang off their step (`body`); a body's adapter and agent tables list
+ * what it uses from enclosing scopes as `inherited` entries (aliases of the parent's
+ * sessions, not copies). Only call when there are no errors.
+ */
+export function buildGraph(spec: WorkflowSpec, res: Resolution): Graph {
+  return build(res.root, res, spec);
+}
+
+function expr(e: ExprSource): GraphExpr {
+  return { kind: e.kind, text: e.text, value: e.value, at: `${e.range.file}:${e.range.start.line}:${e.range.start.column}` };
+}
+
+function exprs(m: Record<string, ExprSource> | undefined): Record<string, GraphExpr> {
+  const out: Record<string, GraphExpr> = {};
+  for (const [k, v] of Object.entries(m ?? {})) out[k] = expr(v);
+  return out;
+}
+
+function outcome(o: OutcomeSpec): GraphOutcome {
+  return { name: o.name, next: o.next?.name ?? "", output: exprs(o.output), shared_writes: exprs(o.sharedWrites) };
+}
+
+function build(scope: Scope, res: Resolution, root: WorkflowSpec): Graph {
+  const w = scope.workflow;
+  const h = w.header;
+  const adapters = new Map<string, GraphAdapter>();
+  const agents = new Map<string, GraphAgent>();
+  for (const a of w.adapters) {
+    adapters.set(a.name, { id: a.name, type: a.type, name: a.name.split(".")[1] ?? "default", ...(a.onCrash ? { on_crash: a.onCrash } : {}), config: exprs(a.config), inherited: false, implicit: false });
+  }
+  for (const a of w.agents) agents.set(a.name, agentOf(a, false));
+  const steps: GraphStep[] = w.steps.map((st) => {
+    const g = step(st, scope, res, root);
+    // Register what the step uses from enclosing scopes as inherited aliases.
+    if (g.target.kind === "adapter" && !adapters.has(g.target.id)) {
+      const a = res.adapterOf.get(st)!;
+      const own = scope.adapters.get(a.name) === a;
+      adapters.set(a.name, { id: a.name, type: a.type, name: a.name.split(".")[1] ?? "default", config: exprs(a.config), inherited: !own && !(a.implicit && !scope.parent), implicit: a.implicit === true });
+    }
+    if (g.target.kind === "agent" && !agents.has(g.target.name)) {
+      const found = scope.lookup("agents", g.target.name);
+      if (found) agents.set(g.target.name, agentOf(found.decl, found.scope !== scope));
+    }
+    return g;
+  });
+  // A body inherits everything its own bodies inherit from further out.
+  for (const st of steps) {
+    for (const a of st.body?.adapters ?? []) if (a.inherited && !adapters.has(a.id)) adapters.set(a.id, { ...a, inherited: scope.lookup("adapters", a.id)?.scope !== scope && !(a.implicit && !scope.parent) });
+    for (const a of st.body?.agents ?? []) if (a.inherited && !agents.has(a.name)) agents.set(a.name, { ...a, inherited: scope.lookup("agents", a.name)?.scope !== scope });
+  }
+  const policy = { ...DEFAULT_POLICY };
+  const p = (scope.parent ? undefined : w.policy) ?? (scope.parent ? undefined : root.policy);
+  if (p?.maxTotalSteps !== undefined) policy.max_total_steps = p.maxTotalSteps;
+  if (p?.maxStepRetries !== undefined) policy.max_step_retries = p.maxStepRetries;
+  if (p?.maxVisitsWarnThreshold !== undefined) policy.max_visits_warn_threshold = p.maxVisitsWarnThreshold;
+  const plugins = new Set<string>();
+  const collect = (g: Graph) => {
+    for (const a of g.adapters) plugins.add(a.type);
+    for (const a of g.agents) if (a.adapter ?? a.cli) plugins.add((a.adapter ?? a.cli)!);
+    for (const s of g.steps) if (s.body) collect(s.body);
+  };
+  const graph: Graph = {
+    schema_version: 1,
+    name: h?.name ?? (scope.owner ? `${scope.owner.name}.body` : ""),
+    ...(h?.version !== undefined ? { version: h.version } : {}),
+    initial_state: h?.initialState?.name ?? w.steps[0]?.name ?? "",
+    ...(h?.targetState ? { target_state: h.targetState.name } : {}),
+    ...(h?.identity ? { identity: h.identity } : {}),
+    policy,
+    variables: w.variables.map((v) => ({ name: v.name, ...(v.type ? { type: v.type } : {}), ...(v.description ? { description: v.description } : {}), ...(v.default ? { default: expr(v.default) } : {}), required: v.default === undefined })),
+    locals: w.locals.map((l) => ({ name: l.name, value: expr(l.value) })),
+    shared_variables: w.sharedVariables.map((s) => ({ name: s.name, ...(s.type ? { type: s.type } : {}), ...(s.value ? { value: expr(s.value) } : {}) })),
+    adapters: [...adapters.values()],
+    agents: [...agents.values()],
+    channels: w.channels.map((c) => ({ name: c.name, participants: c.participants.map((p) => p.ref.replace(/^agent\./, "")) })),
+    steps,
+    states: w.states.map((s) => ({ name: s.name, terminal: s.terminal, success: s.success })),
+    waits: w.waits.map((x) => ({ name: x.name, ...(x.duration ? { duration_ms: x.duration.ms } : {}), ...(x.signal ? { signal: x.signal } : {}), ...(x.next ? { next: x.next.name } : {}), outcomes: x.outcomes.map(outcome) })),
+    approvals: w.approvals.map((a) => ({ name: a.name, approvers: a.approvers, ...(a.reason ? { reason: expr(a.reason) } : {}), outcomes: a.outcomes.map(outcome) })),
+    branches: w.branches.map((b) => ({ name: b.name, arms: b.arms.map((a) => ({ when: expr(a.when), next: a.next?.name ?? "" })), ...(b.default ? { default: b.default.name } : {}) })),
+    outputs: w.outputs.map((o) => ({ name: o.name, ...(o.type ? { type: o.type } : {}), ...(o.description ? { description: o.description } : {}), ...(o.value ? { value: expr(o.value) } : {}) })),
+    step_order: w.steps.map((s) => s.name),
+    plugins_required: [],
+  };
+  collect(graph);
+  graph.plugins_required = [...plugins].sort();
+  return graph;
+}
+
+function agentOf(a: import("../decode/spec.js").AgentSpec, inherited: boolean): GraphAgent {
+  return {
+    name: a.name,
+    ...(a.adapter ? { adapter: a.adapter } : {}),
+    ...(a.cli ? { cli: a.cli } : {}),
+    ...(a.model ? { model: a.model } : {}),
+    ...(a.onCrash ? { on_crash: a.onCrash } : {}),
+    config: exprs(a.config),
+    inherited,
+  };
+}
+
+function step(st: StepSpec, scope: Scope, res: Resolution, root: WorkflowSpec): GraphStep {
+  const t = st.target;
+  let target: GraphStep["target"] = { kind: "none" };
+  let adapterType: string | undefined;
+  if (t?.kind === "adapter") {
+    const a = res.adapterOf.get(st);
+    target = { kind: "adapter", id: a?.name ?? `${t.type}.${t.name}` };
+    adapterType = a?.type ?? t.type;
+  } else if (t?.kind === "agent") {
+    target = { kind: "agent", name: t.name };
+    const a = scope.lookup("agents", t.name)?.decl;
+    adapterType = a?.adapter ?? a?.cli;
+  } else if (t?.kind === "body") target = { kind: "body" };
+  else if (t?.kind === "subworkflow") target = { kind: "subworkflow", name: t.name };
+  else if (t?.kind === "channel") target = { kind: "channel", name: t.name };
+  const iteration = st.count
+    ? { kind: "count" as const, expr: expr(st.count) }
+    : st.forEach
+      ? { kind: "for_each" as const, expr: expr(st.forEach) }
+      : st.parallel
+        ? { kind: "parallel" as const, expr: expr(st.parallel), ...(st.parallelMax !== undefined ? { parallel_max: st.parallelMax } : {}) }
+        : undefined;
+  const bodyScope = res.bodyOf.get(st);
+  return {
+    name: st.name,
+    target,
+    ...(adapterType ? { adapter_type: adapterType } : {}),
+    ...(st.description ? { description: st.description } : {}),
+    input: exprs(st.input),
+    ...(st.inputExpr ? { input_expr: expr(st.inputExpr) } : {}),
+    ...(st.timeout ? { timeout_ms: st.timeout.ms } : {}),
+    ...(st.maxVisits !== undefined ? { max_visits: st.maxVisits } : {}),
+    ...(iteration ? { iteration } : {}),
+    on_failure: st.onFailure ?? "continue",
+    ...(st.defaultOutcome ? { default_outcome: st.defaultOutcome.name } : {}),
+    ...(st.lifecycle ? { lifecycle: st.lifecycle } : {}),
+    ...(st.onCrash ? { on_crash: st.onCrash } : {}),
+    allow_tools: st.allowTools ?? [],
+    outcomes: st.outcomes.map(outcome),
+    ...(bodyScope ? { body: build(bodyScope, res, root) } : {}),
+  };
+}

@@ -1,0 +1,76 @@
+import type { Graph, GraphStep } from "./graph.js";
+
+/**
+ * The readable `criteria plan` summary, in the Go tool's layout (header, policy,
+ * variables, agents, steps in declaration order with their target, input keys and
+ * outcomes, states, plugins required), extended with iteration, bodies (indented)
+ * and the other node kinds.
+ */
+export function toPlan(g: Graph): string {
+  const out: string[] = [];
+  out.push(`workflow: ${g.name}${g.version !== undefined ? `  (version ${g.version})` : ""}`);
+  out.push(`initial_state: ${g.initial_state}   target_state: ${g.target_state ?? "(none)"}`);
+  out.push(`policy: max_total_steps=${g.policy.max_total_steps}  max_step_retries=${g.policy.max_step_retries}`);
+  out.push("", "variables:");
+  if (g.variables.length === 0) out.push("  (none)");
+  for (const v of g.variables) out.push(`  ${v.name}${v.type ? `: ${v.type}` : ""}${v.default ? ` = ${v.default.text}` : "  (required)"}`);
+  out.push("", "agents:");
+  if (g.agents.length === 0) out.push("  (none)");
+  for (const a of g.agents) out.push(`  ${a.name}   ${a.adapter ? `adapter=${a.adapter}` : `cli=${a.cli ?? "?"}`}${a.model ? `  model=${a.model}` : ""}${a.inherited ? "  (inherited)" : ""}`);
+  out.push("", "steps (declaration order):");
+  steps(g.steps, "  ", out);
+  if (g.branches.length > 0) {
+    out.push("", "branches:");
+    for (const b of g.branches) {
+      out.push(`  ${b.name}`);
+      for (const a of b.arms) out.push(`    when ${a.when.text} -> ${a.next}`);
+      if (b.default) out.push(`    default -> ${b.default}`);
+    }
+  }
+  if (g.waits.length > 0) {
+    out.push("", "waits:");
+    for (const w of g.waits) out.push(`  ${w.name}   ${w.duration_ms !== undefined ? `duration=${w.duration_ms}ms` : `signal=${w.signal}`}`);
+  }
+  if (g.approvals.length > 0) {
+    out.push("", "approvals:");
+    for (const a of g.approvals) out.push(`  ${a.name}   approvers=${a.approvers.join(",") || "(any)"}`);
+  }
+  out.push("", "states:");
+  for (const s of g.states) out.push(`  ${s.name}    terminal=${s.terminal}   success=${s.success}`);
+  out.push("", "plugins required:");
+  if (g.plugins_required.length === 0) out.push("  (none)");
+  for (const p of g.plugins_required) out.push(`  ${p}`);
+  return out.join("\n") + "\n";
+}
+
+function targetText(s: GraphStep): string {
+  switch (s.target.kind) {
+    case "adapter":
+      return `adapter=${s.target.id}`;
+    case "agent":
+      return `agent=${s.target.name}`;
+    case "body":
+      return "workflow body";
+    case "subworkflow":
+      return `subworkflow=${s.target.name}`;
+    case "channel":
+      return `channel=${s.target.name}`;
+    default:
+      return "";
+  }
+}
+
+function steps(list: GraphStep[], ind: string, out: string[]): void {
+  for (const s of list) {
+    const it = s.iteration ? `   ${s.iteration.kind}=${s.iteration.expr.text}` : "";
+    out.push(`${ind}${s.name}   ${targetText(s)}${it}`.trimEnd());
+    const keys = Object.keys(s.input);
+    out.push(`${ind}  input keys: ${keys.length ? keys.join(", ") : "(none)"}`);
+    out.push(`${ind}  allow_tools: ${s.allow_tools.length ? s.allow_tools.join(", ") : "(none)"}`);
+    out.push(`${ind}  outcomes: ${s.outcomes.map((o) => `${o.name} -> ${o.next}`).join(", ") || "(none)"}`);
+    if (s.body) {
+      out.push(`${ind}  body:`);
+      steps(s.body.steps, `${ind}    `, out);
+    }
+  }
+}

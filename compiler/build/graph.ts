@@ -1,0 +1,123 @@
+import type { JsonValue } from "../parse/document.js";
+
+/**
+ * The compiled workflow: plain, JSON-serialisable data, the only thing that crosses
+ * from `compiler/` into `engine/` (DESIGN.md, Layout; STYLE.md, XState's "the machine
+ * is plain data"). The engine never reads source files; expressions travel as source
+ * text and are parsed again with `compiler/expr`.
+ */
+export interface Graph {
+  schema_version: 1;
+  name: string;
+  version?: string;
+  /** The node a run starts at. */
+  initial_state: string;
+  target_state?: string;
+  identity?: string;
+  policy: GraphPolicy;
+  variables: GraphVariable[];
+  locals: { name: string; value: GraphExpr }[];
+  shared_variables: { name: string; type?: string; value?: GraphExpr }[];
+  /** Sessions of this scope. An `inherited` entry aliases the parent's live session. */
+  adapters: GraphAdapter[];
+  agents: GraphAgent[];
+  channels: { name: string; participants: string[] }[];
+  steps: GraphStep[];
+  states: { name: string; terminal: boolean; success: boolean }[];
+  waits: { name: string; duration_ms?: number; signal?: string; next?: string; outcomes: GraphOutcome[] }[];
+  approvals: { name: string; approvers: string[]; reason?: GraphExpr; outcomes: GraphOutcome[] }[];
+  branches: { name: string; arms: { when: GraphExpr; next: string }[]; default?: string }[];
+  outputs: { name: string; type?: string; description?: string; value?: GraphExpr }[];
+  /** Step names in declaration order. */
+  step_order: string[];
+  /** Adapter types the run needs (built in or `criteria-adapter-<type>` on PATH). */
+  plugins_required: string[];
+}
+
+/** Policy with defaults filled in (the Go tool's defaults). */
+export interface GraphPolicy {
+  max_total_steps: number;
+  max_step_retries: number;
+  max_visits_warn_threshold: number;
+}
+
+/** An expression as source text; `kind` says how to parse it. `literal` carries the value. */
+export interface GraphExpr {
+  kind: "hcl" | "template" | "literal";
+  text: string;
+  value: JsonValue;
+  /** `file:line:col` of the expression, for run-time error messages. */
+  at: string;
+}
+
+export interface GraphVariable {
+  name: string;
+  type?: string;
+  description?: string;
+  default?: GraphExpr;
+  required: boolean;
+}
+
+export interface GraphAdapter {
+  /** `<type>.<name>`. */
+  id: string;
+  type: string;
+  name: string;
+  on_crash?: string;
+  config: Record<string, GraphExpr>;
+  /** True when this scope uses the enclosing scope's session (an alias, not a copy). */
+  inherited: boolean;
+  /** Declared implicitly by an older `adapter = "<type>"` step field. */
+  implicit: boolean;
+}
+
+export interface GraphAgent {
+  name: string;
+  adapter?: string;
+  cli?: string;
+  model?: string;
+  on_crash?: string;
+  config: Record<string, GraphExpr>;
+  inherited: boolean;
+}
+
+export interface GraphOutcome {
+  name: string;
+  /** A node of the same graph, or `_continue` / `return`. */
+  next: string;
+  output: Record<string, GraphExpr>;
+  shared_writes: Record<string, GraphExpr>;
+}
+
+/** What a step runs: an adapter session (`adapter.T.N`), an agent, or its inline body. */
+export type GraphTarget =
+  | { kind: "adapter"; id: string }
+  | { kind: "agent"; name: string }
+  | { kind: "body" }
+  | { kind: "subworkflow"; name: string }
+  | { kind: "channel"; name: string }
+  | { kind: "none" };
+
+export interface GraphStep {
+  name: string;
+  target: GraphTarget;
+  /** The adapter type the step runs on (for agents: the agent's adapter/cli). */
+  adapter_type?: string;
+  description?: string;
+  input: Record<string, GraphExpr>;
+  input_expr?: GraphExpr;
+  timeout_ms?: number;
+  max_visits?: number;
+  iteration?: { kind: "count" | "for_each" | "parallel"; expr: GraphExpr; parallel_max?: number };
+  on_failure: "continue" | "abort" | "ignore";
+  default_outcome?: string;
+  lifecycle?: "open" | "close";
+  on_crash?: string;
+  allow_tools: string[];
+  outcomes: GraphOutcome[];
+  /** The inline body's graph (a child run). Its `initial_state` is its first step unless set. */
+  body?: Graph;
+}
+
+/** Policy defaults (the Go tool's: 50 total steps in its examples' policy, 0 retries, warn at 200 visits). */
+export const DEFAULT_POLICY: GraphPolicy = { max_total_steps: 1000, max_step_retries: 0, max_visits_warn_threshold: 200 };

@@ -1,0 +1,37 @@
+import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
+import type { Check } from "./context.js";
+
+/**
+ * The root workflow has a header with a name, a start node and a terminal state
+ * (DESIGN.md, Check). `target_state` must name a state; a missing one is a warning.
+ */
+export const checkHeader: Check = {
+  name: "header",
+  run({ spec, resolution, fileStart }) {
+    const out: Diagnostic[] = [];
+    const h = spec.header;
+    const root = resolution.root;
+    if (!h) {
+      out.push(diag("missing_field", fileStart, `no workflow header`, { hint: `start the file with workflow "name" { initial_state = "..." target_state = "..." }` }));
+    } else {
+      if (!h.initialState && spec.steps.length === 0) {
+        out.push(diag("missing_initial_state", h.nameRange, `workflow "${h.name}" has no initial_state and no steps`));
+      } else if (!h.initialState) {
+        out.push(diag("missing_initial_state", h.nameRange, `workflow "${h.name}" has no initial_state`, { hint: `add initial_state = "${spec.steps[0].name}"` }));
+      }
+      if (!h.targetState) {
+        out.push(diag("missing_target_state", h.nameRange, `workflow "${h.name}" has no target_state`, { hint: "name the state a successful run ends in" }));
+      } else if (root.nodes.has(h.targetState.name) && root.nodes.get(h.targetState.name) !== "state") {
+        out.push(diag("invalid_value", h.targetState.range, `target_state "${h.targetState.name}" is a ${root.nodes.get(h.targetState.name)}, not a state`));
+      }
+    }
+    if (!spec.states.some((s) => s.terminal)) {
+      out.push(
+        diag("no_terminal_state", h?.nameRange ?? fileStart, `workflow${h ? ` "${h.name}"` : ""} declares no terminal state: a run could never end`, {
+          hint: `add state "done" { terminal = true }`,
+        }),
+      );
+    }
+    return out;
+  },
+};

@@ -1,0 +1,64 @@
+import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { suggest } from "../diagnostics/did-you-mean.js";
+import type { Check } from "./context.js";
+
+/** Aggregate outcomes of iterating steps (DESIGN.md, Iterating steps). */
+export const AGGREGATE_OUTCOMES = ["all_succeeded", "any_failed"];
+
+/**
+ * Every step has a way out: at least one outcome; an iterating step (count, for_each,
+ * parallel) declares `all_succeeded` (and gets a hint for `any_failed`); a
+ * `default_outcome` names a declared outcome; aggregate outcomes on a step that does
+ * not iterate are undeclared for it.
+ */
+export const checkOutcomes: Check = {
+  name: "outcomes",
+  run({ resolution }) {
+    const out: Diagnostic[] = [];
+    for (const s of resolution.scopes) {
+      for (const st of s.workflow.steps) {
+        const iterates = st.count !== undefined || st.forEach !== undefined || st.parallel !== undefined;
+        const names = st.outcomes.map((o) => o.name);
+        if (st.outcomes.length === 0) {
+          out.push(
+            diag("missing_outcome", st.nameRange, `step "${st.name}" has no outcomes: a run could not leave it`, {
+              hint: iterates ? `add outcome "all_succeeded" { next = "..." } and outcome "any_failed" { next = "..." }` : `add outcome "success" { next = "..." }`,
+            }),
+          );
+        } else if (iterates && !names.includes("all_succeeded")) {
+          out.push(
+            diag("missing_outcome", st.nameRange, `iterating step "${st.name}" has no "all_succeeded" outcome`, {
+              hint: `an iterating step ends in all_succeeded or any_failed; add outcome "all_succeeded" { next = "..." }`,
+            }),
+          );
+        } else if (iterates && !names.includes("any_failed") && st.onFailure !== "ignore") {
+          out.push(
+            diag("missing_outcome", st.nameRange, `iterating step "${st.name}" has no "any_failed" outcome`, {
+              hint: `add outcome "any_failed" { next = "..." }, or set on_failure = "ignore"`,
+              severity: "warning",
+            }),
+          );
+        }
+        if (!iterates) {
+          for (const o of st.outcomes) {
+            if (AGGREGATE_OUTCOMES.includes(o.name)) {
+              out.push(
+                diag("undeclared_outcome", o.nameRange, `step "${st.name}" does not iterate, so it never ends in "${o.name}"`, {
+                  hint: `"${o.name}" is an aggregate outcome of count, for_each and parallel steps`,
+                }),
+              );
+            }
+          }
+        }
+        if (st.defaultOutcome && !names.includes(st.defaultOutcome.name)) {
+          out.push(
+            diag("undeclared_outcome", st.defaultOutcome.range, `step "${st.name}": default_outcome "${st.defaultOutcome.name}" is not one of its outcomes`, {
+              hint: suggest(st.defaultOutcome.name, names),
+            }),
+          );
+        }
+      }
+    }
+    return out;
+  },
+};

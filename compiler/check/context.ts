@@ -1,0 +1,55 @@
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import type { Range } from "../diagnostics/range.js";
+import type { NodeRef, WorkflowSpec } from "../decode/spec.js";
+import type { Resolution } from "../resolve/resolve-workflow.js";
+import type { Scope } from "../resolve/scope.js";
+
+/** What every check reads: the decoded spec and the resolved scopes. Checks only read. */
+export interface CheckContext {
+  spec: WorkflowSpec;
+  resolution: Resolution;
+  /** Where the root file starts (for problems of the whole file). */
+  fileStart: Range;
+}
+
+/** One check: a pure function from the context to its diagnostics. */
+export interface Check {
+  /** Short name, for docs and debugging. */
+  name: string;
+  run(ctx: CheckContext): Diagnostic[];
+}
+
+/** A transition out of a node: an outcome, a branch arm, a wait's `next`. */
+export interface Edge {
+  from: string;
+  to: NodeRef;
+  /** The outcome or arm label. */
+  label: string;
+}
+
+/** Every transition of one workflow (its own nodes only), in declaration order. */
+export function edgesOf(w: WorkflowSpec): Edge[] {
+  const out: Edge[] = [];
+  for (const s of w.steps) for (const o of s.outcomes) if (o.next) out.push({ from: s.name, to: o.next, label: o.name });
+  for (const wt of w.waits) {
+    if (wt.next) out.push({ from: wt.name, to: wt.next, label: "next" });
+    for (const o of wt.outcomes) if (o.next) out.push({ from: wt.name, to: o.next, label: o.name });
+  }
+  for (const a of w.approvals) for (const o of a.outcomes) if (o.next) out.push({ from: a.name, to: o.next, label: o.name });
+  for (const b of w.branches) {
+    b.arms.forEach((arm, i) => {
+      if (arm.next) out.push({ from: b.name, to: arm.next, label: `arm ${i + 1}` });
+    });
+    if (b.default) out.push({ from: b.name, to: b.default, label: "default" });
+  }
+  return out;
+}
+
+/**
+ * The node a workflow starts at: its header's `initial_state`, else (inline bodies,
+ * as in the Go tool) its first step in declaration order.
+ */
+export function initialNode(scope: Scope): string | undefined {
+  const w = scope.workflow;
+  return w.header?.initialState?.name ?? w.steps[0]?.name;
+}

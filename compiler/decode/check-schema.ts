@@ -1,0 +1,123 @@
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { packageRoot } from "../package-root.js";
+import type { ErrorObject, ValidateFunction } from "ajv";
+import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { suggest } from "../diagnostics/did-you-mean.js";
+import type { Range } from "../diagnostics/range.js";
+import type { JsonObject } from "../parse/document.js";
+import { childPointer, type SourceMap } from "../parse/source-map.js";
+import { describePointer, pointerSegments } from "./describe.js";
+
+const require = createRequire(import.meta.url);
+let validator: ValidateFunction | undefined;
+
+/** The JSON Schema of the YAML/JSON dialect (`schema/workflow.schema.json`, draft-07). */
+export function workflowSchema(): object {
+  return require(join(packageRoot(), "schema", "workflow.schema.json")) as object;
+}
+
+/** Compiles the schema once per process (ajv, `allErrors`, `verbose` for did-you-mean). */
+function validate(): ValidateFunction {
+  if (!validator) {
+    const AjvCtor = require("ajv").default as typeof import("ajv").default;
+    const ajv = new AjvCtor({ allErrors: true, verbose: true, strict: false });
+    validator = ajv.compile(workflowSchema());
+  }
+  return validator;
+}
+
+/**
+ * Checks a canonical document's shape against `schema/workflow.schema.json` and turns
+ * ajv's errors into diagnostics placed by the source map: unknown fields fail closed
+ * (`unknown_field` with a did-you-mean over the allowed names), wrong literal types are
+ * `invalid_type`, enum/range violations `invalid_value`, missing required fields
+ * `missing_field`, bad names `invalid_name`. One diagnostic per instance location.
+ *
+ * @param fallback where to point when the source map has no entry (never happens for parsed files)
+ */
+export function checkSchema(doc: JsonObject, map: SourceMap, fallback: Range): Diagnostic[] {
+  const v = validate();
+  if (v(doc)) return [];
+  const out: Diagnostic[] = [];
+  const seen = new Set<string>();
+  for (const e of v.errors ?? []) {
+    const d = toDiagnostic(e, map, fallback);
+    if (!d) continue;
+    const key = `${d.code}\0${d.range.start.offset}\0${d.range.file}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(d);
+  }
+  return out;
+}
+
+function rangeAt(map: SourceMap, ptr: string, fallback: Range, key = false): Range {
+  let p = ptr;
+  for (;;) {
+    const e = map.get(p);
+    if (e) return key ? e.keyRange ?? e.range : e.range;
+    if (p === "") return fallback;
+    p = p.slice(0, p.lastIndexOf("/"));
+  }
+}
+
+function where(ptr: string): string {
+  const d = describePointer(ptr);
+  return d ? `${d}: ` : "";
+}
+
+function typeName(x: unknown): string {
+  if (x === null) return "null";
+  if (Array.isArray(x)) return "list";
+  if (typeof x === "object") return "object (block)";
+  return typeof x;
+}
+
+function toDiagnostic(e: ErrorObject, map: SourceMap, fallback: Range): Diagnostic | undefined {
+  const ptr = e.instancePath;
+  const field = pointerSegments(ptr).at(-1) ?? "";
+  switch (e.keyword) {
+    case "additionalProperties": {
+      const prop = String((e.params as { additionalProperty: string }).additionalProperty);
+      const allowed = Object.keys((e.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+      const p = childPointer(ptr, prop);
+      return diag("unknown_field", rangeAt(map, p, fallback, true), `${where(ptr)}unsupported argument or block "${prop}"`, {
+        hint: suggest(prop, allowed.filter((a) => a !== "$schema")),
+      });
+    }
+    case "required": {
+      const prop = String((e.params as { missingProperty: string }).missingProperty);
+      return diag("missing_field", rangeAt(map, ptr, fallback, true), `${where(ptr)}missing required argument "${prop}"`);
+    }
+    case "type": {
+      const want = [(e.params as { type: string | string[] }).type].flat().join(" or ");
+      return diag("invalid_type", rangeAt(map, ptr, fallback), `${where(ptr)}"${field}" must be ${want.replace("object", "an object (block)")}, not ${typeName(e.data)}`);
+    }
+    case "enum": {
+      const allowed = (e.params as { allowedValues: unknown[] }).allowedValues.map((x) => JSON.stringify(x));
+      return diag("invalid_value", rangeAt(map, ptr, fallback), `${where(ptr)}"${field}" must be one of ${allowed.join(", ")}, not ${JSON.stringify(e.data)}`, {
+        hint: typeof e.data === "string" ? suggest(e.data, allowed.map((a) => JSON.parse(a) as string)) : undefined,
+      });
+    }
+    case "propertyNames":
+      return undefined; // reported through the nested "pattern" error
+    case "pattern": {
+      if (e.propertyName !== undefined || /\/propertyNames\//.test(e.schemaPath)) {
+        const name = String(e.propertyName ?? e.data);
+        return diag("invalid_name", rangeAt(map, childPointer(ptr, name), fallback, true), `${where(ptr)}"${name}" is not a valid name`, {
+          hint: ptr.endsWith("adapters") || ptr.endsWith("environments") ? `keys are "<type>.<name>", e.g. "shell.default"` : "names start with a letter or _ and hold letters, digits, _ and -",
+        });
+      }
+      return diag("invalid_name", rangeAt(map, ptr, fallback), `${where(ptr)}"${String(e.data)}" is not a valid name`);
+    }
+    case "minimum":
+    case "maximum":
+    case "minLength":
+    case "uniqueItems":
+    case "minItems":
+      return diag("invalid_value", rangeAt(map, ptr, fallback), `${where(ptr)}"${field}" ${e.message ?? "is out of range"}`);
+    default:
+      return diag("invalid_value", rangeAt(map, ptr, fallback), `${where(ptr)}${e.message ?? "invalid value"}`);
+  }
+}

@@ -1,0 +1,360 @@
+import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
+import type { Range } from "../diagnostics/range.js";
+import type { JsonObject, JsonValue } from "../parse/document.js";
+import { childPointer, type SourceMap } from "../parse/source-map.js";
+import { describePointer } from "./describe.js";
+import { parseDuration } from "./durations.js";
+import {
+  emptyWorkflow,
+  type AdapterSpec,
+  type AgentSpec,
+  type BranchSpec,
+  type ExprSource,
+  type HeaderSpec,
+  type NodeRef,
+  type OutcomeSpec,
+  type StepSpec,
+  type TargetSpec,
+  type WorkflowSpec,
+} from "./spec.js";
+
+/** Reserved node names: `_continue` (next iteration) and `return` (leave a body). */
+export const RESERVED_TARGETS = new Set(["_continue", "return"]);
+
+/**
+ * Decodes a canonical document (already shape-checked against the schema) into a
+ * typed `WorkflowSpec`. Robust on invalid documents: a field of the wrong shape is
+ * skipped (the schema already reported it), so a partial spec always comes back.
+ *
+ * Semantics decoded here (DESIGN.md, The language): both target forms (`target =
+ * adapter.T.N` and the older `adapter = "T"` / `agent = "n"` / `type = "workflow"`),
+ * `next` and its older spelling `transition_to`, `next = state.x` traversals, Go
+ * durations. Problems found while decoding are diagnostics, never exceptions.
+ */
+export function decodeWorkflow(doc: JsonObject, map: SourceMap, fallback: Range): { spec: WorkflowSpec; diagnostics: Diagnostic[] } {
+  const d = new Decoder(map, fallback);
+  const spec = d.workflow(doc, "", true);
+  return { spec, diagnostics: d.diagnostics };
+}
+
+const isObj = (v: JsonValue | undefined): v is JsonObject => v !== null && typeof v === "object" && !Array.isArray(v);
+const str = (v: JsonValue | undefined): string | undefined => (typeof v === "string" ? v : undefined);
+const int = (v: JsonValue | undefined): number | undefined => (typeof v === "number" && Number.isInteger(v) ? v : undefined);
+
+/** `${ x }` wrapping one traversal or name, as hcl2json renders a bare HCL expression. */
+const WRAPPED = /^\$\{\s*([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*)\s*\}$/;
+
+class Decoder {
+  readonly diagnostics: Diagnostic[] = [];
+  constructor(
+    private readonly map: SourceMap,
+    private readonly fallback: Range,
+  ) {}
+
+  range(ptr: string): Range {
+    let p = ptr;
+    for (;;) {
+      const e = this.map.get(p);
+      if (e) return e.range;
+      if (p === "") return this.fallback;
+      p = p.slice(0, p.lastIndexOf("/"));
+    }
+  }
+
+  keyRange(ptr: string): Range {
+    const e = this.map.get(ptr);
+    return e?.keyRange ?? this.range(ptr);
+  }
+
+  /** An expression field: HCL text with exact offsets, a YAML template, or a literal. */
+  expr(v: JsonValue, ptr: string): ExprSource {
+    const e = this.map.get(ptr);
+    const range = e?.range ?? this.range(ptr);
+    const dynamic = typeof v === "string" && (v.includes("${") || v.includes("%{"));
+    if (e?.exprText !== undefined && dynamic) return { kind: "hcl", text: e.exprText, value: v, range, base: range.start.offset };
+    if (dynamic) {
+      const src = range.end.offset - range.start.offset;
+      const quoted = src === (v as string).length + 2;
+      return { kind: "template", text: v as string, value: v, range, base: range.start.offset + (quoted ? 1 : 0) };
+    }
+    return { kind: "literal", text: typeof v === "string" ? v : JSON.stringify(v), value: v, range, base: range.start.offset };
+  }
+
+  exprMap(v: JsonValue | undefined, ptr: string): Record<string, ExprSource> {
+    const out: Record<string, ExprSource> = {};
+    if (!isObj(v)) return out;
+    for (const [k, x] of Object.entries(v)) out[k] = this.expr(x, childPointer(ptr, k));
+    return out;
+  }
+
+  /** A reference written as a string or a bare traversal (`"${agent.x}"`), unwrapped. */
+  refText(v: JsonValue | undefined): string | undefined {
+    const s = str(v);
+    if (s === undefined) return undefined;
+    const m = WRAPPED.exec(s);
+    return m ? m[1] : s;
+  }
+
+  nodeRef(v: JsonValue | undefined, ptr: string): NodeRef | undefined {
+    const s = this.refText(v);
+    if (s === undefined) return undefined;
+    const m = /^(?:state|step|steps|wait|approval|branch|switch)\.([A-Za-z_][\w-]*)$/.exec(s);
+    return { name: m ? m[1] : s, range: this.range(ptr) };
+  }
+
+  duration(v: JsonValue | undefined, ptr: string): { text: string; ms: number; range: Range } | undefined {
+    const s = str(v);
+    if (s === undefined) return undefined;
+    const ms = parseDuration(s);
+    if (ms === undefined) {
+      this.diagnostics.push(
+        diag("invalid_value", this.range(ptr), `${describePointer(ptr)}: "${s}" is not a duration`, { hint: `write a number and a unit, e.g. "30s", "5m", "1h30m"` }),
+      );
+      return undefined;
+    }
+    return { text: s, ms, range: this.range(ptr) };
+  }
+
+  stringList(v: JsonValue | undefined, ptr: string): { ref: string; range: Range }[] {
+    if (!Array.isArray(v)) return [];
+    const out: { ref: string; range: Range }[] = [];
+    v.forEach((x, i) => {
+      const s = this.refText(x);
+      if (s !== undefined) out.push({ ref: s, range: this.range(childPointer(ptr, i)) });
+    });
+    return out;
+  }
+
+  named(section: JsonValue | undefined, ptr: string): [string, JsonValue, string, { range: Range; nameRange: Range }][] {
+    if (!isObj(section)) return [];
+    return Object.entries(section).map(([name, v]) => {
+      const p = childPointer(ptr, name);
+      return [name, v, p, { range: this.range(p), nameRange: this.keyRange(p) }];
+    });
+  }
+
+  workflow(doc: JsonValue, ptr: string, root: boolean): WorkflowSpec {
+    const w = emptyWorkflow(this.range(ptr));
+    if (!isObj(doc)) return w;
+    const at = (k: string) => childPointer(ptr, k);
+    if (isObj(doc.workflow)) w.header = this.header(doc.workflow, at("workflow"), root);
+    for (const [name, v, p, r] of this.named(doc.variables, at("variables"))) {
+      const o = isObj(v) ? v : {};
+      w.variables.push({ name, ...r, type: str(o.type), description: str(o.description), ...("default" in o ? { default: this.expr(o.default, childPointer(p, "default")) } : {}) });
+    }
+    for (const [name, v, p, r] of this.named(doc.locals, at("locals"))) w.locals.push({ name, ...r, value: this.expr(v, p) });
+    if (isObj(doc.policy)) {
+      const p = doc.policy;
+      w.policy = { range: this.range(at("policy")), maxTotalSteps: int(p.max_total_steps), maxStepRetries: int(p.max_step_retries), maxVisitsWarnThreshold: int(p.max_visits_warn_threshold) };
+    }
+    if (isObj(doc.permissions)) {
+      w.permissions = { allowTools: this.stringList(doc.permissions.allow_tools, childPointer(at("permissions"), "allow_tools")).map((x) => x.ref), range: this.range(at("permissions")) };
+    }
+    for (const [key, v, p, r] of this.named(doc.adapters, at("adapters"))) {
+      const o = isObj(v) ? v : {};
+      const [type, name = ""] = key.split(".");
+      const a: AdapterSpec = { name: key, ...r, type, config: this.exprMap(o.config, childPointer(p, "config")), onCrash: str(o.on_crash) };
+      void name;
+      w.adapters.push(a);
+    }
+    for (const [name, v, p, r] of this.named(doc.agents, at("agents"))) {
+      const o = isObj(v) ? v : {};
+      const a: AgentSpec = { name, ...r, adapter: str(o.adapter), cli: str(o.cli), model: str(o.model), onCrash: str(o.on_crash), config: this.exprMap(o.config, childPointer(p, "config")) };
+      if (typeof o.use === "string") a.use = { path: o.use, range: this.range(childPointer(p, "use")) };
+      if (a.use && (a.adapter || a.cli || a.model)) {
+        this.diagnostics.push(diag("conflicting_fields", a.use.range, `agent "${name}": "use" makes the agent a workflow; it takes no adapter, cli or model`));
+      }
+      if (!a.use && a.adapter && a.cli) {
+        this.diagnostics.push(diag("conflicting_fields", this.range(childPointer(p, "cli")), `agent "${name}" sets both "adapter" and "cli"`, { hint: "keep one of them" }));
+      }
+      if (!a.use && !a.adapter && !a.cli) {
+        this.diagnostics.push(diag("missing_field", r.nameRange, `agent "${name}" needs "adapter", "cli" or "use"`, { hint: `e.g. adapter = "copilot" or cli = "claude"` }));
+      }
+      w.agents.push(a);
+    }
+    for (const [name, v, p, r] of this.named(doc.subworkflows, at("subworkflows"))) {
+      const o = isObj(v) ? v : {};
+      w.subworkflows.push({
+        name,
+        ...r,
+        source: { path: str(o.source) ?? "", range: this.range(childPointer(p, "source")) },
+        input: this.exprMap(o.input, childPointer(p, "input")),
+        adapters: this.stringList(o.adapters, childPointer(p, "adapters")),
+        agents: this.stringList(o.agents, childPointer(p, "agents")),
+      });
+    }
+    for (const [name, v, p, r] of this.named(doc.channels, at("channels"))) {
+      const o = isObj(v) ? v : {};
+      w.channels.push({ name, ...r, participants: this.stringList(o.participants, childPointer(p, "participants")) });
+    }
+    for (const [key, v, p, r] of this.named(doc.environments, at("environments"))) {
+      const o = isObj(v) ? v : {};
+      w.environments.push({ name: key, ...r, type: key.split(".")[0], variables: this.exprMap(o.variables, childPointer(p, "variables")), config: this.exprMap(o.config, childPointer(p, "config")) });
+    }
+    for (const [name, v, p, r] of this.named(doc.shared_variables, at("shared_variables"))) {
+      const o = isObj(v) ? v : {};
+      w.sharedVariables.push({ name, ...r, type: str(o.type), ...("value" in o ? { value: this.expr(o.value, childPointer(p, "value")) } : {}) });
+    }
+    for (const [name, v, p, r] of this.named(doc.steps, at("steps"))) w.steps.push(this.step(name, isObj(v) ? v : {}, p, r));
+    for (const [name, v, , r] of this.named(doc.states, at("states"))) {
+      const o = isObj(v) ? v : {};
+      w.states.push({ name, ...r, terminal: o.terminal === true, success: o.success !== false });
+    }
+    for (const [name, v, p, r] of this.named(doc.waits, at("waits"))) {
+      const o = isObj(v) ? v : {};
+      const duration = this.duration(o.duration, childPointer(p, "duration"));
+      w.waits.push({ name, ...r, duration, signal: str(o.signal), outcomes: this.outcomes(o.outcomes, childPointer(p, "outcomes")), next: this.nodeRef(o.next, childPointer(p, "next")) });
+      if (o.duration === undefined && o.signal === undefined) {
+        this.diagnostics.push(diag("missing_field", r.nameRange, `wait "${name}" needs "duration" or "signal"`));
+      }
+    }
+    for (const [name, v, p, r] of this.named(doc.approvals, at("approvals"))) {
+      const o = isObj(v) ? v : {};
+      w.approvals.push({
+        name,
+        ...r,
+        approvers: this.stringList(o.approvers, childPointer(p, "approvers")).map((x) => x.ref),
+        ...(o.reason !== undefined ? { reason: this.expr(o.reason, childPointer(p, "reason")) } : {}),
+        outcomes: this.outcomes(o.outcomes, childPointer(p, "outcomes")),
+      });
+    }
+    for (const [name, v, p, r] of this.named(doc.branches, at("branches"))) w.branches.push(this.branch(name, isObj(v) ? v : {}, p, r));
+    for (const [name, v, p, r] of this.named(doc.outputs, at("outputs"))) {
+      const o = isObj(v) ? v : {};
+      w.outputs.push({ name, ...r, type: str(o.type), description: str(o.description), ...("value" in o ? { value: this.expr(o.value, childPointer(p, "value")) } : {}) });
+    }
+    return w;
+  }
+
+  header(o: JsonObject, ptr: string, root: boolean): HeaderSpec {
+    const h: HeaderSpec = {
+      name: str(o.name) ?? "",
+      nameRange: this.range(childPointer(ptr, "name")),
+      range: this.range(ptr),
+      version: o.version === undefined ? undefined : String(o.version),
+      initialState: this.nodeRef(o.initial_state, childPointer(ptr, "initial_state")),
+      targetState: this.nodeRef(o.target_state, childPointer(ptr, "target_state")),
+      identity: str(o.identity),
+      environment: this.refText(o.environment),
+      use: this.stringList(o.use, childPointer(ptr, "use")).map((x) => ({ path: x.ref, range: x.range })),
+    };
+    if (isObj(o.memory)) {
+      const m = o.memory;
+      h.memory = { script: m.script === true, agent: typeof m.agent === "string" ? m.agent : undefined, range: this.range(childPointer(ptr, "memory")) };
+    }
+    void root;
+    return h;
+  }
+
+  outcomes(v: JsonValue | undefined, ptr: string): OutcomeSpec[] {
+    const out: OutcomeSpec[] = [];
+    for (const [name, o, p, r] of this.named(v, ptr)) {
+      if (typeof o === "string") {
+        out.push({ name, ...r, next: this.nodeRef(o, p), output: {}, sharedWrites: {} });
+        continue;
+      }
+      const b = isObj(o) ? o : {};
+      if (b.next !== undefined && b.transition_to !== undefined) {
+        this.diagnostics.push(diag("conflicting_fields", this.range(childPointer(p, "transition_to")), `outcome "${name}" sets both "next" and "transition_to"`, { hint: `"transition_to" is the older spelling of "next"; keep one` }));
+      }
+      const nextKey = b.next !== undefined ? "next" : "transition_to";
+      const next = this.nodeRef(b[nextKey], childPointer(p, nextKey));
+      if (!next) this.diagnostics.push(diag("missing_field", r.nameRange, `outcome "${name}" needs "next"`, { hint: `e.g. outcome "${name}" { next = "done" }` }));
+      out.push({ name, ...r, next, output: this.exprMap(b.output, childPointer(p, "output")), sharedWrites: this.exprMap(b.shared_writes, childPointer(p, "shared_writes")) });
+    }
+    return out;
+  }
+
+  branch(name: string, o: JsonObject, ptr: string, r: { range: Range; nameRange: Range }): BranchSpec {
+    const b: BranchSpec = { name, ...r, arms: [], keyword: "branch" };
+    if (Array.isArray(o.arms)) {
+      o.arms.forEach((a, i) => {
+        const ap = childPointer(childPointer(ptr, "arms"), i);
+        if (!isObj(a)) return;
+        b.arms.push({ range: this.range(ap), when: this.expr(a.when ?? true, childPointer(ap, "when")), next: this.nodeRef(a.next, childPointer(ap, "next")) });
+      });
+    }
+    if (o.default !== undefined) b.default = this.nodeRef(o.default, childPointer(ptr, "default"));
+    if (b.arms.length === 0 && !b.default) this.diagnostics.push(diag("missing_field", r.nameRange, `branch "${name}" has no arms and no default`));
+    return b;
+  }
+
+  step(name: string, o: JsonObject, ptr: string, r: { range: Range; nameRange: Range }): StepSpec {
+    const at = (k: string) => childPointer(ptr, k);
+    const s: StepSpec = { name, ...r, outcomes: this.outcomes(o.outcomes, at("outcomes")) };
+    s.target = this.target(name, o, ptr);
+    if (o.workflow !== undefined) s.body = this.workflow(o.workflow, at("workflow"), false);
+    if (s.target?.kind === "body" && o.workflow === undefined) {
+      this.diagnostics.push(diag("missing_field", this.range(at("type")), `step "${name}": type = "workflow" needs an inline workflow { ... } block or workflow_file`));
+    }
+    if (isObj(o.input)) s.input = this.exprMap(o.input, at("input"));
+    else if (typeof o.input === "string") s.inputExpr = this.expr(o.input, at("input"));
+    s.description = str(o.description);
+    s.timeout = this.duration(o.timeout, at("timeout"));
+    s.maxVisits = int(o.max_visits);
+    if (o.count !== undefined) s.count = this.numberExpr(o.count, at("count"), "count");
+    if (o.for_each !== undefined) s.forEach = this.expr(o.for_each, at("for_each"));
+    if (o.parallel !== undefined) s.parallel = this.expr(o.parallel, at("parallel"));
+    s.parallelMax = int(o.parallel_max);
+    const iterators = (["count", "for_each", "parallel"] as const).filter((k) => o[k] !== undefined);
+    if (iterators.length > 1) {
+      this.diagnostics.push(diag("conflicting_fields", this.keyRange(at(iterators[1])), `step "${name}" sets both "${iterators[0]}" and "${iterators[1]}"`, { hint: "a step iterates one way" }));
+    }
+    if (s.parallelMax !== undefined && o.parallel === undefined) {
+      this.diagnostics.push(diag("conflicting_fields", this.keyRange(at("parallel_max")), `step "${name}": "parallel_max" needs "parallel"`));
+    }
+    const onFailure = str(o.on_failure);
+    if (onFailure === "continue" || onFailure === "abort" || onFailure === "ignore") s.onFailure = onFailure;
+    s.defaultOutcome = this.nodeRef(o.default_outcome, at("default_outcome"));
+    const lc = str(o.lifecycle);
+    if (lc === "open" || lc === "close") s.lifecycle = lc;
+    s.onCrash = str(o.on_crash);
+    if (Array.isArray(o.allow_tools)) s.allowTools = this.stringList(o.allow_tools, at("allow_tools")).map((x) => x.ref);
+    s.environment = this.refText(o.environment);
+    return s;
+  }
+
+  /** `count = 3` or `count = var.n`: a literal must be a non-negative integer. */
+  numberExpr(v: JsonValue, ptr: string, field: string): ExprSource {
+    const e = this.expr(v, ptr);
+    if (e.kind === "literal" && !(typeof v === "number" && Number.isInteger(v) && v >= 0)) {
+      this.diagnostics.push(diag("invalid_type", e.range, `${describePointer(ptr)}: "${field}" must be a whole number or an expression, not ${JSON.stringify(v)}`));
+    }
+    return e;
+  }
+
+  /** The step's target in any of the accepted forms; reports conflicts. */
+  target(name: string, o: JsonObject, ptr: string): TargetSpec | undefined {
+    const at = (k: string) => childPointer(ptr, k);
+    const forms = (["target", "adapter", "agent", "workflow_file"] as const).filter((k) => o[k] !== undefined);
+    const isBody = o.type === "workflow" || (o.workflow !== undefined && forms.length === 0);
+    if (forms.length > 1 || (isBody && forms.length > 0)) {
+      const second = forms.length > 1 ? forms[1] : forms[0];
+      this.diagnostics.push(
+        diag("conflicting_fields", this.keyRange(at(second)), `step "${name}" names what it runs twice (${isBody ? ["type = \"workflow\"", ...forms].join(", ") : forms.join(", ")})`, {
+          hint: "a step has one target: target = adapter.<type>.<name> | agent.<name> | subworkflow.<name>, or an inline workflow {} body",
+        }),
+      );
+    }
+    if (isBody) return { kind: "body", range: this.keyRange(at(o.type !== undefined ? "type" : "workflow")) };
+    if (forms.length === 0) return undefined;
+    const form = forms[0];
+    const range = this.range(at(form));
+    const text = this.refText(o[form]) ?? "";
+    if (form === "adapter") return { kind: "adapter", type: text, name: "default", range, implicit: true };
+    if (form === "agent") return { kind: "agent", name: text, range };
+    if (form === "workflow_file") return { kind: "file", path: text, range };
+    const parts = text.split(".");
+    if (parts[0] === "adapter" && parts.length === 3) return { kind: "adapter", type: parts[1], name: parts[2], range, implicit: false };
+    if (parts[0] === "adapter" && parts.length === 2) return { kind: "adapter", type: parts[1], name: "default", range, implicit: false };
+    if ((parts[0] === "agent" || parts[0] === "subworkflow" || parts[0] === "channel") && parts.length === 2) {
+      return { kind: parts[0], name: parts[1], range };
+    }
+    this.diagnostics.push(
+      diag("unknown_target", range, `step "${name}": "${text}" is not a target`, {
+        hint: "write target = adapter.<type>.<name>, agent.<name>, subworkflow.<name> or channel.<name>",
+      }),
+    );
+    return undefined;
+  }
+}

@@ -1,0 +1,20 @@
+/**
+ * Parses a Go-style duration (`"90s"`, `"1h30m"`, `"250ms"`, `"2.5m"`), as the Go tool's
+ * `timeout` and `wait { duration }` take them. Units: ns, us, µs, ms, s, m, h, d.
+ * @returns milliseconds, or undefined when the text is not a duration
+ */
+export function parseDuration(text: string): number | undefined {
+  const s = text.trim();
+  if (s === "0") return 0;
+  const re = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h|d)/gy;
+  const unit: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+  let total = 0;
+  let matched = 0;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(s)) !== null) {
+    total += Number(m[1]) * unit[m[2]];
+    matched = re.lastIndex;
+  }
+  if (matched === 0 || matched !== s.length) return undefined;
+  return Math.round(total);
+}

@@ -1,0 +1,404 @@
+import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
+import type { Range } from "../diagnostics/range.js";
+import type { JsonObject, JsonValue, ParsedFile } from "../parse/document.js";
+import { childPointer, type SourceEntry, type SourceMap } from "../parse/source-map.js";
+
+/**
+ * Lowers hcl2json's block-shaped JSON into the canonical document: the YAML/JSON
+ * dialect that `schema/workflow.schema.json` describes, so one schema and one decoder
+ * serve every dialect (DESIGN.md: the schema "also validates decoded HCL").
+ *
+ * `step "a" { outcome "ok" { transition_to = "b" } }` becomes
+ * `{steps: {a: {outcomes: {ok: {transition_to: "b"}}}}}`; blocks nested in an older
+ * `workflow "x" { ... }` are hoisted beside its header. Source-map entries follow
+ * each value to its new pointer. Repeated names become `duplicate_name`, repeated
+ * singleton blocks `duplicate_block`, wrong label counts `invalid_value`.
+ */
+export function lowerHcl(parsed: ParsedFile): { doc: JsonObject; map: SourceMap; diagnostics: Diagnostic[] } {
+  const l = new Lowering(parsed);
+  const doc = l.body(parsed.value, "", "", true);
+  return { doc, map: l.out, diagnostics: l.diagnostics };
+}
+
+type BlockRule =
+  | { kind: "named"; section: string; labels: 1 | 2 }
+  | { kind: "singleton"; section: string; body?: "object" }
+  | { kind: "locals" }
+  | { kind: "header" };
+
+/** Top-level (and inline-body) block types → canonical sections. */
+const BODY_BLOCKS: Record<string, BlockRule> = {
+  workflow: { kind: "header" },
+  variable: { kind: "named", section: "variables", labels: 1 },
+  local: { kind: "named", section: "locals", labels: 1 },
+  locals: { kind: "locals" },
+  policy: { kind: "singleton", section: "policy" },
+  permissions: { kind: "singleton", section: "permissions" },
+  adapter: { kind: "named", section: "adapters", labels: 2 },
+  agent: { kind: "named", section: "agents", labels: 1 },
+  subworkflow: { kind: "named", section: "subworkflows", labels: 1 },
+  channel: { kind: "named", section: "channels", labels: 1 },
+  environment: { kind: "named", section: "environments", labels: 2 },
+  shared_variable: { kind: "named", section: "shared_variables", labels: 1 },
+  step: { kind: "named", section: "steps", labels: 1 },
+  state: { kind: "named", section: "states", labels: 1 },
+  wait: { kind: "named", section: "waits", labels: 1 },
+  approval: { kind: "named", section: "approvals", labels: 1 },
+  branch: { kind: "named", section: "branches", labels: 1 },
+  switch: { kind: "named", section: "branches", labels: 1 },
+  output: { kind: "named", section: "outputs", labels: 1 },
+};
+
+/** Header keys that, inside an older `workflow "x" {}`, are header fields rather than blocks. */
+const HEADER_BLOCKS = new Set(["memory"]);
+
+class Lowering {
+  readonly out: SourceMap = new Map();
+  readonly diagnostics: Diagnostic[] = [];
+  private readonly fileRange: Range;
+
+  constructor(private readonly parsed: ParsedFile) {
+    this.fileRange = parsed.file.range(0, 0);
+  }
+
+  private entry(ptr: string): SourceEntry | undefined {
+    return this.parsed.map.get(ptr);
+  }
+
+  private rangeOf(ptr: string): Range {
+    return this.entry(ptr)?.keyRange ?? this.entry(ptr)?.range ?? this.fileRange;
+  }
+
+  /** Copies a value and the source entries of it and all its descendants. */
+  private copy(value: JsonValue, from: string, to: string): JsonValue {
+    const e = this.entry(from);
+    if (e) this.out.set(to, e);
+    if (Array.isArray(value)) return value.map((v, i) => this.copy(v, childPointer(from, i), childPointer(to, i)));
+    if (value !== null && typeof value === "object") {
+      const o: JsonObject = {};
+      for (const k of this.ordered(value, from)) o[k] = this.copy(value[k], childPointer(from, k), childPointer(to, k));
+      return o;
+    }
+    return value;
+  }
+
+  /** Keys of an hcl2json object in source order (hcl2json sorts them; the scan map knows the order). */
+  private ordered(o: JsonObject, ptr: string): string[] {
+    const keys = Object.keys(o);
+    const at = (k: string) => this.entry(childPointer(ptr, k))?.range.start.offset ?? Number.MAX_SAFE_INTEGER;
+    return keys.sort((a, b) => at(a) - at(b));
+  }
+
+  /** Points `to` at the source entry of `from`. */
+  private alias(to: string, from: string) {
+    const e = this.entry(from);
+    if (e) this.out.set(to, e);
+  }
+
+  /** A label-keyed group of blocks as `[label, value]` pairs in source order, or undefined when unlabelled. */
+  private labelled(v: JsonValue, ptr: string): [string, JsonValue][] | undefined {
+    if (v === null || typeof v !== "object" || Array.isArray(v)) return undefined;
+    return this.ordered(v, ptr).map((k) => [k, v[k]]);
+  }
+
+  /**
+   * Lowers a body (the file's top level, an older `workflow "x" {}` block's content,
+   * or a step's inline `workflow {}`) into `doc`.
+   */
+  body(value: JsonValue, from: string, to: string, topLevel: boolean, doc: JsonObject = {}): JsonObject {
+    if (!this.out.has(to)) this.alias(to, from);
+    if (value === null || typeof value !== "object" || Array.isArray(value)) return doc;
+    for (const key of this.ordered(value, from)) {
+      const v = value[key];
+      const kp = childPointer(from, key);
+      const rule = BODY_BLOCKS[key];
+      if (!rule || !isBlockValue(v)) {
+        // An attribute at body level (or an unknown block): keep it where it stands so the
+        // schema reports it (fail closed, with a did-you-mean).
+        doc[key] = this.copy(v, kp, childPointer(to, key));
+        continue;
+      }
+      switch (rule.kind) {
+        case "header":
+          this.header(v, kp, to, doc, topLevel);
+          break;
+        case "locals":
+          this.locals(v, kp, to, doc);
+          break;
+        case "singleton":
+          this.singleton(key, v, kp, childPointer(to, rule.section), doc, rule.section, (b, f, t) => this.copy(b, f, t));
+          break;
+        case "named":
+          this.named(key, rule, v, kp, to, doc);
+          break;
+      }
+    }
+    return doc;
+  }
+
+  private header(v: JsonValue, from: string, to: string, doc: JsonObject, topLevel: boolean) {
+    const hp = childPointer(to, "workflow");
+    if (!topLevel) {
+      // An inline body's own `workflow {}` is not allowed to carry a name; lower its content.
+      doc.workflow = this.copy(v, from, hp);
+      return;
+    }
+    const groups = this.labelled(v, from);
+    if (!groups) {
+      this.diagnostics.push(diag("missing_field", this.rangeOf(from), `the workflow block needs a name label: workflow "name" { ... }`));
+      return;
+    }
+    for (const [name, group] of groups) {
+      const np = childPointer(from, name);
+      const bodies = Array.isArray(group) ? group : [];
+      for (let i = 0; i < bodies.length; i++) {
+        const bp = childPointer(np, i);
+        if (doc.workflow !== undefined) {
+          this.diagnostics.push(
+            diag("duplicate_block", this.rangeOf(bp), `a second workflow header "${name}"`, {
+              related: [{ message: "the first header", range: this.out.get(hp)?.keyRange ?? this.fileRange }],
+              hint: "a file (or directory) holds one workflow",
+            }),
+          );
+          continue;
+        }
+        const header: JsonObject = { name };
+        const entry = this.entry(bp);
+        if (entry) this.out.set(hp, entry);
+        const nameEntry = this.entry(np);
+        if (nameEntry) this.out.set(childPointer(hp, "name"), { range: nameEntry.keyRange ?? nameEntry.range, keyRange: nameEntry.keyRange ?? nameEntry.range });
+        doc.workflow = header;
+        const body = bodies[i];
+        if (body === null || typeof body !== "object" || Array.isArray(body)) continue;
+        // Older files nest everything inside the workflow block: split header fields from blocks.
+        const nested: JsonObject = {};
+        for (const k of Object.keys(body)) {
+          const bv = body[k];
+          if (BODY_BLOCKS[k] && isBlockValue(bv)) nested[k] = bv;
+          else if (HEADER_BLOCKS.has(k) && Array.isArray(bv)) {
+            const mp = childPointer(hp, k);
+            this.singleton(k, bv, childPointer(bp, k), mp, header, k, (b, f, t) => this.copy(b, f, t));
+          } else header[k] = this.copy(bv, childPointer(bp, k), childPointer(hp, k));
+        }
+        this.body(nested, bp, to, false, doc);
+      }
+    }
+  }
+
+  private locals(v: JsonValue, from: string, to: string, doc: JsonObject) {
+    if (!Array.isArray(v)) return;
+    const sec = (doc.locals ??= {}) as JsonObject;
+    const sp = childPointer(to, "locals");
+    if (!this.out.has(sp)) this.alias(sp, from);
+    v.forEach((b, i) => {
+      if (b === null || typeof b !== "object" || Array.isArray(b)) return;
+      const bp = childPointer(from, i);
+      for (const k of this.ordered(b, bp)) {
+        if (k in sec) {
+          this.duplicate("local", k, childPointer(bp, k), childPointer(sp, k));
+          continue;
+        }
+        sec[k] = this.copy(b[k], childPointer(bp, k), childPointer(sp, k));
+      }
+    });
+  }
+
+  /** A block that may appear once: `policy {}`, `input {}`, `config {}`, ... */
+  private singleton(
+    keyword: string,
+    v: JsonValue,
+    from: string,
+    to: string,
+    parent: JsonObject,
+    key: string,
+    lower: (b: JsonValue, from: string, to: string) => JsonValue,
+  ) {
+    if (!Array.isArray(v)) {
+      this.diagnostics.push(diag("invalid_value", this.rangeOf(from), `the ${keyword} block takes no labels`));
+      return;
+    }
+    v.forEach((b, i) => {
+      const bp = childPointer(from, i);
+      if (i > 0 || key in parent) {
+        this.diagnostics.push(
+          diag("duplicate_block", this.rangeOf(bp), `${keyword} is set more than once`, {
+            related: [{ message: "first set here", range: this.out.get(to)?.keyRange ?? this.out.get(to)?.range ?? this.fileRange }],
+          }),
+        );
+        return;
+      }
+      const e = this.entry(bp);
+      if (e) this.out.set(to, { range: e.range, keyRange: this.entry(from)?.keyRange ?? e.keyRange ?? e.range });
+      const lowered = lower(b, bp, to);
+      parent[key] = lowered;
+    });
+  }
+
+  private duplicate(kind: string, name: string, at: string, first: string) {
+    this.diagnostics.push(
+      diag("duplicate_name", this.rangeOf(at), `${kind} "${name}" is declared more than once`, {
+        related: [{ message: "first declared here", range: this.out.get(first)?.keyRange ?? this.out.get(first)?.range ?? this.fileRange }],
+        hint: `rename one of them; ${kind} names are unique within a workflow`,
+      }),
+    );
+  }
+
+  private named(keyword: string, rule: Extract<BlockRule, { kind: "named" }>, v: JsonValue, from: string, to: string, doc: JsonObject) {
+    const sp = childPointer(to, rule.section);
+    const sec = (doc[rule.section] ??= {}) as JsonObject;
+    if (!this.out.has(sp)) {
+      const e = this.entry(from);
+      if (e) this.out.set(sp, e);
+    }
+    const groups = this.labelled(v, from);
+    if (!groups) {
+      this.diagnostics.push(
+        diag("missing_field", this.rangeOf(from), `a ${keyword} block needs ${rule.labels === 2 ? "two labels" : "a name label"}`, {
+          hint: rule.labels === 2 ? `write ${keyword} "<type>" "<name>" { ... }` : `write ${keyword} "<name>" { ... }`,
+        }),
+      );
+      return;
+    }
+    for (const [label, inner] of groups) {
+      const lp = childPointer(from, label);
+      let items: [string, JsonValue[], string][];
+      if (rule.labels === 2) {
+        const second = this.labelled(inner, lp);
+        if (!second) {
+          this.diagnostics.push(diag("missing_field", this.rangeOf(lp), `${keyword} "${label}" needs a second label: ${keyword} "<type>" "<name>"`));
+          continue;
+        }
+        items = [];
+        for (const [n, bodies] of second) {
+          if (!Array.isArray(bodies)) {
+            this.diagnostics.push(diag("invalid_value", this.rangeOf(childPointer(lp, n)), `${keyword} "${label}" "${n}" has too many labels`));
+            continue;
+          }
+          items.push([`${label}.${n}`, bodies, childPointer(lp, n)]);
+        }
+      } else {
+        if (!Array.isArray(inner)) {
+          this.diagnostics.push(diag("invalid_value", this.rangeOf(lp), `${keyword} "${label}" has too many labels`, { hint: `write ${keyword} "<name>" { ... }` }));
+          continue;
+        }
+        items = [[label, inner, lp]];
+      }
+      for (const [name, bodies, np] of items) {
+        bodies.forEach((b, i) => {
+          const bp = childPointer(np, i);
+          const tp = childPointer(sp, name);
+          if (name in sec) {
+            this.duplicate(keyword, name, i > 0 ? bp : np, tp);
+            return;
+          }
+          const e = this.entry(bp);
+          if (e) this.out.set(tp, { range: e.range, keyRange: this.entry(np)?.keyRange ?? e.keyRange ?? e.range });
+          sec[name] = this.block(keyword, b, bp, tp);
+        });
+      }
+    }
+  }
+
+  /** Lowers the content of one named block by its keyword. */
+  private block(keyword: string, b: JsonValue, from: string, to: string): JsonValue {
+    if (b === null || typeof b !== "object" || Array.isArray(b)) return {};
+    if (keyword === "local") {
+      // local "n" { value = ... } → locals.n = value
+      if ("value" in b) return this.copy(b.value, childPointer(from, "value"), to);
+      return null;
+    }
+    const out: JsonObject = {};
+    for (const k of this.ordered(b, from)) {
+      const v = b[k];
+      const kf = childPointer(from, k);
+      const kt = childPointer(to, k);
+      if (keyword === "step" && k === "outcome" && isBlockValue(v)) this.outcomes(v, kf, childPointer(to, "outcomes"), out);
+      else if ((keyword === "wait" || keyword === "approval") && k === "outcome" && isBlockValue(v)) this.outcomes(v, kf, childPointer(to, "outcomes"), out);
+      else if (keyword === "step" && k === "workflow" && Array.isArray(v)) {
+        this.singleton("workflow", v, kf, kt, out, "workflow", (body, f, t) => this.body(body, f, t, false));
+      } else if ((keyword === "branch" && k === "arm") || (keyword === "switch" && k === "condition")) {
+        this.arms(v, kf, childPointer(to, "arms"), out);
+      } else if ((keyword === "branch" || keyword === "switch") && k === "default" && Array.isArray(v)) {
+        this.singleton("default", v, kf, kt, out, "default", (d, f, t) => {
+          const next = d && typeof d === "object" && !Array.isArray(d) ? d.next : undefined;
+          if (next === undefined) return this.copy(d, f, t);
+          return this.copy(next, childPointer(f, "next"), t);
+        });
+      } else if (Array.isArray(v) && v.every((x) => x !== null && typeof x === "object" && !Array.isArray(x)) && isObjectBlockKey(k)) {
+        // input {}, config {}, output {}, variables {}, memory {} blocks → objects
+        this.singleton(k, v, kf, kt, out, k, (x, f, t) => this.copy(x, f, t));
+      } else out[k] = this.copy(v, kf, kt);
+    }
+    return out;
+  }
+
+  private outcomes(v: JsonValue, from: string, to: string, parent: JsonObject) {
+    const groups = this.labelled(v, from);
+    if (!groups) {
+      this.diagnostics.push(diag("missing_field", this.rangeOf(from), `an outcome block needs a name label: outcome "success" { next = "..." }`));
+      return;
+    }
+    const sec = (parent.outcomes ??= {}) as JsonObject;
+    if (!this.out.has(to)) {
+      const e = this.entry(from);
+      if (e) this.out.set(to, e);
+    }
+    for (const [name, bodies] of groups) {
+      const np = childPointer(from, name);
+      if (!Array.isArray(bodies)) {
+        this.diagnostics.push(diag("invalid_value", this.rangeOf(np), `outcome "${name}" has too many labels`));
+        continue;
+      }
+      bodies.forEach((b, i) => {
+        const bp = childPointer(np, i);
+        const tp = childPointer(to, name);
+        if (name in sec) {
+          this.duplicate("outcome", name, i > 0 ? bp : np, tp);
+          return;
+        }
+        const e = this.entry(bp);
+        if (e) this.out.set(tp, { range: e.range, keyRange: this.entry(np)?.keyRange ?? e.keyRange ?? e.range });
+        sec[name] = this.block("outcome", b, bp, tp);
+      });
+    }
+  }
+
+  private arms(v: JsonValue, from: string, to: string, parent: JsonObject) {
+    if (!Array.isArray(v)) {
+      this.diagnostics.push(diag("invalid_value", this.rangeOf(from), `arm and condition blocks take no labels`));
+      return;
+    }
+    const list = (parent.arms ??= []) as JsonValue[];
+    if (!this.out.has(to)) {
+      const e = this.entry(from);
+      if (e) this.out.set(to, e);
+    }
+    v.forEach((a, i) => {
+      const ap = childPointer(from, i);
+      const tp = childPointer(to, list.length);
+      const e = this.entry(ap);
+      if (e) this.out.set(tp, e);
+      const arm: JsonObject = {};
+      if (a !== null && typeof a === "object" && !Array.isArray(a)) {
+        for (const k of this.ordered(a, ap)) {
+          const key = k === "match" ? "when" : k;
+          arm[key] = this.copy(a[k], childPointer(ap, k), childPointer(tp, key));
+        }
+      }
+      list.push(arm);
+    });
+  }
+}
+
+/** Nested blocks that lower to plain objects. */
+function isObjectBlockKey(k: string): boolean {
+  return k === "input" || k === "config" || k === "output" || k === "variables" || k === "memory" || k === "shared_writes" || k === "validation";
+}
+
+/** hcl2json renders blocks as arrays of objects (unlabelled) or label-keyed objects of those. */
+function isBlockValue(v: JsonValue): boolean {
+  if (Array.isArray(v)) return v.length > 0 && v.every((x) => x !== null && typeof x === "object" && !Array.isArray(x));
+  if (v === null || typeof v !== "object") return false;
+  return Object.values(v).every((x) => isBlockValue(x));
+}
+

@@ -1,0 +1,229 @@
+import type { Range } from "../diagnostics/range.js";
+import type { JsonValue } from "../parse/document.js";
+
+/**
+ * The typed workflow tree both dialects decode to (DESIGN.md, Pipeline step 3).
+ * Every node keeps its declaration range and, where it has a name, the name's range
+ * (HCL/Terraform: "every decoded struct keeps its declaration range").
+ */
+
+/** An expression as written: HCL native syntax, or a YAML/JSON string template. */
+export interface ExprSource {
+  /** `hcl`: HCL native expression text; `template`: a string that may hold `${...}`; `literal`: a plain value. */
+  kind: "hcl" | "template" | "literal";
+  /** The source text (hcl/template) */
+  text: string;
+  /** The literal value (kind `literal`), or hcl2json's rendering of the expression. */
+  value: JsonValue;
+  /** Range of the expression text in its file. */
+  range: Range;
+  /** Offset at which `text` starts in the file (for exact sub-expression positions). */
+  base: number;
+}
+
+/** A name with where it is written. */
+export interface Named {
+  name: string;
+  /** The whole declaration. */
+  range: Range;
+  /** The name (label or key). */
+  nameRange: Range;
+}
+
+/** A reference to a graph node by name (`next = "review"`, `next = state.done`). */
+export interface NodeRef {
+  name: string;
+  range: Range;
+}
+
+/** `workflow "name" { ... }` header. */
+export interface HeaderSpec {
+  name: string;
+  nameRange: Range;
+  range: Range;
+  version?: string;
+  initialState?: NodeRef;
+  targetState?: NodeRef;
+  identity?: string;
+  memory?: { script?: boolean; agent?: string; range: Range };
+  use: { path: string; range: Range }[];
+  environment?: string;
+}
+
+export interface VariableSpec extends Named {
+  type?: string;
+  default?: ExprSource;
+  description?: string;
+}
+
+export interface LocalSpec extends Named {
+  value: ExprSource;
+}
+
+export interface PolicySpec {
+  range: Range;
+  maxTotalSteps?: number;
+  maxStepRetries?: number;
+  maxVisitsWarnThreshold?: number;
+}
+
+/** `adapter "<type>" "<name>"`: a configured session of a plugin type. Key `type.name`. */
+export interface AdapterSpec extends Named {
+  type: string;
+  onCrash?: string;
+  config: Record<string, ExprSource>;
+  /** Declared implicitly by an older `adapter = "<type>"` step field. */
+  implicit?: boolean;
+}
+
+/** `agent "n"`: declarative (`adapter`|`cli`, `model`, `config`) or a flow agent (`use`). */
+export interface AgentSpec extends Named {
+  adapter?: string;
+  cli?: string;
+  model?: string;
+  onCrash?: string;
+  use?: { path: string; range: Range };
+  config: Record<string, ExprSource>;
+}
+
+export interface SubworkflowSpec extends Named {
+  source: { path: string; range: Range };
+  input: Record<string, ExprSource>;
+  adapters: { ref: string; range: Range }[];
+  agents: { ref: string; range: Range }[];
+}
+
+export interface ChannelSpec extends Named {
+  participants: { ref: string; range: Range }[];
+}
+
+export interface EnvironmentSpec extends Named {
+  type: string;
+  variables: Record<string, ExprSource>;
+  config: Record<string, ExprSource>;
+}
+
+export interface SharedVariableSpec extends Named {
+  type?: string;
+  value?: ExprSource;
+}
+
+/** What a step runs. `body` is an inline `workflow {}`; `file` a `workflow_file`. */
+export type TargetSpec =
+  | { kind: "adapter"; type: string; name: string; range: Range; implicit: boolean }
+  | { kind: "agent"; name: string; range: Range }
+  | { kind: "subworkflow"; name: string; range: Range }
+  | { kind: "channel"; name: string; range: Range }
+  | { kind: "body"; range: Range }
+  | { kind: "file"; path: string; range: Range };
+
+export interface OutcomeSpec extends Named {
+  next?: NodeRef;
+  output: Record<string, ExprSource>;
+  sharedWrites: Record<string, ExprSource>;
+}
+
+export interface StepSpec extends Named {
+  target?: TargetSpec;
+  description?: string;
+  body?: WorkflowSpec;
+  input?: Record<string, ExprSource>;
+  /** `input = expr` where the whole input is one expression. */
+  inputExpr?: ExprSource;
+  timeout?: { text: string; ms: number; range: Range };
+  maxVisits?: number;
+  count?: ExprSource;
+  forEach?: ExprSource;
+  parallel?: ExprSource;
+  parallelMax?: number;
+  onFailure?: "continue" | "abort" | "ignore";
+  defaultOutcome?: NodeRef;
+  lifecycle?: "open" | "close";
+  onCrash?: string;
+  allowTools?: string[];
+  environment?: string;
+  outcomes: OutcomeSpec[];
+}
+
+export interface StateSpec extends Named {
+  terminal: boolean;
+  success: boolean;
+}
+
+export interface WaitSpec extends Named {
+  duration?: { text: string; ms: number; range: Range };
+  signal?: string;
+  outcomes: OutcomeSpec[];
+  next?: NodeRef;
+}
+
+export interface ApprovalSpec extends Named {
+  approvers: string[];
+  reason?: ExprSource;
+  outcomes: OutcomeSpec[];
+}
+
+export interface BranchArmSpec {
+  range: Range;
+  when: ExprSource;
+  next?: NodeRef;
+}
+
+/** `branch` (arm/when) and `switch` (condition/match) alike. */
+export interface BranchSpec extends Named {
+  arms: BranchArmSpec[];
+  default?: NodeRef;
+  keyword: "branch" | "switch";
+}
+
+export interface OutputSpec extends Named {
+  type?: string;
+  description?: string;
+  value?: ExprSource;
+}
+
+/**
+ * A workflow: the root, or an inline body (which accepts every block a top-level
+ * workflow accepts, seed 001). Lists are in declaration order.
+ */
+export interface WorkflowSpec {
+  range: Range;
+  header?: HeaderSpec;
+  variables: VariableSpec[];
+  locals: LocalSpec[];
+  policy?: PolicySpec;
+  permissions?: { allowTools: string[]; range: Range };
+  adapters: AdapterSpec[];
+  agents: AgentSpec[];
+  subworkflows: SubworkflowSpec[];
+  channels: ChannelSpec[];
+  environments: EnvironmentSpec[];
+  sharedVariables: SharedVariableSpec[];
+  steps: StepSpec[];
+  states: StateSpec[];
+  waits: WaitSpec[];
+  approvals: ApprovalSpec[];
+  branches: BranchSpec[];
+  outputs: OutputSpec[];
+}
+
+/** An empty workflow at `range`. */
+export function emptyWorkflow(range: Range): WorkflowSpec {
+  return {
+    range,
+    variables: [],
+    locals: [],
+    adapters: [],
+    agents: [],
+    subworkflows: [],
+    channels: [],
+    environments: [],
+    sharedVariables: [],
+    steps: [],
+    states: [],
+    waits: [],
+    approvals: [],
+    branches: [],
+    outputs: [],
+  };
+}

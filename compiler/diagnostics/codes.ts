@@ -1,0 +1,64 @@
+/**
+ * The closed set of diagnostic codes, with the default severity and a one-line
+ * description of each (the table `criteria explain CODE` and the docs read from).
+ *
+ * Every code has a fixture under `testdata/invalid/` (a test fails when one is
+ * missing), in the manner of TypeScript's diagnostic table and eemeli/yaml's error codes.
+ */
+export type Severity = "error" | "warning";
+
+export const CODES = {
+  // load
+  file_not_found: { severity: "error", doc: "A path named on the command line or in a workflow does not exist." },
+  file_unreadable: { severity: "error", doc: "A file exists but could not be read (permissions, a directory where a file was expected)." },
+  file_too_large: { severity: "error", doc: "A workflow file is larger than the 4 MiB limit." },
+  file_not_utf8: { severity: "error", doc: "A workflow file is not valid UTF-8 text." },
+  file_binary: { severity: "error", doc: "A workflow file contains NUL bytes: it is binary, not text." },
+  file_empty: { severity: "error", doc: "A workflow file is empty or holds only comments." },
+  no_workflow_files: { severity: "error", doc: "A directory holds no *.hcl, *.yaml, *.yml or *.json workflow file." },
+  unsupported_file_type: { severity: "error", doc: "A file's extension is not one of .hcl, .yaml, .yml, .json." },
+  // parse
+  syntax_error: { severity: "error", doc: "The file is not valid HCL, YAML or JSON." },
+  yaml_alias_limit: { severity: "error", doc: "A YAML document expands too many aliases (an alias bomb); it is refused, not expanded." },
+  nesting_too_deep: { severity: "error", doc: "Values nest deeper than the limit (64 levels)." },
+  // decode
+  unknown_field: { severity: "error", doc: "An argument or block that this position does not accept (fails closed, with a did-you-mean)." },
+  missing_field: { severity: "error", doc: "A required argument is missing." },
+  invalid_type: { severity: "error", doc: "A literal has the wrong type (a string where a number is expected, ...)." },
+  invalid_value: { severity: "error", doc: "A value is of the right type but not allowed (an unknown enum member, a negative count, ...)." },
+  duplicate_name: { severity: "error", doc: "Two declarations of the same kind share a name." },
+  duplicate_block: { severity: "error", doc: "A block that may appear once (policy, workflow header, default) appears twice." },
+  name_clash: { severity: "error", doc: "A step, state, wait, approval or branch shares its name with another node kind." },
+  reserved_name: { severity: "error", doc: "A declaration uses a reserved name (`_continue`, `return`, names starting with `__`)." },
+  invalid_name: { severity: "error", doc: "A name is not an identifier (letters, digits, `_` and `-`, starting with a letter or `_`)." },
+  conflicting_fields: { severity: "error", doc: "Two arguments that exclude each other are both set (e.g. `target` and `adapter`)." },
+  // resolve
+  expression_syntax: { severity: "error", doc: "An expression or template does not parse." },
+  unknown_reference: { severity: "error", doc: "An expression refers to a name that does not exist (`var.x`, `local.x`, `steps.s`, ...)." },
+  unknown_target: { severity: "error", doc: "A step targets an adapter, agent, subworkflow or channel that is not declared in scope." },
+  unknown_node: { severity: "error", doc: "An outcome, branch arm or header names a node that does not exist." },
+  unknown_function: { severity: "error", doc: "An expression calls a function that is not in the stdlib." },
+  each_outside_iteration: { severity: "error", doc: "`each.*` is used outside an iterating step (count, for_each, parallel) or its body." },
+  not_supported: { severity: "error", doc: "A construct that this version does not support yet." },
+  // check
+  missing_initial_state: { severity: "error", doc: "The workflow has no `initial_state` and no step to start from." },
+  missing_target_state: { severity: "warning", doc: "The workflow header has no `target_state`." },
+  no_terminal_state: { severity: "error", doc: "No terminal state is declared: a run could never end." },
+  unreachable_step: { severity: "error", doc: "A step can never run: no path leads to it from the initial node." },
+  unreachable_node: { severity: "warning", doc: "A state, wait, approval or branch can never be reached." },
+  missing_outcome: { severity: "error", doc: "A required outcome is missing (`all_succeeded` on an iterating step, any outcome on a step)." },
+  undeclared_outcome: { severity: "error", doc: "A reference to an outcome the step does not declare (`default_outcome`, aggregate outcomes on a non-iterating step)." },
+  continue_outside_iteration: { severity: "error", doc: "`_continue` is used outside the body of an iterating step." },
+  return_outside_body: { severity: "error", doc: "`return` is used outside an inline body or subworkflow." },
+  unbounded_loop: { severity: "warning", doc: "A cycle of steps has no bound (no `max_visits` on any step in it and no `policy.max_total_steps`)." },
+  unused_declaration: { severity: "warning", doc: "An adapter, agent, variable or local is declared but never used." },
+  dead_end: { severity: "error", doc: "A non-terminal state has no way out (a step with no outcomes, a state that is not terminal)." },
+  // internal
+  internal_error: { severity: "error", doc: "A bug in criteria itself; please report it with the input." },
+} as const satisfies Record<string, { severity: Severity; doc: string }>;
+
+/** A diagnostic code: a member of the closed table above. */
+export type Code = keyof typeof CODES;
+
+/** All codes, in table order. */
+export const ALL_CODES = Object.keys(CODES) as Code[];

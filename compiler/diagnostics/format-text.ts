@@ -1,0 +1,42 @@
+import type { Diagnostic } from "./diagnostic.js";
+import type { SourceFile } from "./source-file.js";
+
+/** Options for {@link formatText}. */
+export interface TextOptions {
+  /** ANSI colours (on a TTY, unless NO_COLOR is set). */
+  color?: boolean;
+}
+
+/**
+ * Renders one diagnostic as `file:line:col: severity[code]: message`, followed by the
+ * source line with a `^~~~` underline (actionlint's snippet) and the hint.
+ *
+ * @param sources the loaded files, by path, for excerpts; a missing file gives no excerpt
+ */
+export function formatText(d: Diagnostic, sources: ReadonlyMap<string, SourceFile>, opts: TextOptions = {}): string {
+  const c = colors(opts.color === true);
+  const { file, start, end } = d.range;
+  const sev = d.severity === "error" ? c.red("error") : c.yellow("warning");
+  const lines = [`${c.bold(`${file}:${start.line}:${start.column}`)}: ${sev}[${d.code}]: ${d.message}`];
+  const src = sources.get(file);
+  if (src && start.line <= src.lineStarts.length) {
+    const text = src.lineText(start.line);
+    const gutter = String(start.line);
+    const pad = " ".repeat(gutter.length);
+    const visible = text.replace(/\t/g, " ");
+    const width = end.line === start.line ? Math.max(1, end.column - start.column) : Math.max(1, visible.length - start.column + 1);
+    lines.push(`${pad} |`);
+    lines.push(`${gutter} | ${visible}`);
+    lines.push(`${pad} | ${" ".repeat(start.column - 1)}${c.red(`^${"~".repeat(Math.max(0, width - 1))}`)}`);
+  }
+  for (const r of d.related ?? []) {
+    lines.push(`  note: ${r.message} (${r.range.file}:${r.range.start.line}:${r.range.start.column})`);
+  }
+  if (d.hint) lines.push(`  hint: ${d.hint}`);
+  return lines.join("\n");
+}
+
+function colors(on: boolean) {
+  const wrap = (code: string) => (s: string) => (on ? `\x1b[${code}m${s}\x1b[0m` : s);
+  return { red: wrap("31"), yellow: wrap("33"), bold: wrap("1") };
+}

@@ -1,0 +1,113 @@
+import { readFileSync, statSync } from "node:fs";
+import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { SourceFile } from "../diagnostics/source-file.js";
+
+/** The largest workflow file read: 4 MiB (issue #2, invalid inputs). */
+export const MAX_FILE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Reads one workflow file as UTF-8 text and refuses what is not a workflow file:
+ * missing (`file_not_found`), unreadable, over {@link MAX_FILE_BYTES} (`file_too_large`,
+ * checked with stat before reading), containing NUL bytes (`file_binary`), or not
+ * UTF-8 (`file_not_utf8`, at the first bad byte). A leading BOM is dropped.
+ *
+ * @param absPath the path to read
+ * @param shown the path printed in diagnostics
+ * @returns the SourceFile, or undefined with one diagnostic
+ */
+export function readSource(absPath: string, shown: string): { file?: SourceFile; diagnostics: Diagnostic[] } {
+  const empty = new SourceFile(shown, "");
+  const at = empty.range(0);
+  let size: number;
+  try {
+    const st = statSync(absPath);
+    if (!st.isFile()) return fail(diag("file_unreadable", at, `${shown} is not a regular file`));
+    size = st.size;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") {
+      return fail(diag("file_not_found", at, `${shown} does not exist`, { hint: "check the path; it is relative to the current directory" }));
+    }
+    return fail(diag("file_unreadable", at, `${shown} could not be read (${code ?? "error"})`));
+  }
+  if (size > MAX_FILE_BYTES) {
+    return fail(
+      diag("file_too_large", at, `${shown} is ${size} bytes, over the ${MAX_FILE_BYTES}-byte limit`, {
+        hint: "split the workflow into several files or subworkflows",
+      }),
+    );
+  }
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(absPath);
+  } catch (e) {
+    return fail(diag("file_unreadable", at, `${shown} could not be read (${(e as NodeJS.ErrnoException).code ?? "error"})`));
+  }
+  return decodeSource(bytes, shown);
+}
+
+/**
+ * Decodes bytes already in memory (stdin, tests) with the same refusals as {@link readSource}.
+ */
+export function decodeSource(bytes: Uint8Array, shown: string): { file?: SourceFile; diagnostics: Diagnostic[] } {
+  if (bytes.length > MAX_FILE_BYTES) {
+    const at = new SourceFile(shown, "").range(0);
+    return fail(diag("file_too_large", at, `${shown} is ${bytes.length} bytes, over the ${MAX_FILE_BYTES}-byte limit`));
+  }
+  const nul = bytes.indexOf(0);
+  if (nul >= 0) {
+    const prefix = new TextDecoder("utf-8", { fatal: false }).decode(bytes.subarray(0, nul));
+    const f = new SourceFile(shown, prefix);
+    return fail(
+      diag("file_binary", f.range(prefix.length), `${shown} contains a NUL byte at byte ${nul}: it is not a text file`, {
+        hint: "workflow files are UTF-8 text (.hcl, .yaml, .yml, .json)",
+      }),
+    );
+  }
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    const bad = firstInvalidUtf8(bytes);
+    const prefix = new TextDecoder("utf-8").decode(bytes.subarray(0, bad));
+    const f = new SourceFile(shown, prefix);
+    return fail(
+      diag("file_not_utf8", f.range(prefix.length), `${shown} is not valid UTF-8 (bad byte 0x${bytes[bad]?.toString(16).padStart(2, "0")} at byte ${bad})`, {
+        hint: "save the file as UTF-8",
+      }),
+    );
+  }
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  return { file: new SourceFile(shown, text), diagnostics: [] };
+}
+
+function fail(d: Diagnostic) {
+  return { diagnostics: [d] };
+}
+
+/** Index of the first byte that starts an invalid UTF-8 sequence. */
+export function firstInvalidUtf8(b: Uint8Array): number {
+  let i = 0;
+  while (i < b.length) {
+    const c = b[i];
+    let n = 0;
+    if (c < 0x80) n = 0;
+    else if (c >= 0xc2 && c <= 0xdf) n = 1;
+    else if (c >= 0xe0 && c <= 0xef) n = 2;
+    else if (c >= 0xf0 && c <= 0xf4) n = 3;
+    else return i;
+    for (let k = 1; k <= n; k++) {
+      const cc = b[i + k];
+      if (cc === undefined || (cc & 0xc0) !== 0x80) return i;
+    }
+    if (n === 2) {
+      const c1 = b[i + 1];
+      if ((c === 0xe0 && c1 < 0xa0) || (c === 0xed && c1 > 0x9f)) return i;
+    } else if (n === 3) {
+      const c1 = b[i + 1];
+      if ((c === 0xf0 && c1 < 0x90) || (c === 0xf4 && c1 > 0x8f)) return i;
+    }
+    i += n + 1;
+  }
+  return b.length;
+}

@@ -1,0 +1,23 @@
+import type { SourceFile } from "../diagnostics/source-file.js";
+import type { SourceMap } from "./source-map.js";
+
+/** A plain JSON value: what both dialects parse to. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+/** A JSON object. */
+export type JsonObject = { [key: string]: JsonValue };
+
+/**
+ * One parsed file: its plain value, where each value came from, and its dialect.
+ * For HCL the value is hcl2json's JSON (blocks as label-keyed arrays); for YAML/JSON
+ * it is the document as written.
+ */
+export interface ParsedFile {
+  file: SourceFile;
+  dialect: "hcl" | "yaml";
+  value: JsonValue;
+  map: SourceMap;
+}
+
+/** The deepest nesting of values accepted in any dialect. */
+export const MAX_DEPTH = 64;

@@ -1,0 +1,85 @@
+import { createRequire } from "node:module";
+import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
+import type { SourceFile } from "../diagnostics/source-file.js";
+import { MAX_DEPTH, type JsonValue, type ParsedFile } from "./document.js";
+import { scanHcl } from "./hcl-scan.js";
+
+type Hcl2Json = { parse(filename: string, contents: string): Promise<Record<string, JsonValue>> };
+let hcl2json: Hcl2Json | undefined;
+
+/**
+ * Loads `@cdktn/hcl2json` on first use only: importing it starts its Go WebAssembly
+ * runtime (the bulk of a cold run), which a YAML-only run must not pay for.
+ */
+function parser(): Hcl2Json {
+  if (!hcl2json) hcl2json = createRequire(import.meta.url)("@cdktn/hcl2json") as Hcl2Json;
+  return hcl2json;
+}
+
+const NAME = "__criteria_input__.hcl";
+
+/**
+ * Parses an HCL file: hcl2json gives the value (and the authoritative syntax errors,
+ * kept with their positions), the scanner gives the source map that hcl2json drops
+ * (DESIGN.md, Pipeline step 2). Never throws; hcl2json failures become `syntax_error`.
+ */
+export async function parseHcl(file: SourceFile): Promise<{ parsed?: ParsedFile; diagnostics: Diagnostic[] }> {
+  const depth = maxBracketDepth(file.text);
+  if (depth.depth > MAX_DEPTH) {
+    return { diagnostics: [diag("nesting_too_deep", file.range(depth.at, depth.at + 1), `blocks and values nest deeper than ${MAX_DEPTH} levels`)] };
+  }
+  let value: Record<string, JsonValue>;
+  try {
+    value = await parser().parse(NAME, file.text);
+  } catch (e) {
+    return { diagnostics: hclErrors(file, String((e as Error)?.message ?? e)) };
+  }
+  const scan = scanHcl(file);
+  return { parsed: { file, dialect: "hcl", value, map: scan.map }, diagnostics: [] };
+}
+
+/**
+ * Turns hcl2json's error text (`parse config: [NAME:2,7-3,1: Summary; Detail. NAME:...]`)
+ * into diagnostics with the positions HCL gave.
+ */
+export function hclErrors(file: SourceFile, message: string): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const re = new RegExp(`${NAME.replace(/\./g, "\\.")}:(\\d+),(\\d+)-(?:(\\d+),)?(\\d+): `, "g");
+  const hits = [...message.matchAll(re)];
+  for (let i = 0; i < hits.length; i++) {
+    const m = hits[i];
+    const textStart = (m.index ?? 0) + m[0].length;
+    const textEnd = i + 1 < hits.length ? hits[i + 1].index ?? message.length : message.length;
+    let text = message.slice(textStart, textEnd).trim().replace(/\]$/, "").trim();
+    const [summary, ...rest] = text.split("; ");
+    text = summary;
+    const line = Number(m[1]);
+    const col = Number(m[2]);
+    const endLine = m[3] ? Number(m[3]) : line;
+    const endCol = Number(m[4]);
+    const s = file.offsetAt(Math.max(line, 1), Math.max(col, 1));
+    const e = Math.max(s, file.offsetAt(Math.max(endLine, 1), Math.max(endCol, 1)));
+    const detail = rest.join("; ").replace(/\.$/, "");
+    out.push(diag("syntax_error", file.range(s, e), summary, detail ? { hint: detail } : {}));
+  }
+  if (out.length === 0) out.push(diag("syntax_error", file.range(0), message.replace(/^parse config: /, "")));
+  return out;
+}
+
+/** The deepest `{[(` nesting outside strings and comments (a cheap guard before hcl2json). */
+function maxBracketDepth(text: string): { depth: number; at: number } {
+  let d = 0;
+  let max = 0;
+  let at = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 123 || c === 91 || c === 40) {
+      if (++d > max) {
+        max = d;
+        at = i;
+        if (max > MAX_DEPTH) break;
+      }
+    } else if (c === 125 || c === 93 || c === 41) d = Math.max(0, d - 1);
+  }
+  return { depth: max, at };
+}

@@ -1,0 +1,106 @@
+import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node as YamlNode } from "yaml";
+import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
+import type { SourceFile } from "../diagnostics/source-file.js";
+import { MAX_DEPTH, type JsonValue, type ParsedFile } from "./document.js";
+import { childPointer, type SourceMap } from "./source-map.js";
+
+/** Most aliases one YAML document may use before it is refused as an alias bomb. */
+export const MAX_ALIASES = 100;
+/** Most nodes an alias expansion may produce in one document. */
+export const MAX_ALIAS_NODES = 10_000;
+
+/**
+ * Parses a YAML or JSON file (JSON is YAML 1.2) with the `yaml` package into a plain
+ * value and a source map built from the nodes' own ranges. Duplicate keys, syntax
+ * errors, alias bombs (`yaml_alias_limit`: more than {@link MAX_ALIASES} aliases or
+ * {@link MAX_ALIAS_NODES} expanded nodes; refused, never expanded) and nesting past
+ * {@link MAX_DEPTH} (`nesting_too_deep`) are diagnostics. Never throws.
+ */
+export function parseYaml(file: SourceFile): { parsed?: ParsedFile; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  let doc: Document.Parsed;
+  try {
+    doc = parseDocument(file.text, { lineCounter: new LineCounter(), uniqueKeys: true, prettyErrors: false, strict: true });
+  } catch (e) {
+    return { diagnostics: [diag("syntax_error", file.range(0), `${file.path}: ${(e as Error).message}`)] };
+  }
+  for (const err of doc.errors) {
+    const [s, e] = err.pos;
+    const msg = err.message.split("\n")[0];
+    diagnostics.push(diag("syntax_error", file.range(s, e), msg, { hint: yamlHint(err.code) }));
+  }
+  if (diagnostics.length > 0) return { diagnostics };
+  const map: SourceMap = new Map();
+  const state = { aliases: 0, aliasNodes: 0, inAlias: 0, failed: false };
+  const walk = (node: YamlNode | null | undefined, ptr: string, depth: number, keyRange?: [number, number]): JsonValue => {
+    if (state.failed) return null;
+    if (node == null) return null;
+    const r = node.range ?? [0, 0, 0];
+    if (depth > MAX_DEPTH) {
+      state.failed = true;
+      diagnostics.push(diag("nesting_too_deep", file.range(r[0], r[1]), `values nest deeper than ${MAX_DEPTH} levels`));
+      return null;
+    }
+    if (state.inAlias > 0 && ++state.aliasNodes > MAX_ALIAS_NODES) {
+      state.failed = true;
+      diagnostics.push(
+        diag("yaml_alias_limit", file.range(r[0], r[1]), `aliases expand to more than ${MAX_ALIAS_NODES} nodes; the document is refused`, {
+          hint: "write the values out instead of nesting aliases (an alias bomb)",
+        }),
+      );
+      return null;
+    }
+    if (state.inAlias === 0) {
+      map.set(ptr, { range: file.range(r[0], r[1]), ...(keyRange ? { keyRange: file.range(keyRange[0], keyRange[1]) } : {}) });
+    }
+    if (isAlias(node)) {
+      if (++state.aliases > MAX_ALIASES) {
+        state.failed = true;
+        diagnostics.push(diag("yaml_alias_limit", file.range(r[0], r[1]), `more than ${MAX_ALIASES} aliases; the document is refused`));
+        return null;
+      }
+      const target = node.resolve(doc);
+      state.inAlias++;
+      const v = walk(target as YamlNode | undefined, ptr, depth + 1);
+      state.inAlias--;
+      return v;
+    }
+    if (isMap(node)) {
+      const out: { [k: string]: JsonValue } = {};
+      for (const pair of node.items) {
+        const k = pair.key as YamlNode | null;
+        const key = isScalar(k) ? String(k.value) : k == null ? "" : String((k as { toJSON?: () => unknown }).toJSON?.() ?? "");
+        const kr = k?.range;
+        out[key] = walk(pair.value as YamlNode | null, childPointer(ptr, key), depth + 1, kr ? [kr[0], kr[1]] : undefined);
+        if (pair.value == null && state.inAlias === 0 && kr) map.set(childPointer(ptr, key), { range: file.range(kr[1]), keyRange: file.range(kr[0], kr[1]) });
+      }
+      return out;
+    }
+    if (isSeq(node)) return node.items.map((it, i) => walk(it as YamlNode, childPointer(ptr, i), depth + 1));
+    if (isScalar(node)) {
+      const v = node.value;
+      if (v === null || v === undefined) return null;
+      if (typeof v === "boolean" || typeof v === "string") return v;
+      if (typeof v === "number") return Number.isFinite(v) ? v : String(node.source ?? v);
+      if (typeof v === "bigint") return Number(v);
+      return String(v);
+    }
+    return null;
+  };
+  const value = walk(doc.contents as YamlNode | null, "", 0);
+  if (state.failed) return { diagnostics };
+  return { parsed: { file, dialect: "yaml", value, map }, diagnostics };
+}
+
+function yamlHint(code: string): string | undefined {
+  switch (code) {
+    case "DUPLICATE_KEY":
+      return "each key may appear once in a mapping";
+    case "TAB_AS_INDENT":
+      return "indent YAML with spaces, not tabs";
+    case "BAD_INDENT":
+      return "check the indentation of this line against its parent";
+    default:
+      return undefined;
+  }
+}

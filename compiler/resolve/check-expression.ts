@@ -1,0 +1,116 @@
+import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { suggest } from "../diagnostics/did-you-mean.js";
+import type { Range } from "../diagnostics/range.js";
+import type { ExprSource } from "../decode/spec.js";
+import { childExprs, type Expr } from "../expr/ast.js";
+import { FUNCTION_NAMES } from "../expr/functions.js";
+import { parseExpression, parseTemplate } from "../expr/parse.js";
+import { references } from "../expr/references.js";
+import type { Scope } from "./scope.js";
+
+/** Fields of `each` (DESIGN.md, Expressions). */
+export const EACH_FIELDS = ["value", "key", "_idx", "_total", "_first", "_last", "_prev"];
+
+/** Namespaces an expression may start with. */
+export const NAMESPACES = ["var", "local", "each", "steps", "shared", "input"];
+
+/** Where an expression stands, which decides what it may refer to. */
+export interface ExprContext {
+  scope: Scope;
+  /** `each.*` is valid (an iterating step's own fields, or inside an iterating body). */
+  each: boolean;
+  /** `steps.*` is valid (not in variable defaults or adapter config). */
+  steps: boolean;
+  /** What the expression belongs to, for messages: `step "a" input "x"`. */
+  what: string;
+}
+
+/** Offset → Range in the expression's file. */
+export type RangeAt = (file: string, start: number, end: number) => Range;
+
+/**
+ * Parses an expression or template (HCL text, or a YAML/JSON string template) and
+ * checks its references against the scope: unknown `var`/`local`/`shared`/`steps`
+ * names and unknown functions get a did-you-mean; `each.*` outside an iteration is
+ * `each_outside_iteration`. Positions are exact (the parser works in file offsets).
+ * Returns the parsed expression (undefined for literals or on a syntax error).
+ */
+export function checkExpression(src: ExprSource, ctx: ExprContext, rangeAt: RangeAt): { expr?: Expr; diagnostics: Diagnostic[] } {
+  if (src.kind === "literal") return { diagnostics: [] };
+  const file = src.range.file;
+  const parsed = src.kind === "hcl" ? parseExpression(src.text, src.base) : parseTemplate(src.text, src.base);
+  const diagnostics: Diagnostic[] = [];
+  for (const e of parsed.errors) {
+    diagnostics.push(diag("expression_syntax", rangeAt(file, e.start, e.end), `${ctx.what}: ${e.message}`));
+  }
+  if (!parsed.expr || parsed.errors.length > 0) return { diagnostics };
+  for (const ref of references(parsed.expr)) {
+    const at = rangeAt(file, ref.start, ref.end);
+    const first = ref.path[0];
+    const name = typeof first === "string" ? first : undefined;
+    const s = ctx.scope;
+    switch (ref.root) {
+      case "var":
+      case "local":
+      case "shared": {
+        const table = ref.root === "var" ? "variables" : ref.root === "local" ? "locals" : "shared";
+        if (name === undefined) {
+          diagnostics.push(diag("unknown_reference", at, `${ctx.what}: "${ref.root}" needs a name, e.g. ${ref.root}.name`));
+        } else if (!s.lookup(table, name)) {
+          const noun = ref.root === "var" ? "variable" : ref.root === "local" ? "local value" : "shared variable";
+          diagnostics.push(diag("unknown_reference", at, `${ctx.what}: unknown ${noun} "${name}" (in ${ref.raw})`, { hint: suggest(name, s.visible(table)) ?? `declare it: ${declHint(ref.root, name)}` }));
+        }
+        break;
+      }
+      case "each":
+        if (!ctx.each) {
+          diagnostics.push(
+            diag("each_outside_iteration", at, `${ctx.what}: "${ref.raw}" is only available inside an iterating step (count, for_each, parallel)`, {
+              hint: "move the expression into the iterating step or its workflow body",
+            }),
+          );
+        } else if (name !== undefined && !EACH_FIELDS.includes(name)) {
+          diagnostics.push(diag("unknown_reference", at, `${ctx.what}: each has no field "${name}"`, { hint: suggest(name, EACH_FIELDS) }));
+        }
+        break;
+      case "steps":
+        if (!ctx.steps) {
+          diagnostics.push(diag("unknown_reference", at, `${ctx.what}: step outputs are not available here`));
+        } else if (name === undefined) {
+          diagnostics.push(diag("unknown_reference", at, `${ctx.what}: "steps" needs a step name, e.g. steps.build.stdout`));
+        } else if (!s.lookup("steps", name)) {
+          diagnostics.push(diag("unknown_reference", at, `${ctx.what}: unknown step "${name}" (in ${ref.raw})`, { hint: suggest(name, s.visible("steps")) }));
+        }
+        break;
+      case "input":
+        break;
+      default:
+        diagnostics.push(
+          diag("unknown_reference", at, `${ctx.what}: unknown name "${ref.root}"`, {
+            hint: suggest(ref.root, NAMESPACES) ?? `references start with one of ${NAMESPACES.join(", ")}`,
+          }),
+        );
+    }
+  }
+  walk(parsed.expr, (e) => {
+    if (e.kind === "call" && !FUNCTION_NAMES.includes(e.name)) {
+      diagnostics.push(diag("unknown_function", rangeAt(file, e.start, e.nameEnd), `${ctx.what}: unknown function "${e.name}"`, { hint: suggest(e.name, FUNCTION_NAMES) }));
+    }
+  });
+  return { expr: parsed.expr, diagnostics };
+}
+
+function declHint(root: string, name: string): string {
+  if (root === "var") return `variable "${name}" { type = "string" }`;
+  if (root === "local") return `local "${name}" { value = ... }`;
+  return `shared_variable "${name}" { type = "string" }`;
+}
+
+function walk(e: Expr, f: (e: Expr) => void): void {
+  const stack: Expr[] = [e];
+  while (stack.length > 0) {
+    const x = stack.pop()!;
+    f(x);
+    stack.push(...childExprs(x));
+  }
+}

@@ -1,0 +1,257 @@
+import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { suggest } from "../diagnostics/did-you-mean.js";
+import type { Range } from "../diagnostics/range.js";
+import type { AdapterSpec, ExprSource, NodeRef, StepSpec, WorkflowSpec } from "../decode/spec.js";
+import { checkExpression, type ExprContext, type RangeAt } from "./check-expression.js";
+import { Scope, type NodeKind } from "./scope.js";
+
+/** The resolve stage's result: one scope per workflow (root first, then bodies, depth first). */
+export interface Resolution {
+  root: Scope;
+  scopes: Scope[];
+  /** Scope of each step's inline body. */
+  bodyOf: Map<StepSpec, Scope>;
+  /** The adapter each step with an adapter target runs on (declared, or implicit from `adapter = "T"`). */
+  adapterOf: Map<StepSpec, AdapterSpec>;
+}
+
+/** Reserved names: targets with a meaning of their own, and the `__` prefix kept for generated nodes. */
+export function isReservedName(name: string): boolean {
+  return name === "_continue" || name === "return" || name.startsWith("__");
+}
+
+/**
+ * Resolves names (DESIGN.md, Pipeline step 4): builds a scope per workflow with inline
+ * bodies nested in their parent's scope (seed 001: a body sees the enclosing agents,
+ * adapters and variables), and checks every step target, `next`, subworkflow and
+ * channel reference, and every expression's references. Unknown names get a
+ * did-you-mean over what is visible from that point.
+ */
+export function resolveWorkflow(spec: WorkflowSpec, rangeAt: RangeAt): { value: Resolution; diagnostics: Diagnostic[] } {
+  const r = new Resolver(rangeAt);
+  const root = r.declare(spec, undefined, undefined);
+  const res: Resolution = { root, scopes: r.scopes, bodyOf: r.bodyOf, adapterOf: r.adapterOf };
+  for (const s of r.scopes) r.resolve(s);
+  return { value: res, diagnostics: r.diagnostics };
+}
+
+class Resolver {
+  readonly diagnostics: Diagnostic[] = [];
+  readonly scopes: Scope[] = [];
+  readonly bodyOf = new Map<StepSpec, Scope>();
+  readonly adapterOf = new Map<StepSpec, AdapterSpec>();
+  /** Implicit adapters (`adapter = "noop"`), one per type, owned by the root scope. */
+  private readonly implicit = new Map<string, AdapterSpec>();
+
+  constructor(private readonly rangeAt: RangeAt) {}
+
+  /** Registers a workflow's declarations (and, recursively, its bodies'). */
+  declare(w: WorkflowSpec, parent: Scope | undefined, owner: StepSpec | undefined): Scope {
+    const iterating = owner !== undefined && (owner.count !== undefined || owner.forEach !== undefined || owner.parallel !== undefined);
+    const s = new Scope(w, parent, owner, iterating);
+    this.scopes.push(s);
+    const add = <T extends { name: string; nameRange: Range }>(
+      table: "adapters" | "agents" | "subworkflows" | "channels" | "environments" | "variables" | "locals" | "shared",
+      noun: string,
+      items: T[],
+    ) => {
+      for (const it of items) {
+        const outer = parent?.lookup(table, it.name);
+        if (outer) {
+          this.diagnostics.push(
+            diag("duplicate_name", it.nameRange, `${noun} "${it.name}" is already declared by the enclosing workflow`, {
+              related: [{ message: "declared here", range: (outer.decl as { nameRange: Range }).nameRange }],
+              hint: `a workflow body sees the enclosing workflow's ${noun}s; use that one or pick another name`,
+            }),
+          );
+        }
+        (s[table] as unknown as Map<string, T>).set(it.name, it);
+      }
+    };
+    add("adapters", "adapter", w.adapters);
+    add("agents", "agent", w.agents);
+    add("subworkflows", "subworkflow", w.subworkflows);
+    add("channels", "channel", w.channels);
+    add("environments", "environment", w.environments);
+    add("variables", "variable", w.variables);
+    add("locals", "local", w.locals);
+    add("shared", "shared_variable", w.sharedVariables);
+    const nodes: [NodeKind, { name: string; nameRange: Range }[]][] = [
+      ["step", w.steps],
+      ["state", w.states],
+      ["wait", w.waits],
+      ["approval", w.approvals],
+      ["branch", w.branches],
+    ];
+    const first = new Map<string, { kind: NodeKind; range: Range }>();
+    for (const [kind, list] of nodes) {
+      for (const n of list) {
+        if (isReservedName(n.name)) {
+          this.diagnostics.push(diag("reserved_name", n.nameRange, `"${n.name}" is a reserved name and cannot name a ${kind}`, { hint: `"_continue" and "return" are targets with a meaning of their own; names starting with "__" are kept for criteria` }));
+          continue;
+        }
+        const prev = first.get(n.name);
+        if (prev) {
+          this.diagnostics.push(
+            diag("name_clash", n.nameRange, `${kind} "${n.name}" has the same name as ${prev.kind} "${n.name}"`, {
+              related: [{ message: `the ${prev.kind}`, range: prev.range }],
+              hint: "steps, states, waits, approvals and branches share one namespace: outcomes name them",
+            }),
+          );
+          continue;
+        }
+        first.set(n.name, { kind, range: n.nameRange });
+        s.nodes.set(n.name, kind);
+      }
+    }
+    for (const st of w.steps) s.steps.set(st.name, st);
+    for (const st of w.steps) if (st.body) this.bodyOf.set(st, this.declare(st.body, s, st));
+    return s;
+  }
+
+  private expr(src: ExprSource | undefined, ctx: ExprContext) {
+    if (!src) return;
+    this.diagnostics.push(...checkExpression(src, ctx, this.rangeAt).diagnostics);
+  }
+
+  private exprs(m: Record<string, ExprSource> | undefined, ctx: ExprContext, what: string) {
+    for (const [k, v] of Object.entries(m ?? {})) this.expr(v, { ...ctx, what: `${ctx.what} ${what} "${k}"` });
+  }
+
+  /** Checks a `next`-like reference against this workflow's nodes and the reserved targets. */
+  private node(ref: NodeRef | undefined, s: Scope, what: string) {
+    if (!ref) return;
+    if (ref.name === "_continue" || ref.name === "return") return; // placement is a check (check/)
+    if (!s.nodes.has(ref.name)) {
+      const candidates = [...s.nodes.keys(), ...(s.inIteration ? ["_continue"] : []), ...(s.parent ? ["return"] : [])];
+      this.diagnostics.push(
+        diag("unknown_node", ref.range, `${what}: unknown node "${ref.name}"`, {
+          hint: suggest(ref.name, candidates) ?? (candidates.length === 0 ? "declare a step or state to go to" : undefined),
+        }),
+      );
+    }
+  }
+
+  resolve(s: Scope) {
+    const w = s.workflow;
+    const base: ExprContext = { scope: s, each: s.inIteration, steps: true, what: "" };
+    if (w.header) {
+      this.node(w.header.initialState, s, "initial_state");
+      if (w.header.targetState && !s.nodes.has(w.header.targetState.name)) this.node(w.header.targetState, s, "target_state");
+      if (w.header.use.length > 0) {
+        this.diagnostics.push(diag("not_supported", w.header.use[0].range, `workflow "${w.header.name}": "use" (flow agents from other files) is not supported yet`, { hint: "multi-file composition arrives with a later release" }));
+      }
+    }
+    for (const v of w.variables) this.expr(v.default, { ...base, each: false, steps: false, what: `variable "${v.name}" default` });
+    for (const l of w.locals) this.expr(l.value, { ...base, what: `local "${l.name}"` });
+    for (const a of w.adapters) this.exprs(a.config, { ...base, each: false, steps: false, what: `adapter "${a.name}"` }, "config");
+    for (const a of w.agents) {
+      this.exprs(a.config, { ...base, each: false, steps: false, what: `agent "${a.name}"` }, "config");
+      if (a.use) this.diagnostics.push(diag("not_supported", a.use.range, `agent "${a.name}": agents defined by a workflow file ("use") are not supported yet`, { hint: "declare the agent with adapter/cli and model for now" }));
+    }
+    for (const sw of w.subworkflows) {
+      this.exprs(sw.input, { ...base, what: `subworkflow "${sw.name}"` }, "input");
+      for (const a of sw.adapters) this.ref(s, "adapters", a.ref.replace(/^adapter\./, ""), a.range, `subworkflow "${sw.name}" adapters`);
+      for (const a of sw.agents) this.ref(s, "agents", a.ref.replace(/^agent\./, ""), a.range, `subworkflow "${sw.name}" agents`);
+    }
+    for (const c of w.channels) {
+      for (const p of c.participants) this.ref(s, "agents", p.ref.replace(/^agent\./, ""), p.range, `channel "${c.name}" participants`);
+    }
+    for (const sv of w.sharedVariables) this.expr(sv.value, { ...base, steps: false, what: `shared_variable "${sv.name}"` });
+    for (const st of w.steps) this.step(st, s, base);
+    for (const wt of w.waits) {
+      this.node(wt.next, s, `wait "${wt.name}"`);
+      for (const o of wt.outcomes) this.node(o.next, s, `wait "${wt.name}" outcome "${o.name}"`);
+    }
+    for (const ap of w.approvals) {
+      this.expr(ap.reason, { ...base, what: `approval "${ap.name}" reason` });
+      for (const o of ap.outcomes) this.node(o.next, s, `approval "${ap.name}" outcome "${o.name}"`);
+    }
+    for (const b of w.branches) {
+      b.arms.forEach((arm, i) => {
+        this.expr(arm.when, { ...base, what: `branch "${b.name}" arm ${i + 1}` });
+        this.node(arm.next, s, `branch "${b.name}" arm ${i + 1}`);
+      });
+      this.node(b.default, s, `branch "${b.name}" default`);
+    }
+    for (const o of w.outputs) this.expr(o.value, { ...base, what: `output "${o.name}"` });
+  }
+
+  private ref(s: Scope, table: "adapters" | "agents" | "subworkflows" | "channels", name: string, range: Range, what: string) {
+    if (s.lookup(table, name)) return;
+    const noun = table.slice(0, -1);
+    this.diagnostics.push(
+      diag("unknown_target", range, `${what}: unknown ${noun} "${name}"`, {
+        hint: suggest(name, s.visible(table)) ?? (s.visible(table).length === 0 ? `no ${table} are declared; declare one with ${noun} "${name}" { ... }` : undefined),
+      }),
+    );
+  }
+
+  private step(st: StepSpec, s: Scope, base: ExprContext) {
+    const what = `step "${st.name}"`;
+    const t = st.target;
+    if (t?.kind === "adapter") {
+      const key = `${t.type}.${t.name}`;
+      const found = s.lookup("adapters", key);
+      if (found) this.adapterOf.set(st, found.decl);
+      else if (t.implicit) {
+        // Older files name a plugin type directly (`adapter = "noop"`): one implicit session per type.
+        let a = this.implicit.get(t.type);
+        if (!a) {
+          a = { name: key, type: t.type, range: t.range, nameRange: t.range, config: {}, implicit: true };
+          this.implicit.set(t.type, a);
+        }
+        this.adapterOf.set(st, a);
+      } else {
+        const candidates = s.visible("adapters").map((k) => `adapter.${k}`);
+        this.diagnostics.push(
+          diag("unknown_target", t.range, `${what}: unknown adapter "${key}"`, {
+            hint: suggest(`adapter.${key}`, candidates) ?? `declare it: adapter "${t.type}" "${t.name}" { }`,
+          }),
+        );
+      }
+    } else if (t?.kind === "agent") {
+      if (!s.lookup("agents", t.name)) {
+        const visible = s.visible("agents");
+        this.diagnostics.push(
+          diag("unknown_target", t.range, `${what}: unknown agent "${t.name}"`, {
+            hint: suggest(t.name, visible) ?? (visible.length === 0 ? `no agents are declared; declare one with agent "${t.name}" { adapter = "..." }` : undefined),
+          }),
+        );
+      }
+    } else if (t?.kind === "subworkflow" || t?.kind === "channel") {
+      this.ref(s, t.kind === "subworkflow" ? "subworkflows" : "channels", t.name, t.range, what);
+      if (t.kind === "subworkflow") {
+        this.diagnostics.push(diag("not_supported", t.range, `${what}: running a subworkflow from another directory is not supported yet`, { hint: "inline the steps in a workflow { } body for now" }));
+      }
+    } else if (t?.kind === "file") {
+      this.diagnostics.push(diag("not_supported", t.range, `${what}: workflow_file is not supported yet`, { hint: "inline the body in a workflow { } block for now" }));
+    } else if (!t && st.lifecycle === undefined) {
+      this.diagnostics.push(
+        diag("missing_field", st.nameRange, `${what} has no target`, {
+          hint: `set target = adapter.<type>.<name> | agent.<name> | subworkflow.<name>, or give it a workflow { } body`,
+        }),
+      );
+    }
+    const iterates = st.count !== undefined || st.forEach !== undefined || st.parallel !== undefined;
+    const own: ExprContext = { ...base, each: base.each || iterates, what };
+    for (const [k, src] of [["count", st.count], ["for_each", st.forEach], ["parallel", st.parallel]] as const) {
+      this.expr(src, { ...base, what: `${what} ${k}` });
+    }
+    this.exprs(st.input, own, "input");
+    this.expr(st.inputExpr, { ...own, what: `${what} input` });
+    for (const o of st.outcomes) {
+      this.node(o.next, s, `${what} outcome "${o.name}"`);
+      this.exprs(o.output, { ...own, what: `${what} outcome "${o.name}"` }, "output");
+      this.exprs(o.sharedWrites, { ...own, what: `${what} outcome "${o.name}"` }, "shared_writes");
+      for (const [k, v] of Object.entries(o.sharedWrites)) {
+        if (!s.lookup("shared", k)) {
+          this.diagnostics.push(diag("unknown_reference", v.range, `${what} outcome "${o.name}": unknown shared variable "${k}"`, { hint: suggest(k, s.visible("shared")) }));
+        }
+      }
+    }
+    if (st.environment && !s.lookup("environments", st.environment.replace(/^environment\./, ""))) {
+      this.diagnostics.push(diag("unknown_reference", st.range, `${what}: unknown environment "${st.environment}"`, { hint: suggest(st.environment, s.visible("environments")) }));
+    }
+  }
+}
