@@ -1,0 +1,121 @@
+/**
+ * The command line: output formats, exit codes (0 ok, 1 problems, 2 usage, 3 internal),
+ * and the seed's acceptance (shared/seeds/001: an agent used inside a type = "workflow"
+ * body validates; misspelt, it gives file, line, column and the right name).
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { main, type Io } from "../cli.js";
+
+const repo = join(import.meta.dirname, "..");
+const seedFile = join(repo, "examples", "agent_in_body", "workflow.hcl");
+
+function io(env: NodeJS.ProcessEnv = {}): Io & { stdout: string; stderr: string } {
+  const o = { stdout: "", stderr: "", color: false, env, out: (s: string) => void (o.stdout += s), err: (s: string) => void (o.stderr += s) };
+  return o;
+}
+
+let dir: string;
+let typo: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "criteria-cli-"));
+  typo = join(dir, "repro.hcl");
+  writeFileSync(typo, readFileSync(seedFile, "utf8").replace('agent = "executor"', 'agent = "executr"'));
+});
+
+describe("criteria validate", () => {
+  it("accepts the seed's agent-in-body workflow", async () => {
+    const o = io();
+    expect(await main(["validate", seedFile], o)).toBe(0);
+    expect(o.stdout.trim()).toBe(`${seedFile}: ok`);
+  });
+
+  it("points at the misspelt agent with a suggestion, exit 1", async () => {
+    const o = io();
+    expect(await main(["validate", typo], o)).toBe(1);
+    const line = readFileSync(typo, "utf8").split("\n").findIndex((l) => l.includes('"executr"')) + 1;
+    const col = readFileSync(typo, "utf8").split("\n")[line - 1].indexOf('"executr"') + 1;
+    expect(o.stdout).toContain(`repro.hcl:${line}:${col}: error[unknown_target]: step "execute": unknown agent "executr"`);
+    expect(o.stdout).toContain('hint: did you mean "executor"?');
+    expect(o.stdout).toMatch(/\^~{8}/);
+  });
+
+  it("--format json gives one object with counts and ranges", async () => {
+    const o = io();
+    expect(await main(["validate", "--format", "json", typo, seedFile], o)).toBe(1);
+    const r = JSON.parse(o.stdout);
+    expect(r.valid).toBe(false);
+    expect(r.error_count).toBe(1);
+    expect(r.warning_count).toBe(0);
+    expect(r.diagnostics[0]).toMatchObject({ severity: "error", code: "unknown_target", range: { start: { line: expect.any(Number), column: expect.any(Number) } } });
+  });
+
+  it("--format sarif is SARIF 2.1.0 with a rule per code", async () => {
+    const o = io();
+    await main(["validate", "--format", "sarif", typo], o);
+    const s = JSON.parse(o.stdout);
+    expect(s.version).toBe("2.1.0");
+    const run = s.runs[0];
+    expect(run.tool.driver.rules.some((r: { id: string }) => r.id === "unknown_target")).toBe(true);
+    expect(run.results[0]).toMatchObject({ ruleId: "unknown_target", level: "error", locations: [{ physicalLocation: { region: { startLine: expect.any(Number) } } }] });
+  });
+
+  it("prints GitHub annotations inside Actions", async () => {
+    const o = io({ GITHUB_ACTIONS: "true" });
+    await main(["validate", typo], o);
+    expect(o.stdout).toMatch(/^::error file=.*repro\.hcl,line=\d+,col=\d+,endLine=\d+,endColumn=\d+,title=criteria unknown_target::/m);
+  });
+
+  it("exit 2 on a usage error", async () => {
+    const o = io();
+    expect(await main(["validate"], o)).toBe(2);
+    expect(await main(["validate", "--format", "xml", seedFile], io())).toBe(2);
+    expect(await main(["frobnicate"], io())).toBe(2);
+  });
+
+  it("a missing file is a diagnostic, exit 1", async () => {
+    const o = io();
+    expect(await main(["validate", join(dir, "nope.hcl")], o)).toBe(1);
+    expect(o.stdout).toContain("error[file_not_found]");
+  });
+});
+
+describe("criteria compile and plan", () => {
+  it("compile --format mermaid and dot render", async () => {
+    for (const f of ["mermaid", "dot", "json"]) {
+      const o = io();
+      expect(await main(["compile", "--format", f, seedFile], o)).toBe(0);
+      expect(o.stdout.length).toBeGreaterThan(50);
+    }
+  });
+  it("compile of an invalid file prints diagnostics on stderr, exit 1", async () => {
+    const o = io();
+    expect(await main(["compile", typo], o)).toBe(1);
+    expect(o.stdout).toBe("");
+    expect(o.stderr).toContain("unknown_target");
+  });
+  it("plan prints the summary", async () => {
+    const o = io();
+    expect(await main(["plan", seedFile], o)).toBe(0);
+    expect(o.stdout).toContain("workflow: agent_in_body");
+    expect(o.stdout).toContain("agents:\n  executor");
+  });
+});
+
+describe("bin/criteria as a real process", () => {
+  beforeAll(() => {
+    execFileSync("npx", ["tsc", "-p", "tsconfig.json"], { cwd: repo });
+  }, 120_000);
+  it("exit codes 0, 1, 2", () => {
+    const run = (args: string[]) => spawnSync(process.execPath, [join(repo, "bin", "criteria"), ...args], { encoding: "utf8" });
+    expect(run(["validate", seedFile]).status).toBe(0);
+    const bad = run(["validate", typo]);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toBe("");
+    expect(run(["validate", "--bogus"]).status).toBe(2);
+    expect(run(["--version"]).status).toBe(0);
+  });
+});

@@ -1,0 +1,76 @@
+/**
+ * Golden tests (actionlint's testdata/ok + testdata/err): every case under
+ * testdata/invalid/ is a workflow file or directory with a `.out` file beside it
+ * listing the expected diagnostics, one per line: `line:col severity code` (file
+ * relative to the case when it is a directory: `file:line:col severity code`).
+ * testdata/ok/ cases must give no errors. Refresh expectations with
+ * `UPDATE_GOLDEN=1 npx vitest run test/golden.test.ts`; never edit .out files by hand.
+ */
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+import { compile } from "../compiler/index.js";
+import { ALL_CODES } from "../compiler/diagnostics/codes.js";
+
+const root = join(import.meta.dirname, "..", "testdata");
+const update = process.env.UPDATE_GOLDEN === "1";
+
+function cases(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((n) => !n.endsWith(".out") && !n.startsWith("."))
+    .sort()
+    .map((n) => join(dir, n));
+}
+
+async function render(path: string): Promise<string> {
+  const c = await compile(path);
+  const isDir = statSync(path).isDirectory();
+  return c.diagnostics
+    .map((d) => {
+      const loc = `${d.range.start.line}:${d.range.start.column}`;
+      const file = isDir ? `${relative(path, d.range.file.startsWith("/") ? d.range.file : join(process.cwd(), d.range.file))}:` : "";
+      return `${file}${loc} ${d.severity} ${d.code}`;
+    })
+    .join("\n");
+}
+
+describe("testdata/invalid", () => {
+  const list = cases(join(root, "invalid"));
+  it("has at least 40 cases", () => {
+    expect(list.length).toBeGreaterThanOrEqual(40);
+  });
+  for (const path of list) {
+    const name = relative(root, path);
+    it(name, async () => {
+      const got = await render(path);
+      const outFile = path.replace(/\.(hcl|ya?ml|json|bin|txt)$/, "") + ".out";
+      if (update || !existsSync(outFile)) writeFileSync(outFile, got + "\n");
+      const want = readFileSync(outFile, "utf8").trimEnd();
+      expect(got).toBe(want);
+      expect(got).toMatch(/ error /);
+    });
+  }
+});
+
+describe("testdata/ok", () => {
+  for (const path of cases(join(root, "ok"))) {
+    it(relative(root, path), async () => {
+      const c = await compile(path);
+      expect(c.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+      expect(c.graph).toBeDefined();
+    });
+  }
+});
+
+describe("diagnostic codes", () => {
+  it("every code has an invalid fixture that produces it", async () => {
+    const seen = new Set<string>();
+    for (const path of cases(join(root, "invalid"))) {
+      const outFile = path.replace(/\.(hcl|ya?ml|json|bin|txt)$/, "") + ".out";
+      if (existsSync(outFile)) for (const line of readFileSync(outFile, "utf8").split("\n")) seen.add(line.split(" ").at(-1) ?? "");
+    }
+    const missing = ALL_CODES.filter((c) => !seen.has(c) && c !== "internal_error" && c !== "file_unreadable" && c !== "file_too_large" && c !== "yaml_alias_limit");
+    expect(missing).toEqual([]);
+  });
+});
