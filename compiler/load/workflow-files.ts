@@ -36,8 +36,8 @@ export function workflowFiles(absPath: string): WorkflowFiles {
   return { kind: "dir", files: names.map((n) => join(absPath, n)) };
 }
 
-/** The path shown to users: relative to `cwd` (as a user would type it), absolute only across drives. */
+/** The path shown to users: relative to `cwd` when inside it, else absolute. */
 export function displayPath(abs: string, cwd: string): string {
   const rel = relative(cwd, abs);
-  return rel && !isAbsolute(rel) ? rel : abs;
+  return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel : abs;
 }

@@ -57,13 +57,33 @@ export function hclErrors(file: SourceFile, message: string): Diagnostic[] {
     const col = Number(m[2]);
     const endLine = m[3] ? Number(m[3]) : line;
     const endCol = Number(m[4]);
-    const s = file.offsetAt(Math.max(line, 1), Math.max(col, 1));
-    const e = Math.max(s, file.offsetAt(Math.max(endLine, 1), Math.max(endCol, 1)));
+    const s = graphemeOffset(file, line, col);
+    const e = Math.max(s, graphemeOffset(file, endLine, endCol));
     const detail = rest.join("; ").replace(/\.$/, "");
     out.push(diag("syntax_error", file.range(s, e), summary, detail ? { hint: detail } : {}));
   }
   if (out.length === 0) out.push(diag("syntax_error", file.range(0), message.replace(/^parse config: /, "")));
   return out;
+}
+
+let segmenter: Intl.Segmenter | undefined;
+
+/**
+ * HCL counts columns in grapheme clusters (`a = "😀é" b`: b at column 10), our ranges in
+ * UTF-16 units: walk the line's graphemes to find the offset of a 1-based HCL column.
+ */
+export function graphemeOffset(file: SourceFile, line: number, col: number): number {
+  const l = Math.max(1, Math.min(line, file.lineStarts.length));
+  const start = file.lineStarts[l - 1];
+  const text = file.lineText(l);
+  if (/^[\x00-\x7f]*$/.test(text)) return file.offsetAt(l, col);
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
+  let n = 1;
+  for (const g of segmenter.segment(text)) {
+    if (n === col) return start + g.index;
+    n++;
+  }
+  return start + text.length + Math.max(0, col - n);
 }
 
 /** The deepest `{[(` nesting outside strings and comments (a cheap guard before hcl2json). */
