@@ -106,6 +106,21 @@ function agentOf(a: import("../decode/spec.js").AgentSpec, inherited: boolean): 
   };
 }
 
+/** The first value `f` gives walking from `scope` outwards. */
+function nearest<T>(scope: Scope, f: (s: Scope) => T | undefined): T | undefined {
+  for (let s: Scope | undefined = scope; s; s = s.parent) {
+    const v = f(s);
+    if (v !== undefined) return v;
+  }
+  return undefined;
+}
+
+function environmentOf(st: StepSpec, scope: Scope): Pick<GraphStep, "environment"> {
+  const name = st.environment?.name ?? nearest(scope, (s) => s.workflow.header?.environment?.name);
+  const env = name ? scope.lookup("environments", name)?.decl : undefined;
+  return env ? { environment: { id: env.name, variables: exprs(env.variables), config: exprs(env.config) } } : {};
+}
+
 function step(st: StepSpec, scope: Scope, res: Resolution, root: WorkflowSpec): GraphStep {
   const t = st.target;
   let target: GraphStep["target"] = { kind: "none" };
@@ -143,7 +158,8 @@ function step(st: StepSpec, scope: Scope, res: Resolution, root: WorkflowSpec): 
     ...(st.defaultOutcome ? { default_outcome: st.defaultOutcome.name } : {}),
     ...(st.lifecycle ? { lifecycle: st.lifecycle } : {}),
     ...(st.onCrash ? { on_crash: st.onCrash } : {}),
-    allow_tools: st.allowTools ?? [],
+    allow_tools: st.allowTools ?? nearest(scope, (s) => s.workflow.permissions?.allowTools) ?? [],
+    ...environmentOf(st, scope),
     outcomes: st.outcomes.map(outcome),
     ...(bodyScope ? { body: build(bodyScope, res, root) } : {}),
   };

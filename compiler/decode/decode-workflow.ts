@@ -102,6 +102,12 @@ class Decoder {
     return { name: m ? m[1] : s, range: this.range(ptr) };
   }
 
+  /** `"shell.ci"` or `environment.shell.ci` → `shell.ci`. */
+  envRef(v: JsonValue | undefined, ptr: string): { name: string; range: Range } | undefined {
+    const s = this.refText(v);
+    return s === undefined ? undefined : { name: s.replace(/^environment\./, ""), range: this.range(ptr) };
+  }
+
   duration(v: JsonValue | undefined, ptr: string): { text: string; ms: number; range: Range } | undefined {
     const s = str(v);
     if (s === undefined) return undefined;
@@ -235,7 +241,7 @@ class Decoder {
       initialState: this.nodeRef(o.initial_state, childPointer(ptr, "initial_state")),
       targetState: this.nodeRef(o.target_state, childPointer(ptr, "target_state")),
       identity: str(o.identity),
-      environment: this.refText(o.environment),
+      environment: this.envRef(o.environment, childPointer(ptr, "environment")),
       use: this.stringList(o.use, childPointer(ptr, "use")).map((x) => ({ path: x.ref, range: x.range })),
     };
     if (isObj(o.memory)) {
@@ -310,7 +316,7 @@ class Decoder {
     if (lc === "open" || lc === "close") s.lifecycle = lc;
     s.onCrash = str(o.on_crash);
     if (Array.isArray(o.allow_tools)) s.allowTools = this.stringList(o.allow_tools, at("allow_tools")).map((x) => x.ref);
-    s.environment = this.refText(o.environment);
+    s.environment = this.envRef(o.environment, at("environment"));
     return s;
   }
 

@@ -139,8 +139,8 @@ class Lowering {
   private header(v: JsonValue, from: string, to: string, doc: JsonObject, topLevel: boolean) {
     const hp = childPointer(to, "workflow");
     if (!topLevel) {
-      // An inline body's own `workflow {}` is not allowed to carry a name; lower its content.
-      doc.workflow = this.copy(v, from, hp);
+      // An inline body's own `workflow { initial_state = ... }` header: one unlabelled block.
+      this.singleton("workflow", v, from, hp, doc, "workflow", (b, f, t) => this.copy(b, f, t));
       return;
     }
     const groups = this.labelled(v, from);

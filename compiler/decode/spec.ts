@@ -47,7 +47,8 @@ export interface HeaderSpec {
   identity?: string;
   memory?: { script?: boolean; agent?: string; range: Range };
   use: { path: string; range: Range }[];
-  environment?: string;
+  /** `environment = "shell.ci"` (or `environment.shell.ci`): the default environment of steps. */
+  environment?: { name: string; range: Range };
 }
 
 export interface VariableSpec extends Named {
@@ -141,7 +142,7 @@ export interface StepSpec extends Named {
   lifecycle?: "open" | "close";
   onCrash?: string;
   allowTools?: string[];
-  environment?: string;
+  environment?: { name: string; range: Range };
   outcomes: OutcomeSpec[];
 }
 

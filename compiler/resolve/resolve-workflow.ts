@@ -137,6 +137,7 @@ class Resolver {
     const base: ExprContext = { scope: s, each: s.inIteration, steps: true, what: "" };
     if (w.header) {
       this.node(w.header.initialState, s, "initial_state");
+      this.environment(w.header.environment, s, `workflow "${w.header.name}"`);
       if (w.header.targetState && !s.nodes.has(w.header.targetState.name)) this.node(w.header.targetState, s, "target_state");
       if (w.header.use.length > 0) {
         this.diagnostics.push(diag("not_supported", w.header.use[0].range, `workflow "${w.header.name}": "use" (flow agents from other files) is not supported yet`, { hint: "multi-file composition arrives with a later release" }));
@@ -175,6 +176,16 @@ class Resolver {
       this.node(b.default, s, `branch "${b.name}" default`);
     }
     for (const o of w.outputs) this.expr(o.value, { ...base, what: `output "${o.name}"` });
+  }
+
+  private environment(env: { name: string; range: Range } | undefined, s: Scope, what: string) {
+    if (env && !s.lookup("environments", env.name)) {
+      this.diagnostics.push(
+        diag("unknown_reference", env.range, `${what}: unknown environment "${env.name}"`, {
+          hint: suggest(env.name, s.visible("environments")) ?? `declare it: environment "${env.name.split(".")[0]}" "${env.name.split(".")[1] ?? "default"}" { variables = { ... } }`,
+        }),
+      );
+    }
   }
 
   private ref(s: Scope, table: "adapters" | "agents" | "subworkflows" | "channels", name: string, range: Range, what: string) {
@@ -250,8 +261,6 @@ class Resolver {
         }
       }
     }
-    if (st.environment && !s.lookup("environments", st.environment.replace(/^environment\./, ""))) {
-      this.diagnostics.push(diag("unknown_reference", st.range, `${what}: unknown environment "${st.environment}"`, { hint: suggest(st.environment, s.visible("environments")) }));
-    }
+    this.environment(st.environment, s, what);
   }
 }

@@ -1,0 +1,109 @@
+/**
+ * Benchmark 2, batch: 200 example-sized workflows (generated, all valid) validated in
+ * ONE process, per dialect: `compile()` in a loop (a fresh child process; the first pass
+ * pays the parser start-up, a second pass shows the steady state), and the CLI with all
+ * 200 paths (`node bin/criteria validate f1 ... f200`). Figures are ms per file.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { BenchPaths } from "./cold-start.js";
+import { writeRealistic, type Dialect } from "./generate.js";
+import { printTable, progress, verdict, type Verdict } from "./report.js";
+import { median, round } from "./stats.js";
+
+/** The issue's batch goal: under this many ms per file. */
+export const BATCH_GOAL_MS = 5;
+
+/** One row of the batch table. */
+export interface BatchRow {
+  dialect: Dialect;
+  how: string;
+  flags: string[];
+  files: number;
+  /** Median total ms over the runs. */
+  totalMs: number;
+  perFileMs: number;
+  verdict: Verdict;
+  peakRssMB?: number;
+  note?: string;
+}
+
+/** Everything the batch benchmark measured. */
+export interface BatchReport {
+  files: number;
+  runs: number;
+  rows: BatchRow[];
+}
+
+interface BatchChildOut {
+  boot: number;
+  importMs: number;
+  coldEnd: number;
+  cold: { ms: number; failed: number; firstError?: string };
+  warm: { ms: number; failed: number };
+  peakRssMB: number;
+  total: number;
+}
+
+/**
+ * Runs the batch benchmark over `files` generated workflows per dialect, `runs` times
+ * each (medians), with default V8 flags and with `--liftoff-only`.
+ */
+export async function batch(paths: BenchPaths, opts: { files: number; runs: number; flagSets: string[][] }): Promise<BatchReport> {
+  const dir = mkdtempSync(join(tmpdir(), "criteria-bench-batch-"));
+  const rows: BatchRow[] = [];
+  try {
+    for (const dialect of ["hcl", "yaml"] as Dialect[]) {
+      const files = writeRealistic(join(dir, dialect), dialect, opts.files);
+      const flagSets = dialect === "hcl" ? opts.flagSets : [[]];
+      for (const flags of flagSets) {
+        progress(`batch ${dialect} ${flags.join(" ") || "(default flags)"}: ${opts.runs} runs x (compile() loop, CLI)`);
+        const inproc: BatchChildOut[] = [];
+        const cli: number[] = [];
+        let cliError: string | undefined;
+        for (let r = 0; r < opts.runs; r++) {
+          const c = spawnSync(process.execPath, [...flags, paths.child, "batch", ...files], { cwd: paths.root, encoding: "utf8", maxBuffer: 1 << 24 });
+          if (c.status !== 0) throw new Error(`batch child failed: ${c.stderr}`);
+          inproc.push(JSON.parse(c.stdout) as BatchChildOut);
+          const t = process.hrtime.bigint();
+          const v = spawnSync(process.execPath, [...flags, "bin/criteria", "validate", ...files], { cwd: paths.root, encoding: "utf8", maxBuffer: 1 << 24 });
+          cli.push(Number(process.hrtime.bigint() - t) / 1e6);
+          if (v.status !== 0) cliError ??= `exit ${v.status}: ${(v.stdout + v.stderr).split("\n").find((l) => /error/.test(l)) ?? ""}`;
+        }
+        const n = files.length;
+        const failed = inproc[0].cold.failed;
+        const note = failed ? `${failed} files had errors: ${inproc[0].cold.firstError}` : undefined;
+        const med = (f: (o: BatchChildOut) => number) => median(inproc.map(f));
+        const row = (how: string, totalMs: number, extra: Partial<BatchRow> = {}): BatchRow => ({
+          dialect,
+          how,
+          flags,
+          files: n,
+          totalMs: round(totalMs),
+          perFileMs: round(totalMs / n, 2),
+          verdict: verdict(totalMs / n, BATCH_GOAL_MS, true),
+          ...extra,
+        });
+        rows.push(row("compile() loop, 1st pass (incl. parser start)", med((o) => o.cold.ms), { peakRssMB: round(med((o) => o.peakRssMB)), note }));
+        rows.push(row("compile() loop, 2nd pass (warm)", med((o) => o.warm.ms)));
+        rows.push(row("compile() loop, whole process (boot..end)", med((o) => o.coldEnd)));
+        rows.push(row("CLI: bin/criteria validate f1..fN (wall)", median(cli), { note: cliError }));
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  printTable(
+    `Batch: ${opts.files} example-sized files in one process (median of ${opts.runs} runs; goal: < ${BATCH_GOAL_MS} ms/file)`,
+    ["dialect", "flags", "how", "total ms", "ms/file", "goal", "peak RSS MB"],
+    rows.map((r) => [r.dialect, r.flags.join(" ") || "default", r.how, r.totalMs, r.perFileMs.toFixed(2), r.verdict, r.peakRssMB ?? NaN]),
+    [
+      "files: generated variations of a ~75-line workflow (bench/generate.ts realisticHcl/realisticYaml), all valid.",
+      "whole process = node boot + imports + the 1st pass; CLI adds commander and printing 'PATH: ok' per file.",
+      ...rows.filter((r) => r.note).map((r) => `! ${r.dialect} ${r.how}: ${r.note}`),
+    ],
+  );
+  return { files: opts.files, runs: opts.runs, rows };
+}

@@ -1,0 +1,95 @@
+/**
+ * Runs every benchmark (`npm run bench`, `make bench`: `node dist/bench/index.js`):
+ * cold start, batch and scaling. Prints a table per benchmark with the goal and
+ * PASS/MISS beside each figure, and writes the same figures as JSON to
+ * bench/out/latest.json. Nothing is asserted: a MISS is a figure, not a failure.
+ *
+ * Options: `--only cold,batch,scaling` (a subset), `--quick` (fewer runs, for a smoke
+ * test), `--runs N` (cold-start rounds, default 15).
+ */
+import { cpus, loadavg } from "node:os";
+import { writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { batch, BATCH_GOAL_MS, type BatchReport } from "./batch.js";
+import { benchPaths, COLD_GOAL_RATIO, coldStart, type ColdStartReport } from "./cold-start.js";
+import { fmtRatio } from "./report.js";
+import { scaling, type ScalingReport } from "./scaling.js";
+
+/** The command-line options of the benchmark runner. */
+export interface BenchOptions {
+  only: Set<string>;
+  quick: boolean;
+  runs: number;
+}
+
+/** Parses `--only`, `--quick` and `--runs` (unknown arguments are an error). */
+export function parseArgs(argv: string[]): BenchOptions {
+  const o: BenchOptions = { only: new Set(["cold", "batch", "scaling"]), quick: false, runs: 15 };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "--quick") o.quick = true;
+    else if (a === "--only") o.only = new Set(argv[++i].split(","));
+    else if (a === "--runs") o.runs = Number(argv[++i]);
+    else throw new Error(`unknown argument ${a} (use --only cold,batch,scaling, --quick, --runs N)`);
+  }
+  if (o.quick && !argv.includes("--runs")) o.runs = 3;
+  return o;
+}
+
+async function main(): Promise<void> {
+  const opts = parseArgs(process.argv.slice(2));
+  const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+  const paths = benchPaths(root);
+  const started = Date.now();
+  const meta = {
+    date: new Date().toISOString(),
+    node: process.version,
+    v8: process.versions.v8,
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model,
+    loadavgStart: loadavg().map((x) => Math.round(x * 100) / 100),
+    loadavgEnd: [] as number[],
+    seconds: 0,
+    options: { only: [...opts.only], quick: opts.quick, runs: opts.runs },
+  };
+  process.stdout.write(`criteria benchmarks — node ${meta.node} (V8 ${meta.v8}), ${meta.cpus} CPUs (${meta.cpuModel}), load average ${meta.loadavgStart.join(" ")}\n`);
+  if (meta.loadavgStart[0] > meta.cpus * 0.5) process.stdout.write(`note: the machine is busy (load ${meta.loadavgStart[0]} on ${meta.cpus} CPUs); ratios are interleaved, absolute times are noisy.\n`);
+
+  let cold: ColdStartReport | undefined;
+  let bat: BatchReport | undefined;
+  let scale: ScalingReport | undefined;
+  if (opts.only.has("cold")) cold = await coldStart(paths, { runs: opts.runs, warmups: 2, phaseRuns: opts.quick ? 2 : 5 });
+  if (opts.only.has("batch")) bat = await batch(paths, { files: 200, runs: opts.quick ? 1 : 3, flagSets: [[], ["--liftoff-only"]] });
+  if (opts.only.has("scaling")) scale = await scaling(paths, { sizes: opts.quick ? [100, 500, 1000] : [100, 500, 1000, 5000], runs: opts.quick ? 1 : 3, dialects: ["hcl", "yaml"] });
+
+  meta.loadavgEnd = loadavg().map((x) => Math.round(x * 100) / 100);
+  meta.seconds = Math.round((Date.now() - started) / 100) / 10;
+
+  // Goal summary: one line per goal of the issue.
+  const lines: string[] = [];
+  if (cold) {
+    for (const id of ["hcl", "yaml"]) {
+      const r = cold.results.find((x) => x.id === id);
+      if (r?.ratio !== undefined) lines.push(`cold ${id.toUpperCase()} (as shipped): ${fmtRatio(r.ratio)} of node -e '' (goal <= ${COLD_GOAL_RATIO}x) ${r.verdict}`);
+    }
+    const best = cold.results.filter((r) => r.id.startsWith("hcl") && r.ratio !== undefined).sort((a, b) => a.ratio! - b.ratio!)[0];
+    if (best) lines.push(`cold HCL, best variant: ${best.label}: ${fmtRatio(best.ratio!)} ${best.verdict}`);
+  }
+  if (bat) {
+    for (const r of bat.rows.filter((x) => x.how.startsWith("compile() loop, 1st") || x.how.startsWith("CLI"))) {
+      lines.push(`batch ${r.dialect} ${r.flags.join(" ") || "default"} ${r.how.split(",")[0]}: ${r.perFileMs.toFixed(2)} ms/file (goal < ${BATCH_GOAL_MS}) ${r.verdict}`);
+    }
+  }
+  if (scale) for (const [k, g] of Object.entries(scale.goals)) lines.push(`scaling ${k}: ${g.value} (goal ${g.goal}) ${g.verdict}`);
+  process.stdout.write(`\nGoals\n=====\n${lines.map((l) => `  ${l}`).join("\n")}\n`);
+
+  const file = join(paths.out, "latest.json");
+  writeFileSync(file, JSON.stringify({ meta, coldStart: cold, batch: bat, scaling: scale, goals: lines }, null, 2) + "\n");
+  process.stdout.write(`\nwrote ${file} (${meta.seconds} s; load average at the end ${meta.loadavgEnd.join(" ")})\n`);
+}
+
+main().catch((e) => {
+  process.stderr.write(`bench: ${(e as Error)?.stack ?? e}\n`);
+  process.exitCode = 1;
+});

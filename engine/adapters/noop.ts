@@ -1,0 +1,33 @@
+import type { Adapter, Session, StepRequest, StepResult } from "./adapter.js";
+import { abortReason, failed, reasonFor, toObjectValue } from "./result.js";
+
+/**
+ * The `noop` adapter: does nothing and succeeds, for markers, tests and dry runs.
+ *
+ * - outcome: `input.result` when it is a string, else `success`; `input.fail = true` forces
+ *   `failure` with reason `adapter_failed` (an outcome named `failure` always carries that
+ *   reason, whichever way it was chosen).
+ * - output: a copy of the input, so `steps.<name>.<key>` reads back what the step was given.
+ * - an already-aborted `req.signal` gives reason `cancelled` (or `timeout`).
+ * - effectful = false: the runner journals the attempt and its completion together.
+ * - session config: ignored.
+ */
+export const noopAdapter: Adapter = {
+  type: "noop",
+  effectful: false,
+  async open(): Promise<Session> {
+    return {
+      execute: async (req) => executeNoop(req),
+      close: async () => {},
+    };
+  },
+};
+
+/** One noop execution (exported for tests and for the runner's dry runs). */
+export function executeNoop(req: StepRequest): StepResult {
+  const output = toObjectValue(req.input);
+  if (req.signal.aborted) return failed(abortReason(req.signal), "the step was aborted before it started", output);
+  const outcome = req.input.fail === true ? "failure" : typeof req.input.result === "string" ? req.input.result : "success";
+  const reason = reasonFor(outcome);
+  return reason === "ok" ? { outcome, output, reason } : { outcome, output, reason, detail: "noop: failure requested by the step's input" };
+}

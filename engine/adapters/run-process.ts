@@ -1,0 +1,204 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { statSync } from "node:fs";
+import { constants } from "node:os";
+import { TailBuffer } from "./tail-buffer.js";
+import { abortReason } from "./result.js";
+
+/**
+ * Runs one child process for an adapter (shell commands, agent CLIs) in its OWN process group,
+ * so a timeout or a cancellation kills everything it started, grandchildren included:
+ * spawn with `detached: true` (the child leads a new group), then `process.kill(-pid,
+ * "SIGTERM")`, then `SIGKILL` to the group after a grace period. POSIX only.
+ *
+ * Never rejects: a spawn failure (missing executable or working directory) is reported as
+ * `end: "spawn_error"` with a message.
+ */
+
+/** What to run. */
+export interface RunProcessOptions {
+  /** Executable: a path, or a name looked up on `env.PATH`. */
+  file: string;
+  args: string[];
+  /** Working directory; must exist. */
+  cwd: string;
+  /** The complete environment of the child (nothing is inherited implicitly). */
+  env: Record<string, string | undefined>;
+  /** Written to the child's stdin, which is then closed; stdin is /dev/null when undefined. */
+  stdin?: string;
+  /** Bytes of stdout and of stderr kept (each; the tail is kept). */
+  maxOutputBytes: number;
+  /** Kill the process group after this many ms; undefined = no limit. */
+  timeoutMs?: number;
+  /** Kill the process group when aborted. */
+  signal?: AbortSignal;
+  /** Between SIGTERM and SIGKILL, in ms (default 2000). */
+  killGraceMs?: number;
+  /**
+   * After the leader exits, how long (ms, default 500) to wait for its stdout/stderr to reach
+   * EOF; a background process that keeps the pipes open is not waited for beyond this.
+   */
+  drainMs?: number;
+}
+
+/** How a child process ended. */
+export interface ProcessResult {
+  /** `exited` on its own; `timeout`/`cancelled` when we killed it; `spawn_error` if it never ran. */
+  end: "exited" | "timeout" | "cancelled" | "spawn_error";
+  /** The exit code; 128 + signal number when killed by a signal; null if it never ran. */
+  exitCode: number | null;
+  /** The signal that ended the leader, if any (`SIGTERM`, `SIGKILL`, ...). */
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
+  /** For `spawn_error`: what went wrong, as a sentence. */
+  error?: string;
+  /** The leader's pid (= the process group id), when it started. */
+  pid?: number;
+}
+
+/** Process groups started by adapters and not yet reaped (leader pids). */
+const liveGroups = new Set<number>();
+
+/** Registers a process group so `killLiveProcessGroups` reaches it (used by process adapters). */
+export function trackProcessGroup(pid: number): void {
+  liveGroups.add(pid);
+}
+
+/** Forgets a process group registered with `trackProcessGroup`. */
+export function untrackProcessGroup(pid: number): void {
+  liveGroups.delete(pid);
+}
+
+/**
+ * Sends `signal` to the process group led by `pid`. Ignores groups that are already gone
+ * (ESRCH) or not ours (EPERM). Returns true when the signal was delivered.
+ */
+export function killProcessGroup(pid: number, signal: NodeJS.Signals): boolean {
+  try {
+    process.kill(-pid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Signals every process group adapters have started and not yet seen end. Synchronous, so the
+ * runner can call it from `process.on("exit")` or a SIGINT/SIGTERM handler: children run in
+ * their own groups and do not receive the terminal's Ctrl-C themselves.
+ */
+export function killLiveProcessGroups(signal: NodeJS.Signals = "SIGTERM"): void {
+  for (const pid of liveGroups) killProcessGroup(pid, signal);
+}
+
+/** Runs a process to completion (or kill); see the module comment. Never rejects. */
+export function runProcess(o: RunProcessOptions): Promise<ProcessResult> {
+  const out = new TailBuffer(o.maxOutputBytes);
+  const err = new TailBuffer(o.maxOutputBytes);
+  const grace = o.killGraceMs ?? 2000;
+  const drain = o.drainMs ?? 500;
+  const result = (end: ProcessResult["end"], exitCode: number | null, signal: string | null, extra: Partial<ProcessResult> = {}): ProcessResult => ({
+    end, exitCode, signal,
+    stdout: out.text(), stderr: err.text(), stdoutTruncated: out.truncated, stderrTruncated: err.truncated,
+    ...extra,
+  });
+
+  if (o.signal?.aborted) return Promise.resolve(result(abortReason(o.signal), null, null));
+  const cwdProblem = checkDirectory(o.cwd);
+  if (cwdProblem) return Promise.resolve(result("spawn_error", null, null, { error: cwdProblem }));
+
+  return new Promise((resolve) => {
+    let child: ChildProcess;
+    try {
+      child = spawn(o.file, o.args, {
+        cwd: o.cwd,
+        env: o.env,
+        stdio: [o.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+        detached: true,
+      });
+    } catch (e) {
+      resolve(result("spawn_error", null, null, { error: spawnMessage(o.file, e) }));
+      return;
+    }
+    const pid = child.pid;
+    let end: ProcessResult["end"] = "exited";
+    let settled = false;
+    let exitInfo: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    let timeoutTimer: NodeJS.Timeout | undefined;
+    let drainTimer: NodeJS.Timeout | undefined;
+    if (pid !== undefined) liveGroups.add(pid);
+
+    const finish = (extra: Partial<ProcessResult> = {}): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timeoutTimer);
+      clearTimeout(drainTimer);
+      o.signal?.removeEventListener("abort", onAbort);
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      if (pid !== undefined) liveGroups.delete(pid);
+      const code = exitInfo?.code ?? null;
+      const sig = exitInfo?.signal ?? null;
+      const exitCode = code ?? (sig ? 128 + (constants.signals[sig] ?? 0) : null);
+      resolve(result(end, exitCode, sig, { ...(pid !== undefined ? { pid } : {}), ...extra }));
+    };
+
+    const kill = (why: "timeout" | "cancelled"): void => {
+      if (end !== "exited" || settled || exitInfo || pid === undefined) return;
+      end = why;
+      killProcessGroup(pid, "SIGTERM");
+      // Not cleared on finish: a group member that ignores SIGTERM and closed its pipes
+      // must still get the SIGKILL.
+      setTimeout(() => killProcessGroup(pid, "SIGKILL"), grace).unref();
+    };
+    function onAbort(): void {
+      kill(abortReason(o.signal!));
+    }
+
+    child.stdout!.on("data", (c: Buffer) => out.write(c));
+    child.stderr!.on("data", (c: Buffer) => err.write(c));
+    child.stdout!.on("error", () => {});
+    child.stderr!.on("error", () => {});
+    if (o.stdin !== undefined && child.stdin) {
+      child.stdin.on("error", () => {}); // EPIPE when the child does not read its input
+      child.stdin.end(o.stdin);
+    }
+    if (o.timeoutMs !== undefined) timeoutTimer = setTimeout(() => kill("timeout"), o.timeoutMs);
+    o.signal?.addEventListener("abort", onAbort, { once: true });
+
+    child.on("error", (e) => {
+      // Only a failure to start ends the run here; a failed kill is not fatal.
+      if (pid === undefined) {
+        end = "spawn_error";
+        finish({ error: spawnMessage(o.file, e) });
+      }
+    });
+    child.on("exit", (code, signal) => {
+      exitInfo = { code, signal };
+      drainTimer = setTimeout(() => finish(), end === "exited" ? drain : grace + drain);
+    });
+    child.on("close", (code, signal) => {
+      exitInfo ??= { code, signal };
+      finish();
+    });
+  });
+}
+
+/** Why `dir` cannot be a working directory, or undefined when it can. */
+function checkDirectory(dir: string): string | undefined {
+  try {
+    if (!statSync(dir).isDirectory()) return `working directory ${dir} is not a directory`;
+  } catch {
+    return `working directory ${dir} does not exist`;
+  }
+  return undefined;
+}
+
+function spawnMessage(file: string, e: unknown): string {
+  const code = (e as NodeJS.ErrnoException)?.code;
+  if (code === "ENOENT") return `executable ${JSON.stringify(file)} not found`;
+  if (code === "EACCES") return `executable ${JSON.stringify(file)} is not executable (permission denied)`;
+  return `cannot start ${JSON.stringify(file)}: ${(e as Error)?.message ?? String(e)}`;
+}

@@ -1,0 +1,77 @@
+import type { Value } from "../../compiler/expr/value.js";
+import type { Reason } from "../adapters/adapter.js";
+
+/**
+ * Journal entries (DESIGN.md, Engine: "journal is truth"): append-only
+ * `{seq, run_id, step_id, attempt, entry_type, at_ms, payload}`, stored as canonical
+ * JSON. `seq` is global and gap-free in the store; `at_ms` is milliseconds since the
+ * epoch from the runner's injectable clock. The payload shape is fixed per type.
+ */
+export interface JournalEntry<T extends EntryType = EntryType> {
+  seq: number;
+  run_id: string;
+  /** The step (or node) the entry is about; "" for run-level entries. */
+  step_id: string;
+  /** Attempt number (0 for entries that are not about an attempt). */
+  attempt: number;
+  entry_type: T;
+  at_ms: number;
+  payload: Payloads[T];
+}
+
+/** A new entry before the store gives it a `seq`. */
+export type NewEntry = { [T in EntryType]: Omit<JournalEntry<T>, "seq"> }[EntryType];
+
+/** Payload shape of each entry type. */
+export interface Payloads {
+  /** A run (root or nested) begins. */
+  "run.spawned": {
+    workflow: string;
+    /** sha256 of the compiled graph's canonical JSON: resume refuses a changed workflow. */
+    spec_hash: string;
+    identity?: string;
+    parent_run_id?: string;
+    parent_step_id?: string;
+    /** Iteration index within the parent step, for bodies. */
+    iteration?: number;
+    /** Variables given to the run (root) or the iteration item (`each`) of a body. */
+    inputs: Record<string, Value>;
+    each?: { index: number; total: number; key: Value; value: Value; prev?: Value };
+    /** Only on the root: the compiled graph, so `resume` needs no source files. */
+    graph?: unknown;
+  };
+  /** An attempt at a step visit begins (for effectful adapters, before executing). */
+  "step.attempt.started": { idempotency_key: string; visit: number; iteration?: number; adapter?: string };
+  /** An interrupted attempt found on resume. */
+  "step.attempt.crashed": { idempotency_key: string; visit: number; iteration?: number };
+  /** The adapter is about to be invoked for an effectful attempt. */
+  "effect.recorded": { idempotency_key: string; adapter: string; visit: number; iteration?: number };
+  /** The adapter returned: its result is final; resume re-uses it and never re-executes. */
+  "effect.confirmed": { idempotency_key: string; visit: number; iteration?: number; outcome: string; output: Record<string, Value>; reason: Reason; detail?: string };
+  /** One item of an iterating step finished. */
+  "iteration.completed": { visit: number; index: number; outcome: string; success: boolean; output: Record<string, Value>; child_run_id?: string; reason: Reason };
+  /** A step visit finished: the outcome taken and the node it leads to. */
+  "step.completed": {
+    visit: number;
+    outcome: string;
+    next: string;
+    output: Record<string, Value> | Record<string, Value>[];
+    reason: Reason;
+    detail?: string;
+    child_run_ids?: string[];
+    shared?: Record<string, Value>;
+  };
+  /** A branch chose an arm. */
+  "branch.taken": { visit: number; arm: number; next: string };
+  "wait.started": { visit: number; until_ms?: number; signal?: string };
+  "wait.completed": { visit: number; outcome: string; next: string; signal_seq?: number; signal_payload?: Value };
+  "approval.requested": { visit: number; approvers: string[]; reason?: string };
+  "approval.decided": { visit: number; decision: "approved" | "rejected"; by?: string; outcome: string; next: string; signal_seq?: number };
+  /** A signal or decision delivered from outside (`criteria signal`, `approve`, `reject`). */
+  "signal.received": { name: string; payload?: Value; by?: string };
+  /** The run ended. */
+  "run.completed": { state: string; success: boolean; reason: Reason; detail?: string; outputs: Record<string, Value> };
+}
+
+/** Every entry type. */
+export type EntryType = keyof Payloads;

@@ -1,0 +1,133 @@
+import type { JournalEntry, Payloads } from "./entry.js";
+
+/** What the journal says about one run: the fold of its entries (issue #3, Resume). */
+export interface RunRecord {
+  run_id: string;
+  spawned?: Payloads["run.spawned"];
+  completed?: Payloads["run.completed"];
+  /** `step.completed` by `node#visit`. */
+  steps: Map<string, Payloads["step.completed"]>;
+  /** Attempts by idempotency key: highest attempt started, crashed attempts, the confirmed effect. */
+  attempts: Map<string, AttemptRecord>;
+  /** `iteration.completed` by `node#visit#index`. */
+  iterations: Map<string, Payloads["iteration.completed"]>;
+  branches: Map<string, Payloads["branch.taken"]>;
+  waits: Map<string, { started?: JournalEntry<"wait.started">; completed?: Payloads["wait.completed"] }>;
+  approvals: Map<string, { requested?: Payloads["approval.requested"]; decided?: Payloads["approval.decided"] }>;
+}
+
+export interface AttemptRecord {
+  /** Highest attempt number started. */
+  started: number;
+  /** Attempt numbers that were marked crashed. */
+  crashed: Set<number>;
+  /** The adapter's confirmed result: final, never re-executed. */
+  confirmed?: Payloads["effect.confirmed"];
+}
+
+/** The fold of a whole run tree. */
+export interface TreeRecord {
+  runs: Map<string, RunRecord>;
+  /** Signals delivered to the tree, in journal order. */
+  signals: JournalEntry<"signal.received">[];
+  /** Seqs of signals already consumed by waits/approvals. */
+  consumed: Set<number>;
+  lastSeq: number;
+}
+
+/** An empty record for a run. */
+export function emptyRecord(runId: string): RunRecord {
+  return { run_id: runId, steps: new Map(), attempts: new Map(), iterations: new Map(), branches: new Map(), waits: new Map(), approvals: new Map() };
+}
+
+/**
+ * Folds journal entries into per-run records in one pass: O(entries), no replay of
+ * adapters (DESIGN.md: "Cost is linear in journal length"). Applying the same entries
+ * again gives the same record; the runner folds what it appends as it goes, so a live
+ * run and a resumed one hold the same state.
+ */
+export function foldEntries(entries: Iterable<JournalEntry>, into?: TreeRecord): TreeRecord {
+  const tree: TreeRecord = into ?? { runs: new Map(), signals: [], consumed: new Set(), lastSeq: 0 };
+  for (const e of entries) applyEntry(tree, e);
+  return tree;
+}
+
+/** Applies one entry to the tree record. */
+export function applyEntry(tree: TreeRecord, e: JournalEntry): void {
+  tree.lastSeq = Math.max(tree.lastSeq, e.seq);
+  let r = tree.runs.get(e.run_id);
+  if (!r) {
+    r = emptyRecord(e.run_id);
+    tree.runs.set(e.run_id, r);
+  }
+  const p = e.payload as never;
+  switch (e.entry_type) {
+    case "run.spawned":
+      r.spawned = p;
+      break;
+    case "run.completed":
+      r.completed = p;
+      break;
+    case "step.completed": {
+      const c = p as Payloads["step.completed"];
+      r.steps.set(`${e.step_id}#${c.visit}`, c);
+      break;
+    }
+    case "step.attempt.started":
+    case "step.attempt.crashed":
+    case "effect.recorded":
+    case "effect.confirmed": {
+      const a = p as { idempotency_key: string };
+      let rec = r.attempts.get(a.idempotency_key);
+      if (!rec) {
+        rec = { started: 0, crashed: new Set() };
+        r.attempts.set(a.idempotency_key, rec);
+      }
+      if (e.entry_type === "step.attempt.started") rec.started = Math.max(rec.started, e.attempt);
+      else if (e.entry_type === "step.attempt.crashed") rec.crashed.add(e.attempt);
+      else if (e.entry_type === "effect.confirmed") rec.confirmed = p;
+      break;
+    }
+    case "iteration.completed": {
+      const c = p as Payloads["iteration.completed"];
+      r.iterations.set(`${e.step_id}#${c.visit}#${c.index}`, c);
+      break;
+    }
+    case "branch.taken": {
+      const c = p as Payloads["branch.taken"];
+      r.branches.set(`${e.step_id}#${c.visit}`, c);
+      break;
+    }
+    case "wait.started":
+    case "wait.completed": {
+      const c = p as { visit: number };
+      const k = `${e.step_id}#${c.visit}`;
+      const w = r.waits.get(k) ?? {};
+      if (e.entry_type === "wait.started") w.started = e as JournalEntry<"wait.started">;
+      else {
+        w.completed = p;
+        const seq = (p as Payloads["wait.completed"]).signal_seq;
+        if (seq !== undefined) tree.consumed.add(seq);
+      }
+      r.waits.set(k, w);
+      break;
+    }
+    case "approval.requested":
+    case "approval.decided": {
+      const c = p as { visit: number };
+      const k = `${e.step_id}#${c.visit}`;
+      const a = r.approvals.get(k) ?? {};
+      if (e.entry_type === "approval.requested") a.requested = p;
+      else {
+        a.decided = p;
+        const seq = (p as Payloads["approval.decided"]).signal_seq;
+        if (seq !== undefined) tree.consumed.add(seq);
+      }
+      r.approvals.set(k, a);
+      break;
+    }
+    case "signal.received":
+      tree.signals.push(e as JournalEntry<"signal.received">);
+      break;
+  }
+}

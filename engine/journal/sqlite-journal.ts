@@ -1,0 +1,252 @@
+import Database from "better-sqlite3";
+import { createHash } from "node:crypto";
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync } from "node:fs";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import { canonicalJson } from "./canonical-json.js";
+import type { EntryType, JournalEntry, NewEntry } from "./entry.js";
+
+/** A run summary from the `runs` index (derived from the journal, written in the same transactions). */
+export interface RunRow {
+  run_id: string;
+  root_run_id: string;
+  parent_run_id: string | null;
+  workflow: string;
+  status: "active" | "succeeded" | "failed";
+  created_ms: number;
+  updated_ms: number;
+  final_state: string | null;
+}
+
+/** Refusal to run: another live process holds the run (issue #3: "never allowed to double-run"). */
+export class RunLockedError extends Error {
+  constructor(
+    readonly runId: string,
+    readonly pid: number,
+    readonly host: string,
+  ) {
+    super(`run ${runId} is being executed by process ${pid} on ${host}`);
+  }
+}
+
+/** The journal could not be written: the step that asked fails; nothing half-written remains. */
+export class JournalWriteError extends Error {}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS journal (
+  seq INTEGER PRIMARY KEY,
+  root_run_id TEXT NOT NULL,
+  run_id TEXT NOT NULL,
+  step_id TEXT NOT NULL,
+  attempt INTEGER NOT NULL,
+  entry_type TEXT NOT NULL,
+  at_ms INTEGER NOT NULL,
+  payload TEXT NOT NULL,
+  checksum TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS journal_root ON journal(root_run_id, seq);
+CREATE TABLE IF NOT EXISTS runs (
+  run_id TEXT PRIMARY KEY,
+  root_run_id TEXT NOT NULL,
+  parent_run_id TEXT,
+  workflow TEXT NOT NULL,
+  status TEXT NOT NULL,
+  created_ms INTEGER NOT NULL,
+  updated_ms INTEGER NOT NULL,
+  final_state TEXT
+);
+CREATE TABLE IF NOT EXISTS locks (
+  root_run_id TEXT PRIMARY KEY,
+  pid INTEGER NOT NULL,
+  host TEXT NOT NULL,
+  acquired_ms INTEGER NOT NULL
+);
+`;
+
+/**
+ * The embedded journal store (DESIGN.md, Engine): SQLite through better-sqlite3 12,
+ * WAL with `synchronous=FULL` (a committed entry survives power loss), in
+ * `<stateDir>/journal.db`. Entries are appended only inside transactions, each with a
+ * sha256 checksum of its canonical form; a torn WAL tail (a write cut short by a kill
+ * or a full disk) is detected on open and SQLite recovers to the last whole commit.
+ *
+ * Fault injection for the crash matrix: with `CRITERIA_FAULT_KILL_AFTER_SEQ=N` in the
+ * environment, the process SIGKILLs itself right after the commit holding entry N.
+ */
+export class SqliteJournal {
+  private readonly db: Database.Database;
+  private readonly insert: Database.Statement;
+  private readonly upsertRun: Database.Statement;
+  private readonly finishRun: Database.Statement;
+  private readonly killAfter: number | undefined;
+  /** Notes from opening (e.g. a torn tail that was recovered). */
+  readonly notes: string[] = [];
+
+  /**
+   * Opens (creating if needed) the journal under `stateDir`.
+   * @throws Error when the database cannot be opened (permissions, not a database)
+   */
+  constructor(readonly stateDir: string) {
+    mkdirSync(stateDir, { recursive: true });
+    const file = join(stateDir, "journal.db");
+    const torn = tornWalTail(file);
+    if (torn) this.notes.push(torn);
+    this.db = new Database(file);
+    this.db.pragma("journal_mode = WAL");
+    this.db.pragma("synchronous = FULL");
+    this.db.pragma("busy_timeout = 10000");
+    this.db.exec(SCHEMA);
+    this.insert = this.db.prepare(
+      "INSERT INTO journal (seq, root_run_id, run_id, step_id, attempt, entry_type, at_ms, payload, checksum) VALUES (@seq, @root, @run_id, @step_id, @attempt, @entry_type, @at_ms, @payload, @checksum)",
+    );
+    this.upsertRun = this.db.prepare(
+      "INSERT OR IGNORE INTO runs (run_id, root_run_id, parent_run_id, workflow, status, created_ms, updated_ms) VALUES (?, ?, ?, ?, 'active', ?, ?)",
+    );
+    this.finishRun = this.db.prepare("UPDATE runs SET status = ?, updated_ms = ?, final_state = ? WHERE run_id = ?");
+    const k = process.env.CRITERIA_FAULT_KILL_AFTER_SEQ;
+    this.killAfter = k !== undefined && /^\d+$/.test(k) ? Number(k) : undefined;
+  }
+
+  private nextSeq(): number {
+    const row = this.db.prepare("SELECT COALESCE(MAX(seq), 0) AS m FROM journal").get() as { m: number };
+    return row.m + 1;
+  }
+
+  /**
+   * Appends entries of one run tree atomically (all or none) and returns them with
+   * their `seq`. Also maintains the `runs` index in the same transaction.
+   * @throws JournalWriteError when the write fails (disk full, read-only, locked too long)
+   */
+  append(rootRunId: string, entries: NewEntry[]): JournalEntry[] {
+    const out: JournalEntry[] = [];
+    const tx = this.db.transaction(() => {
+      let seq = this.nextSeq();
+      for (const e of entries) {
+        const payload = canonicalJson(e.payload);
+        const row = { seq, root: rootRunId, run_id: e.run_id, step_id: e.step_id, attempt: e.attempt, entry_type: e.entry_type, at_ms: e.at_ms, payload };
+        this.insert.run({ ...row, checksum: checksum(row) });
+        if (e.entry_type === "run.spawned") {
+          const p = e.payload as JournalEntry<"run.spawned">["payload"];
+          this.upsertRun.run(e.run_id, rootRunId, p.parent_run_id ?? null, p.workflow, e.at_ms, e.at_ms);
+        } else if (e.entry_type === "run.completed") {
+          const p = e.payload as JournalEntry<"run.completed">["payload"];
+          this.finishRun.run(p.success ? "succeeded" : "failed", e.at_ms, p.state, e.run_id);
+        }
+        out.push({ ...e, seq } as JournalEntry);
+        seq++;
+      }
+    });
+    try {
+      tx.immediate();
+    } catch (err) {
+      throw new JournalWriteError(`journal append failed: ${(err as Error).message}`);
+    }
+    if (this.killAfter !== undefined && out.some((e) => e.seq >= this.killAfter!)) process.kill(process.pid, "SIGKILL");
+    return out;
+  }
+
+  /**
+   * Every entry of a run tree in `seq` order, checksums verified. A row whose checksum
+   * does not match ends the read (everything before it is kept) and is reported in
+   * `corrupt`.
+   */
+  read(rootRunId: string): { entries: JournalEntry[]; corrupt?: string } {
+    const rows = this.db.prepare("SELECT * FROM journal WHERE root_run_id = ? ORDER BY seq").all(rootRunId) as Row[];
+    const entries: JournalEntry[] = [];
+    for (const r of rows) {
+      if (checksum({ seq: r.seq, root: r.root_run_id, run_id: r.run_id, step_id: r.step_id, attempt: r.attempt, entry_type: r.entry_type, at_ms: r.at_ms, payload: r.payload }) !== r.checksum) {
+        return { entries, corrupt: `entry ${r.seq} fails its checksum; reading stopped before it` };
+      }
+      entries.push({ seq: r.seq, run_id: r.run_id, step_id: r.step_id, attempt: r.attempt, entry_type: r.entry_type as EntryType, at_ms: r.at_ms, payload: JSON.parse(r.payload) } as JournalEntry);
+    }
+    return { entries };
+  }
+
+  /** Runs, newest first; `roots` limits to root runs. */
+  runs(opts: { roots?: boolean; limit?: number } = {}): RunRow[] {
+    const where = opts.roots ? "WHERE parent_run_id IS NULL" : "";
+    return this.db.prepare(`SELECT * FROM runs ${where} ORDER BY created_ms DESC, run_id DESC LIMIT ?`).all(opts.limit ?? 1000) as RunRow[];
+  }
+
+  /** One run's row, or undefined. */
+  run(runId: string): RunRow | undefined {
+    return this.db.prepare("SELECT * FROM runs WHERE run_id = ?").get(runId) as RunRow | undefined;
+  }
+
+  /**
+   * Takes the run tree's lock for this process. A lock held by a live process (same
+   * host, pid alive) is refused with {@link RunLockedError}; a dead holder's lock (a
+   * killed run) is taken over.
+   */
+  lock(rootRunId: string, nowMs: number): void {
+    const host = hostname();
+    const tx = this.db.transaction(() => {
+      const row = this.db.prepare("SELECT pid, host FROM locks WHERE root_run_id = ?").get(rootRunId) as { pid: number; host: string } | undefined;
+      if (row && row.pid !== process.pid && (row.host !== host || alive(row.pid))) throw new RunLockedError(rootRunId, row.pid, row.host);
+      this.db.prepare("INSERT OR REPLACE INTO locks (root_run_id, pid, host, acquired_ms) VALUES (?, ?, ?, ?)").run(rootRunId, process.pid, host, nowMs);
+    });
+    tx.immediate();
+  }
+
+  /** Releases this process's lock on the run tree. */
+  unlock(rootRunId: string): void {
+    this.db.prepare("DELETE FROM locks WHERE root_run_id = ? AND pid = ?").run(rootRunId, process.pid);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
+
+interface Row {
+  seq: number;
+  root_run_id: string;
+  run_id: string;
+  step_id: string;
+  attempt: number;
+  entry_type: string;
+  at_ms: number;
+  payload: string;
+  checksum: string;
+}
+
+function checksum(r: { seq: number; root: string; run_id: string; step_id: string; attempt: number; entry_type: string; at_ms: number; payload: string }): string {
+  return createHash("sha256").update(`${r.seq}\0${r.root}\0${r.run_id}\0${r.step_id}\0${r.attempt}\0${r.entry_type}\0${r.at_ms}\0${r.payload}`).digest("hex").slice(0, 32);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Detects a WAL whose last frame was cut short (its size is not a whole number of
+ * frames). SQLite itself ignores such a tail on recovery (frame checksums); this only
+ * reports it. Returns a note, or undefined when the WAL is whole or absent.
+ */
+export function tornWalTail(dbFile: string): string | undefined {
+  const wal = `${dbFile}-wal`;
+  if (!existsSync(wal) || !existsSync(dbFile)) return undefined;
+  let fd: number | undefined;
+  try {
+    fd = openSync(wal, "r");
+    const size = fstatSync(fd).size;
+    if (size === 0) return undefined;
+    const header = Buffer.alloc(32);
+    if (readSync(fd, header, 0, 32, 0) < 32) return `journal: the write-ahead log is torn (${size} bytes, shorter than its header); recovered to the last whole commit`;
+    const pageSize = header.readUInt32BE(8);
+    const frame = 24 + pageSize;
+    if (pageSize >= 512 && (size - 32) % frame !== 0) {
+      return `journal: the last write to the write-ahead log was torn (${(size - 32) % frame} stray bytes); recovered to the last whole commit`;
+    }
+    return undefined;
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}

@@ -1,0 +1,58 @@
+import { readFileSync, realpathSync } from "node:fs";
+import { isAbsolute, relative, resolve } from "node:path";
+import type { GraphExpr } from "../../compiler/build/graph.js";
+import type { Expr } from "../../compiler/expr/ast.js";
+import { evaluate } from "../../compiler/expr/eval.js";
+import { makeFunctions } from "../../compiler/expr/functions.js";
+import { parseExpression, parseTemplate } from "../../compiler/expr/parse.js";
+import type { FunctionTable, Value } from "../../compiler/expr/value.js";
+
+const parsed = new WeakMap<GraphExpr, { expr?: Expr; error?: string }>();
+
+/** An expression failed at run time: the step fails with reason `eval_error`. */
+export class EvalFailure extends Error {}
+
+/**
+ * The standard functions with `file()` confined to `root` (DESIGN.md: "`file`
+ * confined to the root"): a path that resolves, symlinks included, outside the root
+ * is refused.
+ */
+export function engineFunctions(root: string): FunctionTable {
+  return makeFunctions({
+    readFile(p: string) {
+      const abs = resolve(root, p);
+      const real = realpathSync(abs);
+      const rel = relative(realpathSync(root), real);
+      if (rel.startsWith("..") || isAbsolute(rel)) throw new Error(`file("${p}") is outside the workflow directory`);
+      return readFileSync(real, "utf8");
+    },
+  });
+}
+
+/**
+ * Evaluates a compiled expression (`GraphExpr`) against run-time namespaces
+ * (`var`, `local`, `each`, `steps`, `shared`, `input`). Parsing is cached per
+ * expression object. Throws {@link EvalFailure} with the source position on error.
+ */
+export function evalExpr(e: GraphExpr, variables: Record<string, Value>, functions: FunctionTable): Value {
+  if (e.kind === "literal") return e.value as Value;
+  let p = parsed.get(e);
+  if (!p) {
+    const r = e.kind === "hcl" ? parseExpression(e.text) : parseTemplate(e.text);
+    p = r.expr ? { expr: r.expr } : { error: r.errors[0]?.message ?? "syntax error" };
+    parsed.set(e, p);
+  }
+  if (!p.expr) throw new EvalFailure(`${e.at}: ${p.error}`);
+  const r = evaluate(p.expr, { variables, functions });
+  if (r.errors.length > 0 || r.value === undefined) {
+    throw new EvalFailure(`${e.at}: ${r.errors.map((x) => x.message).join("; ") || "no value"}`);
+  }
+  return r.value;
+}
+
+/** Evaluates a map of expressions. */
+export function evalMap(m: Record<string, GraphExpr>, variables: Record<string, Value>, functions: FunctionTable): Record<string, Value> {
+  const out: Record<string, Value> = {};
+  for (const [k, v] of Object.entries(m)) out[k] = evalExpr(v, variables, functions);
+  return out;
+}

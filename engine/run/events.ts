@@ -1,0 +1,19 @@
+import type { Value } from "../../compiler/expr/value.js";
+import type { Reason } from "../adapters/adapter.js";
+
+/**
+ * Progress events of a run, for the CLI (live progress on a TTY, NDJSON when piped or
+ * with `--output json`). Events describe; the journal is the record.
+ */
+export type RunEvent = { at_ms?: number } & (
+  | { event: "run.started" | "run.resumed"; run_id: string; workflow: string }
+  | { event: "run.completed"; run_id: string; state: string; success: boolean; reason: Reason; detail?: string; outputs: Record<string, Value> }
+  | { event: "step.started"; run_id: string; step: string; visit: number }
+  | { event: "step.completed"; run_id: string; step: string; visit: number; outcome: string; next: string; reason: Reason; detail?: string; ms: number }
+  | { event: "iteration.completed"; run_id: string; step: string; index: number; total: number; outcome: string; success: boolean }
+  | { event: "branch.taken"; run_id: string; node: string; next: string; arm: number }
+  | { event: "wait.started"; run_id: string; node: string; until_ms?: number; signal?: string }
+  | { event: "approval.requested"; run_id: string; node: string; approvers: string[] }
+  | { event: "approval.decided"; run_id: string; node: string; decision: string }
+  | { event: "warning"; run_id: string; message: string }
+);

@@ -1,0 +1,694 @@
+import { createHash, randomUUID } from "node:crypto";
+import type { Graph, GraphExpr, GraphStep } from "../../compiler/build/graph.js";
+import type { FunctionTable, Value } from "../../compiler/expr/value.js";
+import type { Adapter, Reason, StepRequest, StepResult } from "../adapters/adapter.js";
+import { canonicalJson } from "../journal/canonical-json.js";
+import type { JournalEntry, NewEntry, Payloads } from "../journal/entry.js";
+import { applyEntry, emptyRecord, foldEntries, type RunRecord, type TreeRecord } from "../journal/fold.js";
+import type { SqliteJournal } from "../journal/sqlite-journal.js";
+import { EvalFailure, engineFunctions, evalExpr, evalMap } from "./evaluate.js";
+import type { RunEvent } from "./events.js";
+import { SessionScope } from "./sessions.js";
+
+/** How a run (root or nested) ended. */
+export interface RunEnd {
+  run_id: string;
+  /** The terminal state, or `_continue` / `return` for bodies, or "" when the run failed outside a state. */
+  state: string;
+  success: boolean;
+  reason: Reason;
+  detail?: string;
+  outputs: Record<string, Value>;
+  /** The output of the last step that completed (a body's result when it has no output blocks). */
+  last_output?: Value;
+}
+
+/** What the runner needs from outside: the journal, adapters, a clock, an event sink. */
+export interface RunnerOptions {
+  journal: SqliteJournal;
+  /** The adapter for a plugin type (built in or out-of-process). */
+  adapterFor: (type: string) => Adapter;
+  /** Directory relative paths in the workflow resolve against. */
+  baseDir: string;
+  /** Milliseconds since the epoch; injectable so tests are exact (STYLE.md). */
+  clock?: () => number;
+  /** Sleeps `ms` (injectable with the clock). */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  events?: (e: RunEvent) => void;
+  /** Approve every approval node (`criteria apply --auto-approve`). */
+  autoApprove?: boolean;
+  /** How often a waiting run looks for signals and decisions (ms). */
+  pollMs?: number;
+  /** Aborting stops the run where it stands, resumable (SIGINT/SIGTERM). */
+  signal?: AbortSignal;
+}
+
+/** A run was stopped from outside (SIGINT): nothing is completed; `criteria resume` continues it. */
+export class RunInterrupted extends Error {}
+
+interface Frame {
+  graph: Graph;
+  runId: string;
+  parent?: Frame;
+  sessions: SessionScope;
+  vars: Record<string, Value>;
+  locals?: Record<string, Value>;
+  each?: Record<string, Value>;
+  inputs: Record<string, Value>;
+  /** This run's step outputs (`steps.<name>`). */
+  outputs: Record<string, Value>;
+  rec: RunRecord;
+  lastOutput?: Value;
+}
+
+const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
+
+/** sha256 of the graph's canonical JSON (journal `run.spawned.spec_hash`). */
+export function specHash(g: Graph): string {
+  return sha256(canonicalJson(g));
+}
+
+/** The idempotency key of a step's work: sha256(run_id ‖ step_id ‖ iteration) (DESIGN.md). */
+export function idempotencyKey(runId: string, stepId: string, iteration: number | undefined): string {
+  return sha256(`${runId}\u0000${stepId}\u0000${iteration ?? ""}`);
+}
+
+/** A fresh root run id: time-ordered and unique (`r-<ms base36>-<8 hex>`). */
+export function newRunId(now: number): string {
+  return `r-${now.toString(36)}-${randomUUID().slice(0, 8)}`;
+}
+
+const defaultSleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((res) => {
+    if (signal.aborted) return res();
+    const t = setTimeout(res, Math.max(0, ms));
+    signal.addEventListener("abort", () => (clearTimeout(t), res()), { once: true });
+  });
+
+/**
+ * Runs a compiled graph with its journal (DESIGN.md, Engine; issue #3). Every
+ * decision is journaled before it takes effect; on resume the journal is folded
+ * (linear, once) and the walk re-uses every completed step, iteration, branch, wait
+ * and approval from it without executing anything, marks an interrupted attempt
+ * `crashed`, and continues. A confirmed effect is never executed again.
+ *
+ * Errors: a failed step or policy ends the run as a failure in the journal
+ * (`run.completed` with a reason); only journal write failures and interruption escape.
+ */
+export class Runner {
+  private readonly clock: () => number;
+  private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  private readonly functions: FunctionTable;
+  private readonly abort: AbortController = new AbortController();
+  private tree: TreeRecord = foldEntries([]);
+  private rootId = "";
+  private totalSteps = 0;
+  private warned = new Set<string>();
+
+  constructor(private readonly opts: RunnerOptions) {
+    this.clock = opts.clock ?? Date.now;
+    this.sleep = opts.sleep ?? defaultSleep;
+    this.functions = engineFunctions(opts.baseDir);
+    opts.signal?.addEventListener("abort", () => this.abort.abort(), { once: true });
+  }
+
+  private emit(e: RunEvent) {
+    this.opts.events?.({ ...e, at_ms: this.clock() } as RunEvent);
+  }
+
+  private append(entries: NewEntry[]): JournalEntry[] {
+    const written = this.opts.journal.append(this.rootId, entries);
+    for (const e of written) applyEntry(this.tree, e);
+    return written;
+  }
+
+  private entry<T extends keyof Payloads>(run_id: string, step_id: string, attempt: number, entry_type: T, payload: Payloads[T]): NewEntry {
+    return { run_id, step_id, attempt, entry_type, at_ms: this.clock(), payload } as NewEntry;
+  }
+
+  /** Starts a new root run of `graph` with the given variable values. */
+  async start(graph: Graph, inputs: Record<string, Value>, runId?: string): Promise<RunEnd> {
+    this.rootId = runId ?? newRunId(this.clock());
+    this.opts.journal.lock(this.rootId, this.clock());
+    try {
+      const existing = this.opts.journal.read(this.rootId).entries;
+      if (existing.length > 0) throw new Error(`run ${this.rootId} already exists; use criteria resume ${this.rootId}`);
+      return await this.root(graph, inputs);
+    } finally {
+      this.opts.journal.unlock(this.rootId);
+    }
+  }
+
+  /** Resumes a root run from its journal (the graph is read from its `run.spawned`). */
+  async resume(runId: string): Promise<RunEnd> {
+    this.rootId = runId;
+    this.opts.journal.lock(runId, this.clock());
+    try {
+      const { entries, corrupt } = this.opts.journal.read(runId);
+      if (corrupt) this.emit({ event: "warning", run_id: runId, message: `journal: ${corrupt}` });
+      this.tree = foldEntries(entries);
+      const root = this.tree.runs.get(runId);
+      if (!root?.spawned?.graph) throw new Error(`run ${runId} not found in the journal`);
+      if (root.completed) return this.endFromRecord(runId, root.completed);
+      return await this.root(root.spawned.graph as Graph, root.spawned.inputs);
+    } finally {
+      this.opts.journal.unlock(runId);
+    }
+  }
+
+  private endFromRecord(runId: string, c: Payloads["run.completed"]): RunEnd {
+    return { run_id: runId, state: c.state, success: c.success, reason: c.reason, detail: c.detail, outputs: c.outputs };
+  }
+
+  private async root(graph: Graph, given: Record<string, Value>): Promise<RunEnd> {
+    const vars: Record<string, Value> = {};
+    for (const v of graph.variables) {
+      if (Object.prototype.hasOwnProperty.call(given, v.name)) vars[v.name] = given[v.name];
+      else if (v.default) vars[v.name] = evalExpr(v.default, {}, this.functions);
+      else throw new Error(`variable "${v.name}" is required: pass --var ${v.name}=...`);
+    }
+    const shared: Record<string, Value> = {};
+    for (const s of graph.shared_variables) shared[s.name] = s.value ? evalExpr(s.value, { var: vars }, this.functions) : null;
+    this.shared = shared;
+    return this.runGraph(graph, this.rootId, undefined, vars, given, undefined, { workflow: graph.name, spec_hash: specHash(graph), identity: graph.identity, inputs: given, graph });
+  }
+
+  private shared: Record<string, Value> = {};
+
+  private namespaces(f: Frame): Record<string, Value> {
+    const steps: Record<string, Value> = {};
+    const chain: Frame[] = [];
+    for (let x: Frame | undefined = f; x; x = x.parent) chain.unshift(x);
+    for (const x of chain) Object.assign(steps, x.outputs);
+    let each: Value = null;
+    for (let x: Frame | undefined = f; x && each === null; x = x.parent) if (x.each) each = x.each;
+    return { var: f.vars, local: this.locals(f), each, steps, shared: this.shared, input: f.inputs };
+  }
+
+  private locals(f: Frame): Record<string, Value> {
+    if (f.locals) return f.locals;
+    const out: Record<string, Value> = { ...(f.parent ? this.locals(f.parent) : {}) };
+    f.locals = out;
+    for (const l of f.graph.locals) {
+      const ns = { var: f.vars, local: out, each: f.each ?? null, steps: f.outputs, shared: this.shared, input: f.inputs };
+      out[l.name] = evalExpr(l.value, ns, this.functions);
+    }
+    return out;
+  }
+
+  /** Walks one graph as one run (root or nested) until a state, `_continue` or `return`. */
+  private async runGraph(
+    graph: Graph,
+    runId: string,
+    parent: Frame | undefined,
+    vars: Record<string, Value>,
+    inputs: Record<string, Value>,
+    each: Record<string, Value> | undefined,
+    spawn: Payloads["run.spawned"],
+  ): Promise<RunEnd> {
+    let rec = this.tree.runs.get(runId);
+    if (!rec?.spawned) {
+      this.append([this.entry(runId, "", 0, "run.spawned", spawn)]);
+      rec = this.tree.runs.get(runId)!;
+      if (!parent) this.emit({ event: "run.started", run_id: runId, workflow: graph.name });
+    } else if (!parent) this.emit({ event: "run.resumed", run_id: runId, workflow: graph.name });
+    if (rec.completed) return this.endFromRecord(runId, rec.completed);
+    const inherited = new Set<string>([
+      ...graph.adapters.filter((a) => a.inherited).map((a) => `adapter.${a.id}`),
+      ...graph.agents.filter((a) => a.inherited).map((a) => `agent.${a.name}`),
+    ]);
+    const sessions = new SessionScope(parent?.sessions, inherited, { run_id: runId, base_dir: this.opts.baseDir, state_dir: this.opts.journal.stateDir });
+    const f: Frame = { graph, runId, parent, sessions, vars, each, inputs, outputs: {}, rec };
+    let end: RunEnd;
+    try {
+      end = await this.walk(f);
+    } catch (e) {
+      if (e instanceof RunInterrupted || this.abort.signal.aborted) {
+        await sessions.close();
+        throw e instanceof RunInterrupted ? e : new RunInterrupted("interrupted");
+      }
+      if (e instanceof EvalFailure) end = this.fail(runId, "eval_error", e.message);
+      else throw e;
+    }
+    const closeErrors = await sessions.close();
+    for (const m of closeErrors) this.emit({ event: "warning", run_id: runId, message: m });
+    if (end.success) {
+      try {
+        end.outputs = evalMap(Object.fromEntries(graph.outputs.filter((o) => o.value).map((o) => [o.name, o.value!])), this.namespaces(f), this.functions);
+      } catch (e) {
+        end = { ...end, success: false, reason: "eval_error", detail: (e as Error).message };
+      }
+    }
+    end.last_output = f.lastOutput;
+    this.append([this.entry(runId, "", 0, "run.completed", { state: end.state, success: end.success, reason: end.reason, ...(end.detail ? { detail: end.detail } : {}), outputs: end.outputs })]);
+    if (!parent) this.emit({ event: "run.completed", run_id: runId, state: end.state, success: end.success, reason: end.reason, detail: end.detail, outputs: end.outputs });
+    return end;
+  }
+
+  private fail(runId: string, reason: Reason, detail: string): RunEnd {
+    return { run_id: runId, state: "", success: false, reason, detail, outputs: {} };
+  }
+
+  private async walk(f: Frame): Promise<RunEnd> {
+    const g = f.graph;
+    const visits = new Map<string, number>();
+    const steps = new Map(g.steps.map((s) => [s.name, s]));
+    const states = new Map(g.states.map((s) => [s.name, s]));
+    const branches = new Map(g.branches.map((b) => [b.name, b]));
+    const waits = new Map(g.waits.map((w) => [w.name, w]));
+    const approvals = new Map(g.approvals.map((a) => [a.name, a]));
+    let node = g.initial_state;
+    for (;;) {
+      if (this.abort.signal.aborted) throw new RunInterrupted("interrupted");
+      if (node === "_continue" || node === "return") return { run_id: f.runId, state: node, success: true, reason: "ok", outputs: {} };
+      const state = states.get(node);
+      if (state) return { run_id: f.runId, state: node, success: state.success, reason: state.success ? "ok" : "child_failed", ...(state.success ? {} : { detail: `reached state "${node}" (success = false)` }), outputs: {} };
+      const visit = (visits.get(node) ?? 0) + 1;
+      visits.set(node, visit);
+      const step = steps.get(node);
+      if (step) {
+        const r = await this.step(f, step, visit);
+        if (!r.next) return this.fail(f.runId, r.reason, r.detail ?? `step "${node}" failed`);
+        node = r.next;
+        continue;
+      }
+      const branch = branches.get(node);
+      if (branch) {
+        let taken = f.rec.branches.get(`${node}#${visit}`);
+        if (!taken) {
+          const ns = this.namespaces(f);
+          let arm = -1;
+          for (let i = 0; i < branch.arms.length; i++) {
+            const v = evalExpr(branch.arms[i].when, ns, this.functions);
+            if (v === true || v === "true") {
+              arm = i;
+              break;
+            }
+          }
+          const next = arm >= 0 ? branch.arms[arm].next : branch.default;
+          if (next === undefined) return this.fail(f.runId, "unknown_outcome", `branch "${node}": no arm matched and there is no default`);
+          this.append([this.entry(f.runId, node, 0, "branch.taken", { visit, arm, next })]);
+          taken = f.rec.branches.get(`${node}#${visit}`)!;
+        }
+        this.emit({ event: "branch.taken", run_id: f.runId, node, next: taken.next, arm: taken.arm });
+        node = taken.next;
+        continue;
+      }
+      const wait = waits.get(node);
+      if (wait) {
+        node = await this.wait(f, wait, visit);
+        continue;
+      }
+      const approval = approvals.get(node);
+      if (approval) {
+        const next = await this.approval(f, approval, visit);
+        if (!next) return this.fail(f.runId, "rejected", `approval "${node}" was rejected`);
+        node = next;
+        continue;
+      }
+      return this.fail(f.runId, "unknown_outcome", `no node "${node}" in workflow "${g.name}"`);
+    }
+  }
+
+  /** Policies checked before a step visit starts (max_total_steps, max_visits, the warn threshold). */
+  private policy(f: Frame, step: GraphStep, visit: number): string | undefined {
+    const root = this.rootGraph(f);
+    this.totalSteps++;
+    if (this.totalSteps > root.policy.max_total_steps) return `policy max_total_steps = ${root.policy.max_total_steps} exceeded at step "${step.name}"`;
+    if (step.max_visits !== undefined && visit > step.max_visits) return `step "${step.name}" visited more than max_visits = ${step.max_visits} times`;
+    const warnKey = `${f.runId}\u0000${step.name}`;
+    if (visit >= root.policy.max_visits_warn_threshold && !this.warned.has(warnKey)) {
+      this.warned.add(warnKey);
+      this.emit({ event: "warning", run_id: f.runId, message: `step "${step.name}" has been visited ${visit} times (max_visits_warn_threshold)` });
+    }
+    return undefined;
+  }
+
+  private rootGraph(f: Frame): Graph {
+    let x = f;
+    while (x.parent) x = x.parent;
+    return x.graph;
+  }
+
+  /** One visit of a step: recorded → re-used; else executed, routed and journaled. */
+  private async step(f: Frame, step: GraphStep, visit: number): Promise<{ next?: string; reason: Reason; detail?: string }> {
+    const recorded = f.rec.steps.get(`${step.name}#${visit}`);
+    const over = this.policy(f, step, visit);
+    if (recorded) {
+      f.outputs[step.name] = recorded.output as Value;
+      f.lastOutput = recorded.output as Value;
+      if (recorded.shared) Object.assign(this.shared, recorded.shared);
+      return { next: recorded.next || undefined, reason: recorded.reason, detail: recorded.detail };
+    }
+    if (over) {
+      this.append([this.entry(f.runId, step.name, 0, "step.completed", { visit, outcome: "", next: "", output: {}, reason: "policy_exceeded", detail: over })]);
+      return { reason: "policy_exceeded", detail: over };
+    }
+    const started = this.clock();
+    this.emit({ event: "step.started", run_id: f.runId, step: step.name, visit });
+    let result: { outcome: string; output: Record<string, Value> | Record<string, Value>[]; reason: Reason; detail?: string; pending: NewEntry[]; child_run_ids?: string[] };
+    try {
+      result = step.iteration ? await this.iterate(f, step, visit) : await this.once(f, step, visit, undefined, undefined);
+    } catch (e) {
+      if (e instanceof EvalFailure) result = { outcome: "", output: {}, reason: "eval_error", detail: e.message, pending: [] };
+      else throw e;
+    }
+    // Route: the outcome must be declared, else default_outcome, else the step fails the run.
+    let outcomeName = result.outcome;
+    let outcome = step.outcomes.find((o) => o.name === outcomeName);
+    let reason = result.reason;
+    let detail = result.detail;
+    if (!outcome && result.reason !== "eval_error" && result.reason !== "policy_exceeded" && step.default_outcome) {
+      outcome = step.outcomes.find((o) => o.name === step.default_outcome);
+      outcomeName = step.default_outcome;
+    }
+    if (!outcome && reason === "ok") {
+      reason = "unknown_outcome";
+      detail = `step "${step.name}" ended in outcome "${result.outcome}", which it does not declare (declared: ${step.outcomes.map((o) => o.name).join(", ")})`;
+    } else if (!outcome && !detail) detail = `step "${step.name}" failed (${reason}) and has no "${result.outcome || "failure"}" outcome`;
+    let output = result.output;
+    let shared: Record<string, Value> | undefined;
+    if (outcome) {
+      try {
+        f.outputs[step.name] = output as Value;
+        if (Object.keys(outcome.output).length > 0 && !Array.isArray(output)) {
+          output = { ...output, ...evalMap(outcome.output, this.namespaces(f), this.functions) };
+        }
+        if (Object.keys(outcome.shared_writes).length > 0) shared = evalMap(outcome.shared_writes, this.namespaces(f), this.functions);
+      } catch (e) {
+        outcome = undefined;
+        reason = "eval_error";
+        detail = (e as Error).message;
+      }
+    }
+    const next = outcome?.next ?? "";
+    this.append([
+      ...result.pending,
+      this.entry(f.runId, step.name, 0, "step.completed", {
+        visit,
+        outcome: outcome ? outcomeName : result.outcome,
+        next,
+        output,
+        reason,
+        ...(detail ? { detail } : {}),
+        ...(result.child_run_ids ? { child_run_ids: result.child_run_ids } : {}),
+        ...(shared ? { shared } : {}),
+      }),
+    ]);
+    if (shared) Object.assign(this.shared, shared);
+    f.outputs[step.name] = output as Value;
+    f.lastOutput = output as Value;
+    this.emit({ event: "step.completed", run_id: f.runId, step: step.name, visit, outcome: outcome ? outcomeName : result.outcome, next, reason, detail, ms: this.clock() - started });
+    return { next: next || undefined, reason, detail };
+  }
+
+  /** Evaluates the items an iterating step walks: count → 0..n-1, list → values, map → entries. */
+  private items(f: Frame, step: GraphStep): { key: Value; value: Value }[] {
+    const it = step.iteration!;
+    const v = evalExpr(it.expr, this.namespaces(f), this.functions);
+    if (typeof v === "number" || (typeof v === "string" && /^\d+$/.test(v))) {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 0) throw new EvalFailure(`${it.expr.at}: ${it.kind} must be a whole number, not ${n}`);
+      return Array.from({ length: n }, (_, i) => ({ key: i, value: i }));
+    }
+    if (Array.isArray(v)) return v.map((value, i) => ({ key: i, value }));
+    if (v !== null && typeof v === "object") return Object.keys(v).sort().map((k) => ({ key: k, value: (v as Record<string, Value>)[k] }));
+    throw new EvalFailure(`${it.expr.at}: ${it.kind} must be a list, a map or a whole number, not ${JSON.stringify(v)}`);
+  }
+
+  /** Runs every item of an iterating step (sequentially, or up to parallel_max at once). */
+  private async iterate(f: Frame, step: GraphStep, visit: number) {
+    const items = this.items(f, step);
+    const total = items.length;
+    const outputs: Record<string, Value>[] = new Array(total);
+    const childIds: string[] = [];
+    let failed = 0;
+    let stop = false;
+    const runItem = async (i: number, prev: Value): Promise<void> => {
+      const key = `${step.name}#${visit}#${i}`;
+      let done = f.rec.iterations.get(key);
+      if (!done) {
+        const each = { value: items[i].value, key: items[i].key, _idx: i, _total: total, _first: i === 0, _last: i === total - 1, _prev: prev };
+        const r = await this.once(f, step, visit, i, each);
+        const success = r.reason === "ok" && (r.outcome === "success" || r.outcome === "return" || step.target.kind !== "body" ? r.outcome !== "failure" : false);
+        this.append([
+          ...r.pending,
+          this.entry(f.runId, step.name, 0, "iteration.completed", {
+            visit,
+            index: i,
+            outcome: r.outcome,
+            success: success || step.on_failure === "ignore",
+            output: Array.isArray(r.output) ? {} : r.output,
+            ...(r.child_run_ids?.[0] ? { child_run_id: r.child_run_ids[0] } : {}),
+            reason: r.reason,
+          }),
+        ]);
+        done = f.rec.iterations.get(key)!;
+        this.emit({ event: "iteration.completed", run_id: f.runId, step: step.name, index: i, total, outcome: done.outcome, success: done.success });
+      }
+      outputs[i] = done.output;
+      if (done.child_run_id) childIds[i] = done.child_run_id;
+      if (!done.success) {
+        failed++;
+        if (step.on_failure === "abort") stop = true;
+      }
+      if (done.outcome === "return") stop = true;
+    };
+    if (step.iteration!.kind === "parallel") {
+      const limit = Math.max(1, step.iteration!.parallel_max ?? total);
+      let next = 0;
+      const worker = async () => {
+        while (!stop && next < total) await runItem(next++, null);
+      };
+      await Promise.all(Array.from({ length: Math.min(limit, total) }, worker));
+    } else {
+      let prev: Value = null;
+      for (let i = 0; i < total && !stop; i++) {
+        await runItem(i, prev);
+        prev = outputs[i];
+      }
+    }
+    const ran = outputs.filter((o) => o !== undefined);
+    return {
+      outcome: failed > 0 ? "any_failed" : "all_succeeded",
+      output: ran,
+      reason: "ok" as Reason,
+      ...(total === 0 ? { detail: `${step.iteration!.kind} is empty: nothing to iterate, so all_succeeded` } : {}),
+      pending: [] as NewEntry[],
+      child_run_ids: childIds.filter(Boolean),
+    };
+  }
+
+  /**
+   * One execution of a step (or of one item of an iterating step): its body as a child
+   * run, or its adapter/agent session. Re-uses a confirmed effect; retries adapter
+   * errors up to `max_step_retries`. Entries that need not precede execution come back
+   * in `pending` to be written with the completion, in one transaction.
+   */
+  private async once(
+    f: Frame,
+    step: GraphStep,
+    visit: number,
+    iteration: number | undefined,
+    each: Record<string, Value> | undefined,
+  ): Promise<{ outcome: string; output: Record<string, Value>; reason: Reason; detail?: string; pending: NewEntry[]; child_run_ids?: string[] }> {
+    if (step.target.kind === "body" && step.body) return this.body(f, step, visit, iteration, each);
+    if (step.target.kind !== "adapter" && step.target.kind !== "agent") {
+      return { outcome: "failure", output: {}, reason: "adapter_error", detail: `step "${step.name}": ${step.target.kind} targets cannot run yet`, pending: [] };
+    }
+    const stepId = visit > 1 ? `${step.name}@${visit}` : step.name;
+    const key = idempotencyKey(f.runId, stepId, iteration);
+    const rec = f.rec.attempts.get(key);
+    const tag = { visit, ...(iteration !== undefined ? { iteration } : {}) };
+    if (rec?.confirmed) {
+      const c = rec.confirmed;
+      return { outcome: c.outcome, output: c.output, reason: c.reason, detail: c.detail, pending: [] };
+    }
+    const pending: NewEntry[] = [];
+    let attempt = rec?.started ?? 0;
+    if (rec && rec.started > 0 && !rec.crashed.has(rec.started)) {
+      this.append([this.entry(f.runId, step.name, rec.started, "step.attempt.crashed", { idempotency_key: key, ...tag })]);
+      this.emit({ event: "warning", run_id: f.runId, message: `step "${step.name}" attempt ${rec.started} was interrupted (crashed); running it again` });
+    }
+    const { adapter, sessionId, inherited, config, agent } = this.targetOf(f, step);
+    void inherited;
+    const ns = this.namespaces(each ? { ...f, each } : f);
+    const input = step.input_expr ? (evalExpr(step.input_expr, ns, this.functions) as Record<string, Value>) : evalMap(step.input, ns, this.functions);
+    const retries = this.rootGraph(f).policy.max_step_retries;
+    for (;;) {
+      attempt++;
+      const started = this.entry(f.runId, step.name, attempt, "step.attempt.started", { idempotency_key: key, ...tag, adapter: adapter.type });
+      if (adapter.effectful) {
+        this.append([started, this.entry(f.runId, step.name, attempt, "effect.recorded", { idempotency_key: key, adapter: adapter.type, ...tag })]);
+      } else pending.push(started);
+      const session = await f.sessions.get(sessionId, () => ({ adapter, config: config() }));
+      const ctl = new AbortController();
+      const onAbort = () => ctl.abort();
+      this.abort.signal.addEventListener("abort", onAbort, { once: true });
+      const req: StepRequest = {
+        run_id: f.runId,
+        step: step.name,
+        attempt,
+        idempotency_key: key,
+        input: input && typeof input === "object" && !Array.isArray(input) ? input : {},
+        ...(step.timeout_ms !== undefined ? { timeout_ms: step.timeout_ms } : {}),
+        env: {},
+        allow_tools: step.allow_tools,
+        ...(agent ? { agent } : {}),
+        outcomes: step.outcomes.map((o) => o.name),
+        ...(each ? { each: { index: each._idx as number, total: each._total as number, key: each.key, value: each.value } } : {}),
+        signal: ctl.signal,
+      };
+      let res: StepResult;
+      try {
+        res = await session.execute(req);
+      } finally {
+        this.abort.signal.removeEventListener("abort", onAbort);
+      }
+      if (this.abort.signal.aborted) throw new RunInterrupted("interrupted");
+      const confirmed = this.entry(f.runId, step.name, attempt, "effect.confirmed", { idempotency_key: key, ...tag, outcome: res.outcome, output: res.output, reason: res.reason, ...(res.detail ? { detail: res.detail } : {}) });
+      const transient = res.reason === "adapter_error" || res.reason === "crashed" || res.reason === "timeout";
+      if (transient && attempt - (rec?.started ?? 0) <= retries) {
+        this.append([...pending.splice(0), confirmed]);
+        this.emit({ event: "warning", run_id: f.runId, message: `step "${step.name}" attempt ${attempt} failed (${res.reason}); retrying` });
+        f.rec.attempts.get(key)!.confirmed = undefined;
+        continue;
+      }
+      pending.push(confirmed);
+      return { outcome: res.outcome, output: res.output, reason: res.reason, detail: res.detail, pending };
+    }
+  }
+
+  private targetOf(f: Frame, step: GraphStep) {
+    const g = f.graph;
+    if (step.target.kind === "agent") {
+      const name = step.target.name;
+      const a = g.agents.find((x) => x.name === name);
+      if (!a) throw new EvalFailure(`step "${step.name}": agent "${name}" is not in the graph`);
+      const type = a.adapter ?? a.cli ?? "local";
+      return {
+        adapter: this.opts.adapterFor(type),
+        sessionId: `agent.${name}`,
+        inherited: a.inherited,
+        config: () => ({ ...evalMap(a.config, this.namespaces(f), this.functions), ...(a.model ? { model: a.model } : {}), ...(a.cli ? { cli: a.cli } : {}) }),
+        agent: { name, ...(a.model ? { model: a.model } : {}), config: evalMap(a.config, this.namespaces(f), this.functions) },
+      };
+    }
+    const id = (step.target as { id: string }).id;
+    const a = g.adapters.find((x) => x.id === id);
+    if (!a) throw new EvalFailure(`step "${step.name}": adapter "${id}" is not in the graph`);
+    return { adapter: this.opts.adapterFor(a.type), sessionId: `adapter.${id}`, inherited: a.inherited, config: () => evalMap(a.config, this.namespaces(f), this.functions), agent: undefined };
+  }
+
+  /** A step's inline body as a nested run (own run id, parent ids, iteration item). */
+  private async body(f: Frame, step: GraphStep, visit: number, iteration: number | undefined, each: Record<string, Value> | undefined) {
+    const childId = `${f.runId}/${step.name}#${visit}${iteration !== undefined ? `[${iteration}]` : ""}`;
+    const g = step.body!;
+    const vars = { ...f.vars };
+    for (const v of g.variables) if (v.default) vars[v.name] = evalExpr(v.default, this.namespaces(f), this.functions);
+    const end = await this.runGraph(g, childId, f, vars, f.inputs, each, {
+      workflow: g.name,
+      spec_hash: specHash(g),
+      ...(g.identity ? { identity: g.identity } : {}),
+      parent_run_id: f.runId,
+      parent_step_id: step.name,
+      ...(iteration !== undefined ? { iteration } : {}),
+      inputs: {},
+      ...(each ? { each: { index: each._idx as number, total: each._total as number, key: each.key, value: each.value, prev: each._prev } } : {}),
+    });
+    const output = Object.keys(end.outputs).length > 0 ? end.outputs : end.last_output && typeof end.last_output === "object" && !Array.isArray(end.last_output) ? (end.last_output as Record<string, Value>) : {};
+    const outcome = end.state === "return" ? "return" : end.success ? "success" : "failure";
+    return {
+      outcome: iteration === undefined && outcome === "return" ? "success" : outcome,
+      output,
+      reason: end.success ? ("ok" as Reason) : ("child_failed" as Reason),
+      ...(end.success ? {} : { detail: `nested run ${childId} failed: ${end.detail ?? end.reason}` }),
+      pending: [] as NewEntry[],
+      child_run_ids: [childId],
+    };
+  }
+
+  /** A wait node: a duration (sleeps what remains after a resume) or a signal. */
+  private async wait(f: Frame, w: Graph["waits"][number], visit: number): Promise<string> {
+    const k = `${w.name}#${visit}`;
+    const rec = f.rec.waits.get(k);
+    if (rec?.completed) return rec.completed.next;
+    const route = (preferred: string) => w.next ?? w.outcomes.find((o) => o.name === preferred)?.next ?? w.outcomes[0]?.next ?? "";
+    if (w.duration_ms !== undefined) {
+      let until = rec?.started?.payload.until_ms;
+      if (until === undefined) {
+        until = this.clock() + w.duration_ms;
+        this.append([this.entry(f.runId, w.name, 0, "wait.started", { visit, until_ms: until })]);
+      }
+      this.emit({ event: "wait.started", run_id: f.runId, node: w.name, until_ms: until });
+      await this.sleep(until - this.clock(), this.abort.signal);
+      if (this.abort.signal.aborted) throw new RunInterrupted("interrupted");
+      const next = route("elapsed");
+      this.append([this.entry(f.runId, w.name, 0, "wait.completed", { visit, outcome: "elapsed", next })]);
+      return next;
+    }
+    if (!rec?.started) this.append([this.entry(f.runId, w.name, 0, "wait.started", { visit, signal: w.signal })]);
+    this.emit({ event: "wait.started", run_id: f.runId, node: w.name, signal: w.signal });
+    const sig = await this.awaitSignal(w.signal ?? w.name);
+    const next = route(sig.payload.name);
+    this.append([this.entry(f.runId, w.name, 0, "wait.completed", { visit, outcome: "signal", next, signal_seq: sig.seq, ...(sig.payload.payload !== undefined ? { signal_payload: sig.payload.payload } : {}) })]);
+    return next;
+  }
+
+  /** Waits until an unconsumed signal named `name` is in the journal (polling). */
+  private async awaitSignal(name: string): Promise<JournalEntry<"signal.received">> {
+    for (;;) {
+      const hit = this.tree.signals.find((s) => s.payload.name === name && !this.tree.consumed.has(s.seq));
+      if (hit) {
+        this.tree.consumed.add(hit.seq);
+        return hit;
+      }
+      if (this.abort.signal.aborted) throw new RunInterrupted("interrupted");
+      await this.sleep(this.opts.pollMs ?? 250, this.abort.signal);
+      const fresh = this.opts.journal.read(this.rootId).entries.filter((e) => e.seq > this.tree.lastSeq);
+      foldEntries(fresh, this.tree);
+    }
+  }
+
+  /** An approval node: auto-approved, or decided by `criteria approve|reject RUN NODE`. */
+  private async approval(f: Frame, a: Graph["approvals"][number], visit: number): Promise<string | undefined> {
+    const k = `${a.name}#${visit}`;
+    const rec = f.rec.approvals.get(k);
+    const routeOf = (decision: "approved" | "rejected") => a.outcomes.find((o) => o.name === decision)?.next;
+    if (rec?.decided) return rec.decided.next || undefined;
+    if (!rec?.requested) {
+      const reason = a.reason ? String(evalExpr(a.reason, this.namespaces(f), this.functions)) : undefined;
+      this.append([this.entry(f.runId, a.name, 0, "approval.requested", { visit, approvers: a.approvers, ...(reason ? { reason } : {}) })]);
+    }
+    this.emit({ event: "approval.requested", run_id: f.runId, node: a.name, approvers: a.approvers });
+    let decision: "approved" | "rejected";
+    let by: string | undefined;
+    let seq: number | undefined;
+    if (this.opts.autoApprove) {
+      decision = "approved";
+      by = "--auto-approve";
+    } else {
+      const sig = await this.awaitSignal(`approval:${a.name}`);
+      decision = sig.payload.payload === "rejected" ? "rejected" : "approved";
+      by = sig.payload.by;
+      seq = sig.seq;
+    }
+    const next = routeOf(decision) ?? "";
+    this.append([this.entry(f.runId, a.name, 0, "approval.decided", { visit, decision, ...(by ? { by } : {}), outcome: decision, next, ...(seq !== undefined ? { signal_seq: seq } : {}) })]);
+    this.emit({ event: "approval.decided", run_id: f.runId, node: a.name, decision });
+    return next || undefined;
+  }
+
+  /** Stops the run where it stands (resumable). */
+  interrupt(): void {
+    this.abort.abort();
+  }
+}
+
+/** Records a signal or an approval decision for a run tree (`criteria signal|approve|reject`). */
+export function deliverSignal(journal: SqliteJournal, rootRunId: string, name: string, payload: Value | undefined, by: string | undefined, now: number): JournalEntry {
+  const e: NewEntry = { run_id: rootRunId, step_id: "", attempt: 0, entry_type: "signal.received", at_ms: now, payload: { name, ...(payload !== undefined ? { payload } : {}), ...(by ? { by } : {}) } };
+  return journal.append(rootRunId, [e])[0];
+}
+
+export { emptyRecord };

@@ -1,0 +1,18 @@
+# Step "lint" is never reached: no outcome leads to it.
+workflow "demo" {
+  version       = "1"
+  initial_state = "build"
+  target_state  = "done"
+}
+
+step "build" {
+  adapter = "noop"
+  outcome "success" { next = "done" }
+}
+
+step "lint" {
+  adapter = "noop"
+  outcome "success" { next = "done" }
+}
+
+state "done" { terminal = true }
