@@ -13,26 +13,13 @@ import { sortDiagnostics } from "./compiler/diagnostics/sort.js";
 import { toDot } from "./compiler/build/format-dot.js";
 import { toMermaid } from "./compiler/build/format-mermaid.js";
 import { toPlan } from "./compiler/build/format-plan.js";
+import { EXIT, processIo, type Io } from "./cli/io.js";
+import { registerRunCommands } from "./cli/run-commands.js";
 
-/** Exit codes (DESIGN.md, CLI conventions; actionlint's 0/1/2/3). */
-export const EXIT = { ok: 0, problems: 1, usage: 2, internal: 3 } as const;
+export { EXIT, type Io } from "./cli/io.js";
 
 const VERSION = (createRequire(import.meta.url)(join(packageRoot(), "package.json")) as { version: string }).version;
 
-/** Where the CLI writes; tests pass their own. */
-export interface Io {
-  out: (s: string) => void;
-  err: (s: string) => void;
-  color: boolean;
-  env: NodeJS.ProcessEnv;
-}
-
-const defaultIo = (): Io => ({
-  out: (s) => process.stdout.write(s),
-  err: (s) => process.stderr.write(s),
-  color: process.stdout.isTTY === true && !process.env.NO_COLOR,
-  env: process.env,
-});
 
 function report(c: Compilation[], format: string, io: Io): number {
   const all = sortDiagnostics(c.flatMap((x) => x.diagnostics));
@@ -70,7 +57,7 @@ function failWith(c: Compilation, io: Io): number {
  * Builds the `criteria` command line (commander). Returns the exit code instead of
  * exiting, so tests run it in-process; `bin/criteria` calls `process.exit` with it.
  */
-export async function main(argv: string[], io: Io = defaultIo()): Promise<number> {
+export async function main(argv: string[], io: Io = processIo()): Promise<number> {
   let code: number = EXIT.ok;
   const program = new Command();
   program
@@ -138,6 +125,10 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
       }
       io.out(`${name as Code} (${entry.severity}): ${entry.doc}\n`);
     });
+
+  registerRunCommands(program, io, (c) => {
+    code = c;
+  });
 
   try {
     await program.parseAsync(argv, { from: "user" });

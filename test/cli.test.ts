@@ -14,7 +14,7 @@ const repo = join(import.meta.dirname, "..");
 const seedFile = join(repo, "examples", "agent_in_body", "workflow.hcl");
 
 function io(env: NodeJS.ProcessEnv = {}): Io & { stdout: string; stderr: string } {
-  const o = { stdout: "", stderr: "", color: false, env, out: (s: string) => void (o.stdout += s), err: (s: string) => void (o.stderr += s) };
+  const o = { stdout: "", stderr: "", color: false, isTTY: false, env, out: (s: string) => void (o.stdout += s), err: (s: string) => void (o.stderr += s) };
   return o;
 }
 

@@ -39,6 +39,8 @@ export interface Payloads {
     each?: { index: number; total: number; key: Value; value: Value; prev?: Value };
     /** Only on the root: the compiled graph, so `resume` needs no source files. */
     graph?: unknown;
+    /** Only on the root: the directory relative paths resolve against (adapters' base_dir). */
+    base_dir?: string;
   };
   /** An attempt at a step visit begins (for effectful adapters, before executing). */
   "step.attempt.started": { idempotency_key: string; visit: number; iteration?: number; adapter?: string };

@@ -98,7 +98,7 @@ const defaultSleep = (ms: number, signal: AbortSignal) =>
 export class Runner {
   private readonly clock: () => number;
   private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
-  private readonly functions: FunctionTable;
+  private functions: FunctionTable;
   private readonly abort: AbortController = new AbortController();
   private tree: TreeRecord = foldEntries([]);
   private rootId = "";
@@ -150,7 +150,7 @@ export class Runner {
       const root = this.tree.runs.get(runId);
       if (!root?.spawned?.graph) throw new Error(`run ${runId} not found in the journal`);
       if (root.completed) return this.endFromRecord(runId, root.completed);
-      return await this.root(root.spawned.graph as Graph, root.spawned.inputs);
+      return await this.root(root.spawned.graph as Graph, root.spawned.inputs, root.spawned.base_dir);
     } finally {
       this.opts.journal.unlock(runId);
     }
@@ -160,7 +160,9 @@ export class Runner {
     return { run_id: runId, state: c.state, success: c.success, reason: c.reason, detail: c.detail, outputs: c.outputs };
   }
 
-  private async root(graph: Graph, given: Record<string, Value>): Promise<RunEnd> {
+  private async root(graph: Graph, given: Record<string, Value>, baseDir = this.opts.baseDir): Promise<RunEnd> {
+    this.baseDir = baseDir;
+    this.functions = engineFunctions(baseDir);
     const vars: Record<string, Value> = {};
     for (const v of graph.variables) {
       if (Object.prototype.hasOwnProperty.call(given, v.name)) vars[v.name] = given[v.name];
@@ -170,10 +172,11 @@ export class Runner {
     const shared: Record<string, Value> = {};
     for (const s of graph.shared_variables) shared[s.name] = s.value ? evalExpr(s.value, { var: vars }, this.functions) : null;
     this.shared = shared;
-    return this.runGraph(graph, this.rootId, undefined, vars, given, undefined, { workflow: graph.name, spec_hash: specHash(graph), identity: graph.identity, inputs: given, graph });
+    return this.runGraph(graph, this.rootId, undefined, vars, given, undefined, { workflow: graph.name, spec_hash: specHash(graph), ...(graph.identity ? { identity: graph.identity } : {}), inputs: given, graph, base_dir: baseDir });
   }
 
   private shared: Record<string, Value> = {};
+  private baseDir = "";
 
   private namespaces(f: Frame): Record<string, Value> {
     const steps: Record<string, Value> = {};
@@ -217,7 +220,7 @@ export class Runner {
       ...graph.adapters.filter((a) => a.inherited).map((a) => `adapter.${a.id}`),
       ...graph.agents.filter((a) => a.inherited).map((a) => `agent.${a.name}`),
     ]);
-    const sessions = new SessionScope(parent?.sessions, inherited, { run_id: runId, base_dir: this.opts.baseDir, state_dir: this.opts.journal.stateDir });
+    const sessions = new SessionScope(parent?.sessions, inherited, { run_id: runId, base_dir: this.baseDir, state_dir: this.opts.journal.stateDir });
     const f: Frame = { graph, runId, parent, sessions, vars, each, inputs, outputs: {}, rec };
     let end: RunEnd;
     try {

@@ -1,0 +1,56 @@
+import type { JournalEntry } from "../engine/journal/entry.js";
+import type { RunEvent } from "../engine/run/events.js";
+
+/**
+ * Human-readable progress lines for a TTY (`criteria apply` without `--output json`):
+ * one line per event with the elapsed time, the step, its iteration i/n and outcome.
+ */
+export function renderEvent(e: RunEvent, startMs: number): string | undefined {
+  const t = `[${fmtElapsed((e.at_ms ?? startMs) - startMs)}]`;
+  const where = (runId: string) => {
+    const i = runId.indexOf("/");
+    return i < 0 ? "" : `${runId.slice(i + 1)} › `;
+  };
+  switch (e.event) {
+    case "run.started":
+      return `${t} run ${e.run_id} started: workflow ${e.workflow}`;
+    case "run.resumed":
+      return `${t} run ${e.run_id} resumed: workflow ${e.workflow}`;
+    case "step.started":
+      return `${t} ${where(e.run_id)}${e.step}${e.visit > 1 ? ` (visit ${e.visit})` : ""} …`;
+    case "step.completed":
+      return `${t} ${where(e.run_id)}${e.step} → ${e.outcome || "(none)"}${e.next ? ` → ${e.next}` : ""}${e.reason !== "ok" ? `  [${e.reason}${e.detail ? `: ${e.detail}` : ""}]` : ""}  (${e.ms} ms)`;
+    case "iteration.completed":
+      return `${t} ${where(e.run_id)}${e.step} [${e.index + 1}/${e.total}] ${e.outcome}${e.success ? "" : " ✗"}`;
+    case "branch.taken":
+      return `${t} ${where(e.run_id)}${e.node} → ${e.next}`;
+    case "wait.started":
+      return `${t} ${where(e.run_id)}${e.node}: waiting ${e.signal ? `for signal "${e.signal}" (criteria signal ${e.run_id.split("/")[0]} ${e.signal})` : `until ${new Date(e.until_ms ?? 0).toISOString()}`}`;
+    case "approval.requested":
+      return `${t} ${where(e.run_id)}${e.node}: waiting for approval (criteria approve|reject ${e.run_id.split("/")[0]} ${e.node})`;
+    case "approval.decided":
+      return `${t} ${where(e.run_id)}${e.node}: ${e.decision}`;
+    case "warning":
+      return `${t} warning: ${e.message}`;
+    case "run.completed":
+      return `${t} run ${e.run_id} ${e.success ? "succeeded" : "failed"}${e.state ? ` in state "${e.state}"` : ""}${e.success ? "" : ` (${e.reason}${e.detail ? `: ${e.detail}` : ""})`}`;
+  }
+}
+
+function fmtElapsed(ms: number): string {
+  const s = Math.max(0, ms) / 1000;
+  const m = Math.floor(s / 60);
+  return `${String(m).padStart(2, "0")}:${(s - m * 60).toFixed(1).padStart(4, "0")}`;
+}
+
+/** One journal entry as a timeline line (`criteria journal RUN`). */
+export function renderEntry(e: JournalEntry, startMs: number): string {
+  const p = e.payload as Record<string, unknown>;
+  const run = e.run_id.includes("/") ? `${e.run_id.slice(e.run_id.indexOf("/") + 1)} › ` : "";
+  const head = `${String(e.seq).padStart(5)}  +${fmtElapsed(e.at_ms - startMs)}  ${e.entry_type.padEnd(21)} ${run}${e.step_id}${e.attempt ? ` #${e.attempt}` : ""}`;
+  const bits: string[] = [];
+  for (const k of ["workflow", "outcome", "next", "reason", "state", "success", "index", "decision", "name", "detail"]) {
+    if (p[k] !== undefined && p[k] !== "") bits.push(`${k}=${typeof p[k] === "string" ? p[k] : JSON.stringify(p[k])}`);
+  }
+  return `${head}${bits.length ? "  " + bits.join(" ") : ""}`;
+}

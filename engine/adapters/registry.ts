@@ -1,0 +1,52 @@
+import type { Adapter } from "./adapter.js";
+import { createAgentCliAdapter, isAgentCliType } from "./agent-cli.js";
+import { localAdapter } from "./local.js";
+import { noopAdapter } from "./noop.js";
+import { ProcessAdapter, type ProcessAdapterOptions } from "./process-adapter.js";
+import { createShellAdapter } from "./shell.js";
+
+/**
+ * Adapter types by name: the built-ins (`noop`, `shell`, `local`, `claude`, `copilot`,
+ * `codex`) and, for any other name, an out-of-process adapter `criteria-adapter-<type>`
+ * (process-adapter.ts). Looking a type up never fails: a missing executable is reported
+ * when a session of it executes a step (`adapter_error`).
+ */
+
+/** The built-in adapter types. */
+export const BUILT_IN_TYPES = ["noop", "shell", "local", "claude", "copilot", "codex"] as const;
+
+/** True when `type` is served in-process (no `criteria-adapter-<type>` needed). */
+export function isBuiltIn(type: string): boolean {
+  return (BUILT_IN_TYPES as readonly string[]).includes(type);
+}
+
+/** Options passed to the adapters `adapterFor` makes; all optional. */
+export interface AdapterOptions extends ProcessAdapterOptions {
+  /** Environment that child processes start from (default `process.env`). */
+  baseEnv?: NodeJS.ProcessEnv;
+  /** ms between SIGTERM and SIGKILL when a process group is killed (default 2000). */
+  killGraceMs?: number;
+}
+
+const defaults = new Map<string, Adapter>();
+
+/**
+ * The adapter for `type`. Without `opts`, the same instance is returned for the same type
+ * (adapters hold no state; sessions do), so calling this per step is cheap.
+ */
+export function adapterFor(type: string, opts?: AdapterOptions): Adapter {
+  if (opts === undefined) {
+    let a = defaults.get(type);
+    if (!a) defaults.set(type, (a = make(type, {})));
+    return a;
+  }
+  return make(type, opts);
+}
+
+function make(type: string, opts: AdapterOptions): Adapter {
+  if (type === "noop") return noopAdapter;
+  if (type === "local") return localAdapter;
+  if (type === "shell") return createShellAdapter(opts);
+  if (isAgentCliType(type)) return createAgentCliAdapter(type, opts);
+  return new ProcessAdapter(type, opts);
+}

@@ -1,0 +1,54 @@
+import type { Graph } from "../compiler/build/graph.js";
+import type { Value } from "../compiler/expr/value.js";
+import { adapterFor } from "./adapters/registry.js";
+import { SqliteJournal } from "./journal/sqlite-journal.js";
+import type { RunEvent } from "./run/events.js";
+import { Runner, type RunEnd } from "./run/runner.js";
+
+export { SqliteJournal, RunLockedError, JournalWriteError } from "./journal/sqlite-journal.js";
+export { Runner, RunInterrupted, deliverSignal, type RunEnd } from "./run/runner.js";
+export type { RunEvent } from "./run/events.js";
+
+/** Options shared by {@link apply} and {@link resume}. */
+export interface EngineOptions {
+  /** Journal directory (`--state-dir`, `CRITERIA_STATE_DIR`, default `.criteria/`). */
+  stateDir: string;
+  /** Where the workflow's relative paths resolve (its directory). */
+  baseDir: string;
+  events?: (e: RunEvent) => void;
+  autoApprove?: boolean;
+  signal?: AbortSignal;
+  clock?: () => number;
+  pollMs?: number;
+}
+
+/**
+ * Runs a compiled graph to its end, journaled under `stateDir` (issue #3).
+ * @param vars values for the workflow's variables (`--var`)
+ * @param runId a chosen run id (refused if it already exists)
+ * @throws RunLockedError when another live process holds the run; RunInterrupted on abort
+ */
+export async function apply(graph: Graph, vars: Record<string, Value>, opts: EngineOptions & { runId?: string }): Promise<RunEnd> {
+  const journal = new SqliteJournal(opts.stateDir);
+  try {
+    for (const note of journal.notes) opts.events?.({ event: "warning", run_id: opts.runId ?? "", message: note });
+    return await new Runner({ journal, adapterFor, ...opts }).start(graph, vars, opts.runId);
+  } finally {
+    journal.close();
+  }
+}
+
+/**
+ * Resumes a run from its journal: completed work is re-used, an interrupted attempt is
+ * marked crashed and run again, confirmed effects are never repeated.
+ * @throws RunLockedError when another live process holds the run
+ */
+export async function resume(runId: string, opts: EngineOptions): Promise<RunEnd> {
+  const journal = new SqliteJournal(opts.stateDir);
+  try {
+    for (const note of journal.notes) opts.events?.({ event: "warning", run_id: runId, message: note });
+    return await new Runner({ journal, adapterFor, ...opts }).resume(runId);
+  } finally {
+    journal.close();
+  }
+}

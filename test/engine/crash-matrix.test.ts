@@ -1,0 +1,116 @@
+/**
+ * The crash matrix (issue #3): the reference workflow runs in a real child process
+ * that SIGKILLs itself right after journal entry N (CRITERIA_FAULT_KILL_AFTER_SEQ),
+ * for every N from 1 to the last entry; each run is resumed in a new process. Every
+ * resumed run must end in the same state with the same outputs as an uninterrupted
+ * run; every step line written before the kill appears exactly once, the interrupted
+ * step's line at most twice (the documented at-least-once window: a step killed after
+ * its process ran but before `effect.confirmed` was committed runs again).
+ * Also: a torn write-ahead log (truncated mid-frame) is detected and resumed from the
+ * last whole entry.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdtempSync, readFileSync, statSync, truncateSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { SqliteJournal } from "../../engine/journal/sqlite-journal.js";
+
+const repo = join(import.meta.dirname, "..", "..");
+const bin = join(repo, "bin", "criteria");
+const workflow = join(repo, "testdata", "engine", "crash_ref");
+const LINES = ["prepare", "fan-a", "fan-b", "work-0", "check-0", "work-1", "check-1", "finish"];
+
+function cli(args: string[], env: NodeJS.ProcessEnv = {}) {
+  return spawnSync(process.execPath, [bin, ...args], { encoding: "utf8", env: { ...process.env, ...env }, timeout: 60_000 });
+}
+
+function final(stateDir: string, runId: string) {
+  const j = new SqliteJournal(stateDir);
+  try {
+    const entries = j.read(runId).entries;
+    const done = entries.find((e) => e.run_id === runId && e.entry_type === "run.completed");
+    return { entries, completed: done?.payload };
+  } finally {
+    j.close();
+  }
+}
+
+function lines(file: string): string[] {
+  return existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean) : [];
+}
+
+describe("crash matrix", () => {
+  let reference: { completed: unknown; count: number };
+  beforeAll(() => {
+    execFileSync("npx", ["tsc", "-p", "tsconfig.json"], { cwd: repo });
+    const dir = mkdtempSync(join(tmpdir(), "criteria-ref-"));
+    const log = join(dir, "log.txt");
+    const r = cli(["apply", workflow, "--var", `log=${log}`, "--state-dir", join(dir, "state"), "--run-id", "ref", "--output", "json"]);
+    expect(r.status, r.stderr).toBe(0);
+    const f = final(join(dir, "state"), "ref");
+    reference = { completed: f.completed, count: f.entries.length };
+    expect(lines(log)).toEqual(LINES);
+  }, 120_000);
+
+  it("resumes to the same end from a kill after every journal entry", () => {
+    let covered = 0;
+    for (let n = 1; n <= reference.count; n++) {
+      const dir = mkdtempSync(join(tmpdir(), `criteria-crash-${n}-`));
+      const log = join(dir, "log.txt");
+      const state = join(dir, "state");
+      const first = cli(["apply", workflow, "--var", `log=${log}`, "--state-dir", state, "--run-id", "r", "--output", "json"], { CRITERIA_FAULT_KILL_AFTER_SEQ: String(n) });
+      const killed = first.signal === "SIGKILL";
+      if (n < reference.count) expect(killed, `kill point ${n}: ${first.stderr}`).toBe(true);
+      const before = final(state, "r");
+      const confirmedBefore = new Set(before.entries.filter((e) => e.entry_type === "effect.confirmed").map((e) => (e.payload as { idempotency_key: string }).idempotency_key));
+      const linesBefore = lines(log);
+      if (killed) {
+        const again = cli(["resume", "r", "--state-dir", state, "--output", "json"]);
+        expect(again.status, `resume after kill point ${n}: ${again.stderr}\n${again.stdout}`).toBe(0);
+      }
+      const after = final(state, "r");
+      expect(after.completed, `kill point ${n}`).toEqual(reference.completed);
+      const got = lines(log);
+      // Every expected line is there; none more than twice; at most one line twice.
+      for (const l of LINES) {
+        const c = got.filter((x) => x === l).length;
+        expect(c, `kill point ${n}: line ${l} in ${JSON.stringify(got)}`).toBeGreaterThanOrEqual(1);
+        expect(c).toBeLessThanOrEqual(2);
+      }
+      expect(got.length - LINES.length, `kill point ${n}: ${JSON.stringify(got)}`).toBeLessThanOrEqual(1);
+      // A line whose effect was confirmed before the kill appears exactly once.
+      const confirmedLines = linesBefore.length - (linesBefore.length > confirmedBefore.size ? 1 : 0);
+      for (const l of linesBefore.slice(0, confirmedLines)) expect(got.filter((x) => x === l).length, `kill point ${n}: ${l}`).toBe(1);
+      covered++;
+    }
+    expect(covered).toBe(reference.count);
+    console.log(`crash matrix: ${covered} kill points covered`);
+  }, 600_000);
+
+  it("detects a torn write-ahead log and resumes from the last whole entry", () => {
+    const dir = mkdtempSync(join(tmpdir(), "criteria-torn-"));
+    const log = join(dir, "log.txt");
+    const state = join(dir, "state");
+    const kill = Math.floor(reference.count / 2);
+    const first = cli(["apply", workflow, "--var", `log=${log}`, "--state-dir", state, "--run-id", "t", "--output", "json"], { CRITERIA_FAULT_KILL_AFTER_SEQ: String(kill) });
+    expect(first.signal).toBe("SIGKILL");
+    const wal = join(state, "journal.db-wal");
+    const size = statSync(wal).size;
+    // What the journal held before the tear (read from a copy: opening the original would checkpoint it).
+    const copy = join(dir, "copy");
+    cpSync(state, copy, { recursive: true });
+    const whole = final(copy, "t").entries;
+    truncateSync(wal, size - 100); // cut the last frame short
+    const again = cli(["resume", "t", "--state-dir", state, "--output", "json"]);
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stdout).toContain("torn");
+    const after = final(state, "t");
+    expect(after.completed).toEqual(reference.completed);
+    // Nothing before the torn transaction is lost (the last transaction holds at most 3 entries).
+    const prefix = whole.slice(0, whole.length - 3);
+    expect(prefix.length).toBeGreaterThan(0);
+    expect(after.entries.slice(0, prefix.length)).toEqual(prefix);
+    for (const l of LINES) expect(lines(log)).toContain(l);
+  }, 120_000);
+});
