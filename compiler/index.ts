@@ -134,6 +134,6 @@ async function run(path: string, cwd: string, out: Compilation): Promise<void> {
   const rangeAt = (file: string, start: number, end: number) => (out.sources.get(file) ?? new SourceFile(file, "")).range(start, end);
   const resolved = resolveWorkflow(decoded.spec, rangeAt);
   out.diagnostics.push(...resolved.diagnostics);
-  out.diagnostics.push(...runChecks({ spec: decoded.spec, resolution: resolved.value, fileStart }));
+  out.diagnostics.push(...runChecks({ spec: decoded.spec, resolution: resolved.value, fileStart }, hasErrors(out.diagnostics)));
   if (!hasErrors(out.diagnostics)) out.graph = buildGraph(decoded.spec, resolved.value);
 }

@@ -18,7 +18,7 @@ function expr(e: ExprSource): GraphExpr {
 }
 
 function exprs(m: Record<string, ExprSource> | undefined): Record<string, GraphExpr> {
-  const out: Record<string, GraphExpr> = {};
+  const out = Object.create(null) as Record<string, GraphExpr>;
   for (const [k, v] of Object.entries(m ?? {})) out[k] = expr(v);
   return out;
 }

@@ -20,7 +20,7 @@ export const checkLiteralTypes: Check = {
         if (v.type === undefined) continue;
         const t = v.type.replace(/\s+/g, "");
         if (!TYPE_RE.test(t)) {
-          out.push(diag("invalid_value", v.nameRange, `variable "${v.name}": unknown type "${v.type}"`, { hint: `use string, number, bool, list(T), map(T), object or any` }));
+          out.push(diag("invalid_value", v.typeRange ?? v.nameRange, `variable "${v.name}": unknown type "${v.type}"`, { hint: `use string, number, bool, list(T), map(T), object or any` }));
           continue;
         }
         if (v.default && v.default.kind === "literal" && v.default.value !== null && !matches(t, v.default)) {
@@ -29,11 +29,12 @@ export const checkLiteralTypes: Check = {
       }
       for (const st of w.steps) {
         const fe = st.forEach;
-        if (fe && fe.kind === "literal" && (fe.value === null || typeof fe.value !== "object")) {
+        // Non-string literals of the wrong type are the schema's to report; a plain string is ours.
+        if (fe && fe.kind === "literal" && typeof fe.value === "string") {
           out.push(diag("invalid_type", fe.range, `step "${st.name}": for_each must be a list or a map, not ${JSON.stringify(fe.value)}`));
         }
         const p = st.parallel;
-        if (p && p.kind === "literal" && !(typeof p.value === "object" && p.value !== null) && !(typeof p.value === "number" && Number.isInteger(p.value) && p.value >= 0)) {
+        if (p && p.kind === "literal" && (typeof p.value === "string" || (typeof p.value === "number" && !(Number.isInteger(p.value) && p.value >= 0)))) {
           out.push(diag("invalid_type", p.range, `step "${st.name}": parallel must be a list, a map or a whole number, not ${JSON.stringify(p.value)}`));
         }
       }

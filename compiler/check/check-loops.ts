@@ -15,17 +15,28 @@ export const checkLoops: Check = {
     const out: Diagnostic[] = [];
     if (spec.policy?.maxTotalSteps !== undefined) return out;
     for (const s of resolution.scopes) {
+      // graphlib keys plain objects by node id: give it numbered ids, never user names
+      // (a node named "__proto__" would otherwise reach Object.prototype).
       const g = new Digraph({ directed: true });
-      for (const n of s.nodes.keys()) g.setNode(n);
+      const id = new Map<string, string>();
+      const name = new Map<string, string>();
+      for (const n of s.nodes.keys()) {
+        const k = `n${id.size}`;
+        id.set(n, k);
+        name.set(k, n);
+        g.setNode(k);
+      }
       const selfLoops = new Set<string>();
       for (const e of edgesOf(s.workflow)) {
-        if (!s.nodes.has(e.to.name)) continue;
-        if (e.from === e.to.name) selfLoops.add(e.from);
-        g.setEdge(e.from, e.to.name);
+        const from = id.get(e.from);
+        const to = id.get(e.to.name);
+        if (from === undefined || to === undefined) continue;
+        if (from === to) selfLoops.add(from);
+        g.setEdge(from, to);
       }
       const components = alg.tarjan(g).filter((c: string[]) => c.length > 1 || selfLoops.has(c[0]));
       for (const comp of components) {
-        const members = new Set(comp);
+        const members = new Set(comp.map((k: string) => name.get(k)!));
         const steps = s.workflow.steps.filter((st) => members.has(st.name));
         if (steps.length === 0 || steps.some((st) => st.maxVisits !== undefined)) continue;
         const first = steps[0];

@@ -16,6 +16,8 @@ export interface CheckContext {
 export interface Check {
   /** Short name, for docs and debugging. */
   name: string;
+  /** Run only when nothing so far is an error (its findings would be echoes of those errors). */
+  onlyWhenValid?: boolean;
   run(ctx: CheckContext): Diagnostic[];
 }
 

@@ -1,4 +1,4 @@
-import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { checkHeader } from "./check-header.js";
 import { checkLiteralTypes } from "./check-literal-types.js";
 import { checkLoops } from "./check-loops.js";
@@ -6,15 +6,21 @@ import { checkOutcomes } from "./check-outcomes.js";
 import { checkReachability } from "./check-reachability.js";
 import { checkReservedTargets } from "./check-reserved-targets.js";
 import { checkStates } from "./check-states.js";
+import { checkUnused } from "./check-unused.js";
 import type { Check, CheckContext } from "./context.js";
 
 /**
  * Every check, in order: the table of contents of what `criteria validate` verifies
  * beyond shape and names (actionlint's rule list). Each lives in its own file.
  */
-export const CHECKS: readonly Check[] = [checkHeader, checkReservedTargets, checkOutcomes, checkStates, checkReachability, checkLoops, checkLiteralTypes];
+export const CHECKS: readonly Check[] = [checkHeader, checkReservedTargets, checkOutcomes, checkStates, checkReachability, checkLoops, checkLiteralTypes, checkUnused];
 
-/** Runs every check; diagnostics are sorted later, once, by the caller. */
-export function runChecks(ctx: CheckContext): Diagnostic[] {
-  return CHECKS.flatMap((c) => c.run(ctx));
+/**
+ * Runs every check; diagnostics are sorted later, once, by the caller.
+ * @param errorsSoFar true when earlier stages found errors (skips `onlyWhenValid` checks)
+ */
+export function runChecks(ctx: CheckContext, errorsSoFar: boolean): Diagnostic[] {
+  const out = CHECKS.filter((c) => !c.onlyWhenValid).flatMap((c) => c.run(ctx));
+  if (errorsSoFar || hasErrors(out)) return out;
+  return [...out, ...CHECKS.filter((c) => c.onlyWhenValid).flatMap((c) => c.run(ctx))];
 }

@@ -88,6 +88,7 @@ function toDiagnostic(e: ErrorObject, map: SourceMap, fallback: Range): Diagnost
     }
     case "required": {
       const prop = String((e.params as { missingProperty: string }).missingProperty);
+      if (ptr === "" && prop === "workflow") return undefined; // check/check-header.ts says it with a hint
       return diag("missing_field", rangeAt(map, ptr, fallback, true), `${where(ptr)}missing required argument "${prop}"`);
     }
     case "type": {

@@ -81,9 +81,14 @@ class Decoder {
   }
 
   exprMap(v: JsonValue | undefined, ptr: string): Record<string, ExprSource> {
-    const out: Record<string, ExprSource> = {};
+    const out = Object.create(null) as Record<string, ExprSource>;
     if (!isObj(v)) return out;
-    for (const [k, x] of Object.entries(v)) out[k] = this.expr(x, childPointer(ptr, k));
+    for (const [k, x] of Object.entries(v)) {
+      const p = childPointer(ptr, k);
+      const e = this.expr(x, p);
+      const kr = this.map.get(p)?.keyRange;
+      out[k] = kr ? { ...e, keyRange: kr } : e;
+    }
     return out;
   }
 
@@ -146,7 +151,7 @@ class Decoder {
     if (isObj(doc.workflow)) w.header = this.header(doc.workflow, at("workflow"), root);
     for (const [name, v, p, r] of this.named(doc.variables, at("variables"))) {
       const o = isObj(v) ? v : {};
-      w.variables.push({ name, ...r, type: str(o.type), description: str(o.description), ...("default" in o ? { default: this.expr(o.default, childPointer(p, "default")) } : {}) });
+      w.variables.push({ name, ...r, type: str(o.type), ...(o.type !== undefined ? { typeRange: this.range(childPointer(p, "type")) } : {}), description: str(o.description), ...("default" in o ? { default: this.expr(o.default, childPointer(p, "default")) } : {}) });
     }
     for (const [name, v, p, r] of this.named(doc.locals, at("locals"))) w.locals.push({ name, ...r, value: this.expr(v, p) });
     if (isObj(doc.policy)) {
@@ -261,7 +266,7 @@ class Decoder {
       }
       const b = isObj(o) ? o : {};
       if (b.next !== undefined && b.transition_to !== undefined) {
-        this.diagnostics.push(diag("conflicting_fields", this.range(childPointer(p, "transition_to")), `outcome "${name}" sets both "next" and "transition_to"`, { hint: `"transition_to" is the older spelling of "next"; keep one` }));
+        this.diagnostics.push(diag("conflicting_fields", this.keyRange(childPointer(p, "transition_to")), `outcome "${name}" sets both "next" and "transition_to"`, { hint: `"transition_to" is the older spelling of "next"; keep one` }));
       }
       const nextKey = b.next !== undefined ? "next" : "transition_to";
       const next = this.nodeRef(b[nextKey], childPointer(p, nextKey));
@@ -287,7 +292,8 @@ class Decoder {
 
   step(name: string, o: JsonObject, ptr: string, r: { range: Range; nameRange: Range }): StepSpec {
     const at = (k: string) => childPointer(ptr, k);
-    const s: StepSpec = { name, ...r, outcomes: this.outcomes(o.outcomes, at("outcomes")) };
+    const targetWritten = ["target", "adapter", "agent", "workflow_file", "type", "workflow"].some((k) => o[k] !== undefined);
+    const s: StepSpec = { name, ...r, targetWritten, outcomes: this.outcomes(o.outcomes, at("outcomes")) };
     s.target = this.target(name, o, ptr);
     if (o.workflow !== undefined) s.body = this.workflow(o.workflow, at("workflow"), false);
     if (s.target?.kind === "body" && o.workflow === undefined) {

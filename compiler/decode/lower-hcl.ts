@@ -1,6 +1,6 @@
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { Range } from "../diagnostics/range.js";
-import type { JsonObject, JsonValue, ParsedFile } from "../parse/document.js";
+import { jsonObject, type JsonObject, type JsonValue, type ParsedFile } from "../parse/document.js";
 import { childPointer, type SourceEntry, type SourceMap } from "../parse/source-map.js";
 
 /**
@@ -75,7 +75,7 @@ class Lowering {
     if (e) this.out.set(to, e);
     if (Array.isArray(value)) return value.map((v, i) => this.copy(v, childPointer(from, i), childPointer(to, i)));
     if (value !== null && typeof value === "object") {
-      const o: JsonObject = {};
+      const o: JsonObject = jsonObject();
       for (const k of this.ordered(value, from)) o[k] = this.copy(value[k], childPointer(from, k), childPointer(to, k));
       return o;
     }
@@ -105,7 +105,7 @@ class Lowering {
    * Lowers a body (the file's top level, an older `workflow "x" {}` block's content,
    * or a step's inline `workflow {}`) into `doc`.
    */
-  body(value: JsonValue, from: string, to: string, topLevel: boolean, doc: JsonObject = {}): JsonObject {
+  body(value: JsonValue, from: string, to: string, topLevel: boolean, doc: JsonObject = jsonObject()): JsonObject {
     if (!this.out.has(to)) this.alias(to, from);
     if (value === null || typeof value !== "object" || Array.isArray(value)) return doc;
     for (const key of this.ordered(value, from)) {
@@ -162,7 +162,8 @@ class Lowering {
           );
           continue;
         }
-        const header: JsonObject = { name };
+        const header: JsonObject = jsonObject();
+        header.name = name;
         const entry = this.entry(bp);
         if (entry) this.out.set(hp, entry);
         const nameEntry = this.entry(np);
@@ -171,7 +172,7 @@ class Lowering {
         const body = bodies[i];
         if (body === null || typeof body !== "object" || Array.isArray(body)) continue;
         // Older files nest everything inside the workflow block: split header fields from blocks.
-        const nested: JsonObject = {};
+        const nested: JsonObject = jsonObject();
         for (const k of Object.keys(body)) {
           const bv = body[k];
           if (BODY_BLOCKS[k] && isBlockValue(bv)) nested[k] = bv;
@@ -187,7 +188,7 @@ class Lowering {
 
   private locals(v: JsonValue, from: string, to: string, doc: JsonObject) {
     if (!Array.isArray(v)) return;
-    const sec = (doc.locals ??= {}) as JsonObject;
+    const sec = (doc.locals ??= jsonObject()) as JsonObject;
     const sp = childPointer(to, "locals");
     if (!this.out.has(sp)) this.alias(sp, from);
     v.forEach((b, i) => {
@@ -238,14 +239,14 @@ class Lowering {
     this.diagnostics.push(
       diag("duplicate_name", this.rangeOf(at), `${kind} "${name}" is declared more than once`, {
         related: [{ message: "first declared here", range: this.out.get(first)?.keyRange ?? this.out.get(first)?.range ?? this.fileRange }],
-        hint: `rename one of them; ${kind} names are unique within a workflow`,
+        hint: `rename one of them; ${kind} names are unique within a ${kind === "outcome" ? "step" : "workflow"}`,
       }),
     );
   }
 
   private named(keyword: string, rule: Extract<BlockRule, { kind: "named" }>, v: JsonValue, from: string, to: string, doc: JsonObject) {
     const sp = childPointer(to, rule.section);
-    const sec = (doc[rule.section] ??= {}) as JsonObject;
+    const sec = (doc[rule.section] ??= jsonObject()) as JsonObject;
     if (!this.out.has(sp)) {
       const e = this.entry(from);
       if (e) this.out.set(sp, e);
@@ -301,13 +302,13 @@ class Lowering {
 
   /** Lowers the content of one named block by its keyword. */
   private block(keyword: string, b: JsonValue, from: string, to: string): JsonValue {
-    if (b === null || typeof b !== "object" || Array.isArray(b)) return {};
+    if (b === null || typeof b !== "object" || Array.isArray(b)) return jsonObject();
     if (keyword === "local") {
       // local "n" { value = ... } → locals.n = value
       if ("value" in b) return this.copy(b.value, childPointer(from, "value"), to);
       return null;
     }
-    const out: JsonObject = {};
+    const out: JsonObject = jsonObject();
     for (const k of this.ordered(b, from)) {
       const v = b[k];
       const kf = childPointer(from, k);
@@ -338,7 +339,7 @@ class Lowering {
       this.diagnostics.push(diag("missing_field", this.rangeOf(from), `an outcome block needs a name label: outcome "success" { next = "..." }`));
       return;
     }
-    const sec = (parent.outcomes ??= {}) as JsonObject;
+    const sec = (parent.outcomes ??= jsonObject()) as JsonObject;
     if (!this.out.has(to)) {
       const e = this.entry(from);
       if (e) this.out.set(to, e);
@@ -378,7 +379,7 @@ class Lowering {
       const tp = childPointer(to, list.length);
       const e = this.entry(ap);
       if (e) this.out.set(tp, e);
-      const arm: JsonObject = {};
+      const arm: JsonObject = jsonObject();
       if (a !== null && typeof a === "object" && !Array.isArray(a)) {
         for (const k of this.ordered(a, ap)) {
           const key = k === "match" ? "when" : k;

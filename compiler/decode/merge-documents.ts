@@ -1,5 +1,5 @@
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
-import type { JsonObject, JsonValue } from "../parse/document.js";
+import { jsonObject, type JsonObject, type JsonValue } from "../parse/document.js";
 import { childPointer, type SourceMap } from "../parse/source-map.js";
 import { pointerSegments } from "./describe.js";
 
@@ -18,7 +18,7 @@ const NAMED_SECTIONS = new Set([
  */
 export function mergeDocuments(parts: { doc: JsonObject; map: SourceMap }[]): { doc: JsonObject; map: SourceMap; diagnostics: Diagnostic[] } {
   if (parts.length === 1) return { ...parts[0], diagnostics: [] };
-  const doc: JsonObject = {};
+  const doc: JsonObject = jsonObject();
   const map: SourceMap = new Map();
   const diagnostics: Diagnostic[] = [];
   for (const part of parts) {
@@ -26,7 +26,7 @@ export function mergeDocuments(parts: { doc: JsonObject; map: SourceMap }[]): { 
     for (const [key, value] of Object.entries(part.doc)) {
       const kp = childPointer("", key);
       if (NAMED_SECTIONS.has(key) && isObj(value)) {
-        const sec = (doc[key] ??= {}) as JsonObject;
+        const sec = (doc[key] ??= jsonObject()) as JsonObject;
         if (!map.has(kp) && part.map.has(kp)) map.set(kp, part.map.get(kp)!);
         for (const [name, v] of Object.entries(value)) {
           const np = childPointer(kp, name);

@@ -19,6 +19,8 @@ export interface ExprSource {
   range: Range;
   /** Offset at which `text` starts in the file (for exact sub-expression positions). */
   base: number;
+  /** The key's range when the expression is a map entry (`input { key = ... }`). */
+  keyRange?: Range;
 }
 
 /** A name with where it is written. */
@@ -53,6 +55,7 @@ export interface HeaderSpec {
 
 export interface VariableSpec extends Named {
   type?: string;
+  typeRange?: Range;
   default?: ExprSource;
   description?: string;
 }
@@ -126,6 +129,8 @@ export interface OutcomeSpec extends Named {
 
 export interface StepSpec extends Named {
   target?: TargetSpec;
+  /** Some target field was written (even if it did not decode): no "has no target" echo. */
+  targetWritten: boolean;
   description?: string;
   body?: WorkflowSpec;
   input?: Record<string, ExprSource>;

@@ -19,5 +19,13 @@ export interface ParsedFile {
   map: SourceMap;
 }
 
+/**
+ * A new JSON object with no prototype: keys such as `__proto__` or `constructor` in a
+ * user's file are plain data, never inherited properties.
+ */
+export function jsonObject(): JsonObject {
+  return Object.create(null) as JsonObject;
+}
+
 /** The deepest nesting of values accepted in any dialect. */
 export const MAX_DEPTH = 64;

@@ -3,6 +3,7 @@ import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { SourceFile } from "../diagnostics/source-file.js";
 import { MAX_DEPTH, type JsonValue, type ParsedFile } from "./document.js";
 import { scanHcl } from "./hcl-scan.js";
+import { nestingDepth } from "./nesting-depth.js";
 
 type Hcl2Json = { parse(filename: string, contents: string): Promise<Record<string, JsonValue>> };
 let hcl2json: Hcl2Json | undefined;
@@ -24,7 +25,7 @@ const NAME = "__criteria_input__.hcl";
  * (DESIGN.md, Pipeline step 2). Never throws; hcl2json failures become `syntax_error`.
  */
 export async function parseHcl(file: SourceFile): Promise<{ parsed?: ParsedFile; diagnostics: Diagnostic[] }> {
-  const depth = maxBracketDepth(file.text);
+  const depth = nestingDepth(file.text, "hcl", MAX_DEPTH);
   if (depth.depth > MAX_DEPTH) {
     return { diagnostics: [diag("nesting_too_deep", file.range(depth.at, depth.at + 1), `blocks and values nest deeper than ${MAX_DEPTH} levels`)] };
   }
@@ -62,7 +63,27 @@ export function hclErrors(file: SourceFile, message: string): Diagnostic[] {
     const detail = rest.join("; ").replace(/\.$/, "");
     out.push(diag("syntax_error", file.range(s, e), summary, detail ? { hint: detail } : {}));
   }
-  if (out.length === 0) out.push(diag("syntax_error", file.range(0), message.replace(/^parse config: /, "")));
+  if (out.length === 0) {
+    // hcl2json's JSON conversion refuses a block type used both with and without labels,
+    // without a position: point at the first unlabelled block of that type.
+    const mixed = /invalid HCL detected for "([^"]+)" block, cannot have blocks with and without labels/.exec(message);
+    if (mixed) {
+      const m = new RegExp(`^[ \\t]*(${mixed[1]})[ \\t]*\\{`, "m").exec(file.text);
+      const at = m ? (m.index ?? 0) + m[0].indexOf(mixed[1]) : 0;
+      out.push(
+        diag("missing_field", file.range(at, at + mixed[1].length), `a ${mixed[1]} block needs a name label`, {
+          hint: `write ${mixed[1]} "<name>" { ... }; every ${mixed[1]} block is named`,
+        }),
+      );
+    } else out.push(diag("syntax_error", file.range(0), message.replace(/^parse config: /, "").replace(/^convert to HCL: /, "")));
+  }
+  // The first syntax error is the one to fix: later ones are usually its echoes
+  // (an unterminated string makes every following line "invalid").
+  if (out.length > 1 && out[0].code === "syntax_error") {
+    const rest = out.length - 1;
+    out[0].hint = `${out[0].hint ? `${out[0].hint}. ` : ""}(${rest} more syntax error${rest === 1 ? "" : "s"} after this one, often its echoes)`;
+    return [out[0]];
+  }
   return out;
 }
 
@@ -84,22 +105,4 @@ export function graphemeOffset(file: SourceFile, line: number, col: number): num
     n++;
   }
   return start + text.length + Math.max(0, col - n);
-}
-
-/** The deepest `{[(` nesting outside strings and comments (a cheap guard before hcl2json). */
-function maxBracketDepth(text: string): { depth: number; at: number } {
-  let d = 0;
-  let max = 0;
-  let at = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 123 || c === 91 || c === 40) {
-      if (++d > max) {
-        max = d;
-        at = i;
-        if (max > MAX_DEPTH) break;
-      }
-    } else if (c === 125 || c === 93 || c === 41) d = Math.max(0, d - 1);
-  }
-  return { depth: max, at };
 }

@@ -1,7 +1,8 @@
 import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node as YamlNode } from "yaml";
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { SourceFile } from "../diagnostics/source-file.js";
-import { MAX_DEPTH, type JsonValue, type ParsedFile } from "./document.js";
+import { MAX_DEPTH, jsonObject, type JsonValue, type ParsedFile } from "./document.js";
+import { nestingDepth } from "./nesting-depth.js";
 import { childPointer, type SourceMap } from "./source-map.js";
 
 /** Most aliases one YAML document may use before it is refused as an alias bomb. */
@@ -18,15 +19,20 @@ export const MAX_ALIAS_NODES = 10_000;
  */
 export function parseYaml(file: SourceFile): { parsed?: ParsedFile; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
+  const depth = nestingDepth(file.text, "yaml", MAX_DEPTH);
+  if (depth.depth > MAX_DEPTH) {
+    return { diagnostics: [diag("nesting_too_deep", file.range(depth.at, depth.at + 1), `values nest deeper than ${MAX_DEPTH} levels`)] };
+  }
   let doc: Document.Parsed;
   try {
     doc = parseDocument(file.text, { lineCounter: new LineCounter(), uniqueKeys: true, prettyErrors: false, strict: true });
   } catch (e) {
+    if (e instanceof RangeError) return { diagnostics: [diag("nesting_too_deep", file.range(0), `the document nests too deeply to parse`)] };
     return { diagnostics: [diag("syntax_error", file.range(0), `${file.path}: ${(e as Error).message}`)] };
   }
   for (const err of doc.errors) {
     const [s, e] = err.pos;
-    const msg = err.message.split("\n")[0];
+    const msg = err.code === "MULTIPLE_DOCS" ? "a workflow file holds one YAML document, but this one has more (a second ---)" : err.message.split("\n")[0].replace(/ at line \d+, column \d+$/, "");
     diagnostics.push(diag("syntax_error", file.range(s, e), msg, { hint: yamlHint(err.code) }));
   }
   if (diagnostics.length > 0) return { diagnostics };
@@ -66,7 +72,7 @@ export function parseYaml(file: SourceFile): { parsed?: ParsedFile; diagnostics:
       return v;
     }
     if (isMap(node)) {
-      const out: { [k: string]: JsonValue } = {};
+      const out: { [k: string]: JsonValue } = jsonObject();
       for (const pair of node.items) {
         const k = pair.key as YamlNode | null;
         const key = isScalar(k) ? String(k.value) : k == null ? "" : String((k as { toJSON?: () => unknown }).toJSON?.() ?? "");

@@ -56,7 +56,9 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, rangeAt: Rang
         const table = ref.root === "var" ? "variables" : ref.root === "local" ? "locals" : "shared";
         if (name === undefined) {
           diagnostics.push(diag("unknown_reference", at, `${ctx.what}: "${ref.root}" needs a name, e.g. ${ref.root}.name`));
-        } else if (!s.lookup(table, name)) {
+        } else if (s.lookup(table, name)) {
+          s.lookup(table, name)!.scope.used.add(`${table}:${name}`);
+        } else {
           const noun = ref.root === "var" ? "variable" : ref.root === "local" ? "local value" : "shared variable";
           diagnostics.push(diag("unknown_reference", at, `${ctx.what}: unknown ${noun} "${name}" (in ${ref.raw})`, { hint: suggest(name, s.visible(table)) ?? `declare it: ${declHint(ref.root, name)}` }));
         }

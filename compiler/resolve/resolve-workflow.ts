@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import { dirname, resolve as resolvePath } from "node:path";
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { suggest } from "../diagnostics/did-you-mean.js";
 import type { Range } from "../diagnostics/range.js";
@@ -56,6 +58,10 @@ class Resolver {
       items: T[],
     ) => {
       for (const it of items) {
+        if (it.name.startsWith("__")) {
+          this.diagnostics.push(diag("reserved_name", it.nameRange, `${noun} "${it.name}": names starting with "__" are reserved`, { hint: "pick a name that starts with a letter" }));
+          continue;
+        }
         const outer = parent?.lookup(table, it.name);
         if (outer) {
           this.diagnostics.push(
@@ -139,7 +145,8 @@ class Resolver {
       this.node(w.header.initialState, s, "initial_state");
       this.environment(w.header.environment, s, `workflow "${w.header.name}"`);
       if (w.header.targetState && !s.nodes.has(w.header.targetState.name)) this.node(w.header.targetState, s, "target_state");
-      if (w.header.use.length > 0) {
+      const present = w.header.use.filter((u) => this.path(u, `workflow "${w.header!.name}" use`));
+      if (present.length > 0 && w.header.use.length > 0) {
         this.diagnostics.push(diag("not_supported", w.header.use[0].range, `workflow "${w.header.name}": "use" (flow agents from other files) is not supported yet`, { hint: "multi-file composition arrives with a later release" }));
       }
     }
@@ -148,9 +155,10 @@ class Resolver {
     for (const a of w.adapters) this.exprs(a.config, { ...base, each: false, steps: false, what: `adapter "${a.name}"` }, "config");
     for (const a of w.agents) {
       this.exprs(a.config, { ...base, each: false, steps: false, what: `agent "${a.name}"` }, "config");
-      if (a.use) this.diagnostics.push(diag("not_supported", a.use.range, `agent "${a.name}": agents defined by a workflow file ("use") are not supported yet`, { hint: "declare the agent with adapter/cli and model for now" }));
+      if (a.use && this.path(a.use, `agent "${a.name}" use`)) this.diagnostics.push(diag("not_supported", a.use.range, `agent "${a.name}": agents defined by a workflow file ("use") are not supported yet`, { hint: "declare the agent with adapter/cli and model for now" }));
     }
     for (const sw of w.subworkflows) {
+      this.path(sw.source, `subworkflow "${sw.name}" source`);
       this.exprs(sw.input, { ...base, what: `subworkflow "${sw.name}"` }, "input");
       for (const a of sw.adapters) this.ref(s, "adapters", a.ref.replace(/^adapter\./, ""), a.range, `subworkflow "${sw.name}" adapters`);
       for (const a of sw.agents) this.ref(s, "agents", a.ref.replace(/^agent\./, ""), a.range, `subworkflow "${sw.name}" agents`);
@@ -188,14 +196,30 @@ class Resolver {
     }
   }
 
-  private ref(s: Scope, table: "adapters" | "agents" | "subworkflows" | "channels", name: string, range: Range, what: string) {
-    if (s.lookup(table, name)) return;
+  /**
+   * A path another file names (`source`, `workflow_file`, `use`) must exist, relative to
+   * the naming file's directory. Loading it is multi-file composition, a later stage.
+   */
+  private path(p: { path: string; range: Range }, what: string): boolean {
+    const base = dirname(resolvePath(p.range.file));
+    if (p.path && existsSync(resolvePath(base, p.path))) return true;
+    this.diagnostics.push(diag("file_not_found", p.range, `${what}: "${p.path}" does not exist`, { hint: `paths are relative to the directory of ${p.range.file}` }));
+    return false;
+  }
+
+  private ref(s: Scope, table: "adapters" | "agents" | "subworkflows" | "channels", name: string, range: Range, what: string): boolean {
+    const found = s.lookup(table, name);
+    if (found) {
+      found.scope.used.add(`${table}:${name}`);
+      return true;
+    }
     const noun = table.slice(0, -1);
     this.diagnostics.push(
       diag("unknown_target", range, `${what}: unknown ${noun} "${name}"`, {
         hint: suggest(name, s.visible(table)) ?? (s.visible(table).length === 0 ? `no ${table} are declared; declare one with ${noun} "${name}" { ... }` : undefined),
       }),
     );
+    return false;
   }
 
   private step(st: StepSpec, s: Scope, base: ExprContext) {
@@ -204,7 +228,10 @@ class Resolver {
     if (t?.kind === "adapter") {
       const key = `${t.type}.${t.name}`;
       const found = s.lookup("adapters", key);
-      if (found) this.adapterOf.set(st, found.decl);
+      if (found) {
+        this.adapterOf.set(st, found.decl);
+        found.scope.used.add(`adapters:${key}`);
+      }
       else if (t.implicit) {
         // Older files name a plugin type directly (`adapter = "noop"`): one implicit session per type.
         let a = this.implicit.get(t.type);
@@ -222,7 +249,9 @@ class Resolver {
         );
       }
     } else if (t?.kind === "agent") {
-      if (!s.lookup("agents", t.name)) {
+      const found = s.lookup("agents", t.name);
+      if (found) found.scope.used.add(`agents:${t.name}`);
+      else {
         const visible = s.visible("agents");
         this.diagnostics.push(
           diag("unknown_target", t.range, `${what}: unknown agent "${t.name}"`, {
@@ -231,13 +260,13 @@ class Resolver {
         );
       }
     } else if (t?.kind === "subworkflow" || t?.kind === "channel") {
-      this.ref(s, t.kind === "subworkflow" ? "subworkflows" : "channels", t.name, t.range, what);
-      if (t.kind === "subworkflow") {
+      const known = this.ref(s, t.kind === "subworkflow" ? "subworkflows" : "channels", t.name, t.range, what);
+      if (t.kind === "subworkflow" && known) {
         this.diagnostics.push(diag("not_supported", t.range, `${what}: running a subworkflow from another directory is not supported yet`, { hint: "inline the steps in a workflow { } body for now" }));
       }
     } else if (t?.kind === "file") {
-      this.diagnostics.push(diag("not_supported", t.range, `${what}: workflow_file is not supported yet`, { hint: "inline the body in a workflow { } block for now" }));
-    } else if (!t && st.lifecycle === undefined) {
+      if (this.path({ path: t.path, range: t.range }, what)) this.diagnostics.push(diag("not_supported", t.range, `${what}: workflow_file is not supported yet`, { hint: "inline the body in a workflow { } block for now" }));
+    } else if (!t && !st.targetWritten && st.lifecycle === undefined) {
       this.diagnostics.push(
         diag("missing_field", st.nameRange, `${what} has no target`, {
           hint: `set target = adapter.<type>.<name> | agent.<name> | subworkflow.<name>, or give it a workflow { } body`,
@@ -257,7 +286,7 @@ class Resolver {
       this.exprs(o.sharedWrites, { ...own, what: `${what} outcome "${o.name}"` }, "shared_writes");
       for (const [k, v] of Object.entries(o.sharedWrites)) {
         if (!s.lookup("shared", k)) {
-          this.diagnostics.push(diag("unknown_reference", v.range, `${what} outcome "${o.name}": unknown shared variable "${k}"`, { hint: suggest(k, s.visible("shared")) }));
+          this.diagnostics.push(diag("unknown_reference", v.keyRange ?? v.range, `${what} outcome "${o.name}": unknown shared variable "${k}"`, { hint: suggest(k, s.visible("shared")) }));
         }
       }
     }

@@ -31,6 +31,8 @@ export class Scope {
   /** Graph nodes of this workflow only (a body's nodes are its own). */
   readonly nodes = new Map<string, NodeKind>();
   readonly steps = new Map<string, StepSpec>();
+  /** Declarations of this scope that something uses: `agents:x`, `adapters:T.N`, `locals:x`, ... */
+  readonly used = new Set<string>();
 
   /**
    * @param workflow the workflow this scope belongs to

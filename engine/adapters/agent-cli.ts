@@ -159,8 +159,15 @@ export const CLI_PROFILES: Record<AgentCliType, CliProfile> = {
     parse: (stdout) => {
       const { docs, text } = parseJsonDocs(stdout);
       const meta = newObject();
-      const sid = lastWhere(docs, (d) => typeof d.sessionId === "string" || typeof d.session_id === "string");
-      if (sid) meta.session_id = (sid.sessionId ?? sid.session_id) as string;
+      for (let i = docs.length - 1; i >= 0 && meta.session_id === undefined; i--) {
+        for (const o of [docs[i], docs[i].data]) {
+          const sid = isObject(o) ? o.sessionId ?? o.session_id : undefined;
+          if (typeof sid === "string") {
+            meta.session_id = sid;
+            break;
+          }
+        }
+      }
       const msg = lastWhere(docs, (d) => d.type === "assistant.message" && isObject(d.data) && typeof d.data.content === "string");
       const answer = msg && isObject(msg.data) ? (msg.data.content as string) : undefined;
       const err = lastWhere(docs, (d) => d.type === "error" || d.type === "session.error");
@@ -298,7 +305,7 @@ async function executeAgentCli(
 export function chooseOutcome(answer: string, declared: string[], fields?: ObjectValue): { outcome?: string; claimed?: string } {
   let claimed: string | undefined = fields && typeof fields.outcome === "string" ? fields.outcome.trim() : undefined;
   if (!claimed) {
-    const re = /^[ \t>*_#-]*OUTCOME[*_`]*[ \t]*[:=][ \t]*[*_`"']*([A-Za-z_][A-Za-z0-9_-]*)[*_`"'.]*[ \t]*\r?$/gim;
+    const re = /^[ \t>*_#-]*OUTCOME[*_`]*[ \t]*[:=][*_`"' \t]*([A-Za-z_][A-Za-z0-9_-]*)[*_`"'.]*[ \t]*\r?$/gim;
     for (let m = re.exec(answer); m !== null; m = re.exec(answer)) claimed = m[1];
   }
   if (!claimed) return {};

@@ -77,7 +77,7 @@ export function untrackProcessGroup(pid: number): void {
  */
 export function killProcessGroup(pid: number, signal: NodeJS.Signals): boolean {
   try {
-    process.kill(pid, signal);
+    process.kill(-pid, signal);
     return true;
   } catch {
     return false;

@@ -52,7 +52,7 @@ export function evalExpr(e: GraphExpr, variables: Record<string, Value>, functio
 
 /** Evaluates a map of expressions. */
 export function evalMap(m: Record<string, GraphExpr>, variables: Record<string, Value>, functions: FunctionTable): Record<string, Value> {
-  const out: Record<string, Value> = {};
+  const out = Object.create(null) as Record<string, Value>;
   for (const [k, v] of Object.entries(m)) out[k] = evalExpr(v, variables, functions);
   return out;
 }

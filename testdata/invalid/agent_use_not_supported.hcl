@@ -1,4 +1,4 @@
-# agent "reviewer" { use = "./reviewer.hcl" }: flow agents are not supported yet.
+# agent "reviewer" { use = "../fixtures/reviewer.hcl" }: flow agents are not supported yet.
 workflow "demo" {
   version       = "1"
   initial_state = "review"
@@ -6,7 +6,7 @@ workflow "demo" {
 }
 
 agent "reviewer" {
-  use = "./reviewer.hcl"
+  use = "../fixtures/reviewer.hcl"
 }
 
 step "review" {

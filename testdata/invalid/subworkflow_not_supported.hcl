@@ -6,7 +6,7 @@ workflow "demo" {
 }
 
 subworkflow "inner" {
-  source = "./inner"
+  source = "../fixtures/inner"
   input  = { work = "demo" }
 }
 

@@ -1,4 +1,4 @@
-# workflow_file = "./body.hcl" is not supported yet (not_supported).
+# workflow_file = "../fixtures/body.hcl" is not supported yet (not_supported).
 workflow "demo" {
   version       = "1"
   initial_state = "loop"
@@ -7,7 +7,7 @@ workflow "demo" {
 
 step "loop" {
   count         = 2
-  workflow_file = "./body.hcl"
+  workflow_file = "../fixtures/body.hcl"
   outcome "all_succeeded" { next = "done" }
   outcome "any_failed"    { next = "done" }
 }

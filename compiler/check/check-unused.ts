@@ -1,0 +1,34 @@
+import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
+import type { Check } from "./context.js";
+
+/**
+ * Declarations nothing uses are warnings (`unused_declaration`): an adapter no step
+ * targets, an agent no step or channel names, a local no expression reads, a
+ * subworkflow or channel no step runs. Variables are inputs and are not reported.
+ * Uses are recorded by the resolver in the declaring scope.
+ */
+export const checkUnused: Check = {
+  name: "unused",
+  onlyWhenValid: true,
+  run({ resolution }) {
+    const out: Diagnostic[] = [];
+    for (const s of resolution.scopes) {
+      const w = s.workflow;
+      const groups: [string, string, { name: string; nameRange: import("../diagnostics/range.js").Range }[]][] = [
+        ["adapters", "adapter", w.adapters],
+        ["agents", "agent", w.agents],
+        ["locals", "local", w.locals],
+        ["subworkflows", "subworkflow", w.subworkflows],
+        ["channels", "channel", w.channels],
+      ];
+      for (const [table, noun, list] of groups) {
+        for (const d of list) {
+          if (!s.used.has(`${table}:${d.name}`)) {
+            out.push(diag("unused_declaration", d.nameRange, `${noun} "${d.name}" is declared but never used`, { hint: `remove it, or use it from a step` }));
+          }
+        }
+      }
+    }
+    return out;
+  },
+};
