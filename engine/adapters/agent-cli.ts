@@ -49,6 +49,8 @@ import { stepEnv } from "./step-env.js";
  *
  * effectful = true: an agent may edit files, run commands, push.
  */
+
+/** The agent CLIs driven by this module. */
 export type AgentCliType = "claude" | "copilot" | "codex";
 
 /** What a profile extracted from a CLI's stdout. */

@@ -4,7 +4,7 @@ import { createInterface } from "node:readline";
 import type { Adapter, Session, SessionContext, StepRequest, StepResult } from "./adapter.js";
 import { isObject, newObject, type Value } from "../../compiler/expr/value.js";
 import { findExecutable, splitPath } from "./find-executable.js";
-import { abortReason, adapterError, failed, isReason, reasonFor, toObjectValue } from "./result.js";
+import { abortReason, adapterError, failed, isReason, reasonFor, toValue } from "./result.js";
 import { killProcessGroup, trackProcessGroup, untrackProcessGroup } from "./run-process.js";
 
 /**
@@ -296,7 +296,7 @@ class ProcessSession implements Session {
       const message = isObject(e as Value) && typeof (e as { message?: unknown }).message === "string" ? (e as { message: string }).message : JSON.stringify(e);
       this.settle(m.id, { kind: "error", message });
     } else if (Object.hasOwn(m, "result")) {
-      this.settle(m.id, { kind: "result", value: toObjectValueOrPrimitive(m.result) });
+      this.settle(m.id, { kind: "result", value: toValue(m.result) });
     } else {
       this.settle(m.id, { kind: "error", message: "the response has neither result nor error" });
     }
@@ -353,10 +353,6 @@ function within(p: Promise<void>, ms: number): Promise<boolean> {
 
 function replyMessage(r: Reply): string {
   return r.kind === "result" ? "ok" : r.message;
-}
-
-function toObjectValueOrPrimitive(x: unknown): Value {
-  return isObject(x as Value) ? toObjectValue(x) : x === undefined ? null : (toObjectValue({ v: x }).v ?? null);
 }
 
 /**

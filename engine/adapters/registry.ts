@@ -1,9 +1,9 @@
 import type { Adapter } from "./adapter.js";
-import { createAgentCliAdapter, isAgentCliType } from "./agent-cli.js";
+import { createAgentCliAdapter, isAgentCliType, type AgentCliAdapterOptions } from "./agent-cli.js";
 import { localAdapter } from "./local.js";
 import { noopAdapter } from "./noop.js";
 import { ProcessAdapter, type ProcessAdapterOptions } from "./process-adapter.js";
-import { createShellAdapter } from "./shell.js";
+import { createShellAdapter, type ShellAdapterOptions } from "./shell.js";
 
 /**
  * Adapter types by name: the built-ins (`noop`, `shell`, `local`, `claude`, `copilot`,
@@ -20,13 +20,13 @@ export function isBuiltIn(type: string): boolean {
   return (BUILT_IN_TYPES as readonly string[]).includes(type);
 }
 
-/** Options passed to the adapters `adapterFor` makes; all optional. */
-export interface AdapterOptions extends ProcessAdapterOptions {
-  /** Environment that child processes start from (default `process.env`). */
-  baseEnv?: NodeJS.ProcessEnv;
-  /** ms between SIGTERM and SIGKILL when a process group is killed (default 2000). */
-  killGraceMs?: number;
-}
+/**
+ * Options passed to the adapters `adapterFor` makes; all optional. `baseEnv` (default
+ * `process.env`) is the environment child processes start from and where PATH,
+ * CRITERIA_PLUGINS are read; `killGraceMs` (default 2000) is the SIGTERM→SIGKILL grace;
+ * `onStderr` receives out-of-process adapters' stderr lines.
+ */
+export interface AdapterOptions extends Omit<ProcessAdapterOptions, "executable">, ShellAdapterOptions, AgentCliAdapterOptions {}
 
 const defaults = new Map<string, Adapter>();
 

@@ -42,6 +42,8 @@ import { stepEnv } from "./step-env.js";
  *
  * effectful = true: the runner journals the attempt before running it.
  */
+
+/** Options of a shell adapter (for tests and embedding; workflows use session config). */
 export interface ShellAdapterOptions {
   /** Environment the command's environment starts from (default `process.env`). */
   baseEnv?: NodeJS.ProcessEnv;

@@ -14,6 +14,7 @@ export class TailBuffer {
   /** @param capBytes bytes to keep (>= 0) */
   constructor(readonly capBytes: number) {}
 
+  /** Appends `chunk`, dropping the oldest bytes beyond the cap. */
   write(chunk: Buffer): void {
     this.totalBytes += chunk.length;
     this.chunks.push(chunk);

@@ -1,0 +1,539 @@
+/**
+ * The engine over compiled graphs (issue #3): routing, iteration, bodies as nested
+ * runs, branches, waits, approvals, policies, outputs, sessions, resume and locks.
+ * Real SQLite journals in temp directories; adapters are the built-ins or small
+ * counting adapters where a test must see what ran.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { describe, expect, it } from "vitest";
+import type { Graph } from "../../compiler/build/graph.js";
+import type { Value } from "../../compiler/expr/value.js";
+import { compile } from "../../compiler/index.js";
+import type { Adapter, StepRequest, StepResult } from "../../engine/adapters/adapter.js";
+import { adapterFor } from "../../engine/adapters/registry.js";
+import type { JournalEntry, NewEntry } from "../../engine/journal/entry.js";
+import { JournalWriteError, RunLockedError, SqliteJournal } from "../../engine/journal/sqlite-journal.js";
+import type { RunEvent } from "../../engine/run/events.js";
+import { deliverSignal, RunInterrupted, Runner, type RunnerOptions } from "../../engine/run/runner.js";
+
+async function graphOf(hcl: string): Promise<Graph> {
+  const dir = mkdtempSync(join(tmpdir(), "criteria-eng-"));
+  const file = join(dir, "w.hcl");
+  writeFileSync(file, hcl);
+  const c = await compile(file);
+  const errors = c.diagnostics.filter((d) => d.severity === "error");
+  if (errors.length) throw new Error(errors.map((d) => `${d.range.start.line}:${d.range.start.column} ${d.message}`).join("\n"));
+  return c.graph!;
+}
+
+function setup(extra: Partial<RunnerOptions> = {}) {
+  const dir = mkdtempSync(join(tmpdir(), "criteria-state-"));
+  const journal = new SqliteJournal(dir);
+  const events: RunEvent[] = [];
+  const runner = new Runner({ journal, adapterFor, baseDir: dir, events: (e) => events.push(e), pollMs: 5, ...extra });
+  return { dir, journal, runner, events, entries: (id: string) => journal.read(id).entries };
+}
+
+const HEAD = (initial: string) => `workflow "t" {\n  version = "1"\n  initial_state = "${initial}"\n  target_state = "done"\n}\nstate "done" { terminal = true }\nstate "failed" {\n  terminal = true\n  success = false\n}\n`;
+
+/** A counting adapter: records every execution and session open/close. */
+function counting(answer: (req: StepRequest) => StepResult = () => ({ outcome: "success", output: {}, reason: "ok" })) {
+  const calls: string[] = [];
+  const opened: string[] = [];
+  const closed: string[] = [];
+  const adapter: Adapter = {
+    type: "count",
+    effectful: true,
+    async open(_config, ctx) {
+      opened.push(`${ctx.adapter_id}@${ctx.run_id}`);
+      return {
+        execute: async (req) => {
+          calls.push(`${req.step}${req.each ? `[${req.each.index}]` : ""}`);
+          return answer(req);
+        },
+        close: async () => void closed.push(`${ctx.adapter_id}@${ctx.run_id}`),
+      };
+    },
+  };
+  return { adapter, calls, opened, closed, adapterFor: (t: string) => (t === "count" ? adapter : adapterFor(t)) };
+}
+
+describe("routing", () => {
+  it("runs a noop chain to its terminal state and journals each step", async () => {
+    const g = await graphOf(`${HEAD("a")}
+step "a" {
+  adapter = "noop"
+  input { label = "x" }
+  outcome "success" { next = "b" }
+}
+step "b" {
+  adapter = "noop"
+  input { result = "failure" }
+  outcome "success" { next = "done" }
+  outcome "failure" { next = "failed" }
+}`);
+    const { runner, entries } = setup();
+    const end = await runner.start(g, {}, "r1");
+    expect(end).toMatchObject({ state: "failed", success: false });
+    const types = entries("r1").map((e) => `${e.entry_type}:${e.step_id}`);
+    expect(types).toEqual(["run.spawned:", "step.attempt.started:a", "effect.confirmed:a", "step.completed:a", "step.attempt.started:b", "effect.confirmed:b", "step.completed:b", "run.completed:"]);
+  });
+
+  it("an undeclared outcome fails the run unless default_outcome routes it", async () => {
+    const src = (dflt: string) => `${HEAD("a")}
+step "a" {
+  adapter = "noop"
+  input { result = "weird" }
+  ${dflt}
+  outcome "success" { next = "done" }
+}`;
+    const { runner } = setup();
+    const bad = await runner.start(await graphOf(src("")), {}, "r-bad");
+    expect(bad).toMatchObject({ success: false, reason: "unknown_outcome" });
+    expect(bad.detail).toContain('"weird"');
+    const { runner: r2 } = setup();
+    expect(await r2.start(await graphOf(src('default_outcome = "success"')), {}, "r-ok")).toMatchObject({ success: true, state: "done" });
+  });
+
+  it("branches on expressions and journals the arm taken", async () => {
+    const g = await graphOf(`${HEAD("a")}
+variable "env" {
+  type = "string"
+  default = "prod"
+}
+step "a" {
+  adapter = "noop"
+  input { size = 3 }
+  outcome "success" { next = "decide" }
+}
+branch "decide" {
+  arm {
+    when = var.env == "dev"
+    next = "failed"
+  }
+  arm {
+    when = steps.a.size > 2
+    next = "done"
+  }
+  default { next = "failed" }
+}`);
+    const { runner, entries } = setup();
+    expect(await runner.start(g, {}, "r")).toMatchObject({ state: "done", success: true });
+    expect(entries("r").find((e) => e.entry_type === "branch.taken")?.payload).toMatchObject({ arm: 1, next: "done" });
+    const { runner: r2 } = setup();
+    expect(await r2.start(g, { env: "dev" }, "r")).toMatchObject({ state: "failed" });
+  });
+
+  it("evaluates workflow outputs at the end", async () => {
+    const g = await graphOf(`${HEAD("a")}
+step "a" {
+  adapter = "noop"
+  input { word = "hi" }
+  outcome "success" { next = "done" }
+}
+output "shout" { value = upper(steps.a.word) }`);
+    const { runner } = setup();
+    expect((await runner.start(g, {}, "r")).outputs).toEqual({ shout: "HI" });
+  });
+
+  it("writes shared variables from outcomes and journals them", async () => {
+    const g = await graphOf(`${HEAD("a")}
+shared_variable "n" {
+  type = "number"
+  value = 1
+}
+step "a" {
+  adapter = "noop"
+  outcome "success" {
+    next = "b"
+    shared_writes = { n = shared.n + 1 }
+  }
+}
+step "b" {
+  adapter = "noop"
+  input { seen = shared.n }
+  outcome "success" { next = "done" }
+}
+output "n" { value = shared.n }`);
+    const { runner, entries } = setup();
+    expect((await runner.start(g, {}, "r")).outputs).toEqual({ n: 2 });
+    expect(entries("r").find((e) => e.entry_type === "step.completed" && e.step_id === "a")?.payload).toMatchObject({ shared: { n: 2 } });
+  });
+});
+
+describe("iteration and bodies", () => {
+  const loop = (iter: string, body: string, extra = "") => `${HEAD("loop")}
+step "loop" {
+  ${iter}
+  ${extra}
+  workflow {
+${body}
+  }
+  outcome "all_succeeded" { next = "done" }
+  outcome "any_failed" { next = "failed" }
+}`;
+  const ok = `step "work" {
+  adapter = "noop"
+  input = { i = each._idx, v = each.value }
+  outcome "success" { next = "_continue" }
+}`;
+
+  it("count runs the body once per item as nested runs, outputs in order", async () => {
+    const { runner, entries } = setup();
+    const end = await runner.start(await graphOf(loop("count = 3", ok)), {}, "r");
+    expect(end).toMatchObject({ state: "done", success: true });
+    const spawned = entries("r").filter((e) => e.entry_type === "run.spawned").map((e) => e.run_id);
+    expect(spawned).toEqual(["r", "r/loop#1[0]", "r/loop#1[1]", "r/loop#1[2]"]);
+    const child = entries("r").find((e) => e.run_id === "r/loop#1[1]" && e.entry_type === "run.spawned")!;
+    expect(child.payload).toMatchObject({ parent_run_id: "r", parent_step_id: "loop", iteration: 1 });
+    const done = entries("r").find((e) => e.entry_type === "step.completed" && e.step_id === "loop")!;
+    expect(done.payload).toMatchObject({ outcome: "all_succeeded", output: [{ i: 0, v: 0 }, { i: 1, v: 1 }, { i: 2, v: 2 }], child_run_ids: ["r/loop#1[0]", "r/loop#1[1]", "r/loop#1[2]"] });
+  });
+
+  it("for_each over a map walks keys in order with each.key", async () => {
+    const body = `step "work" {
+  adapter = "noop"
+  input = { k = each.key, v = each.value, last = each._last }
+  outcome "success" { next = "_continue" }
+}`;
+    const { runner, entries } = setup();
+    await runner.start(await graphOf(loop(`for_each = { b = 2, a = 1 }`, body)), {}, "r");
+    const done = entries("r").find((e) => e.entry_type === "step.completed" && e.step_id === "loop")!;
+    expect(done.payload.output).toEqual([{ k: "a", v: 1, last: false }, { k: "b", v: 2, last: true }]);
+  });
+
+  it("an empty collection takes all_succeeded and says so", async () => {
+    const { runner, events } = setup();
+    expect(await runner.start(await graphOf(loop(`for_each = []`, ok)), {}, "r")).toMatchObject({ state: "done" });
+    const e = events.find((x) => x.event === "step.completed" && x.step === "loop") as Extract<RunEvent, { event: "step.completed" }>;
+    expect(e.detail).toContain("empty");
+  });
+
+  it("a body ending in a success = false state fails its item; on_failure = abort stops", async () => {
+    const body = `step "work" {
+  adapter = "noop"
+  input { result = each._idx == 1 ? "failure" : "success" }
+  outcome "success" { next = "_continue" }
+  outcome "failure" { next = "broken" }
+}
+state "broken" {
+  terminal = true
+  success = false
+}`;
+    const { runner, entries } = setup();
+    expect(await runner.start(await graphOf(loop("count = 3", body, `on_failure = "abort"`)), {}, "r")).toMatchObject({ state: "failed" });
+    expect(entries("r").filter((e) => e.entry_type === "iteration.completed").map((e) => (e.payload as { success: boolean }).success)).toEqual([true, false]);
+    const { runner: r2, entries: e2 } = setup();
+    expect(await r2.start(await graphOf(loop("count = 3", body, `on_failure = "continue"`)), {}, "r")).toMatchObject({ state: "failed" });
+    expect(e2("r").filter((e) => e.entry_type === "iteration.completed")).toHaveLength(3);
+  });
+
+  it("return leaves the iteration early, successfully", async () => {
+    const body = `step "work" {
+  adapter = "noop"
+  input { result = each._idx == 1 ? "approved" : "success" }
+  outcome "success" { next = "_continue" }
+  outcome "approved" { next = "return" }
+}`;
+    const { runner, entries } = setup();
+    expect(await runner.start(await graphOf(loop("count = 5", body)), {}, "r")).toMatchObject({ state: "done", success: true });
+    expect(entries("r").filter((e) => e.entry_type === "iteration.completed")).toHaveLength(2);
+  });
+
+  it("a non-iterating body's failure becomes its step's failure, reason threaded through", async () => {
+    const g = await graphOf(`${HEAD("outer")}
+step "outer" {
+  type = "workflow"
+  workflow {
+    step "inner" {
+      adapter = "noop"
+      input { result = "failure" }
+      outcome "success" { next = "return" }
+      outcome "failure" { next = "bad" }
+    }
+    state "bad" {
+      terminal = true
+      success = false
+    }
+  }
+  outcome "success" { next = "done" }
+}`);
+    const { runner } = setup();
+    const end = await runner.start(g, {}, "r");
+    expect(end.success).toBe(false);
+    expect(end.detail).toContain("r/outer#1 failed");
+    expect(end.detail).toContain('reached state "bad"');
+  });
+
+  it("parallel runs items concurrently up to parallel_max, outputs in item order", async () => {
+    let running = 0;
+    let peak = 0;
+    const c = counting((req) => ({ outcome: "success", output: { v: req.each!.value }, reason: "ok" }));
+    const slow: Adapter = {
+      ...c.adapter,
+      async open(config, ctx) {
+        const s = await c.adapter.open(config, ctx);
+        return {
+          execute: async (req) => {
+            running++;
+            peak = Math.max(peak, running);
+            await new Promise((r) => setTimeout(r, 20));
+            running--;
+            return s.execute(req);
+          },
+          close: s.close,
+        };
+      },
+    };
+    const g = await graphOf(`${HEAD("fan")}
+adapter "count" "default" {}
+step "fan" {
+  target = adapter.count.default
+  parallel = ["a", "b", "c", "d", "e"]
+  parallel_max = 2
+  outcome "all_succeeded" { next = "done" }
+  outcome "any_failed" { next = "failed" }
+}`);
+    const { runner, entries } = setup({ adapterFor: (t) => (t === "count" ? slow : adapterFor(t)) });
+    expect(await runner.start(g, {}, "r")).toMatchObject({ state: "done" });
+    expect(peak).toBe(2);
+    expect(entries("r").find((e) => e.entry_type === "step.completed")?.payload.output).toEqual(["a", "b", "c", "d", "e"].map((v) => ({ v })));
+  });
+});
+
+describe("sessions", () => {
+  it("opens a session once per scope, a body uses the parent's live session, closes on scope end", async () => {
+    const c = counting();
+    const g = await graphOf(`${HEAD("a")}
+adapter "count" "main" {}
+step "a" {
+  target = adapter.count.main
+  outcome "success" { next = "loop" }
+}
+step "loop" {
+  count = 2
+  workflow {
+    step "b" {
+      target = adapter.count.main
+      outcome "success" { next = "_continue" }
+    }
+  }
+  outcome "all_succeeded" { next = "done" }
+  outcome "any_failed" { next = "failed" }
+}`);
+    const { runner } = setup({ adapterFor: c.adapterFor });
+    await runner.start(g, {}, "r");
+    expect(c.calls).toEqual(["a", "b", "b"]);
+    expect(c.opened).toEqual(["adapter.count.main@r"]);
+    expect(c.closed).toEqual(["adapter.count.main@r"]);
+  });
+});
+
+describe("waits and approvals", () => {
+  it("a duration wait sleeps through the injected clock", async () => {
+    let now = 1_000_000;
+    const slept: number[] = [];
+    const g = await graphOf(`${HEAD("pause")}
+wait "pause" {
+  duration = "90s"
+  next = "done"
+}`);
+    const { runner, entries } = setup({ clock: () => now, sleep: async (ms) => void (slept.push(ms), (now += ms)) });
+    expect(await runner.start(g, {}, "r")).toMatchObject({ state: "done" });
+    expect(slept).toEqual([90_000]);
+    expect(entries("r").find((e) => e.entry_type === "wait.started")?.payload).toMatchObject({ until_ms: 1_090_000 });
+  });
+
+  it("a signal wait continues when the signal is delivered", async () => {
+    const g = await graphOf(`${HEAD("gate")}
+wait "gate" {
+  signal = "deployed"
+  next = "done"
+}`);
+    const { runner, journal } = setup();
+    const run = runner.start(g, {}, "r");
+    await new Promise((r) => setTimeout(r, 30));
+    deliverSignal(journal, "r", "deployed", { ok: true }, "test", Date.now());
+    expect(await run).toMatchObject({ state: "done" });
+  });
+
+  it("approvals: auto-approve, or a recorded rejection", async () => {
+    const g = await graphOf(`${HEAD("ask")}
+approval "ask" {
+  approvers = ["alice"]
+  reason = "ship it?"
+  outcome "approved" { next = "done" }
+  outcome "rejected" { next = "failed" }
+}`);
+    const { runner } = setup({ autoApprove: true });
+    expect(await runner.start(g, {}, "r")).toMatchObject({ state: "done" });
+    const { runner: r2, journal, entries } = setup();
+    const run = r2.start(g, {}, "r");
+    await new Promise((r) => setTimeout(r, 30));
+    deliverSignal(journal, "r", "approval:ask", "rejected", "alice", Date.now());
+    expect(await run).toMatchObject({ state: "failed" });
+    expect(entries("r").find((e) => e.entry_type === "approval.decided")?.payload).toMatchObject({ decision: "rejected", by: "alice" });
+  });
+});
+
+describe("policies", () => {
+  it("max_total_steps and max_visits end a loop as a failure", async () => {
+    const loopy = (extra: string) => `${HEAD("a")}
+${extra}
+step "a" {
+  adapter = "noop"
+  max_visits = 4
+  outcome "success" { next = "b" }
+}
+step "b" {
+  adapter = "noop"
+  outcome "success" { next = "a" }
+}`;
+    const { runner } = setup();
+    const end = await runner.start(await graphOf(loopy("")), {}, "r");
+    expect(end).toMatchObject({ success: false, reason: "policy_exceeded" });
+    expect(end.detail).toContain("max_visits = 4");
+    const { runner: r2 } = setup();
+    const end2 = await r2.start(await graphOf(loopy("policy {\n  max_total_steps = 3\n}")), {}, "r");
+    expect(end2.detail).toContain("max_total_steps = 3");
+  });
+});
+
+describe("resume", () => {
+  const G = `${HEAD("one")}
+adapter "count" "default" {}
+step "one" {
+  target = adapter.count.default
+  outcome "success" { next = "two" }
+}
+step "two" {
+  target = adapter.count.default
+  outcome "success" { next = "three" }
+}
+step "three" {
+  target = adapter.count.default
+  outcome "success" { next = "done" }
+}`;
+
+  it("re-uses completed steps, marks the interrupted attempt crashed, runs it again", async () => {
+    const g = await graphOf(G);
+    const ctl = new AbortController();
+    const hang = counting((req) => {
+      if (req.step === "two") {
+        setTimeout(() => ctl.abort(), 5);
+        return new Promise<StepResult>(() => {}) as unknown as StepResult;
+      }
+      return { outcome: "success", output: { step: req.step }, reason: "ok" };
+    });
+    const hanging: Adapter = {
+      ...hang.adapter,
+      async open(c, ctx) {
+        const s = await hang.adapter.open(c, ctx);
+        return {
+          execute: (req) => Promise.race([s.execute(req), new Promise<StepResult>((res) => req.signal.addEventListener("abort", () => res({ outcome: "failure", output: {}, reason: "cancelled" })))]),
+          close: s.close,
+        };
+      },
+    };
+    const s1 = setup({ adapterFor: (t) => (t === "count" ? hanging : adapterFor(t)), signal: ctl.signal });
+    await expect(s1.runner.start(g, {}, "r")).rejects.toBeInstanceOf(RunInterrupted);
+    expect(hang.calls).toEqual(["one", "two"]);
+    const after = counting((req) => ({ outcome: "success", output: { step: req.step }, reason: "ok" }));
+    const r2 = new Runner({ journal: s1.journal, adapterFor: after.adapterFor, baseDir: s1.dir });
+    expect(await r2.resume("r")).toMatchObject({ state: "done", success: true });
+    expect(after.calls).toEqual(["two", "three"]);
+    const crashed = s1.entries("r").filter((e) => e.entry_type === "step.attempt.crashed");
+    expect(crashed.map((e) => [e.step_id, e.attempt])).toEqual([["two", 1]]);
+    const started = s1.entries("r").filter((e) => e.entry_type === "step.attempt.started" && e.step_id === "two");
+    expect(started.map((e) => e.attempt)).toEqual([1, 2]);
+  });
+
+  it("never re-executes a confirmed effect whose step.completed was lost", async () => {
+    const g = await graphOf(G);
+    const c = counting();
+    const s = setup({ adapterFor: c.adapterFor });
+    await s.runner.start(g, {}, "r");
+    // Drop everything after "two"'s effect.confirmed, as if killed between the two writes.
+    const db = new Database(join(s.dir, "journal.db"));
+    const confirmed = db.prepare("SELECT seq FROM journal WHERE step_id = 'two' AND entry_type = 'effect.confirmed'").get() as { seq: number };
+    db.prepare("DELETE FROM journal WHERE seq > ?").run(confirmed.seq);
+    db.close();
+    const again = counting();
+    const r2 = new Runner({ journal: s.journal, adapterFor: again.adapterFor, baseDir: s.dir });
+    expect(await r2.resume("r")).toMatchObject({ state: "done" });
+    expect(again.calls).toEqual(["three"]);
+  });
+
+  it("a failed journal append stops the run; resume continues from what was written", async () => {
+    const g = await graphOf(G);
+    const c = counting();
+    class Flaky extends SqliteJournal {
+      fail = true;
+      override append(root: string, entries: NewEntry[]): JournalEntry[] {
+        if (this.fail && entries.some((e) => e.entry_type === "step.completed" && e.step_id === "two")) throw new JournalWriteError("disk full");
+        return super.append(root, entries);
+      }
+    }
+    const dir = mkdtempSync(join(tmpdir(), "criteria-flaky-"));
+    const journal = new Flaky(dir);
+    await expect(new Runner({ journal, adapterFor: c.adapterFor, baseDir: dir }).start(g, {}, "r")).rejects.toBeInstanceOf(JournalWriteError);
+    expect(journal.read("r").entries.some((e) => e.step_id === "two" && e.entry_type === "step.completed")).toBe(false);
+    journal.fail = false;
+    expect(await new Runner({ journal, adapterFor: c.adapterFor, baseDir: dir }).resume("r")).toMatchObject({ state: "done" });
+    expect(c.calls).toEqual(["one", "two", "two", "three"]);
+  });
+
+  it("refuses a second live process on the same run", async () => {
+    const g = await graphOf(G);
+    const s = setup({ adapterFor: counting().adapterFor });
+    await s.runner.start(g, {}, "r");
+    const sleeper = spawn("sleep", ["30"]);
+    try {
+      const db = new Database(join(s.dir, "journal.db"));
+      db.prepare("INSERT OR REPLACE INTO locks (root_run_id, pid, host, acquired_ms) VALUES ('r', ?, ?, 0)").run(sleeper.pid, (await import("node:os")).hostname());
+      db.close();
+      await expect(new Runner({ journal: s.journal, adapterFor, baseDir: s.dir }).resume("r")).rejects.toBeInstanceOf(RunLockedError);
+    } finally {
+      sleeper.kill();
+    }
+  });
+
+  it("a dead holder's lock is taken over", async () => {
+    const g = await graphOf(G);
+    const s = setup({ adapterFor: counting().adapterFor });
+    const db = new Database(join(s.dir, "journal.db"));
+    db.prepare("INSERT INTO locks (root_run_id, pid, host, acquired_ms) VALUES ('r', 999999, ?, 0)").run((await import("node:os")).hostname());
+    db.close();
+    expect(await s.runner.start(g, {}, "r")).toMatchObject({ state: "done" });
+  });
+
+  it("resume of a finished run returns its recorded end", async () => {
+    const g = await graphOf(G);
+    const c = counting();
+    const s = setup({ adapterFor: c.adapterFor });
+    await s.runner.start(g, {}, "r");
+    const again = await new Runner({ journal: s.journal, adapterFor: c.adapterFor, baseDir: s.dir }).resume("r");
+    expect(again).toMatchObject({ state: "done", success: true });
+    expect(c.calls).toHaveLength(3);
+  });
+});
+
+describe("variables", () => {
+  it("a required variable must be given", async () => {
+    const g = await graphOf(`${HEAD("a")}
+variable "who" { type = "string" }
+step "a" {
+  adapter = "noop"
+  input { hi = "hello \${var.who}" }
+  outcome "success" { next = "done" }
+}`);
+    await expect(setup().runner.start(g, {}, "r")).rejects.toThrow(/variable "who" is required/);
+    const s = setup();
+    await s.runner.start(g, { who: "ann" } as Record<string, Value>, "r");
+    expect(s.entries("r").find((e) => e.entry_type === "step.completed")?.payload.output).toEqual({ hi: "hello ann" });
+  });
+});
