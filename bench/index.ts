@@ -12,7 +12,7 @@ import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { batch, BATCH_GOAL_MS, type BatchReport } from "./batch.js";
-import { benchPaths, COLD_GOAL_RATIO, coldStart, type ColdStartReport } from "./cold-start.js";
+import { benchPaths, COLD_GOAL_RATIO, coldStart, TIERING_BUDGET_FLAG, type ColdStartReport } from "./cold-start.js";
 import { fmtRatio } from "./report.js";
 import { scaling, type ScalingReport } from "./scaling.js";
 
@@ -60,8 +60,19 @@ async function main(): Promise<void> {
   let bat: BatchReport | undefined;
   let scale: ScalingReport | undefined;
   if (opts.only.has("cold")) cold = await coldStart(paths, { runs: opts.runs, warmups: 2, phaseRuns: opts.quick ? 2 : 5 });
-  if (opts.only.has("batch")) bat = await batch(paths, { files: 200, runs: opts.quick ? 1 : 3, flagSets: [[], ["--liftoff-only"]] });
-  if (opts.only.has("scaling")) scale = await scaling(paths, { sizes: opts.quick ? [100, 500, 1000] : [100, 500, 1000, 5000], runs: opts.quick ? 1 : 3, dialects: ["hcl", "yaml"] });
+  if (opts.only.has("batch")) bat = await batch(paths, { files: 200, runs: opts.quick ? 1 : 3, flagSets: [[], ["--liftoff-only"], [TIERING_BUDGET_FLAG]] });
+  if (opts.only.has("scaling")) {
+    const sizes = opts.quick ? [100, 500, 1000] : [100, 500, 1000, 5000];
+    scale = await scaling(paths, {
+      sizes,
+      runs: opts.quick ? 1 : 3,
+      dialects: ["hcl", "yaml"],
+      // Other V8 flag sets for HCL, at the two sizes of the growth ratio only (fewer runs).
+      hclFlagSets: [["--liftoff-only"], [TIERING_BUDGET_FLAG]],
+      flagSizes: [500, sizes[sizes.length - 1]],
+      flagRuns: opts.quick ? 1 : 2,
+    });
+  }
 
   meta.loadavgEnd = loadavg().map((x) => Math.round(x * 100) / 100);
   meta.seconds = Math.round((Date.now() - started) / 100) / 10;

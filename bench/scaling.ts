@@ -21,6 +21,9 @@ export const SCALING_GOALS = { steps: 5000, maxMs: 1500, maxRssMB: 300, ratioOf:
 /** One size of one dialect. */
 export interface ScalingRow {
   dialect: Dialect;
+  /** V8 flags of the child processes (empty: default). */
+  flags: string[];
+  runs: number;
   steps: number;
   lines: number;
   kb: number;
@@ -49,23 +52,33 @@ interface CompileChildOut {
   peakRssMB: number;
 }
 
-/** Runs the scaling benchmark: `runs` fresh processes per size and dialect (medians). */
-export async function scaling(paths: BenchPaths, opts: { sizes: number[]; runs: number; dialects: Dialect[] }): Promise<ScalingReport> {
+/**
+ * Runs the scaling benchmark: `runs` fresh processes per size and dialect (medians),
+ * then, for HCL, each of `hclFlagSets` at `flagSizes` only (`flagRuns` processes each).
+ */
+export async function scaling(
+  paths: BenchPaths,
+  opts: { sizes: number[]; runs: number; dialects: Dialect[]; hclFlagSets?: string[][]; flagSizes?: number[]; flagRuns?: number },
+): Promise<ScalingReport> {
   const dir = mkdtempSync(join(tmpdir(), "criteria-bench-scaling-"));
   const rows: ScalingRow[] = [];
   const warmFor: Record<Dialect, string> = { hcl: "examples/agent_in_body", yaml: "bench/fixtures/agent_in_body.yaml" };
+  const plan: { dialect: Dialect; flags: string[]; sizes: number[]; runs: number }[] = opts.dialects.map((dialect) => ({ dialect, flags: [], sizes: opts.sizes, runs: opts.runs }));
+  if (opts.dialects.includes("hcl")) {
+    for (const flags of opts.hclFlagSets ?? []) plan.push({ dialect: "hcl", flags, sizes: opts.flagSizes ?? opts.sizes, runs: opts.flagRuns ?? opts.runs });
+  }
   try {
-    for (const dialect of opts.dialects) {
-      for (const steps of opts.sizes) {
+    for (const { dialect, flags, sizes, runs } of plan) {
+      for (const steps of sizes) {
         const text = chain(dialect, steps);
         const file = join(dir, `chain-${steps}.${dialect}`);
         writeFileSync(file, text);
-        progress(`scaling ${dialect} ${steps} steps: ${opts.runs} runs`);
+        progress(`scaling ${dialect} ${flags.join(" ") || "(default flags)"} ${steps} steps: ${runs} runs`);
         const outs: CompileChildOut[] = [];
         const walls: number[] = [];
-        for (let r = 0; r < opts.runs; r++) {
+        for (let r = 0; r < runs; r++) {
           const t = process.hrtime.bigint();
-          const c = spawnSync(process.execPath, [paths.child, "compile", file, warmFor[dialect]], { cwd: paths.root, encoding: "utf8" });
+          const c = spawnSync(process.execPath, [...flags, paths.child, "compile", file, warmFor[dialect]], { cwd: paths.root, encoding: "utf8" });
           walls.push(Number(process.hrtime.bigint() - t) / 1e6);
           if (c.status !== 0) throw new Error(`scaling child failed: ${c.stderr}`);
           outs.push(JSON.parse(c.stdout) as CompileChildOut);
@@ -73,6 +86,8 @@ export async function scaling(paths: BenchPaths, opts: { sizes: number[]; runs: 
         const med = (f: (o: CompileChildOut) => number) => round(median(outs.map(f)));
         rows.push({
           dialect,
+          flags,
+          runs,
           steps,
           lines: text.split("\n").length,
           kb: round(Buffer.byteLength(text) / 1024),
@@ -90,30 +105,30 @@ export async function scaling(paths: BenchPaths, opts: { sizes: number[]; runs: 
   }
   const goals: ScalingReport["goals"] = {};
   const notes: string[] = [];
-  for (const dialect of opts.dialects) {
-    const at = (n: number) => rows.find((r) => r.dialect === dialect && r.steps === n);
+  for (const { dialect, flags } of plan) {
+    const name = `${dialect}${flags.length ? ` ${flags.join(" ")}` : ""}`;
+    const at = (n: number) => rows.find((r) => r.dialect === dialect && r.flags === flags && r.steps === n);
     const big = at(SCALING_GOALS.steps);
     const mid = at(SCALING_GOALS.ratioOf);
     if (big && mid) {
       const ratio = round(big.compileMs / mid.compileMs, 2);
-      goals[`${dialect}.ratio_${SCALING_GOALS.steps}_vs_${SCALING_GOALS.ratioOf}`] = { value: ratio, goal: `<= ${SCALING_GOALS.maxRatio}x`, verdict: verdict(ratio, SCALING_GOALS.maxRatio) };
-      notes.push(`${dialect}: ${SCALING_GOALS.steps} vs ${SCALING_GOALS.ratioOf} steps compile time ratio ${fmtRatio(ratio)} (goal <= ${SCALING_GOALS.maxRatio}x, linear = 10x): ${verdict(ratio, SCALING_GOALS.maxRatio)}`);
+      goals[`${name}: ratio ${SCALING_GOALS.steps} vs ${SCALING_GOALS.ratioOf} steps`] = { value: ratio, goal: `<= ${SCALING_GOALS.maxRatio}x`, verdict: verdict(ratio, SCALING_GOALS.maxRatio) };
+      notes.push(`${name}: ${SCALING_GOALS.steps} vs ${SCALING_GOALS.ratioOf} steps compile time ratio ${fmtRatio(ratio)} (goal <= ${SCALING_GOALS.maxRatio}x, linear = 10x): ${verdict(ratio, SCALING_GOALS.maxRatio)}`);
     }
     if (big) {
       const okTime = big.ok ? big.compileMs : NaN;
-      goals[`${dialect}.ms_${SCALING_GOALS.steps}`] = { value: big.compileMs, goal: `< ${SCALING_GOALS.maxMs} ms`, verdict: big.ok ? verdict(okTime, SCALING_GOALS.maxMs, true) : "MISS" };
-      goals[`${dialect}.rss_${SCALING_GOALS.steps}`] = { value: big.peakRssMB, goal: `< ${SCALING_GOALS.maxRssMB} MB`, verdict: verdict(big.peakRssMB, SCALING_GOALS.maxRssMB, true) };
+      const ms = (goals[`${name}: ${SCALING_GOALS.steps} steps compile ms`] = { value: big.compileMs, goal: `< ${SCALING_GOALS.maxMs} ms`, verdict: big.ok ? verdict(okTime, SCALING_GOALS.maxMs, true) : "MISS" });
+      const rss = (goals[`${name}: ${SCALING_GOALS.steps} steps peak RSS MB`] = { value: big.peakRssMB, goal: `< ${SCALING_GOALS.maxRssMB} MB`, verdict: verdict(big.peakRssMB, SCALING_GOALS.maxRssMB, true) });
       notes.push(
-        `${dialect}: ${SCALING_GOALS.steps} steps in ${big.compileMs} ms (goal < ${SCALING_GOALS.maxMs} ms): ${goals[`${dialect}.ms_${SCALING_GOALS.steps}`].verdict}` +
-          `; peak RSS ${big.peakRssMB} MB (goal < ${SCALING_GOALS.maxRssMB} MB): ${goals[`${dialect}.rss_${SCALING_GOALS.steps}`].verdict}` +
-          (big.ok ? "" : `; the compile FAILED: ${big.error}`),
+        `${name}: ${SCALING_GOALS.steps} steps in ${big.compileMs} ms (goal < ${SCALING_GOALS.maxMs} ms): ${ms.verdict}; peak RSS ${big.peakRssMB} MB (goal < ${SCALING_GOALS.maxRssMB} MB): ${rss.verdict}` +
+          (big.ok ? "" : `; the compile FAILED (${big.error}), so the time is to the failure`),
       );
     }
   }
   printTable(
-    `Scaling: generated step chains (median of ${opts.runs} fresh processes each)`,
-    ["dialect", "steps", "lines", "KB", "compile ms", "2nd compile ms", "process ms", "peak RSS MB", "result"],
-    rows.map((r) => [r.dialect, String(r.steps), String(r.lines), r.kb, r.compileMs, r.secondMs, r.processMs, r.peakRssMB, r.ok ? "ok" : `ERROR ${r.error ?? ""}`.slice(0, 70)]),
+    `Scaling: generated step chains (median of n fresh processes each)`,
+    ["dialect", "flags", "n", "steps", "lines", "KB", "compile ms", "2nd compile ms", "process ms", "peak RSS MB", "result"],
+    rows.map((r) => [r.dialect, r.flags.join(" ") || "default", String(r.runs), String(r.steps), String(r.lines), r.kb, r.compileMs, r.secondMs, r.processMs, r.peakRssMB, r.ok ? "ok" : `ERROR ${r.error ?? ""}`.slice(0, 70)]),
     [
       "compile ms = first compile() of the big file after the parser and schema were warmed on the small example; peak RSS = maxRSS of that process after it.",
       "process ms = the child's whole wall time (node boot, imports, warm-up, two compiles).",

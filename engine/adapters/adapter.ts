@@ -14,6 +14,8 @@ export interface StepRequest {
   step: string;
   /** 1-based attempt number of this visit (retries and crash recovery increase it). */
   attempt: number;
+  /** 1-based visit number of the step in its run (a flat loop revisits a step). */
+  visit: number;
   /** sha256(run_id ‖ step_id ‖ iteration): the same on every retry of the same work. */
   idempotency_key: string;
   /** The step's evaluated `input`. */
@@ -28,7 +30,7 @@ export interface StepRequest {
   agent?: { name: string; model?: string; config: Record<string, Value> };
   /** The step's declared outcome names, so agents can choose one. */
   outcomes: string[];
-  /** The iteration item, when the step iterates itself. */
+  /** The nearest iteration item: the step's own (count/for_each/parallel) or its enclosing body's. */
   each?: { index: number; total: number; key: Value; value: Value };
   /** Aborted when the run is cancelled or the step times out. */
   signal: AbortSignal;

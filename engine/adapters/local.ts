@@ -28,8 +28,9 @@ import { abortReason, adapterError, failed, isReason, reasonFor, toObjectValue, 
  * resumed run picks the same answers):
  * 1. `input.round` when given: a number N, or a string whose first integer is N
  *    (`"round 2 of 3"`); N is 1-based, so round 1 → the first entry;
- * 2. else `req.each.index` (0-based) when the step runs for an iteration item;
- * 3. else the first entry.
+ * 2. else `req.each.index` (0-based, the step's own iteration or its enclosing body's)
+ *    plus `req.visit - 1` (the how-many-th visit of the step in its run, for flat loops);
+ * 3. so the first visit of a step outside any iteration gets the first entry.
  * An index past the end picks the last entry (the last answer repeats). A step with no
  * entries uses `default`; with neither, the step fails with `adapter_error`.
  *
@@ -144,14 +145,16 @@ function toEntry(v: Value, where: string): ScriptEntry {
  * The 0-based position of the answer for this request (before clamping to the list):
  * `input.round` (1-based), else `req.each.index`, else 0. See the module comment.
  */
-export function responseIndex(req: Pick<StepRequest, "input" | "each">): number {
+export function responseIndex(req: Pick<StepRequest, "input" | "each"> & { visit?: number }): number {
   const r = req.input.round;
   if (typeof r === "number" && Number.isFinite(r)) return Math.max(0, Math.floor(r) - 1);
   if (typeof r === "string") {
     const m = /\d+/.exec(r);
     if (m) return Math.max(0, Number(m[0]) - 1);
   }
-  return req.each ? Math.max(0, req.each.index) : 0;
+  // The iteration index, plus the visit within the run (a flat loop revisits a step):
+  // both are journaled facts, so a resumed run picks the same answer.
+  return (req.each ? Math.max(0, req.each.index) : 0) + Math.max(0, (req.visit ?? 1) - 1);
 }
 
 /** One scripted execution. Never rejects. */

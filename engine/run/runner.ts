@@ -19,8 +19,11 @@ export interface RunEnd {
   reason: Reason;
   detail?: string;
   outputs: Record<string, Value>;
-  /** The output of the last step that completed (a body's result when it has no output blocks). */
-  last_output?: Value;
+  /**
+   * The run's step outputs merged in completion order (later keys win): a body's result
+   * when it declares no `output` blocks, so `steps.loop[i].k` reads what its steps produced.
+   */
+  merged_output?: Record<string, Value>;
 }
 
 /** What the runner needs from outside: the journal, adapters, a clock, an event sink. */
@@ -58,7 +61,13 @@ interface Frame {
   /** This run's step outputs (`steps.<name>`). */
   outputs: Record<string, Value>;
   rec: RunRecord;
-  lastOutput?: Value;
+  /** Step outputs merged in completion order (see RunEnd.merged_output). */
+  merged: Record<string, Value>;
+}
+
+/** Merges a step's output into its run's merged output (objects only; lists of items are not merged). */
+function merge(f: Frame, output: Value): void {
+  if (output !== null && typeof output === "object" && !Array.isArray(output)) Object.assign(f.merged, output);
 }
 
 const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
@@ -221,17 +230,18 @@ export class Runner {
       ...graph.agents.filter((a) => a.inherited).map((a) => `agent.${a.name}`),
     ]);
     const sessions = new SessionScope(parent?.sessions, inherited, { run_id: runId, base_dir: this.baseDir, state_dir: this.opts.journal.stateDir });
-    const f: Frame = { graph, runId, parent, sessions, vars, each, inputs, outputs: {}, rec };
+    const f: Frame = { graph, runId, parent, sessions, vars, each, inputs, outputs: {}, rec, merged: Object.create(null) as Record<string, Value> };
     let end: RunEnd;
     try {
       end = await this.walk(f);
     } catch (e) {
-      if (e instanceof RunInterrupted || this.abort.signal.aborted) {
-        await sessions.close();
-        throw e instanceof RunInterrupted ? e : new RunInterrupted("interrupted");
-      }
       if (e instanceof EvalFailure) end = this.fail(runId, "eval_error", e.message);
-      else throw e;
+      else {
+        // Interrupted, or the journal could not be written: close sessions (LIFO) and stop;
+        // the journal holds everything up to here, so `criteria resume` continues.
+        await sessions.close();
+        throw this.abort.signal.aborted && !(e instanceof RunInterrupted) ? new RunInterrupted("interrupted") : e;
+      }
     }
     const closeErrors = await sessions.close();
     for (const m of closeErrors) this.emit({ event: "warning", run_id: runId, message: m });
@@ -242,7 +252,7 @@ export class Runner {
         end = { ...end, success: false, reason: "eval_error", detail: (e as Error).message };
       }
     }
-    end.last_output = f.lastOutput;
+    end.merged_output = f.merged;
     this.append([this.entry(runId, "", 0, "run.completed", { state: end.state, success: end.success, reason: end.reason, ...(end.detail ? { detail: end.detail } : {}), outputs: end.outputs })]);
     if (!parent) this.emit({ event: "run.completed", run_id: runId, state: end.state, success: end.success, reason: end.reason, detail: end.detail, outputs: end.outputs });
     return end;
@@ -339,7 +349,7 @@ export class Runner {
     const over = this.policy(f, step, visit);
     if (recorded) {
       f.outputs[step.name] = recorded.output as Value;
-      f.lastOutput = recorded.output as Value;
+      merge(f, recorded.output as Value);
       if (recorded.shared) Object.assign(this.shared, recorded.shared);
       return { next: recorded.next || undefined, reason: recorded.reason, detail: recorded.detail };
     }
@@ -400,7 +410,7 @@ export class Runner {
     ]);
     if (shared) Object.assign(this.shared, shared);
     f.outputs[step.name] = output as Value;
-    f.lastOutput = output as Value;
+    merge(f, output as Value);
     this.emit({ event: "step.completed", run_id: f.runId, step: step.name, visit, outcome: outcome ? outcomeName : result.outcome, next, reason, detail, ms: this.clock() - started });
     return { next: next || undefined, reason, detail };
   }
@@ -516,6 +526,7 @@ export class Runner {
     const { adapter, sessionId, inherited, config, agent } = this.targetOf(f, step);
     void inherited;
     const ns = this.namespaces(each ? { ...f, each } : f);
+    const item = (ns.each ?? undefined) as Record<string, Value> | undefined;
     const input = step.input_expr ? (evalExpr(step.input_expr, ns, this.functions) as Record<string, Value>) : evalMap(step.input, ns, this.functions);
     const retries = this.rootGraph(f).policy.max_step_retries;
     for (;;) {
@@ -532,6 +543,7 @@ export class Runner {
         run_id: f.runId,
         step: step.name,
         attempt,
+        visit,
         idempotency_key: key,
         input: input && typeof input === "object" && !Array.isArray(input) ? input : {},
         ...(step.timeout_ms !== undefined ? { timeout_ms: step.timeout_ms } : {}),
@@ -539,7 +551,7 @@ export class Runner {
         allow_tools: step.allow_tools,
         ...(agent ? { agent } : {}),
         outcomes: step.outcomes.map((o) => o.name),
-        ...(each ? { each: { index: each._idx as number, total: each._total as number, key: each.key, value: each.value } } : {}),
+        ...(item ? { each: { index: item._idx as number, total: item._total as number, key: item.key, value: item.value } } : {}),
         signal: ctl.signal,
       };
       let res: StepResult;
@@ -554,6 +566,7 @@ export class Runner {
       if (transient && attempt - (rec?.started ?? 0) <= retries) {
         this.append([...pending.splice(0), confirmed]);
         this.emit({ event: "warning", run_id: f.runId, message: `step "${step.name}" attempt ${attempt} failed (${res.reason}); retrying` });
+        if (res.reason === "crashed") await f.sessions.discard(sessionId);
         f.rec.attempts.get(key)!.confirmed = undefined;
         continue;
       }
@@ -599,7 +612,7 @@ export class Runner {
       inputs: {},
       ...(each ? { each: { index: each._idx as number, total: each._total as number, key: each.key, value: each.value, prev: each._prev } } : {}),
     });
-    const output = Object.keys(end.outputs).length > 0 ? end.outputs : end.last_output && typeof end.last_output === "object" && !Array.isArray(end.last_output) ? (end.last_output as Record<string, Value>) : {};
+    const output = Object.keys(end.outputs).length > 0 ? end.outputs : (end.merged_output ?? {});
     const outcome = end.state === "return" ? "return" : end.success ? "success" : "failure";
     return {
       outcome: iteration === undefined && outcome === "return" ? "success" : outcome,

@@ -38,6 +38,23 @@ export class SessionScope {
     return s;
   }
 
+  /**
+   * Closes and forgets one session of the scope that owns `id`, so the next `get` opens a
+   * fresh one (after a crashed adapter process, before a retry).
+   */
+  async discard(id: string): Promise<void> {
+    if (this.inherited.has(id) && this.parent) return this.parent.discard(id);
+    const s = this.open.get(id);
+    if (!s) return;
+    this.open.delete(id);
+    this.order.splice(this.order.lastIndexOf(id), 1);
+    try {
+      await (await s).close();
+    } catch {
+      // a crashed session may fail to close; it is gone either way
+    }
+  }
+
   /** Closes this scope's sessions, last opened first. Errors are collected, not thrown. */
   async close(): Promise<string[]> {
     const errors: string[] = [];

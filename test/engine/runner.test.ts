@@ -327,7 +327,7 @@ step "loop" {
 }`);
     const { runner } = setup({ adapterFor: c.adapterFor });
     await runner.start(g, {}, "r");
-    expect(c.calls).toEqual(["a", "b", "b"]);
+    expect(c.calls).toEqual(["a", "b[0]", "b[1]"]);
     expect(c.opened).toEqual(["adapter.count.main@r"]);
     expect(c.closed).toEqual(["adapter.count.main@r"]);
   });
