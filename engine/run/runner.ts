@@ -523,8 +523,16 @@ export class Runner {
       this.append([this.entry(f.runId, step.name, rec.started, "step.attempt.crashed", { idempotency_key: key, ...tag })]);
       this.emit({ event: "warning", run_id: f.runId, message: `step "${step.name}" attempt ${rec.started} was interrupted (crashed); running it again` });
     }
-    const { adapter, sessionId, inherited, config, agent } = this.targetOf(f, step);
-    void inherited;
+    const { adapter, sessionId, config, agent } = this.targetOf(f, step);
+    if (step.lifecycle) {
+      // Older files open and close agent sessions explicitly (`lifecycle = "open" | "close"`):
+      // the step manages the session and executes nothing.
+      if (step.lifecycle === "open") await f.sessions.get(sessionId, () => ({ adapter, config: config() }));
+      else await f.sessions.discard(sessionId);
+      pending.push(this.entry(f.runId, step.name, attempt + 1, "step.attempt.started", { idempotency_key: key, ...tag, adapter: adapter.type }));
+      pending.push(this.entry(f.runId, step.name, attempt + 1, "effect.confirmed", { idempotency_key: key, ...tag, outcome: "success", output: { session: step.lifecycle === "open" ? "opened" : "closed" }, reason: "ok" }));
+      return { outcome: "success", output: { session: step.lifecycle === "open" ? "opened" : "closed" }, reason: "ok", pending };
+    }
     const ns = this.namespaces(each ? { ...f, each } : f);
     const item = (ns.each ?? undefined) as Record<string, Value> | undefined;
     const input = step.input_expr ? (evalExpr(step.input_expr, ns, this.functions) as Record<string, Value>) : evalMap(step.input, ns, this.functions);
