@@ -28,9 +28,13 @@ test: build
 validate: build
 	$(CRITERIA) validate examples/* $(REAL_FILES)
 
+# The main job on an example: validate, run the executor <-> CI <-> reviewer loop
+# (scripted local agents and shell steps, no external service), print its journal.
 demo: build
-	$(CRITERIA) validate examples/agent_in_body
-	$(CRITERIA) plan examples/agent_in_body
+	@rm -rf .criteria/demo
+	$(CRITERIA) validate examples/review_loop
+	$(CRITERIA) apply examples/review_loop --state-dir .criteria/demo --run-id demo --output text
+	$(CRITERIA) journal demo --state-dir .criteria/demo
 
 bench: build
 	node dist/bench/index.js
