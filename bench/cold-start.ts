@@ -41,7 +41,7 @@ export interface ColdVariant {
   needs?: string[];
   /** Compare to the goal (HCL/YAML runs); false for the baseline. */
   goal: boolean;
-  /** A flag survey variant: runs in the first half of the rounds only. */
+  /** A flag survey variant: runs in the first third of the rounds only. */
   survey?: boolean;
 }
 
@@ -105,7 +105,7 @@ export const TIERING_BUDGET_FLAG = "--wasm-tiering-budget=18000000";
 
 /**
  * The variants, in the order each round runs them. `survey` variants (flags that the
- * figures show are no help) run in the first half of the rounds only, to keep the
+ * figures show are no help) run in the first third of the rounds only, to keep the
  * benchmark short; they are still interleaved with the baseline.
  */
 export function coldVariants(paths: BenchPaths, hcl: string, yaml: string): ColdVariant[] {
@@ -169,7 +169,7 @@ export async function coldStart(paths: BenchPaths, opts: { runs: number; warmups
     }
     active.push(v);
   }
-  const surveyRuns = Math.ceil(opts.runs / 2);
+  const surveyRuns = Math.ceil(opts.runs / 3);
   progress(`cold start: ${active.length} variants x (${opts.warmups} warm-up + ${opts.runs}) rounds (flag survey: ${surveyRuns})`);
   for (let round = 0; round < opts.warmups + opts.runs; round++) {
     for (const v of active) {

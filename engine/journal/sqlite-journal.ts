@@ -1,5 +1,5 @@
 import Database from "better-sqlite3";
-import { createHash } from "node:crypto";
+import { crc32 } from "node:zlib";
 import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
@@ -42,7 +42,7 @@ CREATE TABLE IF NOT EXISTS journal (
   entry_type TEXT NOT NULL,
   at_ms INTEGER NOT NULL,
   payload TEXT NOT NULL,
-  checksum TEXT NOT NULL
+  checksum INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS journal_root ON journal(root_run_id, seq);
 CREATE TABLE IF NOT EXISTS runs (
@@ -78,6 +78,8 @@ export class SqliteJournal {
   private readonly insert: Database.Statement;
   private readonly upsertRun: Database.Statement;
   private readonly finishRun: Database.Statement;
+  private readonly maxSeq: Database.Statement;
+  private readonly readRows: Database.Statement;
   private readonly killAfter: number | undefined;
   /** Notes from opening (e.g. a torn tail that was recovered). */
   readonly notes: string[] = [];
@@ -86,14 +88,18 @@ export class SqliteJournal {
    * Opens (creating if needed) the journal under `stateDir`.
    * @throws Error when the database cannot be opened (permissions, not a database)
    */
-  constructor(readonly stateDir: string) {
+  constructor(
+    readonly stateDir: string,
+    /** `FULL` (default: a commit survives power loss). `OFF` only for benchmarks that build big journals fast. */
+    opts: { synchronous?: "FULL" | "OFF" } = {},
+  ) {
     mkdirSync(stateDir, { recursive: true });
     const file = join(stateDir, "journal.db");
     const torn = tornWalTail(file);
     if (torn) this.notes.push(torn);
     this.db = new Database(file);
     this.db.pragma("journal_mode = WAL");
-    this.db.pragma("synchronous = FULL");
+    this.db.pragma(`synchronous = ${opts.synchronous === "OFF" ? "OFF" : "FULL"}`);
     this.db.pragma("busy_timeout = 10000");
     this.db.exec(SCHEMA);
     this.insert = this.db.prepare(
@@ -103,13 +109,17 @@ export class SqliteJournal {
       "INSERT OR IGNORE INTO runs (run_id, root_run_id, parent_run_id, workflow, status, created_ms, updated_ms) VALUES (?, ?, ?, ?, 'active', ?, ?)",
     );
     this.finishRun = this.db.prepare("UPDATE runs SET status = ?, updated_ms = ?, final_state = ? WHERE run_id = ?");
+    this.maxSeq = this.db.prepare("SELECT COALESCE(MAX(seq), 0) AS m FROM journal");
+    this.readRows = this.db
+      .prepare("SELECT seq, run_id, step_id, attempt, entry_type, at_ms, payload, checksum FROM journal WHERE root_run_id = ? AND seq > ? ORDER BY seq")
+      .raw(true);
     const k = process.env.CRITERIA_FAULT_KILL_AFTER_SEQ;
     this.killAfter = k !== undefined && /^\d+$/.test(k) ? Number(k) : undefined;
   }
 
+  /** The next seq, read inside the write transaction (another process may have appended a signal). */
   private nextSeq(): number {
-    const row = this.db.prepare("SELECT COALESCE(MAX(seq), 0) AS m FROM journal").get() as { m: number };
-    return row.m + 1;
+    return (this.maxSeq.get() as { m: number }).m + 1;
   }
 
   /**
@@ -124,7 +134,7 @@ export class SqliteJournal {
       for (const e of entries) {
         const payload = canonicalJson(e.payload);
         const row = { seq, root: rootRunId, run_id: e.run_id, step_id: e.step_id, attempt: e.attempt, entry_type: e.entry_type, at_ms: e.at_ms, payload };
-        this.insert.run({ ...row, checksum: checksum(row) });
+        this.insert.run({ ...row, checksum: checksum(seq, rootRunId, e.run_id, e.step_id, e.attempt, e.entry_type, e.at_ms, payload) });
         if (e.entry_type === "run.spawned") {
           const p = e.payload as JournalEntry<"run.spawned">["payload"];
           this.upsertRun.run(e.run_id, rootRunId, p.parent_run_id ?? null, p.workflow, e.at_ms, e.at_ms);
@@ -150,16 +160,26 @@ export class SqliteJournal {
    * does not match ends the read (everything before it is kept) and is reported in
    * `corrupt`.
    */
-  read(rootRunId: string): { entries: JournalEntry[]; corrupt?: string } {
-    const rows = this.db.prepare("SELECT * FROM journal WHERE root_run_id = ? ORDER BY seq").all(rootRunId) as Row[];
+  read(rootRunId: string, afterSeq = 0): { entries: JournalEntry[]; corrupt?: string } {
     const entries: JournalEntry[] = [];
-    for (const r of rows) {
-      if (checksum({ seq: r.seq, root: r.root_run_id, run_id: r.run_id, step_id: r.step_id, attempt: r.attempt, entry_type: r.entry_type, at_ms: r.at_ms, payload: r.payload }) !== r.checksum) {
-        return { entries, corrupt: `entry ${r.seq} fails its checksum; reading stopped before it` };
+    const corrupt = this.scan(rootRunId, (e) => void entries.push(e), afterSeq);
+    return corrupt ? { entries, corrupt } : { entries };
+  }
+
+  /**
+   * Streams a run tree's entries in `seq` order to `visit` (no array of the whole
+   * journal: resume folds as it reads). Returns a note when a checksum fails; the
+   * entries before it have been visited.
+   */
+  scan(rootRunId: string, visit: (e: JournalEntry) => void, afterSeq = 0): string | undefined {
+    const rows = this.readRows.iterate(rootRunId, afterSeq) as IterableIterator<[number, string, string, number, string, number, string, number]>;
+    for (const [seq, run_id, step_id, attempt, entry_type, at_ms, payload, sum] of rows) {
+      if (checksum(seq, rootRunId, run_id, step_id, attempt, entry_type, at_ms, payload) !== sum) {
+        return `entry ${seq} fails its checksum; reading stopped before it`;
       }
-      entries.push({ seq: r.seq, run_id: r.run_id, step_id: r.step_id, attempt: r.attempt, entry_type: r.entry_type as EntryType, at_ms: r.at_ms, payload: JSON.parse(r.payload) } as JournalEntry);
+      visit({ seq, run_id, step_id, attempt, entry_type: entry_type as EntryType, at_ms, payload: JSON.parse(payload) } as JournalEntry);
     }
-    return { entries };
+    return undefined;
   }
 
   /** Runs, newest first; `roots` limits to root runs. */
@@ -198,20 +218,14 @@ export class SqliteJournal {
   }
 }
 
-interface Row {
-  seq: number;
-  root_run_id: string;
-  run_id: string;
-  step_id: string;
-  attempt: number;
-  entry_type: string;
-  at_ms: number;
-  payload: string;
-  checksum: string;
-}
 
-function checksum(r: { seq: number; root: string; run_id: string; step_id: string; attempt: number; entry_type: string; at_ms: number; payload: string }): string {
-  return createHash("sha256").update(`${r.seq}\0${r.root}\0${r.run_id}\0${r.step_id}\0${r.attempt}\0${r.entry_type}\0${r.at_ms}\0${r.payload}`).digest("hex").slice(0, 32);
+/**
+ * CRC-32 of an entry's fields: detects a torn or corrupted row (not tampering, which
+ * needs a key). CRC-32 rather than a cryptographic hash: it is checked for every entry
+ * on every resume.
+ */
+function checksum(seq: number, root: string, runId: string, stepId: string, attempt: number, type: string, atMs: number, payload: string): number {
+  return crc32(`${seq}\0${root}\0${runId}\0${stepId}\0${attempt}\0${type}\0${atMs}\0${payload}`);
 }
 
 function alive(pid: number): boolean {

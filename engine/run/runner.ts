@@ -58,7 +58,7 @@ interface Frame {
   locals?: Record<string, Value>;
   each?: Record<string, Value>;
   inputs: Record<string, Value>;
-  /** This run's step outputs (`steps.<name>`). */
+  /** Step outputs visible from this run (`steps.<name>`): enclosing runs' and its own. */
   outputs: Record<string, Value>;
   rec: RunRecord;
   /** Step outputs merged in completion order (see RunEnd.merged_output). */
@@ -140,8 +140,7 @@ export class Runner {
     this.rootId = runId ?? newRunId(this.clock());
     this.opts.journal.lock(this.rootId, this.clock());
     try {
-      const existing = this.opts.journal.read(this.rootId).entries;
-      if (existing.length > 0) throw new Error(`run ${this.rootId} already exists; use criteria resume ${this.rootId}`);
+      if (this.opts.journal.run(this.rootId)) throw new Error(`run ${this.rootId} already exists; use criteria resume ${this.rootId}`);
       return await this.root(graph, inputs);
     } finally {
       this.opts.journal.unlock(this.rootId);
@@ -153,9 +152,9 @@ export class Runner {
     this.rootId = runId;
     this.opts.journal.lock(runId, this.clock());
     try {
-      const { entries, corrupt } = this.opts.journal.read(runId);
+      this.tree = foldEntries([]);
+      const corrupt = this.opts.journal.scan(runId, (e) => applyEntry(this.tree, e));
       if (corrupt) this.emit({ event: "warning", run_id: runId, message: `journal: ${corrupt}` });
-      this.tree = foldEntries(entries);
       const root = this.tree.runs.get(runId);
       if (!root?.spawned?.graph) throw new Error(`run ${runId} not found in the journal`);
       if (root.completed) return this.endFromRecord(runId, root.completed);
@@ -188,13 +187,9 @@ export class Runner {
   private baseDir = "";
 
   private namespaces(f: Frame): Record<string, Value> {
-    const steps: Record<string, Value> = {};
-    const chain: Frame[] = [];
-    for (let x: Frame | undefined = f; x; x = x.parent) chain.unshift(x);
-    for (const x of chain) Object.assign(steps, x.outputs);
     let each: Value = null;
     for (let x: Frame | undefined = f; x && each === null; x = x.parent) if (x.each) each = x.each;
-    return { var: f.vars, local: this.locals(f), each, steps, shared: this.shared, input: f.inputs };
+    return { var: f.vars, local: this.locals(f), each, steps: f.outputs, shared: this.shared, input: f.inputs };
   }
 
   private locals(f: Frame): Record<string, Value> {
@@ -230,7 +225,10 @@ export class Runner {
       ...graph.agents.filter((a) => a.inherited).map((a) => `agent.${a.name}`),
     ]);
     const sessions = new SessionScope(parent?.sessions, inherited, { run_id: runId, base_dir: this.baseDir, state_dir: this.opts.journal.stateDir });
-    const f: Frame = { graph, runId, parent, sessions, vars, each, inputs, outputs: {}, rec, merged: Object.create(null) as Record<string, Value> };
+    // `steps.*` as seen from this run: the enclosing runs' outputs (they wait while this
+    // run goes on), then this run's own, added as its steps complete. O(1) per step.
+    const outputs = Object.assign(Object.create(null) as Record<string, Value>, parent?.outputs);
+    const f: Frame = { graph, runId, parent, sessions, vars, each, inputs, outputs, rec, merged: Object.create(null) as Record<string, Value> };
     let end: RunEnd;
     try {
       end = await this.walk(f);
@@ -669,8 +667,7 @@ export class Runner {
       }
       if (this.abort.signal.aborted) throw new RunInterrupted("interrupted");
       await this.sleep(this.opts.pollMs ?? 250, this.abort.signal);
-      const fresh = this.opts.journal.read(this.rootId).entries.filter((e) => e.seq > this.tree.lastSeq);
-      foldEntries(fresh, this.tree);
+      this.opts.journal.scan(this.rootId, (e) => applyEntry(this.tree, e), this.tree.lastSeq);
     }
   }
 
