@@ -173,7 +173,8 @@ export async function coldStart(paths: BenchPaths, opts: { runs: number; warmups
   progress(`cold start: ${active.length} variants x (${opts.warmups} warm-up + ${opts.runs}) rounds (flag survey: ${surveyRuns})`);
   for (let round = 0; round < opts.warmups + opts.runs; round++) {
     for (const v of active) {
-      if (v.survey && round >= opts.warmups + surveyRuns) continue;
+      // Survey variants skip the warm-up rounds (the baseline is warm by then) and stop early.
+      if (v.survey && (round < opts.warmups || round >= opts.warmups + surveyRuns)) continue;
       const m = runOnce(v.argv, paths.root, timeFile);
       if (round < opts.warmups) continue;
       const r = results.get(v.id)!;
@@ -205,7 +206,7 @@ export async function coldStart(paths: BenchPaths, opts: { runs: number; warmups
     ),
     [
       `HCL = ${hcl}, YAML = ${yaml}; ratio = median / median of node -e ''; cpu = user+sys of the whole process (all threads), median.`,
-      `flag-survey rows (n = ${surveyRuns}) ran in the first ${surveyRuns} rounds only; launchers are in bench/out/ (bench/launchers.ts).`,
+      `flag-survey rows (n = ${surveyRuns}) ran in the first ${surveyRuns} measured rounds only, without warm-up; launchers are in bench/out/ (bench/launchers.ts).`,
     ],
   );
 

@@ -59,7 +59,7 @@ async function main(): Promise<void> {
   let cold: ColdStartReport | undefined;
   let bat: BatchReport | undefined;
   let scale: ScalingReport | undefined;
-  if (opts.only.has("cold")) cold = await coldStart(paths, { runs: opts.runs, warmups: 2, phaseRuns: opts.quick ? 2 : 5 });
+  if (opts.only.has("cold")) cold = await coldStart(paths, { runs: opts.runs, warmups: 2, phaseRuns: opts.quick ? 2 : 3 });
   if (opts.only.has("batch")) bat = await batch(paths, { files: 200, runs: opts.quick ? 1 : 3, flagSets: [[], ["--liftoff-only"], [TIERING_BUDGET_FLAG]] });
   if (opts.only.has("scaling")) {
     const sizes = opts.quick ? [100, 500, 1000] : [100, 500, 1000, 5000];

@@ -111,9 +111,15 @@ export async function scaling(
     const big = at(SCALING_GOALS.steps);
     const mid = at(SCALING_GOALS.ratioOf);
     if (big && mid) {
-      const ratio = round(big.compileMs / mid.compileMs, 2);
-      goals[`${name}: ratio ${SCALING_GOALS.steps} vs ${SCALING_GOALS.ratioOf} steps`] = { value: ratio, goal: `<= ${SCALING_GOALS.maxRatio}x`, verdict: verdict(ratio, SCALING_GOALS.maxRatio) };
-      notes.push(`${name}: ${SCALING_GOALS.steps} vs ${SCALING_GOALS.ratioOf} steps compile time ratio ${fmtRatio(ratio)} (goal <= ${SCALING_GOALS.maxRatio}x, linear = 10x): ${verdict(ratio, SCALING_GOALS.maxRatio)}`);
+      // Growth is judged on the 2nd compile (JIT-warm): the 1st compile of the smaller file
+      // carries one-off JIT and wasm tier-up costs that would flatter the ratio.
+      const ratio = round(big.secondMs / mid.secondMs, 2);
+      const firstRatio = round(big.compileMs / mid.compileMs, 2);
+      goals[`${name}: ratio ${SCALING_GOALS.steps} vs ${SCALING_GOALS.ratioOf} steps (2nd compile)`] = { value: ratio, goal: `<= ${SCALING_GOALS.maxRatio}x`, verdict: verdict(ratio, SCALING_GOALS.maxRatio) };
+      notes.push(
+        `${name}: ${SCALING_GOALS.steps} vs ${SCALING_GOALS.ratioOf} steps time ratio ${fmtRatio(ratio)} on the 2nd compile (goal <= ${SCALING_GOALS.maxRatio}x, linear = 10x): ` +
+          `${verdict(ratio, SCALING_GOALS.maxRatio)}; on the 1st compile ${fmtRatio(firstRatio)}`,
+      );
     }
     if (big) {
       const okTime = big.ok ? big.compileMs : NaN;

@@ -6,22 +6,31 @@
 export function suggest(name: string, candidates: Iterable<string>): string | undefined {
   const list = [...new Set(candidates)].filter((c) => c !== name);
   if (list.length === 0) return undefined;
+  const best = closestName(name, list);
+  if (best !== undefined) return `did you mean "${best}"?`;
+  const sorted = list.sort();
+  const shown = sorted.slice(0, 8).map((c) => `"${c}"`).join(", ");
+  return `expected one of ${shown}${sorted.length > 8 ? `, ... (${sorted.length} in all)` : ""}`;
+}
+
+/**
+ * The candidate closest to `name` when it is a plausible typo: edit distance at most 3
+ * and at most half the name's length (case-insensitive; ties go to the smaller name).
+ */
+export function closestName(name: string, candidates: Iterable<string>): string | undefined {
+  if (name.length > 100) return undefined;
   let best: string | undefined;
   let bestDist = Infinity;
   const lower = name.toLowerCase();
-  for (const c of list) {
+  for (const c of candidates) {
+    if (c === name || c.length > 100) continue;
     const d = c.toLowerCase() === lower ? 0 : distance(lower, c.toLowerCase());
     if (d < bestDist || (d === bestDist && best !== undefined && c < best)) {
       best = c;
       bestDist = d;
     }
   }
-  if (best !== undefined && bestDist <= 3 && bestDist <= Math.max(1, Math.ceil(name.length / 2))) {
-    return `did you mean "${best}"?`;
-  }
-  const sorted = list.sort();
-  const shown = sorted.slice(0, 8).map((c) => `"${c}"`).join(", ");
-  return `expected one of ${shown}${sorted.length > 8 ? `, ... (${sorted.length} in all)` : ""}`;
+  return best !== undefined && bestDist <= 3 && bestDist <= Math.max(1, Math.ceil(name.length / 2)) ? best : undefined;
 }
 
 /** Damerau-Levenshtein (optimal string alignment) distance, O(a·b). */

@@ -28,7 +28,7 @@
  * is thrown, whatever the functions do.
  */
 import type { CallExpr, Expr, ForExpr, TemplatePart, TraversalStep } from "./ast.js";
-import { closestName } from "./suggest.js";
+import { closestName } from "../diagnostics/did-you-mean.js";
 import {
   deepEqual, describeValue, FunctionError, getOwn, hasOwn, isObject, newObject, sortedKeys, toBool, toNumber, toStr, typeName,
   type FunctionTable, type Value,

@@ -19,4 +19,4 @@ export {
   FunctionError, deepEqual, formatNumber, jsonEncode, toBool, toNumber, toStr, typeName,
   type FunctionDef, type FunctionTable, type ObjectValue, type Value,
 } from "./value.js";
-export { closestName, editDistance } from "./suggest.js";
+export { closestName } from "../diagnostics/did-you-mean.js";

@@ -22,7 +22,7 @@
  */
 import type { Binding, Expr, TemplatePart } from "./ast.js";
 import { describeToken, type Token } from "./lex.js";
-import { closestName } from "./suggest.js";
+import { closestName } from "../diagnostics/did-you-mean.js";
 
 export type TemplateMode = "quoted" | "heredoc" | "heredoc_flush" | "bare";
 
