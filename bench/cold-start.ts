@@ -106,7 +106,8 @@ export const TIERING_BUDGET_FLAG = "--wasm-tiering-budget=18000000";
 /**
  * The variants, in the order each round runs them. `survey` variants (flags that the
  * figures show are no help) run in the first third of the rounds only, to keep the
- * benchmark short; they are still interleaved with the baseline.
+ * benchmark short; they are still interleaved with the baseline. Writes the launchers
+ * it needs into bench/out/ (bench/launchers.ts).
  */
 export function coldVariants(paths: BenchPaths, hcl: string, yaml: string): ColdVariant[] {
   const node = process.execPath;
@@ -318,6 +319,7 @@ function proposalProbes(paths: BenchPaths, hcl: string, yaml: string, n: number,
       loaders[which === "direct" ? "directParse" : "hcl2jsonParse"].push((JSON.parse(r.stdout) as { firstParse: number }).firstParse);
     }
   }
+  rmSync(raw, { force: true });
   const schema = schemaProbe(paths, yaml, n, require);
   const m = (xs: number[]) => round(median(xs));
   const gain = m(loaders.hcl2json) - m(loaders.direct);
@@ -364,6 +366,7 @@ process.stdout.write(JSON.stringify({ ms: performance.now() - t, ok }));`;
       samples[k].push(o.ms);
     }
   }
+  rmSync(standaloneFile, { force: true });
   return { compile: round(median(samples.compile)), standalone: round(median(samples.standalone)) };
 }
 
