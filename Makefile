@@ -16,8 +16,10 @@ node_modules/.package-lock.json: package-lock.json
 
 install: node_modules/.package-lock.json
 
-dist/cli.js: install $(shell find cli.ts compiler engine bench -name '*.ts' 2>/dev/null) tsconfig.json
+dist/cli.js: install $(shell find cli.ts cli compiler engine bench -name '*.ts' 2>/dev/null) tsconfig.json schema/workflow.schema.json scripts/build-assets.mjs scripts/bundle.mjs
 	npx tsc -p tsconfig.json
+	node scripts/build-assets.mjs
+	node scripts/bundle.mjs
 	@touch $@
 
 build: dist/cli.js

@@ -8,10 +8,13 @@ import { formatText } from "../compiler/diagnostics/format-text.js";
 import type { Value } from "../compiler/expr/value.js";
 import { compile } from "../compiler/index.js";
 import { workflowFiles } from "../compiler/load/workflow-files.js";
-import { apply, deliverSignal, resume, RunInterrupted, RunLockedError, SqliteJournal, type RunEnd, type RunEvent } from "../engine/index.js";
+import type { RunEnd, RunEvent } from "../engine/index.js";
 import { renderEntry, renderEvent } from "./render-events.js";
 import type { Io } from "./io.js";
 import { EXIT } from "./io.js";
+
+/** The engine, loaded when a run command starts (`validate` never loads SQLite). */
+const engine = () => import("../engine/index.js");
 
 /** `--state-dir`, else `CRITERIA_STATE_DIR`, else `.criteria/` in the working directory (DESIGN.md). */
 function stateDir(opt: string | undefined, io: Io): string {
@@ -79,6 +82,7 @@ function exitFor(end: RunEnd): number {
 
 /** Runs `fn` with SIGINT/SIGTERM turned into a resumable interruption. */
 async function interruptible(io: Io, fn: (signal: AbortSignal) => Promise<number>): Promise<number> {
+  const { RunInterrupted, RunLockedError } = await engine();
   const ctl = new AbortController();
   const stop = () => ctl.abort();
   process.once("SIGINT", stop);
@@ -142,6 +146,7 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
         await interruptible(io, async (signal) => {
           const vars = parseVars(graph, opts.var, opts.varFile);
           const { sink } = eventSink(io, json);
+          const { apply } = await engine();
           const end = await apply(graph, vars, { stateDir: stateDir(opts.stateDir, io), baseDir, events: sink, autoApprove: opts.autoApprove, signal, runId: opts.runId });
           return exitFor(end);
         }),
@@ -160,6 +165,7 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
       setCode(
         await interruptible(io, async (signal) => {
           const { sink } = eventSink(io, json);
+          const { resume } = await engine();
           const end = await resume(run, { stateDir: stateDir(opts.stateDir, io), baseDir: process.cwd(), events: sink, autoApprove: opts.autoApprove, signal });
           return exitFor(end);
         }),
@@ -172,7 +178,8 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
     .option("--state-dir <dir>", "journal directory")
     .option("--all", "include nested runs")
     .addOption(new Option("-o, --output <format>", "text or json").choices(["text", "json"]).default("text"))
-    .action((opts: { stateDir?: string; all?: boolean; output: string }) => {
+    .action(async (opts: { stateDir?: string; all?: boolean; output: string }) => {
+      const { SqliteJournal } = await engine();
       const j = new SqliteJournal(stateDir(opts.stateDir, io));
       try {
         const rows = j.runs({ roots: !opts.all });
@@ -190,7 +197,8 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
     .argument("<run>", "the run id")
     .option("--state-dir <dir>", "journal directory")
     .addOption(new Option("-o, --output <format>", "text or json (NDJSON)").choices(["text", "json"]).default("text"))
-    .action((run: string, opts: { stateDir?: string; output: string }) => {
+    .action(async (run: string, opts: { stateDir?: string; output: string }) => {
+      const { SqliteJournal } = await engine();
       const j = new SqliteJournal(stateDir(opts.stateDir, io));
       try {
         const { entries, corrupt } = j.read(run);
@@ -207,7 +215,8 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
       }
     });
 
-  const deliver = (run: string, name: string, payload: Value | undefined, by: string | undefined, dir: string | undefined) => {
+  const deliver = async (run: string, name: string, payload: Value | undefined, by: string | undefined, dir: string | undefined) => {
+    const { SqliteJournal, deliverSignal } = await engine();
     const j = new SqliteJournal(stateDir(dir, io));
     try {
       const row = j.run(run);
@@ -234,7 +243,7 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
     .argument("<name>", "the signal name")
     .option("--payload <json>", "a JSON value carried with the signal")
     .option("--state-dir <dir>", "journal directory")
-    .action((run: string, name: string, opts: { payload?: string; stateDir?: string }) => {
+    .action(async (run: string, name: string, opts: { payload?: string; stateDir?: string }) => {
       let payload: Value | undefined;
       if (opts.payload !== undefined) {
         try {
@@ -245,7 +254,7 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
           return;
         }
       }
-      setCode(deliver(run, name, payload, undefined, opts.stateDir));
+      setCode(await deliver(run, name, payload, undefined, opts.stateDir));
     });
 
   for (const decision of ["approve", "reject"] as const) {
@@ -256,8 +265,8 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
       .argument("<node>", "the approval node's name")
       .option("--by <name>", "who decides (recorded in the journal)", io.env.USER ?? "cli")
       .option("--state-dir <dir>", "journal directory")
-      .action((run: string, node: string, opts: { by: string; stateDir?: string }) => {
-        setCode(deliver(run, `approval:${node}`, decision === "approve" ? "approved" : "rejected", opts.by, opts.stateDir));
+      .action(async (run: string, node: string, opts: { by: string; stateDir?: string }) => {
+        setCode(await deliver(run, `approval:${node}`, decision === "approve" ? "approved" : "rejected", opts.by, opts.stateDir));
       });
   }
 }

@@ -17,9 +17,20 @@ export function workflowSchema(): object {
   return require(join(packageRoot(), "schema", "workflow.schema.json")) as object;
 }
 
-/** Compiles the schema once per process (ajv, `allErrors`, `verbose` for did-you-mean). */
+/**
+ * The validator: the one `make build` precompiled (scripts/build-assets.mjs, ajv
+ * standalone code: no schema compilation at start-up), else compiled once per process
+ * (tests run from the sources) with the same options: `allErrors`, `verbose` (the
+ * did-you-mean reads the allowed names from `parentSchema`).
+ */
 function validate(): ValidateFunction {
   if (!validator) {
+    try {
+      validator = require(join(packageRoot(), "dist", "schema", "validate-workflow.cjs")) as ValidateFunction;
+      return validator;
+    } catch {
+      // not built: compile below
+    }
     const AjvCtor = require("ajv").default as typeof import("ajv").default;
     const ajv = new AjvCtor({ allErrors: true, verbose: true, strict: false });
     validator = ajv.compile(workflowSchema());

@@ -1,21 +1,10 @@
-import { createRequire } from "node:module";
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { SourceFile } from "../diagnostics/source-file.js";
 import { MAX_DEPTH, type JsonValue, type ParsedFile } from "./document.js";
+import { hcl2json } from "./hcl2json.js";
 import { scanHcl } from "./hcl-scan.js";
 import { nestingDepth } from "./nesting-depth.js";
 
-type Hcl2Json = { parse(filename: string, contents: string): Promise<Record<string, JsonValue>> };
-let hcl2json: Hcl2Json | undefined;
-
-/**
- * Loads `@cdktn/hcl2json` on first use only: importing it starts its Go WebAssembly
- * runtime (the bulk of a cold run), which a YAML-only run must not pay for.
- */
-function parser(): Hcl2Json {
-  if (!hcl2json) hcl2json = createRequire(import.meta.url)("@cdktn/hcl2json") as Hcl2Json;
-  return hcl2json;
-}
 
 const NAME = "__criteria_input__.hcl";
 
@@ -31,7 +20,7 @@ export async function parseHcl(file: SourceFile): Promise<{ parsed?: ParsedFile;
   }
   let value: Record<string, JsonValue>;
   try {
-    value = await parser().parse(NAME, file.text);
+    value = await hcl2json()(NAME, file.text);
   } catch (e) {
     return { diagnostics: hclErrors(file, String((e as Error)?.message ?? e)) };
   }

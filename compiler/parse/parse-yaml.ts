@@ -25,7 +25,7 @@ export function parseYaml(file: SourceFile): { parsed?: ParsedFile; diagnostics:
   }
   let doc: Document.Parsed;
   try {
-    doc = parseDocument(file.text, { lineCounter: new LineCounter(), uniqueKeys: true, prettyErrors: false, strict: true });
+    doc = parseDocument(file.text, { lineCounter: new LineCounter(), uniqueKeys: false, prettyErrors: false, strict: true });
   } catch (e) {
     if (e instanceof RangeError) return { diagnostics: [diag("nesting_too_deep", file.range(0), `the document nests too deeply to parse`)] };
     return { diagnostics: [diag("syntax_error", file.range(0), `${file.path}: ${(e as Error).message}`)] };
@@ -73,10 +73,18 @@ export function parseYaml(file: SourceFile): { parsed?: ParsedFile; diagnostics:
     }
     if (isMap(node)) {
       const out: { [k: string]: JsonValue } = jsonObject();
+      // Duplicate keys are found here with a Set: the yaml package's own check
+      // (`uniqueKeys`) compares each key with every earlier one, quadratic in map size.
+      const seen = new Set<string>();
       for (const pair of node.items) {
         const k = pair.key as YamlNode | null;
         const key = isScalar(k) ? String(k.value) : k == null ? "" : String((k as { toJSON?: () => unknown }).toJSON?.() ?? "");
         const kr = k?.range;
+        if (seen.has(key) && state.inAlias === 0) {
+          diagnostics.push(diag("syntax_error", kr ? file.range(kr[0], kr[1]) : file.range(r[0]), "Map keys must be unique", { hint: "each key may appear once in a mapping" }));
+          continue;
+        }
+        seen.add(key);
         out[key] = walk(pair.value as YamlNode | null, childPointer(ptr, key), depth + 1, kr ? [kr[0], kr[1]] : undefined);
         if (pair.value == null && state.inAlias === 0 && kr) map.set(childPointer(ptr, key), { range: file.range(kr[1]), keyRange: file.range(kr[0], kr[1]) });
       }

@@ -1,4 +1,5 @@
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
+import { createRequire } from "node:module";
 import { crc32 } from "node:zlib";
 import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync } from "node:fs";
 import { hostname } from "node:os";
@@ -97,7 +98,9 @@ export class SqliteJournal {
     const file = join(stateDir, "journal.db");
     const torn = tornWalTail(file);
     if (torn) this.notes.push(torn);
-    this.db = new Database(file);
+    // Loaded on first use: `criteria validate` never pays for the native module.
+    const Sqlite = createRequire(import.meta.url)("better-sqlite3") as typeof Database;
+    this.db = new Sqlite(file);
     this.db.pragma("journal_mode = WAL");
     this.db.pragma(`synchronous = ${opts.synchronous === "OFF" ? "OFF" : "FULL"}`);
     this.db.pragma("busy_timeout = 10000");

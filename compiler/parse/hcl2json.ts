@@ -1,0 +1,54 @@
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import type { JsonValue } from "./document.js";
+import { packageRoot } from "../package-root.js";
+
+/** hcl2json's `parse`: HCL text to its JSON rendering; rejects with HCL's diagnostics text. */
+export type HclParse = (filename: string, contents: string) => Promise<Record<string, JsonValue>>;
+
+const require = createRequire(import.meta.url);
+let parse: HclParse | undefined;
+
+/**
+ * `@cdktn/hcl2json`'s parser, started on first use (a YAML-only run never starts it).
+ *
+ * Fast path: the package's Go runtime shim (`wasm/bridge_wasm_exec.js`) with the module
+ * `make build` decompressed into `dist/hcl2json.wasm`, skipping the package's loader
+ * (fs-extra and a 7 MB gunzip on every run: ~45 ms of a cold start). The Go program
+ * registers `parse(filename, contents, callback)` on `__parse_terraform_config_wasm__`,
+ * the object the package's own loader reads. Any surprise (not built, another package
+ * version) falls back to the package's exported `parse`, which gives the same results.
+ */
+export function hcl2json(): HclParse {
+  if (parse) return parse;
+  parse = fastPath() ?? (require("@cdktn/hcl2json") as { parse: HclParse }).parse;
+  return parse;
+}
+
+function fastPath(): HclParse | undefined {
+  try {
+    const wasm = join(packageRoot(), "dist", "hcl2json.wasm");
+    if (!existsSync(wasm)) return undefined;
+    require("@cdktn/hcl2json/wasm/bridge_wasm_exec.js");
+    const Go = (globalThis as { Go?: new () => { importObject: WebAssembly.Imports; run(i: WebAssembly.Instance): Promise<void> } }).Go;
+    if (!Go) return undefined;
+    const go = new Go();
+    const module = new WebAssembly.Module(readFileSync(wasm));
+    const instance = new WebAssembly.Instance(module, go.importObject);
+    const root: Record<string, unknown> = {};
+    (globalThis as Record<string, unknown>).__parse_terraform_config_wasm__ = root;
+    void go.run(instance);
+    const fn = root.parse;
+    if (typeof fn !== "function") return undefined;
+    return (filename, contents) =>
+      new Promise((resolve, reject) => {
+        (fn as (f: string, c: string, cb: (err: string | null, out: string) => void) => void)(filename, contents, (err, out) => {
+          if (err) reject(new Error(err));
+          else resolve(JSON.parse(out) as Record<string, JsonValue>);
+        });
+      });
+  } catch {
+    return undefined;
+  }
+}
