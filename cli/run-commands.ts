@@ -82,9 +82,14 @@ function exitFor(end: RunEnd): number {
 
 /** Runs `fn` with SIGINT/SIGTERM turned into a resumable interruption. */
 async function interruptible(io: Io, fn: (signal: AbortSignal) => Promise<number>): Promise<number> {
-  const { RunInterrupted, RunLockedError } = await engine();
+  const { RunInterrupted, RunLockedError, killLiveProcessGroups } = await engine();
   const ctl = new AbortController();
-  const stop = () => ctl.abort();
+  // Ctrl-C: stop the run where it stands (resumable) and signal the children's process
+  // groups, which do not see the terminal's SIGINT themselves.
+  const stop = () => {
+    ctl.abort();
+    killLiveProcessGroups();
+  };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
   try {
@@ -110,6 +115,7 @@ async function interruptible(io: Io, fn: (signal: AbortSignal) => Promise<number
   } finally {
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);
+    killLiveProcessGroups();
   }
 }
 

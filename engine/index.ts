@@ -8,6 +8,7 @@ import { Runner, type RunEnd } from "./run/runner.js";
 export { SqliteJournal, RunLockedError, JournalWriteError } from "./journal/sqlite-journal.js";
 export { Runner, RunInterrupted, deliverSignal, type RunEnd } from "./run/runner.js";
 export type { RunEvent } from "./run/events.js";
+export { killLiveProcessGroups } from "./adapters/run-process.js";
 
 /** Options shared by {@link apply} and {@link resume}. */
 export interface EngineOptions {

@@ -1,0 +1,45 @@
+/**
+ * Input limits that need generated files (issue #2, item 8): a file over 4 MiB is
+ * refused before it is read, a non-regular file (a FIFO) is refused without blocking,
+ * and a large valid file just under the limit still compiles.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { compile } from "../../compiler/index.js";
+import { MAX_FILE_BYTES } from "../../compiler/load/read-source.js";
+
+const dir = mkdtempSync(join(tmpdir(), "criteria-limits-"));
+
+describe("input limits", () => {
+  it("refuses a file over 4 MiB with file_too_large at 1:1", async () => {
+    const f = join(dir, "huge.hcl");
+    writeFileSync(f, `# ${"x".repeat(MAX_FILE_BYTES)}\n`);
+    const c = await compile(f);
+    expect(c.diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.column])).toEqual([["file_too_large", 1, 1]]);
+  });
+
+  it("refuses a FIFO without blocking on it", async () => {
+    const f = join(dir, "pipe.hcl");
+    execFileSync("mkfifo", [f]);
+    const c = await compile(f);
+    expect(c.diagnostics.map((d) => d.code)).toEqual(["file_unreadable"]);
+  });
+
+  it("compiles a valid 3 MiB file", async () => {
+    const steps: string[] = [];
+    let i = 0;
+    while (steps.join("\n").length < 3 * 1024 * 1024) {
+      steps.push(`step "s${i}" {\n  adapter = "noop"\n  input { note = "${"n".repeat(400)}" }\n  outcome "success" { next = "s${i + 1}" }\n}`);
+      i++;
+    }
+    steps[steps.length - 1] = steps[steps.length - 1].replace(`next = "s${i}"`, `next = "done"`);
+    const f = join(dir, "big.hcl");
+    writeFileSync(f, `workflow "big" {\n  version = "1"\n  initial_state = "s0"\n  target_state = "done"\n}\n${steps.join("\n")}\nstate "done" { terminal = true }\n`);
+    const c = await compile(f);
+    expect(c.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    expect(c.graph?.steps.length).toBe(i);
+  }, 60_000);
+});
