@@ -1,10 +1,10 @@
 /**
  * Runs every benchmark (`npm run bench`, `make bench`: `node dist/bench/index.js`):
- * cold start, batch and scaling. Prints a table per benchmark with the goal and
+ * cold start, batch, scaling and the engine. Prints a table per benchmark with the goal and
  * PASS/MISS beside each figure, and writes the same figures as JSON to
  * bench/out/latest.json. Nothing is asserted: a MISS is a figure, not a failure.
  *
- * Options: `--only cold,batch,scaling` (a subset), `--quick` (fewer runs, for a smoke
+ * Options: `--only cold,batch,scaling,engine` (a subset), `--quick` (fewer runs, for a smoke
  * test), `--runs N` (cold-start rounds, default 15).
  */
 import { cpus, loadavg } from "node:os";
@@ -15,6 +15,7 @@ import { batch, BATCH_GOAL_MS, type BatchReport } from "./batch.js";
 import { benchPaths, COLD_GOAL_RATIO, coldStart, TIERING_BUDGET_FLAG, type ColdStartReport } from "./cold-start.js";
 import { fmtRatio } from "./report.js";
 import { scaling, type ScalingReport } from "./scaling.js";
+import { engineBench, type EngineReport } from "./engine.js";
 
 /** The command-line options of the benchmark runner. */
 export interface BenchOptions {
@@ -25,13 +26,13 @@ export interface BenchOptions {
 
 /** Parses `--only`, `--quick` and `--runs` (unknown arguments are an error). */
 export function parseArgs(argv: string[]): BenchOptions {
-  const o: BenchOptions = { only: new Set(["cold", "batch", "scaling"]), quick: false, runs: 15 };
+  const o: BenchOptions = { only: new Set(["cold", "batch", "scaling", "engine"]), quick: false, runs: 15 };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--quick") o.quick = true;
     else if (a === "--only") o.only = new Set(argv[++i].split(","));
     else if (a === "--runs") o.runs = Number(argv[++i]);
-    else throw new Error(`unknown argument ${a} (use --only cold,batch,scaling, --quick, --runs N)`);
+    else throw new Error(`unknown argument ${a} (use --only cold,batch,scaling,engine, --quick, --runs N)`);
   }
   if (o.quick && !argv.includes("--runs")) o.runs = 3;
   return o;
@@ -74,6 +75,9 @@ async function main(): Promise<void> {
     });
   }
 
+  let eng: EngineReport | undefined;
+  if (opts.only.has("engine")) eng = await engineBench(opts.quick);
+
   meta.loadavgEnd = loadavg().map((x) => Math.round(x * 100) / 100);
   meta.seconds = Math.round((Date.now() - started) / 100) / 10;
 
@@ -93,10 +97,16 @@ async function main(): Promise<void> {
     }
   }
   if (scale) for (const [k, g] of Object.entries(scale.goals)) lines.push(`scaling ${k}: ${g.value} (goal ${g.goal}) ${g.verdict}`);
+  if (eng) {
+    lines.push(`engine durable noop steps: ${Math.round(eng.noop_steps_per_s)}/s = ${fmtRatio(eng.ratio_to_limit)} of bare SQLite commits (goal >= 0.5x) ${eng.verdicts.ratio}`);
+    lines.push(`engine per-step cost, late / early in a long run: ${fmtRatio(eng.flatness_ratio)} (goal <= 1.3x) ${eng.verdicts.flat}`);
+    const big = Object.keys(eng.resume_ms).at(-1)!;
+    lines.push(`engine resume of a ${big}-entry journal: ${Math.round(eng.resume_ms[big])} ms (goal < 1000) ${eng.verdicts.resume}`);
+  }
   process.stdout.write(`\nGoals\n=====\n${lines.map((l) => `  ${l}`).join("\n")}\n`);
 
   const file = join(paths.out, "latest.json");
-  writeFileSync(file, JSON.stringify({ meta, coldStart: cold, batch: bat, scaling: scale, goals: lines }, null, 2) + "\n");
+  writeFileSync(file, JSON.stringify({ meta, coldStart: cold, batch: bat, scaling: scale, engine: eng, goals: lines }, null, 2) + "\n");
   process.stdout.write(`\nwrote ${file} (${meta.seconds} s; load average at the end ${meta.loadavgEnd.join(" ")})\n`);
 }
 

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { setFlagsFromString } from "node:v8";
 import type { JsonValue } from "./document.js";
 import { packageRoot } from "../package-root.js";
 
@@ -8,6 +9,9 @@ import { packageRoot } from "../package-root.js";
 export type HclParse = (filename: string, contents: string) => Promise<Record<string, JsonValue>>;
 
 const require = createRequire(import.meta.url);
+
+/** Files smaller than this start hcl2json with V8's baseline compiler only (bytes). */
+export const LIFTOFF_ONLY_BELOW = 256 * 1024;
 let parse: HclParse | undefined;
 
 /**
@@ -20,8 +24,13 @@ let parse: HclParse | undefined;
  * the object the package's own loader reads. Any surprise (not built, another package
  * version) falls back to the package's exported `parse`, which gives the same results.
  */
-export function hcl2json(): HclParse {
+export function hcl2json(firstFileBytes = 0): HclParse {
   if (parse) return parse;
+  // Small inputs (editors, pre-commit hooks, `make validate`): keep V8 to its baseline
+  // WebAssembly compiler. A run is over long before optimised code pays off, and the
+  // optimising tier's background jobs delay exit by ~170 ms (bench/cold-start.ts). A big
+  // file (thousands of steps) is parsed faster with the optimising tier, so keep it then.
+  if (firstFileBytes < LIFTOFF_ONLY_BELOW) setFlagsFromString("--liftoff-only");
   parse = fastPath() ?? (require("@cdktn/hcl2json") as { parse: HclParse }).parse;
   return parse;
 }

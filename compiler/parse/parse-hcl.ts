@@ -20,7 +20,7 @@ export async function parseHcl(file: SourceFile): Promise<{ parsed?: ParsedFile;
   }
   let value: Record<string, JsonValue>;
   try {
-    value = await hcl2json()(NAME, file.text);
+    value = await hcl2json(file.text.length)(NAME, file.text);
   } catch (e) {
     return { diagnostics: hclErrors(file, String((e as Error)?.message ?? e)) };
   }
