@@ -13,7 +13,7 @@ import { sortDiagnostics } from "./compiler/diagnostics/sort.js";
 import { toDot } from "./compiler/build/format-dot.js";
 import { toMermaid } from "./compiler/build/format-mermaid.js";
 import { toPlan } from "./compiler/build/format-plan.js";
-import { EXIT, processIo, type Io } from "./cli/io.js";
+import { CliError, EXIT, processIo, type Io } from "./cli/io.js";
 import { registerRunCommands } from "./cli/run-commands.js";
 
 export { EXIT, type Io } from "./cli/io.js";
@@ -117,7 +117,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
         for (const [k, v] of Object.entries(CODES)) io.out(`${k.padEnd(28)} ${v.severity.padEnd(8)} ${v.doc}\n`);
         return;
       }
-      const entry = (CODES as Record<string, { severity: string; doc: string }>)[name];
+      const entry = Object.prototype.hasOwnProperty.call(CODES, name) ? (CODES as Record<string, { severity: string; doc: string }>)[name] : undefined;
       if (!entry) {
         io.err(`criteria: unknown diagnostic code "${name}" (criteria explain lists them)\n`);
         code = EXIT.usage;
@@ -130,9 +130,17 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     code = c;
   });
 
+  if (argv.length === 0) {
+    io.err(program.helpInformation());
+    return EXIT.usage;
+  }
   try {
     await program.parseAsync(argv, { from: "user" });
   } catch (e) {
+    if (e instanceof CliError) {
+      io.err(`criteria: ${e.message}\n`);
+      return e.exitCode;
+    }
     if (e instanceof CommanderError) {
       if (e.code === "commander.helpDisplayed" || e.code === "commander.version" || e.code === "commander.help") return EXIT.ok;
       return EXIT.usage;

@@ -11,7 +11,8 @@ import { workflowFiles } from "../compiler/load/workflow-files.js";
 import type { RunEnd, RunEvent } from "../engine/index.js";
 import { renderEntry, renderEvent } from "./render-events.js";
 import type { Io } from "./io.js";
-import { EXIT } from "./io.js";
+import { CliError, EXIT } from "./io.js";
+import { mismatch, parseType } from "../compiler/decode/types.js";
 
 /** The engine, loaded when a run command starts (`validate` never loads SQLite). */
 const engine = () => import("../engine/index.js");
@@ -21,43 +22,60 @@ function stateDir(opt: string | undefined, io: Io): string {
   return resolve(opt ?? io.env.CRITERIA_STATE_DIR ?? ".criteria");
 }
 
-/** A usage problem: printed, exit 2. */
-class UsageError extends Error {}
+const usage = (m: string) => new CliError(m, EXIT.usage);
 
-/** Converts `--var k=v` strings to the declared variable types (Terraform's -var). */
+/** Run ids: what `--run-id` accepts (nested runs use `/`, `#` and `[]`, so those are refused). */
+const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+/**
+ * The workflow's variables from `--var-file` (JSON/YAML mappings) and `--var k=v`,
+ * converted to and checked against the declared types (Terraform's -var and
+ * -var-file). Every problem is a usage error (exit 2) naming the variable.
+ */
 export function parseVars(graph: Graph, pairs: string[], files: string[]): Record<string, Value> {
-  const out: Record<string, Value> = {};
+  const out: Record<string, Value> = Object.create(null) as Record<string, Value>;
   const names = graph.variables.map((v) => v.name);
-  const set = (k: string, v: Value) => {
-    if (!names.includes(k)) throw new UsageError(`unknown variable "${k}"${names.length ? `; ${suggest(k, names)}` : " (the workflow declares none)"}`);
+  const set = (k: string, v: Value, from: string) => {
+    const decl = graph.variables.find((x) => x.name === k);
+    if (!decl) throw usage(`${from}: unknown variable "${k}"${names.length ? `; ${suggest(k, names) ?? ""}` : " (the workflow declares none)"}`);
+    const t = decl.type ? parseType(decl.type).type : undefined;
+    const why = t ? mismatch(t, v) : undefined;
+    if (why) throw usage(`${from}: variable "${k}": ${why} (type ${decl.type})`);
     out[k] = v;
   };
   for (const f of files) {
-    const data = parseYaml(readFileSync(f, "utf8")) as unknown;
-    if (data === null || typeof data !== "object" || Array.isArray(data)) throw new UsageError(`--var-file ${f}: expected a mapping of variable names to values`);
-    for (const [k, v] of Object.entries(data as Record<string, Value>)) set(k, v);
+    let data: unknown;
+    try {
+      data = parseYaml(readFileSync(f, "utf8")) as unknown;
+    } catch (e) {
+      const err = e as NodeJS.ErrnoException;
+      throw usage(`--var-file ${f}: ${err.code === "ENOENT" ? "no such file" : err.code === "EISDIR" ? "is a directory" : (err.message ?? String(e)).split("\n")[0]}`);
+    }
+    if (data === null || typeof data !== "object" || Array.isArray(data)) throw usage(`--var-file ${f}: expected a mapping of variable names to values`);
+    for (const [k, v] of Object.entries(data as Record<string, Value>)) set(k, v, `--var-file ${f}`);
   }
   for (const p of pairs) {
     const i = p.indexOf("=");
-    if (i <= 0) throw new UsageError(`--var ${p}: expected name=value`);
+    if (i <= 0) throw usage(`--var ${p}: expected name=value`);
     const k = p.slice(0, i);
     const raw = p.slice(i + 1);
-    const type = graph.variables.find((v) => v.name === k)?.type ?? "string";
+    const t = graph.variables.find((v) => v.name === k)?.type;
+    const kind = t ? parseType(t).type?.kind : "string";
     let v: Value = raw;
-    if (type === "number") {
+    if (kind === "number") {
+      if (!/^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(raw.trim())) throw usage(`--var ${k}: "${raw}" is not a number`);
       v = Number(raw);
-      if (raw.trim() === "" || !Number.isFinite(v)) throw new UsageError(`--var ${k}: "${raw}" is not a number`);
-    } else if (type === "bool") {
-      if (raw !== "true" && raw !== "false") throw new UsageError(`--var ${k}: "${raw}" is not true or false`);
+    } else if (kind === "bool") {
+      if (raw !== "true" && raw !== "false") throw usage(`--var ${k}: "${raw}" is not true or false`);
       v = raw === "true";
-    } else if (/^(list|map|object|set|tuple|any)/.test(type)) {
+    } else if (kind && kind !== "string") {
       try {
         v = JSON.parse(raw) as Value;
       } catch {
-        if (type !== "any") throw new UsageError(`--var ${k}: "${raw}" is not JSON for a ${type}`);
+        if (kind !== "any") throw usage(`--var ${k}: "${raw}" is not JSON for a ${t}`);
       }
     }
-    set(k, v);
+    set(k, v, `--var ${k}`);
   }
   return out;
 }
@@ -82,7 +100,7 @@ function exitFor(end: RunEnd): number {
 
 /** Runs `fn` with SIGINT/SIGTERM turned into a resumable interruption. */
 async function interruptible(io: Io, fn: (signal: AbortSignal) => Promise<number>): Promise<number> {
-  const { RunInterrupted, RunLockedError, killLiveProcessGroups } = await engine();
+  const { RunInterrupted, RunLockedError, RunRefused, JournalOpenError, JournalWriteError, killLiveProcessGroups } = await engine();
   const ctl = new AbortController();
   // Ctrl-C: stop the run where it stands (resumable) and signal the children's process
   // groups, which do not see the terminal's SIGINT themselves.
@@ -95,22 +113,10 @@ async function interruptible(io: Io, fn: (signal: AbortSignal) => Promise<number
   try {
     return await fn(ctl.signal);
   } catch (e) {
-    if (e instanceof RunInterrupted) {
-      io.err("criteria: run interrupted; continue it with criteria resume <run>\n");
-      return EXIT.problems;
-    }
-    if (e instanceof RunLockedError) {
-      io.err(`criteria: ${e.message}; refusing to run it twice\n`);
-      return EXIT.problems;
-    }
-    if (e instanceof UsageError) {
-      io.err(`criteria: ${e.message}\n`);
-      return EXIT.usage;
-    }
-    if (e instanceof Error && /^(variable ".*" is required|run .* (already exists|not found))/.test(e.message)) {
-      io.err(`criteria: ${e.message}\n`);
-      return EXIT.problems;
-    }
+    if (e instanceof RunInterrupted) throw new CliError(`run ${e.runId} interrupted; continue it with criteria resume ${e.runId}`);
+    if (e instanceof RunLockedError) throw new CliError(`${e.message}; refusing to run it twice`);
+    if (e instanceof RunRefused || e instanceof JournalOpenError) throw new CliError(e.message);
+    if (e instanceof JournalWriteError) throw new CliError(`${e.message}; the journal holds everything before it: criteria resume continues`);
     throw e;
   } finally {
     process.off("SIGINT", stop);
@@ -148,6 +154,9 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
       const found = workflowFiles(resolve(path));
       const baseDir = found.kind === "dir" ? resolve(path) : dirname(resolve(path));
       const json = opts.output ? opts.output === "json" : !io.isTTY;
+      if (opts.runId !== undefined && !RUN_ID.test(opts.runId)) {
+        throw usage(`--run-id "${opts.runId}": use letters, digits, ".", "_" and "-" (at most 128, starting with a letter or digit)`);
+      }
       setCode(
         await interruptible(io, async (signal) => {
           const vars = parseVars(graph, opts.var, opts.varFile);
@@ -171,7 +180,18 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
       setCode(
         await interruptible(io, async (signal) => {
           const { sink } = eventSink(io, json);
-          const { resume } = await engine();
+          const { resume, SqliteJournal } = await engine();
+          const j = new SqliteJournal(stateDir(opts.stateDir, io), { mustExist: true });
+          // Opening recovers a torn write-ahead log (and checkpoints it): say so here.
+          for (const note of j.notes) sink({ event: "warning", run_id: run, message: note });
+          const row = j.run(run);
+          j.close();
+          if (!row) throw new CliError(`no run ${run} in ${stateDir(opts.stateDir, io)} (criteria runs lists them)`);
+          if (row.parent_run_id) throw new CliError(`${run} is a nested run; resume its root run ${row.root_run_id}`);
+          if (row.status !== "active") {
+            io.out(`run ${run} has already ended: ${row.status}${row.final_state ? ` in state "${row.final_state}"` : ""} (criteria journal ${run} shows it)\n`);
+            return row.status === "succeeded" ? EXIT.ok : EXIT.problems;
+          }
           const end = await resume(run, { stateDir: stateDir(opts.stateDir, io), baseDir: process.cwd(), events: sink, autoApprove: opts.autoApprove, signal });
           return exitFor(end);
         }),
@@ -185,8 +205,13 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
     .option("--all", "include nested runs")
     .addOption(new Option("-o, --output <format>", "text or json").choices(["text", "json"]).default("text"))
     .action(async (opts: { stateDir?: string; all?: boolean; output: string }) => {
-      const { SqliteJournal } = await engine();
-      const j = new SqliteJournal(stateDir(opts.stateDir, io));
+      const { SqliteJournal, JournalOpenError } = await engine();
+      let j: InstanceType<typeof SqliteJournal>;
+      try {
+        j = new SqliteJournal(stateDir(opts.stateDir, io), { mustExist: true });
+      } catch (e) {
+        throw e instanceof JournalOpenError ? new CliError(e.message) : e;
+      }
       try {
         const rows = j.runs({ roots: !opts.all });
         if (opts.output === "json") io.out(rows.map((r) => JSON.stringify(r)).join("\n") + (rows.length ? "\n" : ""));
@@ -204,8 +229,13 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
     .option("--state-dir <dir>", "journal directory")
     .addOption(new Option("-o, --output <format>", "text or json (NDJSON)").choices(["text", "json"]).default("text"))
     .action(async (run: string, opts: { stateDir?: string; output: string }) => {
-      const { SqliteJournal } = await engine();
-      const j = new SqliteJournal(stateDir(opts.stateDir, io));
+      const { SqliteJournal, JournalOpenError } = await engine();
+      let j: InstanceType<typeof SqliteJournal>;
+      try {
+        j = new SqliteJournal(stateDir(opts.stateDir, io), { mustExist: true });
+      } catch (e) {
+        throw e instanceof JournalOpenError ? new CliError(e.message) : e;
+      }
       try {
         const { entries, corrupt } = j.read(run);
         if (entries.length === 0) {
@@ -221,18 +251,50 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
       }
     });
 
-  const deliver = async (run: string, name: string, payload: Value | undefined, by: string | undefined, dir: string | undefined) => {
-    const { SqliteJournal, deliverSignal } = await engine();
-    const j = new SqliteJournal(stateDir(dir, io));
+  /**
+   * Records a signal or an approval decision for a run, after checking it can matter:
+   * the run is active, the signal is one a `wait` of the workflow listens for, the
+   * approval node exists and is waiting for a decision nobody has given yet.
+   */
+  const deliver = async (run: string, target: { signal: string } | { approval: string }, payload: Value | undefined, by: string | undefined, dir: string | undefined) => {
+    const { SqliteJournal, JournalOpenError, deliverSignal, foldEntries } = await engine();
+    let j: InstanceType<typeof SqliteJournal>;
+    try {
+      j = new SqliteJournal(stateDir(dir, io), { mustExist: true });
+    } catch (e) {
+      throw e instanceof JournalOpenError ? new CliError(e.message) : e;
+    }
     try {
       const row = j.run(run);
-      if (!row) {
-        io.err(`criteria: no run ${run} (criteria runs lists them)\n`);
-        return EXIT.problems;
-      }
-      if (row.status !== "active") {
-        io.err(`criteria: run ${run} has already ended (${row.status})\n`);
-        return EXIT.problems;
+      if (!row) throw new CliError(`no run ${run} in ${stateDir(dir, io)} (criteria runs lists them)`);
+      if (row.status !== "active") throw new CliError(`run ${run} has already ended (${row.status})`);
+      const tree = foldEntries(j.read(row.root_run_id).entries);
+      const graph = tree.runs.get(row.root_run_id)?.spawned?.graph as Graph | undefined;
+      const graphs: Graph[] = [];
+      const walk = (g: Graph | undefined) => {
+        if (!g) return;
+        graphs.push(g);
+        for (const s of g.steps) walk(s.body);
+      };
+      walk(graph);
+      let name: string;
+      if ("signal" in target) {
+        if (target.signal.startsWith("approval:")) throw usage(`"${target.signal}" is an approval: use criteria approve|reject ${run} ${target.signal.slice(9)}`);
+        const signals = graphs.flatMap((g) => g.waits.map((w) => w.signal ?? w.name));
+        if (!signals.includes(target.signal)) {
+          throw new CliError(`workflow of run ${run} waits for no signal "${target.signal}"${signals.length ? `; ${suggest(target.signal, signals) ?? `it waits for ${signals.join(", ")}`}` : ""}`);
+        }
+        name = target.signal;
+      } else {
+        const nodes = graphs.flatMap((g) => g.approvals.map((a) => a.name));
+        if (!nodes.includes(target.approval)) {
+          throw new CliError(`workflow of run ${run} has no approval "${target.approval}"${nodes.length ? `; ${suggest(target.approval, nodes) ?? `its approvals: ${nodes.join(", ")}`}` : ""}`);
+        }
+        name = `approval:${target.approval}`;
+        const waiting = [...tree.runs.values()].some((r) => [...r.approvals].some(([k, a]) => k.startsWith(`${target.approval}#`) && a.requested && !a.decided));
+        const given = tree.signals.some((s) => s.payload.name === name && !tree.consumed.has(s.seq));
+        if (given) throw new CliError(`approval "${target.approval}" of run ${run} has already been decided`);
+        if (!waiting) throw new CliError(`run ${run} is not waiting for approval "${target.approval}"`);
       }
       const e = deliverSignal(j, row.root_run_id, name, payload, by, Date.now());
       io.out(`delivered ${name} to ${run} (journal entry ${e.seq})\n`);
@@ -260,7 +322,7 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
           return;
         }
       }
-      setCode(await deliver(run, name, payload, undefined, opts.stateDir));
+      setCode(await deliver(run, { signal: name }, payload, undefined, opts.stateDir));
     });
 
   for (const decision of ["approve", "reject"] as const) {
@@ -272,7 +334,7 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
       .option("--by <name>", "who decides (recorded in the journal)", io.env.USER ?? "cli")
       .option("--state-dir <dir>", "journal directory")
       .action(async (run: string, node: string, opts: { by: string; stateDir?: string }) => {
-        setCode(await deliver(run, `approval:${node}`, decision === "approve" ? "approved" : "rejected", opts.by, opts.stateDir));
+        setCode(await deliver(run, { approval: node }, decision === "approve" ? "approved" : "rejected", opts.by, opts.stateDir));
       });
   }
 }

@@ -14,7 +14,7 @@ import { readSource } from "./load/read-source.js";
 import { WORKFLOW_EXTENSIONS, displayPath, workflowFiles } from "./load/workflow-files.js";
 import type { JsonObject } from "./parse/document.js";
 import { parseHcl } from "./parse/parse-hcl.js";
-import { parseYaml } from "./parse/parse-yaml.js";
+import { parseJson, parseYaml } from "./parse/parse-yaml.js";
 import type { SourceMap } from "./parse/source-map.js";
 import { resolveWorkflow } from "./resolve/resolve-workflow.js";
 import { extname } from "node:path";
@@ -74,10 +74,23 @@ async function run(path: string, cwd: string, out: Compilation): Promise<void> {
     out.diagnostics.push(diag("file_not_found", at0, `${path} does not exist`, { hint: "check the path; it is relative to the current directory" }));
     return;
   }
+  if (found.kind === "loop") {
+    out.diagnostics.push(diag("file_unreadable", at0, `${path} is a symlink loop`));
+    return;
+  }
+  if (found.kind === "unreadable") {
+    out.diagnostics.push(diag("file_unreadable", at0, `${path} could not be read (${found.reason})`));
+    return;
+  }
   if (found.kind !== "file" && found.kind !== "dir") {
     out.diagnostics.push(diag("no_workflow_files", at0, `${path} holds no workflow files`, { hint: "a workflow directory holds *.hcl, *.yaml, *.yml or *.json files" }));
     return;
   }
+  for (const s of found.skipped) {
+    const shown = displayPath(s.path, cwd);
+    out.diagnostics.push(diag(s.code, new SourceFile(shown, "").range(0), `${shown} ${s.message}`, s.code === "path_outside_root" ? { hint: "workflow files may not leave their directory; copy the file in instead" } : {}));
+  }
+  if (found.files.length === 0) return;
   const parts: { doc: JsonObject; map: SourceMap }[] = [];
   for (const file of found.files) {
     const shown = displayPath(file, cwd);
@@ -95,7 +108,7 @@ async function run(path: string, cwd: string, out: Compilation): Promise<void> {
       out.diagnostics.push(diag("file_empty", read.file.range(0), `${shown} is empty`, { hint: `a workflow file starts with workflow "name" { ... }` }));
       continue;
     }
-    const p = dialect === "hcl" ? await parseHcl(read.file) : parseYaml(read.file);
+    const p = dialect === "hcl" ? await parseHcl(read.file) : extname(file).toLowerCase() === ".json" ? parseJson(read.file) : parseYaml(read.file);
     out.diagnostics.push(...p.diagnostics);
     if (!p.parsed) continue;
     let doc: JsonObject;

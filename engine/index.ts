@@ -5,10 +5,11 @@ import { SqliteJournal } from "./journal/sqlite-journal.js";
 import type { RunEvent } from "./run/events.js";
 import { Runner, type RunEnd } from "./run/runner.js";
 
-export { SqliteJournal, RunLockedError, JournalWriteError } from "./journal/sqlite-journal.js";
-export { Runner, RunInterrupted, deliverSignal, type RunEnd } from "./run/runner.js";
+export { SqliteJournal, RunLockedError, JournalWriteError, JournalOpenError } from "./journal/sqlite-journal.js";
+export { Runner, RunInterrupted, RunRefused, deliverSignal, type RunEnd } from "./run/runner.js";
 export type { RunEvent } from "./run/events.js";
 export { killLiveProcessGroups } from "./adapters/run-process.js";
+export { foldEntries } from "./journal/fold.js";
 
 /** Options shared by {@link apply} and {@link resume}. */
 export interface EngineOptions {

@@ -119,3 +119,38 @@ describe("bin/criteria as a real process", () => {
     expect(run(["--version"]).status).toBe(0);
   });
 });
+
+describe("run commands refuse what cannot matter", () => {
+  const gate = `workflow "g" {
+  version = "1"
+  initial_state = "ask"
+  target_state = "done"
+}
+approval "ask" {
+  approvers = ["ann"]
+  outcome "approved" { next = "done" }
+  outcome "rejected" { next = "done" }
+}
+state "done" { terminal = true }
+`;
+  it("bad run ids, unknown approval nodes and missing journals are errors, not deliveries", async () => {
+    const d = mkdtempSync(join(tmpdir(), "criteria-cli-run-"));
+    const wf = join(d, "g.hcl");
+    writeFileSync(wf, gate);
+    const state = join(d, "state");
+    expect(await main(["apply", wf, "--run-id", "x/y#1[0]", "--state-dir", state], io())).toBe(2);
+    expect(await main(["runs", "--state-dir", join(d, "nope")], io())).toBe(1);
+    const run = main(["apply", wf, "--run-id", "g1", "--state-dir", state, "-o", "json"], io());
+    await new Promise((r) => setTimeout(r, 400));
+    const typo = io();
+    expect(await main(["approve", "g1", "ak", "--state-dir", state], typo)).toBe(1);
+    expect(typo.stderr).toContain('did you mean "ask"?');
+    expect(await main(["signal", "g1", "approval:ask", "--state-dir", state], io())).toBe(2);
+    expect(await main(["approve", "g1", "ask", "--state-dir", state], io())).toBe(0);
+    expect(await main(["reject", "g1", "ask", "--state-dir", state], io())).toBe(1);
+    expect(await run).toBe(0);
+    const again = io();
+    expect(await main(["resume", "g1", "--state-dir", state], again)).toBe(0);
+    expect(again.stdout).toContain("already ended: succeeded");
+  });
+});

@@ -25,6 +25,14 @@ export const checkHeader: Check = {
         out.push(diag("invalid_value", h.targetState.range, `target_state "${h.targetState.name}" is a ${root.nodes.get(h.targetState.name)}, not a state`));
       }
     }
+    for (const s of resolution.scopes) {
+      if (!s.parent || s.workflow.header?.initialState || s.workflow.steps.length > 0) continue;
+      out.push(
+        diag("missing_initial_state", s.owner?.nameRange ?? fileStart, `the workflow body of step "${s.owner?.name}" has no steps, so it has nowhere to start`, {
+          hint: "a body starts at its first step (or its own workflow { initial_state = ... })",
+        }),
+      );
+    }
     if (!spec.states.some((s) => s.terminal)) {
       out.push(
         diag("no_terminal_state", h?.nameRange ?? fileStart, `workflow${h ? ` "${h.name}"` : ""} declares no terminal state: a run could never end`, {

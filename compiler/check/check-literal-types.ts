@@ -1,14 +1,15 @@
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { ExprSource } from "../decode/spec.js";
+import { mismatch, parseType, TYPE_NAMES } from "../decode/types.js";
+import { suggest } from "../diagnostics/did-you-mean.js";
+import type { Range } from "../diagnostics/range.js";
 import type { Check } from "./context.js";
-
-/** Type names a variable may declare (the Go tool's and Terraform's primitives and collections). */
-const TYPE_RE = /^(string|number|bool|any|list|map|object|tuple|set|list\(.+\)|map\(.+\)|set\(.+\)|object\(.+\)|tuple\(.+\))$/;
 
 /**
  * Literal values agree with their declared or implied types: a variable's default
- * with its `type`; a literal `for_each` is a list or map; a literal `parallel` a list,
- * map or count; `parallel_max` positive. Expressions are checked at run time.
+ * and an output's value with their `type` (compiler/decode/types.ts); a literal
+ * `for_each` is a list or map; a literal `parallel` a list, map or count.
+ * Expressions are checked at run time.
  */
 export const checkLiteralTypes: Check = {
   name: "literal-types",
@@ -16,15 +17,24 @@ export const checkLiteralTypes: Check = {
     const out: Diagnostic[] = [];
     for (const s of resolution.scopes) {
       const w = s.workflow;
-      for (const v of w.variables) {
+      const typed: { what: string; type?: string; typeRange?: Range; nameRange: Range; value?: ExprSource }[] = [
+        ...w.variables.map((v) => ({ what: `variable "${v.name}"`, type: v.type, typeRange: v.typeRange, nameRange: v.nameRange, value: v.default })),
+        ...w.outputs.map((o) => ({ what: `output "${o.name}"`, type: o.type, typeRange: o.typeRange, nameRange: o.nameRange, value: o.value })),
+      ];
+      for (const v of typed) {
         if (v.type === undefined) continue;
-        const t = v.type.replace(/\s+/g, "");
-        if (!TYPE_RE.test(t)) {
-          out.push(diag("invalid_value", v.typeRange ?? v.nameRange, `variable "${v.name}": unknown type "${v.type}"`, { hint: `use string, number, bool, list(T), map(T), object or any` }));
+        const t = parseType(v.type);
+        if (!t.type) {
+          out.push(
+            diag("invalid_value", v.typeRange ?? v.nameRange, `${v.what}: ${t.error}`, {
+              hint: (t.word && suggest(t.word, TYPE_NAMES)) ?? "use string, number, bool, list(T), map(T), set(T), object({...}), tuple([...]) or any",
+            }),
+          );
           continue;
         }
-        if (v.default && v.default.kind === "literal" && v.default.value !== null && !matches(t, v.default)) {
-          out.push(diag("invalid_type", v.default.range, `variable "${v.name}": default ${JSON.stringify(v.default.value)} is not a ${v.type}`));
+        if (v.value && v.value.kind === "literal" && v.value.value !== null) {
+          const why = mismatch(t.type, v.value.value);
+          if (why) out.push(diag("invalid_type", v.value.range, `${v.what}: ${why} (type ${v.type.replace(/^\$\{([\s\S]*)\}$/, "$1")})`));
         }
       }
       for (const st of w.steps) {
@@ -42,25 +52,3 @@ export const checkLiteralTypes: Check = {
     return out;
   },
 };
-
-function matches(type: string, e: ExprSource): boolean {
-  const v = e.value;
-  const head = type.replace(/\(.*$/, "");
-  switch (head) {
-    case "string":
-      return typeof v === "string" || typeof v === "number" || typeof v === "boolean";
-    case "number":
-      return typeof v === "number" || (typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v)));
-    case "bool":
-      return typeof v === "boolean" || v === "true" || v === "false";
-    case "list":
-    case "set":
-    case "tuple":
-      return Array.isArray(v);
-    case "map":
-    case "object":
-      return typeof v === "object" && v !== null && !Array.isArray(v);
-    default:
-      return true;
-  }
-}

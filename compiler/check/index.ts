@@ -1,4 +1,5 @@
 import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { checkAdapterUse } from "./check-adapter-use.js";
 import { checkHeader } from "./check-header.js";
 import { checkLiteralTypes } from "./check-literal-types.js";
 import { checkLoops } from "./check-loops.js";
@@ -13,7 +14,7 @@ import type { Check, CheckContext } from "./context.js";
  * Every check, in order: the table of contents of what `criteria validate` verifies
  * beyond shape and names (actionlint's rule list). Each lives in its own file.
  */
-export const CHECKS: readonly Check[] = [checkHeader, checkReservedTargets, checkOutcomes, checkStates, checkReachability, checkLoops, checkLiteralTypes, checkUnused];
+export const CHECKS: readonly Check[] = [checkHeader, checkReservedTargets, checkOutcomes, checkStates, checkReachability, checkLoops, checkLiteralTypes, checkAdapterUse, checkUnused];
 
 /**
  * Runs every check; diagnostics are sorted later, once, by the caller.

@@ -63,6 +63,13 @@ export function checkSchema(doc: JsonObject, map: SourceMap, fallback: Range): D
   return out;
 }
 
+/** Canonical section names and their HCL block keywords (compiler/decode/lower-hcl.ts). */
+const HCL_NAMES: Record<string, string> = {
+  variables: "variable", locals: "local", adapters: "adapter", agents: "agent", subworkflows: "subworkflow",
+  channels: "channel", environments: "environment", shared_variables: "shared_variable", steps: "step",
+  states: "state", waits: "wait", approvals: "approval", branches: "branch", outputs: "output", outcomes: "outcome", arms: "arm",
+};
+
 function rangeAt(map: SourceMap, ptr: string, fallback: Range, key = false): Range {
   let p = ptr;
   for (;;) {
@@ -91,10 +98,13 @@ function toDiagnostic(e: ErrorObject, map: SourceMap, fallback: Range): Diagnost
   switch (e.keyword) {
     case "additionalProperties": {
       const prop = String((e.params as { additionalProperty: string }).additionalProperty);
-      const allowed = Object.keys((e.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+      let allowed = Object.keys((e.parentSchema as { properties?: object } | undefined)?.properties ?? {}).filter((a) => a !== "$schema");
       const p = childPointer(ptr, prop);
-      return diag("unknown_field", rangeAt(map, p, fallback, true), `${where(ptr)}unsupported argument or block "${prop}"`, {
-        hint: suggest(prop, allowed.filter((a) => a !== "$schema")),
+      const at = rangeAt(map, p, fallback, true);
+      // In HCL the canonical document's sections are blocks: suggest `step`, not `steps`.
+      if (at.file.endsWith(".hcl")) allowed = allowed.map((a) => HCL_NAMES[a] ?? a);
+      return diag("unknown_field", at, `${where(ptr)}unsupported argument or block "${prop}"`, {
+        hint: suggest(prop, allowed),
       });
     }
     case "required": {

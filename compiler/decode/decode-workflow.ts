@@ -71,13 +71,9 @@ class Decoder {
     const e = this.map.get(ptr);
     const range = e?.range ?? this.range(ptr);
     const dynamic = typeof v === "string" && (v.includes("${") || v.includes("%{"));
-    if (e?.exprText !== undefined && dynamic) return { kind: "hcl", text: e.exprText, value: v, range, base: range.start.offset };
-    if (dynamic) {
-      const src = range.end.offset - range.start.offset;
-      const quoted = src === (v as string).length + 2;
-      return { kind: "template", text: v as string, value: v, range, base: range.start.offset + (quoted ? 1 : 0) };
-    }
-    return { kind: "literal", text: typeof v === "string" ? v : JSON.stringify(v), value: v, range, base: range.start.offset };
+    if (e?.exprText !== undefined && dynamic) return { kind: "hcl", text: e.exprText, value: v, range, base: range.start.offset, exact: true };
+    if (dynamic) return { kind: "template", text: v as string, value: v, range, base: e?.valueOffset ?? range.start.offset, exact: e?.valueOffset !== undefined };
+    return { kind: "literal", text: typeof v === "string" ? v : JSON.stringify(v), value: v, range, base: range.start.offset, exact: true };
   }
 
   exprMap(v: JsonValue | undefined, ptr: string): Record<string, ExprSource> {
@@ -232,7 +228,7 @@ class Decoder {
     for (const [name, v, p, r] of this.named(doc.branches, at("branches"))) w.branches.push(this.branch(name, isObj(v) ? v : {}, p, r));
     for (const [name, v, p, r] of this.named(doc.outputs, at("outputs"))) {
       const o = isObj(v) ? v : {};
-      w.outputs.push({ name, ...r, type: str(o.type), description: str(o.description), ...("value" in o ? { value: this.expr(o.value, childPointer(p, "value")) } : {}) });
+      w.outputs.push({ name, ...r, type: str(o.type), ...(o.type !== undefined ? { typeRange: this.range(childPointer(p, "type")) } : {}), description: str(o.description), ...("value" in o ? { value: this.expr(o.value, childPointer(p, "value")) } : {}) });
     }
     return w;
   }
@@ -270,7 +266,7 @@ class Decoder {
       }
       const nextKey = b.next !== undefined ? "next" : "transition_to";
       const next = this.nodeRef(b[nextKey], childPointer(p, nextKey));
-      if (!next) this.diagnostics.push(diag("missing_field", r.nameRange, `outcome "${name}" needs "next"`, { hint: `e.g. outcome "${name}" { next = "done" }` }));
+      if (!next && b[nextKey] === undefined) this.diagnostics.push(diag("missing_field", r.nameRange, `outcome "${name}" needs "next"`, { hint: `e.g. outcome "${name}" { next = "done" }` }));
       out.push({ name, ...r, next, output: this.exprMap(b.output, childPointer(p, "output")), sharedWrites: this.exprMap(b.shared_writes, childPointer(p, "shared_writes")) });
     }
     return out;
@@ -282,7 +278,11 @@ class Decoder {
       o.arms.forEach((a, i) => {
         const ap = childPointer(childPointer(ptr, "arms"), i);
         if (!isObj(a)) return;
-        b.arms.push({ range: this.range(ap), when: this.expr(a.when ?? true, childPointer(ap, "when")), next: this.nodeRef(a.next, childPointer(ap, "next")) });
+        const when = this.expr(a.when ?? true, childPointer(ap, "when"));
+        if (when.kind === "literal" && typeof when.value !== "boolean" && when.value !== "true" && when.value !== "false") {
+          this.diagnostics.push(diag("invalid_type", when.range, `branch "${name}" arm ${i + 1}: "when" must be true, false or an expression, not ${JSON.stringify(when.value)}`));
+        }
+        b.arms.push({ range: this.range(ap), when, next: this.nodeRef(a.next, childPointer(ap, "next")) });
       });
     }
     if (o.default !== undefined) b.default = this.nodeRef(o.default, childPointer(ptr, "default"));
@@ -300,7 +300,16 @@ class Decoder {
       this.diagnostics.push(diag("missing_field", this.range(at("type")), `step "${name}": type = "workflow" needs an inline workflow { ... } block or workflow_file`));
     }
     if (isObj(o.input)) s.input = this.exprMap(o.input, at("input"));
-    else if (typeof o.input === "string") s.inputExpr = this.expr(o.input, at("input"));
+    else if (typeof o.input === "string") {
+      s.inputExpr = this.expr(o.input, at("input"));
+      if (s.inputExpr.kind === "literal") {
+        this.diagnostics.push(
+          diag("invalid_type", s.inputExpr.range, `step "${name}": input must be a block of named values, not the string ${JSON.stringify(o.input).slice(0, 40)}`, {
+            hint: `write input { command = "..." } (or input = { ... })`,
+          }),
+        );
+      }
+    }
     s.description = str(o.description);
     s.timeout = this.duration(o.timeout, at("timeout"));
     s.maxVisits = int(o.max_visits);

@@ -21,6 +21,11 @@ export interface ExprSource {
   base: number;
   /** The key's range when the expression is a map entry (`input { key = ... }`). */
   keyRange?: Range;
+  /**
+   * False when offsets inside `text` do not map 1:1 to the file (a YAML block scalar,
+   * a string with escapes): problems inside it are then reported at the whole expression.
+   */
+  exact: boolean;
 }
 
 /** A name with where it is written. */
@@ -184,6 +189,7 @@ export interface BranchSpec extends Named {
 
 export interface OutputSpec extends Named {
   type?: string;
+  typeRange?: Range;
   description?: string;
   value?: ExprSource;
 }

@@ -16,6 +16,7 @@ export const CODES = {
   file_binary: { severity: "error", doc: "A workflow file contains NUL bytes: it is binary, not text." },
   file_empty: { severity: "error", doc: "A workflow file is empty or holds only comments." },
   no_workflow_files: { severity: "error", doc: "A directory holds no *.hcl, *.yaml, *.yml or *.json workflow file." },
+  path_outside_root: { severity: "error", doc: "A file (or a symlink in a workflow directory) points outside the workflow's directory." },
   unsupported_file_type: { severity: "error", doc: "A file's extension is not one of .hcl, .yaml, .yml, .json." },
   // parse
   syntax_error: { severity: "error", doc: "The file is not valid HCL, YAML or JSON." },

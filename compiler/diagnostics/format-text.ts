@@ -1,6 +1,9 @@
 import type { Diagnostic } from "./diagnostic.js";
 import type { SourceFile } from "./source-file.js";
 
+/** Longest source excerpt shown, in characters. */
+const MAX_EXCERPT = 160;
+
 /** Options for {@link formatText}. */
 export interface TextOptions {
   /** ANSI colours (on a TTY, unless NO_COLOR is set). */
@@ -23,11 +26,19 @@ export function formatText(d: Diagnostic, sources: ReadonlyMap<string, SourceFil
     const text = src.lineText(start.line);
     const gutter = String(start.line);
     const pad = " ".repeat(gutter.length);
-    const visible = text.replace(/\t/g, " ");
-    const width = end.line === start.line ? Math.max(1, end.column - start.column) : Math.max(1, visible.length - start.column + 1);
+    let visible = text.replace(/\t/g, " ");
+    let col = start.column;
+    let width = end.line === start.line ? Math.max(1, end.column - start.column) : Math.max(1, visible.length - start.column + 1);
+    // A very long line (minified JSON, a generated file): show a window around the column.
+    if (visible.length > MAX_EXCERPT) {
+      const from = Math.max(0, col - 1 - 40);
+      visible = `${from > 0 ? "…" : ""}${visible.slice(from, from + MAX_EXCERPT)}${from + MAX_EXCERPT < visible.length ? "…" : ""}`;
+      col = col - from + (from > 0 ? 1 : 0);
+      width = Math.min(width, MAX_EXCERPT - (col - 1));
+    }
     lines.push(`${pad} |`);
     lines.push(`${gutter} | ${visible}`);
-    lines.push(`${pad} | ${" ".repeat(start.column - 1)}${c.red(`^${"~".repeat(Math.max(0, width - 1))}`)}`);
+    lines.push(`${pad} | ${" ".repeat(col - 1)}${c.red(`^${"~".repeat(Math.max(0, width - 1))}`)}`);
   }
   for (const r of d.related ?? []) {
     lines.push(`  note: ${r.message} (${r.range.file}:${r.range.start.line}:${r.range.start.column})`);

@@ -25,6 +25,7 @@ export function readSource(absPath: string, shown: string): { file?: SourceFile;
     size = st.size;
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ELOOP") return fail(diag("file_unreadable", at, `${shown} is a symlink loop`));
     if (code === "ENOENT" || code === "ENOTDIR") {
       return fail(diag("file_not_found", at, `${shown} does not exist`, { hint: "check the path; it is relative to the current directory" }));
     }

@@ -49,8 +49,8 @@ export function hclErrors(file: SourceFile, message: string): Diagnostic[] {
     const endCol = Number(m[4]);
     const s = graphemeOffset(file, line, col);
     const e = Math.max(s, graphemeOffset(file, endLine, endCol));
-    const detail = rest.join("; ").replace(/\.$/, "");
-    out.push(diag("syntax_error", file.range(s, e), summary, detail ? { hint: detail } : {}));
+    const detail = rest.join("; ").replace(/\.$/, "").split(NAME).join(file.path);
+    out.push(diag("syntax_error", file.range(s, e), summary.split(NAME).join(file.path), detail ? { hint: detail } : {}));
   }
   if (out.length === 0) {
     // hcl2json's JSON conversion refuses a block type used both with and without labels,

@@ -93,6 +93,13 @@ export function parseYaml(file: SourceFile): { parsed?: ParsedFile; diagnostics:
     if (isSeq(node)) return node.items.map((it, i) => walk(it as YamlNode, childPointer(ptr, i), depth + 1));
     if (isScalar(node)) {
       const v = node.value;
+      if (typeof v === "string" && state.inAlias === 0 && v.includes("${")) {
+        const src = file.text.slice(r[0], r[1]);
+        const t = node.type;
+        const at = t === "PLAIN" && src === v ? r[0] : (t === "QUOTE_DOUBLE" || t === "QUOTE_SINGLE") && src.slice(1, -1) === v ? r[0] + 1 : undefined;
+        const e = map.get(ptr);
+        if (at !== undefined && e && !v.includes("\n")) e.valueOffset = at;
+      }
       if (v === null || v === undefined) return null;
       if (typeof v === "boolean" || typeof v === "string") return v;
       if (typeof v === "number") return Number.isFinite(v) ? v : String(node.source ?? v);
@@ -104,6 +111,29 @@ export function parseYaml(file: SourceFile): { parsed?: ParsedFile; diagnostics:
   const value = walk(doc.contents as YamlNode | null, "", 0);
   if (state.failed) return { diagnostics };
   return { parsed: { file, dialect: "yaml", value, map }, diagnostics };
+}
+
+/**
+ * Parses a `.json` file: strict JSON first (JSON.parse: no comments, no trailing commas,
+ * quoted keys), then the YAML parser for positions (JSON is YAML 1.2).
+ */
+export function parseJson(file: SourceFile): { parsed?: ParsedFile; diagnostics: Diagnostic[] } {
+  try {
+    JSON.parse(file.text);
+  } catch (e) {
+    const msg = String((e as Error).message);
+    const pos = /position (\d+)/.exec(msg);
+    const lc = /line (\d+) column (\d+)/.exec(msg);
+    const at = pos ? Number(pos[1]) : lc ? file.offsetAt(Number(lc[1]), Number(lc[2])) : 0;
+    return {
+      diagnostics: [
+        diag("syntax_error", file.range(at, at + 1), msg.replace(/ in JSON at position \d+.*$/, "").replace(/^JSON\.parse: /, ""), {
+          hint: "a .json workflow is strict JSON (no comments, no trailing commas, quoted keys); write YAML in a .yaml file for more freedom",
+        }),
+      ],
+    };
+  }
+  return parseYaml(file);
 }
 
 function yamlHint(code: string): string | undefined {

@@ -17,6 +17,12 @@ export interface SourceEntry {
    * with exact offsets (hcl2json re-renders them). Absent for YAML/JSON.
    */
   exprText?: string;
+  /**
+   * For YAML/JSON string scalars whose source spells the value character for character
+   * (plain, or quoted without escapes, on one line): where the value's first character
+   * is, so positions inside `${...}` templates are exact. Absent otherwise.
+   */
+  valueOffset?: number;
 }
 
 /** Pointer → entry. Insertion order is source order. */

@@ -3,10 +3,12 @@ import { suggest } from "../diagnostics/did-you-mean.js";
 import type { Range } from "../diagnostics/range.js";
 import type { ExprSource } from "../decode/spec.js";
 import { childExprs, type Expr } from "../expr/ast.js";
-import { FUNCTION_NAMES } from "../expr/functions.js";
+import { FUNCTION_NAMES, makeFunctions } from "../expr/functions.js";
 import { parseExpression, parseTemplate } from "../expr/parse.js";
 import { references } from "../expr/references.js";
 import type { Scope } from "./scope.js";
+
+const STDLIB = makeFunctions();
 
 /** Fields of `each` (DESIGN.md, Expressions). */
 export const EACH_FIELDS = ["value", "key", "_idx", "_total", "_first", "_last", "_prev"];
@@ -35,8 +37,11 @@ export type RangeAt = (file: string, start: number, end: number) => Range;
  * `each_outside_iteration`. Positions are exact (the parser works in file offsets).
  * Returns the parsed expression (undefined for literals or on a syntax error).
  */
-export function checkExpression(src: ExprSource, ctx: ExprContext, rangeAt: RangeAt): { expr?: Expr; diagnostics: Diagnostic[] } {
+export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt: RangeAt): { expr?: Expr; diagnostics: Diagnostic[] } {
   if (src.kind === "literal") return { diagnostics: [] };
+  // Offsets inside an inexact template (escapes, block scalars) would point at the wrong
+  // characters: report at the whole expression instead.
+  const rangeAt: RangeAt = src.exact ? exactRangeAt : () => src.range;
   const file = src.range.file;
   const parsed = src.kind === "hcl" ? parseExpression(src.text, src.base) : parseTemplate(src.text, src.base);
   const diagnostics: Diagnostic[] = [];
@@ -95,8 +100,16 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, rangeAt: Rang
     }
   }
   walk(parsed.expr, (e) => {
-    if (e.kind === "call" && !FUNCTION_NAMES.includes(e.name)) {
+    if (e.kind !== "call") return;
+    if (!FUNCTION_NAMES.includes(e.name)) {
       diagnostics.push(diag("unknown_function", rangeAt(file, e.start, e.nameEnd), `${ctx.what}: unknown function "${e.name}"`, { hint: suggest(e.name, FUNCTION_NAMES) }));
+      return;
+    }
+    const f = STDLIB[e.name];
+    const n = e.args.length;
+    if (!e.expandFinal && (n < f.minArgs || n > f.maxArgs)) {
+      const want = f.minArgs === f.maxArgs ? `${f.minArgs}` : f.maxArgs === Infinity ? `at least ${f.minArgs}` : `${f.minArgs} to ${f.maxArgs}`;
+      diagnostics.push(diag("invalid_value", rangeAt(file, e.start, e.end), `${ctx.what}: ${e.name}() takes ${want} argument${want === "1" ? "" : "s"}, not ${n}`, { hint: `${e.name}(${f.params})` }));
     }
   });
   return { expr: parsed.expr, diagnostics };

@@ -45,6 +45,8 @@ export type Reason =
   | "crashed"
   | "policy_exceeded"
   | "child_failed"
+  /** The run reached a state with `success = false`. */
+  | "failure_state"
   | "unknown_outcome"
   | "eval_error"
   | "rejected"

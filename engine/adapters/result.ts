@@ -8,10 +8,11 @@ import { isObject, newObject, type ObjectValue, type Value } from "../../compile
  */
 
 /** Every closed `Reason`, for validating reasons that come from outside (process adapters). */
-export const REASONS: readonly Reason[] = [
-  "ok", "adapter_failed", "adapter_error", "timeout", "crashed", "policy_exceeded",
-  "child_failed", "unknown_outcome", "eval_error", "rejected", "cancelled",
-];
+const REASON_SET: Record<Reason, true> = {
+  ok: true, adapter_failed: true, adapter_error: true, timeout: true, crashed: true, policy_exceeded: true,
+  child_failed: true, failure_state: true, unknown_outcome: true, eval_error: true, rejected: true, cancelled: true,
+};
+export const REASONS: readonly Reason[] = Object.keys(REASON_SET) as Reason[];
 
 /** True when `s` is one of the closed `Reason` names. */
 export function isReason(s: unknown): s is Reason {

@@ -30,6 +30,9 @@ export class RunLockedError extends Error {
   }
 }
 
+/** The journal could not be opened (the state dir is a file, read-only, or not a journal). */
+export class JournalOpenError extends Error {}
+
 /** The journal could not be written: the step that asked fails; nothing half-written remains. */
 export class JournalWriteError extends Error {}
 
@@ -75,7 +78,7 @@ CREATE TABLE IF NOT EXISTS locks (
  * environment, the process SIGKILLs itself right after the commit holding entry N.
  */
 export class SqliteJournal {
-  private readonly db: Database.Database;
+  private readonly db!: Database.Database;
   private readonly insert: Database.Statement;
   private readonly upsertRun: Database.Statement;
   private readonly finishRun: Database.Statement;
@@ -92,19 +95,26 @@ export class SqliteJournal {
   constructor(
     readonly stateDir: string,
     /** `FULL` (default: a commit survives power loss). `OFF` only for benchmarks that build big journals fast. */
-    opts: { synchronous?: "FULL" | "OFF" } = {},
+    opts: { synchronous?: "FULL" | "OFF"; mustExist?: boolean } = {},
   ) {
-    mkdirSync(stateDir, { recursive: true });
     const file = join(stateDir, "journal.db");
-    const torn = tornWalTail(file);
-    if (torn) this.notes.push(torn);
-    // Loaded on first use: `criteria validate` never pays for the native module.
-    const Sqlite = createRequire(import.meta.url)("better-sqlite3") as typeof Database;
-    this.db = new Sqlite(file);
-    this.db.pragma("journal_mode = WAL");
-    this.db.pragma(`synchronous = ${opts.synchronous === "OFF" ? "OFF" : "FULL"}`);
-    this.db.pragma("busy_timeout = 10000");
-    this.db.exec(SCHEMA);
+    if (opts.mustExist && !existsSync(file)) throw new JournalOpenError(`no journal in ${stateDir} (runs are journaled where criteria apply ran, or in --state-dir)`);
+    try {
+      mkdirSync(stateDir, { recursive: true });
+      const torn = tornWalTail(file);
+      if (torn) this.notes.push(torn);
+      // Loaded on first use: `criteria validate` never pays for the native module.
+      const Sqlite = createRequire(import.meta.url)("better-sqlite3") as typeof Database;
+      this.db = new Sqlite(file);
+      this.db.pragma("journal_mode = WAL");
+      this.db.pragma(`synchronous = ${opts.synchronous === "OFF" ? "OFF" : "FULL"}`);
+      this.db.pragma("busy_timeout = 10000");
+      this.db.exec(SCHEMA);
+    } catch (e) {
+      const err = e as NodeJS.ErrnoException;
+      const why = err.code === "EEXIST" || err.code === "ENOTDIR" ? "it is not a directory" : err.code === "EACCES" || /readonly|read-only|unable to open/i.test(err.message) ? "it cannot be written (permissions?)" : err.message;
+      throw new JournalOpenError(`cannot open the journal in ${stateDir}: ${why}`);
+    }
     this.insert = this.db.prepare(
       "INSERT INTO journal (seq, root_run_id, run_id, step_id, attempt, entry_type, at_ms, payload, checksum) VALUES (@seq, @root, @run_id, @step_id, @attempt, @entry_type, @at_ms, @payload, @checksum)",
     );

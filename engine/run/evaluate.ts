@@ -9,8 +9,15 @@ import type { FunctionTable, Value } from "../../compiler/expr/value.js";
 
 const parsed = new WeakMap<GraphExpr, { expr?: Expr; error?: string }>();
 
-/** An expression failed at run time: the step fails with reason `eval_error`. */
-export class EvalFailure extends Error {}
+/** An expression failed at run time: the step fails with reason `eval_error` (or the given one). */
+export class EvalFailure extends Error {
+  constructor(
+    message: string,
+    readonly reason: "eval_error" | "policy_exceeded" = "eval_error",
+  ) {
+    super(message);
+  }
+}
 
 /**
  * The standard functions with `file()` confined to `root` (DESIGN.md: "`file`

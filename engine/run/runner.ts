@@ -47,7 +47,14 @@ export interface RunnerOptions {
 }
 
 /** A run was stopped from outside (SIGINT): nothing is completed; `criteria resume` continues it. */
-export class RunInterrupted extends Error {}
+export class RunInterrupted extends Error {
+  constructor(readonly runId: string) {
+    super(`run ${runId} interrupted`);
+  }
+}
+
+/** A run cannot start or resume (it exists, is unknown, or lacks a required variable). */
+export class RunRefused extends Error {}
 
 interface Frame {
   graph: Graph;
@@ -87,12 +94,27 @@ export function newRunId(now: number): string {
   return `r-${now.toString(36)}-${randomUUID().slice(0, 8)}`;
 }
 
-const defaultSleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((res) => {
-    if (signal.aborted) return res();
-    const t = setTimeout(res, Math.max(0, ms));
-    signal.addEventListener("abort", () => (clearTimeout(t), res()), { once: true });
-  });
+/** Node timers overflow past 2^31 - 1 ms (~24.8 days) and then fire at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Sleeps `ms` (any length: in timer-sized chunks), or until `signal` aborts. */
+async function defaultSleep(ms: number, signal: AbortSignal): Promise<void> {
+  let left = Math.max(0, ms);
+  do {
+    if (signal.aborted) return;
+    const chunk = Math.min(left, MAX_TIMER_MS);
+    await new Promise<void>((res) => {
+      const done = () => {
+        clearTimeout(t);
+        signal.removeEventListener("abort", done);
+        res();
+      };
+      const t = setTimeout(done, chunk);
+      signal.addEventListener("abort", done, { once: true });
+    });
+    left -= chunk;
+  } while (left > 0);
+}
 
 /**
  * Runs a compiled graph with its journal (DESIGN.md, Engine; issue #3). Every
@@ -140,7 +162,7 @@ export class Runner {
     this.rootId = runId ?? newRunId(this.clock());
     this.opts.journal.lock(this.rootId, this.clock());
     try {
-      if (this.opts.journal.run(this.rootId)) throw new Error(`run ${this.rootId} already exists; use criteria resume ${this.rootId}`);
+      if (this.opts.journal.run(this.rootId)) throw new RunRefused(`run ${this.rootId} already exists; continue it with criteria resume ${this.rootId}, or choose another --run-id`);
       return await this.root(graph, inputs);
     } finally {
       this.opts.journal.unlock(this.rootId);
@@ -156,7 +178,7 @@ export class Runner {
       const corrupt = this.opts.journal.scan(runId, (e) => applyEntry(this.tree, e));
       if (corrupt) this.emit({ event: "warning", run_id: runId, message: `journal: ${corrupt}` });
       const root = this.tree.runs.get(runId);
-      if (!root?.spawned?.graph) throw new Error(`run ${runId} not found in the journal`);
+      if (!root?.spawned?.graph) throw new RunRefused(`no run ${runId} in the journal (criteria runs lists them)`);
       if (root.completed) return this.endFromRecord(runId, root.completed);
       return await this.root(root.spawned.graph as Graph, root.spawned.inputs, root.spawned.base_dir);
     } finally {
@@ -175,7 +197,7 @@ export class Runner {
     for (const v of graph.variables) {
       if (Object.prototype.hasOwnProperty.call(given, v.name)) vars[v.name] = given[v.name];
       else if (v.default) vars[v.name] = evalExpr(v.default, {}, this.functions);
-      else throw new Error(`variable "${v.name}" is required: pass --var ${v.name}=...`);
+      else throw new RunRefused(`variable "${v.name}" is required: pass --var ${v.name}=...`);
     }
     const shared: Record<string, Value> = {};
     for (const s of graph.shared_variables) shared[s.name] = s.value ? evalExpr(s.value, { var: vars }, this.functions) : null;
@@ -238,7 +260,7 @@ export class Runner {
         // Interrupted, or the journal could not be written: close sessions (LIFO) and stop;
         // the journal holds everything up to here, so `criteria resume` continues.
         await sessions.close();
-        throw this.abort.signal.aborted && !(e instanceof RunInterrupted) ? new RunInterrupted("interrupted") : e;
+        throw this.abort.signal.aborted && !(e instanceof RunInterrupted) ? new RunInterrupted(this.rootId) : e;
       }
     }
     const closeErrors = await sessions.close();
@@ -270,10 +292,10 @@ export class Runner {
     const approvals = new Map(g.approvals.map((a) => [a.name, a]));
     let node = g.initial_state;
     for (;;) {
-      if (this.abort.signal.aborted) throw new RunInterrupted("interrupted");
+      if (this.abort.signal.aborted) throw new RunInterrupted(this.rootId);
       if (node === "_continue" || node === "return") return { run_id: f.runId, state: node, success: true, reason: "ok", outputs: {} };
       const state = states.get(node);
-      if (state) return { run_id: f.runId, state: node, success: state.success, reason: state.success ? "ok" : "child_failed", ...(state.success ? {} : { detail: `reached state "${node}" (success = false)` }), outputs: {} };
+      if (state) return { run_id: f.runId, state: node, success: state.success, reason: state.success ? "ok" : "failure_state", ...(state.success ? {} : { detail: `reached state "${node}" (success = false)` }), outputs: {} };
       const visit = (visits.get(node) ?? 0) + 1;
       visits.set(node, visit);
       const step = steps.get(node);
@@ -291,6 +313,9 @@ export class Runner {
           let arm = -1;
           for (let i = 0; i < branch.arms.length; i++) {
             const v = evalExpr(branch.arms[i].when, ns, this.functions);
+            if (v !== true && v !== false && v !== "true" && v !== "false") {
+              throw new EvalFailure(`${branch.arms[i].when.at}: branch "${node}" arm ${i + 1}: "when" must be true or false, not ${JSON.stringify(v)}`);
+            }
             if (v === true || v === "true") {
               arm = i;
               break;
@@ -361,7 +386,7 @@ export class Runner {
     try {
       result = step.iteration ? await this.iterate(f, step, visit) : await this.once(f, step, visit, undefined, undefined);
     } catch (e) {
-      if (e instanceof EvalFailure) result = { outcome: "", output: {}, reason: "eval_error", detail: e.message, pending: [] };
+      if (e instanceof EvalFailure) result = { outcome: "", output: {}, reason: e.reason, detail: e.message, pending: [] };
       else throw e;
     }
     // Route: the outcome must be declared, else default_outcome, else the step fails the run.
@@ -420,6 +445,8 @@ export class Runner {
     if (typeof v === "number" || (typeof v === "string" && /^\d+$/.test(v))) {
       const n = Number(v);
       if (!Number.isInteger(n) || n < 0) throw new EvalFailure(`${it.expr.at}: ${it.kind} must be a whole number, not ${n}`);
+      const limit = this.rootGraph(f).policy.max_total_steps;
+      if (n > limit) throw new EvalFailure(`${it.expr.at}: ${it.kind} = ${n} is more than policy max_total_steps = ${limit}`, "policy_exceeded");
       return Array.from({ length: n }, (_, i) => ({ key: i, value: i }));
     }
     if (Array.isArray(v)) return v.map((value, i) => ({ key: i, value }));
@@ -552,7 +579,8 @@ export class Runner {
         visit,
         idempotency_key: key,
         input: input && typeof input === "object" && !Array.isArray(input) ? input : {},
-        ...(step.timeout_ms !== undefined ? { timeout_ms: step.timeout_ms } : {}),
+        // Timeouts past what a Node timer holds (~24.8 days) are held to that.
+        ...(step.timeout_ms !== undefined ? { timeout_ms: Math.min(step.timeout_ms, MAX_TIMER_MS) } : {}),
         env: {},
         allow_tools: step.allow_tools,
         ...(agent ? { agent } : {}),
@@ -566,7 +594,7 @@ export class Runner {
       } finally {
         this.abort.signal.removeEventListener("abort", onAbort);
       }
-      if (this.abort.signal.aborted) throw new RunInterrupted("interrupted");
+      if (this.abort.signal.aborted) throw new RunInterrupted(this.rootId);
       const confirmed = this.entry(f.runId, step.name, attempt, "effect.confirmed", { idempotency_key: key, ...tag, outcome: res.outcome, output: res.output, reason: res.reason, ...(res.detail ? { detail: res.detail } : {}) });
       const transient = res.reason === "adapter_error" || res.reason === "crashed" || res.reason === "timeout";
       if (transient && attempt - (rec?.started ?? 0) <= retries) {
@@ -644,7 +672,7 @@ export class Runner {
       }
       this.emit({ event: "wait.started", run_id: f.runId, node: w.name, until_ms: until });
       await this.sleep(until - this.clock(), this.abort.signal);
-      if (this.abort.signal.aborted) throw new RunInterrupted("interrupted");
+      if (this.abort.signal.aborted) throw new RunInterrupted(this.rootId);
       const next = route("elapsed");
       this.append([this.entry(f.runId, w.name, 0, "wait.completed", { visit, outcome: "elapsed", next })]);
       return next;
@@ -665,7 +693,7 @@ export class Runner {
         this.tree.consumed.add(hit.seq);
         return hit;
       }
-      if (this.abort.signal.aborted) throw new RunInterrupted("interrupted");
+      if (this.abort.signal.aborted) throw new RunInterrupted(this.rootId);
       await this.sleep(this.opts.pollMs ?? 250, this.abort.signal);
       this.opts.journal.scan(this.rootId, (e) => applyEntry(this.tree, e), this.tree.lastSeq);
     }

@@ -537,3 +537,84 @@ step "a" {
     expect(s.entries("r").find((e) => e.entry_type === "step.completed")?.payload.output).toEqual({ hi: "hello ann" });
   });
 });
+
+describe("regressions from the new-user sweep", () => {
+  it("a wait longer than a Node timer holds (2^31 ms) really waits, in chunks", async () => {
+    let now = 0;
+    const slept: number[] = [];
+    const g = await graphOf(`${HEAD("pause")}
+wait "pause" {
+  duration = "600h"
+  next = "done"
+}`);
+    const { runner } = setup({ clock: () => now, sleep: async (ms) => void (slept.push(ms), (now += ms)) });
+    expect(await runner.start(g, {}, "r")).toMatchObject({ state: "done" });
+    expect(slept.reduce((a, b) => a + b, 0)).toBe(600 * 3_600_000);
+  });
+
+  it("a count larger than max_total_steps fails with policy_exceeded before building items", async () => {
+    const g = await graphOf(`${HEAD("loop")}
+variable "n" { type = "number" }
+step "loop" {
+  count = var.n
+  workflow {
+    step "w" {
+      adapter = "noop"
+      outcome "success" { next = "_continue" }
+    }
+  }
+  outcome "all_succeeded" { next = "done" }
+  outcome "any_failed" { next = "failed" }
+}`);
+    const end = await setup().runner.start(g, { n: 100_000_000 }, "r");
+    expect(end).toMatchObject({ success: false, reason: "policy_exceeded" });
+  });
+
+  it("a branch whose when is not a bool fails the run instead of silently taking default", async () => {
+    const g = await graphOf(`${HEAD("pick")}
+variable "mode" {
+  type = "string"
+  default = "fast"
+}
+branch "pick" {
+  arm {
+    when = var.mode
+    next = "done"
+  }
+  default { next = "failed" }
+}`);
+    const end = await setup().runner.start(g, {}, "r");
+    expect(end).toMatchObject({ success: false, reason: "eval_error" });
+    expect(end.detail).toContain('"when" must be true or false');
+  });
+
+  it("a run ending in a success = false state says failure_state", async () => {
+    const g = await graphOf(`${HEAD("a")}
+step "a" {
+  adapter = "noop"
+  outcome "success" { next = "failed" }
+}`);
+    expect(await setup().runner.start(g, {}, "r")).toMatchObject({ state: "failed", success: false, reason: "failure_state" });
+  });
+
+  it("waiting adds no abort listeners per poll (no MaxListenersExceededWarning)", async () => {
+    const g = await graphOf(`${HEAD("gate")}
+wait "gate" {
+  signal = "go"
+  next = "done"
+}`);
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on("warning", onWarning);
+    try {
+      const s = setup({ sleep: undefined, pollMs: 1 });
+      const run = s.runner.start(g, {}, "r");
+      await new Promise((r) => setTimeout(r, 150));
+      deliverSignal(s.journal, "r", "go", null, "t", Date.now());
+      expect(await run).toMatchObject({ state: "done" });
+    } finally {
+      process.off("warning", onWarning);
+    }
+    expect(warnings).not.toContain("MaxListenersExceededWarning");
+  });
+});

@@ -1,0 +1,77 @@
+import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { closestName } from "../diagnostics/did-you-mean.js";
+import type { Range } from "../diagnostics/range.js";
+import type { StepSpec } from "../decode/spec.js";
+import type { Check } from "./context.js";
+
+/**
+ * The adapter types criteria runs in-process (engine/adapters/registry.ts lists the same;
+ * a test keeps the two equal). Any other type is an out-of-process adapter
+ * `criteria-adapter-<type>`.
+ */
+export const BUILT_IN_ADAPTER_TYPES = ["noop", "shell", "local", "claude", "copilot", "codex"] as const;
+
+/** The input each built-in needs to do anything: `shell` runs `command`, agent CLIs send `prompt`. */
+const REQUIRED_INPUT: Record<string, { key: string; severity: "error" | "warning" }> = {
+  shell: { key: "command", severity: "error" },
+  claude: { key: "prompt", severity: "warning" },
+  copilot: { key: "prompt", severity: "warning" },
+  codex: { key: "prompt", severity: "warning" },
+};
+
+/**
+ * Adapters are used as their type expects:
+ * - a type that is not built in but is one typo away from one (`shel`) is a warning
+ *   with a did-you-mean (it would need an executable `criteria-adapter-shel`);
+ * - a `shell` step has an `input.command` (error: it could only fail), an agent-CLI step
+ *   an `input.prompt` (warning: older files open sessions without one).
+ * Steps whose input is one expression are checked at run time.
+ */
+export const checkAdapterUse: Check = {
+  name: "adapter-use",
+  run({ resolution }) {
+    const out: Diagnostic[] = [];
+    const typo = (type: string, at: Range, what: string) => {
+      if ((BUILT_IN_ADAPTER_TYPES as readonly string[]).includes(type)) return;
+      const near = closestName(type, BUILT_IN_ADAPTER_TYPES);
+      if (near && near !== type) {
+        out.push(
+          diag("unknown_target", at, `${what}: "${type}" is not a built-in adapter type; did you mean "${near}"?`, {
+            severity: "warning",
+            hint: `as written it needs an executable criteria-adapter-${type} on PATH`,
+          }),
+        );
+      }
+    };
+    for (const s of resolution.scopes) {
+      for (const a of s.workflow.adapters) typo(a.type, a.nameRange, `adapter "${a.name}"`);
+      for (const a of s.workflow.agents) {
+        const t = a.adapter ?? a.cli;
+        if (t) typo(t, a.nameRange, `agent "${a.name}"`);
+      }
+      for (const st of s.workflow.steps) {
+        const type = typeOf(st, s, resolution);
+        if (!type) continue;
+        if (st.target?.kind === "adapter" && st.target.implicit) typo(type, st.target.range, `step "${st.name}"`);
+        const need = REQUIRED_INPUT[type];
+        if (!need || st.lifecycle || st.inputExpr || (st.input && need.key in st.input)) continue;
+        out.push(
+          diag("missing_field", st.nameRange, `step "${st.name}" runs on ${type} but has no input.${need.key}`, {
+            severity: need.severity,
+            hint: `add input { ${need.key} = "..." }`,
+          }),
+        );
+      }
+    }
+    return out;
+  },
+};
+
+function typeOf(st: StepSpec, s: import("../resolve/scope.js").Scope, res: import("../resolve/resolve-workflow.js").Resolution): string | undefined {
+  if (st.target?.kind === "adapter") return res.adapterOf.get(st)?.type;
+  if (st.target?.kind === "agent") {
+    const a = s.lookup("agents", st.target.name)?.decl;
+    return a?.adapter ?? a?.cli;
+  }
+  return undefined;
+}

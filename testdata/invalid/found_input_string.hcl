@@ -1,0 +1,36 @@
+workflow "w" {
+  version       = "1"
+  initial_state = "execute"
+  target_state  = "done"
+}
+
+variable "n" {
+  type    = "number"
+  default = 2
+}
+
+adapter "shell" "ci" {}
+
+agent "executor" {
+  adapter = "local"
+  config { script = "./s.json" }
+}
+
+step "execute" {
+  target = agent.executor
+  input { task = "x" }
+  outcome "done" { next = "ci" }
+}
+
+step "ci" {
+  target = adapter.shell.ci
+  input = "echo hi"
+  outcome "success" { next = "done" }
+  outcome "failure" { next = "failed" }
+}
+
+state "done" { terminal = true }
+state "failed" {
+  terminal = true
+  success  = false
+}
