@@ -4,7 +4,8 @@ SHELL := /bin/bash
 CRITERIA := node bin/criteria
 SHARED := ../shared/criteria
 # The real workflow files from the Go tool's users that must keep validating.
-REAL_FILES := $(wildcard $(SHARED)/v0.2.0/*.hcl) $(wildcard $(SHARED)/v0.3.0/*.hcl)
+REAL_FILES := $(wildcard $(SHARED)/v0.2.0/*.hcl) $(wildcard $(SHARED)/v0.3.0/*.hcl) \
+  $(wildcard $(SHARED)/w14-f9cadf3/phase3-subworkflow/parent.hcl) $(wildcard $(SHARED)/w14-f9cadf3/phase3-subworkflow/subworkflows/inner)
 
 .PHONY: all install build test validate demo bench clean
 
@@ -16,7 +17,7 @@ node_modules/.package-lock.json: package-lock.json
 
 install: node_modules/.package-lock.json
 
-dist/cli.js: install $(shell find cli.ts cli compiler engine bench -name '*.ts' 2>/dev/null) tsconfig.json schema/workflow.schema.json scripts/build-assets.mjs scripts/bundle.mjs
+dist/cli.js: node_modules/.package-lock.json $(shell find cli.ts cli compiler engine bench -name '*.ts' 2>/dev/null) tsconfig.json schema/workflow.schema.json scripts/build-assets.mjs scripts/bundle.mjs
 	npx tsc -p tsconfig.json
 	node scripts/build-assets.mjs
 	node scripts/bundle.mjs
