@@ -17,6 +17,16 @@ import { mismatch, parseType } from "../compiler/decode/types.js";
 /** The engine, loaded when a run command starts (`validate` never loads SQLite). */
 const engine = () => import("../engine/index.js");
 
+/** Opens an existing journal for reading commands; a missing or broken one is a one-line error. */
+async function openJournal(dir: string) {
+  const { SqliteJournal, JournalOpenError } = await engine();
+  try {
+    return new SqliteJournal(dir, { mustExist: true });
+  } catch (e) {
+    throw e instanceof JournalOpenError ? new CliError(e.message) : e;
+  }
+}
+
 /** `--state-dir`, else `CRITERIA_STATE_DIR`, else `.criteria/` in the working directory (DESIGN.md). */
 function stateDir(opt: string | undefined, io: Io): string {
   return resolve(opt ?? io.env.CRITERIA_STATE_DIR ?? ".criteria");
@@ -205,13 +215,7 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
     .option("--all", "include nested runs")
     .addOption(new Option("-o, --output <format>", "text or json").choices(["text", "json"]).default("text"))
     .action(async (opts: { stateDir?: string; all?: boolean; output: string }) => {
-      const { SqliteJournal, JournalOpenError } = await engine();
-      let j: InstanceType<typeof SqliteJournal>;
-      try {
-        j = new SqliteJournal(stateDir(opts.stateDir, io), { mustExist: true });
-      } catch (e) {
-        throw e instanceof JournalOpenError ? new CliError(e.message) : e;
-      }
+      const j = await openJournal(stateDir(opts.stateDir, io));
       try {
         const rows = j.runs({ roots: !opts.all });
         if (opts.output === "json") io.out(rows.map((r) => JSON.stringify(r)).join("\n") + (rows.length ? "\n" : ""));
@@ -229,13 +233,7 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
     .option("--state-dir <dir>", "journal directory")
     .addOption(new Option("-o, --output <format>", "text or json (NDJSON)").choices(["text", "json"]).default("text"))
     .action(async (run: string, opts: { stateDir?: string; output: string }) => {
-      const { SqliteJournal, JournalOpenError } = await engine();
-      let j: InstanceType<typeof SqliteJournal>;
-      try {
-        j = new SqliteJournal(stateDir(opts.stateDir, io), { mustExist: true });
-      } catch (e) {
-        throw e instanceof JournalOpenError ? new CliError(e.message) : e;
-      }
+      const j = await openJournal(stateDir(opts.stateDir, io));
       try {
         const { entries, corrupt } = j.read(run);
         if (entries.length === 0) {
@@ -257,13 +255,8 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
    * approval node exists and is waiting for a decision nobody has given yet.
    */
   const deliver = async (run: string, target: { signal: string } | { approval: string }, payload: Value | undefined, by: string | undefined, dir: string | undefined) => {
-    const { SqliteJournal, JournalOpenError, deliverSignal, foldEntries } = await engine();
-    let j: InstanceType<typeof SqliteJournal>;
-    try {
-      j = new SqliteJournal(stateDir(dir, io), { mustExist: true });
-    } catch (e) {
-      throw e instanceof JournalOpenError ? new CliError(e.message) : e;
-    }
+    const { deliverSignal, foldEntries } = await engine();
+    const j = await openJournal(stateDir(dir, io));
     try {
       const row = j.run(run);
       if (!row) throw new CliError(`no run ${run} in ${stateDir(dir, io)} (criteria runs lists them)`);

@@ -1,4 +1,5 @@
 import type { Graph } from "./graph.js";
+import { graphEdges } from "./graph-edges.js";
 
 /**
  * Graphviz DOT of a graph, in the Go tool's layout (`rankdir=LR`, steps as boxes,
@@ -37,18 +38,8 @@ function body(g: Graph, prefix: string, ind: string, lines: string[]): void {
   const start = q(`${prefix}__start__`);
   lines.push(`${ind}${start} [shape=point,width=0.12,label=""];`);
   if (g.initial_state) lines.push(`${ind}${start} -> ${id(g.initial_state)} [label="initial"];`);
-  const edge = (from: string, to: string, label: string) => {
-    const target = to === "_continue" || to === "return" ? q(`${prefix}${to}`) : id(to);
-    lines.push(`${ind}${id(from)} -> ${target} [label=${q(label)}];`);
-  };
-  for (const s of g.steps) for (const o of s.outcomes) edge(s.name, o.next, o.name);
-  for (const w of g.waits) {
-    if (w.next) edge(w.name, w.next, "next");
-    for (const o of w.outcomes) edge(w.name, o.next, o.name);
-  }
-  for (const a of g.approvals) for (const o of a.outcomes) edge(a.name, o.next, o.name);
-  for (const b of g.branches) {
-    b.arms.forEach((arm) => edge(b.name, arm.next, arm.when.text));
-    if (b.default) edge(b.name, b.default, "default");
+  for (const e of graphEdges(g)) {
+    const target = e.to === "_continue" || e.to === "return" ? q(`${prefix}${e.to}`) : id(e.to);
+    lines.push(`${ind}${id(e.from)} -> ${target} [label=${q(e.label)}];`);
   }
 }

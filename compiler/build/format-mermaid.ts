@@ -1,4 +1,5 @@
 import type { Graph } from "./graph.js";
+import { graphEdges } from "./graph-edges.js";
 
 /**
  * A Mermaid `flowchart LR` of a graph: the same nodes and edges as {@link toDot}
@@ -34,19 +35,9 @@ export function toMermaid(g: Graph): string {
     const start = id(`${prefix}__start__`);
     lines.push(`${ind}${start}((start))`);
     if (gr.initial_state) lines.push(`${ind}${start} --> ${id(prefix + gr.initial_state)}`);
-    const edge = (from: string, to: string, text: string) => {
-      if ((to === "_continue" || to === "return") && !ids.has(prefix + to)) lines.push(`${ind}${id(prefix + to)}([${to}])`);
-      lines.push(`${ind}${id(prefix + from)} -->|${label(text)}| ${id(prefix + to)}`);
-    };
-    for (const s of gr.steps) for (const o of s.outcomes) edge(s.name, o.next, o.name);
-    for (const w of gr.waits) {
-      if (w.next) edge(w.name, w.next, "next");
-      for (const o of w.outcomes) edge(w.name, o.next, o.name);
-    }
-    for (const a of gr.approvals) for (const o of a.outcomes) edge(a.name, o.next, o.name);
-    for (const b of gr.branches) {
-      for (const arm of b.arms) edge(b.name, arm.next, arm.when.text);
-      if (b.default) edge(b.name, b.default, "default");
+    for (const e of graphEdges(gr)) {
+      if ((e.to === "_continue" || e.to === "return") && !ids.has(prefix + e.to)) lines.push(`${ind}${id(prefix + e.to)}([${e.to}])`);
+      lines.push(`${ind}${id(prefix + e.from)} -->|${label(e.label)}| ${id(prefix + e.to)}`);
     }
   };
   walk(g, "", "  ");

@@ -604,7 +604,10 @@ export class Runner {
         f.rec.attempts.get(key)!.confirmed = undefined;
         continue;
       }
-      pending.push(confirmed);
+      // An effectful result is confirmed on its own entry (resume re-uses it even if the
+      // step's completion was never written). A side-effect-free adapter's attempt is
+      // written with its completion in one transaction, which records the result already.
+      if (adapter.effectful) pending.push(confirmed);
       return { outcome: res.outcome, output: res.output, reason: res.reason, detail: res.detail, pending };
     }
   }

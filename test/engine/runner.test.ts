@@ -80,7 +80,8 @@ step "b" {
     const end = await runner.start(g, {}, "r1");
     expect(end).toMatchObject({ state: "failed", success: false });
     const types = entries("r1").map((e) => `${e.entry_type}:${e.step_id}`);
-    expect(types).toEqual(["run.spawned:", "step.attempt.started:a", "effect.confirmed:a", "step.completed:a", "step.attempt.started:b", "effect.confirmed:b", "step.completed:b", "run.completed:"]);
+    // noop has no side effects: its attempt is journaled with its completion, no effect entries.
+    expect(types).toEqual(["run.spawned:", "step.attempt.started:a", "step.completed:a", "step.attempt.started:b", "step.completed:b", "run.completed:"]);
   });
 
   it("an undeclared outcome fails the run unless default_outcome routes it", async () => {
