@@ -3,12 +3,10 @@ import { suggest } from "../diagnostics/did-you-mean.js";
 import type { Range } from "../diagnostics/range.js";
 import type { ExprSource } from "../decode/spec.js";
 import { childExprs, type Expr } from "../expr/ast.js";
-import { FUNCTION_NAMES, makeFunctions } from "../expr/functions.js";
+import { functionDocs, functionNames } from "../expr/functions.js";
 import { parseExpression, parseTemplate } from "../expr/parse.js";
 import { references } from "../expr/references.js";
 import type { Scope } from "./scope.js";
-
-const STDLIB = makeFunctions();
 
 /** Fields of `each` (DESIGN.md, Expressions). */
 export const EACH_FIELDS = ["value", "key", "_idx", "_total", "_first", "_last", "_prev"];
@@ -101,11 +99,11 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
   }
   walk(parsed.expr, (e) => {
     if (e.kind !== "call") return;
-    if (!FUNCTION_NAMES.includes(e.name)) {
-      diagnostics.push(diag("unknown_function", rangeAt(file, e.start, e.nameEnd), `${ctx.what}: unknown function "${e.name}"`, { hint: suggest(e.name, FUNCTION_NAMES) }));
+    const f = functionDocs().find((d) => d.name === e.name);
+    if (!f) {
+      diagnostics.push(diag("unknown_function", rangeAt(file, e.start, e.nameEnd), `${ctx.what}: unknown function "${e.name}"`, { hint: suggest(e.name, functionNames()) }));
       return;
     }
-    const f = STDLIB[e.name];
     const n = e.args.length;
     if (!e.expandFinal && (n < f.minArgs || n > f.maxArgs)) {
       const want = f.minArgs === f.maxArgs ? `${f.minArgs}` : f.maxArgs === Infinity ? `at least ${f.minArgs}` : `${f.minArgs} to ${f.maxArgs}`;
