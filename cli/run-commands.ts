@@ -109,7 +109,7 @@ function exitFor(end: RunEnd): number {
 }
 
 /** Runs `fn` with SIGINT/SIGTERM turned into a resumable interruption. */
-async function interruptible(io: Io, fn: (signal: AbortSignal) => Promise<number>): Promise<number> {
+async function interruptible(fn: (signal: AbortSignal) => Promise<number>): Promise<number> {
   const { RunInterrupted, RunLockedError, RunRefused, JournalOpenError, JournalWriteError, killLiveProcessGroups } = await engine();
   const ctl = new AbortController();
   // Ctrl-C: stop the run where it stands (resumable) and signal the children's process
@@ -168,7 +168,7 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
         throw usage(`--run-id "${opts.runId}": use letters, digits, ".", "_" and "-" (at most 128, starting with a letter or digit)`);
       }
       setCode(
-        await interruptible(io, async (signal) => {
+        await interruptible(async (signal) => {
           const vars = parseVars(graph, opts.var, opts.varFile);
           const { sink } = eventSink(io, json);
           const { apply } = await engine();
@@ -188,7 +188,7 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
     .action(async (run: string, opts: { stateDir?: string; autoApprove?: boolean; output?: string }) => {
       const json = opts.output ? opts.output === "json" : !io.isTTY;
       setCode(
-        await interruptible(io, async (signal) => {
+        await interruptible(async (signal) => {
           const { sink } = eventSink(io, json);
           const { resume, SqliteJournal } = await engine();
           const j = new SqliteJournal(stateDir(opts.stateDir, io), { mustExist: true });

@@ -6,7 +6,8 @@ import type { RunEvent } from "./run/events.js";
 import { Runner, type RunEnd } from "./run/runner.js";
 
 export { SqliteJournal, RunLockedError, JournalWriteError, JournalOpenError } from "./journal/sqlite-journal.js";
-export { Runner, RunInterrupted, RunRefused, deliverSignal, type RunEnd } from "./run/runner.js";
+export { Runner, RunInterrupted, RunRefused, type RunEnd } from "./run/runner.js";
+export { deliverSignal } from "./run/signals.js";
 export type { RunEvent } from "./run/events.js";
 export { killLiveProcessGroups } from "./adapters/run-process.js";
 export { foldEntries } from "./journal/fold.js";

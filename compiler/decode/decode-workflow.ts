@@ -33,7 +33,7 @@ export const RESERVED_TARGETS = new Set(["_continue", "return"]);
  */
 export function decodeWorkflow(doc: JsonObject, map: SourceMap, fallback: Range): { spec: WorkflowSpec; diagnostics: Diagnostic[] } {
   const d = new Decoder(map, fallback);
-  const spec = d.workflow(doc, "", true);
+  const spec = d.workflow(doc, "");
   return { spec, diagnostics: d.diagnostics };
 }
 
@@ -140,11 +140,11 @@ class Decoder {
     });
   }
 
-  workflow(doc: JsonValue, ptr: string, root: boolean): WorkflowSpec {
+  workflow(doc: JsonValue, ptr: string): WorkflowSpec {
     const w = emptyWorkflow(this.range(ptr));
     if (!isObj(doc)) return w;
     const at = (k: string) => childPointer(ptr, k);
-    if (isObj(doc.workflow)) w.header = this.header(doc.workflow, at("workflow"), root);
+    if (isObj(doc.workflow)) w.header = this.header(doc.workflow, at("workflow"));
     for (const [name, v, p, r] of this.named(doc.variables, at("variables"))) {
       const o = isObj(v) ? v : {};
       w.variables.push({ name, ...r, type: str(o.type), ...(o.type !== undefined ? { typeRange: this.range(childPointer(p, "type")) } : {}), description: str(o.description), ...("default" in o ? { default: this.expr(o.default, childPointer(p, "default")) } : {}) });
@@ -159,9 +159,7 @@ class Decoder {
     }
     for (const [key, v, p, r] of this.named(doc.adapters, at("adapters"))) {
       const o = isObj(v) ? v : {};
-      const [type, name = ""] = key.split(".");
-      const a: AdapterSpec = { name: key, ...r, type, config: this.exprMap(o.config, childPointer(p, "config")), onCrash: str(o.on_crash) };
-      void name;
+      const a: AdapterSpec = { name: key, ...r, type: key.split(".")[0], config: this.exprMap(o.config, childPointer(p, "config")), onCrash: str(o.on_crash) };
       w.adapters.push(a);
     }
     for (const [name, v, p, r] of this.named(doc.agents, at("agents"))) {
@@ -233,7 +231,7 @@ class Decoder {
     return w;
   }
 
-  header(o: JsonObject, ptr: string, root: boolean): HeaderSpec {
+  header(o: JsonObject, ptr: string): HeaderSpec {
     const h: HeaderSpec = {
       name: str(o.name) ?? "",
       nameRange: this.range(childPointer(ptr, "name")),
@@ -249,7 +247,6 @@ class Decoder {
       const m = o.memory;
       h.memory = { script: m.script === true, agent: typeof m.agent === "string" ? m.agent : undefined, range: this.range(childPointer(ptr, "memory")) };
     }
-    void root;
     return h;
   }
 
@@ -295,7 +292,7 @@ class Decoder {
     const targetWritten = ["target", "adapter", "agent", "workflow_file", "type", "workflow"].some((k) => o[k] !== undefined);
     const s: StepSpec = { name, ...r, targetWritten, outcomes: this.outcomes(o.outcomes, at("outcomes")) };
     s.target = this.target(name, o, ptr);
-    if (o.workflow !== undefined) s.body = this.workflow(o.workflow, at("workflow"), false);
+    if (o.workflow !== undefined) s.body = this.workflow(o.workflow, at("workflow"));
     if (s.target?.kind === "body" && o.workflow === undefined) {
       this.diagnostics.push(diag("missing_field", this.range(at("type")), `step "${name}": type = "workflow" needs an inline workflow { ... } block or workflow_file`));
     }

@@ -1,14 +1,14 @@
-import { createHash, randomUUID } from "node:crypto";
-import type { Graph, GraphExpr, GraphStep } from "../../compiler/build/graph.js";
+import type { Graph, GraphStep } from "../../compiler/build/graph.js";
 import type { FunctionTable, Value } from "../../compiler/expr/value.js";
 import type { Adapter, Reason, StepRequest, StepResult } from "../adapters/adapter.js";
-import { canonicalJson } from "../journal/canonical-json.js";
 import type { JournalEntry, NewEntry, Payloads } from "../journal/entry.js";
-import { applyEntry, emptyRecord, foldEntries, type RunRecord, type TreeRecord } from "../journal/fold.js";
+import { applyEntry, foldEntries, type RunRecord, type TreeRecord } from "../journal/fold.js";
 import type { SqliteJournal } from "../journal/sqlite-journal.js";
 import { EvalFailure, engineFunctions, evalExpr, evalMap } from "./evaluate.js";
 import type { RunEvent } from "./events.js";
 import { SessionScope } from "./sessions.js";
+import { idempotencyKey, newRunId, specHash } from "./identity.js";
+import { defaultSleep, MAX_TIMER_MS } from "./sleep.js";
 
 /** How a run (root or nested) ended. */
 export interface RunEnd {
@@ -75,45 +75,6 @@ interface Frame {
 /** Merges a step's output into its run's merged output (objects only; lists of items are not merged). */
 function merge(f: Frame, output: Value): void {
   if (output !== null && typeof output === "object" && !Array.isArray(output)) Object.assign(f.merged, output);
-}
-
-const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
-
-/** sha256 of the graph's canonical JSON (journal `run.spawned.spec_hash`). */
-export function specHash(g: Graph): string {
-  return sha256(canonicalJson(g));
-}
-
-/** The idempotency key of a step's work: sha256(run_id ‖ step_id ‖ iteration) (DESIGN.md). */
-export function idempotencyKey(runId: string, stepId: string, iteration: number | undefined): string {
-  return sha256(`${runId}\u0000${stepId}\u0000${iteration ?? ""}`);
-}
-
-/** A fresh root run id: time-ordered and unique (`r-<ms base36>-<8 hex>`). */
-export function newRunId(now: number): string {
-  return `r-${now.toString(36)}-${randomUUID().slice(0, 8)}`;
-}
-
-/** Node timers overflow past 2^31 - 1 ms (~24.8 days) and then fire at once. */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
-
-/** Sleeps `ms` (any length: in timer-sized chunks), or until `signal` aborts. */
-async function defaultSleep(ms: number, signal: AbortSignal): Promise<void> {
-  let left = Math.max(0, ms);
-  do {
-    if (signal.aborted) return;
-    const chunk = Math.min(left, MAX_TIMER_MS);
-    await new Promise<void>((res) => {
-      const done = () => {
-        clearTimeout(t);
-        signal.removeEventListener("abort", done);
-        res();
-      };
-      const t = setTimeout(done, chunk);
-      signal.addEventListener("abort", done, { once: true });
-    });
-    left -= chunk;
-  } while (left > 0);
 }
 
 /**
@@ -736,11 +697,3 @@ export class Runner {
     this.abort.abort();
   }
 }
-
-/** Records a signal or an approval decision for a run tree (`criteria signal|approve|reject`). */
-export function deliverSignal(journal: SqliteJournal, rootRunId: string, name: string, payload: Value | undefined, by: string | undefined, now: number): JournalEntry {
-  const e: NewEntry = { run_id: rootRunId, step_id: "", attempt: 0, entry_type: "signal.received", at_ms: now, payload: { name, ...(payload !== undefined ? { payload } : {}), ...(by ? { by } : {}) } };
-  return journal.append(rootRunId, [e])[0];
-}
-
-export { emptyRecord };

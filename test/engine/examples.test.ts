@@ -11,7 +11,8 @@ import { describe, expect, it } from "vitest";
 import { compile } from "../../compiler/index.js";
 import { adapterFor } from "../../engine/adapters/registry.js";
 import { SqliteJournal } from "../../engine/journal/sqlite-journal.js";
-import { deliverSignal, Runner } from "../../engine/run/runner.js";
+import { Runner } from "../../engine/run/runner.js";
+import { deliverSignal } from "../../engine/run/signals.js";
 
 const repo = join(import.meta.dirname, "..", "..");
 const examples = readdirSync(join(repo, "examples"))

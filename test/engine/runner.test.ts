@@ -18,7 +18,8 @@ import { adapterFor } from "../../engine/adapters/registry.js";
 import type { JournalEntry, NewEntry } from "../../engine/journal/entry.js";
 import { JournalWriteError, RunLockedError, SqliteJournal } from "../../engine/journal/sqlite-journal.js";
 import type { RunEvent } from "../../engine/run/events.js";
-import { deliverSignal, RunInterrupted, Runner, type RunnerOptions } from "../../engine/run/runner.js";
+import { RunInterrupted, Runner, type RunnerOptions } from "../../engine/run/runner.js";
+import { deliverSignal } from "../../engine/run/signals.js";
 
 async function graphOf(hcl: string): Promise<Graph> {
   const dir = mkdtempSync(join(tmpdir(), "criteria-eng-"));
