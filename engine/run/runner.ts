@@ -8,6 +8,8 @@ import { EvalFailure, engineFunctions, evalExpr, evalMap } from "./evaluate.js";
 import type { RunEvent } from "./events.js";
 import { SessionScope } from "./sessions.js";
 import { idempotencyKey, newRunId, specHash } from "./identity.js";
+import { iterationItems } from "./iteration-items.js";
+import { runApproval, runWait, type NodeHost, type NodeRun } from "./wait-nodes.js";
 import { defaultSleep, MAX_TIMER_MS } from "./sleep.js";
 
 /** How a run (root or nested) ended. */
@@ -293,12 +295,12 @@ export class Runner {
       }
       const wait = waits.get(node);
       if (wait) {
-        node = await this.wait(f, wait, visit);
+        node = await runWait(this.nodeHost, this.nodeRun(f), wait, visit);
         continue;
       }
       const approval = approvals.get(node);
       if (approval) {
-        const next = await this.approval(f, approval, visit);
+        const next = await runApproval(this.nodeHost, this.nodeRun(f), approval, visit);
         if (!next) return this.fail(f.runId, "rejected", `approval "${node}" was rejected`);
         node = next;
         continue;
@@ -399,25 +401,10 @@ export class Runner {
     return { next: next || undefined, reason, detail };
   }
 
-  /** Evaluates the items an iterating step walks: count → 0..n-1, list → values, map → entries. */
-  private items(f: Frame, step: GraphStep): { key: Value; value: Value }[] {
-    const it = step.iteration!;
-    const v = evalExpr(it.expr, this.namespaces(f), this.functions);
-    if (typeof v === "number" || (typeof v === "string" && /^\d+$/.test(v))) {
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 0) throw new EvalFailure(`${it.expr.at}: ${it.kind} must be a whole number, not ${n}`);
-      const limit = this.rootGraph(f).policy.max_total_steps;
-      if (n > limit) throw new EvalFailure(`${it.expr.at}: ${it.kind} = ${n} is more than policy max_total_steps = ${limit}`, "policy_exceeded");
-      return Array.from({ length: n }, (_, i) => ({ key: i, value: i }));
-    }
-    if (Array.isArray(v)) return v.map((value, i) => ({ key: i, value }));
-    if (v !== null && typeof v === "object") return Object.keys(v).sort().map((k) => ({ key: k, value: (v as Record<string, Value>)[k] }));
-    throw new EvalFailure(`${it.expr.at}: ${it.kind} must be a list, a map or a whole number, not ${JSON.stringify(v)}`);
-  }
-
   /** Runs every item of an iterating step (sequentially, or up to parallel_max at once). */
   private async iterate(f: Frame, step: GraphStep, visit: number) {
-    const items = this.items(f, step);
+    const it = step.iteration!;
+    const items = iterationItems(evalExpr(it.expr, this.namespaces(f), this.functions), it.kind, it.expr.at, this.rootGraph(f).policy.max_total_steps);
     const total = items.length;
     const outputs: Record<string, Value>[] = new Array(total);
     const childIds: string[] = [];
@@ -622,33 +609,6 @@ export class Runner {
     };
   }
 
-  /** A wait node: a duration (sleeps what remains after a resume) or a signal. */
-  private async wait(f: Frame, w: Graph["waits"][number], visit: number): Promise<string> {
-    const k = `${w.name}#${visit}`;
-    const rec = f.rec.waits.get(k);
-    if (rec?.completed) return rec.completed.next;
-    const route = (preferred: string) => w.next ?? w.outcomes.find((o) => o.name === preferred)?.next ?? w.outcomes[0]?.next ?? "";
-    if (w.duration_ms !== undefined) {
-      let until = rec?.started?.payload.until_ms;
-      if (until === undefined) {
-        until = this.clock() + w.duration_ms;
-        this.append([this.entry(f.runId, w.name, 0, "wait.started", { visit, until_ms: until })]);
-      }
-      this.emit({ event: "wait.started", run_id: f.runId, node: w.name, until_ms: until });
-      await this.sleep(until - this.clock(), this.abort.signal);
-      if (this.abort.signal.aborted) throw new RunInterrupted(this.rootId);
-      const next = route("elapsed");
-      this.append([this.entry(f.runId, w.name, 0, "wait.completed", { visit, outcome: "elapsed", next })]);
-      return next;
-    }
-    if (!rec?.started) this.append([this.entry(f.runId, w.name, 0, "wait.started", { visit, signal: w.signal })]);
-    this.emit({ event: "wait.started", run_id: f.runId, node: w.name, signal: w.signal });
-    const sig = await this.awaitSignal(w.signal ?? w.name);
-    const next = route(sig.payload.name);
-    this.append([this.entry(f.runId, w.name, 0, "wait.completed", { visit, outcome: "signal", next, signal_seq: sig.seq, ...(sig.payload.payload !== undefined ? { signal_payload: sig.payload.payload } : {}) })]);
-    return next;
-  }
-
   /** Waits until an unconsumed signal named `name` is in the journal (polling). */
   private async awaitSignal(name: string): Promise<JournalEntry<"signal.received">> {
     for (;;) {
@@ -663,33 +623,23 @@ export class Runner {
     }
   }
 
-  /** An approval node: auto-approved, or decided by `criteria approve|reject RUN NODE`. */
-  private async approval(f: Frame, a: Graph["approvals"][number], visit: number): Promise<string | undefined> {
-    const k = `${a.name}#${visit}`;
-    const rec = f.rec.approvals.get(k);
-    const routeOf = (decision: "approved" | "rejected") => a.outcomes.find((o) => o.name === decision)?.next;
-    if (rec?.decided) return rec.decided.next || undefined;
-    if (!rec?.requested) {
-      const reason = a.reason ? String(evalExpr(a.reason, this.namespaces(f), this.functions)) : undefined;
-      this.append([this.entry(f.runId, a.name, 0, "approval.requested", { visit, approvers: a.approvers, ...(reason ? { reason } : {}) })]);
-    }
-    this.emit({ event: "approval.requested", run_id: f.runId, node: a.name, approvers: a.approvers });
-    let decision: "approved" | "rejected";
-    let by: string | undefined;
-    let seq: number | undefined;
-    if (this.opts.autoApprove) {
-      decision = "approved";
-      by = "--auto-approve";
-    } else {
-      const sig = await this.awaitSignal(`approval:${a.name}`);
-      decision = sig.payload.payload === "rejected" ? "rejected" : "approved";
-      by = sig.payload.by;
-      seq = sig.seq;
-    }
-    const next = routeOf(decision) ?? "";
-    this.append([this.entry(f.runId, a.name, 0, "approval.decided", { visit, decision, ...(by ? { by } : {}), outcome: decision, next, ...(seq !== undefined ? { signal_seq: seq } : {}) })]);
-    this.emit({ event: "approval.decided", run_id: f.runId, node: a.name, decision });
-    return next || undefined;
+  /** What wait and approval nodes may use of the runner (wait-nodes.ts). */
+  private get nodeHost(): NodeHost {
+    return {
+      clock: this.clock,
+      sleep: this.sleep,
+      signal: this.abort.signal,
+      interrupted: () => new RunInterrupted(this.rootId),
+      append: (entries) => this.append(entries),
+      entry: (...a) => this.entry(...a),
+      emit: (e) => this.emit(e),
+      awaitSignal: (name) => this.awaitSignal(name),
+      autoApprove: this.opts.autoApprove === true,
+    };
+  }
+
+  private nodeRun(f: Frame): NodeRun {
+    return { runId: f.runId, rec: f.rec, evaluate: (e) => evalExpr(e, this.namespaces(f), this.functions) };
   }
 
   /** Stops the run where it stands (resumable). */
