@@ -508,7 +508,17 @@ export class Runner {
     }
     const ns = this.namespaces(each ? { ...f, each } : f);
     const item = (ns.each ?? undefined) as Record<string, Value> | undefined;
-    const input = step.input_expr ? (evalExpr(step.input_expr, ns, this.functions) as Record<string, Value>) : evalMap(step.input, ns, this.functions);
+    const evaluated = step.input_expr ? evalExpr(step.input_expr, ns, this.functions) : evalMap(step.input, ns, this.functions);
+    if (evaluated === null || typeof evaluated !== "object" || Array.isArray(evaluated)) {
+      throw new EvalFailure(`${step.input_expr?.at ?? step.name}: step "${step.name}": input must be an object, not ${JSON.stringify(evaluated)?.slice(0, 60)}`);
+    }
+    const input = evaluated;
+    // The step's environment (its own, else the workflow's): variables become the
+    // process environment of shell steps and agent CLIs.
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(step.environment ? evalMap(step.environment.variables, ns, this.functions) : {})) {
+      env[k] = typeof v === "string" ? v : JSON.stringify(v);
+    }
     const retries = this.rootGraph(f).policy.max_step_retries;
     for (;;) {
       attempt++;
@@ -526,10 +536,10 @@ export class Runner {
         attempt,
         visit,
         idempotency_key: key,
-        input: input && typeof input === "object" && !Array.isArray(input) ? input : {},
+        input,
         // Timeouts past what a Node timer holds (~24.8 days) are held to that.
         ...(step.timeout_ms !== undefined ? { timeout_ms: Math.min(step.timeout_ms, MAX_TIMER_MS) } : {}),
-        env: {},
+        env,
         allow_tools: step.allow_tools,
         ...(agent ? { agent } : {}),
         outcomes: step.outcomes.map((o) => o.name),

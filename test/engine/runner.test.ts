@@ -620,3 +620,22 @@ wait "gate" {
     expect(warnings).not.toContain("MaxListenersExceededWarning");
   });
 });
+
+describe("environments", () => {
+  it("a step's environment variables reach its shell process", async () => {
+    const g = await graphOf(`${HEAD("a")}
+environment "shell" "ci" {
+  variables = { GREETING = "hello", N = 2 }
+}
+adapter "shell" "default" {}
+step "a" {
+  target = adapter.shell.default
+  environment = "shell.ci"
+  input { command = "echo $GREETING-$N" }
+  outcome "success" { next = "done" }
+}`);
+    const s = setup();
+    expect(await s.runner.start(g, {}, "r")).toMatchObject({ state: "done" });
+    expect(s.entries("r").find((e) => e.entry_type === "step.completed")?.payload.output).toMatchObject({ stdout: "hello-2\n" });
+  });
+});
