@@ -3,6 +3,7 @@ import { closestName } from "../diagnostics/did-you-mean.js";
 import type { Range } from "../diagnostics/range.js";
 import type { StepSpec } from "../decode/spec.js";
 import type { Check } from "./context.js";
+import { lookupTable } from "../parse/document.js";
 
 /**
  * The adapter types criteria runs in-process (engine/adapters/registry.ts lists the same;
@@ -12,12 +13,12 @@ import type { Check } from "./context.js";
 export const BUILT_IN_ADAPTER_TYPES = ["noop", "shell", "local", "claude", "copilot", "codex"] as const;
 
 /** The input each built-in needs to do anything: `shell` runs `command`, agent CLIs send `prompt`. */
-const REQUIRED_INPUT: Record<string, { key: string; severity: "error" | "warning" }> = {
+const REQUIRED_INPUT: Record<string, { key: string; severity: "error" | "warning" }> = lookupTable({
   shell: { key: "command", severity: "error" },
   claude: { key: "prompt", severity: "warning" },
   copilot: { key: "prompt", severity: "warning" },
   codex: { key: "prompt", severity: "warning" },
-};
+});
 
 /**
  * Adapters are used as their type expects:

@@ -5,7 +5,7 @@ import type { ErrorObject, ValidateFunction } from "ajv";
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { suggest } from "../diagnostics/did-you-mean.js";
 import type { Range } from "../diagnostics/range.js";
-import type { JsonObject } from "../parse/document.js";
+import { lookupTable, type JsonObject } from "../parse/document.js";
 import { childPointer, type SourceMap } from "../parse/source-map.js";
 import { describePointer, pointerSegments } from "./describe.js";
 
@@ -64,11 +64,11 @@ export function checkSchema(doc: JsonObject, map: SourceMap, fallback: Range): D
 }
 
 /** Canonical section names and their HCL block keywords (compiler/decode/lower-hcl.ts). */
-const HCL_NAMES: Record<string, string> = {
+const HCL_NAMES: Record<string, string> = lookupTable({
   variables: "variable", locals: "local", adapters: "adapter", agents: "agent", subworkflows: "subworkflow",
   channels: "channel", environments: "environment", shared_variables: "shared_variable", steps: "step",
   states: "state", waits: "wait", approvals: "approval", branches: "branch", outputs: "output", outcomes: "outcome", arms: "arm",
-};
+});
 
 function rangeAt(map: SourceMap, ptr: string, fallback: Range, key = false): Range {
   let p = ptr;

@@ -1,8 +1,10 @@
+import { lookupTable } from "../parse/document.js";
+
 /**
  * Names the declaration a canonical-document pointer belongs to, for messages:
  * `/steps/loop/workflow/steps/execute/input` → `step "loop" > step "execute"`.
  */
-const SECTION_NOUNS: Record<string, string> = {
+const SECTION_NOUNS: Record<string, string> = lookupTable({
   variables: "variable",
   locals: "local",
   adapters: "adapter",
@@ -18,7 +20,7 @@ const SECTION_NOUNS: Record<string, string> = {
   branches: "branch",
   outputs: "output",
   outcomes: "outcome",
-};
+});
 
 /** Splits an RFC 6901 pointer into unescaped segments. */
 export function pointerSegments(ptr: string): string[] {

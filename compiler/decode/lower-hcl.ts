@@ -1,6 +1,6 @@
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { Range } from "../diagnostics/range.js";
-import { jsonObject, type JsonObject, type JsonValue, type ParsedFile } from "../parse/document.js";
+import { jsonObject, lookupTable, type JsonObject, type JsonValue, type ParsedFile } from "../parse/document.js";
 import { childPointer, type SourceEntry, type SourceMap } from "../parse/source-map.js";
 
 /**
@@ -27,7 +27,7 @@ type BlockRule =
   | { kind: "header" };
 
 /** Top-level (and inline-body) block types → canonical sections. */
-const BODY_BLOCKS: Record<string, BlockRule> = {
+const BODY_BLOCKS: Record<string, BlockRule> = lookupTable({
   workflow: { kind: "header" },
   variable: { kind: "named", section: "variables", labels: 1 },
   local: { kind: "named", section: "locals", labels: 1 },
@@ -47,7 +47,7 @@ const BODY_BLOCKS: Record<string, BlockRule> = {
   branch: { kind: "named", section: "branches", labels: 1 },
   switch: { kind: "named", section: "branches", labels: 1 },
   output: { kind: "named", section: "outputs", labels: 1 },
-};
+});
 
 /** Header keys that, inside an older `workflow "x" {}`, are header fields rather than blocks. */
 const HEADER_BLOCKS = new Set(["memory"]);

@@ -27,5 +27,13 @@ export function jsonObject(): JsonObject {
   return Object.create(null) as JsonObject;
 }
 
+/**
+ * A constant lookup table safe to index with user-written names: no prototype, so
+ * `table["constructor"]` is undefined rather than Object's constructor.
+ */
+export function lookupTable<T>(entries: Record<string, T>): Record<string, T> {
+  return Object.assign(Object.create(null) as Record<string, T>, entries);
+}
+
 /** The deepest nesting of values accepted in any dialect. */
 export const MAX_DEPTH = 64;
