@@ -255,7 +255,7 @@ function phaseBreakdown(paths: BenchPaths, hcl: string, yaml: string, n: number,
   const res = childMedians(paths, flagSets(known), ["phases", hcl, yaml], n);
   const rows: (string | number)[][] = [
     ["node boot (process start -> first line of script)", "boot"],
-    ["import dist/cli.js (commander, yaml, graphlib, compiler)", "importCli"],
+    ["import dist/cli.js (commander, yaml, compiler; unbundled)", "importCli"],
     ["first YAML compile() (ajv compiles the schema)", "firstYamlCompile"],
     ["warm YAML compile()", "warmYamlCompile"],
     ["require('@cdktn/hcl2json') (fs-extra, starts wasm load)", "requireHcl2json"],
