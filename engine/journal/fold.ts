@@ -21,9 +21,16 @@ export interface AttemptRecord {
   started: number;
   /** Attempt numbers that were marked crashed. */
   crashed: Set<number>;
-  /** The adapter's confirmed result: final, never re-executed. */
+  /** The last confirmed result. Final unless a retryable failure (see `transientFailures`). */
   confirmed?: Payloads["effect.confirmed"];
+  /** The attempt `confirmed` belongs to: a later started attempt supersedes it. */
+  confirmedAttempt: number;
+  /** Confirmed results that were retryable failures (adapter_error, crashed, timeout): the retry budget spent. */
+  transientFailures: number;
 }
+
+/** Results the runner retries, within `policy.max_step_retries`. */
+export const RETRYABLE = new Set(["adapter_error", "crashed", "timeout"]);
 
 /** The fold of a whole run tree. */
 export interface TreeRecord {
@@ -80,12 +87,17 @@ export function applyEntry(tree: TreeRecord, e: JournalEntry): void {
       const a = p as { idempotency_key: string };
       let rec = r.attempts.get(a.idempotency_key);
       if (!rec) {
-        rec = { started: 0, crashed: new Set() };
+        rec = { started: 0, crashed: new Set(), confirmedAttempt: 0, transientFailures: 0 };
         r.attempts.set(a.idempotency_key, rec);
       }
       if (e.entry_type === "step.attempt.started") rec.started = Math.max(rec.started, e.attempt);
       else if (e.entry_type === "step.attempt.crashed") rec.crashed.add(e.attempt);
-      else if (e.entry_type === "effect.confirmed") rec.confirmed = p;
+      else if (e.entry_type === "effect.confirmed") {
+        const c = p as Payloads["effect.confirmed"];
+        rec.confirmed = c;
+        rec.confirmedAttempt = e.attempt;
+        if (RETRYABLE.has(c.reason)) rec.transientFailures++;
+      }
       break;
     }
     case "iteration.completed": {

@@ -2,7 +2,7 @@ import type { Graph, GraphStep } from "../../compiler/build/graph.js";
 import type { FunctionTable, Value } from "../../compiler/expr/value.js";
 import type { Adapter, Reason, StepRequest, StepResult } from "../adapters/adapter.js";
 import type { JournalEntry, NewEntry, Payloads } from "../journal/entry.js";
-import { applyEntry, foldEntries, type RunRecord, type TreeRecord } from "../journal/fold.js";
+import { applyEntry, foldEntries, RETRYABLE, type RunRecord, type TreeRecord } from "../journal/fold.js";
 import type { SqliteJournal } from "../journal/sqlite-journal.js";
 import { EvalFailure, engineFunctions, evalExpr, evalMap } from "./evaluate.js";
 import type { RunEvent } from "./events.js";
@@ -486,13 +486,17 @@ export class Runner {
     const key = idempotencyKey(f.runId, stepId, iteration);
     const rec = f.rec.attempts.get(key);
     const tag = { visit, ...(iteration !== undefined ? { iteration } : {}) };
-    if (rec?.confirmed) {
+    const retries = this.rootGraph(f).policy.max_step_retries;
+    // The journal's last word on this work: a confirmed result of the latest attempt is
+    // final (never executed again) unless it is a retryable failure with budget left,
+    // counted over the whole run, so a resumed run does not get a fresh retry budget.
+    if (rec?.confirmed && rec.confirmedAttempt === rec.started && (!RETRYABLE.has(rec.confirmed.reason) || rec.transientFailures > retries)) {
       const c = rec.confirmed;
       return { outcome: c.outcome, output: c.output, reason: c.reason, detail: c.detail, pending: [] };
     }
     const pending: NewEntry[] = [];
     let attempt = rec?.started ?? 0;
-    if (rec && rec.started > 0 && !rec.crashed.has(rec.started)) {
+    if (rec && rec.started > 0 && rec.confirmedAttempt !== rec.started && !rec.crashed.has(rec.started)) {
       this.append([this.entry(f.runId, step.name, rec.started, "step.attempt.crashed", { idempotency_key: key, ...tag })]);
       this.emit({ event: "warning", run_id: f.runId, message: `step "${step.name}" attempt ${rec.started} was interrupted (crashed); running it again` });
     }
@@ -519,7 +523,6 @@ export class Runner {
     for (const [k, v] of Object.entries(step.environment ? evalMap(step.environment.variables, ns, this.functions) : {})) {
       env[k] = typeof v === "string" ? v : JSON.stringify(v);
     }
-    const retries = this.rootGraph(f).policy.max_step_retries;
     for (;;) {
       attempt++;
       const started = this.entry(f.runId, step.name, attempt, "step.attempt.started", { idempotency_key: key, ...tag, adapter: adapter.type });
@@ -554,13 +557,16 @@ export class Runner {
       }
       if (this.abort.signal.aborted) throw new RunInterrupted(this.rootId);
       const confirmed = this.entry(f.runId, step.name, attempt, "effect.confirmed", { idempotency_key: key, ...tag, outcome: res.outcome, output: res.output, reason: res.reason, ...(res.detail ? { detail: res.detail } : {}) });
-      const transient = res.reason === "adapter_error" || res.reason === "crashed" || res.reason === "timeout";
-      if (transient && attempt - (rec?.started ?? 0) <= retries) {
+      if (RETRYABLE.has(res.reason)) {
+        // A retryable failure is journaled at once: it spends retry budget even if the
+        // process dies before the next attempt.
         this.append([...pending.splice(0), confirmed]);
-        this.emit({ event: "warning", run_id: f.runId, message: `step "${step.name}" attempt ${attempt} failed (${res.reason}); retrying` });
-        if (res.reason === "crashed") await f.sessions.discard(sessionId);
-        f.rec.attempts.get(key)!.confirmed = undefined;
-        continue;
+        if (f.rec.attempts.get(key)!.transientFailures <= retries) {
+          this.emit({ event: "warning", run_id: f.runId, message: `step "${step.name}" attempt ${attempt} failed (${res.reason}); retrying` });
+          if (res.reason === "crashed") await f.sessions.discard(sessionId);
+          continue;
+        }
+        return { outcome: res.outcome, output: res.output, reason: res.reason, detail: res.detail, pending: [] };
       }
       // An effectful result is confirmed on its own entry (resume re-uses it even if the
       // step's completion was never written). A side-effect-free adapter's attempt is

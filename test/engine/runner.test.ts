@@ -639,3 +639,38 @@ step "a" {
     expect(s.entries("r").find((e) => e.entry_type === "step.completed")?.payload.output).toMatchObject({ stdout: "hello-2\n" });
   });
 });
+
+describe("retries across a resume", () => {
+  it("the retry budget counts attempts of earlier processes: max_step_retries = 2 means 3 attempts in all", async () => {
+    const g = await graphOf(`${HEAD("flaky")}
+policy {
+  max_step_retries = 2
+}
+adapter "count" "default" {}
+step "flaky" {
+  target = adapter.count.default
+  outcome "success" { next = "done" }
+  outcome "failure" { next = "failed" }
+}`);
+    const c = counting(() => ({ outcome: "failure", output: {}, reason: "timeout", detail: "timed out" }));
+    class StopsBeforeRetry extends SqliteJournal {
+      fail = true;
+      override append(root: string, entries: NewEntry[]): JournalEntry[] {
+        // Dies as the second attempt starts: the first attempt's failure is already journaled.
+        if (this.fail && entries.some((e) => e.entry_type === "step.attempt.started" && e.attempt === 2)) throw new JournalWriteError("killed");
+        return super.append(root, entries);
+      }
+    }
+    const dir = mkdtempSync(join(tmpdir(), "criteria-retry-"));
+    const journal = new StopsBeforeRetry(dir);
+    await expect(new Runner({ journal, adapterFor: c.adapterFor, baseDir: dir }).start(g, {}, "r")).rejects.toBeInstanceOf(JournalWriteError);
+    expect(c.calls).toHaveLength(1);
+    journal.fail = false;
+    const end = await new Runner({ journal, adapterFor: c.adapterFor, baseDir: dir }).resume("r");
+    expect(end).toMatchObject({ state: "failed" });
+    expect(c.calls).toHaveLength(3);
+    // Resuming the finished run executes nothing more.
+    await new Runner({ journal, adapterFor: c.adapterFor, baseDir: dir }).resume("r");
+    expect(c.calls).toHaveLength(3);
+  });
+});
