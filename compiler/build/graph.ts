@@ -41,9 +41,12 @@ export interface GraphPolicy {
   max_visits_warn_threshold: number;
 }
 
-/** An expression as source text; `kind` says how to parse it. `literal` carries the value. */
+/**
+ * An expression as source text; `kind` says how to parse it. `literal` carries the value;
+ * `composite` is a list or map (YAML/JSON) whose strings may be templates, evaluated leaf by leaf.
+ */
 export interface GraphExpr {
-  kind: "hcl" | "template" | "literal";
+  kind: "hcl" | "template" | "composite" | "literal";
   text: string;
   value: JsonValue;
   /** `file:line:col` of the expression, for run-time error messages. */

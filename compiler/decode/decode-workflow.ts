@@ -37,6 +37,14 @@ export function decodeWorkflow(doc: JsonObject, map: SourceMap, fallback: Range)
   return { spec, diagnostics: d.diagnostics };
 }
 
+/** True when a list or map holds a `${...}` or `%{...}` template anywhere inside. */
+function hasTemplate(v: JsonValue): boolean {
+  if (typeof v === "string") return v.includes("${") || v.includes("%{");
+  if (Array.isArray(v)) return v.some(hasTemplate);
+  if (v !== null && typeof v === "object") return Object.values(v).some(hasTemplate);
+  return false;
+}
+
 const isObj = (v: JsonValue | undefined): v is JsonObject => v !== null && typeof v === "object" && !Array.isArray(v);
 const str = (v: JsonValue | undefined): string | undefined => (typeof v === "string" ? v : undefined);
 const int = (v: JsonValue | undefined): number | undefined => (typeof v === "number" && Number.isInteger(v) ? v : undefined);
@@ -71,7 +79,20 @@ class Decoder {
     const e = this.map.get(ptr);
     const range = e?.range ?? this.range(ptr);
     const dynamic = typeof v === "string" && (v.includes("${") || v.includes("%{"));
-    if (e?.exprText !== undefined && dynamic) return { kind: "hcl", text: e.exprText, value: v, range, base: range.start.offset, exact: true };
+    const nested = v !== null && typeof v === "object" && hasTemplate(v);
+    // HCL: the attribute's own source text, parsed whole (objects and lists included).
+    if (e?.exprText !== undefined && (dynamic || nested)) return { kind: "hcl", text: e.exprText, value: v, range, base: range.start.offset, exact: true };
+    if (nested) {
+      // YAML/JSON: a list or map with templates inside, each checked at its own position.
+      const parts: ExprSource[] = [];
+      const walk = (x: JsonValue, p: string) => {
+        if (typeof x === "string" && (x.includes("${") || x.includes("%{"))) parts.push(this.expr(x, p));
+        else if (Array.isArray(x)) x.forEach((y, i) => walk(y, childPointer(p, i)));
+        else if (x !== null && typeof x === "object") for (const [k, y] of Object.entries(x)) walk(y, childPointer(p, k));
+      };
+      walk(v, ptr);
+      return { kind: "composite", text: JSON.stringify(v), value: v, range, base: range.start.offset, exact: true, nested: parts };
+    }
     if (dynamic) return { kind: "template", text: v as string, value: v, range, base: e?.valueOffset ?? range.start.offset, exact: e?.valueOffset !== undefined };
     return { kind: "literal", text: typeof v === "string" ? v : JSON.stringify(v), value: v, range, base: range.start.offset, exact: true };
   }

@@ -9,8 +9,12 @@ import type { JsonValue } from "../parse/document.js";
 
 /** An expression as written: HCL native syntax, or a YAML/JSON string template. */
 export interface ExprSource {
-  /** `hcl`: HCL native expression text; `template`: a string that may hold `${...}`; `literal`: a plain value. */
-  kind: "hcl" | "template" | "literal";
+  /**
+   * `hcl`: HCL native expression text; `template`: a string that may hold `${...}`;
+   * `composite`: a YAML/JSON list or map with templates inside (`value` holds them,
+   * `nested` their sources); `literal`: a plain value.
+   */
+  kind: "hcl" | "template" | "composite" | "literal";
   /** The source text (hcl/template) */
   text: string;
   /** The literal value (kind `literal`), or hcl2json's rendering of the expression. */
@@ -26,6 +30,8 @@ export interface ExprSource {
    * a string with escapes): problems inside it are then reported at the whole expression.
    */
   exact: boolean;
+  /** For `composite`: every template inside `value`, with its own position. */
+  nested?: ExprSource[];
 }
 
 /** A name with where it is written. */

@@ -37,6 +37,7 @@ export type RangeAt = (file: string, start: number, end: number) => Range;
  */
 export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt: RangeAt): { expr?: Expr; diagnostics: Diagnostic[] } {
   if (src.kind === "literal") return { diagnostics: [] };
+  if (src.kind === "composite") return { diagnostics: (src.nested ?? []).flatMap((n) => checkExpression(n, ctx, exactRangeAt).diagnostics) };
   // Offsets inside an inexact template (escapes, block scalars) would point at the wrong
   // characters: report at the whole expression instead.
   const rangeAt: RangeAt = src.exact ? exactRangeAt : () => src.range;

@@ -43,6 +43,7 @@ export function engineFunctions(root: string): FunctionTable {
  */
 export function evalExpr(e: GraphExpr, variables: Record<string, Value>, functions: FunctionTable): Value {
   if (e.kind === "literal") return e.value as Value;
+  if (e.kind === "composite") return evalComposite(e.value as Value, e.at, variables, functions);
   let p = parsed.get(e);
   if (!p) {
     const r = e.kind === "hcl" ? parseExpression(e.text) : parseTemplate(e.text);
@@ -55,6 +56,21 @@ export function evalExpr(e: GraphExpr, variables: Record<string, Value>, functio
     throw new EvalFailure(`${e.at}: ${r.errors.map((x) => x.message).join("; ") || "no value"}`);
   }
   return r.value;
+}
+
+/** A YAML/JSON list or map whose strings may be templates: evaluated leaf by leaf. */
+function evalComposite(v: Value, at: string, variables: Record<string, Value>, functions: FunctionTable): Value {
+  if (typeof v === "string") {
+    if (!v.includes("${") && !v.includes("%{")) return v;
+    return evalExpr({ kind: "template", text: v, value: v, at }, variables, functions);
+  }
+  if (Array.isArray(v)) return v.map((x) => evalComposite(x, at, variables, functions));
+  if (v !== null && typeof v === "object") {
+    const out = Object.create(null) as Record<string, Value>;
+    for (const [k, x] of Object.entries(v)) out[k] = evalComposite(x, at, variables, functions);
+    return out;
+  }
+  return v;
 }
 
 /** Evaluates a map of expressions. */

@@ -674,3 +674,57 @@ step "flaky" {
     expect(c.calls).toHaveLength(3);
   });
 });
+
+describe("expressions nested in objects and lists", () => {
+  const expected = { flat: "hello world", nested: { greeting: "hello world", n: 3, who: "world" }, list: ["WORLD", "world"] };
+  it("HCL: input values that are objects and lists are evaluated whole", async () => {
+    const g = await graphOf(`${HEAD("s")}
+variable "who" {
+  type = "string"
+  default = "world"
+}
+step "s" {
+  adapter = "noop"
+  input {
+    flat   = "hello \${var.who}"
+    nested = { greeting = "hello \${var.who}", n = 1 + 2, who = var.who }
+    list   = [upper(var.who), var.who]
+  }
+  outcome "success" {
+    next   = "done"
+    output = { deep = { who = var.who, sum = 1 + 2 } }
+  }
+}`);
+    const s = setup();
+    await s.runner.start(g, {}, "r");
+    expect(s.entries("r").find((e) => e.entry_type === "step.completed")?.payload.output).toEqual({ ...expected, deep: { who: "world", sum: 3 } });
+  });
+
+  it("YAML: templates inside maps and lists are evaluated, and checked at their own positions", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "criteria-yaml-nested-"));
+    const file = join(dir, "w.yaml");
+    const yaml = (ref: string) => `workflow: { name: w, version: "1", initial_state: s, target_state: done }
+variables:
+  who: { type: string, default: world }
+steps:
+  s:
+    adapter: noop
+    input:
+      flat: "hello \${var.who}"
+      nested: { greeting: "hello \${var.who}", n: "\${1 + 2}", who: "\${${ref}}" }
+      list: ["\${upper(var.who)}", "\${var.who}"]
+    outcomes: { success: done }
+states:
+  done: { terminal: true }
+`;
+    writeFileSync(file, yaml("var.who"));
+    const c = await compile(file);
+    expect(c.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    const s = setup();
+    await s.runner.start(c.graph!, {}, "r");
+    expect(s.entries("r").find((e) => e.entry_type === "step.completed")?.payload.output).toEqual(expected);
+    writeFileSync(file, yaml("var.wh"));
+    const bad = await compile(file);
+    expect(bad.diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.column])).toEqual([["unknown_reference", 9, 70]]);
+  });
+});
