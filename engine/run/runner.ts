@@ -295,7 +295,9 @@ export class Runner {
       }
       const wait = waits.get(node);
       if (wait) {
-        node = await runWait(this.nodeHost, this.nodeRun(f), wait, visit);
+        const w = await runWait(this.nodeHost, this.nodeRun(f), wait, visit);
+        if (!w.next) return this.fail(f.runId, "unknown_outcome", `wait "${node}" ended with "${w.outcome}" but has no outcome for it (and no next)`);
+        node = w.next;
         continue;
       }
       const approval = approvals.get(node);
@@ -626,7 +628,7 @@ export class Runner {
   }
 
   /** Waits until an unconsumed signal named `name` is in the journal (polling). */
-  private async awaitSignal(name: string): Promise<JournalEntry<"signal.received">> {
+  private async awaitSignal(name: string, untilMs?: number): Promise<JournalEntry<"signal.received"> | undefined> {
     for (;;) {
       const hit = this.tree.signals.find((s) => s.payload.name === name && !this.tree.consumed.has(s.seq));
       if (hit) {
@@ -634,7 +636,9 @@ export class Runner {
         return hit;
       }
       if (this.abort.signal.aborted) throw new RunInterrupted(this.rootId);
-      await this.sleep(this.opts.pollMs ?? 250, this.abort.signal);
+      const left = untilMs === undefined ? Infinity : untilMs - this.clock();
+      if (left <= 0) return undefined;
+      await this.sleep(Math.min(this.opts.pollMs ?? 250, left), this.abort.signal);
       this.opts.journal.scan(this.rootId, (e) => applyEntry(this.tree, e), this.tree.lastSeq);
     }
   }
@@ -649,7 +653,7 @@ export class Runner {
       append: (entries) => this.append(entries),
       entry: (...a) => this.entry(...a),
       emit: (e) => this.emit(e),
-      awaitSignal: (name) => this.awaitSignal(name),
+      awaitSignal: (name, untilMs) => this.awaitSignal(name, untilMs),
       autoApprove: this.opts.autoApprove === true,
     };
   }

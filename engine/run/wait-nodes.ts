@@ -19,8 +19,8 @@ export interface NodeHost {
   append(entries: NewEntry[]): JournalEntry[];
   entry<T extends keyof Payloads>(run_id: string, step_id: string, attempt: number, entry_type: T, payload: Payloads[T]): NewEntry;
   emit(e: RunEvent): void;
-  /** The first unconsumed `signal.received` of that name (waits for one). */
-  awaitSignal(name: string): Promise<JournalEntry<"signal.received">>;
+  /** The first unconsumed `signal.received` of that name; undefined once `untilMs` passes. */
+  awaitSignal(name: string, untilMs?: number): Promise<JournalEntry<"signal.received"> | undefined>;
   autoApprove: boolean;
 }
 
@@ -31,31 +31,41 @@ export interface NodeRun {
   evaluate(e: GraphExpr): Value;
 }
 
-/** A wait node: a duration (sleeps what remains after a resume) or a signal. */
-export async function runWait(h: NodeHost, f: NodeRun, w: Graph["waits"][number], visit: number): Promise<string> {
+/**
+ * A wait node. `duration`: sleeps (after a resume, only what remains) and ends
+ * `elapsed`. `signal`: waits for `criteria signal RUN NAME` and ends `received`; with a
+ * `duration` as well, the duration is its timeout and ends `timeout`. The route is `next`
+ * when set, else the first declared outcome among the names for that ending (the
+ * signal's own name, `received`, `signal`, `success`; or `timeout`, `elapsed`), else a
+ * wait with one outcome takes it. Returns "" as `next` when nothing fits.
+ */
+export async function runWait(h: NodeHost, f: NodeRun, w: Graph["waits"][number], visit: number): Promise<{ outcome: string; next: string }> {
   const k = `${w.name}#${visit}`;
   const rec = f.rec.waits.get(k);
-  if (rec?.completed) return rec.completed.next;
-  const route = (preferred: string) => w.next ?? w.outcomes.find((o) => o.name === preferred)?.next ?? w.outcomes[0]?.next ?? "";
-  if (w.duration_ms !== undefined) {
-    let until = rec?.started?.payload.until_ms;
-    if (until === undefined) {
-      until = h.clock() + w.duration_ms;
-      h.append([h.entry(f.runId, w.name, 0, "wait.started", { visit, until_ms: until })]);
-    }
-    h.emit({ event: "wait.started", run_id: f.runId, node: w.name, until_ms: until });
-    await h.sleep(until - h.clock(), h.signal);
-    if (h.signal.aborted) throw h.interrupted();
-    const next = route("elapsed");
-    h.append([h.entry(f.runId, w.name, 0, "wait.completed", { visit, outcome: "elapsed", next })]);
-    return next;
+  if (rec?.completed) return { outcome: rec.completed.outcome, next: rec.completed.next };
+  const route = (names: string[]) => w.next ?? names.map((n) => w.outcomes.find((o) => o.name === n)?.next).find((x) => x !== undefined) ?? (w.outcomes.length === 1 ? w.outcomes[0].next : "");
+  let until = rec?.started?.payload.until_ms;
+  if (!rec?.started) {
+    until = w.duration_ms !== undefined ? h.clock() + w.duration_ms : undefined;
+    h.append([h.entry(f.runId, w.name, 0, "wait.started", { visit, ...(until !== undefined ? { until_ms: until } : {}), ...(w.signal ? { signal: w.signal } : {}) })]);
   }
-  if (!rec?.started) h.append([h.entry(f.runId, w.name, 0, "wait.started", { visit, signal: w.signal })]);
-  h.emit({ event: "wait.started", run_id: f.runId, node: w.name, signal: w.signal });
-  const sig = await h.awaitSignal(w.signal ?? w.name);
-  const next = route(sig.payload.name);
-  h.append([h.entry(f.runId, w.name, 0, "wait.completed", { visit, outcome: "signal", next, signal_seq: sig.seq, ...(sig.payload.payload !== undefined ? { signal_payload: sig.payload.payload } : {}) })]);
-  return next;
+  h.emit({ event: "wait.started", run_id: f.runId, node: w.name, ...(until !== undefined ? { until_ms: until } : {}), ...(w.signal ? { signal: w.signal } : {}) });
+  if (!w.signal) {
+    await h.sleep((until ?? h.clock()) - h.clock(), h.signal);
+    if (h.signal.aborted) throw h.interrupted();
+    const next = route(["elapsed", "timeout", "success"]);
+    h.append([h.entry(f.runId, w.name, 0, "wait.completed", { visit, outcome: "elapsed", next })]);
+    return { outcome: "elapsed", next };
+  }
+  const sig = await h.awaitSignal(w.signal, until);
+  if (!sig) {
+    const next = route(["timeout", "elapsed"]);
+    h.append([h.entry(f.runId, w.name, 0, "wait.completed", { visit, outcome: "timeout", next })]);
+    return { outcome: "timeout", next };
+  }
+  const next = route([w.signal, "received", "signal", "success"]);
+  h.append([h.entry(f.runId, w.name, 0, "wait.completed", { visit, outcome: "received", next, signal_seq: sig.seq, ...(sig.payload.payload !== undefined ? { signal_payload: sig.payload.payload } : {}) })]);
+  return { outcome: "received", next };
 }
 
 /** An approval node: auto-approved, or decided by `criteria approve|reject RUN NODE`. */
@@ -76,7 +86,7 @@ export async function runApproval(h: NodeHost, f: NodeRun, a: Graph["approvals"]
     by = "--auto-approve";
   } else {
     h.emit({ event: "approval.requested", run_id: f.runId, node: a.name, approvers: a.approvers });
-    const sig = await h.awaitSignal(`approval:${a.name}`);
+    const sig = (await h.awaitSignal(`approval:${a.name}`))!;
     decision = sig.payload.payload === "rejected" ? "rejected" : "approved";
     by = sig.payload.by;
     seq = sig.seq;

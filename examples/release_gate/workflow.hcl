@@ -94,7 +94,8 @@ step "deploy_canary" {
 }
 
 wait "canary_healthy" {
-  signal = "canary-healthy"
+  signal   = "canary-healthy"
+  duration = "30m" # with a signal, the duration is the timeout
   outcome "received" { next = "promote" }
   outcome "timeout"  { next = "rollback" }
 }

@@ -728,3 +728,28 @@ states:
     expect(bad.diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.column])).toEqual([["unknown_reference", 9, 70]]);
   });
 });
+
+describe("signal waits", () => {
+  const src = `${HEAD("gate")}
+wait "gate" {
+  signal = "go"
+  duration = "10m"
+  outcome "timeout" { next = "failed" }
+  outcome "received" { next = "done" }
+}`;
+  it("a delivered signal takes the received outcome, whatever the declaration order", async () => {
+    const g = await graphOf(src);
+    const s = setup();
+    const run = s.runner.start(g, {}, "r");
+    await new Promise((r) => setTimeout(r, 30));
+    deliverSignal(s.journal, "r", "go", null, "t", Date.now());
+    expect(await run).toMatchObject({ state: "done" });
+  });
+  it("with a duration, no signal in time takes the timeout outcome", async () => {
+    let now = 0;
+    const g = await graphOf(src);
+    const s = setup({ clock: () => now, sleep: async (ms) => void (now += ms) });
+    expect(await s.runner.start(g, {}, "r")).toMatchObject({ state: "failed" });
+    expect(s.entries("r").find((e) => e.entry_type === "wait.completed")?.payload).toMatchObject({ outcome: "timeout", next: "failed" });
+  });
+});
