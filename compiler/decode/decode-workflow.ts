@@ -120,8 +120,10 @@ class Decoder {
   nodeRef(v: JsonValue | undefined, ptr: string): NodeRef | undefined {
     const s = this.refText(v);
     if (s === undefined) return undefined;
-    const m = /^(?:state|step|steps|wait|approval|branch|switch)\.([A-Za-z_][\w-]*)$/.exec(s);
-    return { name: m ? m[1] : s, range: this.range(ptr) };
+    const m = /^(state|step|steps|wait|approval|branch|switch)\.([A-Za-z_][\w-]*)$/.exec(s);
+    if (!m) return { name: s, range: this.range(ptr) };
+    const kinds = { state: "state", step: "step", steps: "step", wait: "wait", approval: "approval", branch: "branch", switch: "branch" } as const;
+    return { name: m[2], range: this.range(ptr), kind: kinds[m[1] as keyof typeof kinds] };
   }
 
   /** `"shell.ci"` or `environment.shell.ci` → `shell.ci`. */

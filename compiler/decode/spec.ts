@@ -47,6 +47,8 @@ export interface Named {
 export interface NodeRef {
   name: string;
   range: Range;
+  /** The kind a traversal names (`state.done` → `state`); absent for a plain name. */
+  kind?: "step" | "state" | "wait" | "approval" | "branch";
 }
 
 /** `workflow "name" { ... }` header. */

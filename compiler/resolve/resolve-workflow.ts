@@ -128,6 +128,15 @@ class Resolver {
   private node(ref: NodeRef | undefined, s: Scope, what: string) {
     if (!ref) return;
     if (ref.name === "_continue" || ref.name === "return") return; // placement is a check (check/)
+    const actual = s.nodes.get(ref.name);
+    if (actual && ref.kind && actual !== ref.kind) {
+      this.diagnostics.push(
+        diag("invalid_value", ref.range, `${what}: "${ref.kind}.${ref.name}" names a ${ref.kind}, but "${ref.name}" is a ${actual}`, {
+          hint: `write ${actual === "branch" ? "branch" : actual}.${ref.name}, or just "${ref.name}"`,
+        }),
+      );
+      return;
+    }
     if (!s.nodes.has(ref.name)) {
       const candidates = [...s.nodes.keys(), ...(s.inIteration ? ["_continue"] : []), ...(s.parent ? ["return"] : [])];
       this.diagnostics.push(

@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 import { createRequire } from "node:module";
 import { crc32 } from "node:zlib";
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { canonicalJson } from "./canonical-json.js";
@@ -63,7 +63,8 @@ CREATE TABLE IF NOT EXISTS locks (
   root_run_id TEXT PRIMARY KEY,
   pid INTEGER NOT NULL,
   host TEXT NOT NULL,
-  acquired_ms INTEGER NOT NULL
+  acquired_ms INTEGER NOT NULL,
+  start_ticks TEXT
 );
 `;
 
@@ -214,9 +215,11 @@ export class SqliteJournal {
   lock(rootRunId: string, nowMs: number): void {
     const host = hostname();
     const tx = this.db.transaction(() => {
-      const row = this.db.prepare("SELECT pid, host FROM locks WHERE root_run_id = ?").get(rootRunId) as { pid: number; host: string } | undefined;
-      if (row && row.pid !== process.pid && (row.host !== host || alive(row.pid))) throw new RunLockedError(rootRunId, row.pid, row.host);
-      this.db.prepare("INSERT OR REPLACE INTO locks (root_run_id, pid, host, acquired_ms) VALUES (?, ?, ?, ?)").run(rootRunId, process.pid, host, nowMs);
+      const row = this.db.prepare("SELECT pid, host, start_ticks FROM locks WHERE root_run_id = ?").get(rootRunId) as { pid: number; host: string; start_ticks: string | null } | undefined;
+      if (row && row.pid !== process.pid && (row.host !== host || alive(row.pid, row.start_ticks))) throw new RunLockedError(rootRunId, row.pid, row.host);
+      this.db
+        .prepare("INSERT OR REPLACE INTO locks (root_run_id, pid, host, acquired_ms, start_ticks) VALUES (?, ?, ?, ?, ?)")
+        .run(rootRunId, process.pid, host, nowMs, processStart(process.pid) ?? null);
     });
     tx.immediate();
   }
@@ -241,13 +244,36 @@ function checksum(seq: number, root: string, runId: string, stepId: string, atte
   return crc32(`${seq}\0${root}\0${runId}\0${stepId}\0${attempt}\0${type}\0${atMs}\0${payload}`);
 }
 
-function alive(pid: number): boolean {
+/**
+ * Whether the lock holder still runs: the pid exists, is not a zombie (a SIGKILLed
+ * process its parent has not reaped yet), and, where the start time was recorded,
+ * started when the lock was taken (a reused pid is another process).
+ */
+function alive(pid: number, startTicks: string | null): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
+    if ((e as NodeJS.ErrnoException).code !== "EPERM") return false;
   }
+  const stat = procStat(pid);
+  if (stat === undefined) return true; // no /proc: trust kill(0)
+  if (stat.state === "Z" || stat.state === "X") return false;
+  return startTicks === null || stat.start === startTicks;
+}
+
+/** State and start time (clock ticks since boot) from /proc/<pid>/stat, Linux only. */
+function procStat(pid: number): { state: string; start: string } | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const rest = text.slice(text.lastIndexOf(")") + 2).split(" ");
+    return { state: rest[0], start: rest[19] };
+  } catch {
+    return undefined;
+  }
+}
+
+function processStart(pid: number): string | undefined {
+  return procStat(pid)?.start;
 }
 
 /**

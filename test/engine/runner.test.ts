@@ -753,3 +753,29 @@ wait "gate" {
     expect(s.entries("r").find((e) => e.entry_type === "wait.completed")?.payload).toMatchObject({ outcome: "timeout", next: "failed" });
   });
 });
+
+describe("locks held by processes that are gone", () => {
+  it("a zombie (killed, not yet reaped) does not hold the run", async () => {
+    const g = await graphOf(`${HEAD("a")}
+step "a" {
+  adapter = "noop"
+  outcome "success" { next = "done" }
+}`);
+    const s = setup();
+    // A grandchild that exits under a parent that never waits (it exec'd sleep) stays a zombie.
+    const { spawn: sp } = await import("node:child_process");
+    const { readFileSync } = await import("node:fs");
+    const parent = sp("sh", ["-c", 'sh -c "exit 0" & echo $!; exec sleep 5'], { stdio: ["ignore", "pipe", "ignore"] });
+    try {
+      const pid = Number(await new Promise<string>((r) => parent.stdout!.once("data", (d) => r(String(d).trim()))));
+      await new Promise((r) => setTimeout(r, 200));
+      expect(readFileSync(`/proc/${pid}/stat`, "utf8")).toMatch(/\) Z /);
+      const db = new Database(join(s.dir, "journal.db"));
+      db.prepare("INSERT INTO locks (root_run_id, pid, host, acquired_ms) VALUES ('r', ?, ?, 0)").run(pid, (await import("node:os")).hostname());
+      db.close();
+      expect(await s.runner.start(g, {}, "r")).toMatchObject({ state: "done" });
+    } finally {
+      parent.kill();
+    }
+  });
+});
