@@ -354,12 +354,15 @@ export class Runner {
       if (e instanceof EvalFailure) result = { outcome: "", output: {}, reason: e.reason, detail: e.message, pending: [] };
       else throw e;
     }
+    // on_crash = "abort_run": a crashed adapter ends the run, whatever the outcomes say.
+    const abortRun = result.reason === "crashed" && (step.on_crash ?? this.declaredOnCrash(f, step)) === "abort_run";
+    if (abortRun) result = { ...result, outcome: "", detail: `${result.detail ?? "the adapter crashed"} (on_crash = "abort_run")` };
     // Route: the outcome must be declared, else default_outcome, else the step fails the run.
     let outcomeName = result.outcome;
     let outcome = step.outcomes.find((o) => o.name === outcomeName);
     let reason = result.reason;
     let detail = result.detail;
-    if (!outcome && result.reason !== "eval_error" && result.reason !== "policy_exceeded" && step.default_outcome) {
+    if (!outcome && !abortRun && result.reason !== "eval_error" && result.reason !== "policy_exceeded" && step.default_outcome) {
       outcome = step.outcomes.find((o) => o.name === step.default_outcome);
       outcomeName = step.default_outcome;
     }
@@ -412,12 +415,14 @@ export class Runner {
     const childIds: string[] = [];
     let failed = 0;
     let stop = false;
+    let crashed: string | undefined;
     const runItem = async (i: number, prev: Value): Promise<void> => {
       const key = `${step.name}#${visit}#${i}`;
       let done = f.rec.iterations.get(key);
       if (!done) {
         const each = { value: items[i].value, key: items[i].key, _idx: i, _total: total, _first: i === 0, _last: i === total - 1, _prev: prev };
         const r = await this.once(f, step, visit, i, each);
+        if (r.reason === "crashed" && (step.on_crash ?? this.declaredOnCrash(f, step)) === "abort_run") crashed = r.detail ?? "the adapter crashed";
         const success = r.reason === "ok" && (r.outcome === "success" || r.outcome === "return" || step.target.kind !== "body" ? r.outcome !== "failure" : false);
         this.append([
           ...r.pending,
@@ -438,7 +443,7 @@ export class Runner {
       if (done.child_run_id) childIds[i] = done.child_run_id;
       if (!done.success) {
         failed++;
-        if (step.on_failure === "abort") stop = true;
+        if (step.on_failure === "abort" || crashed !== undefined) stop = true;
       }
       if (done.outcome === "return") stop = true;
     };
@@ -457,6 +462,7 @@ export class Runner {
       }
     }
     const ran = outputs.filter((o) => o !== undefined);
+    if (crashed !== undefined) return { outcome: "", output: ran, reason: "crashed" as Reason, detail: crashed, pending: [] as NewEntry[], child_run_ids: childIds.filter(Boolean) };
     return {
       outcome: failed > 0 ? "any_failed" : "all_succeeded",
       output: ran,
@@ -502,7 +508,8 @@ export class Runner {
       this.append([this.entry(f.runId, step.name, rec.started, "step.attempt.crashed", { idempotency_key: key, ...tag })]);
       this.emit({ event: "warning", run_id: f.runId, message: `step "${step.name}" attempt ${rec.started} was interrupted (crashed); running it again` });
     }
-    const { adapter, sessionId, config, agent } = this.targetOf(f, step);
+    const { adapter, sessionId, config, agent, onCrash: declaredOnCrash } = this.targetOf(f, step);
+    const onCrash = step.on_crash ?? declaredOnCrash ?? "fail";
     if (step.lifecycle) {
       // Older files open and close agent sessions explicitly (`lifecycle = "open" | "close"`):
       // the step manages the session and executes nothing.
@@ -559,13 +566,15 @@ export class Runner {
       }
       if (this.abort.signal.aborted) throw new RunInterrupted(this.rootId);
       const confirmed = this.entry(f.runId, step.name, attempt, "effect.confirmed", { idempotency_key: key, ...tag, outcome: res.outcome, output: res.output, reason: res.reason, ...(res.detail ? { detail: res.detail } : {}) });
+      // on_crash (the step's, else its adapter's or agent's): `respawn` opens a fresh
+      // session for what comes next; `fail` (the default) keeps the dead one.
+      if (res.reason === "crashed" && onCrash === "respawn") await f.sessions.discard(sessionId);
       if (RETRYABLE.has(res.reason)) {
         // A retryable failure is journaled at once: it spends retry budget even if the
         // process dies before the next attempt.
         this.append([...pending.splice(0), confirmed]);
-        if (f.rec.attempts.get(key)!.transientFailures <= retries) {
+        if (f.rec.attempts.get(key)!.transientFailures <= retries && !(res.reason === "crashed" && onCrash === "abort_run")) {
           this.emit({ event: "warning", run_id: f.runId, message: `step "${step.name}" attempt ${attempt} failed (${res.reason}); retrying` });
-          if (res.reason === "crashed") await f.sessions.discard(sessionId);
           continue;
         }
         return { outcome: res.outcome, output: res.output, reason: res.reason, detail: res.detail, pending: [] };
@@ -576,6 +585,19 @@ export class Runner {
       if (adapter.effectful) pending.push(confirmed);
       return { outcome: res.outcome, output: res.output, reason: res.reason, detail: res.detail, pending };
     }
+  }
+
+  /** The on_crash its adapter or agent declares, for a step that declares none. */
+  private declaredOnCrash(f: Frame, step: GraphStep): string | undefined {
+    if (step.target.kind === "agent") {
+      const name = step.target.name;
+      return f.graph.agents.find((a) => a.name === name)?.on_crash;
+    }
+    if (step.target.kind === "adapter") {
+      const id = step.target.id;
+      return f.graph.adapters.find((a) => a.id === id)?.on_crash;
+    }
+    return undefined;
   }
 
   private targetOf(f: Frame, step: GraphStep) {
@@ -591,12 +613,13 @@ export class Runner {
         inherited: a.inherited,
         config: () => ({ ...evalMap(a.config, this.namespaces(f), this.functions), ...(a.model ? { model: a.model } : {}), ...(a.cli ? { cli: a.cli } : {}) }),
         agent: { name, ...(a.model ? { model: a.model } : {}), config: evalMap(a.config, this.namespaces(f), this.functions) },
+        onCrash: a.on_crash,
       };
     }
     const id = (step.target as { id: string }).id;
     const a = g.adapters.find((x) => x.id === id);
     if (!a) throw new EvalFailure(`step "${step.name}": adapter "${id}" is not in the graph`);
-    return { adapter: this.opts.adapterFor(a.type), sessionId: `adapter.${id}`, inherited: a.inherited, config: () => evalMap(a.config, this.namespaces(f), this.functions), agent: undefined };
+    return { adapter: this.opts.adapterFor(a.type), sessionId: `adapter.${id}`, inherited: a.inherited, config: () => evalMap(a.config, this.namespaces(f), this.functions), agent: undefined, onCrash: a.on_crash };
   }
 
   /** A step's inline body as a nested run (own run id, parent ids, iteration item). */

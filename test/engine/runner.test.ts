@@ -779,3 +779,44 @@ step "a" {
     }
   });
 });
+
+describe("on_crash", () => {
+  const crashy = () => {
+    let n = 0;
+    return counting(() => (n++ === 0 ? { outcome: "failure", output: {}, reason: "crashed", detail: "adapter process died" } : { outcome: "success", output: {}, reason: "ok" }));
+  };
+  const wf = (onCrash: string) => `${HEAD("a")}
+adapter "count" "default" {
+  on_crash = "${onCrash}"
+}
+step "a" {
+  target = adapter.count.default
+  outcome "success" { next = "b" }
+  outcome "failure" { next = "b" }
+}
+step "b" {
+  target = adapter.count.default
+  outcome "success" { next = "done" }
+  outcome "failure" { next = "failed" }
+}`;
+  it("respawn opens a fresh session after a crash", async () => {
+    const c = crashy();
+    const s = setup({ adapterFor: c.adapterFor });
+    expect(await s.runner.start(await graphOf(wf("respawn")), {}, "r")).toMatchObject({ state: "done" });
+    expect(c.opened).toHaveLength(2);
+  });
+  it("fail keeps the session and routes the crash as a failure", async () => {
+    const c = crashy();
+    const s = setup({ adapterFor: c.adapterFor });
+    expect(await s.runner.start(await graphOf(wf("fail")), {}, "r")).toMatchObject({ state: "done" });
+    expect(c.opened).toHaveLength(1);
+  });
+  it("abort_run ends the run at the crash", async () => {
+    const c = crashy();
+    const s = setup({ adapterFor: c.adapterFor });
+    const end = await s.runner.start(await graphOf(wf("abort_run")), {}, "r");
+    expect(end).toMatchObject({ success: false, reason: "crashed" });
+    expect(end.detail).toContain("abort_run");
+    expect(c.calls).toEqual(["a"]);
+  });
+});
