@@ -6,6 +6,8 @@ import { evaluate } from "../../compiler/expr/eval.js";
 import { makeFunctions } from "../../compiler/expr/functions.js";
 import { parseExpression, parseTemplate } from "../../compiler/expr/parse.js";
 import type { FunctionTable, Value } from "../../compiler/expr/value.js";
+import { mismatch, parseType } from "../../compiler/decode/types.js";
+import type { JsonValue } from "../../compiler/parse/document.js";
 
 const parsed = new WeakMap<GraphExpr, { expr?: Expr; error?: string }>();
 
@@ -70,6 +72,21 @@ function evalComposite(v: Value, at: string, variables: Record<string, Value>, f
     for (const [k, x] of Object.entries(v)) out[k] = evalComposite(x, at, variables, functions);
     return out;
   }
+  return v;
+}
+
+/**
+ * A value converted to its declared type (HCL's conversions: `"3"` → 3, `"true"` →
+ * true, 3 → `"3"`), or {@link EvalFailure} naming what does not fit.
+ */
+export function conform(typeText: string, v: Value, what: string): Value {
+  const t = parseType(typeText).type;
+  if (!t) return v;
+  const why = mismatch(t, v as JsonValue);
+  if (why) throw new EvalFailure(`${what}: ${why} (type ${typeText})`);
+  if (t.kind === "number" && typeof v === "string") return Number(v);
+  if (t.kind === "bool" && typeof v === "string") return v === "true";
+  if (t.kind === "string" && (typeof v === "number" || typeof v === "boolean")) return String(v);
   return v;
 }
 

@@ -4,7 +4,7 @@ import type { Adapter, Reason, StepRequest, StepResult } from "../adapters/adapt
 import type { JournalEntry, NewEntry, Payloads } from "../journal/entry.js";
 import { applyEntry, foldEntries, RETRYABLE, type RunRecord, type TreeRecord } from "../journal/fold.js";
 import type { SqliteJournal } from "../journal/sqlite-journal.js";
-import { EvalFailure, engineFunctions, evalExpr, evalMap } from "./evaluate.js";
+import { conform, EvalFailure, engineFunctions, evalExpr, evalMap } from "./evaluate.js";
 import type { RunEvent } from "./events.js";
 import { SessionScope } from "./sessions.js";
 import { idempotencyKey, newRunId, specHash } from "./identity.js";
@@ -231,6 +231,7 @@ export class Runner {
     if (end.success) {
       try {
         end.outputs = evalMap(Object.fromEntries(graph.outputs.filter((o) => o.value).map((o) => [o.name, o.value!])), this.namespaces(f), this.functions);
+        for (const o of graph.outputs) if (o.type && o.name in end.outputs) end.outputs[o.name] = conform(o.type, end.outputs[o.name], `output "${o.name}"`);
       } catch (e) {
         end = { ...end, success: false, reason: "eval_error", detail: (e as Error).message };
       }

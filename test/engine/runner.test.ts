@@ -820,3 +820,24 @@ step "b" {
     expect(c.calls).toEqual(["a"]);
   });
 });
+
+describe("typed outputs", () => {
+  const wf = (type: string, value: string) => `${HEAD("a")}
+step "a" {
+  adapter = "noop"
+  input { text = "42" }
+  outcome "success" { next = "done" }
+}
+output "o" {
+  type  = "${type}"
+  value = ${value}
+}`;
+  it("converts to the declared type", async () => {
+    expect((await setup().runner.start(await graphOf(wf("number", "steps.a.text")), {}, "r")).outputs).toEqual({ o: 42 });
+  });
+  it("fails the run when the value does not fit", async () => {
+    const end = await setup().runner.start(await graphOf(wf("list(string)", "steps.a.text")), {}, "r");
+    expect(end).toMatchObject({ success: false, reason: "eval_error" });
+    expect(end.detail).toContain('output "o"');
+  });
+});
