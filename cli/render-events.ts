@@ -47,7 +47,8 @@ function fmtElapsed(ms: number): string {
 export function renderEntry(e: JournalEntry, startMs: number): string {
   const p = e.payload as Record<string, unknown>;
   const run = e.run_id.includes("/") ? `${e.run_id.slice(e.run_id.indexOf("/") + 1)} › ` : "";
-  const head = `${String(e.seq).padStart(5)}  +${fmtElapsed(e.at_ms - startMs)}  ${e.entry_type.padEnd(21)} ${run}${e.step_id}${e.attempt ? ` #${e.attempt}` : ""}`;
+  const item = typeof p.iteration === "number" ? `[${p.iteration}]` : "";
+  const head = `${String(e.seq).padStart(5)}  +${fmtElapsed(e.at_ms - startMs)}  ${e.entry_type.padEnd(21)} ${run}${e.step_id}${item}${e.attempt ? ` #${e.attempt}` : ""}`;
   const bits: string[] = [];
   for (const k of ["workflow", "outcome", "next", "reason", "state", "success", "index", "decision", "name", "detail"]) {
     if (p[k] !== undefined && p[k] !== "") bits.push(`${k}=${typeof p[k] === "string" ? p[k] : JSON.stringify(p[k])}`);

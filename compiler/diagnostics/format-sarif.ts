@@ -1,5 +1,12 @@
+import { pathToFileURL } from "node:url";
 import { CODES, ALL_CODES } from "./codes.js";
 import type { Diagnostic } from "./diagnostic.js";
+
+/** A SARIF artifact URI: relative paths as they are (with `/`), absolute ones as `file://` URIs. */
+function artifactUri(file: string): string {
+  const p = file.split("\\").join("/");
+  return p.startsWith("/") ? pathToFileURL(p).href : p;
+}
 
 /**
  * Builds a SARIF 2.1.0 log (for GitHub code scanning) from sorted diagnostics: one
@@ -35,7 +42,7 @@ export function toSarif(ds: readonly Diagnostic[], version: string): object {
           locations: [
             {
               physicalLocation: {
-                artifactLocation: { uri: d.range.file.split("\\").join("/") },
+                artifactLocation: { uri: artifactUri(d.range.file) },
                 region: {
                   startLine: d.range.start.line,
                   startColumn: d.range.start.column,
