@@ -4,7 +4,7 @@ import { isObject, newObject, type ObjectValue, type Value } from "../../compile
 import { ConfigError, readCount, readDurationMs, readEnvMap, readString, readStringList } from "./config.js";
 import { findExecutable, splitPath } from "./find-executable.js";
 import { adapterError, failed, reasonFor, tail, toValue } from "./result.js";
-import { runProcess } from "./run-process.js";
+import { orphanFile, runProcess } from "./run-process.js";
 import { DEFAULT_MAX_OUTPUT_BYTES } from "./shell.js";
 import { stepEnv } from "./step-env.js";
 
@@ -265,6 +265,7 @@ async function executeAgentCli(
     file, args, cwd, env,
     ...(viaStdin ? { stdin: fullPrompt } : {}),
     maxOutputBytes, timeoutMs, signal: req.signal, killGraceMs: opts.killGraceMs,
+    pidFile: orphanFile(ctx.state_dir, req.idempotency_key),
   });
   if (res.end === "spawn_error") return adapterError(`${type}: ${res.error}`);
 

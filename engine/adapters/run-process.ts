@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { statSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { procStat } from "../process-info.js";
 import { constants } from "node:os";
 import { TailBuffer } from "./tail-buffer.js";
 import { abortReason } from "./result.js";
@@ -38,6 +40,12 @@ export interface RunProcessOptions {
    * EOF; a background process that keeps the pipes open is not waited for beyond this.
    */
   drainMs?: number;
+  /**
+   * Where to record `<pid> <start ticks>` of the process group while it runs (removed when
+   * it ends), so that after a crash of criteria itself the orphaned group can be found
+   * and stopped before the step runs again (`reapOrphan`).
+   */
+  pidFile?: string;
 }
 
 /** How a child process ended. */
@@ -82,6 +90,40 @@ export function killProcessGroup(pid: number, signal: NodeJS.Signals): boolean {
   } catch {
     return false;
   }
+}
+
+/** Where an adapter records the process group of one piece of work (its idempotency key). */
+export function orphanFile(stateDir: string, idempotencyKey: string): string {
+  return `${stateDir}/processes/${idempotencyKey}`;
+}
+
+/**
+ * Stops a process group left running by a criteria process that was killed (recorded in
+ * `pidFile` by `runProcess`): SIGTERM, then SIGKILL after `graceMs`, if the recorded
+ * leader is still the same process (pid and start time). Removes the file.
+ * @returns true when a live orphan was signalled
+ */
+export async function reapOrphan(pidFile: string, graceMs = 2000): Promise<boolean> {
+  let text: string;
+  try {
+    text = readFileSync(pidFile, "utf8");
+  } catch {
+    return false;
+  }
+  rmSync(pidFile, { force: true });
+  const [pidText, start] = text.trim().split(" ");
+  const pid = Number(pidText);
+  const stat = Number.isInteger(pid) && pid > 0 ? procStat(pid) : undefined;
+  if (!stat || stat.state === "Z" || (start && stat.start !== start)) return false;
+  killProcessGroup(pid, "SIGTERM");
+  const until = Date.now() + graceMs;
+  while (Date.now() < until) {
+    const now = procStat(pid);
+    if (!now || now.state === "Z") return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  killProcessGroup(pid, "SIGKILL");
+  return true;
 }
 
 /**
@@ -129,6 +171,14 @@ export function runProcess(o: RunProcessOptions): Promise<ProcessResult> {
     let timeoutTimer: NodeJS.Timeout | undefined;
     let drainTimer: NodeJS.Timeout | undefined;
     if (pid !== undefined) liveGroups.add(pid);
+    if (pid !== undefined && o.pidFile) {
+      try {
+        mkdirSync(dirname(o.pidFile), { recursive: true });
+        writeFileSync(o.pidFile, `${pid} ${procStat(pid)?.start ?? ""}\n`);
+      } catch {
+        // best effort: without the file an orphan cannot be reaped, nothing else changes
+      }
+    }
 
     const finish = (extra: Partial<ProcessResult> = {}): void => {
       if (settled) return;
@@ -139,6 +189,7 @@ export function runProcess(o: RunProcessOptions): Promise<ProcessResult> {
       child.stdout?.destroy();
       child.stderr?.destroy();
       if (pid !== undefined) liveGroups.delete(pid);
+      if (o.pidFile) rmSync(o.pidFile, { force: true });
       const code = exitInfo?.code ?? null;
       const sig = exitInfo?.signal ?? null;
       const exitCode = code ?? (sig ? 128 + (constants.signals[sig] ?? 0) : null);

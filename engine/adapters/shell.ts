@@ -3,7 +3,7 @@ import type { Adapter, Session, SessionContext, StepRequest, StepResult } from "
 import type { Value } from "../../compiler/expr/value.js";
 import { ConfigError, readCount, readDurationMs, readEnvMap, readString } from "./config.js";
 import { adapterError, failed, reasonFor, tail } from "./result.js";
-import { runProcess, type ProcessResult } from "./run-process.js";
+import { orphanFile, runProcess, type ProcessResult } from "./run-process.js";
 import { stepEnv } from "./step-env.js";
 
 /**
@@ -120,6 +120,7 @@ async function executeShell(s: ShellSettings, ctx: SessionContext, req: StepRequ
     timeoutMs,
     signal: req.signal,
     killGraceMs: opts.killGraceMs,
+    pidFile: orphanFile(ctx.state_dir, req.idempotency_key),
   });
   return shellResult(res, timeoutMs);
 }

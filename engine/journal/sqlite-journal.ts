@@ -1,9 +1,10 @@
 import type Database from "better-sqlite3";
 import { createRequire } from "node:module";
 import { crc32 } from "node:zlib";
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
+import { procStat } from "../process-info.js";
 import { canonicalJson } from "./canonical-json.js";
 import type { EntryType, JournalEntry, NewEntry } from "./entry.js";
 
@@ -259,17 +260,6 @@ function alive(pid: number, startTicks: string | null): boolean {
   if (stat === undefined) return true; // no /proc: trust kill(0)
   if (stat.state === "Z" || stat.state === "X") return false;
   return startTicks === null || stat.start === startTicks;
-}
-
-/** State and start time (clock ticks since boot) from /proc/<pid>/stat, Linux only. */
-function procStat(pid: number): { state: string; start: string } | undefined {
-  try {
-    const text = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const rest = text.slice(text.lastIndexOf(")") + 2).split(" ");
-    return { state: rest[0], start: rest[19] };
-  } catch {
-    return undefined;
-  }
 }
 
 function processStart(pid: number): string | undefined {

@@ -7,6 +7,7 @@ import type { SqliteJournal } from "../journal/sqlite-journal.js";
 import { conform, EvalFailure, engineFunctions, evalExpr, evalMap } from "./evaluate.js";
 import type { RunEvent } from "./events.js";
 import { SessionScope } from "./sessions.js";
+import { orphanFile, reapOrphan } from "../adapters/run-process.js";
 import { idempotencyKey, newRunId, specHash } from "./identity.js";
 import { iterationItems } from "./iteration-items.js";
 import { runApproval, runWait, type NodeHost, type NodeRun } from "./wait-nodes.js";
@@ -507,7 +508,10 @@ export class Runner {
     let attempt = rec?.started ?? 0;
     if (rec && rec.started > 0 && rec.confirmedAttempt !== rec.started && !rec.crashed.has(rec.started)) {
       this.append([this.entry(f.runId, step.name, rec.started, "step.attempt.crashed", { idempotency_key: key, ...tag })]);
-      this.emit({ event: "warning", run_id: f.runId, message: `step "${step.name}" attempt ${rec.started} was interrupted (crashed); running it again` });
+      // The killed criteria process may have left the attempt's processes running: stop
+      // them before the work runs again, so the two never overlap.
+      const reaped = await reapOrphan(orphanFile(this.opts.journal.stateDir, key));
+      this.emit({ event: "warning", run_id: f.runId, message: `step "${step.name}" attempt ${rec.started} was interrupted (crashed)${reaped ? "; its leftover processes were stopped" : ""}; running it again` });
     }
     const { adapter, sessionId, config, agent, onCrash: declaredOnCrash } = this.targetOf(f, step);
     const onCrash = step.on_crash ?? declaredOnCrash ?? "fail";

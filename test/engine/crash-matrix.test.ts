@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { SqliteJournal } from "../../engine/journal/sqlite-journal.js";
+import { procStat } from "../../engine/process-info.js";
 
 const repo = join(import.meta.dirname, "..", "..");
 const bin = join(repo, "bin", "criteria");
@@ -113,4 +114,46 @@ describe("crash matrix", () => {
     expect(after.entries.slice(0, prefix.length)).toEqual(prefix);
     for (const l of LINES) expect(lines(log)).toContain(l);
   }, 120_000);
+});
+
+describe("an attempt's processes do not outlive a killed criteria", () => {
+  it("resume stops the orphaned process group before running the step again", async () => {
+    const { spawn } = await import("node:child_process");
+    const { writeFileSync, rmSync, readdirSync } = await import("node:fs");
+    const dir = mkdtempSync(join(tmpdir(), "criteria-orphan-"));
+    const log = join(dir, "log.txt");
+    const flag = join(dir, "slow");
+    writeFileSync(flag, "");
+    writeFileSync(
+      join(dir, "w.hcl"),
+      `workflow "o" {
+  version = "1"
+  initial_state = "work"
+  target_state = "done"
+}
+adapter "shell" "default" {}
+step "work" {
+  target = adapter.shell.default
+  input { command = "echo start >> '${log}'; if [ -f '${flag}' ]; then sleep 30; fi; echo end >> '${log}'" }
+  outcome "success" { next = "done" }
+}
+state "done" { terminal = true }
+`,
+    );
+    const state = join(dir, "state");
+    const child = spawn(process.execPath, [bin, "apply", join(dir, "w.hcl"), "--state-dir", state, "--run-id", "o", "-o", "json"], { stdio: "ignore" });
+    for (let i = 0; i < 100 && !lines(log).includes("start"); i++) await new Promise((r) => setTimeout(r, 100));
+    child.kill("SIGKILL");
+    await new Promise((r) => child.once("exit", r));
+    const [pidFile] = readdirSync(join(state, "processes"));
+    const orphan = Number(readFileSync(join(state, "processes", pidFile), "utf8").split(" ")[0]);
+    expect(() => process.kill(orphan, 0)).not.toThrow(); // the sleep outlived criteria
+    rmSync(flag);
+    const again = cli(["resume", "o", "--state-dir", state, "-o", "json"]);
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stdout).toContain("leftover processes were stopped");
+    const state2 = procStat(orphan)?.state;
+    expect(state2 === undefined || state2 === "Z", `orphan state ${state2}`).toBe(true); // gone (or dead, awaiting its reaper)
+    expect(lines(log).filter((l) => l === "end")).toHaveLength(1);
+  }, 60_000);
 });
