@@ -357,7 +357,7 @@ export class Runner {
       else throw e;
     }
     // on_crash = "abort_run": a crashed adapter ends the run, whatever the outcomes say.
-    const abortRun = result.reason === "crashed" && (step.on_crash ?? this.declaredOnCrash(f, step)) === "abort_run";
+    const abortRun = result.reason === "crashed" && this.onCrash(f, step) === "abort_run";
     if (abortRun) result = { ...result, outcome: "", detail: `${result.detail ?? "the adapter crashed"} (on_crash = "abort_run")` };
     // Route: the outcome must be declared, else default_outcome, else the step fails the run.
     let outcomeName = result.outcome;
@@ -424,7 +424,7 @@ export class Runner {
       if (!done) {
         const each = { value: items[i].value, key: items[i].key, _idx: i, _total: total, _first: i === 0, _last: i === total - 1, _prev: prev };
         const r = await this.once(f, step, visit, i, each);
-        if (r.reason === "crashed" && (step.on_crash ?? this.declaredOnCrash(f, step)) === "abort_run") crashed = r.detail ?? "the adapter crashed";
+        if (r.reason === "crashed" && this.onCrash(f, step) === "abort_run") crashed = r.detail ?? "the adapter crashed";
         const success = r.reason === "ok" && (r.outcome === "success" || r.outcome === "return" || step.target.kind !== "body" ? r.outcome !== "failure" : false);
         this.append([
           ...r.pending,
@@ -513,8 +513,8 @@ export class Runner {
       const reaped = await reapOrphan(orphanFile(this.opts.journal.stateDir, key));
       this.emit({ event: "warning", run_id: f.runId, message: `step "${step.name}" attempt ${rec.started} was interrupted (crashed)${reaped ? "; its leftover processes were stopped" : ""}; running it again` });
     }
-    const { adapter, sessionId, config, agent, onCrash: declaredOnCrash } = this.targetOf(f, step);
-    const onCrash = step.on_crash ?? declaredOnCrash ?? "fail";
+    const { adapter, sessionId, config, agent } = this.targetOf(f, step);
+    const onCrash = this.onCrash(f, step);
     if (step.lifecycle) {
       // Older files open and close agent sessions explicitly (`lifecycle = "open" | "close"`):
       // the step manages the session and executes nothing.
@@ -592,17 +592,12 @@ export class Runner {
     }
   }
 
-  /** The on_crash its adapter or agent declares, for a step that declares none. */
-  private declaredOnCrash(f: Frame, step: GraphStep): string | undefined {
-    if (step.target.kind === "agent") {
-      const name = step.target.name;
-      return f.graph.agents.find((a) => a.name === name)?.on_crash;
-    }
-    if (step.target.kind === "adapter") {
-      const id = step.target.id;
-      return f.graph.adapters.find((a) => a.id === id)?.on_crash;
-    }
-    return undefined;
+  /** The step's on_crash, else its adapter's or agent's, else `fail`. */
+  private onCrash(f: Frame, step: GraphStep): string {
+    if (step.on_crash) return step.on_crash;
+    const t = step.target;
+    const declared = t.kind === "agent" ? f.graph.agents.find((a) => a.name === t.name)?.on_crash : t.kind === "adapter" ? f.graph.adapters.find((a) => a.id === t.id)?.on_crash : undefined;
+    return declared ?? "fail";
   }
 
   private targetOf(f: Frame, step: GraphStep) {
@@ -618,13 +613,12 @@ export class Runner {
         inherited: a.inherited,
         config: () => ({ ...evalMap(a.config, this.namespaces(f), this.functions), ...(a.model ? { model: a.model } : {}), ...(a.cli ? { cli: a.cli } : {}) }),
         agent: { name, ...(a.model ? { model: a.model } : {}), config: evalMap(a.config, this.namespaces(f), this.functions) },
-        onCrash: a.on_crash,
       };
     }
     const id = (step.target as { id: string }).id;
     const a = g.adapters.find((x) => x.id === id);
     if (!a) throw new EvalFailure(`step "${step.name}": adapter "${id}" is not in the graph`);
-    return { adapter: this.opts.adapterFor(a.type), sessionId: `adapter.${id}`, inherited: a.inherited, config: () => evalMap(a.config, this.namespaces(f), this.functions), agent: undefined, onCrash: a.on_crash };
+    return { adapter: this.opts.adapterFor(a.type), sessionId: `adapter.${id}`, inherited: a.inherited, config: () => evalMap(a.config, this.namespaces(f), this.functions), agent: undefined };
   }
 
   /** A step's inline body as a nested run (own run id, parent ids, iteration item). */
