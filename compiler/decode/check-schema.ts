@@ -128,7 +128,7 @@ function toDiagnostic(e: ErrorObject, map: SourceMap, fallback: Range): Diagnost
       if (e.propertyName !== undefined || /\/propertyNames\//.test(e.schemaPath)) {
         const name = String(e.propertyName ?? e.data);
         return diag("invalid_name", rangeAt(map, childPointer(ptr, name), fallback, true), `${where(ptr)}"${name}" is not a valid name`, {
-          hint: ptr.endsWith("adapters") || ptr.endsWith("environments") ? `keys are "<type>.<name>", e.g. "shell.default"` : "names start with a letter or _ and hold letters, digits, _ and -",
+          hint: ptr.endsWith("adapters") || ptr.endsWith("environments") ? `keys are "<type>.<name>", e.g. "shell.default"` : "names start with a letter or _ and hold letters, digits, _ and - (any script)",
         });
       }
       return diag("invalid_name", rangeAt(map, ptr, fallback), `${where(ptr)}"${String(e.data)}" is not a valid name`);

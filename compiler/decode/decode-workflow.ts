@@ -50,7 +50,7 @@ const str = (v: JsonValue | undefined): string | undefined => (typeof v === "str
 const int = (v: JsonValue | undefined): number | undefined => (typeof v === "number" && Number.isInteger(v) ? v : undefined);
 
 /** `${ x }` wrapping one traversal or name, as hcl2json renders a bare HCL expression. */
-const WRAPPED = /^\$\{\s*([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*)\s*\}$/;
+const WRAPPED = /^\$\{\s*([\p{ID_Start}_][\p{ID_Continue}-]*(?:\.[\p{ID_Start}_][\p{ID_Continue}-]*)*)\s*\}$/u;
 
 class Decoder {
   readonly diagnostics: Diagnostic[] = [];
@@ -120,7 +120,7 @@ class Decoder {
   nodeRef(v: JsonValue | undefined, ptr: string): NodeRef | undefined {
     const s = this.refText(v);
     if (s === undefined) return undefined;
-    const m = /^(state|step|steps|wait|approval|branch|switch)\.([A-Za-z_][\w-]*)$/.exec(s);
+    const m = /^(state|step|steps|wait|approval|branch|switch)\.([\p{ID_Start}_][\p{ID_Continue}-]*)$/u.exec(s);
     if (!m) return { name: s, range: this.range(ptr) };
     const kinds = { state: "state", step: "step", steps: "step", wait: "wait", approval: "approval", branch: "branch", switch: "branch" } as const;
     return { name: m[2], range: this.range(ptr), kind: kinds[m[1] as keyof typeof kinds] };

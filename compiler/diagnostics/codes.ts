@@ -31,7 +31,7 @@ export const CODES = {
   duplicate_block: { severity: "error", doc: "A block that may appear once (policy, workflow header, default) appears twice." },
   name_clash: { severity: "error", doc: "A step, state, wait, approval or branch shares its name with another node kind." },
   reserved_name: { severity: "error", doc: "A declaration uses a reserved name (`_continue`, `return`, names starting with `__`)." },
-  invalid_name: { severity: "error", doc: "A name is not an identifier (letters, digits, `_` and `-`, starting with a letter or `_`)." },
+  invalid_name: { severity: "error", doc: "A name is not an identifier (Unicode letters, digits, `_` and `-`, starting with a letter or `_`)." },
   conflicting_fields: { severity: "error", doc: "Two arguments that exclude each other are both set (e.g. `target` and `adapter`)." },
   // resolve
   expression_syntax: { severity: "error", doc: "An expression or template does not parse." },
