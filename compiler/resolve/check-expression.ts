@@ -1,3 +1,5 @@
+import { existsSync, realpathSync } from "node:fs";
+import { dirname, isAbsolute, relative, resolve as resolvePath } from "node:path";
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { suggest } from "../diagnostics/did-you-mean.js";
 import type { Range } from "../diagnostics/range.js";
@@ -110,8 +112,31 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
       const want = f.minArgs === f.maxArgs ? `${f.minArgs}` : f.maxArgs === Infinity ? `at least ${f.minArgs}` : `${f.minArgs} to ${f.maxArgs}`;
       diagnostics.push(diag("invalid_value", rangeAt(file, e.start, e.end), `${ctx.what}: ${e.name}() takes ${want} argument${want === "1" ? "" : "s"}, not ${n}`, { hint: `${e.name}(${f.params})` }));
     }
+    // file("literal"): the path must exist and stay inside the workflow's directory (the
+    // engine refuses it at run time otherwise; say so now).
+    const arg = e.args[0];
+    if (e.name === "file" && n === 1 && arg?.kind === "literal" && typeof arg.value === "string") {
+      const problem = filePathProblem(file, arg.value);
+      if (problem) diagnostics.push(diag(problem.code, rangeAt(file, arg.start, arg.end), `${ctx.what}: file("${arg.value}") ${problem.message}`, { hint: "paths are relative to the workflow's directory and may not leave it" }));
+    }
   });
   return { expr: parsed.expr, diagnostics };
+}
+
+/** Why a literal `file()` path cannot be read at run time, if it cannot. */
+function filePathProblem(sourceFile: string, path: string): { code: "file_not_found" | "path_outside_root"; message: string } | undefined {
+  const root = dirname(resolvePath(sourceFile));
+  const target = resolvePath(root, path);
+  const rel = relative(root, target);
+  if (rel.startsWith("..") || isAbsolute(rel)) return { code: "path_outside_root", message: "points outside the workflow's directory" };
+  if (!existsSync(target)) return { code: "file_not_found", message: "does not exist" };
+  try {
+    const real = relative(realpathSync(root), realpathSync(target));
+    if (real.startsWith("..") || isAbsolute(real)) return { code: "path_outside_root", message: "is a symlink to a file outside the workflow's directory" };
+  } catch {
+    return undefined;
+  }
+  return undefined;
 }
 
 function declHint(root: string, name: string): string {
