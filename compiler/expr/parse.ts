@@ -156,6 +156,27 @@ class Parser implements TemplateHost {
     }
   }
 
+  /** `k, v in coll` / `v in coll` after `for` (construct: "expression" or "directive", for messages). */
+  forHead(construct: string): { keyVar?: Binding; valueVar: Binding; collection: Expr } {
+    const binding = (): Binding => {
+      const t = this.expect("ident", `Invalid 'for' ${construct}: expected a variable name`);
+      return { name: t.text, start: this.abs(t.start), end: this.abs(t.end) };
+    };
+    let keyVar: Binding | undefined;
+    let valueVar = binding();
+    if (this.peek().type === ",") {
+      this.next();
+      keyVar = valueVar;
+      valueVar = binding();
+    }
+    const inTok = this.peek();
+    if (inTok.type !== "ident" || inTok.text !== "in") {
+      this.fail(inTok.start, inTok.end, `Invalid 'for' ${construct}: expected the keyword "in" after the variable names, but found ${describeToken(inTok)}.`);
+    }
+    this.next();
+    return { keyVar, valueVar, collection: this.parseExpr() };
+  }
+
   abs(local: number): number {
     return this.base + local;
   }
@@ -396,23 +417,7 @@ class Parser implements TemplateHost {
   /** After `[` or `{` with the `for` keyword next; newlines are insignificant here. */
   private parseFor(open: Token, isObject: boolean): ForExpr {
     this.next(); // `for`
-    const binding = (): Binding => {
-      const t = this.expect("ident", "Invalid 'for' expression: expected a variable name");
-      return { name: t.text, start: this.abs(t.start), end: this.abs(t.end) };
-    };
-    let keyVar: Binding | undefined;
-    let valueVar = binding();
-    if (this.peek().type === ",") {
-      this.next();
-      keyVar = valueVar;
-      valueVar = binding();
-    }
-    const inTok = this.peek();
-    if (inTok.type !== "ident" || inTok.text !== "in") {
-      this.fail(inTok.start, inTok.end, `Invalid 'for' expression: expected the keyword "in" after the variable names, but found ${describeToken(inTok)}.`);
-    }
-    this.next();
-    const collection = this.parseExpr();
+    const { keyVar, valueVar, collection } = this.forHead("expression");
     this.expect(":", "Invalid 'for' expression: expected a colon (:) after the collection expression");
     let keyExpr: Expr | undefined;
     if (isObject) {

@@ -38,6 +38,8 @@ export interface TemplateHost {
   enter(at: { start: number; end: number }): void;
   depth: number;
   withNewlines<T>(nl: boolean, f: () => T): T;
+  /** `k, v in coll` / `v in coll` after `for`, shared by for expressions and `%{for}` directives. */
+  forHead(construct: string): { keyVar?: Binding; valueVar: Binding; collection: Expr };
 }
 
 type Flat =
@@ -195,25 +197,7 @@ function scanDirective(p: TemplateHost, flat: Flat[], seqStart: number): Token {
       break;
     }
     case "for": {
-      const bind = (): Binding => {
-        const t = p.peek();
-        if (t.type !== "ident") p.fail(t.start, t.end, `Invalid 'for' directive: expected a variable name, but found ${describeToken(t)}.`);
-        p.next();
-        return { name: t.text, start: p.base + t.start, end: p.base + t.end };
-      };
-      let keyVar: Binding | undefined;
-      let valueVar = bind();
-      if (p.peek().type === ",") {
-        p.next();
-        keyVar = valueVar;
-        valueVar = bind();
-      }
-      const inTok = p.peek();
-      if (inTok.type !== "ident" || inTok.text !== "in") {
-        p.fail(inTok.start, inTok.end, `Invalid 'for' directive: expected the keyword "in" after the variable names, but found ${describeToken(inTok)}.`);
-      }
-      p.next();
-      const coll = p.parseExpr();
+      const { keyVar, valueVar, collection: coll } = p.forHead("directive");
       push = (end) => ({ t: "for", keyVar, valueVar, coll, start: seqStart, end });
       break;
     }
