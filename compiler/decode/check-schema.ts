@@ -8,6 +8,7 @@ import type { Range } from "../diagnostics/range.js";
 import { lookupTable, type JsonObject } from "../parse/document.js";
 import { childPointer, type SourceMap } from "../parse/source-map.js";
 import { describePointer, pointerSegments } from "./describe.js";
+import { SECTION_KEYWORDS } from "./lower-hcl.js";
 
 const require = createRequire(import.meta.url);
 let validator: ValidateFunction | undefined;
@@ -63,12 +64,8 @@ export function checkSchema(doc: JsonObject, map: SourceMap, fallback: Range): D
   return out;
 }
 
-/** Canonical section names and their HCL block keywords (compiler/decode/lower-hcl.ts). */
-const HCL_NAMES: Record<string, string> = lookupTable({
-  variables: "variable", locals: "local", adapters: "adapter", agents: "agent", subworkflows: "subworkflow",
-  channels: "channel", environments: "environment", shared_variables: "shared_variable", steps: "step",
-  states: "state", waits: "wait", approvals: "approval", branches: "branch", outputs: "output", outcomes: "outcome", arms: "arm",
-});
+/** Canonical section names and their HCL block keywords (lower-hcl.ts), for suggestions in HCL files. */
+const HCL_NAMES: Record<string, string> = lookupTable({ ...SECTION_KEYWORDS, arms: "arm" });
 
 function rangeAt(map: SourceMap, ptr: string, fallback: Range, key = false): Range {
   let p = ptr;

@@ -1,26 +1,10 @@
-import { lookupTable } from "../parse/document.js";
+import { SECTION_KEYWORDS } from "./lower-hcl.js";
 
 /**
  * Names the declaration a canonical-document pointer belongs to, for messages:
  * `/steps/loop/workflow/steps/execute/input` → `step "loop" > step "execute"`.
  */
-const SECTION_NOUNS: Record<string, string> = lookupTable({
-  variables: "variable",
-  locals: "local",
-  adapters: "adapter",
-  agents: "agent",
-  subworkflows: "subworkflow",
-  channels: "channel",
-  environments: "environment",
-  shared_variables: "shared_variable",
-  steps: "step",
-  states: "state",
-  waits: "wait",
-  approvals: "approval",
-  branches: "branch",
-  outputs: "output",
-  outcomes: "outcome",
-});
+
 
 /** Splits an RFC 6901 pointer into unescaped segments. */
 export function pointerSegments(ptr: string): string[] {
@@ -36,7 +20,7 @@ export function describePointer(ptr: string): string {
   const segs = pointerSegments(ptr);
   const parts: string[] = [];
   for (let i = 0; i < segs.length; i++) {
-    const noun = SECTION_NOUNS[segs[i]];
+    const noun = SECTION_KEYWORDS[segs[i]];
     if (noun && i + 1 < segs.length) {
       parts.push(`${noun} "${segs[i + 1]}"`);
       i++;

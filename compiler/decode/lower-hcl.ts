@@ -49,6 +49,20 @@ const BODY_BLOCKS: Record<string, BlockRule> = lookupTable({
   output: { kind: "named", section: "outputs", labels: 1 },
 });
 
+const sectionKeywordPairs = Object.entries(BODY_BLOCKS).flatMap(([keyword, r]) => (r.kind === "named" ? [[r.section, keyword] as const] : []));
+
+/** The canonical document's name-keyed sections (`steps`, `variables`, ...). */
+export const NAMED_SECTIONS: ReadonlySet<string> = new Set(sectionKeywordPairs.map(([section]) => section));
+
+/**
+ * Each name-keyed section (and a step's `outcomes`) with the HCL keyword of its blocks:
+ * `steps` → `step`. The first keyword of a section wins (`branches` → `branch`, not `switch`).
+ */
+export const SECTION_KEYWORDS: Readonly<Record<string, string>> = lookupTable({
+  ...Object.fromEntries([...sectionKeywordPairs].reverse()),
+  outcomes: "outcome",
+});
+
 /** Header keys that, inside an older `workflow "x" {}`, are header fields rather than blocks. */
 const HEADER_BLOCKS = new Set(["memory"]);
 

@@ -2,12 +2,9 @@ import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { jsonObject, type JsonObject, type JsonValue } from "../parse/document.js";
 import { childPointer, type SourceMap } from "../parse/source-map.js";
 import { pointerSegments } from "./describe.js";
+import { NAMED_SECTIONS } from "./lower-hcl.js";
 
-/** Sections of the canonical document that are name-keyed maps and merge by name. */
-const NAMED_SECTIONS = new Set([
-  "variables", "locals", "adapters", "agents", "subworkflows", "channels", "environments",
-  "shared_variables", "steps", "states", "waits", "approvals", "branches", "outputs",
-]);
+
 
 /**
  * Merges the canonical documents of several files of one directory into one workflow
