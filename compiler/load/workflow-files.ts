@@ -1,5 +1,6 @@
 import { readdirSync, realpathSync, statSync } from "node:fs";
 import { extname, isAbsolute, join, relative } from "node:path";
+import { isInside } from "./inside.js";
 
 /** Extensions of workflow files, and the dialect each is parsed as. */
 export const WORKFLOW_EXTENSIONS: Record<string, "hcl" | "yaml"> = { ".hcl": "hcl", ".yaml": "yaml", ".yml": "yaml", ".json": "yaml" };
@@ -59,8 +60,7 @@ export function workflowFiles(absPath: string): WorkflowFiles {
       skipped.push({ path: p, code: "file_unreadable", message: code === "ELOOP" ? "is a symlink loop" : code === "ENOENT" ? "is a broken symlink" : `cannot be read (${code})` });
       continue;
     }
-    const rel = relative(root, real);
-    if (rel.startsWith("..") || isAbsolute(rel)) {
+    if (!isInside(root, real)) {
       skipped.push({ path: p, code: "path_outside_root", message: `is a symlink to ${real}, outside ${absPath}; it is not read` });
       continue;
     }

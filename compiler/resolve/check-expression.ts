@@ -1,5 +1,6 @@
 import { existsSync, realpathSync } from "node:fs";
-import { dirname, isAbsolute, relative, resolve as resolvePath } from "node:path";
+import { dirname, resolve as resolvePath } from "node:path";
+import { isInside } from "../load/inside.js";
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { suggest } from "../diagnostics/did-you-mean.js";
 import type { Range } from "../diagnostics/range.js";
@@ -127,12 +128,10 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
 function filePathProblem(sourceFile: string, path: string): { code: "file_not_found" | "path_outside_root"; message: string } | undefined {
   const root = dirname(resolvePath(sourceFile));
   const target = resolvePath(root, path);
-  const rel = relative(root, target);
-  if (rel.startsWith("..") || isAbsolute(rel)) return { code: "path_outside_root", message: "points outside the workflow's directory" };
+  if (!isInside(root, target)) return { code: "path_outside_root", message: "points outside the workflow's directory" };
   if (!existsSync(target)) return { code: "file_not_found", message: "does not exist" };
   try {
-    const real = relative(realpathSync(root), realpathSync(target));
-    if (real.startsWith("..") || isAbsolute(real)) return { code: "path_outside_root", message: "is a symlink to a file outside the workflow's directory" };
+    if (!isInside(realpathSync(root), realpathSync(target))) return { code: "path_outside_root", message: "is a symlink to a file outside the workflow's directory" };
   } catch {
     return undefined;
   }

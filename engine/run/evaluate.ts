@@ -1,5 +1,6 @@
 import { readFileSync, realpathSync } from "node:fs";
-import { isAbsolute, relative, resolve } from "node:path";
+import { resolve } from "node:path";
+import { isInside } from "../../compiler/load/inside.js";
 import type { GraphExpr } from "../../compiler/build/graph.js";
 import type { Expr } from "../../compiler/expr/ast.js";
 import { evaluate } from "../../compiler/expr/eval.js";
@@ -31,8 +32,7 @@ export function engineFunctions(root: string): FunctionTable {
     readFile(p: string) {
       const abs = resolve(root, p);
       const real = realpathSync(abs);
-      const rel = relative(realpathSync(root), real);
-      if (rel.startsWith("..") || isAbsolute(rel)) throw new Error(`file("${p}") is outside the workflow directory`);
+      if (!isInside(realpathSync(root), real)) throw new Error(`file("${p}") is outside the workflow directory`);
       return readFileSync(real, "utf8");
     },
   });
