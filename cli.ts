@@ -14,17 +14,19 @@ import { toDot } from "./compiler/build/format-dot.js";
 import { toMermaid } from "./compiler/build/format-mermaid.js";
 import { toPlan } from "./compiler/build/format-plan.js";
 import { CliError, EXIT, processIo, type Io } from "./cli/io.js";
+import { compileOptions, rootOption } from "./cli/compile-options.js";
 import { registerRunCommands } from "./cli/run-commands.js";
+import { formatUseGraph } from "./compiler/load/use-graph.js";
 
 export { EXIT, type Io } from "./cli/io.js";
 
 const VERSION = (createRequire(import.meta.url)(join(packageRoot(), "package.json")) as { version: string }).version;
 
 
-function report(c: Compilation[], format: string, io: Io): number {
+function report(c: Compilation[], format: string, io: Io, verbose = false): number {
   const all = sortDiagnostics(c.flatMap((x) => x.diagnostics));
   if (format === "json") {
-    io.out(JSON.stringify(toJsonReport(c.flatMap((x) => x.files), all), null, 2) + "\n");
+    io.out(JSON.stringify(toJsonReport(c.flatMap((x) => x.files), all, c.map((x) => x.useGraph ?? { modules: [], edges: [] })), null, 2) + "\n");
   } else if (format === "sarif") {
     io.out(JSON.stringify(toSarif(all, VERSION), null, 2) + "\n");
   } else {
@@ -36,6 +38,7 @@ function report(c: Compilation[], format: string, io: Io): number {
       }
       const errors = comp.diagnostics.filter((d) => d.severity === "error").length;
       const warnings = comp.diagnostics.length - errors;
+      if (verbose && comp.useGraph) io.out(formatUseGraph(comp.useGraph));
       if (errors === 0) io.out(`${comp.path}: ok${warnings ? ` (${plural(warnings, "warning")})` : ""}\n`);
       else io.out(`${comp.path}: ${plural(errors, "error")}${warnings ? `, ${plural(warnings, "warning")}` : ""}\n`);
     }
@@ -73,10 +76,12 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     .description("check workflow files and directories; print PATH: ok or diagnostics")
     .argument("<paths...>", "workflow files or directories (a directory is one workflow)")
     .addOption(new Option("-f, --format <format>", "output format").choices(["text", "json", "sarif"]).default("text"))
-    .action(async (paths: string[], opts: { format: string }) => {
+    .option("-v, --verbose", "also print each PATH's module graph (use, subworkflow and workflow_file edges)")
+    .addOption(rootOption())
+    .action(async (paths: string[], opts: { format: string; verbose?: boolean; root?: string }) => {
       const results: Compilation[] = [];
-      for (const p of paths) results.push(await compile(p));
-      code = report(results, opts.format, io);
+      for (const p of paths) results.push(await compile(p, compileOptions(opts, io)));
+      code = report(results, opts.format, io, opts.verbose === true);
     });
 
   program
@@ -84,8 +89,9 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     .description("compile a workflow to its graph")
     .argument("<path>", "workflow file or directory")
     .addOption(new Option("-f, --format <format>", "output format").choices(["json", "dot", "mermaid"]).default("json"))
-    .action(async (path: string, opts: { format: string }) => {
-      const c = await compile(path);
+    .addOption(rootOption())
+    .action(async (path: string, opts: { format: string; root?: string }) => {
+      const c = await compile(path, compileOptions(opts, io));
       if (!c.graph) {
         code = failWith(c, io);
         return;
@@ -98,8 +104,9 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     .command("plan")
     .description("print a readable summary of what a run would do")
     .argument("<path>", "workflow file or directory")
-    .action(async (path: string) => {
-      const c = await compile(path);
+    .addOption(rootOption())
+    .action(async (path: string, opts: { root?: string }) => {
+      const c = await compile(path, compileOptions(opts, io));
       if (!c.graph) {
         code = failWith(c, io);
         return;

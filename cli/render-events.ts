@@ -43,14 +43,20 @@ function fmtElapsed(ms: number): string {
   return `${String(m).padStart(2, "0")}:${(s - m * 60).toFixed(1).padStart(4, "0")}`;
 }
 
-/** One journal entry as a timeline line (`criteria journal RUN`). */
+/**
+ * One journal entry as a timeline line (`criteria journal RUN`). A nested run's entries
+ * are indented one level per nesting under the step that spawned it (issue #6), and
+ * name the run by its last part (`call#1[0] ›`).
+ */
 export function renderEntry(e: JournalEntry, startMs: number): string {
   const p = e.payload as Record<string, unknown>;
-  const run = e.run_id.includes("/") ? `${e.run_id.slice(e.run_id.indexOf("/") + 1)} › ` : "";
+  const parts = e.run_id.split("/");
+  const indent = "  ".repeat(parts.length - 1);
+  const run = parts.length > 1 ? `${parts[parts.length - 1]} › ` : "";
   const item = typeof p.iteration === "number" ? `[${p.iteration}]` : "";
-  const head = `${String(e.seq).padStart(5)}  +${fmtElapsed(e.at_ms - startMs)}  ${e.entry_type.padEnd(21)} ${run}${e.step_id}${item}${e.attempt ? ` #${e.attempt}` : ""}`;
+  const head = `${String(e.seq).padStart(5)}  +${fmtElapsed(e.at_ms - startMs)}  ${indent}${e.entry_type.padEnd(21)} ${run}${e.step_id}${item}${e.attempt ? ` #${e.attempt}` : ""}`;
   const bits: string[] = [];
-  for (const k of ["workflow", "outcome", "next", "reason", "state", "success", "index", "decision", "name", "detail"]) {
+  for (const k of ["workflow", "identity", "outcome", "next", "reason", "state", "success", "index", "decision", "name", "consuming_step_id", "detail"]) {
     if (p[k] !== undefined && p[k] !== "") bits.push(`${k}=${typeof p[k] === "string" ? p[k] : JSON.stringify(p[k])}`);
   }
   return `${head}${bits.length ? "  " + bits.join(" ") : ""}`;

@@ -13,6 +13,7 @@ import { renderEntry, renderEvent } from "./render-events.js";
 import type { Io } from "./io.js";
 import { CliError, EXIT } from "./io.js";
 import { mismatch, parseType } from "../compiler/decode/types.js";
+import { compileOptions, rootOption } from "./compile-options.js";
 
 /** The engine, loaded when a run command starts (`validate` never loads SQLite). */
 const engine = () => import("../engine/index.js");
@@ -138,6 +139,31 @@ async function interruptible(fn: (signal: AbortSignal) => Promise<number>): Prom
 const collect = (v: string, prev: string[]) => [...prev, v];
 
 /**
+ * `--input '{"task": "..."}'` or `--input @file.json` (JSON or YAML): the run's `input`
+ * namespace, an object (seed 000: a flow runs alone, its body reading `input.task`).
+ */
+export function parseInput(text: string): Record<string, Value> {
+  let data: unknown;
+  if (text.startsWith("@")) {
+    const file = text.slice(1);
+    try {
+      data = parseYaml(readFileSync(file, "utf8")) as unknown;
+    } catch (e) {
+      const err = e as NodeJS.ErrnoException;
+      throw usage(`--input @${file}: ${err.code === "ENOENT" ? "no such file" : err.code === "EISDIR" ? "is a directory" : (err.message ?? String(e)).split("\n")[0]}`);
+    }
+  } else {
+    try {
+      data = JSON.parse(text) as unknown;
+    } catch (e) {
+      throw usage(`--input: not JSON (${(e as Error).message}); write --input '{"task": "..."}' or --input @file.json`);
+    }
+  }
+  if (data === null || typeof data !== "object" || Array.isArray(data)) throw usage(`--input: expected a JSON object, e.g. {"task": "..."}`);
+  return data as Record<string, Value>;
+}
+
+/**
  * Registers the engine commands (issue #3): apply, resume, runs, journal, signal,
  * approve, reject. Each sets the exit code through `setCode`.
  */
@@ -151,10 +177,13 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
     .option("--var-file <file>", "variables from a JSON/YAML file (repeatable)", collect, [])
     .option("--state-dir <dir>", "journal directory (default: $CRITERIA_STATE_DIR or .criteria)")
     .option("--run-id <id>", "choose the run id (refused if it exists)")
+    .option("--input <json>", "the run's input object, read as input.<key> (a flow run alone); @file.json reads it from a file")
     .option("--auto-approve", "approve every approval node")
+    .addOption(rootOption())
     .addOption(outputOpt())
-    .action(async (path: string, opts: { var: string[]; varFile: string[]; stateDir?: string; runId?: string; autoApprove?: boolean; output?: string }) => {
-      const c = await compile(path);
+    .action(async (path: string, opts: { var: string[]; varFile: string[]; input?: string; stateDir?: string; runId?: string; autoApprove?: boolean; output?: string; root?: string }) => {
+      const input = opts.input !== undefined ? parseInput(opts.input) : {};
+      const c = await compile(path, compileOptions(opts, io));
       if (!c.graph) {
         for (const d of c.diagnostics) io.err(formatText(d, c.sources) + "\n");
         setCode(c.diagnostics.some((d) => d.code === "internal_error") ? EXIT.internal : EXIT.problems);
@@ -172,7 +201,7 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
           const vars = parseVars(graph, opts.var, opts.varFile);
           const { sink } = eventSink(io, json);
           const { apply } = await engine();
-          const end = await apply(graph, vars, { stateDir: stateDir(opts.stateDir, io), baseDir, events: sink, autoApprove: opts.autoApprove, signal, runId: opts.runId });
+          const end = await apply(graph, vars, { stateDir: stateDir(opts.stateDir, io), baseDir, events: sink, autoApprove: opts.autoApprove, signal, runId: opts.runId, input });
           return exitFor(end);
         }),
       );
@@ -270,6 +299,7 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
         for (const s of g.steps) walk(s.body);
       };
       walk(graph);
+      for (const m of Object.values(graph?.modules ?? {})) walk(m);
       let name: string;
       if ("signal" in target) {
         if (target.signal.startsWith("approval:")) throw usage(`"${target.signal}" is an approval: use criteria approve|reject ${run} ${target.signal.slice(9)}`);

@@ -1,31 +1,35 @@
-import { resolve as resolvePath } from "node:path";
+import { statSync } from "node:fs";
+import { dirname, posix, resolve as resolvePath } from "node:path";
 import { buildGraph } from "./build/build-graph.js";
 import type { Graph } from "./build/graph.js";
+import { moduleKey } from "./build/module-key.js";
+import { checkDepth } from "./check/check-depth.js";
 import { runChecks } from "./check/index.js";
-import { checkSchema } from "./decode/check-schema.js";
-import { decodeWorkflow } from "./decode/decode-workflow.js";
-import { lowerHcl } from "./decode/lower-hcl.js";
-import { mergeDocuments } from "./decode/merge-documents.js";
-import type { WorkflowSpec } from "./decode/spec.js";
+import { checkUse } from "./check/check-use.js";
+import { decodeModule } from "./decode/decode-module.js";
+import { emptyWorkflow, type WorkflowSpec } from "./decode/spec.js";
 import { diag, hasErrors, type Diagnostic } from "./diagnostics/diagnostic.js";
 import { sortDiagnostics } from "./diagnostics/sort.js";
 import { SourceFile } from "./diagnostics/source-file.js";
-import { readSource } from "./load/read-source.js";
-import { WORKFLOW_EXTENSIONS, displayPath, workflowFiles } from "./load/workflow-files.js";
-import type { JsonObject } from "./parse/document.js";
-import { parseHcl } from "./parse/parse-hcl.js";
-import { parseJson, parseYaml } from "./parse/parse-yaml.js";
-import type { SourceMap } from "./parse/source-map.js";
-import { resolveWorkflow } from "./resolve/resolve-workflow.js";
-import { extname } from "node:path";
+import { loadModules, type Module, type ModuleSet } from "./load/load-modules.js";
+import { callOrder } from "./load/call-order.js";
+import { useGraph, type UseGraph } from "./load/use-graph.js";
+import { addHeaderAgents } from "./resolve/header-agents.js";
+import { moduleInterface, type ModuleInterface } from "./resolve/module-interface.js";
+import { resolveWorkflow, type Resolution } from "./resolve/resolve-workflow.js";
 
 export type { Graph } from "./build/graph.js";
 export type { Diagnostic } from "./diagnostics/diagnostic.js";
+export type { UseGraph } from "./load/use-graph.js";
 
 /** Options for {@link compile}. */
 export interface CompileOptions {
   /** Directory paths are shown relative to (default: `process.cwd()`). */
   cwd?: string;
+  /** `--root`: the directory every module must lie in (default: the PATH's own directory). */
+  root?: string;
+  /** More directories modules may come from (the Go tool's `CRITERIA_WORKFLOW_ALLOWED_PATHS`). */
+  allowedRoots?: string[];
 }
 
 /**
@@ -36,26 +40,40 @@ export interface CompileOptions {
 export interface Compilation {
   /** The PATH as given. */
   path: string;
-  /** Files read, as shown in diagnostics. */
+  /** Files of the PATH's own module, as shown in diagnostics. */
   files: string[];
   spec?: WorkflowSpec;
   graph?: Graph;
   diagnostics: Diagnostic[];
   sources: Map<string, SourceFile>;
+  /** Every module loaded and the edges between them (`use_graph` in `validate --format json`). */
+  useGraph?: UseGraph;
+  /** How many times each file was read (absolute path → count): once each. */
+  reads?: Map<string, number>;
+}
+
+/** One callable module (the entry, a subworkflow source, a flow) compiled on its own. */
+interface Unit {
+  module: Module;
+  spec: WorkflowSpec;
+  resolution: Resolution;
+  iface: ModuleInterface;
 }
 
 /**
- * Compiles a workflow file or directory: load → parse → decode → resolve → check →
- * build (DESIGN.md, Pipeline). Never throws for user input: every problem is a
- * positioned diagnostic, sorted and de-duplicated here, once. A bug in criteria itself
- * surfaces as an `internal_error` diagnostic rather than a stack trace.
+ * Compiles a workflow file or directory and every module it reaches: load → parse →
+ * decode → resolve → check → build (DESIGN.md, Pipeline; issue #6). Modules are
+ * compiled apart, callees first, and see each other only through their interfaces;
+ * the root graph carries every called module's graph once. Never throws for user
+ * input: every problem is a positioned diagnostic, sorted and de-duplicated here,
+ * once. A bug in criteria itself surfaces as an `internal_error` diagnostic rather
+ * than a stack trace.
  */
 export async function compile(path: string, opts: CompileOptions = {}): Promise<Compilation> {
   const cwd = opts.cwd ?? process.cwd();
-  const sources = new Map<string, SourceFile>();
-  const result: Compilation = { path, files: [], diagnostics: [], sources };
+  const result: Compilation = { path, files: [], diagnostics: [], sources: new Map() };
   try {
-    await run(path, cwd, result);
+    await run(path, cwd, opts, result);
   } catch (e) {
     const at = new SourceFile(path, "").range(0);
     result.diagnostics.push(diag("internal_error", at, `internal error: ${(e as Error)?.message ?? String(e)}`, { hint: "this is a bug in criteria; please report it with the input file" }));
@@ -65,88 +83,71 @@ export async function compile(path: string, opts: CompileOptions = {}): Promise<
   return result;
 }
 
-async function run(path: string, cwd: string, out: Compilation): Promise<void> {
+/** The default root: a directory PATH itself, or a file's directory. */
+function defaultRoot(abs: string): string {
+  try {
+    return statSync(abs).isDirectory() ? abs : dirname(abs);
+  } catch {
+    return dirname(abs);
+  }
+}
+
+async function run(path: string, cwd: string, opts: CompileOptions, out: Compilation): Promise<void> {
   const abs = resolvePath(cwd, path);
-  const shownRoot = displayPath(abs, cwd) || path;
-  const found = workflowFiles(abs);
-  const at0 = new SourceFile(shownRoot, "").range(0);
-  if (found.kind === "missing") {
-    out.diagnostics.push(diag("file_not_found", at0, `${path} does not exist`, { hint: "check the path; it is relative to the current directory" }));
-    return;
-  }
-  if (found.kind === "loop") {
-    out.diagnostics.push(diag("file_unreadable", at0, `${path} is a symlink loop`));
-    return;
-  }
-  if (found.kind === "unreadable") {
-    out.diagnostics.push(diag("file_unreadable", at0, `${path} could not be read (${found.reason})`));
-    return;
-  }
-  if (found.kind !== "file" && found.kind !== "dir") {
-    out.diagnostics.push(diag("no_workflow_files", at0, `${path} holds no workflow files`, { hint: "a workflow directory holds *.hcl, *.yaml, *.yml or *.json files" }));
-    return;
-  }
-  for (const s of found.skipped) {
-    const shown = displayPath(s.path, cwd);
-    out.diagnostics.push(diag(s.code, new SourceFile(shown, "").range(0), `${shown} ${s.message}`, s.code === "path_outside_root" ? { hint: "workflow files may not leave their directory; copy the file in instead" } : {}));
-  }
-  if (found.files.length === 0) return;
-  const parts: { doc: JsonObject; map: SourceMap }[] = [];
-  for (const file of found.files) {
-    const shown = displayPath(file, cwd);
-    out.files.push(shown);
-    const dialect = WORKFLOW_EXTENSIONS[extname(file).toLowerCase()];
-    if (!dialect) {
-      out.diagnostics.push(diag("unsupported_file_type", new SourceFile(shown, "").range(0), `${shown}: unsupported file type "${extname(file)}"`, { hint: "workflow files end in .hcl, .yaml, .yml or .json" }));
+  const roots = [opts.root !== undefined ? resolvePath(cwd, opts.root) : defaultRoot(abs), ...(opts.allowedRoots ?? []).map((r) => resolvePath(cwd, r))];
+  const set = await loadModules(abs, { cwd, roots });
+  out.sources = set.sources;
+  out.files = set.entry.files;
+  out.reads = set.reads;
+  for (const m of set.modules.values()) out.diagnostics.push(...m.diagnostics);
+  const units = new Map<string, Unit>();
+  const lookup = (id: string) => units.get(id)?.iface;
+  const rangeAt = (file: string, start: number, end: number) => (set.sources.get(file) ?? new SourceFile(file, "")).range(start, end);
+  // Callees first, so a caller's checks read what its callees declare.
+  for (const m of callOrder(set)) {
+    if (!m.doc) {
+      // Nothing of it parsed: its own diagnostics say why; its callers see it does not compile.
+      if (m === set.entry) return;
+      const iface = moduleInterface(m.id, m.path, emptyWorkflow(m.fileStart));
+      iface.firstError = m.diagnostics.find((d) => d.severity === "error");
+      units.set(m.id, { module: m, spec: emptyWorkflow(m.fileStart), resolution: resolveWorkflow(emptyWorkflow(m.fileStart), rangeAt).value, iface });
       continue;
     }
-    const read = readSource(file, shown);
-    out.diagnostics.push(...read.diagnostics);
-    if (!read.file) continue;
-    out.sources.set(shown, read.file);
-    if (read.file.text.trim() === "") {
-      out.diagnostics.push(diag("file_empty", read.file.range(0), `${shown} is empty`, { hint: `a workflow file starts with workflow "name" { ... }` }));
-      continue;
-    }
-    const p = dialect === "hcl" ? await parseHcl(read.file) : extname(file).toLowerCase() === ".json" ? parseJson(read.file) : parseYaml(read.file);
-    out.diagnostics.push(...p.diagnostics);
-    if (!p.parsed) continue;
-    let doc: JsonObject;
-    let map: SourceMap;
-    if (p.parsed.dialect === "hcl") {
-      const lowered = lowerHcl(p.parsed);
-      out.diagnostics.push(...lowered.diagnostics);
-      doc = lowered.doc;
-      map = lowered.map;
-    } else {
-      const v = p.parsed.value;
-      if (v === null || typeof v !== "object" || Array.isArray(v)) {
-        const code = v === null ? "file_empty" : "invalid_type";
-        out.diagnostics.push(diag(code, p.parsed.map.get("")?.range ?? read.file.range(0), v === null ? `${shown} holds no workflow (the document is empty)` : `${shown}: the document must be a mapping (workflow:, steps:, ...), not a ${Array.isArray(v) ? "list" : typeof v}`));
-        continue;
-      }
-      doc = v;
-      map = p.parsed.map;
-    }
-    if (Object.keys(doc).length === 0) {
-      out.diagnostics.push(diag("file_empty", read.file.range(0), `${shown} holds no blocks (only comments?)`, { hint: `a workflow file starts with workflow "name" { ... }` }));
-      continue;
-    }
-    if (!map.has("")) map.set("", { range: read.file.range(0, read.file.text.length) });
-    parts.push({ doc, map });
+    const own: Diagnostic[] = [...m.diagnostics];
+    const decoded = decodeModule(m, set);
+    own.push(...decoded.diagnostics);
+    addHeaderAgents(decoded.spec, lookup);
+    const resolved = resolveWorkflow(decoded.spec, rangeAt, lookup);
+    own.push(...resolved.diagnostics);
+    own.push(...runChecks({ spec: decoded.spec, resolution: resolved.value, fileStart: m.fileStart, modules: lookup, entry: m === set.entry }, hasErrors(own)));
+    const iface = moduleInterface(m.id, m.path, decoded.spec);
+    iface.inputsRead = resolved.value.inputsRead;
+    iface.firstError = own.find((d) => d.severity === "error");
+    units.set(m.id, { module: m, spec: decoded.spec, resolution: resolved.value, iface });
+    out.diagnostics.push(...own.slice(m.diagnostics.length));
   }
-  if (parts.length === 0) return;
-  const merged = mergeDocuments(parts);
-  out.diagnostics.push(...merged.diagnostics);
-  const first = [...out.sources.values()][0];
-  const fileStart = first ? first.range(0) : at0;
-  out.diagnostics.push(...checkSchema(merged.doc, merged.map, fileStart));
-  const decoded = decodeWorkflow(merged.doc, merged.map, fileStart);
-  out.diagnostics.push(...decoded.diagnostics);
-  out.spec = decoded.spec;
-  const rangeAt = (file: string, start: number, end: number) => (out.sources.get(file) ?? new SourceFile(file, "")).range(start, end);
-  const resolved = resolveWorkflow(decoded.spec, rangeAt);
-  out.diagnostics.push(...resolved.diagnostics);
-  out.diagnostics.push(...runChecks({ spec: decoded.spec, resolution: resolved.value, fileStart }, hasErrors(out.diagnostics)));
-  if (!hasErrors(out.diagnostics)) out.graph = buildGraph(decoded.spec, resolved.value);
+  const entry = units.get(set.entry.id)!;
+  out.spec = entry.spec;
+  out.diagnostics.push(...checkUse(set, lookup));
+  out.diagnostics.push(...checkDepth(entry.spec, entry.resolution, (id) => units.get(id)));
+  out.useGraph = useGraph(set, lookup);
+  if (hasErrors(out.diagnostics)) return;
+  out.graph = build(set, units, entry);
+}
+
+/** The root graph, with every called module's graph once in `modules` (issue #6, Output). */
+function build(set: ModuleSet, units: Map<string, Unit>, entry: Unit): Graph {
+  const key = (id: string) => moduleKey(set.entry, set.modules.get(id)!);
+  const modules: Record<string, Graph> = Object.create(null) as Record<string, Graph>;
+  for (const [id, u] of units) {
+    if (u === entry) continue;
+    const k = key(id);
+    modules[k] = { ...buildGraph(u.spec, u.resolution, key), dir: u.module.kind === "dir" ? k : posix.dirname(k) };
+  }
+  const graph = buildGraph(entry.spec, entry.resolution, key);
+  if (Object.keys(modules).length > 0) {
+    graph.modules = modules;
+    graph.plugins_required = [...new Set([...graph.plugins_required, ...Object.values(modules).flatMap((g) => g.plugins_required)])].sort();
+  }
+  return graph;
 }

@@ -3,7 +3,10 @@
  * testdata/invalid/ is a workflow file or directory (`warn_*`: only warnings) with a `.out` file beside it
  * listing the expected diagnostics, one per line: `line:col severity code` (file
  * relative to the case when it is a directory: `file:line:col severity code`).
- * testdata/ok/ cases must give no errors. Refresh expectations with
+ * testdata/projects/<case>/ are multi-module cases (actionlint's testdata/projects):
+ * the entry is the case's `main.hcl` (or `main.yaml`), and `<case>.out` names files
+ * relative to the case directory. testdata/ok/ cases must give no errors.
+ * A missing `.out` fails; refresh expectations with
  * `UPDATE_GOLDEN=1 npx vitest run test/golden.test.ts`; never edit .out files by hand.
  */
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
@@ -23,16 +26,30 @@ function cases(dir: string): string[] {
     .map((n) => join(dir, n));
 }
 
-async function render(path: string): Promise<string> {
+async function render(path: string, relativeTo?: string): Promise<string> {
   const c = await compile(path);
-  const isDir = statSync(path).isDirectory();
+  const base = relativeTo ?? (statSync(path).isDirectory() ? path : undefined);
   return c.diagnostics
     .map((d) => {
       const loc = `${d.range.start.line}:${d.range.start.column}`;
-      const file = isDir ? `${relative(path, d.range.file.startsWith("/") ? d.range.file : join(process.cwd(), d.range.file))}:` : "";
+      const file = base ? `${relative(base, d.range.file.startsWith("/") ? d.range.file : join(process.cwd(), d.range.file))}:` : "";
       return `${file}${loc} ${d.severity} ${d.code}`;
     })
     .join("\n");
+}
+
+/** Compares against the expectation file; only UPDATE_GOLDEN=1 writes one (a missing one fails). */
+function expectGolden(outFile: string, got: string) {
+  if (update) writeFileSync(outFile, got + "\n");
+  expect(existsSync(outFile), `${outFile} is missing: run UPDATE_GOLDEN=1 npx vitest run test/golden.test.ts and review it`).toBe(true);
+  expect(got).toBe(readFileSync(outFile, "utf8").trimEnd());
+}
+
+/** The out files of every case (invalid and projects). */
+function outFiles(): string[] {
+  const inv = cases(join(root, "invalid")).map((p) => p.replace(/\.(hcl|ya?ml|json|bin|txt)$/, "") + ".out");
+  const proj = cases(join(root, "projects")).map((p) => `${p}.out`);
+  return [...inv, ...proj].filter((f) => existsSync(f));
 }
 
 describe("testdata/invalid", () => {
@@ -44,11 +61,21 @@ describe("testdata/invalid", () => {
     const name = relative(root, path);
     it(name, async () => {
       const got = await render(path);
-      const outFile = path.replace(/\.(hcl|ya?ml|json|bin|txt)$/, "") + ".out";
-      if (update || !existsSync(outFile)) writeFileSync(outFile, got + "\n");
-      const want = readFileSync(outFile, "utf8").trimEnd();
-      expect(got).toBe(want);
+      expectGolden(path.replace(/\.(hcl|ya?ml|json|bin|txt)$/, "") + ".out", got);
       // A case is a mistake: errors, or (warn_* cases) a warning on an otherwise valid file.
+      expect(got).toMatch(name.includes("warn_") ? / warning / : / error /);
+    });
+  }
+});
+
+describe("testdata/projects (several modules)", () => {
+  for (const dir of cases(join(root, "projects"))) {
+    const name = relative(root, dir);
+    it(name, async () => {
+      const entry = ["main.hcl", "main.yaml", "main.json"].map((f) => join(dir, f)).find((f) => existsSync(f));
+      expect(entry, `${name} has no main.hcl / main.yaml`).toBeDefined();
+      const got = await render(entry!, dir);
+      expectGolden(`${dir}.out`, got);
       expect(got).toMatch(name.includes("warn_") ? / warning / : / error /);
     });
   }
@@ -67,10 +94,7 @@ describe("testdata/ok", () => {
 describe("diagnostic codes", () => {
   it("every code has an invalid fixture that produces it", async () => {
     const seen = new Set<string>();
-    for (const path of cases(join(root, "invalid"))) {
-      const outFile = path.replace(/\.(hcl|ya?ml|json|bin|txt)$/, "") + ".out";
-      if (existsSync(outFile)) for (const line of readFileSync(outFile, "utf8").split("\n")) seen.add(line.split(" ").at(-1) ?? "");
-    }
+    for (const outFile of outFiles()) for (const line of readFileSync(outFile, "utf8").split("\n")) seen.add(line.split(" ").at(-1) ?? "");
     const missing = ALL_CODES.filter((c) => !seen.has(c) && c !== "internal_error" && c !== "file_unreadable" && c !== "file_too_large" && c !== "yaml_alias_limit");
     expect(missing).toEqual([]);
   });

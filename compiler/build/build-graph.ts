@@ -1,4 +1,4 @@
-import type { ExprSource, OutcomeSpec, StepSpec, WorkflowSpec } from "../decode/spec.js";
+import type { AgentSpec, ExprSource, OutcomeSpec, StepSpec, WorkflowSpec } from "../decode/spec.js";
 import type { Resolution } from "../resolve/resolve-workflow.js";
 import type { Scope } from "../resolve/scope.js";
 import { DEFAULT_POLICY, type Graph, type GraphAdapter, type GraphAgent, type GraphExpr, type GraphOutcome, type GraphStep } from "./graph.js";
@@ -9,8 +9,8 @@ import { DEFAULT_POLICY, type Graph, type GraphAdapter, type GraphAgent, type Gr
  * what it uses from enclosing scopes as `inherited` entries (aliases of the parent's
  * sessions, not copies). Only call when there are no errors.
  */
-export function buildGraph(spec: WorkflowSpec, res: Resolution): Graph {
-  return build(res.root, res, spec);
+export function buildGraph(spec: WorkflowSpec, res: Resolution, moduleKey: (id: string) => string = (id) => id): Graph {
+  return build(res.root, res, spec, moduleKey);
 }
 
 function expr(e: ExprSource): GraphExpr {
@@ -27,17 +27,18 @@ function outcome(o: OutcomeSpec): GraphOutcome {
   return { name: o.name, next: o.next?.name ?? "", output: exprs(o.output), shared_writes: exprs(o.sharedWrites) };
 }
 
-function build(scope: Scope, res: Resolution, root: WorkflowSpec): Graph {
+function build(scope: Scope, res: Resolution, root: WorkflowSpec, moduleKey: (id: string) => string): Graph {
   const w = scope.workflow;
   const h = w.header;
   const adapters = new Map<string, GraphAdapter>();
   const agents = new Map<string, GraphAgent>();
   for (const a of w.adapters) {
-    adapters.set(a.name, { id: a.name, type: a.type, name: a.name.split(".")[1] ?? "default", ...(a.onCrash ? { on_crash: a.onCrash } : {}), config: exprs(a.config), inherited: false, implicit: false });
+    // An entry the module `expects` is the caller's: an alias, like a body's inherited one.
+    adapters.set(a.name, { id: a.name, type: a.type, name: a.name.split(".")[1] ?? "default", ...(a.onCrash ? { on_crash: a.onCrash } : {}), config: exprs(a.config), inherited: a.expected === true, implicit: false });
   }
-  for (const a of w.agents) agents.set(a.name, agentOf(a, false));
+  for (const a of w.agents) agents.set(a.name, agentOf(a, a.expected === true, moduleKey));
   const steps: GraphStep[] = w.steps.map((st) => {
-    const g = step(st, scope, res, root);
+    const g = step(st, scope, res, root, moduleKey);
     // Register what the step uses from enclosing scopes as inherited aliases.
     if (g.target.kind === "adapter" && !adapters.has(g.target.id)) {
       const a = res.adapterOf.get(st)!;
@@ -46,7 +47,7 @@ function build(scope: Scope, res: Resolution, root: WorkflowSpec): Graph {
     }
     if (g.target.kind === "agent" && !agents.has(g.target.name)) {
       const found = scope.lookup("agents", g.target.name);
-      if (found) agents.set(g.target.name, agentOf(found.decl, found.scope !== scope));
+      if (found) agents.set(g.target.name, agentOf(found.decl, found.scope !== scope || found.decl.expected === true, moduleKey));
     }
     return g;
   });
@@ -60,12 +61,15 @@ function build(scope: Scope, res: Resolution, root: WorkflowSpec): Graph {
   if (p?.maxTotalSteps !== undefined) policy.max_total_steps = p.maxTotalSteps;
   if (p?.maxStepRetries !== undefined) policy.max_step_retries = p.maxStepRetries;
   if (p?.maxVisitsWarnThreshold !== undefined) policy.max_visits_warn_threshold = p.maxVisitsWarnThreshold;
+  if (p?.maxDepth !== undefined) policy.max_depth = p.maxDepth;
   const plugins = new Set<string>();
   const collect = (g: Graph) => {
-    for (const a of g.adapters) plugins.add(a.type);
+    for (const a of g.adapters) if (!a.inherited || a.implicit) plugins.add(a.type);
     for (const a of g.agents) if (a.adapter ?? a.cli) plugins.add((a.adapter ?? a.cli)!);
     for (const s of g.steps) if (s.body) collect(s.body);
   };
+  const memory = h?.memory && !scope.parent ? { memory: { script: h.memory.script === true, ...(h.memory.agent ? { agent: h.memory.agent } : {}) } } : {};
+  const subworkflows = w.subworkflows.filter((sw) => sw.source.module !== undefined);
   const graph: Graph = {
     schema_version: 1,
     name: h?.name ?? (scope.owner ? `${scope.owner.name}.body` : ""),
@@ -88,13 +92,25 @@ function build(scope: Scope, res: Resolution, root: WorkflowSpec): Graph {
     outputs: w.outputs.map((o) => ({ name: o.name, ...(o.type ? { type: o.type } : {}), ...(o.description ? { description: o.description } : {}), ...(o.value ? { value: expr(o.value) } : {}) })),
     step_order: w.steps.map((s) => s.name),
     plugins_required: [],
+    ...memory,
+    ...(subworkflows.length > 0
+      ? {
+          subworkflows: subworkflows.map((sw) => ({
+            name: sw.name,
+            module: moduleKey(sw.source.module!),
+            input: exprs(sw.input),
+            adapters: sw.adapters.map((a) => a.ref.replace(/^adapter\./, "")),
+            agents: sw.agents.map((a) => a.ref.replace(/^agent\./, "")),
+          })),
+        }
+      : {}),
   };
   collect(graph);
   graph.plugins_required = [...plugins].sort();
   return graph;
 }
 
-function agentOf(a: import("../decode/spec.js").AgentSpec, inherited: boolean): GraphAgent {
+function agentOf(a: AgentSpec, inherited: boolean, moduleKey: (id: string) => string): GraphAgent {
   return {
     name: a.name,
     ...(a.adapter ? { adapter: a.adapter } : {}),
@@ -103,6 +119,9 @@ function agentOf(a: import("../decode/spec.js").AgentSpec, inherited: boolean): 
     ...(a.onCrash ? { on_crash: a.onCrash } : {}),
     config: exprs(a.config),
     inherited,
+    ...(a.use?.module
+      ? { flow: { module: moduleKey(a.use.module), adapters: a.adapters.map((x) => x.ref.replace(/^adapter\./, "")), agents: a.agents.map((x) => x.ref.replace(/^agent\./, "")) } }
+      : {}),
   };
 }
 
@@ -121,7 +140,7 @@ function environmentOf(st: StepSpec, scope: Scope): Pick<GraphStep, "environment
   return env ? { environment: { id: env.name, variables: exprs(env.variables), config: exprs(env.config) } } : {};
 }
 
-function step(st: StepSpec, scope: Scope, res: Resolution, root: WorkflowSpec): GraphStep {
+function step(st: StepSpec, scope: Scope, res: Resolution, root: WorkflowSpec, moduleKey: (id: string) => string): GraphStep {
   const t = st.target;
   let target: GraphStep["target"] = { kind: "none" };
   let adapterType: string | undefined;
@@ -161,6 +180,6 @@ function step(st: StepSpec, scope: Scope, res: Resolution, root: WorkflowSpec): 
     allow_tools: st.allowTools ?? nearest(scope, (s) => s.workflow.permissions?.allowTools) ?? [],
     ...environmentOf(st, scope),
     outcomes: st.outcomes.map(outcome),
-    ...(bodyScope ? { body: build(bodyScope, res, root) } : {}),
+    ...(bodyScope ? { body: build(bodyScope, res, root, moduleKey) } : {}),
   };
 }

@@ -30,8 +30,36 @@ export interface Graph {
   outputs: { name: string; type?: string; description?: string; value?: GraphExpr }[];
   /** Step names in declaration order. */
   step_order: string[];
-  /** Adapter types the run needs (built in or `criteria-adapter-<type>` on PATH). */
+  /** Adapter types the run needs (built in or `criteria-adapter-<type>` on PATH), its modules' included. */
   plugins_required: string[];
+  /** The flow's `memory { script, agent }` (seed 000, A3): recalled before its first step. */
+  memory?: { script: boolean; agent?: string };
+  /** For a module's graph: its directory relative to the root's (what its relative paths resolve against). */
+  dir?: string;
+  /** Its `subworkflow` declarations: the module each calls and what it passes in. */
+  subworkflows?: GraphSubworkflow[];
+  /**
+   * Only on the root graph: the graph of every module called as a subworkflow or used as
+   * a flow, once each (not copied per call site), keyed by path relative to the root's
+   * directory (`subworkflows/inner`). Module graphs hold no `modules` of their own.
+   */
+  modules?: Record<string, Graph>;
+}
+
+/**
+ * A `subworkflow` declaration: calling it runs module `module` as an isolated child run
+ * whose variables `input` binds, and whose `expects` the parent's adapters and agents
+ * fill (same ids in both: the child's entries are aliases of the parent's live sessions).
+ */
+export interface GraphSubworkflow {
+  name: string;
+  /** Key in the root graph's `modules`. */
+  module: string;
+  input: Record<string, GraphExpr>;
+  /** Adapter ids (`copilot.reviewer`) passed to the child. */
+  adapters: string[];
+  /** Agent names passed to the child. */
+  agents: string[];
 }
 
 /** Policy with defaults filled in (the Go tool's defaults). */
@@ -39,6 +67,8 @@ export interface GraphPolicy {
   max_total_steps: number;
   max_step_retries: number;
   max_visits_warn_threshold: number;
+  /** How deep runs may nest (bodies, subworkflows, flows); optional in graphs journaled before it existed. */
+  max_depth?: number;
 }
 
 /**
@@ -81,7 +111,10 @@ export interface GraphAgent {
   model?: string;
   on_crash?: string;
   config: Record<string, GraphExpr>;
+  /** True when the agent is the caller's (a body's enclosing workflow, or a module's `expects`). */
   inherited: boolean;
+  /** An agent that is a flow (seed 000): calling it runs module `module` as a child run. */
+  flow?: { module: string; adapters: string[]; agents: string[] };
 }
 
 export interface GraphOutcome {
@@ -126,4 +159,4 @@ export interface GraphStep {
 }
 
 /** Policy defaults (the Go tool's: 50 total steps in its examples' policy, 0 retries, warn at 200 visits). */
-export const DEFAULT_POLICY: GraphPolicy = { max_total_steps: 1000, max_step_retries: 0, max_visits_warn_threshold: 200 };
+export const DEFAULT_POLICY: GraphPolicy = { max_total_steps: 1000, max_step_retries: 0, max_visits_warn_threshold: 200, max_depth: 16 };

@@ -12,15 +12,16 @@ export const checkHeader: Check = {
     const h = spec.header;
     const root = resolution.root;
     if (!h) {
-      out.push(diag("missing_field", fileStart, `no workflow header`, { hint: `start the file with workflow "name" { initial_state = "..." target_state = "..." }` }));
+      out.push(diag("missing_field", fileStart, `no workflow header`, { hint: `start the file with workflow { name = "..." initial_state = "..." target_state = "..." }` }));
     } else {
+      const w = h.name ? `workflow "${h.name}"` : "the workflow";
       if (!h.initialState && spec.steps.length === 0) {
-        out.push(diag("missing_initial_state", h.nameRange, `workflow "${h.name}" has no initial_state and no steps`));
+        out.push(diag("missing_initial_state", h.nameRange, `${w} has no initial_state and no steps`));
       } else if (!h.initialState) {
-        out.push(diag("missing_initial_state", h.nameRange, `workflow "${h.name}" has no initial_state`, { hint: `add initial_state = "${spec.steps[0].name}"` }));
+        out.push(diag("missing_initial_state", h.nameRange, `${w} has no initial_state`, { hint: `add initial_state = "${spec.steps[0].name}"` }));
       }
       if (!h.targetState) {
-        out.push(diag("missing_target_state", h.nameRange, `workflow "${h.name}" has no target_state`, { hint: "name the state a successful run ends in" }));
+        out.push(diag("missing_target_state", h.nameRange, `${w} has no target_state`, { hint: "name the state a successful run ends in" }));
       } else if (root.nodes.has(h.targetState.name) && root.nodes.get(h.targetState.name) !== "state") {
         out.push(diag("invalid_value", h.targetState.range, `target_state "${h.targetState.name}" is a ${root.nodes.get(h.targetState.name)}, not a state`));
       }

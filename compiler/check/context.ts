@@ -1,6 +1,7 @@
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { Range } from "../diagnostics/range.js";
 import type { NodeRef, WorkflowSpec } from "../decode/spec.js";
+import type { ModuleLookup } from "../resolve/module-interface.js";
 import type { Resolution } from "../resolve/resolve-workflow.js";
 import type { Scope } from "../resolve/scope.js";
 
@@ -10,6 +11,10 @@ export interface CheckContext {
   resolution: Resolution;
   /** Where the root file starts (for problems of the whole file). */
   fileStart: Range;
+  /** The interfaces of the modules this one calls (compiled before it). */
+  modules: ModuleLookup;
+  /** True for the module the user named (false for a subworkflow source or a flow). */
+  entry: boolean;
 }
 
 /** One check: a pure function from the context to its diagnostics. */

@@ -47,13 +47,16 @@ function validate(): ValidateFunction {
  * `missing_field`, bad names `invalid_name`. One diagnostic per instance location.
  *
  * @param fallback where to point when the source map has no entry (never happens for parsed files)
+ * @param role `body` for a workflow_file body, whose header (if any) needs no name
  */
-export function checkSchema(doc: JsonObject, map: SourceMap, fallback: Range): Diagnostic[] {
+export function checkSchema(doc: JsonObject, map: SourceMap, fallback: Range, role: "workflow" | "body" = "workflow"): Diagnostic[] {
   const v = validate();
   if (v(doc)) return [];
   const out: Diagnostic[] = [];
   const seen = new Set<string>();
   for (const e of v.errors ?? []) {
+    // A workflow_file body needs no name: it is the body of the step that names it.
+    if (role === "body" && e.keyword === "required" && e.instancePath === "/workflow") continue;
     const d = toDiagnostic(e, map, fallback);
     if (!d) continue;
     const key = `${d.code}\0${d.range.start.offset}\0${d.range.file}`;
@@ -99,7 +102,7 @@ function toDiagnostic(e: ErrorObject, map: SourceMap, fallback: Range): Diagnost
       const p = childPointer(ptr, prop);
       const at = rangeAt(map, p, fallback, true);
       // In HCL the canonical document's sections are blocks: suggest `step`, not `steps`.
-      if (at.file.endsWith(".hcl")) allowed = allowed.map((a) => HCL_NAMES[a] ?? a);
+      if (/\.c?hcl$/i.test(at.file)) allowed = allowed.map((a) => HCL_NAMES[a] ?? a);
       return diag("unknown_field", at, `${where(ptr)}unsupported argument or block "${prop}"`, {
         hint: suggest(prop, allowed),
       });

@@ -175,7 +175,7 @@ class Decoder {
     for (const [name, v, p, r] of this.named(doc.locals, at("locals"))) w.locals.push({ name, ...r, value: this.expr(v, p) });
     if (isObj(doc.policy)) {
       const p = doc.policy;
-      w.policy = { range: this.range(at("policy")), maxTotalSteps: int(p.max_total_steps), maxStepRetries: int(p.max_step_retries), maxVisitsWarnThreshold: int(p.max_visits_warn_threshold) };
+      w.policy = { range: this.range(at("policy")), maxTotalSteps: int(p.max_total_steps), maxStepRetries: int(p.max_step_retries), maxVisitsWarnThreshold: int(p.max_visits_warn_threshold), maxDepth: int(p.max_depth) };
     }
     if (isObj(doc.permissions)) {
       w.permissions = { allowTools: this.stringList(doc.permissions.allow_tools, childPointer(at("permissions"), "allow_tools")).map((x) => x.ref), range: this.range(at("permissions")) };
@@ -187,8 +187,21 @@ class Decoder {
     }
     for (const [name, v, p, r] of this.named(doc.agents, at("agents"))) {
       const o = isObj(v) ? v : {};
-      const a: AgentSpec = { name, ...r, adapter: str(o.adapter), cli: str(o.cli), model: str(o.model), onCrash: str(o.on_crash), config: this.exprMap(o.config, childPointer(p, "config")) };
+      const a: AgentSpec = {
+        name,
+        ...r,
+        adapter: str(o.adapter),
+        cli: str(o.cli),
+        model: str(o.model),
+        onCrash: str(o.on_crash),
+        adapters: this.stringList(o.adapters, childPointer(p, "adapters")),
+        agents: this.stringList(o.agents, childPointer(p, "agents")),
+        config: this.exprMap(o.config, childPointer(p, "config")),
+      };
       if (typeof o.use === "string") a.use = { path: o.use, range: this.range(childPointer(p, "use")) };
+      if (!a.use && (a.adapters.length > 0 || a.agents.length > 0)) {
+        this.diagnostics.push(diag("conflicting_fields", (a.adapters[0] ?? a.agents[0]).range, `agent "${name}": only an agent that is a flow (use = "...") takes adapters or agents to pass on`));
+      }
       if (a.use && (a.adapter || a.cli || a.model)) {
         this.diagnostics.push(diag("conflicting_fields", a.use.range, `agent "${name}": "use" makes the agent a workflow; it takes no adapter, cli or model`));
       }
@@ -200,6 +213,7 @@ class Decoder {
       }
       w.agents.push(a);
     }
+    if (isObj(doc.workflow) && isObj(doc.workflow.expects)) this.expects(doc.workflow.expects, childPointer(at("workflow"), "expects"), w);
     for (const [name, v, p, r] of this.named(doc.subworkflows, at("subworkflows"))) {
       const o = isObj(v) ? v : {};
       w.subworkflows.push({
@@ -271,6 +285,31 @@ class Decoder {
       h.memory = { script: m.script === true, agent: typeof m.agent === "string" ? m.agent : undefined, range: this.range(childPointer(ptr, "memory")) };
     }
     return h;
+  }
+
+  /**
+   * `expects { adapters = [adapter.T.N], agents = [agent.a] }`: entries the caller passes
+   * in (issue #6, Threading; Terraform's `configuration_aliases`), declared here as
+   * `expected` adapters and agents so the module resolves on its own.
+   */
+  expects(o: JsonObject, ptr: string, w: WorkflowSpec) {
+    if (w.header) w.header.expects = { range: this.range(ptr) };
+    for (const a of this.stringList(o.adapters, childPointer(ptr, "adapters"))) {
+      const parts = a.ref.split(".");
+      if (parts.length !== 3 || parts[0] !== "adapter") {
+        this.diagnostics.push(diag("invalid_value", a.range, `expects: "${a.ref}" is not an adapter reference`, { hint: "write adapter.<type>.<name>, e.g. adapter.copilot.reviewer" }));
+        continue;
+      }
+      w.adapters.push({ name: `${parts[1]}.${parts[2]}`, range: a.range, nameRange: a.range, type: parts[1], config: {}, expected: true });
+    }
+    for (const a of this.stringList(o.agents, childPointer(ptr, "agents"))) {
+      const parts = a.ref.split(".");
+      if (parts.length !== 2 || parts[0] !== "agent") {
+        this.diagnostics.push(diag("invalid_value", a.range, `expects: "${a.ref}" is not an agent reference`, { hint: "write agent.<name>, e.g. agent.reviewer" }));
+        continue;
+      }
+      w.agents.push({ name: parts[1], range: a.range, nameRange: a.range, adapters: [], agents: [], config: {}, expected: true });
+    }
   }
 
   outcomes(v: JsonValue | undefined, ptr: string): OutcomeSpec[] {

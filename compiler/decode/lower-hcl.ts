@@ -63,8 +63,8 @@ export const SECTION_KEYWORDS: Readonly<Record<string, string>> = lookupTable({
   outcomes: "outcome",
 });
 
-/** Header keys that, inside an older `workflow "x" {}`, are header fields rather than blocks. */
-const HEADER_BLOCKS = new Set(["memory"]);
+/** Header blocks that are header fields (`memory {}`, `expects {}`) rather than workflow blocks. */
+const HEADER_BLOCKS = new Set(["memory", "expects"]);
 
 class Lowering {
   readonly out: SourceMap = new Map();
@@ -159,7 +159,20 @@ class Lowering {
     }
     const groups = this.labelled(v, from);
     if (!groups) {
-      this.diagnostics.push(diag("missing_field", this.rangeOf(from), `the workflow block needs a name label: workflow "name" { ... }`));
+      // The Go tool's v0.5 header: `workflow { name = "x" ... }`, unlabelled, once.
+      if (!Array.isArray(v)) return;
+      v.forEach((body, i) => {
+        const bp = childPointer(from, i);
+        if (doc.workflow !== undefined) {
+          this.secondHeader(bp, hp, "");
+          return;
+        }
+        const header: JsonObject = jsonObject();
+        const entry = this.entry(bp);
+        if (entry) this.out.set(hp, { range: entry.range, keyRange: this.entry(from)?.keyRange ?? entry.range });
+        doc.workflow = header;
+        this.headerBody(body, bp, hp, header, to, doc);
+      });
       return;
     }
     for (const [name, group] of groups) {
@@ -168,12 +181,7 @@ class Lowering {
       for (let i = 0; i < bodies.length; i++) {
         const bp = childPointer(np, i);
         if (doc.workflow !== undefined) {
-          this.diagnostics.push(
-            diag("duplicate_block", this.rangeOf(bp), `a second workflow header "${name}"`, {
-              related: [{ message: "the first header", range: this.out.get(hp)?.keyRange ?? this.fileRange }],
-              hint: "a file (or directory) holds one workflow",
-            }),
-          );
+          this.secondHeader(bp, hp, ` "${name}"`);
           continue;
         }
         const header: JsonObject = jsonObject();
@@ -183,21 +191,38 @@ class Lowering {
         const nameEntry = this.entry(np);
         if (nameEntry) this.out.set(childPointer(hp, "name"), { range: nameEntry.keyRange ?? nameEntry.range, keyRange: nameEntry.keyRange ?? nameEntry.range });
         doc.workflow = header;
-        const body = bodies[i];
-        if (body === null || typeof body !== "object" || Array.isArray(body)) continue;
-        // Older files nest everything inside the workflow block: split header fields from blocks.
-        const nested: JsonObject = jsonObject();
-        for (const k of Object.keys(body)) {
-          const bv = body[k];
-          if (BODY_BLOCKS[k] && isBlockValue(bv)) nested[k] = bv;
-          else if (HEADER_BLOCKS.has(k) && Array.isArray(bv)) {
-            const mp = childPointer(hp, k);
-            this.singleton(k, bv, childPointer(bp, k), mp, header, k, (b, f, t) => this.copy(b, f, t));
-          } else header[k] = this.copy(bv, childPointer(bp, k), childPointer(hp, k));
-        }
-        this.body(nested, bp, to, false, doc);
+        this.headerBody(bodies[i], bp, hp, header, to, doc);
       }
     }
+  }
+
+  private secondHeader(at: string, first: string, label: string) {
+    this.diagnostics.push(
+      diag("duplicate_block", this.rangeOf(at), `a second workflow header${label}`, {
+        related: [{ message: "the first header", range: this.out.get(first)?.keyRange ?? this.fileRange }],
+        hint: "a file (or directory) holds one workflow",
+      }),
+    );
+  }
+
+  /**
+   * The content of a header block: attributes and `memory {}` / `expects {}` are header
+   * fields; other blocks (older files nest everything in `workflow "x" {}`, v0.5 files
+   * put `policy {}` there) are lowered beside the header.
+   */
+  private headerBody(body: JsonValue, bp: string, hp: string, header: JsonObject, to: string, doc: JsonObject) {
+    if (body === null || typeof body !== "object" || Array.isArray(body)) return;
+    const nested: JsonObject = jsonObject();
+    for (const k of Object.keys(body)) {
+      const bv = body[k];
+      if (k === "name" && header.name !== undefined) {
+        this.diagnostics.push(diag("conflicting_fields", this.rangeOf(childPointer(bp, k)), `the workflow is named twice: by its label "${String(header.name)}" and by name =`, { hint: `keep one: workflow "x" { ... } or workflow { name = "x" ... }` }));
+      } else if (BODY_BLOCKS[k] && isBlockValue(bv)) nested[k] = bv;
+      else if (HEADER_BLOCKS.has(k) && Array.isArray(bv)) {
+        this.singleton(k, bv, childPointer(bp, k), childPointer(hp, k), header, k, (b, f, t) => this.copy(b, f, t));
+      } else header[k] = this.copy(bv, childPointer(bp, k), childPointer(hp, k));
+    }
+    this.body(nested, bp, to, false, doc);
   }
 
   private locals(v: JsonValue, from: string, to: string, doc: JsonObject) {

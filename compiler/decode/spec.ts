@@ -34,6 +34,14 @@ export interface ExprSource {
   nested?: ExprSource[];
 }
 
+/** A path to another module as written, and the module it leads to once loaded (its id). */
+export interface ModulePath {
+  path: string;
+  range: Range;
+  /** The module's id (absolute real path), set after loading; absent when it could not be loaded. */
+  module?: string;
+}
+
 /** A name with where it is written. */
 export interface Named {
   name: string;
@@ -61,7 +69,10 @@ export interface HeaderSpec {
   targetState?: NodeRef;
   identity?: string;
   memory?: { script?: boolean; agent?: string; range: Range };
-  use: { path: string; range: Range }[];
+  /** Flows this workflow composes as agents (seed 000): each visible as `agent.<its name>`. */
+  use: ModulePath[];
+  /** What a subworkflow or flow receives from its caller (its adapters and agents are `expected`). */
+  expects?: { range: Range };
   /** `environment = "shell.ci"` (or `environment.shell.ci`): the default environment of steps. */
   environment?: { name: string; range: Range };
 }
@@ -82,6 +93,7 @@ export interface PolicySpec {
   maxTotalSteps?: number;
   maxStepRetries?: number;
   maxVisitsWarnThreshold?: number;
+  maxDepth?: number;
 }
 
 /** `adapter "<type>" "<name>"`: a configured session of a plugin type. Key `type.name`. */
@@ -91,6 +103,8 @@ export interface AdapterSpec extends Named {
   config: Record<string, ExprSource>;
   /** Declared implicitly by an older `adapter = "<type>"` step field. */
   implicit?: boolean;
+  /** Listed in the header's `expects`: the caller passes it in; it runs on the caller's session. */
+  expected?: boolean;
 }
 
 /** `agent "n"`: declarative (`adapter`|`cli`, `model`, `config`) or a flow agent (`use`). */
@@ -99,12 +113,20 @@ export interface AgentSpec extends Named {
   cli?: string;
   model?: string;
   onCrash?: string;
-  use?: { path: string; range: Range };
+  /** A flow used as an agent (seed 000): calling it runs the flow as a nested run. */
+  use?: ModulePath;
+  /** What a flow agent passes to the flow: the caller's entries it expects. */
+  adapters: { ref: string; range: Range }[];
+  agents: { ref: string; range: Range }[];
   config: Record<string, ExprSource>;
+  /** Listed in the header's `expects`: the caller passes it in. */
+  expected?: boolean;
+  /** Made visible by the header's `use` list (the flow's own name), not by an agent block. */
+  fromHeader?: boolean;
 }
 
 export interface SubworkflowSpec extends Named {
-  source: { path: string; range: Range };
+  source: ModulePath;
   input: Record<string, ExprSource>;
   adapters: { ref: string; range: Range }[];
   agents: { ref: string; range: Range }[];
@@ -132,7 +154,7 @@ export type TargetSpec =
   | { kind: "subworkflow"; name: string; range: Range }
   | { kind: "channel"; name: string; range: Range }
   | { kind: "body"; range: Range }
-  | { kind: "file"; path: string; range: Range };
+  | { kind: "file"; path: string; range: Range; module?: string };
 
 export interface OutcomeSpec extends Named {
   next?: NodeRef;

@@ -17,7 +17,13 @@ export const CODES = {
   file_empty: { severity: "error", doc: "A workflow file is empty or holds only comments." },
   no_workflow_files: { severity: "error", doc: "A directory holds no *.hcl, *.yaml, *.yml or *.json workflow file." },
   path_outside_root: { severity: "error", doc: "A file (or a symlink in a workflow directory) points outside the workflow's directory." },
-  unsupported_file_type: { severity: "error", doc: "A file's extension is not one of .hcl, .yaml, .yml, .json." },
+  unsupported_file_type: { severity: "error", doc: "A file's extension is not one of .hcl, .chcl, .yaml, .yml, .json." },
+  // load: the module graph (workflow_file, subworkflow source, use)
+  module_cycle: { severity: "error", doc: "A subworkflow source or workflow_file leads back to a module that (indirectly) names it: the whole chain is shown." },
+  use_not_found: { severity: "error", doc: "A flow named by `use` (in the header or an agent) does not exist." },
+  use_invalid: { severity: "error", doc: "A flow named by `use` does not compile or is not a workflow; its own first problem is shown under it." },
+  use_cycle: { severity: "error", doc: "Flows used as agents use each other in a cycle: the whole chain is shown." },
+  use_undeclared: { severity: "error", doc: "An agent is a flow (`use = \"...\"`) that the workflow header's `use` list does not declare." },
   // parse
   syntax_error: { severity: "error", doc: "The file is not valid HCL, YAML or JSON." },
   yaml_alias_limit: { severity: "error", doc: "A YAML document expands too many aliases (an alias bomb); it is refused, not expanded." },
@@ -40,7 +46,6 @@ export const CODES = {
   unknown_node: { severity: "error", doc: "An outcome, branch arm or header names a node that does not exist." },
   unknown_function: { severity: "error", doc: "An expression calls a function that is not in the stdlib." },
   each_outside_iteration: { severity: "error", doc: "`each.*` is used outside an iterating step (count, for_each, parallel) or its body." },
-  not_supported: { severity: "error", doc: "A construct that this version does not support yet." },
   // check
   missing_initial_state: { severity: "error", doc: "The workflow has no `initial_state` and no step to start from." },
   missing_target_state: { severity: "warning", doc: "The workflow header has no `target_state`." },
@@ -53,6 +58,7 @@ export const CODES = {
   return_outside_body: { severity: "error", doc: "`return` is used outside an inline body or subworkflow." },
   unbounded_loop: { severity: "warning", doc: "A cycle of steps has no bound (no `max_visits` on any step in it and no `policy.max_total_steps`)." },
   unused_declaration: { severity: "warning", doc: "An adapter, agent, variable or local is declared but never used." },
+  max_depth_exceeded: { severity: "error", doc: "Runs would nest deeper than `policy { max_depth }` (default 16): bodies, subworkflows and flows used as agents, with the chain." },
   dead_end: { severity: "error", doc: "A non-terminal state has no way out (a step with no outcomes, a state that is not terminal)." },
   // internal
   internal_error: { severity: "error", doc: "A bug in criteria itself; please report it with the input." },

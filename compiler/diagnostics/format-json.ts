@@ -1,4 +1,6 @@
+import type { UseGraph } from "../load/use-graph.js";
 import type { Diagnostic } from "./diagnostic.js";
+import type { Range } from "./range.js";
 
 /**
  * The `--format json` report (DESIGN.md, CLI conventions): one object
@@ -15,12 +17,23 @@ export interface JsonReport {
     code: Diagnostic["code"];
     message: string;
     hint?: string;
-    range: { file: string; start: { line: number; column: number }; end: { line: number; column: number } };
+    range: JsonRange;
+    /** Other places that explain it: the first declaration of a duplicate, a used flow's own first problem, ... */
+    related?: { message: string; range: JsonRange }[];
   }[];
+  /** The module graph of each PATH (`use`, `subworkflow`, `workflow_file` edges): seed 000, A1. */
+  use_graph?: UseGraph[];
 }
 
-/** Builds the JSON report for already sorted diagnostics. */
-export function toJsonReport(files: string[], ds: readonly Diagnostic[]): JsonReport {
+/** A range in the report: 1-based line and column. */
+export interface JsonRange {
+  file: string;
+  start: { line: number; column: number };
+  end: { line: number; column: number };
+}
+
+/** Builds the JSON report for already sorted diagnostics (and the use graph of each PATH). */
+export function toJsonReport(files: string[], ds: readonly Diagnostic[], useGraphs?: UseGraph[]): JsonReport {
   const errors = ds.filter((d) => d.severity === "error").length;
   return {
     valid: errors === 0,
@@ -32,11 +45,13 @@ export function toJsonReport(files: string[], ds: readonly Diagnostic[]): JsonRe
       code: d.code,
       message: d.message,
       ...(d.hint ? { hint: d.hint } : {}),
-      range: {
-        file: d.range.file,
-        start: { line: d.range.start.line, column: d.range.start.column },
-        end: { line: d.range.end.line, column: d.range.end.column },
-      },
+      range: jsonRange(d.range),
+      ...(d.related ? { related: d.related.map((r) => ({ message: r.message, range: jsonRange(r.range) })) } : {}),
     })),
+    ...(useGraphs ? { use_graph: useGraphs } : {}),
   };
+}
+
+function jsonRange(r: Range): JsonRange {
+  return { file: r.file, start: { line: r.start.line, column: r.start.column }, end: { line: r.end.line, column: r.end.column } };
 }

@@ -3,7 +3,7 @@ import { extname, isAbsolute, join, relative } from "node:path";
 import { isInside } from "./inside.js";
 
 /** Extensions of workflow files, and the dialect each is parsed as. */
-export const WORKFLOW_EXTENSIONS: Record<string, "hcl" | "yaml"> = { ".hcl": "hcl", ".yaml": "yaml", ".yml": "yaml", ".json": "yaml" };
+export const WORKFLOW_EXTENSIONS: Record<string, "hcl" | "yaml"> = { ".hcl": "hcl", ".chcl": "hcl", ".yaml": "yaml", ".yml": "yaml", ".json": "yaml" };
 
 /** A file of a directory that is not read, and why. */
 export interface Skipped {
@@ -19,7 +19,7 @@ export type WorkflowFiles =
 
 /**
  * The files one PATH argument stands for (DESIGN.md, Pipeline step 1): a file is
- * itself; a directory is every `*.hcl`, `*.yaml`, `*.yml`, `*.json` directly in it, in
+ * itself; a directory is every `*.hcl`, `*.chcl`, `*.yaml`, `*.yml`, `*.json` directly in it, in
  * name order, merged into one workflow. Subdirectories are not read (they hold
  * subworkflow sources and adapter scripts). Within a directory, files are memoised by
  * real path (a symlink to a sibling is read once) and a symlink that leaves the

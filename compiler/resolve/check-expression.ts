@@ -4,7 +4,7 @@ import { isInside } from "../load/inside.js";
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { suggest } from "../diagnostics/did-you-mean.js";
 import type { Range } from "../diagnostics/range.js";
-import type { ExprSource } from "../decode/spec.js";
+import type { ExprSource, StepSpec } from "../decode/spec.js";
 import { childExprs, type Expr } from "../expr/ast.js";
 import { functionDocs, functionNames } from "../expr/functions.js";
 import { parseExpression, parseTemplate } from "../expr/parse.js";
@@ -15,7 +15,10 @@ import type { Scope } from "./scope.js";
 export const EACH_FIELDS = ["value", "key", "_idx", "_total", "_first", "_last", "_prev"];
 
 /** Namespaces an expression may start with. */
-export const NAMESPACES = ["var", "local", "each", "steps", "shared", "input"];
+export const NAMESPACES = ["var", "local", "each", "steps", "shared", "input", "memory"];
+
+/** Fields of `memory` (a run whose header sets `memory { script = true }`). */
+export const MEMORY_FIELDS = ["text", "items"];
 
 /** Where an expression stands, which decides what it may refer to. */
 export interface ExprContext {
@@ -26,6 +29,12 @@ export interface ExprContext {
   steps: boolean;
   /** What the expression belongs to, for messages: `step "a" input "x"`. */
   what: string;
+  /** The output names `steps.<step>.*` may read, when they are known (a called module's outputs). */
+  outputKeys?: (step: StepSpec, scope: Scope) => string[] | undefined;
+  /** Told of every `input.<key>` read (a flow's caller must pass them). */
+  readsInput?: (name: string, at: Range) => void;
+  /** `memory.*` is valid: the workflow's header sets `memory { script = true }`. */
+  memory?: boolean;
 }
 
 /** Offset → Range in the expression's file. */
@@ -89,9 +98,20 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
           diagnostics.push(diag("unknown_reference", at, `${ctx.what}: "steps" needs a step name, e.g. steps.build.stdout`));
         } else if (!s.lookup("steps", name)) {
           diagnostics.push(diag("unknown_reference", at, `${ctx.what}: unknown step "${name}" (in ${ref.raw})`, { hint: suggest(name, s.visible("steps")) }));
+        } else {
+          const d = outputProblem(ref.path, s.lookup("steps", name)!, ctx);
+          if (d) diagnostics.push(diag("unknown_reference", at, `${ctx.what}: ${d.message} (in ${ref.raw})`, { hint: d.hint }));
         }
         break;
       case "input":
+        if (name !== undefined) ctx.readsInput?.(name, at);
+        break;
+      case "memory":
+        if (!ctx.memory) {
+          diagnostics.push(diag("unknown_reference", at, `${ctx.what}: "${ref.raw}" is only available when the workflow's header sets memory { script = true }`, { hint: "add memory { script = true } to the workflow header" }));
+        } else if (name !== undefined && !MEMORY_FIELDS.includes(name)) {
+          diagnostics.push(diag("unknown_reference", at, `${ctx.what}: memory has no field "${name}"`, { hint: suggest(name, MEMORY_FIELDS) ?? `its fields: ${MEMORY_FIELDS.join(", ")}` }));
+        }
         break;
       default:
         diagnostics.push(
@@ -122,6 +142,21 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
     }
   });
   return { expr: parsed.expr, diagnostics };
+}
+
+/**
+ * `steps.<step>.<key>` (or `steps.<step>[i].<key>` for an iterating step) where the
+ * step calls a module with declared outputs: the key must be one of them (issue #6:
+ * "an unknown output name is an error with a did-you-mean").
+ */
+function outputProblem(path: (string | number)[], found: { decl: StepSpec; scope: Scope }, ctx: ExprContext): { message: string; hint?: string } | undefined {
+  const keys = ctx.outputKeys?.(found.decl, found.scope);
+  if (!keys) return undefined;
+  const st = found.decl;
+  const iterates = st.count !== undefined || st.forEach !== undefined || st.parallel !== undefined;
+  const key = iterates ? (typeof path[1] === "number" ? path[2] : undefined) : path[1];
+  if (typeof key !== "string" || keys.includes(key)) return undefined;
+  return { message: `step "${st.name}" has no output "${key}"`, hint: suggest(key, keys) ?? `its outputs: ${keys.join(", ")}` };
 }
 
 /** Why a literal `file()` path cannot be read at run time, if it cannot. */

@@ -1,10 +1,9 @@
-import { existsSync } from "node:fs";
-import { dirname, resolve as resolvePath } from "node:path";
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { suggest } from "../diagnostics/did-you-mean.js";
 import type { Range } from "../diagnostics/range.js";
 import type { AdapterSpec, ExprSource, NodeRef, StepSpec, WorkflowSpec } from "../decode/spec.js";
 import { checkExpression, type ExprContext, type RangeAt } from "./check-expression.js";
+import type { ModuleInterface, ModuleLookup } from "./module-interface.js";
 import { Scope, type NodeKind } from "./scope.js";
 
 /** The resolve stage's result: one scope per workflow (root first, then bodies, depth first). */
@@ -15,6 +14,10 @@ export interface Resolution {
   bodyOf: Map<StepSpec, Scope>;
   /** The adapter each step with an adapter target runs on (declared, or implicit from `adapter = "T"`). */
   adapterOf: Map<StepSpec, AdapterSpec>;
+  /** The module each step calls (a subworkflow, or a flow used as an agent). */
+  calleeOf: Map<StepSpec, ModuleInterface>;
+  /** `input.<key>` names the workflow's expressions read, each at its first reading. */
+  inputsRead: Map<string, Range>;
 }
 
 /** Reserved names: targets with a meaning of their own, and the `__` prefix kept for generated nodes. */
@@ -29,12 +32,19 @@ export function isReservedName(name: string): boolean {
  * channel reference, and every expression's references. Unknown names get a
  * did-you-mean over what is visible from that point.
  */
-export function resolveWorkflow(spec: WorkflowSpec, rangeAt: RangeAt): { value: Resolution; diagnostics: Diagnostic[] } {
-  const r = new Resolver(rangeAt);
+export function resolveWorkflow(spec: WorkflowSpec, rangeAt: RangeAt, modules: ModuleLookup = () => undefined): { value: Resolution; diagnostics: Diagnostic[] } {
+  const r = new Resolver(rangeAt, modules);
   const root = r.declare(spec, undefined, undefined);
-  const res: Resolution = { root, scopes: r.scopes, bodyOf: r.bodyOf, adapterOf: r.adapterOf };
+  const res: Resolution = { root, scopes: r.scopes, bodyOf: r.bodyOf, adapterOf: r.adapterOf, calleeOf: r.calleeOf, inputsRead: r.inputsRead };
   for (const s of r.scopes) r.resolve(s);
   return { value: res, diagnostics: r.diagnostics };
+}
+
+/** The scope of the module's own workflow (the outermost around `s`). */
+function rootOf(s: Scope): Scope {
+  let root = s;
+  while (root.parent) root = root.parent;
+  return root;
 }
 
 class Resolver {
@@ -42,10 +52,15 @@ class Resolver {
   readonly scopes: Scope[] = [];
   readonly bodyOf = new Map<StepSpec, Scope>();
   readonly adapterOf = new Map<StepSpec, AdapterSpec>();
+  readonly calleeOf = new Map<StepSpec, ModuleInterface>();
+  readonly inputsRead = new Map<string, Range>();
   /** Implicit adapters (`adapter = "noop"`), one per type, owned by the root scope. */
   private readonly implicit = new Map<string, AdapterSpec>();
 
-  constructor(private readonly rangeAt: RangeAt) {}
+  constructor(
+    private readonly rangeAt: RangeAt,
+    private readonly modules: ModuleLookup,
+  ) {}
 
   /** Registers a workflow's declarations (and, recursively, its bodies'). */
   declare(w: WorkflowSpec, parent: Scope | undefined, owner: StepSpec | undefined): Scope {
@@ -60,6 +75,16 @@ class Resolver {
       for (const it of items) {
         if (it.name.startsWith("__")) {
           this.diagnostics.push(diag("reserved_name", it.nameRange, `${noun} "${it.name}": names starting with "__" are reserved`, { hint: "pick a name that starts with a letter" }));
+          continue;
+        }
+        const same = (s[table] as unknown as Map<string, T>).get(it.name);
+        if (same && (it as { expected?: boolean }).expected) {
+          this.diagnostics.push(
+            diag("duplicate_name", it.nameRange, `${noun} "${it.name}" is both expected from the caller and declared here`, {
+              related: [{ message: "declared here", range: same.nameRange }],
+              hint: `keep one: the caller's (expects) or an own ${noun} block`,
+            }),
+          );
           continue;
         }
         const outer = parent?.lookup(table, it.name);
@@ -149,25 +174,32 @@ class Resolver {
 
   resolve(s: Scope) {
     const w = s.workflow;
-    const base: ExprContext = { scope: s, each: s.inIteration, steps: true, what: "" };
+    const base: ExprContext = {
+      scope: s,
+      each: s.inIteration,
+      steps: true,
+      what: "",
+      outputKeys: (st, at) => this.outputKeys(st, at),
+      readsInput: (name, at) => {
+        if (!this.inputsRead.has(name)) this.inputsRead.set(name, at);
+      },
+      memory: rootOf(s).workflow.header?.memory?.script === true,
+    };
     if (w.header) {
       this.node(w.header.initialState, s, "initial_state");
       this.environment(w.header.environment, s, `workflow "${w.header.name}"`);
       if (w.header.targetState && !s.nodes.has(w.header.targetState.name)) this.node(w.header.targetState, s, "target_state");
-      const present = w.header.use.filter((u) => this.path(u, `workflow "${w.header!.name}" use`));
-      if (present.length > 0 && w.header.use.length > 0) {
-        this.diagnostics.push(diag("not_supported", w.header.use[0].range, `workflow "${w.header.name}": "use" (flow agents from other files) is not supported yet`, { hint: "multi-file composition arrives with a later release" }));
-      }
     }
     for (const v of w.variables) this.expr(v.default, { ...base, each: false, steps: false, what: `variable "${v.name}" default` });
     for (const l of w.locals) this.expr(l.value, { ...base, what: `local "${l.name}"` });
     for (const a of w.adapters) this.exprs(a.config, { ...base, each: false, steps: false, what: `adapter "${a.name}"` }, "config");
     for (const a of w.agents) {
       this.exprs(a.config, { ...base, each: false, steps: false, what: `agent "${a.name}"` }, "config");
-      if (a.use && this.path(a.use, `agent "${a.name}" use`)) this.diagnostics.push(diag("not_supported", a.use.range, `agent "${a.name}": agents defined by a workflow file ("use") are not supported yet`, { hint: "declare the agent with adapter/cli and model for now" }));
+      if (a.use && !a.fromHeader) this.undeclaredUse(a, s);
+      for (const x of a.adapters) this.ref(s, "adapters", x.ref.replace(/^adapter\./, ""), x.range, `agent "${a.name}" adapters`);
+      for (const x of a.agents) this.ref(s, "agents", x.ref.replace(/^agent\./, ""), x.range, `agent "${a.name}" agents`);
     }
     for (const sw of w.subworkflows) {
-      this.path(sw.source, `subworkflow "${sw.name}" source`);
       this.exprs(sw.input, { ...base, what: `subworkflow "${sw.name}"` }, "input");
       for (const a of sw.adapters) this.ref(s, "adapters", a.ref.replace(/^adapter\./, ""), a.range, `subworkflow "${sw.name}" adapters`);
       for (const a of sw.agents) this.ref(s, "agents", a.ref.replace(/^agent\./, ""), a.range, `subworkflow "${sw.name}" agents`);
@@ -206,14 +238,35 @@ class Resolver {
   }
 
   /**
-   * A path another file names (`source`, `workflow_file`, `use`) must exist, relative to
-   * the naming file's directory. Loading it is multi-file composition, a later stage.
+   * An agent that is a flow (`use = "./x.hcl"`) must be declared by the header's `use`
+   * list (seed 000: "every imported flow the body composes must appear in the header").
    */
-  private path(p: { path: string; range: Range }, what: string): boolean {
-    const base = dirname(resolvePath(p.range.file));
-    if (p.path && existsSync(resolvePath(base, p.path))) return true;
-    this.diagnostics.push(diag("file_not_found", p.range, `${what}: "${p.path}" does not exist`, { hint: `paths are relative to the directory of ${p.range.file}` }));
-    return false;
+  private undeclaredUse(a: { name: string; use?: { path: string; range: Range; module?: string } }, s: Scope) {
+    if (!a.use?.module) return;
+    const header = rootOf(s).workflow.header;
+    if (header?.use.some((u) => u.module === a.use!.module)) return;
+    this.diagnostics.push(
+      diag("use_undeclared", a.use.range, `agent "${a.name}": the flow "${a.use.path}" is not declared in the workflow's use list`, {
+        hint: header ? `add it: use = [${[...header.use.map((u) => JSON.stringify(u.path)), JSON.stringify(a.use.path)].join(", ")}]` : `declare it in the header: workflow { name = "..." use = ["${a.use.path}"] }`,
+      }),
+    );
+  }
+
+  /** The module a step calls: its subworkflow's source, or the flow its agent uses. */
+  private callee(st: StepSpec, s: Scope): ModuleInterface | undefined {
+    const t = st.target;
+    const id = t?.kind === "subworkflow" ? s.lookup("subworkflows", t.name)?.decl.source.module : t?.kind === "agent" ? s.lookup("agents", t.name)?.decl.use?.module : undefined;
+    return id ? this.modules(id) : undefined;
+  }
+
+  /**
+   * The output names `steps.<step>.*` may read when the step calls a module that
+   * declares outputs (plus its outcomes' `output` keys); undefined when they are open.
+   */
+  private outputKeys(st: StepSpec, s: Scope): string[] | undefined {
+    const callee = this.callee(st, s);
+    if (!callee || callee.outputs.length === 0) return undefined;
+    return [...callee.outputs.map((o) => o.name), ...st.outcomes.flatMap((o) => Object.keys(o.output))];
   }
 
   private ref(s: Scope, table: "adapters" | "agents" | "subworkflows" | "channels", name: string, range: Range, what: string): boolean {
@@ -259,8 +312,11 @@ class Resolver {
       }
     } else if (t?.kind === "agent") {
       const found = s.lookup("agents", t.name);
-      if (found) found.scope.used.add(`agents:${t.name}`);
-      else {
+      if (found) {
+        found.scope.used.add(`agents:${t.name}`);
+        const callee = this.callee(st, s);
+        if (callee) this.calleeOf.set(st, callee);
+      } else {
         const visible = s.visible("agents");
         this.diagnostics.push(
           diag("unknown_target", t.range, `${what}: unknown agent "${t.name}"`, {
@@ -269,12 +325,11 @@ class Resolver {
         );
       }
     } else if (t?.kind === "subworkflow" || t?.kind === "channel") {
-      const known = this.ref(s, t.kind === "subworkflow" ? "subworkflows" : "channels", t.name, t.range, what);
-      if (t.kind === "subworkflow" && known) {
-        this.diagnostics.push(diag("not_supported", t.range, `${what}: running a subworkflow from another directory is not supported yet`, { hint: "inline the steps in a workflow { } body for now" }));
-      }
+      this.ref(s, t.kind === "subworkflow" ? "subworkflows" : "channels", t.name, t.range, what);
+      const callee = this.callee(st, s);
+      if (callee) this.calleeOf.set(st, callee);
     } else if (t?.kind === "file") {
-      if (this.path({ path: t.path, range: t.range }, what)) this.diagnostics.push(diag("not_supported", t.range, `${what}: workflow_file is not supported yet`, { hint: "inline the body in a workflow { } block for now" }));
+      // The body file was loaded and decoded into st.body (a missing one is reported by the loader).
     } else if (!t && !st.targetWritten && st.lifecycle === undefined) {
       this.diagnostics.push(
         diag("missing_field", st.nameRange, `${what} has no target`, {

@@ -34,14 +34,23 @@ export interface Payloads {
     parent_step_id?: string;
     /** Iteration index within the parent step, for bodies. */
     iteration?: number;
-    /** Variables given to the run (root) or the iteration item (`each`) of a body. */
+    /** Variables given to the run (root, or a subworkflow's bindings); `{}` for a body. */
     inputs: Record<string, Value>;
+    /** The `input` namespace: `apply --input`, or the step input a flow used as an agent is called with. */
+    input?: Record<string, Value>;
+    /** How the run was called: `body`, `subworkflow` or `flow` (absent on the root). */
+    call?: "body" | "subworkflow" | "flow";
     each?: { index: number; total: number; key: Value; value: Value; prev?: Value };
     /** Only on the root: the compiled graph, so `resume` needs no source files. */
     graph?: unknown;
     /** Only on the root: the directory relative paths resolve against (adapters' base_dir). */
     base_dir?: string;
   };
+  /**
+   * A memory pack recalled for a run whose header sets `memory { script = true }` (seed
+   * 000, A3), before its first step, which consumes it. Resume re-uses it, never recalls.
+   */
+  "memory.injected": { consuming_step_id: string; identity: string; query: string; items: MemoryItem[]; bytes: number; budget_bytes: number };
   /** An attempt at a step visit begins (for effectful adapters, before executing). */
   "step.attempt.started": { idempotency_key: string; visit: number; iteration?: number; adapter?: string };
   /** An interrupted attempt found on resume. */
@@ -51,7 +60,7 @@ export interface Payloads {
   /** The adapter returned: its result is final; resume re-uses it and never re-executes. */
   "effect.confirmed": { idempotency_key: string; visit: number; iteration?: number; outcome: string; output: Record<string, Value>; reason: Reason; detail?: string };
   /** One item of an iterating step finished. */
-  "iteration.completed": { visit: number; index: number; outcome: string; success: boolean; output: Record<string, Value>; child_run_id?: string; reason: Reason };
+  "iteration.completed": { visit: number; index: number; outcome: string; success: boolean; output: Record<string, Value>; child_run_id?: string; child_state?: string; reason: Reason };
   /** A step visit finished: the outcome taken and the node it leads to. */
   "step.completed": {
     visit: number;
@@ -61,6 +70,8 @@ export interface Payloads {
     reason: Reason;
     detail?: string;
     child_run_ids?: string[];
+    /** The final state of each child run, in the order of `child_run_ids`. */
+    child_states?: string[];
     shared?: Record<string, Value>;
   };
   /** A branch chose an arm. */
@@ -72,7 +83,22 @@ export interface Payloads {
   /** A signal or decision delivered from outside (`criteria signal`, `approve`, `reject`). */
   "signal.received": { name: string; payload?: Value; by?: string };
   /** The run ended. */
-  "run.completed": { state: string; success: boolean; reason: Reason; detail?: string; outputs: Record<string, Value> };
+  "run.completed": {
+    state: string;
+    success: boolean;
+    reason: Reason;
+    detail?: string;
+    outputs: Record<string, Value>;
+    /** A nested run without `output` blocks: its steps' outputs merged, which its caller reads. */
+    result?: Record<string, Value>;
+  };
+}
+
+/** One earlier run's outputs recalled into a memory pack. */
+export interface MemoryItem {
+  run_id: string;
+  at_ms: number;
+  text: string;
 }
 
 /** Every entry type. */

@@ -14,6 +14,8 @@ export interface RunRecord {
   branches: Map<string, Payloads["branch.taken"]>;
   waits: Map<string, { started?: JournalEntry<"wait.started">; completed?: Payloads["wait.completed"] }>;
   approvals: Map<string, { requested?: Payloads["approval.requested"]; decided?: Payloads["approval.decided"] }>;
+  /** The memory pack recalled for the run, if any. */
+  memory?: Payloads["memory.injected"];
 }
 
 export interface AttemptRecord {
@@ -74,6 +76,9 @@ export function applyEntry(tree: TreeRecord, e: JournalEntry): void {
       break;
     case "run.completed":
       r.completed = p;
+      break;
+    case "memory.injected":
+      r.memory = p;
       break;
     case "step.completed": {
       const c = p as Payloads["step.completed"];

@@ -6,7 +6,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { procStat } from "../process-info.js";
 import { canonicalJson } from "./canonical-json.js";
-import type { EntryType, JournalEntry, NewEntry } from "./entry.js";
+import type { EntryType, JournalEntry, MemoryItem, NewEntry } from "./entry.js";
 
 /** A run summary from the `runs` index (derived from the journal, written in the same transactions). */
 export interface RunRow {
@@ -18,6 +18,8 @@ export interface RunRow {
   created_ms: number;
   updated_ms: number;
   final_state: string | null;
+  /** The run's identity (a flow's header `identity`, else its name), when it has one. */
+  identity: string | null;
 }
 
 /** Refusal to run: another live process holds the run (issue #3: "never allowed to double-run"). */
@@ -60,6 +62,7 @@ CREATE TABLE IF NOT EXISTS runs (
   updated_ms INTEGER NOT NULL,
   final_state TEXT
 );
+CREATE VIRTUAL TABLE IF NOT EXISTS memory USING fts5(identity UNINDEXED, run_id UNINDEXED, at_ms UNINDEXED, text);
 CREATE TABLE IF NOT EXISTS locks (
   root_run_id TEXT PRIMARY KEY,
   pid INTEGER NOT NULL,
@@ -84,6 +87,8 @@ export class SqliteJournal {
   private readonly insert: Database.Statement;
   private readonly upsertRun: Database.Statement;
   private readonly finishRun: Database.Statement;
+  private readonly identityOf: Database.Statement;
+  private readonly remember: Database.Statement;
   private readonly maxSeq: Database.Statement;
   private readonly readRows: Database.Statement;
   private readonly killAfter: number | undefined;
@@ -112,6 +117,9 @@ export class SqliteJournal {
       this.db.pragma(`synchronous = ${opts.synchronous === "OFF" ? "OFF" : "FULL"}`);
       this.db.pragma("busy_timeout = 10000");
       this.db.exec(SCHEMA);
+      // Journals written before runs had identities gain the column (NULL for old runs).
+      const cols = this.db.prepare("PRAGMA table_info(runs)").all() as { name: string }[];
+      if (!cols.some((c) => c.name === "identity")) this.db.exec("ALTER TABLE runs ADD COLUMN identity TEXT");
     } catch (e) {
       const err = e as NodeJS.ErrnoException;
       const why = err.code === "EEXIST" || err.code === "ENOTDIR" ? "it is not a directory" : err.code === "EACCES" || /readonly|read-only|unable to open/i.test(err.message) ? "it cannot be written (permissions?)" : err.message;
@@ -121,9 +129,11 @@ export class SqliteJournal {
       "INSERT INTO journal (seq, root_run_id, run_id, step_id, attempt, entry_type, at_ms, payload, checksum) VALUES (@seq, @root, @run_id, @step_id, @attempt, @entry_type, @at_ms, @payload, @checksum)",
     );
     this.upsertRun = this.db.prepare(
-      "INSERT OR IGNORE INTO runs (run_id, root_run_id, parent_run_id, workflow, status, created_ms, updated_ms) VALUES (?, ?, ?, ?, 'active', ?, ?)",
+      "INSERT OR IGNORE INTO runs (run_id, root_run_id, parent_run_id, workflow, status, created_ms, updated_ms, identity) VALUES (?, ?, ?, ?, 'active', ?, ?, ?)",
     );
     this.finishRun = this.db.prepare("UPDATE runs SET status = ?, updated_ms = ?, final_state = ? WHERE run_id = ?");
+    this.identityOf = this.db.prepare("SELECT identity FROM runs WHERE run_id = ?").pluck();
+    this.remember = this.db.prepare("INSERT INTO memory (identity, run_id, at_ms, text) VALUES (?, ?, ?, ?)");
     this.maxSeq = this.db.prepare("SELECT COALESCE(MAX(seq), 0) AS m FROM journal");
     this.readRows = this.db
       .prepare("SELECT seq, run_id, step_id, attempt, entry_type, at_ms, payload, checksum FROM journal WHERE root_run_id = ? AND seq > ? ORDER BY seq")
@@ -152,10 +162,14 @@ export class SqliteJournal {
         this.insert.run({ ...row, checksum: checksum(seq, rootRunId, e.run_id, e.step_id, e.attempt, e.entry_type, e.at_ms, payload) });
         if (e.entry_type === "run.spawned") {
           const p = e.payload as JournalEntry<"run.spawned">["payload"];
-          this.upsertRun.run(e.run_id, rootRunId, p.parent_run_id ?? null, p.workflow, e.at_ms, e.at_ms);
+          this.upsertRun.run(e.run_id, rootRunId, p.parent_run_id ?? null, p.workflow, e.at_ms, e.at_ms, p.identity ?? null);
         } else if (e.entry_type === "run.completed") {
           const p = e.payload as JournalEntry<"run.completed">["payload"];
           this.finishRun.run(p.success ? "succeeded" : "failed", e.at_ms, p.state, e.run_id);
+          // A run with an identity that succeeded with outputs is remembered, in the same
+          // transaction: memory never holds a run the journal does not.
+          const identity = this.identityOf.get(e.run_id) as string | null | undefined;
+          if (identity && p.success && Object.keys(p.outputs).length > 0) this.remember.run(identity, e.run_id, e.at_ms, memoryText(p.outputs));
         }
         out.push({ ...e, seq } as JournalEntry);
         seq++;
@@ -197,6 +211,36 @@ export class SqliteJournal {
     return undefined;
   }
 
+  /**
+   * Earlier runs of `identity` for a memory pack (seed 000, A3): the runs whose
+   * remembered outputs best match `query` (SQLite FTS5, bm25), then the newest, as many
+   * as fit in `budgetBytes` of text (UTF-8). Runs of the tree `excludeRoot` are skipped.
+   */
+  recall(identity: string, query: string, budgetBytes: number, excludeRoot: string): MemoryItem[] {
+    const terms = [...new Set(query.toLowerCase().match(/[\p{L}\p{N}_]{2,}/gu) ?? [])].slice(0, 32);
+    const exclude = `${excludeRoot}/%`;
+    const rows = (
+      terms.length > 0
+        ? this.db
+            .prepare("SELECT run_id, at_ms, text FROM memory WHERE memory MATCH ? AND identity = ? AND run_id != ? AND run_id NOT LIKE ? ORDER BY bm25(memory), at_ms DESC LIMIT 200")
+            .all(terms.map((t) => `"${t}"`).join(" OR "), identity, excludeRoot, exclude)
+        : []
+    ) as MemoryItem[];
+    const recent = this.db.prepare("SELECT run_id, at_ms, text FROM memory WHERE identity = ? AND run_id != ? AND run_id NOT LIKE ? ORDER BY at_ms DESC LIMIT 200").all(identity, excludeRoot, exclude) as MemoryItem[];
+    const out: MemoryItem[] = [];
+    const seen = new Set<string>();
+    let left = budgetBytes;
+    for (const r of [...rows, ...recent]) {
+      if (seen.has(r.run_id) || left <= 0) continue;
+      seen.add(r.run_id);
+      const bytes = Buffer.byteLength(r.text);
+      const text = bytes <= left ? r.text : Buffer.from(r.text).subarray(0, left).toString("utf8").replace(/\uFFFD$/, "");
+      out.push({ run_id: r.run_id, at_ms: Number(r.at_ms), text });
+      left -= Buffer.byteLength(text);
+    }
+    return out;
+  }
+
   /** Runs, newest first; `roots` limits to root runs. */
   runs(opts: { roots?: boolean; limit?: number } = {}): RunRow[] {
     const where = opts.roots ? "WHERE parent_run_id IS NULL" : "";
@@ -235,6 +279,13 @@ export class SqliteJournal {
   }
 }
 
+
+/** The text a run leaves in memory: its outputs, one `name: value` per line. */
+function memoryText(outputs: Record<string, unknown>): string {
+  return Object.entries(outputs)
+    .map(([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`)
+    .join("\n");
+}
 
 /**
  * CRC-32 of an entry's fields: detects a torn or corrupted row (not tampering, which

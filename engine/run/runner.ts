@@ -1,9 +1,12 @@
-import type { Graph, GraphStep } from "../../compiler/build/graph.js";
+import { resolve as resolvePath } from "node:path";
+import { DEFAULT_POLICY, type Graph, type GraphStep } from "../../compiler/build/graph.js";
 import type { FunctionTable, Value } from "../../compiler/expr/value.js";
 import type { Adapter, Reason, StepRequest, StepResult } from "../adapters/adapter.js";
 import type { JournalEntry, NewEntry, Payloads } from "../journal/entry.js";
-import { applyEntry, foldEntries, RETRYABLE, type RunRecord, type TreeRecord } from "../journal/fold.js";
+import { applyEntry, foldEntries, RETRYABLE, type TreeRecord } from "../journal/fold.js";
 import type { SqliteJournal } from "../journal/sqlite-journal.js";
+import { chainOf, ownerOf, rootOf, subworkflowOf, type Frame } from "./frame.js";
+import { MEMORY_BUDGET_BYTES, memoryNamespace, queryOf, type MemoryProvider } from "./memory.js";
 import { conform, EvalFailure, engineFunctions, evalExpr, evalMap } from "./evaluate.js";
 import type { RunEvent } from "./events.js";
 import { SessionScope } from "./sessions.js";
@@ -29,6 +32,33 @@ export interface RunEnd {
   merged_output?: Record<string, Value>;
 }
 
+/** What one execution of a step (or of one item) ends with. */
+interface ItemOutcome {
+  outcome: string;
+  output: Record<string, Value>;
+  reason: Reason;
+  detail?: string;
+  /** Entries written with the completion, in one transaction. */
+  pending: NewEntry[];
+  child_run_ids?: string[];
+  /** Each child run's final state, in the order of `child_run_ids`. */
+  child_states?: string[];
+}
+
+/** What a step visit ends with (an iterating step's output is the list of its items'). */
+type StepOutcome = Omit<ItemOutcome, "output"> & { output: Record<string, Value> | Record<string, Value>[] };
+
+/** How a child run is called (issue #6, Nested runs: one code path for all three). */
+interface ChildCall {
+  kind: "body" | "subworkflow" | "flow";
+  graph: Graph;
+  vars: Record<string, Value>;
+  /** The child's `input` namespace. */
+  input: Record<string, Value>;
+  /** A module's run sees nothing of its caller but what the call passes. */
+  isolated: boolean;
+}
+
 /** What the runner needs from outside: the journal, adapters, a clock, an event sink. */
 export interface RunnerOptions {
   journal: SqliteJournal;
@@ -47,6 +77,8 @@ export interface RunnerOptions {
   pollMs?: number;
   /** Aborting stops the run where it stands, resumable (SIGINT/SIGTERM). */
   signal?: AbortSignal;
+  /** Where memory packs come from (default: the journal's own FTS5 index). */
+  memory?: MemoryProvider;
 }
 
 /** A run was stopped from outside (SIGINT): nothing is completed; `criteria resume` continues it. */
@@ -59,21 +91,6 @@ export class RunInterrupted extends Error {
 /** A run cannot start or resume (it exists, is unknown, or lacks a required variable). */
 export class RunRefused extends Error {}
 
-interface Frame {
-  graph: Graph;
-  runId: string;
-  parent?: Frame;
-  sessions: SessionScope;
-  vars: Record<string, Value>;
-  locals?: Record<string, Value>;
-  each?: Record<string, Value>;
-  inputs: Record<string, Value>;
-  /** Step outputs visible from this run (`steps.<name>`): enclosing runs' and its own. */
-  outputs: Record<string, Value>;
-  rec: RunRecord;
-  /** Step outputs merged in completion order (see RunEnd.merged_output). */
-  merged: Record<string, Value>;
-}
 
 /** Merges a step's output into its run's merged output (objects only; lists of items are not merged). */
 function merge(f: Frame, output: Value): void {
@@ -93,7 +110,8 @@ function merge(f: Frame, output: Value): void {
 export class Runner {
   private readonly clock: () => number;
   private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
-  private functions: FunctionTable;
+  /** The standard functions per directory (`file()` reads relative to the run's module). */
+  private readonly functionTables = new Map<string, FunctionTable>();
   private readonly abort: AbortController = new AbortController();
   private tree: TreeRecord = foldEntries([]);
   private rootId = "";
@@ -103,7 +121,6 @@ export class Runner {
   constructor(private readonly opts: RunnerOptions) {
     this.clock = opts.clock ?? Date.now;
     this.sleep = opts.sleep ?? defaultSleep;
-    this.functions = engineFunctions(opts.baseDir);
     opts.signal?.addEventListener("abort", () => this.abort.abort(), { once: true });
   }
 
@@ -121,13 +138,16 @@ export class Runner {
     return { run_id, step_id, attempt, entry_type, at_ms: this.clock(), payload } as NewEntry;
   }
 
-  /** Starts a new root run of `graph` with the given variable values. */
-  async start(graph: Graph, inputs: Record<string, Value>, runId?: string): Promise<RunEnd> {
+  /**
+   * Starts a new root run of `graph` with the given variable values.
+   * @param input the run's `input` namespace (`criteria apply --input`): what a flow reads as `input.*`
+   */
+  async start(graph: Graph, inputs: Record<string, Value>, runId?: string, input: Record<string, Value> = {}): Promise<RunEnd> {
     this.rootId = runId ?? newRunId(this.clock());
     this.opts.journal.lock(this.rootId, this.clock());
     try {
       if (this.opts.journal.run(this.rootId)) throw new RunRefused(`run ${this.rootId} already exists; continue it with criteria resume ${this.rootId}, or choose another --run-id`);
-      return await this.root(graph, inputs);
+      return await this.root(graph, inputs, input);
     } finally {
       this.opts.journal.unlock(this.rootId);
     }
@@ -144,61 +164,87 @@ export class Runner {
       const root = this.tree.runs.get(runId);
       if (!root?.spawned?.graph) throw new RunRefused(`no run ${runId} in the journal (criteria runs lists them)`);
       if (root.completed) return this.endFromRecord(runId, root.completed);
-      return await this.root(root.spawned.graph as Graph, root.spawned.inputs, root.spawned.base_dir);
+      return await this.root(root.spawned.graph as Graph, root.spawned.inputs, root.spawned.input ?? {}, root.spawned.base_dir);
     } finally {
       this.opts.journal.unlock(runId);
     }
   }
 
   private endFromRecord(runId: string, c: Payloads["run.completed"]): RunEnd {
-    return { run_id: runId, state: c.state, success: c.success, reason: c.reason, detail: c.detail, outputs: c.outputs };
+    return { run_id: runId, state: c.state, success: c.success, reason: c.reason, detail: c.detail, outputs: c.outputs, ...(c.result ? { merged_output: c.result } : {}) };
   }
 
-  private async root(graph: Graph, given: Record<string, Value>, baseDir = this.opts.baseDir): Promise<RunEnd> {
+  private async root(graph: Graph, given: Record<string, Value>, input: Record<string, Value>, baseDir = this.opts.baseDir): Promise<RunEnd> {
     this.baseDir = baseDir;
-    this.functions = engineFunctions(baseDir);
+    const fns = this.functionsAt(graph);
     const vars: Record<string, Value> = {};
     for (const v of graph.variables) {
       if (Object.prototype.hasOwnProperty.call(given, v.name)) vars[v.name] = given[v.name];
-      else if (v.default) vars[v.name] = evalExpr(v.default, {}, this.functions);
+      else if (Object.prototype.hasOwnProperty.call(input, v.name)) vars[v.name] = input[v.name];
+      else if (v.default) vars[v.name] = evalExpr(v.default, {}, fns);
       else throw new RunRefused(`variable "${v.name}" is required: pass --var ${v.name}=...`);
     }
     const shared: Record<string, Value> = {};
-    for (const s of graph.shared_variables) shared[s.name] = s.value ? evalExpr(s.value, { var: vars }, this.functions) : null;
+    for (const s of graph.shared_variables) shared[s.name] = s.value ? evalExpr(s.value, { var: vars }, fns) : null;
     this.shared = shared;
-    return this.runGraph(graph, this.rootId, undefined, vars, given, undefined, { workflow: graph.name, spec_hash: specHash(graph), ...(graph.identity ? { identity: graph.identity } : {}), inputs: given, graph, base_dir: baseDir });
+    const identity = graph.identity ?? (graph.memory ? graph.name : undefined);
+    return this.runGraph(
+      { kind: "body", graph, vars, input, isolated: true },
+      this.rootId,
+      undefined,
+      undefined,
+      { workflow: graph.name, spec_hash: specHash(graph), ...(identity ? { identity } : {}), inputs: given, ...(Object.keys(input).length > 0 ? { input } : {}), graph, base_dir: baseDir },
+    );
   }
 
   private shared: Record<string, Value> = {};
   private baseDir = "";
 
+  /** The functions for expressions of `graph` (a module's `file()` reads from its own directory). */
+  private functionsAt(graph: Graph): FunctionTable {
+    const dir = graph.dir ? resolvePath(this.baseDir, graph.dir) : this.baseDir;
+    let t = this.functionTables.get(dir);
+    if (!t) {
+      t = engineFunctions(dir);
+      this.functionTables.set(dir, t);
+    }
+    return t;
+  }
+
+  private fns(f: Frame): FunctionTable {
+    for (let x: Frame | undefined = f; x; x = x.parent) if (x.isolated) return this.functionsAt(x.graph);
+    return this.functionsAt(f.graph);
+  }
+
   private namespaces(f: Frame): Record<string, Value> {
     let each: Value = null;
-    for (let x: Frame | undefined = f; x && each === null; x = x.parent) if (x.each) each = x.each;
-    return { var: f.vars, local: this.locals(f), each, steps: f.outputs, shared: this.shared, input: f.inputs };
+    let memory: Value = null;
+    for (let x: Frame | undefined = f; x; x = x.parent) {
+      if (each === null && x.each) each = x.each;
+      if (memory === null && x.memory !== undefined) memory = x.memory;
+      if (x.isolated) break;
+    }
+    return { var: f.vars, local: this.locals(f), each, steps: f.outputs, shared: this.shared, input: f.inputs, memory };
   }
 
   private locals(f: Frame): Record<string, Value> {
     if (f.locals) return f.locals;
-    const out: Record<string, Value> = { ...(f.parent ? this.locals(f.parent) : {}) };
+    const out: Record<string, Value> = { ...(f.parent && !f.isolated ? this.locals(f.parent) : {}) };
     f.locals = out;
     for (const l of f.graph.locals) {
-      const ns = { var: f.vars, local: out, each: f.each ?? null, steps: f.outputs, shared: this.shared, input: f.inputs };
-      out[l.name] = evalExpr(l.value, ns, this.functions);
+      const ns = { var: f.vars, local: out, each: f.each ?? null, steps: f.outputs, shared: this.shared, input: f.inputs, memory: f.memory ?? null };
+      out[l.name] = evalExpr(l.value, ns, this.fns(f));
     }
     return out;
   }
 
-  /** Walks one graph as one run (root or nested) until a state, `_continue` or `return`. */
-  private async runGraph(
-    graph: Graph,
-    runId: string,
-    parent: Frame | undefined,
-    vars: Record<string, Value>,
-    inputs: Record<string, Value>,
-    each: Record<string, Value> | undefined,
-    spawn: Payloads["run.spawned"],
-  ): Promise<RunEnd> {
+  /**
+   * Walks one graph as one run (root or nested) until a state, `_continue` or `return`.
+   * Journals `run.spawned` first (a resumed run finds it and goes on), a memory pack when
+   * the graph asks for one, and `run.completed` last, with the result its caller reads.
+   */
+  private async runGraph(call: ChildCall, runId: string, parent: Frame | undefined, each: Record<string, Value> | undefined, spawn: Payloads["run.spawned"]): Promise<RunEnd> {
+    const graph = call.graph;
     let rec = this.tree.runs.get(runId);
     if (!rec?.spawned) {
       this.append([this.entry(runId, "", 0, "run.spawned", spawn)]);
@@ -206,15 +252,26 @@ export class Runner {
       if (!parent) this.emit({ event: "run.started", run_id: runId, workflow: graph.name });
     } else if (!parent) this.emit({ event: "run.resumed", run_id: runId, workflow: graph.name });
     if (rec.completed) return this.endFromRecord(runId, rec.completed);
-    const inherited = new Set<string>([
-      ...graph.adapters.filter((a) => a.inherited).map((a) => `adapter.${a.id}`),
-      ...graph.agents.filter((a) => a.inherited).map((a) => `agent.${a.name}`),
-    ]);
-    const sessions = new SessionScope(parent?.sessions, inherited, { run_id: runId, base_dir: this.baseDir, state_dir: this.opts.journal.stateDir });
-    // `steps.*` as seen from this run: the enclosing runs' outputs (they wait while this
-    // run goes on), then this run's own, added as its steps complete. O(1) per step.
-    const outputs = Object.assign(Object.create(null) as Record<string, Value>, parent?.outputs);
-    const f: Frame = { graph, runId, parent, sessions, vars, each, inputs, outputs, rec, merged: Object.create(null) as Record<string, Value> };
+    const moduleDir = graph.dir ? resolvePath(this.baseDir, graph.dir) : parent && !call.isolated ? undefined : this.baseDir;
+    const sessions = new SessionScope({ run_id: runId, base_dir: moduleDir ?? this.frameDir(parent!), state_dir: this.opts.journal.stateDir });
+    // `steps.*` as seen from this run: a body sees the enclosing runs' outputs (they wait
+    // while this run goes on), then its own, added as its steps complete. O(1) per step.
+    const outputs = Object.assign(Object.create(null) as Record<string, Value>, call.isolated ? undefined : parent?.outputs);
+    const f: Frame = {
+      graph,
+      runId,
+      parent,
+      sessions,
+      vars: call.vars,
+      each,
+      inputs: call.input,
+      outputs,
+      rec,
+      merged: Object.create(null) as Record<string, Value>,
+      isolated: call.isolated,
+      depth: parent ? parent.depth + 1 : 0,
+    };
+    if (graph.memory?.script) f.memory = this.memoryFor(f, spawn.identity ?? graph.name);
     let end: RunEnd;
     try {
       end = await this.walk(f);
@@ -231,16 +288,41 @@ export class Runner {
     for (const m of closeErrors) this.emit({ event: "warning", run_id: runId, message: m });
     if (end.success) {
       try {
-        end.outputs = evalMap(Object.fromEntries(graph.outputs.filter((o) => o.value).map((o) => [o.name, o.value!])), this.namespaces(f), this.functions);
+        end.outputs = evalMap(Object.fromEntries(graph.outputs.filter((o) => o.value).map((o) => [o.name, o.value!])), this.namespaces(f), this.fns(f));
         for (const o of graph.outputs) if (o.type && o.name in end.outputs) end.outputs[o.name] = conform(o.type, end.outputs[o.name], `output "${o.name}"`);
       } catch (e) {
         end = { ...end, success: false, reason: "eval_error", detail: (e as Error).message };
       }
     }
     end.merged_output = f.merged;
-    this.append([this.entry(runId, "", 0, "run.completed", { state: end.state, success: end.success, reason: end.reason, ...(end.detail ? { detail: end.detail } : {}), outputs: end.outputs })]);
+    // A nested run that declares no outputs gives its caller its steps' merged outputs:
+    // journaled, so a resumed caller reads the same result.
+    const result = parent && graph.outputs.length === 0 && Object.keys(f.merged).length > 0 ? { result: { ...f.merged } } : {};
+    this.append([this.entry(runId, "", 0, "run.completed", { state: end.state, success: end.success, reason: end.reason, ...(end.detail ? { detail: end.detail } : {}), outputs: end.outputs, ...result })]);
     if (!parent) this.emit({ event: "run.completed", run_id: runId, state: end.state, success: end.success, reason: end.reason, detail: end.detail, outputs: end.outputs });
     return end;
+  }
+
+  /** The directory a body's sessions run in: its enclosing module's. */
+  private frameDir(f: Frame): string {
+    for (let x: Frame | undefined = f; x; x = x.parent) if (x.isolated) return x.graph.dir ? resolvePath(this.baseDir, x.graph.dir) : this.baseDir;
+    return this.baseDir;
+  }
+
+  /**
+   * The memory pack of a run whose header sets `memory { script = true }` (seed 000, A3):
+   * recalled once, before its first step (which consumes it), and journaled; a resumed
+   * run re-uses the journaled pack and never recalls again.
+   */
+  private memoryFor(f: Frame, identity: string): Value {
+    if (!f.rec.memory) {
+      const query = queryOf(f.inputs);
+      const provider = this.opts.memory ?? this.opts.journal;
+      const items = provider.recall(identity, query, MEMORY_BUDGET_BYTES, f.runId);
+      const bytes = items.reduce((n, i) => n + Buffer.byteLength(i.text), 0);
+      this.append([this.entry(f.runId, f.graph.initial_state, 0, "memory.injected", { consuming_step_id: f.graph.initial_state, identity, query, items, bytes, budget_bytes: MEMORY_BUDGET_BYTES })]);
+    }
+    return memoryNamespace(f.rec.memory!.items);
   }
 
   private fail(runId: string, reason: Reason, detail: string): RunEnd {
@@ -277,7 +359,7 @@ export class Runner {
           const ns = this.namespaces(f);
           let arm = -1;
           for (let i = 0; i < branch.arms.length; i++) {
-            const v = evalExpr(branch.arms[i].when, ns, this.functions);
+            const v = evalExpr(branch.arms[i].when, ns, this.fns(f));
             if (v !== true && v !== false && v !== "true" && v !== "false") {
               throw new EvalFailure(`${branch.arms[i].when.at}: branch "${node}" arm ${i + 1}: "when" must be true or false, not ${JSON.stringify(v)}`);
             }
@@ -328,9 +410,7 @@ export class Runner {
   }
 
   private rootGraph(f: Frame): Graph {
-    let x = f;
-    while (x.parent) x = x.parent;
-    return x.graph;
+    return rootOf(f).graph;
   }
 
   /** One visit of a step: recorded → re-used; else executed, routed and journaled. */
@@ -349,7 +429,7 @@ export class Runner {
     }
     const started = this.clock();
     this.emit({ event: "step.started", run_id: f.runId, step: step.name, visit });
-    let result: { outcome: string; output: Record<string, Value> | Record<string, Value>[]; reason: Reason; detail?: string; pending: NewEntry[]; child_run_ids?: string[] };
+    let result: StepOutcome;
     try {
       result = step.iteration ? await this.iterate(f, step, visit) : await this.once(f, step, visit, undefined, undefined);
     } catch (e) {
@@ -378,9 +458,9 @@ export class Runner {
       try {
         f.outputs[step.name] = output as Value;
         if (Object.keys(outcome.output).length > 0 && !Array.isArray(output)) {
-          output = { ...output, ...evalMap(outcome.output, this.namespaces(f), this.functions) };
+          output = { ...output, ...evalMap(outcome.output, this.namespaces(f), this.fns(f)) };
         }
-        if (Object.keys(outcome.shared_writes).length > 0) shared = evalMap(outcome.shared_writes, this.namespaces(f), this.functions);
+        if (Object.keys(outcome.shared_writes).length > 0) shared = evalMap(outcome.shared_writes, this.namespaces(f), this.fns(f));
       } catch (e) {
         outcome = undefined;
         reason = "eval_error";
@@ -397,7 +477,7 @@ export class Runner {
         output,
         reason,
         ...(detail ? { detail } : {}),
-        ...(result.child_run_ids ? { child_run_ids: result.child_run_ids } : {}),
+        ...(result.child_run_ids ? { child_run_ids: result.child_run_ids, ...(result.child_states ? { child_states: result.child_states } : {}) } : {}),
         ...(shared ? { shared } : {}),
       }),
     ]);
@@ -411,10 +491,11 @@ export class Runner {
   /** Runs every item of an iterating step (sequentially, or up to parallel_max at once). */
   private async iterate(f: Frame, step: GraphStep, visit: number) {
     const it = step.iteration!;
-    const items = iterationItems(evalExpr(it.expr, this.namespaces(f), this.functions), it.kind, it.expr.at, this.rootGraph(f).policy.max_total_steps);
+    const items = iterationItems(evalExpr(it.expr, this.namespaces(f), this.fns(f)), it.kind, it.expr.at, this.rootGraph(f).policy.max_total_steps);
     const total = items.length;
     const outputs: Record<string, Value>[] = new Array(total);
     const childIds: string[] = [];
+    const childStates: string[] = [];
     let failed = 0;
     let stop = false;
     let crashed: string | undefined;
@@ -435,6 +516,7 @@ export class Runner {
             success: success || step.on_failure === "ignore",
             output: Array.isArray(r.output) ? {} : r.output,
             ...(r.child_run_ids?.[0] ? { child_run_id: r.child_run_ids[0] } : {}),
+            ...(r.child_states?.[0] !== undefined ? { child_state: r.child_states[0] } : {}),
             reason: r.reason,
           }),
         ]);
@@ -442,7 +524,10 @@ export class Runner {
         this.emit({ event: "iteration.completed", run_id: f.runId, step: step.name, index: i, total, outcome: done.outcome, success: done.success });
       }
       outputs[i] = done.output;
-      if (done.child_run_id) childIds[i] = done.child_run_id;
+      if (done.child_run_id) {
+        childIds[i] = done.child_run_id;
+        childStates[i] = done.child_state ?? "";
+      }
       if (!done.success) {
         failed++;
         if (step.on_failure === "abort" || crashed !== undefined) stop = true;
@@ -464,14 +549,15 @@ export class Runner {
       }
     }
     const ran = outputs.filter((o) => o !== undefined);
-    if (crashed !== undefined) return { outcome: "", output: ran, reason: "crashed" as Reason, detail: crashed, pending: [] as NewEntry[], child_run_ids: childIds.filter(Boolean) };
+    const children = childIds.some(Boolean) ? { child_run_ids: childIds.filter(Boolean), child_states: childStates.filter((_, i) => childIds[i]) } : {};
+    if (crashed !== undefined) return { outcome: "", output: ran, reason: "crashed" as Reason, detail: crashed, pending: [] as NewEntry[], ...children };
     return {
       outcome: failed > 0 ? "any_failed" : "all_succeeded",
       output: ran,
       reason: "ok" as Reason,
       ...(total === 0 ? { detail: `${step.iteration!.kind} is empty: nothing to iterate, so all_succeeded` } : {}),
       pending: [] as NewEntry[],
-      child_run_ids: childIds.filter(Boolean),
+      ...children,
     };
   }
 
@@ -487,8 +573,9 @@ export class Runner {
     visit: number,
     iteration: number | undefined,
     each: Record<string, Value> | undefined,
-  ): Promise<{ outcome: string; output: Record<string, Value>; reason: Reason; detail?: string; pending: NewEntry[]; child_run_ids?: string[] }> {
-    if (step.target.kind === "body" && step.body) return this.body(f, step, visit, iteration, each);
+  ): Promise<ItemOutcome> {
+    const call = this.childCall(f, step, each);
+    if (call) return this.spawnChild(f, step, visit, iteration, each, call);
     if (step.target.kind !== "adapter" && step.target.kind !== "agent") {
       return { outcome: "failure", output: {}, reason: "adapter_error", detail: `step "${step.name}": ${step.target.kind} targets cannot run yet`, pending: [] };
     }
@@ -513,20 +600,20 @@ export class Runner {
       const reaped = await reapOrphan(orphanFile(this.opts.journal.stateDir, key));
       this.emit({ event: "warning", run_id: f.runId, message: `step "${step.name}" attempt ${rec.started} was interrupted (crashed)${reaped ? "; its leftover processes were stopped" : ""}; running it again` });
     }
-    const { adapter, sessionId, config, agent } = this.targetOf(f, step);
+    const { adapter, sessionId, sessions, config, agent } = this.targetOf(f, step);
     const onCrash = this.onCrash(f, step);
     if (step.lifecycle) {
       // Older files open and close agent sessions explicitly (`lifecycle = "open" | "close"`):
       // the step manages the session and executes nothing.
-      if (step.lifecycle === "open") await f.sessions.get(sessionId, () => ({ adapter, config: config() }));
-      else await f.sessions.discard(sessionId);
+      if (step.lifecycle === "open") await sessions.get(sessionId, () => ({ adapter, config: config() }));
+      else await sessions.discard(sessionId);
       pending.push(this.entry(f.runId, step.name, attempt + 1, "step.attempt.started", { idempotency_key: key, ...tag, adapter: adapter.type }));
       pending.push(this.entry(f.runId, step.name, attempt + 1, "effect.confirmed", { idempotency_key: key, ...tag, outcome: "success", output: { session: step.lifecycle === "open" ? "opened" : "closed" }, reason: "ok" }));
       return { outcome: "success", output: { session: step.lifecycle === "open" ? "opened" : "closed" }, reason: "ok", pending };
     }
     const ns = this.namespaces(each ? { ...f, each } : f);
     const item = (ns.each ?? undefined) as Record<string, Value> | undefined;
-    const evaluated = step.input_expr ? evalExpr(step.input_expr, ns, this.functions) : evalMap(step.input, ns, this.functions);
+    const evaluated = step.input_expr ? evalExpr(step.input_expr, ns, this.fns(f)) : evalMap(step.input, ns, this.fns(f));
     if (evaluated === null || typeof evaluated !== "object" || Array.isArray(evaluated)) {
       throw new EvalFailure(`${step.input_expr?.at ?? step.name}: step "${step.name}": input must be an object, not ${JSON.stringify(evaluated)?.slice(0, 60)}`);
     }
@@ -534,7 +621,7 @@ export class Runner {
     // The step's environment (its own, else the workflow's): variables become the
     // process environment of shell steps and agent CLIs.
     const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries(step.environment ? evalMap(step.environment.variables, ns, this.functions) : {})) {
+    for (const [k, v] of Object.entries(step.environment ? evalMap(step.environment.variables, ns, this.fns(f)) : {})) {
       env[k] = typeof v === "string" ? v : JSON.stringify(v);
     }
     for (;;) {
@@ -543,7 +630,7 @@ export class Runner {
       if (adapter.effectful) {
         this.append([started, this.entry(f.runId, step.name, attempt, "effect.recorded", { idempotency_key: key, adapter: adapter.type, ...tag })]);
       } else pending.push(started);
-      const session = await f.sessions.get(sessionId, () => ({ adapter, config: config() }));
+      const session = await sessions.get(sessionId, () => ({ adapter, config: config() }));
       const ctl = new AbortController();
       const onAbort = () => ctl.abort();
       this.abort.signal.addEventListener("abort", onAbort, { once: true });
@@ -573,7 +660,7 @@ export class Runner {
       const confirmed = this.entry(f.runId, step.name, attempt, "effect.confirmed", { idempotency_key: key, ...tag, outcome: res.outcome, output: res.output, reason: res.reason, ...(res.detail ? { detail: res.detail } : {}) });
       // on_crash (the step's, else its adapter's or agent's): `respawn` opens a fresh
       // session for what comes next; `fail` (the default) keeps the dead one.
-      if (res.reason === "crashed" && onCrash === "respawn") await f.sessions.discard(sessionId);
+      if (res.reason === "crashed" && onCrash === "respawn") await sessions.discard(sessionId);
       if (RETRYABLE.has(res.reason)) {
         // A retryable failure is journaled at once: it spends retry budget even if the
         // process dies before the next attempt.
@@ -592,49 +679,116 @@ export class Runner {
     }
   }
 
-  /** The step's on_crash, else its adapter's or agent's, else `fail`. */
+  /** The step's on_crash, else its adapter's or agent's (wherever declared), else `fail`. */
   private onCrash(f: Frame, step: GraphStep): string {
     if (step.on_crash) return step.on_crash;
     const t = step.target;
-    const declared = t.kind === "agent" ? f.graph.agents.find((a) => a.name === t.name)?.on_crash : t.kind === "adapter" ? f.graph.adapters.find((a) => a.id === t.id)?.on_crash : undefined;
+    const declared = t.kind === "agent" ? ownerOf(f, "agents", t.name)?.decl.on_crash : t.kind === "adapter" ? ownerOf(f, "adapters", t.id)?.decl.on_crash : undefined;
     return declared ?? "fail";
   }
 
+  /**
+   * The session a step runs on: the adapter or agent as declared by the run that owns it
+   * (an inherited entry is the enclosing run's, an expected one the caller's), its
+   * session in that run's scope, and its config evaluated there.
+   */
   private targetOf(f: Frame, step: GraphStep) {
-    const g = f.graph;
     if (step.target.kind === "agent") {
       const name = step.target.name;
-      const a = g.agents.find((x) => x.name === name);
-      if (!a) throw new EvalFailure(`step "${step.name}": agent "${name}" is not in the graph`);
+      const owner = ownerOf(f, "agents", name);
+      if (!owner) throw new EvalFailure(`step "${step.name}": agent "${name}" is not declared by this run or its callers`);
+      const a = owner.decl;
       const type = a.adapter ?? a.cli ?? "local";
+      const ns = () => this.namespaces(owner.frame);
       return {
         adapter: this.opts.adapterFor(type),
         sessionId: `agent.${name}`,
-        inherited: a.inherited,
-        config: () => ({ ...evalMap(a.config, this.namespaces(f), this.functions), ...(a.model ? { model: a.model } : {}), ...(a.cli ? { cli: a.cli } : {}) }),
-        agent: { name, ...(a.model ? { model: a.model } : {}), config: evalMap(a.config, this.namespaces(f), this.functions) },
+        sessions: owner.frame.sessions,
+        config: () => ({ ...evalMap(a.config, ns(), this.fns(owner.frame)), ...(a.model ? { model: a.model } : {}), ...(a.cli ? { cli: a.cli } : {}) }),
+        agent: { name, ...(a.model ? { model: a.model } : {}), config: evalMap(a.config, ns(), this.fns(owner.frame)) },
       };
     }
     const id = (step.target as { id: string }).id;
-    const a = g.adapters.find((x) => x.id === id);
-    if (!a) throw new EvalFailure(`step "${step.name}": adapter "${id}" is not in the graph`);
-    return { adapter: this.opts.adapterFor(a.type), sessionId: `adapter.${id}`, inherited: a.inherited, config: () => evalMap(a.config, this.namespaces(f), this.functions), agent: undefined };
+    const owner = ownerOf(f, "adapters", id);
+    if (!owner) throw new EvalFailure(`step "${step.name}": adapter "${id}" is not declared by this run or its callers`);
+    const a = owner.decl;
+    return { adapter: this.opts.adapterFor(a.type), sessionId: `adapter.${id}`, sessions: owner.frame.sessions, config: () => evalMap(a.config, this.namespaces(owner.frame), this.fns(owner.frame)), agent: undefined };
   }
 
-  /** A step's inline body as a nested run (own run id, parent ids, iteration item). */
-  private async body(f: Frame, step: GraphStep, visit: number, iteration: number | undefined, each: Record<string, Value> | undefined) {
+  /**
+   * What a step runs as a child run, if it does (issue #6): its inline or `workflow_file`
+   * body (sees everything around it), a subworkflow (an isolated module whose variables
+   * the declaration's `input` and the step's `input` bind), or a flow used as an agent
+   * (an isolated module whose `input` is the step's input; same-named keys bind its
+   * variables). Undefined for adapter and plain agent steps.
+   */
+  private childCall(f: Frame, step: GraphStep, each: Record<string, Value> | undefined): ChildCall | undefined {
+    const t = step.target;
+    if (t.kind === "body" && step.body) {
+      const g = step.body;
+      const vars = { ...f.vars };
+      for (const v of g.variables) if (v.default) vars[v.name] = evalExpr(v.default, this.namespaces(f), this.fns(f));
+      return { kind: "body", graph: g, vars, input: f.inputs, isolated: false };
+    }
+    const ns = () => this.namespaces(each ? { ...f, each } : f);
+    if (t.kind === "subworkflow") {
+      const decl = subworkflowOf(f, t.name);
+      const g = decl ? this.rootGraph(f).modules?.[decl.module] : undefined;
+      if (!decl || !g) throw new EvalFailure(`step "${step.name}": subworkflow "${t.name}" is not in the compiled graph`);
+      const bound = { ...evalMap(decl.input, this.namespaces(f), this.fns(f)), ...evalMap(step.input, ns(), this.fns(f)) };
+      return { kind: "subworkflow", graph: g, vars: this.bindVariables(g, bound, `subworkflow "${t.name}"`), input: bound, isolated: true };
+    }
+    if (t.kind === "agent") {
+      const agent = ownerOf(f, "agents", t.name)?.decl;
+      if (!agent?.flow) return undefined;
+      const g = this.rootGraph(f).modules?.[agent.flow.module];
+      if (!g) throw new EvalFailure(`step "${step.name}": the flow of agent "${t.name}" is not in the compiled graph`);
+      const evaluated = step.input_expr ? evalExpr(step.input_expr, ns(), this.fns(f)) : evalMap(step.input, ns(), this.fns(f));
+      if (evaluated === null || typeof evaluated !== "object" || Array.isArray(evaluated)) {
+        throw new EvalFailure(`${step.input_expr?.at ?? step.name}: step "${step.name}": input must be an object, not ${JSON.stringify(evaluated)?.slice(0, 60)}`);
+      }
+      return { kind: "flow", graph: g, vars: this.bindVariables(g, evaluated, `flow "${g.name}"`), input: evaluated, isolated: true };
+    }
+    return undefined;
+  }
+
+  /** A module's variables from the values bound to them (converted to their types), else their defaults. */
+  private bindVariables(g: Graph, bound: Record<string, Value>, what: string): Record<string, Value> {
+    const vars: Record<string, Value> = {};
+    const fns = this.functionsAt(g);
+    for (const v of g.variables) {
+      if (Object.prototype.hasOwnProperty.call(bound, v.name)) vars[v.name] = v.type ? conform(v.type, bound[v.name], `${what} variable "${v.name}"`) : bound[v.name];
+      else if (v.default) vars[v.name] = evalExpr(v.default, {}, fns);
+      else throw new EvalFailure(`${what}: variable "${v.name}" is required and was not passed`);
+    }
+    return vars;
+  }
+
+  /**
+   * Runs a child run for a step (one code path for bodies, subworkflows and flows used as
+   * agents; issue #6, Nested runs). Its id is deterministic (`parent/step#visit[item]`),
+   * so a resumed parent finds it: a completed child is not run again, an interrupted one
+   * resumes inside. Its terminal state decides the step's outcome: `success` (or `return`
+   * from an iteration), else `failure` with the child's reason threaded through.
+   */
+  private async spawnChild(f: Frame, step: GraphStep, visit: number, iteration: number | undefined, each: Record<string, Value> | undefined, call: ChildCall): Promise<ItemOutcome> {
     const childId = `${f.runId}/${step.name}#${visit}${iteration !== undefined ? `[${iteration}]` : ""}`;
-    const g = step.body!;
-    const vars = { ...f.vars };
-    for (const v of g.variables) if (v.default) vars[v.name] = evalExpr(v.default, this.namespaces(f), this.functions);
-    const end = await this.runGraph(g, childId, f, vars, f.inputs, each, {
+    const max = this.rootGraph(f).policy.max_depth ?? DEFAULT_POLICY.max_depth!;
+    if (f.depth + 1 > max) {
+      return { outcome: "", output: {}, reason: "policy_exceeded", detail: `runs would nest ${f.depth + 1} deep, past policy max_depth = ${max}: ${chainOf(f)} > ${call.graph.name}`, pending: [] };
+    }
+    const g = call.graph;
+    const identity = call.kind === "body" ? g.identity : (g.identity ?? g.name);
+    const end = await this.runGraph(call, childId, f, each, {
       workflow: g.name,
       spec_hash: specHash(g),
-      ...(g.identity ? { identity: g.identity } : {}),
+      ...(identity ? { identity } : {}),
       parent_run_id: f.runId,
       parent_step_id: step.name,
       ...(iteration !== undefined ? { iteration } : {}),
-      inputs: {},
+      call: call.kind,
+      inputs: call.kind === "body" ? {} : call.vars,
+      ...(call.kind === "flow" ? { input: call.input } : {}),
       ...(each ? { each: { index: each._idx as number, total: each._total as number, key: each.key, value: each.value, prev: each._prev } } : {}),
     });
     const output = Object.keys(end.outputs).length > 0 ? end.outputs : (end.merged_output ?? {});
@@ -642,10 +796,11 @@ export class Runner {
     return {
       outcome: iteration === undefined && outcome === "return" ? "success" : outcome,
       output,
-      reason: end.success ? ("ok" as Reason) : ("child_failed" as Reason),
-      ...(end.success ? {} : { detail: `nested run ${childId} failed: ${end.detail ?? end.reason}` }),
-      pending: [] as NewEntry[],
+      reason: end.success ? "ok" : "child_failed",
+      ...(end.success ? {} : { detail: `${call.kind === "body" ? "nested run" : call.kind === "flow" ? `flow "${g.name}" (run` : `subworkflow "${g.name}" (run`} ${childId}${call.kind === "body" ? "" : ")"} failed: ${end.detail ?? end.reason}` }),
+      pending: [],
       child_run_ids: [childId],
+      child_states: [end.state],
     };
   }
 
@@ -681,7 +836,7 @@ export class Runner {
   }
 
   private nodeRun(f: Frame): NodeRun {
-    return { runId: f.runId, rec: f.rec, evaluate: (e) => evalExpr(e, this.namespaces(f), this.functions) };
+    return { runId: f.runId, rec: f.rec, evaluate: (e) => evalExpr(e, this.namespaces(f), this.fns(f)) };
   }
 
   /** Stops the run where it stands (resumable). */

@@ -46,7 +46,7 @@ describe("examples run end to end", () => {
         },
       });
       const vars = Object.fromEntries(c.graph!.variables.filter((v) => v.required).map((v) => [v.name, v.type === "number" ? 1 : "x"]));
-      const end = await runner.start(c.graph!, vars, "run");
+      const end = await runner.start(c.graph!, vars, "run", { task: "review the change" });
       expect(end.reason, end.detail).toBe("ok");
       expect(end.success, `${name} ended in "${end.state}": ${end.detail}`).toBe(true);
       journal.close();

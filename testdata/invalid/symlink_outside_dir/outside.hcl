@@ -1,1 +1,1 @@
-../../fixtures/reviewer.hcl
+../../projects/use_undeclared/flows/reviewer.hcl

@@ -1,0 +1,153 @@
+import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { suggest } from "../diagnostics/did-you-mean.js";
+import type { Range } from "../diagnostics/range.js";
+import type { ExprSource, StepSpec } from "../decode/spec.js";
+import { mismatch, parseType } from "../decode/types.js";
+import type { ModuleInterface } from "../resolve/module-interface.js";
+import type { Scope } from "../resolve/scope.js";
+import type { Check } from "./context.js";
+
+/**
+ * Calls into other modules agree with what the callee declares (issue #6, items 3–5):
+ * - a subworkflow's `input` (and a calling step's `input`) binds the callee's variables:
+ *   an unknown key, a literal of the wrong type, or a required variable left unbound is
+ *   an error naming both positions;
+ * - `adapters = [...]` / `agents = [...]` pass exactly what the callee `expects`: one it
+ *   does not expect, or one it expects and is not passed, is an error;
+ * - a step calling a flow passes every `input.<key>` the flow reads and every variable
+ *   it requires.
+ */
+export const checkCalls: Check = {
+  name: "calls",
+  run({ resolution, modules }) {
+    const out: Diagnostic[] = [];
+    const callers = new Map<object, StepSpec[]>();
+    for (const s of resolution.scopes) {
+      for (const st of s.workflow.steps) {
+        const decl = declOf(st, s);
+        if (decl) callers.set(decl, [...(callers.get(decl) ?? []), st]);
+      }
+    }
+    for (const s of resolution.scopes) {
+      for (const sw of s.workflow.subworkflows) {
+        const callee = sw.source.module ? modules(sw.source.module) : undefined;
+        if (!callee) continue;
+        const what = `subworkflow "${sw.name}"`;
+        out.push(...bindings(what, sw.input, callee));
+        out.push(...passed(what, sw.nameRange, sw.adapters, sw.agents, callee, s));
+        const steps = callers.get(sw) ?? [];
+        for (const v of callee.variables) {
+          if (v.default !== undefined || v.name in sw.input) continue;
+          const missing = steps.length === 0 ? [undefined] : steps.filter((st) => !(st.input && v.name in st.input));
+          for (const st of missing) {
+            out.push(
+              diag("missing_field", st?.target?.range ?? sw.nameRange, `${st ? `step "${st.name}" calls ${what}` : what} without its required variable "${v.name}"`, {
+                related: [{ message: `variable "${v.name}" of ${callee.path}`, range: v.nameRange }],
+                hint: `bind it: input = { ${v.name} = ... } on the subworkflow${st ? `, or input { ${v.name} = ... } on the step` : ""}`,
+              }),
+            );
+          }
+        }
+        for (const st of steps) if (st.input) out.push(...bindings(`step "${st.name}"`, st.input, callee));
+      }
+      for (const a of s.workflow.agents) {
+        const callee = a.use?.module ? modules(a.use.module) : undefined;
+        if (!callee) continue;
+        out.push(...passed(`agent "${a.name}"`, a.nameRange, a.adapters, a.agents, callee, s));
+        for (const st of callers.get(a) ?? []) out.push(...flowInputs(st, callee));
+      }
+    }
+    return out;
+  },
+};
+
+/** The subworkflow or flow agent declaration a step calls, if it calls one. */
+function declOf(st: StepSpec, s: Scope): object | undefined {
+  const t = st.target;
+  if (t?.kind === "subworkflow") return s.lookup("subworkflows", t.name)?.decl;
+  if (t?.kind === "agent") {
+    const a = s.lookup("agents", t.name)?.decl;
+    return a?.use ? a : undefined;
+  }
+  return undefined;
+}
+
+/** `input` keys bind the callee's variables: each known, each literal of the declared type. */
+function bindings(what: string, input: Record<string, ExprSource>, callee: ModuleInterface): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const names = callee.variables.map((v) => v.name);
+  for (const [k, e] of Object.entries(input)) {
+    const v = callee.variables.find((x) => x.name === k);
+    if (!v) {
+      out.push(
+        diag("unknown_field", e.keyRange ?? e.range, `${what}: ${callee.path} has no variable "${k}"`, {
+          hint: suggest(k, names) ?? (names.length ? `its variables: ${names.join(", ")}` : `it declares no variables; add variable "${k}" { type = string } to it`),
+        }),
+      );
+      continue;
+    }
+    const t = v.type ? parseType(v.type).type : undefined;
+    if (!t || e.kind !== "literal" || e.value === null) continue;
+    const why = mismatch(t, e.value);
+    if (why) {
+      out.push(
+        diag("invalid_type", e.range, `${what}: variable "${k}" of ${callee.path}: ${why} (type ${v.type!.replace(/^\$\{([\s\S]*)\}$/, "$1")})`, {
+          related: [{ message: `variable "${k}" is declared here`, range: v.typeRange ?? v.nameRange }],
+        }),
+      );
+    }
+  }
+  return out;
+}
+
+/** The adapters and agents passed are exactly those the callee expects. */
+function passed(what: string, at: Range, adapters: { ref: string; range: Range }[], agents: { ref: string; range: Range }[], callee: ModuleInterface, s: Scope): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const groups = [
+    { noun: "adapter", table: "adapters" as const, prefix: "adapter.", list: adapters, expected: callee.expectedAdapters },
+    { noun: "agent", table: "agents" as const, prefix: "agent.", list: agents, expected: callee.expectedAgents },
+  ];
+  for (const g of groups) {
+    const want = g.expected.map((e) => e.name);
+    const given = g.list.map((x) => x.ref.replace(g.prefix, ""));
+    g.list.forEach((x, i) => {
+      // One the caller does not declare is reported as unknown where it is named.
+      if (want.includes(given[i]) || !s.lookup(g.table, given[i])) return;
+      out.push(
+        diag("unknown_reference", x.range, `${what}: ${callee.path} does not expect ${g.noun} "${given[i]}" from its caller`, {
+          hint: suggest(given[i], want) ?? (want.length ? `it expects: ${want.map((w) => g.prefix + w).join(", ")}` : `it expects no ${g.noun}s; list it there: expects { ${g.noun}s = [${g.prefix}${given[i]}] }`),
+        }),
+      );
+    });
+    for (const e of g.expected) {
+      if (given.includes(e.name)) continue;
+      out.push(
+        diag("missing_field", at, `${what}: ${callee.path} expects ${g.noun} "${e.name}" from its caller, and it is not passed`, {
+          related: [{ message: "expected here", range: e.range }],
+          hint: `pass it: ${g.noun}s = [${want.map((n) => g.prefix + n).join(", ")}]`,
+        }),
+      );
+    }
+  }
+  return out;
+}
+
+/** A step calling a flow passes every `input.<key>` the flow reads and every variable it requires. */
+function flowInputs(st: StepSpec, callee: ModuleInterface): Diagnostic[] {
+  if (!st.input) return []; // input = <expression>: known only at run time
+  const out: Diagnostic[] = [];
+  const at = st.target?.range ?? st.nameRange;
+  for (const [k, read] of callee.inputsRead) {
+    if (k in st.input) continue;
+    out.push(diag("missing_field", at, `step "${st.name}" calls the flow ${callee.path} without input "${k}", which the flow reads`, { related: [{ message: `read here`, range: read }], hint: `pass it: input { ${k} = ... }` }));
+  }
+  for (const v of callee.variables) {
+    if (v.default !== undefined || has(st.input, v.name) || callee.inputsRead.has(v.name)) continue;
+    out.push(diag("missing_field", at, `step "${st.name}" calls the flow ${callee.path} without its required variable "${v.name}"`, { related: [{ message: `variable "${v.name}"`, range: v.nameRange }], hint: `pass it: input { ${v.name} = ... }` }));
+  }
+  return out;
+}
+
+function has(o: Record<string, unknown>, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(o, key);
+}

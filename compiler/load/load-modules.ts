@@ -1,0 +1,168 @@
+import { realpathSync, statSync } from "node:fs";
+import { dirname, resolve as resolvePath } from "node:path";
+import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { SourceFile } from "../diagnostics/source-file.js";
+import { isInside } from "./inside.js";
+import { moduleEdges, type ModuleEdge } from "./module-edges.js";
+import { readModule, type ReadModule } from "./read-module.js";
+import { displayPath } from "./workflow-files.js";
+
+/** One loaded module: a workflow file or directory, read once. */
+export interface Module extends ReadModule {
+  /** The absolute real path of the file or directory: the memo key (a diamond reads each module once). */
+  id: string;
+  /** The module as shown in diagnostics (relative to the working directory when inside it). */
+  path: string;
+  /** The paths it names, in source order, each with the module it leads to. */
+  edges: ModuleEdge[];
+}
+
+/** Where modules may come from (issue #6: "no path may leave the root"). */
+export interface LoadOptions {
+  /** What shown paths are relative to. */
+  cwd: string;
+  /**
+   * Absolute directories modules may be loaded from: `--root` (default: the entry's
+   * directory) and the Go tool's `CRITERIA_WORKFLOW_ALLOWED_PATHS`.
+   */
+  roots: string[];
+}
+
+/** Every module reachable from an entry, and the edges between them. */
+export interface ModuleSet {
+  /** The module the user named. */
+  entry: Module;
+  /** Every module by id, in load order (the entry first). */
+  modules: Map<string, Module>;
+  /** Every file read, by shown path (for excerpts). */
+  sources: Map<string, SourceFile>;
+  /** How many times each file (absolute path) was read: once each, whatever the shape of the graph. */
+  reads: Map<string, number>;
+}
+
+/**
+ * Loads the module graph from `entry` (DESIGN.md, Pipeline step 1; issue #6, Module
+ * loader): follows `workflow_file`, `subworkflow { source }` and `use` edges, each path
+ * relative to the directory of the file that names it; reads every module once,
+ * memoised by real path; refuses a path that leaves the roots before opening it
+ * (`path_outside_root`, symlinks included), a missing one (`file_not_found`, or
+ * `use_not_found` for `use`), and an edge that closes a cycle (`module_cycle`, or
+ * `use_cycle` when the closing edge is a `use`) with the whole chain. Each refusal is
+ * a diagnostic of the module that names the path; a refused edge keeps no `to`, so
+ * later stages never follow it.
+ */
+export async function loadModules(entry: string, opts: LoadOptions): Promise<ModuleSet> {
+  const sources = new Map<string, SourceFile>();
+  const reads = new Map<string, number>();
+  const modules = new Map<string, Module>();
+  const given = opts.roots.map((r) => resolvePath(opts.cwd, r));
+  const roots = given.map(real);
+  const onRead = (f: string) => reads.set(f, (reads.get(f) ?? 0) + 1);
+
+  const load = async (abs: string, id: string): Promise<Module> => {
+    const shown = displayPath(abs, opts.cwd) || abs;
+    const read = await readModule(abs, shown, opts.cwd, sources, onRead);
+    const m: Module = { ...read, id, path: shown, edges: read.doc ? moduleEdges(read.doc, read.map, read.fileStart) : [] };
+    modules.set(id, m);
+    for (const e of m.edges) {
+      const target = follow(e, m.diagnostics);
+      if (target === undefined) continue;
+      e.to = target.id;
+      if (!modules.has(target.id)) await load(target.abs, target.id);
+    }
+    return m;
+  };
+
+  /** Where an edge leads, or undefined (with a diagnostic) when it may not be followed. */
+  const follow = (e: ModuleEdge, diagnostics: Diagnostic[]): { abs: string; id: string } | undefined => {
+    const base = dirname(resolvePath(opts.cwd, e.range.file));
+    const abs = resolvePath(base, e.path);
+    const what = e.kind === "use" ? `use "${e.path}"` : e.kind === "subworkflow" ? `source "${e.path}"` : `workflow_file "${e.path}"`;
+    const hint = `paths are relative to the directory of ${e.range.file} and may not leave ${roots.map((r) => displayPath(r, opts.cwd) || ".").join(" or ")}; widen it with --root DIR or CRITERIA_WORKFLOW_ALLOWED_PATHS`;
+    if (![...given, ...roots].some((r) => isInside(r, abs))) {
+      diagnostics.push(diag("path_outside_root", e.range, `${what} leads outside the workflow's root: ${displayPath(abs, opts.cwd)}`, { hint }));
+      return undefined;
+    }
+    let id: string;
+    try {
+      statSync(abs);
+      id = realpathSync(abs);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === "ENOENT" || code === "ENOTDIR") {
+        diagnostics.push(diag(e.kind === "use" ? "use_not_found" : "file_not_found", e.range, `${what}: ${displayPath(abs, opts.cwd)} does not exist`, { hint: `paths are relative to the directory of ${e.range.file}` }));
+      } else {
+        diagnostics.push(diag("file_unreadable", e.range, `${what}: ${displayPath(abs, opts.cwd)} cannot be read (${code ?? "error"})`));
+      }
+      return undefined;
+    }
+    if (!roots.some((r) => isInside(r, id))) {
+      diagnostics.push(diag("path_outside_root", e.range, `${what} is a symlink to ${id}, outside the workflow's root`, { hint }));
+      return undefined;
+    }
+    return { abs, id };
+  };
+
+  const entryAbs = resolvePath(opts.cwd, entry);
+  let entryId = entryAbs;
+  try {
+    entryId = realpathSync(entryAbs);
+  } catch {
+    // missing or a loop: readModule reports it
+  }
+  const root = await load(entryAbs, entryId);
+  cutCycles(root, modules);
+  return { entry: root, modules, sources, reads };
+}
+
+/** A directory's real path (or the path itself when it does not exist). */
+function real(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
+/**
+ * Finds every edge that closes a cycle (depth-first from the entry) and cuts it: the
+ * module that holds the edge gets a diagnostic naming the whole chain,
+ * `a.hcl -> b.hcl -> a.hcl`, at the closing edge.
+ */
+function cutCycles(entry: Module, modules: Map<string, Module>): void {
+  const state = new Map<string, "open" | "done">();
+  const stack: Module[] = [];
+  // Iterative depth-first search: a deep chain of modules must not overflow the stack.
+  const frames: { m: Module; i: number }[] = [{ m: entry, i: 0 }];
+  state.set(entry.id, "open");
+  stack.push(entry);
+  while (frames.length > 0) {
+    const f = frames[frames.length - 1];
+    if (f.i >= f.m.edges.length) {
+      state.set(f.m.id, "done");
+      stack.pop();
+      frames.pop();
+      continue;
+    }
+    const e = f.m.edges[f.i++];
+    if (e.to === undefined) continue;
+    const s = state.get(e.to);
+    if (s === "open") {
+      const from = stack.findIndex((m) => m.id === e.to);
+      const chain = [...stack.slice(from), modules.get(e.to)!].map((m) => m.path).join(" -> ");
+      f.m.diagnostics.push(
+        diag(e.kind === "use" ? "use_cycle" : "module_cycle", e.range, `${e.kind === "use" ? "use" : e.kind === "subworkflow" ? "subworkflow source" : "workflow_file"} "${e.path}" closes a cycle: ${chain}`, {
+          hint: "a workflow may not (even indirectly) call itself; move the shared steps into a module both use",
+        }),
+      );
+      e.to = undefined;
+      continue;
+    }
+    if (s === "done") continue;
+    const next = modules.get(e.to)!;
+    state.set(next.id, "open");
+    stack.push(next);
+    frames.push({ m: next, i: 0 });
+  }
+}
+

@@ -1,0 +1,127 @@
+import { extname } from "node:path";
+import { lowerHcl } from "../decode/lower-hcl.js";
+import { mergeDocuments } from "../decode/merge-documents.js";
+import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
+import type { Range } from "../diagnostics/range.js";
+import { SourceFile } from "../diagnostics/source-file.js";
+import type { JsonObject } from "../parse/document.js";
+import { parseHcl } from "../parse/parse-hcl.js";
+import { parseJson, parseYaml } from "../parse/parse-yaml.js";
+import type { SourceMap } from "../parse/source-map.js";
+import { readSource } from "./read-source.js";
+import { WORKFLOW_EXTENSIONS, displayPath, workflowFiles } from "./workflow-files.js";
+
+/** One module's files read, parsed, lowered and merged into one canonical document. */
+export interface ReadModule {
+  kind: "file" | "dir";
+  /** Shown paths of the files read, in name order. */
+  files: string[];
+  /** The merged canonical document; undefined when no file of it could be used. */
+  doc?: JsonObject;
+  map: SourceMap;
+  /** Where the module's first file starts (for problems of the whole module). */
+  fileStart: Range;
+  /** Problems reading, parsing, lowering and merging it. */
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Reads one module (DESIGN.md, Pipeline steps 1–2): a file, or a directory whose
+ * `*.hcl`, `*.chcl`, `*.yaml`, `*.yml` and `*.json` files are merged in name order.
+ * Each file is read, checked (size, encoding), parsed in its dialect and, for HCL,
+ * lowered to the canonical document; the documents are then merged. Never throws for
+ * user input: what cannot be read is a positioned diagnostic.
+ *
+ * @param abs the module's absolute path (not yet known to exist)
+ * @param shown the path printed for the module itself
+ * @param cwd what shown file paths are relative to
+ * @param sources receives every file read, by shown path (for excerpts)
+ * @param onRead called with each file's absolute path as it is read (read counts)
+ */
+export async function readModule(abs: string, shown: string, cwd: string, sources: Map<string, SourceFile>, onRead?: (file: string) => void): Promise<ReadModule> {
+  const at0 = new SourceFile(shown, "").range(0);
+  const out: ReadModule = { kind: "file", files: [], map: new Map(), fileStart: at0, diagnostics: [] };
+  const found = workflowFiles(abs);
+  if (found.kind === "missing") {
+    out.diagnostics.push(diag("file_not_found", at0, `${shown} does not exist`, { hint: "check the path; it is relative to the current directory" }));
+    return out;
+  }
+  if (found.kind === "loop") {
+    out.diagnostics.push(diag("file_unreadable", at0, `${shown} is a symlink loop`));
+    return out;
+  }
+  if (found.kind === "unreadable") {
+    out.diagnostics.push(diag("file_unreadable", at0, `${shown} could not be read (${found.reason})`));
+    return out;
+  }
+  if (found.kind !== "file" && found.kind !== "dir") {
+    out.diagnostics.push(diag("no_workflow_files", at0, `${shown} holds no workflow files`, { hint: "a workflow directory holds *.hcl, *.chcl, *.yaml, *.yml or *.json files" }));
+    return out;
+  }
+  out.kind = found.kind;
+  for (const s of found.skipped) {
+    const p = displayPath(s.path, cwd);
+    out.diagnostics.push(diag(s.code, new SourceFile(p, "").range(0), `${p} ${s.message}`, s.code === "path_outside_root" ? { hint: "workflow files may not leave their directory; copy the file in instead" } : {}));
+  }
+  const parts: { doc: JsonObject; map: SourceMap }[] = [];
+  for (const file of found.files) {
+    const part = await readPart(file, displayPath(file, cwd), sources, out, onRead);
+    if (part) parts.push(part);
+  }
+  const first = out.files.length > 0 ? sources.get(out.files[0]) : undefined;
+  if (first) out.fileStart = first.range(0);
+  if (parts.length === 0) return out;
+  const merged = mergeDocuments(parts);
+  out.diagnostics.push(...merged.diagnostics);
+  out.doc = merged.doc;
+  out.map = merged.map;
+  return out;
+}
+
+/** Reads, parses and lowers one file; undefined when it holds nothing usable. */
+async function readPart(file: string, shown: string, sources: Map<string, SourceFile>, out: ReadModule, onRead?: (file: string) => void): Promise<{ doc: JsonObject; map: SourceMap } | undefined> {
+  out.files.push(shown);
+  const ext = extname(file).toLowerCase();
+  const dialect = WORKFLOW_EXTENSIONS[ext];
+  if (!dialect) {
+    out.diagnostics.push(diag("unsupported_file_type", new SourceFile(shown, "").range(0), `${shown}: unsupported file type "${extname(file)}"`, { hint: "workflow files end in .hcl, .chcl, .yaml, .yml or .json" }));
+    return undefined;
+  }
+  onRead?.(file);
+  const read = readSource(file, shown);
+  out.diagnostics.push(...read.diagnostics);
+  if (!read.file) return undefined;
+  sources.set(shown, read.file);
+  if (read.file.text.trim() === "") {
+    out.diagnostics.push(diag("file_empty", read.file.range(0), `${shown} is empty`, { hint: `a workflow file starts with workflow { name = "..." ... }` }));
+    return undefined;
+  }
+  const p = dialect === "hcl" ? await parseHcl(read.file) : ext === ".json" ? parseJson(read.file) : parseYaml(read.file);
+  out.diagnostics.push(...p.diagnostics);
+  if (!p.parsed) return undefined;
+  let doc: JsonObject;
+  let map: SourceMap;
+  if (p.parsed.dialect === "hcl") {
+    const lowered = lowerHcl(p.parsed);
+    out.diagnostics.push(...lowered.diagnostics);
+    doc = lowered.doc;
+    map = lowered.map;
+  } else {
+    const v = p.parsed.value;
+    if (v === null || typeof v !== "object" || Array.isArray(v)) {
+      const code = v === null ? "file_empty" : "invalid_type";
+      out.diagnostics.push(
+        diag(code, p.parsed.map.get("")?.range ?? read.file.range(0), v === null ? `${shown} holds no workflow (the document is empty)` : `${shown}: the document must be a mapping (workflow:, steps:, ...), not a ${Array.isArray(v) ? "list" : typeof v}`),
+      );
+      return undefined;
+    }
+    doc = v;
+    map = p.parsed.map;
+  }
+  if (Object.keys(doc).length === 0) {
+    out.diagnostics.push(diag("file_empty", read.file.range(0), `${shown} holds no blocks (only comments?)`, { hint: `a workflow file starts with workflow { name = "..." ... }` }));
+    return undefined;
+  }
+  if (!map.has("")) map.set("", { range: read.file.range(0, read.file.text.length) });
+  return { doc, map };
+}

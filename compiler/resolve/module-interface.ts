@@ -1,0 +1,48 @@
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import type { Range } from "../diagnostics/range.js";
+import type { AdapterSpec, AgentSpec, OutputSpec, VariableSpec, WorkflowSpec } from "../decode/spec.js";
+
+/**
+ * What a caller sees of a module it calls as a subworkflow or uses as a flow agent
+ * (issue #6, Subworkflows are isolated modules): its variables (bound by `input`), its
+ * outputs (read as `steps.<step>.<output>`), what it expects from its caller, and
+ * whether it compiles. Modules are resolved apart; only this crosses between them.
+ */
+export interface ModuleInterface {
+  /** The module's id (absolute real path). */
+  id: string;
+  /** The module as shown in diagnostics. */
+  path: string;
+  /** Its header's name ("" when it has no header). */
+  name: string;
+  identity?: string;
+  hasHeader: boolean;
+  variables: VariableSpec[];
+  outputs: OutputSpec[];
+  /** Adapters and agents listed in its `expects`: the caller must pass each. */
+  expectedAdapters: AdapterSpec[];
+  expectedAgents: AgentSpec[];
+  /** `input.<key>` names its expressions read, each with its first reading. */
+  inputsRead: Map<string, Range>;
+  /** Its first error, when it does not compile. */
+  firstError?: Diagnostic;
+}
+
+/** Finds a module's interface by id (modules are compiled callees first). */
+export type ModuleLookup = (id: string) => ModuleInterface | undefined;
+
+/** The interface of a decoded module; `inputsRead` and `firstError` are filled in by the caller. */
+export function moduleInterface(id: string, path: string, spec: WorkflowSpec): ModuleInterface {
+  return {
+    id,
+    path,
+    name: spec.header?.name ?? "",
+    ...(spec.header?.identity ? { identity: spec.header.identity } : {}),
+    hasHeader: spec.header !== undefined,
+    variables: spec.variables,
+    outputs: spec.outputs,
+    expectedAdapters: spec.adapters.filter((a) => a.expected),
+    expectedAgents: spec.agents.filter((a) => a.expected),
+    inputsRead: new Map(),
+  };
+}

@@ -1,0 +1,76 @@
+import type { Graph, GraphAdapter, GraphAgent, GraphSubworkflow } from "../../compiler/build/graph.js";
+import type { Value } from "../../compiler/expr/value.js";
+import type { RunRecord } from "../journal/fold.js";
+import type { SessionScope } from "./sessions.js";
+
+/**
+ * One run in progress (root or nested) as the runner walks it: its graph, values and
+ * sessions, and the run it is nested in. Nested runs come in two kinds (issue #6): a
+ * body (inline or `workflow_file`) sees everything of its enclosing run; a module's run
+ * (a subworkflow, a flow used as an agent) is `isolated`: it sees only what the call
+ * passed (its variables, `input`, and the adapters and agents it `expects`).
+ */
+export interface Frame {
+  graph: Graph;
+  runId: string;
+  parent?: Frame;
+  /** The sessions this run owns. */
+  sessions: SessionScope;
+  vars: Record<string, Value>;
+  locals?: Record<string, Value>;
+  each?: Record<string, Value>;
+  /** The `input` namespace: `apply --input`, a flow agent's step input, a subworkflow's bindings. */
+  inputs: Record<string, Value>;
+  /** Step outputs visible from this run (`steps.<name>`): enclosing runs' (bodies only) and its own. */
+  outputs: Record<string, Value>;
+  rec: RunRecord;
+  /** Step outputs merged in completion order (a body's result when it declares no outputs). */
+  merged: Record<string, Value>;
+  /** A module's run: the namespaces of the runs around it are not visible. */
+  isolated: boolean;
+  /** 0 for the root; one more per nested run. */
+  depth: number;
+  /** The memory pack recalled for this run (`memory.*`), when its header asks for one. */
+  memory?: Value;
+}
+
+/**
+ * The run that owns adapter `id` (`kind = "adapters"`) or agent `id` (`"agents"`), and
+ * its declaration, walking out from `f`: an entry marked `inherited` (a body's, or one a
+ * module `expects`) belongs to an enclosing run. Undefined when nothing declares it.
+ */
+export function ownerOf(f: Frame, kind: "adapters", id: string): { frame: Frame; decl: GraphAdapter } | undefined;
+export function ownerOf(f: Frame, kind: "agents", id: string): { frame: Frame; decl: GraphAgent } | undefined;
+export function ownerOf(f: Frame, kind: "adapters" | "agents", id: string): { frame: Frame; decl: GraphAdapter | GraphAgent } | undefined {
+  for (let x: Frame | undefined = f; x; x = x.parent) {
+    const decl = kind === "adapters" ? x.graph.adapters.find((a) => a.id === id) : x.graph.agents.find((a) => a.name === id);
+    if (decl && !decl.inherited) return { frame: x, decl };
+    // A module sees only what it declares or expects from its caller.
+    if (!decl && x.isolated) return undefined;
+  }
+  return undefined;
+}
+
+/** The `subworkflow` declaration named `name` visible from `f` (its own run's, or an enclosing body's). */
+export function subworkflowOf(f: Frame, name: string): GraphSubworkflow | undefined {
+  for (let x: Frame | undefined = f; x; x = x.parent) {
+    const decl = x.graph.subworkflows?.find((s) => s.name === name);
+    if (decl) return decl;
+    if (x.isolated) return undefined;
+  }
+  return undefined;
+}
+
+/** The root run's frame (its graph holds the policy and every module's graph). */
+export function rootOf(f: Frame): Frame {
+  let x = f;
+  while (x.parent) x = x.parent;
+  return x;
+}
+
+/** The chain of runs from the root to `f`, as workflow names (for depth errors). */
+export function chainOf(f: Frame): string {
+  const names: string[] = [];
+  for (let x: Frame | undefined = f; x; x = x.parent) names.unshift(x.graph.name);
+  return names.join(" > ");
+}

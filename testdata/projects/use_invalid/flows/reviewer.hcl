@@ -1,0 +1,6 @@
+workflow {
+  name = "reviewer"
+  initial_state = "look"
+  target_state = "done"
+
+step "look" {

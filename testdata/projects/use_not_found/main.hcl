@@ -1,0 +1,16 @@
+# Seed 000, A4: the chief uses a reviewer flow whose file was removed.
+workflow {
+  name          = "chief"
+  version       = "1"
+  initial_state = "review"
+  target_state  = "done"
+  use           = ["./flows/reviewer.hcl"]
+}
+
+step "review" {
+  target = agent.reviewer
+  input { task = "review the diff" }
+  outcome "success" { next = state.done }
+}
+
+state "done" { terminal = true }
