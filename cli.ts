@@ -11,6 +11,7 @@ import { toSarif } from "./compiler/diagnostics/format-sarif.js";
 import { formatText } from "./compiler/diagnostics/format-text.js";
 import { sortDiagnostics } from "./compiler/diagnostics/sort.js";
 import { toDot } from "./compiler/build/format-dot.js";
+import { expectedOf } from "./compiler/build/graph-edges.js";
 import { toMermaid } from "./compiler/build/format-mermaid.js";
 import { toPlan } from "./compiler/build/format-plan.js";
 import { CliError, EXIT, processIo, type Io } from "./cli/io.js";
@@ -39,7 +40,9 @@ function report(c: Compilation[], format: string, io: Io, verbose = false): numb
       const errors = comp.diagnostics.filter((d) => d.severity === "error").length;
       const warnings = comp.diagnostics.length - errors;
       if (verbose && comp.useGraph) io.out(formatUseGraph(comp.useGraph));
-      if (errors === 0) io.out(`${comp.path}: ok${warnings ? ` (${plural(warnings, "warning")})` : ""}\n`);
+      // A module validated alone says what its callers must pass (issue #6, Threading).
+      const expects = comp.graph ? expectedOf(comp.graph) : [];
+      if (errors === 0) io.out(`${comp.path}: ok${warnings ? ` (${plural(warnings, "warning")})` : ""}${expects.length ? `; expects ${expects.join(", ")} from its caller` : ""}\n`);
       else io.out(`${comp.path}: ${plural(errors, "error")}${warnings ? `, ${plural(warnings, "warning")}` : ""}\n`);
     }
   }

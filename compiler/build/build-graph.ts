@@ -152,7 +152,7 @@ function step(st: StepSpec, scope: Scope, res: Resolution, root: WorkflowSpec, m
     target = { kind: "agent", name: t.name };
     const a = scope.lookup("agents", t.name)?.decl;
     adapterType = a?.adapter ?? a?.cli;
-  } else if (t?.kind === "body") target = { kind: "body" };
+  } else if (t?.kind === "body" || t?.kind === "file") target = { kind: "body" };
   else if (t?.kind === "subworkflow") target = { kind: "subworkflow", name: t.name };
   else if (t?.kind === "channel") target = { kind: "channel", name: t.name };
   const iteration = st.count

@@ -1,10 +1,11 @@
 import type { Graph } from "./graph.js";
-import { graphEdges } from "./graph-edges.js";
+import { expectedOf, graphEdges, moduleCalls } from "./graph-edges.js";
 
 /**
  * A Mermaid `flowchart LR` of a graph: the same nodes and edges as {@link toDot}
  * (steps as rectangles, branches as rhombi, terminal states as double circles,
- * iterating steps marked, inline bodies as subgraphs), for Markdown and GitHub.
+ * iterating steps marked, inline bodies as subgraphs, each called module once as a
+ * subgraph with dotted call edges), for Markdown and GitHub.
  */
 export function toMermaid(g: Graph): string {
   const lines = ["flowchart LR"];
@@ -18,12 +19,12 @@ export function toMermaid(g: Graph): string {
     return v;
   };
   const label = (s: string) => `"${s.replace(/"/g, "#quot;")}"`;
-  const walk = (gr: Graph, prefix: string, ind: string) => {
+  const walk = (gr: Graph, prefix: string, ind: string, outer: Graph[]) => {
     for (const s of gr.steps) {
       const text = s.iteration ? `${s.name} [${s.iteration.kind}]` : s.name;
       if (s.body) {
         lines.push(`${ind}subgraph ${id(`${prefix}${s.name}#body`)}[${label(`${s.name} body`)}]`);
-        walk(s.body, `${prefix}${s.name}/`, `${ind}  `);
+        walk(s.body, `${prefix}${s.name}/`, `${ind}  `, [gr, ...outer]);
         lines.push(`${ind}end`);
       }
       lines.push(`${ind}${id(prefix + s.name)}[${label(text)}]`);
@@ -39,7 +40,16 @@ export function toMermaid(g: Graph): string {
       if ((e.to === "_continue" || e.to === "return") && !ids.has(prefix + e.to)) lines.push(`${ind}${id(prefix + e.to)}([${e.to}])`);
       lines.push(`${ind}${id(prefix + e.from)} -->|${label(e.label)}| ${id(prefix + e.to)}`);
     }
+    for (const c of moduleCalls(gr, outer)) calls.push(`  ${id(prefix + c.step)} -.->|calls| ${id(`module:${c.module}/__start__`)}`);
   };
-  walk(g, "", "  ");
+  const calls: string[] = [];
+  walk(g, "", "  ", []);
+  for (const [key, m] of Object.entries(g.modules ?? {})) {
+    const expects = expectedOf(m);
+    lines.push(`  subgraph ${id(`module:${key}#module`)}[${label(`${key}: workflow ${m.name}${expects.length ? ` (expects ${expects.join(", ")})` : ""}`)}]`);
+    walk(m, `module:${key}/`, "    ", []);
+    lines.push("  end");
+  }
+  lines.push(...calls);
   return lines.join("\n") + "\n";
 }

@@ -1,4 +1,5 @@
 import type { Graph, GraphStep } from "./graph.js";
+import { expectedOf } from "./graph-edges.js";
 
 /**
  * The readable `criteria plan` summary, in the Go tool's layout (header, policy,
@@ -16,7 +17,7 @@ export function toPlan(g: Graph): string {
   for (const v of g.variables) out.push(`  ${v.name}${v.type ? `: ${v.type}` : ""}${v.default ? ` = ${v.default.text}` : "  (required)"}`);
   out.push("", "agents:");
   if (g.agents.length === 0) out.push("  (none)");
-  for (const a of g.agents) out.push(`  ${a.name}   ${a.adapter ? `adapter=${a.adapter}` : `cli=${a.cli ?? "?"}`}${a.model ? `  model=${a.model}` : ""}${a.inherited ? "  (inherited)" : ""}`);
+  for (const a of g.agents) out.push(`  ${a.name}   ${a.flow ? `flow=${a.flow.module}` : a.adapter ? `adapter=${a.adapter}` : a.cli ? `cli=${a.cli}` : ""}${a.model ? `  model=${a.model}` : ""}${a.inherited ? "  (inherited)" : ""}`.trimEnd());
   out.push("", "steps (declaration order):");
   steps(g.steps, "  ", out);
   if (g.branches.length > 0) {
@@ -37,6 +38,21 @@ export function toPlan(g: Graph): string {
   }
   out.push("", "states:");
   for (const s of g.states) out.push(`  ${s.name}    terminal=${s.terminal}   success=${s.success}`);
+  if ((g.subworkflows ?? []).length > 0) {
+    out.push("", "subworkflows:");
+    for (const s of g.subworkflows!) {
+      const passes = [...s.adapters.map((a) => `adapter.${a}`), ...s.agents.map((a) => `agent.${a}`)];
+      out.push(`  ${s.name}   module=${s.module}${Object.keys(s.input).length ? `  input: ${Object.keys(s.input).join(", ")}` : ""}${passes.length ? `  passes: ${passes.join(", ")}` : ""}`);
+    }
+  }
+  const expects = expectedOf(g);
+  if (expects.length > 0) out.push("", `expects from its caller: ${expects.join(", ")}`);
+  for (const [key, m] of Object.entries(g.modules ?? {})) {
+    out.push("", `module ${key}: workflow ${m.name}`);
+    const ex = expectedOf(m);
+    if (ex.length > 0) out.push(`  expects from its caller: ${ex.join(", ")}`);
+    steps(m.steps, "  ", out);
+  }
   out.push("", "plugins required:");
   if (g.plugins_required.length === 0) out.push("  (none)");
   for (const p of g.plugins_required) out.push(`  ${p}`);

@@ -23,3 +23,38 @@ export function graphEdges(g: Graph): GraphEdge[] {
   }
   return out;
 }
+
+/** A step of one graph that calls a module: a subworkflow, or an agent that is a flow. */
+export interface ModuleCall {
+  step: string;
+  /** Key of the called module in the root graph's `modules`. */
+  module: string;
+}
+
+/**
+ * Every step of `g` (not its bodies) that calls a module: what dot and mermaid draw as
+ * call edges (issue #6, Output). `outer` are the enclosing graphs, innermost first: a
+ * body's step may call a subworkflow or agent its enclosing workflow declares.
+ */
+export function moduleCalls(g: Graph, outer: Graph[] = []): ModuleCall[] {
+  const scopes = [g, ...outer];
+  const out: ModuleCall[] = [];
+  for (const s of g.steps) {
+    const t = s.target;
+    let module: string | undefined;
+    for (const x of scopes) {
+      if (t.kind === "subworkflow") module ??= x.subworkflows?.find((d) => d.name === t.name)?.module;
+      else if (t.kind === "agent") {
+        const a = x.agents.find((d) => d.name === t.name);
+        if (a && !a.inherited) module ??= a.flow?.module;
+      }
+    }
+    if (module !== undefined) out.push({ step: s.name, module });
+  }
+  return out;
+}
+
+/** What a module's graph expects from its caller: `adapter.T.N` and `agent.N` (its inherited entries). */
+export function expectedOf(g: Graph): string[] {
+  return [...g.adapters.filter((a) => a.inherited && !a.implicit).map((a) => `adapter.${a.id}`), ...g.agents.filter((a) => a.inherited).map((a) => `agent.${a.name}`)];
+}

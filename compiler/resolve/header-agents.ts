@@ -10,10 +10,10 @@ import type { ModuleLookup } from "./module-interface.js";
 export function addHeaderAgents(spec: WorkflowSpec, lookup: ModuleLookup): void {
   for (const u of spec.header?.use ?? []) {
     const iface = u.module ? lookup(u.module) : undefined;
-    // A flow that could not be loaded (missing, outside the root, closing a cycle) was
-    // reported where `use` names it; its file's name stands in, so steps calling it are
-    // not reported again as unknown agents.
-    const name = iface?.name || (u.module === undefined ? basename(u.path).replace(/\.[^.]*$/, "") : "");
+    // A flow that could not be loaded (missing, outside the root, closing a cycle) or has
+    // no name was reported where `use` names it; its file's name stands in, so steps
+    // calling it are not reported again as unknown agents.
+    const name = iface?.name || basename(u.path).replace(/\.[^.]*$/, "");
     if (!name) continue;
     if (spec.agents.some((a) => a.name === name || (a.use?.module !== undefined && a.use.module === u.module))) continue;
     spec.agents.push({ name, range: u.range, nameRange: u.range, use: u, fromHeader: true, adapters: [], agents: [], config: {} });

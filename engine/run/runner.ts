@@ -1,5 +1,6 @@
 import { resolve as resolvePath } from "node:path";
 import { DEFAULT_POLICY, type Graph, type GraphStep } from "../../compiler/build/graph.js";
+import { expectedOf } from "../../compiler/build/graph-edges.js";
 import type { FunctionTable, Value } from "../../compiler/expr/value.js";
 import type { Adapter, Reason, StepRequest, StepResult } from "../adapters/adapter.js";
 import type { JournalEntry, NewEntry, Payloads } from "../journal/entry.js";
@@ -175,6 +176,10 @@ export class Runner {
   }
 
   private async root(graph: Graph, given: Record<string, Value>, input: Record<string, Value>, baseDir = this.opts.baseDir): Promise<RunEnd> {
+    const expects = expectedOf(graph);
+    if (expects.length > 0) {
+      throw new RunRefused(`workflow "${graph.name}" expects ${expects.join(", ")} from its caller; run it from a workflow that passes them (subworkflow { adapters = [...] agents = [...] })`);
+    }
     this.baseDir = baseDir;
     const fns = this.functionsAt(graph);
     const vars: Record<string, Value> = {};

@@ -1,0 +1,170 @@
+/**
+ * The module loader (issue #6, item 1): a PATH is a file or a directory module; edges
+ * (workflow_file, subworkflow source, use) are followed, each file read once by real
+ * path; cycles are refused with the chain; no path leaves the root (`--root`,
+ * `CRITERIA_WORKFLOW_ALLOWED_PATHS`), symlinks included, before anything is opened.
+ */
+import { symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { main, type Io } from "../../cli.js";
+import { compile } from "../../compiler/index.js";
+import { codes, compileIn, project } from "./helpers.js";
+
+const leaf = (name: string) => `workflow {\n  name = "${name}"\n  version = "1"\n  initial_state = "a"\n  target_state = "done"\n}\nadapter "noop" "default" {}\nstep "a" {\n  target = adapter.noop.default\n  outcome "success" { next = state.done }\n}\nstate "done" { terminal = true }\n`;
+
+/** A module calling the subworkflows `names` (directories beside it, relative to `up`). */
+const caller = (name: string, calls: [string, string][]) => `workflow {
+  name = "${name}"
+  version = "1"
+  initial_state = "${calls[0][0]}"
+  target_state = "done"
+}
+${calls.map(([n, src]) => `subworkflow "${n}" { source = "${src}" }`).join("\n")}
+${calls
+  .map(
+    ([n], i) => `step "${n}" {
+  target = subworkflow.${n}
+  outcome "success" { next = ${i + 1 < calls.length ? `step.${calls[i + 1][0]}` : "state.done"} }
+  outcome "failure" { next = state.done }
+}`,
+  )
+  .join("\n")}
+state "done" { terminal = true }
+`;
+
+async function cli(argv: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string }> {
+  let out = "";
+  const io: Io = { out: (s) => void (out += s), err: (s) => void (out += s), color: false, isTTY: false, env };
+  return { code: await main(argv, io), out };
+}
+
+describe("module loader", () => {
+  it("a diamond of subworkflow directories (A calls B and D, B calls C, D calls B and C) reads each file once", async () => {
+    const dir = project({
+      "main.hcl": caller("a", [["b", "./b"], ["d", "./d"]]),
+      "b/main.hcl": caller("b", [["c", "../c"]]),
+      "c/main.hcl": leaf("c"),
+      "d/main.hcl": caller("d", [["b", "../b"], ["c", "../c"]]),
+    });
+    const c = await compileIn(dir, "main.hcl");
+    expect(c.diagnostics).toEqual([]);
+    expect([...c.reads!.values()]).toEqual([1, 1, 1, 1]);
+    expect(Object.keys(c.graph!.modules!).sort()).toEqual(["b", "c", "d"]);
+    expect(c.useGraph!.edges.map((e) => `${e.from}->${e.to}`)).toEqual(["main.hcl->b", "main.hcl->d", "b->c", "d->b", "d->c"]);
+  });
+
+  it("a cycle through subworkflow sources is refused where it closes, with the whole chain", async () => {
+    const dir = project({
+      "main.hcl": caller("main", [["lint", "./lint"]]),
+      "lint/main.hcl": caller("lint", [["fmt", "../fmt"]]),
+      "fmt/main.hcl": caller("fmt", [["lint", "../lint"]]),
+    });
+    const c = await compileIn(dir, "main.hcl");
+    expect(codes(c)).toEqual(["module_cycle@fmt/main.hcl:7:31"]);
+    expect(c.diagnostics[0].message).toBe(`subworkflow source "../lint" closes a cycle: lint -> fmt -> lint`);
+  });
+
+  it("a workflow_file body that names itself is a cycle, not a hang", async () => {
+    const dir = project({
+      "main.hcl": `workflow {\n  name = "m"\n  initial_state = "s"\n  target_state = "done"\n}\nstep "s" {\n  workflow_file = "./body.hcl"\n  outcome "success" { next = state.done }\n}\nstate "done" { terminal = true }\n`,
+      "body.hcl": `step "again" {\n  workflow_file = "./body.hcl"\n  outcome "success" { next = "return" }\n}\n`,
+    });
+    const c = await compileIn(dir, "main.hcl");
+    expect(codes(c)).toEqual(["module_cycle@body.hcl:2:19"]);
+  });
+
+  it("paths may not leave the root: refused before opening, symlinks included; --root and CRITERIA_WORKFLOW_ALLOWED_PATHS widen it", async () => {
+    const dir = project({
+      "app/main.hcl": caller("app", [["shared", "../shared"]]),
+      "shared/main.hcl": leaf("shared"),
+      "app/link/main.hcl": caller("linked", [["x", "./x"]]),
+    });
+    const refused = await compileIn(dir, "app/main.hcl");
+    expect(codes(refused)).toEqual(["path_outside_root@app/main.hcl:7:33"]);
+    expect(refused.reads!.size).toBe(1); // shared/main.hcl was never read
+    const widened = await compile(join(dir, "app/main.hcl"), { cwd: dir, root: dir });
+    expect(widened.diagnostics).toEqual([]);
+    const allowed = await compile(join(dir, "app/main.hcl"), { cwd: dir, allowedRoots: [join(dir, "shared")] });
+    expect(allowed.diagnostics).toEqual([]);
+    // A symlink inside the root that leads out of it.
+    symlinkSync(join(dir, "shared"), join(dir, "app", "link", "x"));
+    const viaLink = await compileIn(dir, "app/link/main.hcl");
+    expect(codes(viaLink)).toEqual(["path_outside_root@app/link/main.hcl:7:28"]);
+    expect(viaLink.diagnostics[0].message).toMatch(/is a symlink to .*shared, outside the workflow's root/);
+    // The CLI: --root, and the Go tool's variable (':'-separated).
+    expect((await cli(["validate", join(dir, "app/main.hcl")])).code).toBe(1);
+    expect((await cli(["validate", "--root", dir, join(dir, "app/main.hcl")])).code).toBe(0);
+    expect((await cli(["validate", join(dir, "app/main.hcl")], { CRITERIA_WORKFLOW_ALLOWED_PATHS: `/nonexistent:${join(dir, "shared")}` })).code).toBe(0);
+  });
+
+  it("reads .chcl files and the Go tool's v0.5 header in a directory module", async () => {
+    const dir = project({
+      "mod/header.chcl": `workflow {\n  name = "split"\n  version = "1"\n  initial_state = "a"\n  target_state = "done"\n  policy {\n    max_total_steps = 7\n  }\n}\n`,
+      "mod/steps.hcl": `adapter "noop" "default" {}\nstep "a" {\n  target = adapter.noop.default\n  outcome "success" { next = state.done }\n}\nstate "done" { terminal = true }\n`,
+    });
+    const c = await compileIn(dir, "mod");
+    expect(c.diagnostics).toEqual([]);
+    expect(c.files).toEqual(["mod/header.chcl", "mod/steps.hcl"]);
+    expect(c.graph!.name).toBe("split");
+    expect(c.graph!.policy.max_total_steps).toBe(7);
+  });
+
+  it("a header that is both labelled and named is refused", async () => {
+    const dir = project({ "w.hcl": `workflow "a" {\n  name = "b"\n  initial_state = "x"\n}\nstate "x" { terminal = true }\n` });
+    const c = await compileIn(dir, "w.hcl");
+    expect(codes(c).filter((x) => !x.startsWith("missing_target_state"))).toEqual(["conflicting_fields@w.hcl:2:3"]);
+  });
+
+  it("YAML modules compose the same way: subworkflows, expects, use", async () => {
+    const dir = project({
+      "main.yaml": `workflow: { name: main, version: "1", initial_state: call, target_state: done, use: [./flows/helper.yaml] }
+adapters:
+  noop.default: {}
+subworkflows:
+  child: { source: ./child, adapters: [adapter.noop.default], input: { n: 2 } }
+steps:
+  call:
+    target: subworkflow.child
+    outcomes: { success: ask, failure: done }
+  ask:
+    target: agent.helper
+    input: { task: "\${steps.call.doubled}" }
+    outcomes: { success: done }
+states:
+  done: { terminal: true }
+`,
+      "child/main.yaml": `workflow: { name: child, initial_state: a, target_state: done, expects: { adapters: [adapter.noop.default] } }
+variables:
+  n: { type: number }
+steps:
+  a:
+    target: adapter.noop.default
+    outcomes: { success: done }
+states:
+  done: { terminal: true }
+outputs:
+  doubled: { value: "\${var.n * 2}" }
+`,
+      "flows/helper.yaml": `workflow: { name: helper, initial_state: a, target_state: done }
+adapters:
+  noop.default: {}
+steps:
+  a:
+    target: adapter.noop.default
+    input: { task: "\${input.task}" }
+    outcomes: { success: done }
+states:
+  done: { terminal: true }
+`,
+    });
+    const c = await compileIn(dir, "main.yaml");
+    expect(c.diagnostics).toEqual([]);
+    expect(Object.keys(c.graph!.modules!).sort()).toEqual(["child", "flows/helper.yaml"]);
+    expect(c.graph!.agents).toEqual([{ name: "helper", config: {}, inherited: false, flow: { module: "flows/helper.yaml", adapters: [], agents: [] } }]);
+    writeFileSync(join(dir, "child", "main.yaml"), `workflow: { name: child, initial_state: a, target_state: done }\nvariables:\n  n: { type: number }\nsteps:\n  a:\n    target: adapter.noop.default\n    outcomes: { success: done }\nstates:\n  done: { terminal: true }\n`);
+    const broken = await compileIn(dir, "main.yaml");
+    // The child no longer expects the adapter: using it is unknown there, passing it is refused here.
+    expect(codes(broken).sort()).toEqual(["unknown_reference@main.yaml:5:40", "unknown_target@child/main.yaml:6:13"]);
+  });
+});

@@ -1,0 +1,269 @@
+/**
+ * Nested runs (issue #6, item 6): one code path for bodies, subworkflows and flows used
+ * as agents. The child's terminal state decides the step's outcome (its failure threaded
+ * through), child ids are deterministic so a resumed parent finds its children (a
+ * completed child is not run again, an interrupted one resumes inside), and nesting
+ * depth is capped. Real files, real journals, the real CLI where exit codes matter.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { JournalEntry } from "../../engine/journal/entry.js";
+import { SqliteJournal } from "../../engine/journal/sqlite-journal.js";
+import { RunInterrupted } from "../../engine/run/runner.js";
+import { counting, graphIn, project, runIn, runnerFor } from "./helpers.js";
+
+const repo = join(import.meta.dirname, "..", "..");
+const bin = join(repo, "bin", "criteria");
+
+const HEADER = (name: string, initial: string, extra = "") => `workflow {\n  name = "${name}"\n  version = "1"\n  initial_state = "${initial}"\n  target_state = "done"\n${extra}}\n`;
+
+/** A parent that calls ./child (whose step `b` ends in `target`) and routes failure to `failed`. */
+const parentAndChild = (childEnd: string) => ({
+  "main.hcl": `${HEADER("parent", "first")}
+adapter "count" "default" {}
+subworkflow "child" {
+  source   = "./child"
+  adapters = [adapter.count.default]
+}
+step "first" {
+  target = adapter.count.default
+  outcome "success" { next = step.call }
+}
+step "call" {
+  target = subworkflow.child
+  outcome "success" { next = step.last }
+  outcome "failure" { next = state.failed }
+}
+step "last" {
+  target = adapter.count.default
+  outcome "success" { next = state.done }
+}
+state "done" { terminal = true }
+state "failed" {
+  terminal = true
+  success  = false
+}
+`,
+  "child/main.hcl": `${HEADER("child", "a", "  expects {\n    adapters = [adapter.count.default]\n  }\n")}
+step "a" {
+  target = adapter.count.default
+  outcome "success" { next = step.b }
+}
+step "b" {
+  target = adapter.count.default
+  outcome "success" { next = ${childEnd} }
+}
+state "done" { terminal = true }
+state "broken" {
+  terminal = true
+  success  = false
+}
+output "from_child" {
+  value = "a and b ran"
+}
+`,
+});
+
+describe("nested runs", () => {
+  it("a child ending in a success = false state fails the step with the child's reason, and the run takes the parent's failure route", async () => {
+    const dir = project(parentAndChild("state.broken"));
+    const count = counting();
+    const { end, entries } = await runIn(dir, "main.hcl", { extra: { adapterFor: count.adapterFor } });
+    expect(end).toMatchObject({ success: false, state: "failed", reason: "failure_state" });
+    const call = entries("run").find((e): e is JournalEntry<"step.completed"> => e.entry_type === "step.completed" && e.step_id === "call");
+    expect(call?.payload).toMatchObject({ outcome: "failure", next: "failed", reason: "child_failed", child_run_ids: ["run/call#1"], child_states: ["broken"] });
+    expect(call?.payload.detail).toBe(`subworkflow "child" (run run/call#1) failed: reached state "broken" (success = false)`);
+  });
+
+  it("a child ending in failure through the CLI exits 1, with the child's reason in the run's end", () => {
+    const dir = project({
+      "main.hcl": `${HEADER("parent", "call")}
+subworkflow "child" { source = "./child" }
+step "call" {
+  target = subworkflow.child
+  outcome "success" { next = state.done }
+  outcome "failure" { next = state.failed }
+}
+state "done" { terminal = true }
+state "failed" {
+  terminal = true
+  success  = false
+}
+`,
+      "child/main.hcl": `${HEADER("child", "a")}
+adapter "shell" "default" {}
+step "a" {
+  target = adapter.shell.default
+  input { command = "exit 3" }
+  outcome "success" { next = state.done }
+  outcome "failure" { next = state.broken }
+}
+state "done" { terminal = true }
+state "broken" {
+  terminal = true
+  success  = false
+}
+`,
+    });
+    const r = spawnSync(process.execPath, [bin, "apply", join(dir, "main.hcl"), "--state-dir", mkdtempSync(join(tmpdir(), "criteria-nr-")), "-o", "json"], { encoding: "utf8" });
+    expect(r.status, r.stderr).toBe(1);
+    const lines = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as { event: string; step?: string; reason?: string; detail?: string; state?: string });
+    expect(lines.find((l) => l.event === "step.completed" && l.step === "call")).toMatchObject({ reason: "child_failed" });
+    expect(lines.at(-1)).toMatchObject({ event: "run.completed", state: "failed" });
+  });
+
+  it("resume: a completed child is not run again; an interrupted child resumes inside and its finished steps stay finished", async () => {
+    const dir = project(parentAndChild("state.done"));
+    const g = await graphIn(dir, "main.hcl");
+    const stop = new AbortController();
+    let first = true;
+    const count = counting((req) => {
+      // Ctrl-C while the child's step b runs, the first time.
+      if (req.step === "b" && first) {
+        first = false;
+        stop.abort();
+      }
+      return { outcome: "success", output: {}, reason: "ok" };
+    });
+    const a = runnerFor(dir, { adapterFor: count.adapterFor, signal: stop.signal });
+    await expect(a.runner.start(g, {}, "r")).rejects.toBeInstanceOf(RunInterrupted);
+    expect(count.calls).toEqual(["r:first", "r/call#1:a", "r/call#1:b"]);
+    a.journal.close();
+    const b = runnerFor(dir, { adapterFor: count.adapterFor }, a.stateDir);
+    const end = await b.runner.resume("r");
+    expect(end).toMatchObject({ success: true, state: "done" });
+    // first and a are not run again; b, interrupted before its result was confirmed, runs again.
+    expect(count.calls).toEqual(["r:first", "r/call#1:a", "r/call#1:b", "r/call#1:b", "r:last"]);
+    const call = b.entries("r").find((e) => e.entry_type === "step.completed" && e.step_id === "call");
+    expect(call?.payload).toMatchObject({ output: { from_child: "a and b ran" }, child_states: ["done"] });
+    // Resuming a finished run runs nothing.
+    const c = runnerFor(dir, { adapterFor: count.adapterFor }, a.stateDir);
+    await c.runner.resume("r");
+    expect(count.calls).toHaveLength(5);
+  });
+
+  it("a body without outputs killed between its run.completed and its iteration's completion gives the same result on resume", () => {
+    const dir = project({
+      "main.hcl": `${HEADER("p", "loop")}
+adapter "noop" "default" {}
+step "loop" {
+  count = 1
+  workflow {
+    step "x" {
+      target = adapter.noop.default
+      outcome "success" { next = "_continue" }
+      output = { made = "by x" }
+    }
+  }
+  outcome "all_succeeded" { next = state.done }
+  outcome "any_failed"    { next = state.done }
+}
+state "done" { terminal = true }
+output "made" { value = steps.loop[0].made }
+`.replace(`      outcome "success" { next = "_continue" }\n      output = { made = "by x" }`, `      outcome "success" {\n        next = "_continue"\n        output = { made = "by x" }\n      }`),
+    });
+    const run = (state: string, env: NodeJS.ProcessEnv = {}) => spawnSync(process.execPath, [bin, "apply", join(dir, "main.hcl"), "--state-dir", state, "--run-id", "k", "-o", "json"], { encoding: "utf8", env: { ...process.env, ...env } });
+    const ref = mkdtempSync(join(tmpdir(), "criteria-body-"));
+    expect(run(ref).status).toBe(0);
+    const j = new SqliteJournal(ref);
+    const entries = j.read("k").entries;
+    j.close();
+    const childDone = entries.find((e) => e.entry_type === "run.completed" && e.run_id !== "k")!;
+    const state = mkdtempSync(join(tmpdir(), "criteria-body-"));
+    expect(run(state, { CRITERIA_FAULT_KILL_AFTER_SEQ: String(childDone.seq) }).signal).toBe("SIGKILL");
+    const resumed = spawnSync(process.execPath, [bin, "resume", "k", "--state-dir", state, "-o", "json"], { encoding: "utf8" });
+    expect(resumed.status, resumed.stderr).toBe(0);
+    const j2 = new SqliteJournal(state);
+    const end = j2.read("k").entries.find((e) => e.entry_type === "run.completed" && e.run_id === "k");
+    j2.close();
+    expect(end?.payload).toMatchObject({ success: true, outputs: { made: "by x" } });
+  });
+
+  it("nesting deeper than policy max_depth fails the step at run time, naming the chain", async () => {
+    const dir = project(parentAndChild("state.done"));
+    const g = await graphIn(dir, "main.hcl");
+    g.policy.max_depth = 0; // a graph compiled elsewhere, or journaled before a policy change
+    const count = counting();
+    const r = runnerFor(dir, { adapterFor: count.adapterFor });
+    const end = await r.runner.start(g, {}, "d");
+    expect(end.success).toBe(false);
+    const call = r.entries("d").find((e): e is JournalEntry<"step.completed"> => e.entry_type === "step.completed" && e.step_id === "call");
+    expect(call?.payload).toMatchObject({ reason: "policy_exceeded", detail: "runs would nest 1 deep, past policy max_depth = 0: parent > child" });
+    expect(count.calls).toEqual(["d:first"]);
+  });
+
+  it("child run ids are deterministic: parent run, step, visit and item", async () => {
+    const dir = project({
+      "main.hcl": `${HEADER("p", "call")}
+subworkflow "child" { source = "./child" }
+step "call" {
+  target = subworkflow.child
+  count  = 2
+  input { n = each._idx }
+  outcome "all_succeeded" { next = state.done }
+  outcome "any_failed"    { next = state.done }
+}
+state "done" { terminal = true }
+`,
+      "child/main.hcl": `${HEADER("child", "a")}
+variable "n" { type = number }
+adapter "noop" "default" {}
+step "a" {
+  target = adapter.noop.default
+  outcome "success" { next = state.done }
+}
+state "done" { terminal = true }
+`,
+    });
+    const { entries, journal } = await runIn(dir, "main.hcl", { runId: "ids" });
+    const spawned = entries("ids").filter((e): e is JournalEntry<"run.spawned"> => e.entry_type === "run.spawned");
+    expect(spawned.map((e) => [e.run_id, e.payload.parent_step_id, e.payload.iteration, e.payload.inputs])).toEqual([
+      ["ids", undefined, undefined, {}],
+      ["ids/call#1[0]", "call", 0, { n: 0 }],
+      ["ids/call#1[1]", "call", 1, { n: 1 }],
+    ]);
+    expect(journal.runs({ roots: true }).map((r) => r.run_id)).toEqual(["ids"]);
+    expect(journal.runs({ roots: false }).map((r) => r.run_id).sort()).toEqual(["ids", "ids/call#1[0]", "ids/call#1[1]"]);
+  });
+
+  it("a workflow_file body behaves as an inline body: it sees the enclosing agents and variables (seed 001)", async () => {
+    const dir = project({
+      "main.hcl": `workflow "agent_in_body" {
+  version       = "1"
+  initial_state = "loop"
+  target_state  = "done"
+}
+variable "greeting" {
+  type    = "string"
+  default = "hello"
+}
+agent "executor" {
+  adapter = "count"
+}
+step "loop" {
+  count         = 2
+  workflow_file = "./body.hcl"
+  outcome "all_succeeded" { next = "done" }
+  outcome "any_failed"    { next = "done" }
+}
+state "done" { terminal = true }
+`,
+      "body.hcl": `step "execute" {
+  agent = "executor"
+  input { prompt = "\${var.greeting} \${each._idx}" }
+  outcome "success" { transition_to = "_continue" }
+  outcome "failure" { transition_to = "_continue" }
+}
+`,
+    });
+    const count = counting((req) => ({ outcome: "success", output: { said: String(req.input.prompt) }, reason: "ok" }));
+    const { end, entries } = await runIn(dir, "main.hcl", { extra: { adapterFor: count.adapterFor } });
+    expect(end.success, end.detail).toBe(true);
+    expect(count.opened).toEqual(["agent.executor@run"]);
+    const loop = entries("run").find((e) => e.entry_type === "step.completed" && e.step_id === "loop");
+    expect(loop?.payload).toMatchObject({ output: [{ said: "hello 0" }, { said: "hello 1" }] });
+  });
+});
