@@ -1,10 +1,10 @@
 /**
  * Runs every benchmark (`npm run bench`, `make bench`: `node dist/bench/index.js`):
- * cold start, batch, scaling and the engine. Prints a table per benchmark with the goal and
+ * cold start, batch, scaling, the engine and composition. Prints a table per benchmark with the goal and
  * PASS/MISS beside each figure, and writes the same figures as JSON to
  * bench/out/latest.json. Nothing is asserted: a MISS is a figure, not a failure.
  *
- * Options: `--only cold,batch,scaling,engine` (a subset), `--quick` (fewer runs, for a smoke
+ * Options: `--only cold,batch,scaling,engine,composition` (a subset), `--quick` (fewer runs, for a smoke
  * test), `--runs N` (cold-start rounds, default 15).
  */
 import { cpus, loadavg } from "node:os";
@@ -16,6 +16,7 @@ import { benchPaths, COLD_GOAL_RATIO, coldStart, TIERING_BUDGET_FLAG, type ColdS
 import { fmtRatio } from "./report.js";
 import { scaling, type ScalingReport } from "./scaling.js";
 import { engineBench, type EngineReport } from "./engine.js";
+import { compositionBench, type CompositionReport } from "./composition.js";
 
 /** The command-line options of the benchmark runner. */
 export interface BenchOptions {
@@ -26,13 +27,13 @@ export interface BenchOptions {
 
 /** Parses `--only`, `--quick` and `--runs` (unknown arguments are an error). */
 export function parseArgs(argv: string[]): BenchOptions {
-  const o: BenchOptions = { only: new Set(["cold", "batch", "scaling", "engine"]), quick: false, runs: 15 };
+  const o: BenchOptions = { only: new Set(["cold", "batch", "scaling", "engine", "composition"]), quick: false, runs: 15 };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--quick") o.quick = true;
     else if (a === "--only") o.only = new Set(argv[++i].split(","));
     else if (a === "--runs") o.runs = Number(argv[++i]);
-    else throw new Error(`unknown argument ${a} (use --only cold,batch,scaling,engine, --quick, --runs N)`);
+    else throw new Error(`unknown argument ${a} (use --only cold,batch,scaling,engine,composition, --quick, --runs N)`);
   }
   if (o.quick && !argv.includes("--runs")) o.runs = 3;
   return o;
@@ -77,6 +78,8 @@ async function main(): Promise<void> {
 
   let eng: EngineReport | undefined;
   if (opts.only.has("engine")) eng = await engineBench(opts.quick);
+  let comp: CompositionReport | undefined;
+  if (opts.only.has("composition")) comp = await compositionBench(opts.quick);
 
   meta.loadavgEnd = loadavg().map((x) => Math.round(x * 100) / 100);
   meta.seconds = Math.round((Date.now() - started) / 100) / 10;
@@ -103,10 +106,15 @@ async function main(): Promise<void> {
     const big = Object.keys(eng.resume_ms).at(-1)!;
     lines.push(`engine resume of a ${big}-entry journal: ${Math.round(eng.resume_ms[big])} ms (goal < 1000) ${eng.verdicts.resume}`);
   }
+  if (comp) {
+    for (const dl of ["hcl", "yaml"] as const) lines.push(`composition: compile a 100-module ${dl.toUpperCase()} tree: ${comp.compile_ms[`${dl} 100`].toFixed(1)} ms (goal < 150) ${comp.verdicts[`compile_${dl}`]}; 200/100 modules ${fmtRatio(comp.compile_linearity[dl])} ${comp.verdicts.linear}`);
+    lines.push(`composition: apply overhead per nesting level: ${comp.per_level_overhead_ms.toFixed(2)} ms (goal < 2) ${comp.verdicts.level}`);
+    lines.push(`composition: sessions of an adapter passed to 3 child runs: ${comp.passed_adapter_sessions} (goal 1) ${comp.verdicts.sessions}`);
+  }
   process.stdout.write(`\nGoals\n=====\n${lines.map((l) => `  ${l}`).join("\n")}\n`);
 
   const file = join(paths.out, "latest.json");
-  writeFileSync(file, JSON.stringify({ meta, coldStart: cold, batch: bat, scaling: scale, engine: eng, goals: lines }, null, 2) + "\n");
+  writeFileSync(file, JSON.stringify({ meta, coldStart: cold, batch: bat, scaling: scale, engine: eng, composition: comp, goals: lines }, null, 2) + "\n");
   process.stdout.write(`\nwrote ${file} (${meta.seconds} s; load average at the end ${meta.loadavgEnd.join(" ")})\n`);
 }
 

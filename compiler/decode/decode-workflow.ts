@@ -47,6 +47,8 @@ function hasTemplate(v: JsonValue): boolean {
 
 const isObj = (v: JsonValue | undefined): v is JsonObject => v !== null && typeof v === "object" && !Array.isArray(v);
 const str = (v: JsonValue | undefined): string | undefined => (typeof v === "string" ? v : undefined);
+/** A type as written: quoted (`"list(string)"`) or bare (`list(string)`, which hcl2json renders `${list(string)}`). */
+const typeText = (v: JsonValue | undefined): string | undefined => str(v)?.replace(/^\$\{([\s\S]*)\}$/, "$1");
 const int = (v: JsonValue | undefined): number | undefined => (typeof v === "number" && Number.isInteger(v) ? v : undefined);
 
 /** `${ x }` wrapping one traversal or name, as hcl2json renders a bare HCL expression. */
@@ -170,7 +172,7 @@ class Decoder {
     if (isObj(doc.workflow)) w.header = this.header(doc.workflow, at("workflow"));
     for (const [name, v, p, r] of this.named(doc.variables, at("variables"))) {
       const o = isObj(v) ? v : {};
-      w.variables.push({ name, ...r, type: str(o.type), ...(o.type !== undefined ? { typeRange: this.range(childPointer(p, "type")) } : {}), description: str(o.description), ...("default" in o ? { default: this.expr(o.default, childPointer(p, "default")) } : {}) });
+      w.variables.push({ name, ...r, type: typeText(o.type), ...(o.type !== undefined ? { typeRange: this.range(childPointer(p, "type")) } : {}), description: str(o.description), ...("default" in o ? { default: this.expr(o.default, childPointer(p, "default")) } : {}) });
     }
     for (const [name, v, p, r] of this.named(doc.locals, at("locals"))) w.locals.push({ name, ...r, value: this.expr(v, p) });
     if (isObj(doc.policy)) {
@@ -235,7 +237,7 @@ class Decoder {
     }
     for (const [name, v, p, r] of this.named(doc.shared_variables, at("shared_variables"))) {
       const o = isObj(v) ? v : {};
-      w.sharedVariables.push({ name, ...r, type: str(o.type), ...("value" in o ? { value: this.expr(o.value, childPointer(p, "value")) } : {}) });
+      w.sharedVariables.push({ name, ...r, type: typeText(o.type), ...("value" in o ? { value: this.expr(o.value, childPointer(p, "value")) } : {}) });
     }
     for (const [name, v, p, r] of this.named(doc.steps, at("steps"))) w.steps.push(this.step(name, isObj(v) ? v : {}, p, r));
     for (const [name, v, , r] of this.named(doc.states, at("states"))) {
@@ -263,7 +265,7 @@ class Decoder {
     for (const [name, v, p, r] of this.named(doc.branches, at("branches"))) w.branches.push(this.branch(name, isObj(v) ? v : {}, p, r));
     for (const [name, v, p, r] of this.named(doc.outputs, at("outputs"))) {
       const o = isObj(v) ? v : {};
-      w.outputs.push({ name, ...r, type: str(o.type), ...(o.type !== undefined ? { typeRange: this.range(childPointer(p, "type")) } : {}), description: str(o.description), ...("value" in o ? { value: this.expr(o.value, childPointer(p, "value")) } : {}) });
+      w.outputs.push({ name, ...r, type: typeText(o.type), ...(o.type !== undefined ? { typeRange: this.range(childPointer(p, "type")) } : {}), description: str(o.description), ...("value" in o ? { value: this.expr(o.value, childPointer(p, "value")) } : {}) });
     }
     return w;
   }

@@ -83,3 +83,95 @@ describe("every real file from the Go tool's users validates", () => {
     });
   }
 });
+
+/** The Go tool's v0.5.7 compile JSON: steps name their adapter `type.name`; outcomes are sorted. */
+interface GoGraphV5 {
+  name: string;
+  initial_state: string;
+  target_state: string;
+  adapters: { type: string; name: string }[];
+  steps: { name: string; adapter: string; input_keys: string[] | null; outcomes: { name: string; next: string }[] }[];
+  states: { name: string; terminal: boolean; success: boolean }[];
+  outputs: { name: string; type?: string }[];
+  step_order: string[];
+  plugins_required: string[];
+  subworkflows?: { name: string; body: GoGraphV5 }[];
+}
+
+/** What the Go tool's golden and our graph must agree on (meaning, not bytes). */
+function meaning(g: GoGraphV5) {
+  return {
+    name: g.name,
+    initial_state: g.initial_state,
+    target_state: g.target_state,
+    adapters: g.adapters.map((a) => `${a.type}.${a.name}`),
+    steps: g.steps.map((s) => ({ name: s.name, adapter: s.adapter, input_keys: [...(s.input_keys ?? [])].sort(), outcomes: s.outcomes.map((o) => `${o.name}->${o.next}`).sort() })),
+    states: g.states,
+    outputs: g.outputs.map((o) => ({ name: o.name, type: o.type })),
+    step_order: g.step_order,
+    plugins_required: g.plugins_required,
+  };
+}
+
+function ours(g: import("../../compiler/build/graph.js").Graph): GoGraphV5 {
+  return {
+    name: g.name,
+    initial_state: g.initial_state,
+    target_state: g.target_state ?? "",
+    adapters: g.adapters.map((a) => ({ type: a.type, name: a.name })),
+    steps: g.steps.map((s) => ({ name: s.name, adapter: s.target.kind === "adapter" ? s.target.id : "", input_keys: Object.keys(s.input), outcomes: s.outcomes.map((o) => ({ name: o.name, next: o.next })) })),
+    states: g.states,
+    outputs: g.outputs.map((o) => ({ name: o.name, type: o.type })),
+    step_order: g.step_order,
+    plugins_required: g.plugins_required,
+  };
+}
+
+describe("upstream expected output: v0.5.7 hello and subworkflow (issue #6: child graphs match by meaning)", () => {
+  for (const [name, path] of [
+    ["hello", "v0.5.7/examples/hello"],
+    ["subworkflow", "v0.5.7/examples/subworkflow"],
+  ] as const) {
+    it(`${name}: compile json has the same graph, and each subworkflow's body`, async () => {
+      const want = JSON.parse(readFileSync(join(shared, "v0.5.7", "expected", `${name}__examples__${name}.compile.json`), "utf8")) as GoGraphV5;
+      const c = await compile(join(shared, path));
+      expect(c.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+      const g = c.graph!;
+      expect(meaning(ours(g))).toEqual(meaning(want));
+      const subs = (want.subworkflows ?? []).map((s) => ({ name: s.name, body: meaning(s.body) }));
+      expect((g.subworkflows ?? []).map((s) => ({ name: s.name, body: meaning(ours(g.modules![s.module])) }))).toEqual(subs);
+    });
+
+    it(`${name}: compile dot draws the same top-level edges and node shapes`, async () => {
+      const c = await compile(join(shared, path));
+      const theirs = readFileSync(join(shared, "v0.5.7", "expected", `${name}__examples__${name}.compile.dot`), "utf8");
+      const top = (dot: string) =>
+        dot
+          .split("\n")
+          .map((l) => l.trim())
+          .filter((l) => /^"[^":/]+" -> "[^":/]+"/.test(l))
+          .sort();
+      const shapes = (dot: string) =>
+        dot
+          .split("\n")
+          .map((l) => /^\s*"([^":/]+)" \[shape=(\w+)/.exec(l))
+          .filter((m): m is RegExpExecArray => m !== null)
+          .map((m) => `${m[1]}:${m[2]}`)
+          .sort();
+      expect(top(toDot(c.graph!))).toEqual(top(theirs));
+      expect(shapes(toDot(c.graph!))).toEqual(shapes(theirs));
+    });
+  }
+});
+
+describe("every module of the Go tool's v0.5.7 examples that needs no later language validates", () => {
+  // 02 (switch match/default), 07 (data "internal" + write) and 08 (fileset) use the rest of
+  // the v0.5 language: the issue of their own.
+  for (const f of ["hello", "subworkflow", "llm-pack/01-linear", "llm-pack/03-iteration-for-each", "llm-pack/04-iteration-parallel", "llm-pack/05-subworkflow", "llm-pack/06-approval-and-wait"]) {
+    it(f, async () => {
+      const c = await compile(join(shared, "v0.5.7", "examples", f));
+      expect(c.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+      expect(c.graph).toBeDefined();
+    });
+  }
+});

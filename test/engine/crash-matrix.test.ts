@@ -19,8 +19,20 @@ import { procStat } from "../../engine/process-info.js";
 
 const repo = join(import.meta.dirname, "..", "..");
 const bin = join(repo, "bin", "criteria");
-const workflow = join(repo, "testdata", "engine", "crash_ref");
-const LINES = ["prepare", "fan-a", "fan-b", "work-0", "check-0", "work-1", "check-1", "finish"];
+/**
+ * The reference workflows: `crash_ref` (top-level steps, for_each, a count body) and
+ * `crash_nested` (issue #6: a subworkflow on a passed-in adapter and one of its own, a
+ * flow used as an agent, an iterating subworkflow step), with the lines each writes.
+ */
+const REFERENCES = [
+  { name: "crash_ref", workflow: join(repo, "testdata", "engine", "crash_ref"), lines: ["prepare", "fan-a", "fan-b", "work-0", "check-0", "work-1", "check-1", "finish"] },
+  {
+    name: "crash_nested",
+    workflow: join(repo, "testdata", "engine", "crash_nested", "main.hcl"),
+    lines: ["prepare", "stage-single-a", "stage-single-b", "helper-one", "helper-two", "stage-x-a", "stage-x-b", "stage-y-a", "stage-y-b", "finish"],
+  },
+];
+const { workflow, lines: LINES } = REFERENCES[0];
 
 function cli(args: string[], env: NodeJS.ProcessEnv = {}) {
   return spawnSync(process.execPath, [bin, ...args], { encoding: "utf8", env: { ...process.env, ...env }, timeout: 60_000 });
@@ -41,17 +53,26 @@ function lines(file: string): string[] {
   return existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean) : [];
 }
 
-describe("crash matrix", () => {
+beforeAll(() => {
+  execFileSync("npx", ["tsc", "-p", "tsconfig.json"], { cwd: repo });
+}, 120_000);
+
+/** An uninterrupted run of a reference workflow: its end and how many entries it journals. */
+function referenceRun(workflow: string, LINES: string[]): { completed: unknown; count: number } {
+  const dir = mkdtempSync(join(tmpdir(), "criteria-ref-"));
+  const log = join(dir, "log.txt");
+  const r = cli(["apply", workflow, "--var", `log=${log}`, "--state-dir", join(dir, "state"), "--run-id", "ref", "--output", "json"]);
+  expect(r.status, r.stderr).toBe(0);
+  const f = final(join(dir, "state"), "ref");
+  expect(lines(log)).toEqual(LINES);
+  return { completed: f.completed, count: f.entries.length };
+}
+
+for (const { name, workflow, lines: LINES } of REFERENCES) {
+describe(`crash matrix: ${name}`, () => {
   let reference: { completed: unknown; count: number };
   beforeAll(() => {
-    execFileSync("npx", ["tsc", "-p", "tsconfig.json"], { cwd: repo });
-    const dir = mkdtempSync(join(tmpdir(), "criteria-ref-"));
-    const log = join(dir, "log.txt");
-    const r = cli(["apply", workflow, "--var", `log=${log}`, "--state-dir", join(dir, "state"), "--run-id", "ref", "--output", "json"]);
-    expect(r.status, r.stderr).toBe(0);
-    const f = final(join(dir, "state"), "ref");
-    reference = { completed: f.completed, count: f.entries.length };
-    expect(lines(log)).toEqual(LINES);
+    reference = referenceRun(workflow, LINES);
   }, 120_000);
 
   it("resumes to the same end from a kill after every journal entry", () => {
@@ -86,8 +107,16 @@ describe("crash matrix", () => {
       covered++;
     }
     expect(covered).toBe(reference.count);
-    console.log(`crash matrix: ${covered} kill points covered`);
+    console.log(`crash matrix ${name}: ${covered} kill points covered`);
   }, 600_000);
+});
+}
+
+describe("crash matrix: torn write", () => {
+  let reference: { completed: unknown; count: number };
+  beforeAll(() => {
+    reference = referenceRun(workflow, LINES);
+  }, 120_000);
 
   it("detects a torn write-ahead log and resumes from the last whole entry", () => {
     const dir = mkdtempSync(join(tmpdir(), "criteria-torn-"));
