@@ -110,14 +110,14 @@ async function run(path: string, cwd: string, opts: CompileOptions, out: Compila
       if (m === set.entry) return;
       const iface = moduleInterface(m.id, m.path, emptyWorkflow(m.fileStart));
       iface.firstError = m.diagnostics.find((d) => d.severity === "error");
-      units.set(m.id, { module: m, spec: emptyWorkflow(m.fileStart), resolution: resolveWorkflow(emptyWorkflow(m.fileStart), rangeAt).value, iface });
+      units.set(m.id, { module: m, spec: emptyWorkflow(m.fileStart), resolution: resolveWorkflow(emptyWorkflow(m.fileStart), { rangeAt }).value, iface });
       continue;
     }
     const own: Diagnostic[] = [...m.diagnostics];
     const decoded = decodeModule(m, set);
     own.push(...decoded.diagnostics);
     addHeaderAgents(decoded.spec, lookup);
-    const resolved = resolveWorkflow(decoded.spec, rangeAt, lookup);
+    const resolved = resolveWorkflow(decoded.spec, { rangeAt, modules: lookup, cwd });
     own.push(...resolved.diagnostics);
     own.push(...runChecks({ spec: decoded.spec, resolution: resolved.value, fileStart: m.fileStart, modules: lookup, entry: m === set.entry }, hasErrors(own)));
     const iface = moduleInterface(m.id, m.path, decoded.spec);

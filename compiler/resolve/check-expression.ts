@@ -35,6 +35,8 @@ export interface ExprContext {
   readsInput?: (name: string, at: Range) => void;
   /** `memory.*` is valid: the workflow's header sets `memory { script = true }`. */
   memory?: boolean;
+  /** What shown file paths are relative to (for `file("literal")` checks; default: the process's). */
+  cwd?: string;
 }
 
 /** Offset → Range in the expression's file. */
@@ -137,7 +139,7 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
     // engine refuses it at run time otherwise; say so now).
     const arg = e.args[0];
     if (e.name === "file" && n === 1 && arg?.kind === "literal" && typeof arg.value === "string") {
-      const problem = filePathProblem(file, arg.value);
+      const problem = filePathProblem(resolvePath(ctx.cwd ?? process.cwd(), file), arg.value);
       if (problem) diagnostics.push(diag(problem.code, rangeAt(file, arg.start, arg.end), `${ctx.what}: file("${arg.value}") ${problem.message}`, { hint: "paths are relative to the workflow's directory and may not leave it" }));
     }
   });
@@ -161,7 +163,7 @@ function outputProblem(path: (string | number)[], found: { decl: StepSpec; scope
 
 /** Why a literal `file()` path cannot be read at run time, if it cannot. */
 function filePathProblem(sourceFile: string, path: string): { code: "file_not_found" | "path_outside_root"; message: string } | undefined {
-  const root = dirname(resolvePath(sourceFile));
+  const root = dirname(sourceFile);
   const target = resolvePath(root, path);
   if (!isInside(root, target)) return { code: "path_outside_root", message: "points outside the workflow's directory" };
   if (!existsSync(target)) return { code: "file_not_found", message: "does not exist" };

@@ -20,6 +20,16 @@ export interface Resolution {
   inputsRead: Map<string, Range>;
 }
 
+/** What resolution needs besides the spec. */
+export interface ResolveOptions {
+  /** Offsets → ranges in the loaded files. */
+  rangeAt: RangeAt;
+  /** The interfaces of the modules the workflow calls. */
+  modules?: ModuleLookup;
+  /** What the shown file paths of ranges are relative to (default: the process's). */
+  cwd?: string;
+}
+
 /** Reserved names: targets with a meaning of their own, and the `__` prefix kept for generated nodes. */
 export function isReservedName(name: string): boolean {
   return name === "_continue" || name === "return" || name.startsWith("__");
@@ -32,8 +42,8 @@ export function isReservedName(name: string): boolean {
  * channel reference, and every expression's references. Unknown names get a
  * did-you-mean over what is visible from that point.
  */
-export function resolveWorkflow(spec: WorkflowSpec, rangeAt: RangeAt, modules: ModuleLookup = () => undefined): { value: Resolution; diagnostics: Diagnostic[] } {
-  const r = new Resolver(rangeAt, modules);
+export function resolveWorkflow(spec: WorkflowSpec, opts: ResolveOptions): { value: Resolution; diagnostics: Diagnostic[] } {
+  const r = new Resolver(opts.rangeAt, opts.modules ?? (() => undefined), opts.cwd ?? process.cwd());
   const root = r.declare(spec, undefined, undefined);
   const res: Resolution = { root, scopes: r.scopes, bodyOf: r.bodyOf, adapterOf: r.adapterOf, calleeOf: r.calleeOf, inputsRead: r.inputsRead };
   for (const s of r.scopes) r.resolve(s);
@@ -60,6 +70,7 @@ class Resolver {
   constructor(
     private readonly rangeAt: RangeAt,
     private readonly modules: ModuleLookup,
+    private readonly cwd: string,
   ) {}
 
   /** Registers a workflow's declarations (and, recursively, its bodies'). */
@@ -184,6 +195,7 @@ class Resolver {
         if (!this.inputsRead.has(name)) this.inputsRead.set(name, at);
       },
       memory: rootOf(s).workflow.header?.memory?.script === true,
+      cwd: this.cwd,
     };
     if (w.header) {
       this.node(w.header.initialState, s, "initial_state");

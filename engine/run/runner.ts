@@ -181,7 +181,7 @@ export class Runner {
       throw new RunRefused(`workflow "${graph.name}" expects ${expects.join(", ")} from its caller; run it from a workflow that passes them (subworkflow { adapters = [...] agents = [...] })`);
     }
     this.baseDir = baseDir;
-    const fns = this.functionsAt(graph);
+    const fns = this.functionsAt(this.dirOf(graph));
     const vars: Record<string, Value> = {};
     for (const v of graph.variables) {
       if (Object.prototype.hasOwnProperty.call(given, v.name)) vars[v.name] = given[v.name];
@@ -205,9 +205,20 @@ export class Runner {
   private shared: Record<string, Value> = {};
   private baseDir = "";
 
-  /** The functions for expressions of `graph` (a module's `file()` reads from its own directory). */
-  private functionsAt(graph: Graph): FunctionTable {
-    const dir = graph.dir ? resolvePath(this.baseDir, graph.dir) : this.baseDir;
+  /** The directory a module's relative paths resolve against (`file()`, adapters' scripts). */
+  private dirOf(g: Graph): string {
+    return g.dir ? resolvePath(this.baseDir, g.dir) : this.baseDir;
+  }
+
+  /** The directory of the module a run belongs to (a body belongs to its enclosing module). */
+  private frameDir(f: Frame): string {
+    let x = f;
+    while (!x.isolated && x.parent) x = x.parent;
+    return this.dirOf(x.graph);
+  }
+
+  /** The standard functions for a directory (`file()` confined to it), made once each. */
+  private functionsAt(dir: string): FunctionTable {
     let t = this.functionTables.get(dir);
     if (!t) {
       t = engineFunctions(dir);
@@ -217,8 +228,7 @@ export class Runner {
   }
 
   private fns(f: Frame): FunctionTable {
-    for (let x: Frame | undefined = f; x; x = x.parent) if (x.isolated) return this.functionsAt(x.graph);
-    return this.functionsAt(f.graph);
+    return this.functionsAt(this.frameDir(f));
   }
 
   private namespaces(f: Frame): Record<string, Value> {
@@ -257,8 +267,7 @@ export class Runner {
       if (!parent) this.emit({ event: "run.started", run_id: runId, workflow: graph.name });
     } else if (!parent) this.emit({ event: "run.resumed", run_id: runId, workflow: graph.name });
     if (rec.completed) return this.endFromRecord(runId, rec.completed);
-    const moduleDir = graph.dir ? resolvePath(this.baseDir, graph.dir) : parent && !call.isolated ? undefined : this.baseDir;
-    const sessions = new SessionScope({ run_id: runId, base_dir: moduleDir ?? this.frameDir(parent!), state_dir: this.opts.journal.stateDir });
+    const sessions = new SessionScope({ run_id: runId, base_dir: call.isolated || !parent ? this.dirOf(graph) : this.frameDir(parent), state_dir: this.opts.journal.stateDir });
     // `steps.*` as seen from this run: a body sees the enclosing runs' outputs (they wait
     // while this run goes on), then its own, added as its steps complete. O(1) per step.
     const outputs = Object.assign(Object.create(null) as Record<string, Value>, call.isolated ? undefined : parent?.outputs);
@@ -306,12 +315,6 @@ export class Runner {
     this.append([this.entry(runId, "", 0, "run.completed", { state: end.state, success: end.success, reason: end.reason, ...(end.detail ? { detail: end.detail } : {}), outputs: end.outputs, ...result })]);
     if (!parent) this.emit({ event: "run.completed", run_id: runId, state: end.state, success: end.success, reason: end.reason, detail: end.detail, outputs: end.outputs });
     return end;
-  }
-
-  /** The directory a body's sessions run in: its enclosing module's. */
-  private frameDir(f: Frame): string {
-    for (let x: Frame | undefined = f; x; x = x.parent) if (x.isolated) return x.graph.dir ? resolvePath(this.baseDir, x.graph.dir) : this.baseDir;
-    return this.baseDir;
   }
 
   /**
@@ -760,7 +763,7 @@ export class Runner {
   /** A module's variables from the values bound to them (converted to their types), else their defaults. */
   private bindVariables(g: Graph, bound: Record<string, Value>, what: string): Record<string, Value> {
     const vars: Record<string, Value> = {};
-    const fns = this.functionsAt(g);
+    const fns = this.functionsAt(this.dirOf(g));
     for (const v of g.variables) {
       if (Object.prototype.hasOwnProperty.call(bound, v.name)) vars[v.name] = v.type ? conform(v.type, bound[v.name], `${what} variable "${v.name}"`) : bound[v.name];
       else if (v.default) vars[v.name] = evalExpr(v.default, {}, fns);

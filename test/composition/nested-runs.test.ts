@@ -195,6 +195,37 @@ output "made" { value = steps.loop[0].made }
     expect(count.calls).toEqual(["d:first"]);
   });
 
+  it("a module's relative paths resolve in its own directory: file() and its shell steps' working directory", async () => {
+    const dir = project({
+      "main.hcl": `${HEADER("p", "call")}
+subworkflow "child" { source = "./child" }
+step "call" {
+  target = subworkflow.child
+  outcome "success" { next = state.done }
+  outcome "failure" { next = state.done }
+}
+state "done" { terminal = true }
+`,
+      "prompt.txt": "the parent's prompt",
+      "child/prompt.txt": "the child's prompt",
+      "child/main.hcl": `${HEADER("child", "a")}
+adapter "shell" "default" {}
+step "a" {
+  target = adapter.shell.default
+  input { command = "cat prompt.txt" }
+  outcome "success" { next = state.done }
+}
+state "done" { terminal = true }
+output "read" { value = file("prompt.txt") }
+output "ran" { value = steps.a.stdout }
+`,
+    });
+    const { end, entries } = await runIn(dir, "main.hcl");
+    expect(end.success, end.detail).toBe(true);
+    const call = entries("run").find((e) => e.entry_type === "step.completed" && e.step_id === "call");
+    expect(call?.payload).toMatchObject({ output: { read: "the child's prompt", ran: "the child's prompt" } });
+  });
+
   it("child run ids are deterministic: parent run, step, visit and item", async () => {
     const dir = project({
       "main.hcl": `${HEADER("p", "call")}
