@@ -7,7 +7,7 @@ import { checkDepth } from "./check/check-depth.js";
 import { runChecks } from "./check/index.js";
 import { checkUse } from "./check/check-use.js";
 import { decodeModule } from "./decode/decode-module.js";
-import { emptyWorkflow, type WorkflowSpec } from "./decode/spec.js";
+import { emptyWorkflow, type ModulePath, type WorkflowSpec } from "./decode/spec.js";
 import { diag, hasErrors, type Diagnostic } from "./diagnostics/diagnostic.js";
 import { sortDiagnostics } from "./diagnostics/sort.js";
 import { SourceFile } from "./diagnostics/source-file.js";
@@ -116,7 +116,7 @@ async function run(path: string, cwd: string, opts: CompileOptions, out: Compila
     const own: Diagnostic[] = [...m.diagnostics];
     const decoded = decodeModule(m, set);
     own.push(...decoded.diagnostics);
-    addHeaderAgents(decoded.spec, lookup);
+    own.push(...addHeaderAgents(decoded.spec, (u) => flowName(set, u, lookup)));
     const resolved = resolveWorkflow(decoded.spec, { rangeAt, modules: lookup, cwd });
     own.push(...resolved.diagnostics);
     own.push(...runChecks({ spec: decoded.spec, resolution: resolved.value, fileStart: m.fileStart, modules: lookup, entry: m === set.entry }, hasErrors(own)));
@@ -133,6 +133,19 @@ async function run(path: string, cwd: string, opts: CompileOptions, out: Compila
   out.useGraph = useGraph(set, lookup);
   if (hasErrors(out.diagnostics)) return;
   out.graph = build(set, units, entry);
+}
+
+/**
+ * The workflow name of the flow a `use` leads to: from its interface once compiled, or
+ * (a use that closes a cycle, whose flow is still being compiled) from its document.
+ */
+function flowName(set: ModuleSet, u: ModulePath, lookup: (id: string) => ModuleInterface | undefined): string | undefined {
+  const id = u.module ?? u.cut;
+  if (id === undefined) return undefined;
+  const iface = lookup(id);
+  if (iface) return iface.name;
+  const header = set.modules.get(id)?.doc?.workflow;
+  return header !== null && typeof header === "object" && !Array.isArray(header) && typeof header.name === "string" ? header.name : undefined;
 }
 
 /** The root graph, with every called module's graph once in `modules` (issue #6, Output). */

@@ -15,7 +15,8 @@ import type { Check } from "./context.js";
  * - `adapters = [...]` / `agents = [...]` pass exactly what the callee `expects`: one it
  *   does not expect, or one it expects and is not passed, is an error;
  * - a step calling a flow passes every `input.<key>` the flow reads and every variable
- *   it requires.
+ *   it requires, literals of the variables' types;
+ * - a module called as a subworkflow does not read `input.*` (it is given variables).
  */
 export const checkCalls: Check = {
   name: "calls",
@@ -36,6 +37,15 @@ export const checkCalls: Check = {
         out.push(...bindings(what, sw.input, callee));
         out.push(...passed(what, sw.nameRange, sw.adapters, sw.agents, callee, s));
         const steps = callers.get(sw) ?? [];
+        // A subworkflow is given variables, not an input object: input.* reads nothing there.
+        for (const [k, read] of callee.inputsRead) {
+          out.push(
+            diag("unknown_reference", sw.source.range, `${what}: ${callee.path} reads input.${k}, but a subworkflow receives variables, not an input object`, {
+              related: [{ message: "read here", range: read }],
+              hint: `declare variable "${k}" in it, read it as var.${k}, and bind it with input = { ${k} = ... }`,
+            }),
+          );
+        }
         for (const v of callee.variables) {
           if (v.default !== undefined || v.name in sw.input) continue;
           const missing = steps.length === 0 ? [undefined] : steps.filter((st) => !(st.input && v.name in st.input));
@@ -53,7 +63,7 @@ export const checkCalls: Check = {
       for (const a of s.workflow.agents) {
         const callee = a.use?.module ? modules(a.use.module) : undefined;
         if (!callee) continue;
-        out.push(...passed(`agent "${a.name}"`, a.nameRange, a.adapters, a.agents, callee, s));
+        out.push(...passed(a.fromHeader ? `use "${a.use!.path}"` : `agent "${a.name}"`, a.nameRange, a.adapters, a.agents, callee, s, a.fromHeader ? a.use!.path : undefined));
         for (const st of callers.get(a) ?? []) out.push(...flowInputs(st, callee));
       }
     }
@@ -101,7 +111,7 @@ function bindings(what: string, input: Record<string, ExprSource>, callee: Modul
 }
 
 /** The adapters and agents passed are exactly those the callee expects. */
-function passed(what: string, at: Range, adapters: { ref: string; range: Range }[], agents: { ref: string; range: Range }[], callee: ModuleInterface, s: Scope): Diagnostic[] {
+function passed(what: string, at: Range, adapters: { ref: string; range: Range }[], agents: { ref: string; range: Range }[], callee: ModuleInterface, s: Scope, headerUse?: string): Diagnostic[] {
   const out: Diagnostic[] = [];
   const groups = [
     { noun: "adapter", table: "adapters" as const, prefix: "adapter.", list: adapters, expected: callee.expectedAdapters },
@@ -124,7 +134,10 @@ function passed(what: string, at: Range, adapters: { ref: string; range: Range }
       out.push(
         diag("missing_field", at, `${what}: ${callee.path} expects ${g.noun} "${e.name}" from its caller, and it is not passed`, {
           related: [{ message: "expected here", range: e.range }],
-          hint: `pass it: ${g.noun}s = [${want.map((n) => g.prefix + n).join(", ")}]`,
+          hint:
+            headerUse !== undefined
+              ? `a flow named only in use = [...] is passed nothing: bind it with agent "${callee.name || "name"}" { use = "${headerUse}" ${g.noun}s = [${want.map((n) => g.prefix + n).join(", ")}] }`
+              : `pass it: ${g.noun}s = [${want.map((n) => g.prefix + n).join(", ")}]`,
         }),
       );
     }
@@ -145,6 +158,9 @@ function flowInputs(st: StepSpec, callee: ModuleInterface): Diagnostic[] {
     if (v.default !== undefined || has(st.input, v.name) || callee.inputsRead.has(v.name)) continue;
     out.push(diag("missing_field", at, `step "${st.name}" calls the flow ${callee.path} without its required variable "${v.name}"`, { related: [{ message: `variable "${v.name}"`, range: v.nameRange }], hint: `pass it: input { ${v.name} = ... }` }));
   }
+  // Input keys named like the flow's variables bind them: literals must fit their types.
+  const bound = Object.fromEntries(Object.entries(st.input).filter(([k]) => callee.variables.some((v) => v.name === k)));
+  out.push(...bindings(`step "${st.name}"`, bound, callee));
   return out;
 }
 

@@ -1,5 +1,6 @@
 import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { checkAdapterUse } from "./check-adapter-use.js";
+import { checkBodies } from "./check-bodies.js";
 import { checkCalls } from "./check-calls.js";
 import { checkHeader } from "./check-header.js";
 import { checkLiteralTypes } from "./check-literal-types.js";
@@ -15,7 +16,7 @@ import type { Check, CheckContext } from "./context.js";
  * Every check, in order: the table of contents of what `criteria validate` verifies
  * beyond shape and names (actionlint's rule list). Each lives in its own file.
  */
-export const CHECKS: readonly Check[] = [checkHeader, checkReservedTargets, checkOutcomes, checkStates, checkReachability, checkLoops, checkLiteralTypes, checkAdapterUse, checkCalls, checkUnused];
+export const CHECKS: readonly Check[] = [checkHeader, checkBodies, checkReservedTargets, checkOutcomes, checkStates, checkReachability, checkLoops, checkLiteralTypes, checkAdapterUse, checkCalls, checkUnused];
 
 /**
  * Runs every check; diagnostics are sorted later, once, by the caller.

@@ -101,8 +101,10 @@ function toDiagnostic(e: ErrorObject, map: SourceMap, fallback: Range): Diagnost
       let allowed = Object.keys((e.parentSchema as { properties?: object } | undefined)?.properties ?? {}).filter((a) => a !== "$schema");
       const p = childPointer(ptr, prop);
       const at = rangeAt(map, p, fallback, true);
-      // In HCL the canonical document's sections are blocks: suggest `step`, not `steps`.
-      if (/\.c?hcl$/i.test(at.file)) allowed = allowed.map((a) => HCL_NAMES[a] ?? a);
+      // In HCL the canonical document's sections are blocks: suggest `step`, not `steps`
+      // (at a workflow's or a body's top level only: elsewhere `adapters` is an attribute).
+      const sectionLevel = /^#\/additionalProperties|^#\/definitions\/body\/additionalProperties/.test(e.schemaPath);
+      if (sectionLevel && /\.c?hcl$/i.test(at.file)) allowed = allowed.map((a) => HCL_NAMES[a] ?? a);
       return diag("unknown_field", at, `${where(ptr)}unsupported argument or block "${prop}"`, {
         hint: suggest(prop, allowed),
       });
@@ -114,7 +116,9 @@ function toDiagnostic(e: ErrorObject, map: SourceMap, fallback: Range): Diagnost
     }
     case "type": {
       const want = [(e.params as { type: string | string[] }).type].flat().join(" or ");
-      return diag("invalid_type", rangeAt(map, ptr, fallback), `${where(ptr)}"${field}" must be ${want.replace("object", "an object (block)")}, not ${typeName(e.data)}`);
+      return diag("invalid_type", rangeAt(map, ptr, fallback), `${where(ptr)}"${field}" must be ${want.replace("object", "an object (block)").replace(/\barray\b/, "a list")}, not ${typeName(e.data)}`, {
+        hint: want === "array" && typeof e.data === "string" ? `write a list: ${field} = [${JSON.stringify(e.data)}]` : undefined,
+      });
     }
     case "enum": {
       const allowed = (e.params as { allowedValues: unknown[] }).allowedValues.map((x) => JSON.stringify(x));

@@ -1,4 +1,4 @@
-import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { Range } from "../diagnostics/range.js";
 import type { Module, ModuleSet } from "../load/load-modules.js";
 import { checkSchema } from "./check-schema.js";
@@ -11,20 +11,25 @@ import type { ModulePath, WorkflowSpec } from "./spec.js";
  * the loader found there (`module` on subworkflow sources, agents' and the header's
  * `use`), and every `workflow_file` step gets the body file decoded as its `body`,
  * exactly like an inline `workflow {}` body (issue #6, item 2). A body file is decoded
- * afresh for each step that names it, since each sees its own enclosing workflow.
+ * afresh for each step that names it, since each sees its own enclosing workflow; so
+ * that nested uses cannot grow without bound, a module expands to at most
+ * {@link MAX_BODY_COPIES} body copies (`expansion_limit`).
  *
  * @param role `body` for a workflow_file body: it needs no header of its own
+ * @param budget body copies left for the module being decoded (shared down the recursion)
  */
-export function decodeModule(m: Module, set: ModuleSet, role: "workflow" | "body" = "workflow"): { spec: WorkflowSpec; diagnostics: Diagnostic[] } {
+export function decodeModule(m: Module, set: ModuleSet, role: "workflow" | "body" = "workflow", budget = { copies: MAX_BODY_COPIES }): { spec: WorkflowSpec; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const doc = m.doc ?? {};
   diagnostics.push(...checkSchema(doc, m.map, m.fileStart, role));
   const decoded = decodeWorkflow(doc, m.map, m.fileStart);
   diagnostics.push(...decoded.diagnostics);
+  const edges = new Map(m.edges.map((e) => [key(e.range), e]));
   const targets = new Map(m.edges.map((e) => [key(e.range), e.to]));
   const tie = (p: ModulePath) => {
-    const to = targets.get(key(p.range));
-    if (to !== undefined) p.module = to;
+    const e = edges.get(key(p.range));
+    if (e?.to !== undefined) p.module = e.to;
+    if (e?.cut !== undefined) p.cut = e.cut;
   };
   const visit = (w: WorkflowSpec) => {
     for (const u of w.header?.use ?? []) tie(u);
@@ -35,9 +40,19 @@ export function decodeModule(m: Module, set: ModuleSet, role: "workflow" | "body
       if (t?.kind === "file") {
         const to = targets.get(key(t.range));
         const body = to !== undefined ? set.modules.get(to) : undefined;
-        if (body) {
+        if (body && budget.copies <= 0) {
+          if (budget.copies === 0) {
+            diagnostics.push(
+              diag("expansion_limit", t.range, `workflow_file "${t.path}": bodies are copied once per use, and this workflow's nested uses would make more than ${MAX_BODY_COPIES} copies`, {
+                hint: "call the shared steps as a subworkflow (compiled once) instead of including the same body file at many places",
+              }),
+            );
+          }
+          budget.copies--;
+        } else if (body) {
+          budget.copies--;
           t.module = body.id;
-          const d = decodeModule(body, set, "body");
+          const d = decodeModule(body, set, "body", budget);
           diagnostics.push(...d.diagnostics);
           st.body = d.spec;
         }
@@ -48,6 +63,9 @@ export function decodeModule(m: Module, set: ModuleSet, role: "workflow" | "body
   visit(decoded.spec);
   return { spec: decoded.spec, diagnostics };
 }
+
+/** How many workflow_file body copies one module may expand to (each use is a copy). */
+export const MAX_BODY_COPIES = 1000;
 
 function key(r: Range): string {
   return `${r.file}\u0000${r.start.offset}`;

@@ -302,12 +302,21 @@ class Decoder {
         this.diagnostics.push(diag("invalid_value", a.range, `expects: "${a.ref}" is not an adapter reference`, { hint: "write adapter.<type>.<name>, e.g. adapter.copilot.reviewer" }));
         continue;
       }
-      w.adapters.push({ name: `${parts[1]}.${parts[2]}`, range: a.range, nameRange: a.range, type: parts[1], config: {}, expected: true });
+      const name = `${parts[1]}.${parts[2]}`;
+      if (w.adapters.some((x) => x.expected && x.name === name)) {
+        this.diagnostics.push(diag("duplicate_name", a.range, `expects: adapter "${name}" is listed twice`));
+        continue;
+      }
+      w.adapters.push({ name, range: a.range, nameRange: a.range, type: parts[1], config: {}, expected: true });
     }
     for (const a of this.stringList(o.agents, childPointer(ptr, "agents"))) {
       const parts = a.ref.split(".");
       if (parts.length !== 2 || parts[0] !== "agent") {
         this.diagnostics.push(diag("invalid_value", a.range, `expects: "${a.ref}" is not an agent reference`, { hint: "write agent.<name>, e.g. agent.reviewer" }));
+        continue;
+      }
+      if (w.agents.some((x) => x.expected && x.name === parts[1])) {
+        this.diagnostics.push(diag("duplicate_name", a.range, `expects: agent "${parts[1]}" is listed twice`));
         continue;
       }
       w.agents.push({ name: parts[1], range: a.range, nameRange: a.range, adapters: [], agents: [], config: {}, expected: true });

@@ -40,6 +40,8 @@ export interface ModulePath {
   range: Range;
   /** The module's id (absolute real path), set after loading; absent when it could not be loaded. */
   module?: string;
+  /** The module it would lead to when the loader refused it for closing a cycle. */
+  cut?: string;
 }
 
 /** A name with where it is written. */

@@ -20,6 +20,8 @@ export const CODES = {
   unsupported_file_type: { severity: "error", doc: "A file's extension is not one of .hcl, .chcl, .yaml, .yml, .json." },
   // load: the module graph (workflow_file, subworkflow source, use)
   module_cycle: { severity: "error", doc: "A subworkflow source or workflow_file leads back to a module that (indirectly) names it: the whole chain is shown." },
+  module_overlap: { severity: "error", doc: "A file of a directory module (all its files are merged into one workflow) is also named by workflow_file or use: move it into a subfolder." },
+  expansion_limit: { severity: "error", doc: "workflow_file bodies are copied once per use; nested uses would copy them more than 1,000 times." },
   use_not_found: { severity: "error", doc: "A flow named by `use` (in the header or an agent) does not exist." },
   use_invalid: { severity: "error", doc: "A flow named by `use` does not compile or is not a workflow; its own first problem is shown under it." },
   use_cycle: { severity: "error", doc: "Flows used as agents use each other in a cycle: the whole chain is shown." },

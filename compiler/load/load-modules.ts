@@ -1,11 +1,11 @@
 import { realpathSync, statSync } from "node:fs";
-import { dirname, resolve as resolvePath } from "node:path";
-import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { basename, dirname, extname, resolve as resolvePath } from "node:path";
+import { diag } from "../diagnostics/diagnostic.js";
 import { SourceFile } from "../diagnostics/source-file.js";
 import { isInside } from "./inside.js";
 import { moduleEdges, type ModuleEdge } from "./module-edges.js";
 import { readModule, type ReadModule } from "./read-module.js";
-import { displayPath } from "./workflow-files.js";
+import { displayPath, WORKFLOW_EXTENSIONS } from "./workflow-files.js";
 
 /** One loaded module: a workflow file or directory, read once. */
 export interface Module extends ReadModule {
@@ -59,25 +59,34 @@ export async function loadModules(entry: string, opts: LoadOptions): Promise<Mod
   const roots = given.map(real);
   const onRead = (f: string) => reads.set(f, (reads.get(f) ?? 0) + 1);
 
-  const load = async (abs: string, id: string): Promise<Module> => {
+  const load = async (abs: string, id: string, via?: ModuleEdge): Promise<Module> => {
     const shown = displayPath(abs, opts.cwd) || abs;
-    const read = await readModule(abs, shown, opts.cwd, sources, onRead);
+    const read = await readModule(abs, shown, opts.cwd, sources, onRead, via?.range);
     const m: Module = { ...read, id, path: shown, edges: read.doc ? moduleEdges(read.doc, read.map, read.fileStart) : [] };
     modules.set(id, m);
     for (const e of m.edges) {
-      const target = follow(e, m.diagnostics);
+      const target = follow(e, m);
       if (target === undefined) continue;
       e.to = target.id;
-      if (!modules.has(target.id)) await load(target.abs, target.id);
+      if (!modules.has(target.id)) await load(target.abs, target.id, e);
     }
     return m;
   };
 
   /** Where an edge leads, or undefined (with a diagnostic) when it may not be followed. */
-  const follow = (e: ModuleEdge, diagnostics: Diagnostic[]): { abs: string; id: string } | undefined => {
+  const follow = (e: ModuleEdge, from: Module): { abs: string; id: string } | undefined => {
+    const diagnostics = from.diagnostics;
     const base = dirname(resolvePath(opts.cwd, e.range.file));
     const abs = resolvePath(base, e.path);
     const what = e.kind === "use" ? `use "${e.path}"` : e.kind === "subworkflow" ? `source "${e.path}"` : `workflow_file "${e.path}"`;
+    if (/\$\{|%\{/.test(e.path)) {
+      diagnostics.push(diag("invalid_value", e.range, `${what}: a module path must be written out; expressions are not evaluated when modules are loaded`, { hint: `write the path as a literal, e.g. "./child"` }));
+      return undefined;
+    }
+    if (/^[a-z][a-z0-9+.-]*::|^[a-z][a-z0-9+.-]*:\/\//i.test(e.path)) {
+      diagnostics.push(diag("invalid_value", e.range, `${what}: remote module sources are not supported`, { hint: "vendor the module into the repository and name it by a relative path" }));
+      return undefined;
+    }
     const hint = `paths are relative to the directory of ${e.range.file} and may not leave ${roots.map((r) => displayPath(r, opts.cwd) || ".").join(" or ")}; widen it with --root DIR or CRITERIA_WORKFLOW_ALLOWED_PATHS`;
     if (![...given, ...roots].some((r) => isInside(r, abs))) {
       diagnostics.push(diag("path_outside_root", e.range, `${what} leads outside the workflow's root: ${displayPath(abs, opts.cwd)}`, { hint }));
@@ -98,6 +107,15 @@ export async function loadModules(entry: string, opts: LoadOptions): Promise<Mod
     }
     if (!roots.some((r) => isInside(r, id))) {
       diagnostics.push(diag("path_outside_root", e.range, `${what} is a symlink to ${id}, outside the workflow's root`, { hint }));
+      return undefined;
+    }
+    // A file of a directory module is merged into it: it cannot also be a body or a flow.
+    if (from.kind === "dir" && dirname(id) === from.id && WORKFLOW_EXTENSIONS[extname(id).toLowerCase()] !== undefined) {
+      diagnostics.push(
+        diag("module_overlap", e.range, `${what}: ${displayPath(abs, opts.cwd)} is part of the directory module ${from.path} (every workflow file in it is merged into one workflow), so it cannot also be a ${e.kind === "use" ? "flow" : e.kind === "subworkflow" ? "subworkflow" : "body"}`, {
+          hint: `move it into a subfolder, e.g. ./${e.kind === "use" ? "flows" : e.kind === "subworkflow" ? "modules" : "bodies"}/${basename(id)}`,
+        }),
+      );
       return undefined;
     }
     return { abs, id };
@@ -155,6 +173,7 @@ function cutCycles(entry: Module, modules: Map<string, Module>): void {
           hint: "a workflow may not (even indirectly) call itself; move the shared steps into a module both use",
         }),
       );
+      e.cut = e.to;
       e.to = undefined;
       continue;
     }

@@ -14,6 +14,8 @@ export interface ModuleEdge {
   range: Range;
   /** The module it leads to (its id), once loaded; absent when it could not be, or when it closes a cycle. */
   to?: string;
+  /** The module it would lead to, when it was refused for closing a cycle. */
+  cut?: string;
 }
 
 const isObj = (v: JsonValue | undefined): v is JsonObject => v !== null && typeof v === "object" && !Array.isArray(v);

@@ -37,9 +37,10 @@ export interface ReadModule {
  * @param cwd what shown file paths are relative to
  * @param sources receives every file read, by shown path (for excerpts)
  * @param onRead called with each file's absolute path as it is read (read counts)
+ * @param at where problems of the whole module are reported (the edge that names it), if not at its path
  */
-export async function readModule(abs: string, shown: string, cwd: string, sources: Map<string, SourceFile>, onRead?: (file: string) => void): Promise<ReadModule> {
-  const at0 = new SourceFile(shown, "").range(0);
+export async function readModule(abs: string, shown: string, cwd: string, sources: Map<string, SourceFile>, onRead?: (file: string) => void, at?: Range): Promise<ReadModule> {
+  const at0 = at ?? new SourceFile(shown, "").range(0);
   const out: ReadModule = { kind: "file", files: [], map: new Map(), fileStart: at0, diagnostics: [] };
   const found = workflowFiles(abs);
   if (found.kind === "missing") {

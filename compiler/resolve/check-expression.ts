@@ -152,10 +152,14 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
  * "an unknown output name is an error with a did-you-mean").
  */
 function outputProblem(path: (string | number)[], found: { decl: StepSpec; scope: Scope }, ctx: ExprContext): { message: string; hint?: string } | undefined {
-  const keys = ctx.outputKeys?.(found.decl, found.scope);
-  if (!keys) return undefined;
   const st = found.decl;
   const iterates = st.count !== undefined || st.forEach !== undefined || st.parallel !== undefined;
+  // An iterating step's output is a list, one item per iteration.
+  if (iterates && typeof path[1] === "string") {
+    return { message: `steps.${st.name} is a list (one output per ${st.count !== undefined ? "count" : st.forEach !== undefined ? "for_each" : "parallel"} item), not an object`, hint: `write steps.${st.name}[0].${path[1]}, or [for r in steps.${st.name} : r.${path[1]}]` };
+  }
+  const keys = ctx.outputKeys?.(found.decl, found.scope);
+  if (!keys) return undefined;
   const key = iterates ? (typeof path[1] === "number" ? path[2] : undefined) : path[1];
   if (typeof key !== "string" || keys.includes(key)) return undefined;
   return { message: `step "${st.name}" has no output "${key}"`, hint: suggest(key, keys) ?? `its outputs: ${keys.join(", ")}` };

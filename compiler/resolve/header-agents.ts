@@ -1,21 +1,35 @@
 import { basename } from "node:path";
-import type { WorkflowSpec } from "../decode/spec.js";
-import type { ModuleLookup } from "./module-interface.js";
+import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
+import type { ModulePath, WorkflowSpec } from "../decode/spec.js";
 
 /**
  * Each flow in the header's `use` list becomes visible as `agent.<its name>` (seed 000:
- * a flow imported by `use` is called as an agent), unless an agent block already binds
- * that flow or the name. Added before resolution, marked `fromHeader`.
+ * a flow imported by `use` is called as an agent), unless an agent block binds that
+ * flow. Added before resolution, marked `fromHeader`. Two flows of the same name, or a
+ * flow named like an agent block that binds something else, are `duplicate_name`:
+ * nothing may silently shadow a flow.
+ *
+ * @param nameOf the workflow name of the flow a `use` path leads to, when it could be read
  */
-export function addHeaderAgents(spec: WorkflowSpec, lookup: ModuleLookup): void {
+export function addHeaderAgents(spec: WorkflowSpec, nameOf: (u: ModulePath) => string | undefined): Diagnostic[] {
+  const out: Diagnostic[] = [];
   for (const u of spec.header?.use ?? []) {
-    const iface = u.module ? lookup(u.module) : undefined;
-    // A flow that could not be loaded (missing, outside the root, closing a cycle) or has
-    // no name was reported where `use` names it; its file's name stands in, so steps
-    // calling it are not reported again as unknown agents.
-    const name = iface?.name || basename(u.path).replace(/\.[^.]*$/, "");
-    if (!name) continue;
-    if (spec.agents.some((a) => a.name === name || (a.use?.module !== undefined && a.use.module === u.module))) continue;
+    if (spec.agents.some((a) => !a.fromHeader && a.use?.module !== undefined && a.use.module === u.module)) continue;
+    // A flow that could not be loaded (missing, outside the root) or has no name was
+    // reported where `use` names it; its file's name stands in, so steps calling it are
+    // not reported again as unknown agents.
+    const name = nameOf(u) || basename(u.path).replace(/\.[^.]*$/, "");
+    const taken = spec.agents.find((a) => a.name === name);
+    if (taken) {
+      out.push(
+        diag("duplicate_name", u.range, `use "${u.path}": its flow "${name}" has the name of ${taken.fromHeader ? `the flow of use "${taken.use?.path}"` : `agent "${name}"`}, so agent.${name} would be ambiguous`, {
+          related: [{ message: "the other one", range: taken.nameRange }],
+          hint: `bind it under another name: agent "${name}_2" { use = "${u.path}" }`,
+        }),
+      );
+      continue;
+    }
     spec.agents.push({ name, range: u.range, nameRange: u.range, use: u, fromHeader: true, adapters: [], agents: [], config: {} });
   }
+  return out;
 }

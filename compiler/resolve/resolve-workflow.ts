@@ -272,13 +272,13 @@ class Resolver {
   }
 
   /**
-   * The output names `steps.<step>.*` may read when the step calls a module that
-   * declares outputs (plus its outcomes' `output` keys); undefined when they are open.
+   * The output names `steps.<step>.*` may read when the step calls a module or runs a
+   * body that declares outputs (plus its outcomes' `output` keys); undefined when open.
    */
   private outputKeys(st: StepSpec, s: Scope): string[] | undefined {
-    const callee = this.callee(st, s);
-    if (!callee || callee.outputs.length === 0) return undefined;
-    return [...callee.outputs.map((o) => o.name), ...st.outcomes.flatMap((o) => Object.keys(o.output))];
+    const declared = this.callee(st, s)?.outputs ?? st.body?.outputs ?? [];
+    if (declared.length === 0) return undefined;
+    return [...declared.map((o) => o.name), ...st.outcomes.flatMap((o) => Object.keys(o.output))];
   }
 
   private ref(s: Scope, table: "adapters" | "agents" | "subworkflows" | "channels", name: string, range: Range, what: string): boolean {

@@ -1,0 +1,5 @@
+step "compile" {
+  target = adapter.noop.default
+  outcome "success" { next = state.built }
+}
+state "built" { terminal = true }

@@ -1,0 +1,9 @@
+step "s1" {
+  workflow_file = "./b1.hcl"
+  outcome "success" { next = step.s2 }
+}
+step "s2" {
+  workflow_file = "./b1.hcl"
+  outcome "success" { next = state.fin }
+}
+state "fin" { terminal = true }

@@ -1,0 +1,5 @@
+step "leaf" {
+  target = adapter.noop.x
+  outcome "success" { next = state.fin }
+}
+state "fin" { terminal = true }

@@ -1,0 +1,17 @@
+workflow {
+  name          = "f"
+  version       = "1"
+  initial_state = "a"
+  target_state  = "done"
+}
+variable "level" {
+  type    = number
+  default = 1
+}
+adapter "noop" "default" {}
+step "a" {
+  target = adapter.noop.default
+  input { t = input.task }
+  outcome "success" { next = state.done }
+}
+state "done" { terminal = true }

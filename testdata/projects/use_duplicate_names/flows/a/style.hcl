@@ -1,0 +1,13 @@
+workflow {
+  name          = "style"
+  version       = "1"
+  initial_state = "a"
+  target_state  = "done"
+}
+adapter "noop" "default" {}
+step "a" {
+  target = adapter.noop.default
+  input { t = input.task }
+  outcome "success" { next = state.done }
+}
+state "done" { terminal = true }
