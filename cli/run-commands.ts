@@ -139,6 +139,26 @@ async function interruptible(fn: (signal: AbortSignal) => Promise<number>): Prom
 const collect = (v: string, prev: string[]) => [...prev, v];
 
 /**
+ * The `--input` object against the workflow (usage errors, exit 2): every `input.<key>`
+ * the workflow reads is there, and a key that binds a variable (when `--var` does not)
+ * fits the variable's type.
+ */
+function checkInput(graph: Graph, input: Record<string, Value>, vars: string[]): void {
+  const missing = (graph.input_keys ?? []).filter((k) => !Object.prototype.hasOwnProperty.call(input, k));
+  if (missing.length > 0) {
+    const example = JSON.stringify(Object.fromEntries((graph.input_keys ?? []).map((k) => [k, "..."])));
+    throw usage(`workflow "${graph.name}" reads ${missing.map((k) => `input.${k}`).join(", ")}: pass --input '${example}'`);
+  }
+  for (const [k, v] of Object.entries(input)) {
+    const decl = graph.variables.find((x) => x.name === k);
+    if (!decl?.type || vars.some((p) => p.startsWith(`${k}=`))) continue;
+    const t = parseType(decl.type).type;
+    const why = t ? mismatch(t, v) : undefined;
+    if (why) throw usage(`--input ${k}: variable "${k}": ${why} (type ${decl.type})`);
+  }
+}
+
+/**
  * `--input '{"task": "..."}'` or `--input @file.json` (JSON or YAML): the run's `input`
  * namespace, an object (seed 000: a flow runs alone, its body reading `input.task`).
  */
@@ -190,6 +210,7 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
         return;
       }
       const graph = c.graph;
+      checkInput(graph, input, opts.var);
       const found = workflowFiles(resolve(path));
       const baseDir = found.kind === "dir" ? resolve(path) : dirname(resolve(path));
       const json = opts.output ? opts.output === "json" : !io.isTTY;
@@ -264,7 +285,11 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
     .action(async (run: string, opts: { stateDir?: string; output: string }) => {
       const j = await openJournal(stateDir(opts.stateDir, io));
       try {
-        const { entries, corrupt } = j.read(run);
+        // A nested run (`criteria runs --all` lists them) is read from its root's tree.
+        const root = j.run(run)?.root_run_id ?? run;
+        const tree = j.read(root);
+        const corrupt = tree.corrupt;
+        const entries = root === run ? tree.entries : tree.entries.filter((e) => e.run_id === run || e.run_id.startsWith(`${run}/`));
         if (entries.length === 0) {
           io.err(`criteria: no run ${run} in ${stateDir(opts.stateDir, io)} (criteria runs lists them)\n`);
           setCode(EXIT.problems);

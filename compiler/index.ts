@@ -148,6 +148,11 @@ function flowName(set: ModuleSet, u: ModulePath, lookup: (id: string) => ModuleI
   return header !== null && typeof header === "object" && !Array.isArray(header) && typeof header.name === "string" ? header.name : undefined;
 }
 
+function inputKeys(u: Unit): Pick<Graph, "input_keys"> {
+  const keys = [...u.resolution.inputsRead.keys()].sort();
+  return keys.length > 0 ? { input_keys: keys } : {};
+}
+
 /** The root graph, with every called module's graph once in `modules` (issue #6, Output). */
 function build(set: ModuleSet, units: Map<string, Unit>, entry: Unit): Graph {
   const key = (id: string) => moduleKey(set.entry, set.modules.get(id)!);
@@ -155,9 +160,9 @@ function build(set: ModuleSet, units: Map<string, Unit>, entry: Unit): Graph {
   for (const [id, u] of units) {
     if (u === entry) continue;
     const k = key(id);
-    modules[k] = { ...buildGraph(u.spec, u.resolution, key), dir: u.module.kind === "dir" ? k : posix.dirname(k) };
+    modules[k] = { ...buildGraph(u.spec, u.resolution, key), ...inputKeys(u), dir: u.module.kind === "dir" ? k : posix.dirname(k) };
   }
-  const graph = buildGraph(entry.spec, entry.resolution, key);
+  const graph = { ...buildGraph(entry.spec, entry.resolution, key), ...inputKeys(entry) };
   if (Object.keys(modules).length > 0) {
     graph.modules = modules;
     graph.plugins_required = [...new Set([...graph.plugins_required, ...Object.values(modules).flatMap((g) => g.plugins_required)])].sort();

@@ -32,6 +32,8 @@ export interface Graph {
   step_order: string[];
   /** Adapter types the run needs (built in or `criteria-adapter-<type>` on PATH), its modules' included. */
   plugins_required: string[];
+  /** The `input.<key>` names the workflow reads: a run of it needs them (`apply --input`, a flow agent's step input). */
+  input_keys?: string[];
   /** The flow's `memory { script, agent }` (seed 000, A3): recalled before its first step. */
   memory?: { script: boolean; agent?: string };
   /** For a module's graph: its directory relative to the root's (what its relative paths resolve against). */

@@ -4,6 +4,8 @@ import type { JournalEntry, Payloads } from "./entry.js";
 export interface RunRecord {
   run_id: string;
   spawned?: Payloads["run.spawned"];
+  /** When `run.spawned` was journaled (a resumed child's timeout counts from it). */
+  spawned_at_ms?: number;
   completed?: Payloads["run.completed"];
   /** `step.completed` by `node#visit`. */
   steps: Map<string, Payloads["step.completed"]>;
@@ -73,6 +75,7 @@ export function applyEntry(tree: TreeRecord, e: JournalEntry): void {
   switch (e.entry_type) {
     case "run.spawned":
       r.spawned = p;
+      r.spawned_at_ms = e.at_ms;
       break;
     case "run.completed":
       r.completed = p;

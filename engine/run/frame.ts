@@ -32,6 +32,33 @@ export interface Frame {
   depth: number;
   /** The memory pack recalled for this run (`memory.*`), when its header asks for one. */
   memory?: Value;
+  /**
+   * Aborted when this run must stop: the whole run is interrupted, or a step `timeout`
+   * around this run (or a run it is nested in) has passed.
+   */
+  signal: AbortSignal;
+  /** The timeout of the step that spawned this run, when it has one. */
+  deadline?: { ms: number; signal: AbortSignal };
+}
+
+/** A step's `timeout` passed while the child run it spawned was running. */
+export class DeadlineExceeded extends Error {
+  constructor(
+    /** The child run the timeout belongs to. */
+    readonly runId: string,
+    readonly ms: number,
+  ) {
+    super(`timed out after ${ms} ms`);
+  }
+}
+
+/**
+ * Why `f` must stop, once its signal is aborted: the innermost run whose deadline
+ * passed, or undefined when it is the whole run that was interrupted.
+ */
+export function deadlineOf(f: Frame): DeadlineExceeded | undefined {
+  for (let x: Frame | undefined = f; x; x = x.parent) if (x.deadline?.signal.aborted) return new DeadlineExceeded(x.runId, x.deadline.ms);
+  return undefined;
 }
 
 /**

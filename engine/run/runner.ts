@@ -6,7 +6,7 @@ import type { Adapter, Reason, StepRequest, StepResult } from "../adapters/adapt
 import type { JournalEntry, NewEntry, Payloads } from "../journal/entry.js";
 import { applyEntry, foldEntries, RETRYABLE, type TreeRecord } from "../journal/fold.js";
 import type { SqliteJournal } from "../journal/sqlite-journal.js";
-import { chainOf, ownerOf, rootOf, subworkflowOf, type Frame } from "./frame.js";
+import { chainOf, DeadlineExceeded, deadlineOf, ownerOf, rootOf, subworkflowOf, type Frame } from "./frame.js";
 import { MEMORY_BUDGET_BYTES, memoryNamespace, queryOf, type MemoryProvider } from "./memory.js";
 import { conform, EvalFailure, engineFunctions, evalExpr, evalMap } from "./evaluate.js";
 import type { RunEvent } from "./events.js";
@@ -58,6 +58,8 @@ interface ChildCall {
   input: Record<string, Value>;
   /** A module's run sees nothing of its caller but what the call passes. */
   isolated: boolean;
+  /** The calling step's `timeout`, as a signal that aborts when it passes. */
+  deadline?: { ms: number; signal: AbortSignal };
 }
 
 /** What the runner needs from outside: the journal, adapters, a clock, an event sink. */
@@ -92,6 +94,15 @@ export class RunInterrupted extends Error {
 /** A run cannot start or resume (it exists, is unknown, or lacks a required variable). */
 export class RunRefused extends Error {}
 
+
+/** `--input` binding a variable: converted to its type, or the run is refused. */
+function conformOrRefuse(type: string, v: Value, name: string): Value {
+  try {
+    return conform(type, v, `input "${name}"`);
+  } catch (e) {
+    throw new RunRefused((e as Error).message);
+  }
+}
 
 /** Merges a step's output into its run's merged output (objects only; lists of items are not merged). */
 function merge(f: Frame, output: Value): void {
@@ -185,7 +196,7 @@ export class Runner {
     const vars: Record<string, Value> = {};
     for (const v of graph.variables) {
       if (Object.prototype.hasOwnProperty.call(given, v.name)) vars[v.name] = given[v.name];
-      else if (Object.prototype.hasOwnProperty.call(input, v.name)) vars[v.name] = input[v.name];
+      else if (Object.prototype.hasOwnProperty.call(input, v.name)) vars[v.name] = v.type ? conformOrRefuse(v.type, input[v.name], v.name) : input[v.name];
       else if (v.default) vars[v.name] = evalExpr(v.default, {}, fns);
       else throw new RunRefused(`variable "${v.name}" is required: pass --var ${v.name}=...`);
     }
@@ -204,6 +215,21 @@ export class Runner {
 
   private shared: Record<string, Value> = {};
   private baseDir = "";
+
+  /** Each declared output of `f` that evaluates now, converted to its type; the others left out. */
+  private outputsSoFar(f: Frame): Record<string, Value> {
+    const out: Record<string, Value> = {};
+    for (const o of f.graph.outputs) {
+      if (!o.value) continue;
+      try {
+        const v = evalExpr(o.value, this.namespaces(f), this.fns(f));
+        out[o.name] = o.type ? conform(o.type, v, `output "${o.name}"`) : v;
+      } catch {
+        // needs a step that did not run
+      }
+    }
+    return out;
+  }
 
   /** The directory a module's relative paths resolve against (`file()`, adapters' scripts). */
   private dirOf(g: Graph): string {
@@ -284,6 +310,8 @@ export class Runner {
       merged: Object.create(null) as Record<string, Value>,
       isolated: call.isolated,
       depth: parent ? parent.depth + 1 : 0,
+      signal: call.deadline ? AbortSignal.any([parent?.signal ?? this.abort.signal, call.deadline.signal]) : (parent?.signal ?? this.abort.signal),
+      ...(call.deadline ? { deadline: call.deadline } : {}),
     };
     if (graph.memory?.script) f.memory = this.memoryFor(f, spawn.identity ?? graph.name);
     let end: RunEnd;
@@ -291,7 +319,10 @@ export class Runner {
       end = await this.walk(f);
     } catch (e) {
       if (e instanceof EvalFailure) end = this.fail(runId, "eval_error", e.message);
-      else {
+      else if (e instanceof DeadlineExceeded && e.runId === runId && !this.abort.signal.aborted) {
+        // The calling step's timeout passed: this run ends (journaled), the step times out.
+        end = this.fail(runId, "timeout", `the step's timeout of ${e.ms} ms passed while run ${runId} was running`);
+      } else {
         // Interrupted, or the journal could not be written: close sessions (LIFO) and stop;
         // the journal holds everything up to here, so `criteria resume` continues.
         await sessions.close();
@@ -307,6 +338,10 @@ export class Runner {
       } catch (e) {
         end = { ...end, success: false, reason: "eval_error", detail: (e as Error).message };
       }
+    } else if (parent && call.isolated) {
+      // A module that failed still gives its caller the outputs it can (its failure route
+      // may report them); those that need what never ran are left out.
+      end.outputs = this.outputsSoFar(f);
     }
     end.merged_output = f.merged;
     // A nested run that declares no outputs gives its caller its steps' merged outputs:
@@ -347,7 +382,7 @@ export class Runner {
     const approvals = new Map(g.approvals.map((a) => [a.name, a]));
     let node = g.initial_state;
     for (;;) {
-      if (this.abort.signal.aborted) throw new RunInterrupted(this.rootId);
+      if (f.signal.aborted) throw this.stopped(f);
       if (node === "_continue" || node === "return") return { run_id: f.runId, state: node, success: true, reason: "ok", outputs: {} };
       const state = states.get(node);
       if (state) return { run_id: f.runId, state: node, success: state.success, reason: state.success ? "ok" : "failure_state", ...(state.success ? {} : { detail: `reached state "${node}" (success = false)` }), outputs: {} };
@@ -387,14 +422,14 @@ export class Runner {
       }
       const wait = waits.get(node);
       if (wait) {
-        const w = await runWait(this.nodeHost, this.nodeRun(f), wait, visit);
+        const w = await runWait(this.nodeHost(f), this.nodeRun(f), wait, visit);
         if (!w.next) return this.fail(f.runId, "unknown_outcome", `wait "${node}" ended with "${w.outcome}" but has no outcome for it (and no next)`);
         node = w.next;
         continue;
       }
       const approval = approvals.get(node);
       if (approval) {
-        const next = await runApproval(this.nodeHost, this.nodeRun(f), approval, visit);
+        const next = await runApproval(this.nodeHost(f), this.nodeRun(f), approval, visit);
         if (!next) return this.fail(f.runId, "rejected", `approval "${node}" was rejected`);
         node = next;
         continue;
@@ -641,7 +676,7 @@ export class Runner {
       const session = await sessions.get(sessionId, () => ({ adapter, config: config() }));
       const ctl = new AbortController();
       const onAbort = () => ctl.abort();
-      this.abort.signal.addEventListener("abort", onAbort, { once: true });
+      f.signal.addEventListener("abort", onAbort, { once: true });
       const req: StepRequest = {
         run_id: f.runId,
         step: step.name,
@@ -662,9 +697,9 @@ export class Runner {
       try {
         res = await session.execute(req);
       } finally {
-        this.abort.signal.removeEventListener("abort", onAbort);
+        f.signal.removeEventListener("abort", onAbort);
       }
-      if (this.abort.signal.aborted) throw new RunInterrupted(this.rootId);
+      if (f.signal.aborted) throw this.stopped(f);
       const confirmed = this.entry(f.runId, step.name, attempt, "effect.confirmed", { idempotency_key: key, ...tag, outcome: res.outcome, output: res.output, reason: res.reason, ...(res.detail ? { detail: res.detail } : {}) });
       // on_crash (the step's, else its adapter's or agent's): `respawn` opens a fresh
       // session for what comes next; `fail` (the default) keeps the dead one.
@@ -787,6 +822,14 @@ export class Runner {
     }
     const g = call.graph;
     const identity = call.kind === "body" ? g.identity : (g.identity ?? g.name);
+    // The step's timeout bounds its child run (counted from its spawn, also across a resume).
+    let timer: NodeJS.Timeout | undefined;
+    if (step.timeout_ms !== undefined) {
+      const ctl = new AbortController();
+      const since = this.tree.runs.get(childId)?.spawned_at_ms ?? this.clock();
+      timer = setTimeout(() => ctl.abort(), Math.max(0, Math.min(step.timeout_ms - (this.clock() - since), MAX_TIMER_MS)));
+      call = { ...call, deadline: { ms: step.timeout_ms, signal: ctl.signal } };
+    }
     const end = await this.runGraph(call, childId, f, each, {
       workflow: g.name,
       spec_hash: specHash(g),
@@ -798,13 +841,16 @@ export class Runner {
       inputs: call.kind === "body" ? {} : call.vars,
       ...(call.kind === "flow" ? { input: call.input } : {}),
       ...(each ? { each: { index: each._idx as number, total: each._total as number, key: each.key, value: each.value, prev: each._prev } } : {}),
-    });
-    const output = Object.keys(end.outputs).length > 0 ? end.outputs : (end.merged_output ?? {});
+    }).finally(() => clearTimeout(timer));
+    // A module's result is its declared outputs (its internals stay inside); a body's, or a
+    // module's that declares none, its steps' merged outputs.
+    const declares = g.outputs.length > 0;
+    const output = Object.keys(end.outputs).length > 0 || (call.isolated && declares) ? end.outputs : (end.merged_output ?? {});
     const outcome = end.state === "return" ? "return" : end.success ? "success" : "failure";
     return {
       outcome: iteration === undefined && outcome === "return" ? "success" : outcome,
       output,
-      reason: end.success ? "ok" : "child_failed",
+      reason: end.success ? "ok" : end.reason === "timeout" ? "timeout" : "child_failed",
       ...(end.success ? {} : { detail: `${call.kind === "body" ? "nested run" : call.kind === "flow" ? `flow "${g.name}" (run` : `subworkflow "${g.name}" (run`} ${childId}${call.kind === "body" ? "" : ")"} failed: ${end.detail ?? end.reason}` }),
       pending: [],
       child_run_ids: [childId],
@@ -813,34 +859,39 @@ export class Runner {
   }
 
   /** Waits until an unconsumed signal named `name` is in the journal (polling). */
-  private async awaitSignal(name: string, untilMs?: number): Promise<JournalEntry<"signal.received"> | undefined> {
+  private async awaitSignal(f: Frame, name: string, untilMs?: number): Promise<JournalEntry<"signal.received"> | undefined> {
     for (;;) {
       const hit = this.tree.signals.find((s) => s.payload.name === name && !this.tree.consumed.has(s.seq));
       if (hit) {
         this.tree.consumed.add(hit.seq);
         return hit;
       }
-      if (this.abort.signal.aborted) throw new RunInterrupted(this.rootId);
+      if (f.signal.aborted) throw this.stopped(f);
       const left = untilMs === undefined ? Infinity : untilMs - this.clock();
       if (left <= 0) return undefined;
-      await this.sleep(Math.min(this.opts.pollMs ?? 250, left), this.abort.signal);
+      await this.sleep(Math.min(this.opts.pollMs ?? 250, left), f.signal);
       this.opts.journal.scan(this.rootId, (e) => applyEntry(this.tree, e), this.tree.lastSeq);
     }
   }
 
-  /** What wait and approval nodes may use of the runner (wait-nodes.ts). */
-  private get nodeHost(): NodeHost {
+  /** What wait and approval nodes of run `f` may use of the runner (wait-nodes.ts). */
+  private nodeHost(f: Frame): NodeHost {
     return {
       clock: this.clock,
       sleep: this.sleep,
-      signal: this.abort.signal,
-      interrupted: () => new RunInterrupted(this.rootId),
+      signal: f.signal,
+      interrupted: () => this.stopped(f),
       append: (entries) => this.append(entries),
       entry: (...a) => this.entry(...a),
       emit: (e) => this.emit(e),
-      awaitSignal: (name, untilMs) => this.awaitSignal(name, untilMs),
+      awaitSignal: (name, untilMs) => this.awaitSignal(f, name, untilMs),
       autoApprove: this.opts.autoApprove === true,
     };
+  }
+
+  /** Why run `f` stops now that its signal is aborted: a step timeout around it, or an interruption. */
+  private stopped(f: Frame): Error {
+    return (!this.abort.signal.aborted && deadlineOf(f)) || new RunInterrupted(this.rootId);
   }
 
   private nodeRun(f: Frame): NodeRun {

@@ -6,7 +6,7 @@
  * depth is capped. Real files, real journals, the real CLI where exit codes matter.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -296,5 +296,123 @@ state "done" { terminal = true }
     expect(count.opened).toEqual(["agent.executor@run"]);
     const loop = entries("run").find((e) => e.entry_type === "step.completed" && e.step_id === "loop");
     expect(loop?.payload).toMatchObject({ output: [{ said: "hello 0" }, { said: "hello 1" }] });
+  });
+
+  it("a step's timeout bounds the child run it spawns: the child is stopped and journaled as timed out (found by a new-user trial: it was ignored)", () => {
+    const dir = project({
+      "main.hcl": `${HEADER("p", "ask", '  use = ["./flows/slow.hcl"]\n')}
+step "ask" {
+  target  = agent.slow
+  timeout = "1s"
+  input { task = "t" }
+  outcome "success" { next = state.done }
+  outcome "failure" { next = state.failed }
+}
+state "done" { terminal = true }
+state "failed" {
+  terminal = true
+  success  = false
+}
+`,
+      "flows/slow.hcl": `${HEADER("slow", "work")}
+adapter "shell" "default" {}
+step "work" {
+  target = adapter.shell.default
+  input { command = "sleep 5; echo finished > done.txt" }
+  outcome "success" { next = state.done }
+}
+state "done" { terminal = true }
+`,
+    });
+    const state = mkdtempSync(join(tmpdir(), "criteria-tmo-"));
+    const t0 = Date.now();
+    const r = spawnSync(process.execPath, [bin, "apply", join(dir, "main.hcl"), "--state-dir", state, "--run-id", "t", "-o", "json"], { encoding: "utf8" });
+    expect(Date.now() - t0).toBeLessThan(4500); // not the 5 s of the child's step (a bound, not a timing assertion)
+    expect(r.status, r.stderr).toBe(1);
+    const j = new SqliteJournal(state);
+    const entries = j.read("t").entries;
+    j.close();
+    expect(entries.find((e) => e.entry_type === "run.completed" && e.run_id === "t/ask#1")?.payload).toMatchObject({ success: false, reason: "timeout" });
+    expect(entries.find((e) => e.entry_type === "step.completed" && e.step_id === "ask")?.payload).toMatchObject({ outcome: "failure", next: "failed", reason: "timeout" });
+    expect(existsSync(join(dir, "flows", "done.txt"))).toBe(false);
+  });
+
+  it("a failed module gives its caller the outputs it can, never its internal steps' outputs (found by a new-user trial)", async () => {
+    const dir = project({
+      "main.hcl": `${HEADER("p", "a")}
+subworkflow "child" { source = "./child" }
+adapter "noop" "default" {}
+step "a" {
+  target = subworkflow.child
+  input { n = 2 }
+  outcome "success" { next = state.done }
+  outcome "failure" { next = step.after }
+}
+step "after" {
+  target = adapter.noop.default
+  input { sq = steps.a.sq }
+  outcome "success" { next = state.failed }
+}
+state "done" { terminal = true }
+state "failed" {
+  terminal = true
+  success  = false
+}
+`,
+      "child/main.hcl": `${HEADER("child", "s")}
+variable "n" { type = number }
+adapter "shell" "default" {}
+step "s" {
+  target = adapter.shell.default
+  input { command = "echo internal; test \${var.n} -ne 2" }
+  outcome "success" { next = step.never }
+  outcome "failure" { next = state.bad }
+}
+state "done" { terminal = true }
+state "bad" {
+  terminal = true
+  success  = false
+}
+output "sq" { value = var.n * var.n }
+output "said" { value = steps.never.stdout }
+step "never" {
+  target = adapter.shell.default
+  input { command = "true" }
+  outcome "success" { next = state.done }
+}
+`,
+    });
+    const { entries } = await runIn(dir, "main.hcl");
+    const a = entries("run").find((e) => e.entry_type === "step.completed" && e.step_id === "a");
+    expect(a?.payload).toMatchObject({ outcome: "failure", reason: "child_failed", output: { sq: 4 } });
+    expect((a?.payload as { output: Record<string, unknown> }).output).toEqual({ sq: 4 });
+    const after = entries("run").find((e) => e.entry_type === "step.completed" && e.step_id === "after");
+    expect(after?.payload).toMatchObject({ outcome: "success", reason: "ok" });
+  });
+
+  it("criteria journal shows a nested run's own entries by its id (found by a new-user trial: refused)", async () => {
+    const dir = project({ "main.hcl": `${HEADER("p", "call")}
+subworkflow "child" { source = "./child" }
+step "call" {
+  target = subworkflow.child
+  outcome "success" { next = state.done }
+  outcome "failure" { next = state.done }
+}
+state "done" { terminal = true }
+`, "child/main.hcl": `${HEADER("child", "a")}
+adapter "noop" "default" {}
+step "a" {
+  target = adapter.noop.default
+  outcome "success" { next = state.done }
+}
+state "done" { terminal = true }
+` });
+    const state = mkdtempSync(join(tmpdir(), "criteria-jn-"));
+    expect(spawnSync(process.execPath, [bin, "apply", join(dir, "main.hcl"), "--state-dir", state, "--run-id", "n", "-o", "json"]).status).toBe(0);
+    const r = spawnSync(process.execPath, [bin, "journal", "n/call#1", "--state-dir", state], { encoding: "utf8" });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain("run.spawned");
+    expect(r.stdout).toContain("call#1 › a");
+    expect(r.stdout).not.toMatch(/step\.completed\s+call\s/);
   });
 });

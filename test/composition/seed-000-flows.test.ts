@@ -140,6 +140,22 @@ state "done" { terminal = true }
     r.journal.close();
   });
 
+  it("a flow run alone: --input is checked before a run starts (found by a new-user trial: runs were journaled, then failed)", async () => {
+    // The chief reads input.task: without it, a usage error naming the key.
+    const none = await cli(["apply", "examples/flow_as_agent/chief.hcl", "--state-dir", mkdtempSync(join(tmpdir(), "criteria-in-"))]);
+    expect(none.code).toBe(2);
+    expect(none.err).toContain(`workflow "chief" reads input.task: pass --input '{"task":"..."}'`);
+    // A key that binds a variable must fit its type, as --var does.
+    const typed = await cli(["apply", "examples/subworkflow_with_adapter", "--input", '{"files": "notalist"}', "--state-dir", mkdtempSync(join(tmpdir(), "criteria-in-"))]);
+    expect(typed.code).toBe(2);
+    expect(typed.err).toContain(`--input files: variable "files": "notalist" is not a list`);
+    const bad = await cli(["apply", "examples/flow_as_agent/chief.hcl", "--input", "[1]"]);
+    expect(bad.code).toBe(2);
+    const missing = await cli(["apply", "examples/flow_as_agent/chief.hcl", "--input", "@no/such/file.json"]);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toContain("--input @no/such/file.json: no such file");
+  });
+
   it("A4: removing the reviewer flow makes validate refuse with use_not_found", async () => {
     const dir = copy();
     rmSync(join(dir, "flows", "reviewer.hcl"));
