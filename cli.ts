@@ -17,6 +17,7 @@ import { toPlan } from "./compiler/build/format-plan.js";
 import { CliError, EXIT, processIo, type Io } from "./cli/io.js";
 import { compileOptions, rootOption } from "./cli/compile-options.js";
 import { registerRunCommands } from "./cli/run-commands.js";
+import { JournalError } from "./engine/journal/errors.js";
 import { formatUseGraph } from "./compiler/load/use-graph.js";
 
 export { EXIT, type Io } from "./cli/io.js";
@@ -51,6 +52,11 @@ function report(c: Compilation[], format: string, io: Io, verbose = false): numb
 
 function plural(n: number, w: string): string {
   return `${n} ${w}${n === 1 ? "" : "s"}`;
+}
+
+/** True when the command line asks for JSON output (`-o json`, `--output json`, `--output=json`, `-f json`). */
+function wantsJson(argv: string[]): boolean {
+  return argv.some((a, i) => a === "--output=json" || a === "--format=json" || ((a === "-o" || a === "--output" || a === "-f" || a === "--format") && argv[i + 1] === "json"));
 }
 
 /** Prints diagnostics to stderr for commands whose stdout is data (compile, plan). */
@@ -148,12 +154,20 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     await program.parseAsync(argv, { from: "user" });
   } catch (e) {
     if (e instanceof CliError) {
+      // With -o json an error is one JSON object too (issue #7), besides the line on stderr.
+      if (wantsJson(argv)) io.out(JSON.stringify({ event: "exit", code: e.exitCode, status: "error", message: e.message }) + "\n");
       io.err(`criteria: ${e.message}\n`);
       return e.exitCode;
     }
     if (e instanceof CommanderError) {
       if (e.code === "commander.helpDisplayed" || e.code === "commander.version" || e.code === "commander.help") return EXIT.ok;
       return EXIT.usage;
+    }
+    // A journal that cannot be read or written is the user's storage, not our bug: one line.
+    if (e instanceof JournalError) {
+      if (wantsJson(argv)) io.out(JSON.stringify({ event: "exit", code: EXIT.problems, status: "error", message: e.message }) + "\n");
+      io.err(`criteria: ${e.message}\n`);
+      return EXIT.problems;
     }
     io.err(`criteria: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
     return EXIT.internal;

@@ -1,5 +1,12 @@
-/** Exit codes (DESIGN.md, CLI conventions; actionlint's 0/1/2/3). */
-export const EXIT = { ok: 0, problems: 1, usage: 2, internal: 3 } as const;
+/**
+ * Exit codes, one table for every command (DESIGN.md, CLI conventions; actionlint's
+ * 0/1/2/3, extended for runs in pipelines, issue #7):
+ * 0 ok; 1 problems found, or the run failed; 2 usage error (a bad flag, a missing
+ * `--var` or `--input`); 3 internal fault (a bug); 4 stopped before its end and
+ * resumable (interrupted by a signal, the journal could not be written); 5 parked:
+ * waiting for an approval or a signal in non-interactive mode (`criteria resume` later).
+ */
+export const EXIT = { ok: 0, problems: 1, usage: 2, internal: 3, stopped: 4, parked: 5 } as const;
 
 /**
  * A user's mistake or a refusal the CLI reports as one line (`criteria: message`) with
@@ -25,11 +32,22 @@ export interface Io {
   env: NodeJS.ProcessEnv;
 }
 
-/** The process's own streams and environment. */
+/**
+ * The process's own streams and environment. A closed stdout or stderr (`criteria apply
+ * -o json | head -1`, a CI log collector that went away) never stops the command: what
+ * it writes is dropped from then on, and the command ends with its own exit code.
+ */
 export function processIo(): Io {
+  const closed = { out: false, err: false };
+  for (const [name, stream] of [["out", process.stdout], ["err", process.stderr]] as const) {
+    stream.on("error", (e: NodeJS.ErrnoException) => {
+      if (e.code === "EPIPE" || e.code === "ERR_STREAM_DESTROYED") closed[name] = true;
+      else throw e;
+    });
+  }
   return {
-    out: (s) => void process.stdout.write(s),
-    err: (s) => void process.stderr.write(s),
+    out: (s) => void (closed.out || process.stdout.write(s)),
+    err: (s) => void (closed.err || process.stderr.write(s)),
     color: process.stdout.isTTY === true && !process.env.NO_COLOR,
     isTTY: process.stdout.isTTY === true,
     env: process.env,

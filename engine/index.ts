@@ -5,8 +5,9 @@ import { SqliteJournal } from "./journal/sqlite-journal.js";
 import type { RunEvent } from "./run/events.js";
 import { Runner, type RunEnd } from "./run/runner.js";
 
-export { SqliteJournal, RunLockedError, JournalWriteError, JournalOpenError } from "./journal/sqlite-journal.js";
-export { Runner, RunInterrupted, RunRefused, type RunEnd } from "./run/runner.js";
+export { SqliteJournal } from "./journal/sqlite-journal.js";
+export { RunLockedError, JournalError, JournalWriteError, JournalOpenError, JournalReadError, JournalDamagedError, LeaseLostError } from "./journal/errors.js";
+export { Runner, RunInterrupted, RunRefused, RunParked, type RunEnd } from "./run/runner.js";
 export { deliverSignal } from "./run/signals.js";
 export type { RunEvent } from "./run/events.js";
 export { killLiveProcessGroups } from "./adapters/run-process.js";
@@ -23,6 +24,8 @@ export interface EngineOptions {
   signal?: AbortSignal;
   clock?: () => number;
   pollMs?: number;
+  /** Park at an approval or a signal wait instead of waiting (`--no-wait`). */
+  park?: boolean;
 }
 
 /**
@@ -44,13 +47,15 @@ export async function apply(graph: Graph, vars: Record<string, Value>, opts: Eng
 /**
  * Resumes a run from its journal: completed work is re-used, an interrupted attempt is
  * marked crashed and run again, confirmed effects are never repeated.
- * @throws RunLockedError when another live process holds the run
+ * @param opts.force take the run over from a live holder; `opts.discardDamaged` resume past
+ *   a damaged entry, setting it aside; `opts.workdir` where the workflow's directory is now
+ * @throws RunLockedError when another live process holds the run; JournalDamagedError
  */
-export async function resume(runId: string, opts: EngineOptions): Promise<RunEnd> {
+export async function resume(runId: string, opts: Omit<EngineOptions, "baseDir"> & { force?: boolean; discardDamaged?: boolean; workdir?: string }): Promise<RunEnd> {
   const journal = new SqliteJournal(opts.stateDir);
   try {
     for (const note of journal.notes) opts.events?.({ event: "warning", run_id: runId, message: note });
-    return await new Runner({ journal, adapterFor, ...opts }).resume(runId);
+    return await new Runner({ journal, adapterFor, baseDir: opts.workdir ?? process.cwd(), ...opts }).resume(runId, { workdir: opts.workdir });
   } finally {
     journal.close();
   }

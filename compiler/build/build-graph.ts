@@ -87,7 +87,7 @@ function build(scope: Scope, res: Resolution, root: WorkflowSpec, moduleKey: (id
     steps,
     states: w.states.map((s) => ({ name: s.name, terminal: s.terminal, success: s.success })),
     waits: w.waits.map((x) => ({ name: x.name, ...(x.duration ? { duration_ms: x.duration.ms } : {}), ...(x.signal ? { signal: x.signal } : {}), ...(x.next ? { next: x.next.name } : {}), outcomes: x.outcomes.map(outcome) })),
-    approvals: w.approvals.map((a) => ({ name: a.name, approvers: a.approvers, ...(a.reason ? { reason: expr(a.reason) } : {}), outcomes: a.outcomes.map(outcome) })),
+    approvals: w.approvals.map((a) => ({ name: a.name, approvers: a.approvers, ...(a.reason ? { reason: expr(a.reason) } : {}), ...(a.timeout ? { timeout_ms: a.timeout.ms } : {}), outcomes: a.outcomes.map(outcome) })),
     branches: w.branches.map((b) => ({ name: b.name, arms: b.arms.map((a) => ({ when: expr(a.when), next: a.next?.name ?? "" })), ...(b.default ? { default: b.default.name } : {}) })),
     outputs: w.outputs.map((o) => ({ name: o.name, ...(o.type ? { type: o.type } : {}), ...(o.description ? { description: o.description } : {}), ...(o.value ? { value: expr(o.value) } : {}) })),
     step_order: w.steps.map((s) => s.name),

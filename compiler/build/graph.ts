@@ -25,7 +25,8 @@ export interface Graph {
   steps: GraphStep[];
   states: { name: string; terminal: boolean; success: boolean }[];
   waits: { name: string; duration_ms?: number; signal?: string; next?: string; outcomes: GraphOutcome[] }[];
-  approvals: { name: string; approvers: string[]; reason?: GraphExpr; outcomes: GraphOutcome[] }[];
+  /** Approval nodes; `timeout_ms` bounds the wait for a decision (then the outcome `timeout`). */
+  approvals: { name: string; approvers: string[]; reason?: GraphExpr; timeout_ms?: number; outcomes: GraphOutcome[] }[];
   branches: { name: string; arms: { when: GraphExpr; next: string }[]; default?: string }[];
   outputs: { name: string; type?: string; description?: string; value?: GraphExpr }[];
   /** Step names in declaration order. */

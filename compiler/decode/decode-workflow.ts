@@ -134,7 +134,11 @@ class Decoder {
     return s === undefined ? undefined : { name: s.replace(/^environment\./, ""), range: this.range(ptr) };
   }
 
-  duration(v: JsonValue | undefined, ptr: string): { text: string; ms: number; range: Range } | undefined {
+  /**
+   * A Go duration (`"30s"`, `"1h30m"`). Zero is refused unless `zeroOk` (a wait of no
+   * time): a timeout of 0 would end every step before it starts (issue #7).
+   */
+  duration(v: JsonValue | undefined, ptr: string, zeroOk = false): { text: string; ms: number; range: Range } | undefined {
     const s = str(v);
     if (s === undefined) return undefined;
     const ms = parseDuration(s);
@@ -142,6 +146,10 @@ class Decoder {
       this.diagnostics.push(
         diag("invalid_value", this.range(ptr), `${describePointer(ptr)}: "${s}" is not a duration`, { hint: `write a number and a unit, e.g. "30s", "5m", "1h30m"` }),
       );
+      return undefined;
+    }
+    if (ms <= 0 && !zeroOk) {
+      this.diagnostics.push(diag("invalid_value", this.range(ptr), `${describePointer(ptr)}: a timeout of "${s}" would end the work before it starts`, { hint: `give it time, e.g. "30s", or leave the timeout out` }));
       return undefined;
     }
     return { text: s, ms, range: this.range(ptr) };
@@ -246,7 +254,13 @@ class Decoder {
     }
     for (const [name, v, p, r] of this.named(doc.waits, at("waits"))) {
       const o = isObj(v) ? v : {};
-      const duration = this.duration(o.duration, childPointer(p, "duration"));
+      if (o.timeout !== undefined && o.duration !== undefined) {
+        this.diagnostics.push(diag("conflicting_fields", this.keyRange(childPointer(p, "timeout")), `wait "${name}" sets both "duration" and "timeout"`, { hint: `beside a signal, "timeout" is how long to wait for it; keep one` }));
+      }
+      if (o.timeout !== undefined && o.signal === undefined) {
+        this.diagnostics.push(diag("invalid_value", this.keyRange(childPointer(p, "timeout")), `wait "${name}": "timeout" bounds a wait for a signal; a wait without one lasts its "duration"`, { hint: `write duration = ${JSON.stringify(o.timeout)}` }));
+      }
+      const duration = this.duration(o.duration ?? o.timeout, childPointer(p, o.duration !== undefined ? "duration" : "timeout"), true);
       w.waits.push({ name, ...r, duration, signal: str(o.signal), outcomes: this.outcomes(o.outcomes, childPointer(p, "outcomes")), next: this.nodeRef(o.next, childPointer(p, "next")) });
       if (o.duration === undefined && o.signal === undefined) {
         this.diagnostics.push(diag("missing_field", r.nameRange, `wait "${name}" needs "duration" or "signal"`));
@@ -259,6 +273,7 @@ class Decoder {
         ...r,
         approvers: this.stringList(o.approvers, childPointer(p, "approvers")).map((x) => x.ref),
         ...(o.reason !== undefined ? { reason: this.expr(o.reason, childPointer(p, "reason")) } : {}),
+        timeout: this.duration(o.timeout, childPointer(p, "timeout")),
         outcomes: this.outcomes(o.outcomes, childPointer(p, "outcomes")),
       });
     }

@@ -203,6 +203,8 @@ export interface WaitSpec extends Named {
 export interface ApprovalSpec extends Named {
   approvers: string[];
   reason?: ExprSource;
+  /** How long to wait for a decision; then the outcome `timeout`. */
+  timeout?: { text: string; ms: number; range: Range };
   outcomes: OutcomeSpec[];
 }
 

@@ -45,6 +45,8 @@ export interface Payloads {
     graph?: unknown;
     /** Only on the root: the directory relative paths resolve against (adapters' base_dir). */
     base_dir?: string;
+    /** Only on the root: the same, relative to the journal's directory (found again after the checkout moved). */
+    base_dir_rel?: string;
   };
   /**
    * A memory pack recalled for a run whose header sets `memory { script = true }` (seed
@@ -78,8 +80,8 @@ export interface Payloads {
   "branch.taken": { visit: number; arm: number; next: string };
   "wait.started": { visit: number; until_ms?: number; signal?: string };
   "wait.completed": { visit: number; outcome: string; next: string; signal_seq?: number; signal_payload?: Value };
-  "approval.requested": { visit: number; approvers: string[]; reason?: string };
-  "approval.decided": { visit: number; decision: "approved" | "rejected"; by?: string; outcome: string; next: string; signal_seq?: number };
+  "approval.requested": { visit: number; approvers: string[]; reason?: string; until_ms?: number };
+  "approval.decided": { visit: number; decision: "approved" | "rejected" | "timeout"; by?: string; outcome: string; next: string; signal_seq?: number };
   /** A signal or decision delivered from outside (`criteria signal`, `approve`, `reject`). */
   "signal.received": { name: string; payload?: Value; by?: string };
   /** The run ended. */

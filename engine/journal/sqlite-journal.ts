@@ -2,11 +2,11 @@ import type Database from "better-sqlite3";
 import { createRequire } from "node:module";
 import { crc32 } from "node:zlib";
 import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync } from "node:fs";
-import { hostname } from "node:os";
 import { join } from "node:path";
-import { procStat } from "../process-info.js";
 import { canonicalJson } from "./canonical-json.js";
 import type { EntryType, JournalEntry, MemoryItem, NewEntry } from "./entry.js";
+import { JournalDamagedError, JournalOpenError, JournalReadError, JournalWriteError, LeaseLostError, RunLockedError, storageReason } from "./errors.js";
+import { Leases } from "./lease.js";
 
 /** A run summary from the `runs` index (derived from the journal, written in the same transactions). */
 export interface RunRow {
@@ -22,22 +22,7 @@ export interface RunRow {
   identity: string | null;
 }
 
-/** Refusal to run: another live process holds the run (issue #3: "never allowed to double-run"). */
-export class RunLockedError extends Error {
-  constructor(
-    readonly runId: string,
-    readonly pid: number,
-    readonly host: string,
-  ) {
-    super(`run ${runId} is being executed by process ${pid} on ${host}`);
-  }
-}
-
-/** The journal could not be opened (the state dir is a file, read-only, or not a journal). */
-export class JournalOpenError extends Error {}
-
-/** The journal could not be written: the step that asked fails; nothing half-written remains. */
-export class JournalWriteError extends Error {}
+export { JournalDamagedError, JournalOpenError, JournalReadError, JournalWriteError, LeaseLostError, RunLockedError } from "./errors.js";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS journal (
@@ -70,7 +55,33 @@ CREATE TABLE IF NOT EXISTS locks (
   acquired_ms INTEGER NOT NULL,
   start_ticks TEXT
 );
+CREATE TABLE IF NOT EXISTS journal_quarantine (
+  seq INTEGER PRIMARY KEY,
+  root_run_id TEXT NOT NULL,
+  run_id TEXT NOT NULL,
+  step_id TEXT NOT NULL,
+  attempt INTEGER NOT NULL,
+  entry_type TEXT NOT NULL,
+  at_ms INTEGER NOT NULL,
+  payload TEXT NOT NULL,
+  checksum INTEGER NOT NULL,
+  quarantined_ms INTEGER NOT NULL
+);
 `;
+
+/** Columns added to tables of journals written by earlier versions: [table, column, type]. */
+const MIGRATIONS: [string, string, string][] = [
+  ["runs", "identity", "TEXT"],
+  ["locks", "owner", "TEXT"],
+  ["locks", "epoch", "INTEGER"],
+  ["locks", "expires_ms", "INTEGER"],
+];
+
+/** A checksum failure found while reading: the first damaged entry. */
+export interface Damage {
+  seq: number;
+  message: string;
+}
 
 /**
  * The embedded journal store (DESIGN.md, Engine): SQLite through better-sqlite3 12,
@@ -92,6 +103,8 @@ export class SqliteJournal {
   private readonly maxSeq: Database.Statement;
   private readonly readRows: Database.Statement;
   private readonly killAfter: number | undefined;
+  private readonly file: string;
+  private readonly leases: Leases;
   /** Notes from opening (e.g. a torn tail that was recovered). */
   readonly notes: string[] = [];
 
@@ -117,27 +130,36 @@ export class SqliteJournal {
       this.db.pragma(`synchronous = ${opts.synchronous === "OFF" ? "OFF" : "FULL"}`);
       this.db.pragma("busy_timeout = 10000");
       this.db.exec(SCHEMA);
-      // Journals written before runs had identities gain the column (NULL for old runs).
-      const cols = this.db.prepare("PRAGMA table_info(runs)").all() as { name: string }[];
-      if (!cols.some((c) => c.name === "identity")) this.db.exec("ALTER TABLE runs ADD COLUMN identity TEXT");
+      // Journals written by earlier versions gain the newer columns (NULL in old rows).
+      for (const [table, column, type] of MIGRATIONS) {
+        const cols = this.db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[];
+        if (!cols.some((c) => c.name === column)) this.db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
+      }
+      this.file = file;
+      this.leases = new Leases(this.db);
+      this.insert = this.db.prepare(
+        "INSERT INTO journal (seq, root_run_id, run_id, step_id, attempt, entry_type, at_ms, payload, checksum) VALUES (@seq, @root, @run_id, @step_id, @attempt, @entry_type, @at_ms, @payload, @checksum)",
+      );
+      this.upsertRun = this.db.prepare(
+        "INSERT OR IGNORE INTO runs (run_id, root_run_id, parent_run_id, workflow, status, created_ms, updated_ms, identity) VALUES (?, ?, ?, ?, 'active', ?, ?, ?)",
+      );
+      this.finishRun = this.db.prepare("UPDATE runs SET status = ?, updated_ms = ?, final_state = ? WHERE run_id = ?");
+      this.identityOf = this.db.prepare("SELECT identity FROM runs WHERE run_id = ?").pluck();
+      this.remember = this.db.prepare("INSERT INTO memory (identity, run_id, at_ms, text) VALUES (?, ?, ?, ?)");
+      this.maxSeq = this.db.prepare("SELECT COALESCE(MAX(seq), 0) AS m FROM journal");
+      this.readRows = this.db
+        .prepare("SELECT seq, run_id, step_id, attempt, entry_type, at_ms, payload, checksum FROM journal WHERE root_run_id = ? AND seq > ? ORDER BY seq")
+        .raw(true);
     } catch (e) {
+      try {
+        this.db?.close();
+      } catch {
+        // it may not have opened
+      }
       const err = e as NodeJS.ErrnoException;
-      const why = err.code === "EEXIST" || err.code === "ENOTDIR" ? "it is not a directory" : err.code === "EACCES" || /readonly|read-only|unable to open/i.test(err.message) ? "it cannot be written (permissions?)" : err.message;
-      throw new JournalOpenError(`cannot open the journal in ${stateDir}: ${why}`);
+      const why = err.code === "EEXIST" || err.code === "ENOTDIR" ? "it is not a directory" : err.code === "EACCES" || /readonly|read-only|unable to open/i.test(err.message) ? "it cannot be written (permissions?)" : storageReason(e);
+      throw new JournalOpenError(`cannot open the journal ${file}: ${why}`);
     }
-    this.insert = this.db.prepare(
-      "INSERT INTO journal (seq, root_run_id, run_id, step_id, attempt, entry_type, at_ms, payload, checksum) VALUES (@seq, @root, @run_id, @step_id, @attempt, @entry_type, @at_ms, @payload, @checksum)",
-    );
-    this.upsertRun = this.db.prepare(
-      "INSERT OR IGNORE INTO runs (run_id, root_run_id, parent_run_id, workflow, status, created_ms, updated_ms, identity) VALUES (?, ?, ?, ?, 'active', ?, ?, ?)",
-    );
-    this.finishRun = this.db.prepare("UPDATE runs SET status = ?, updated_ms = ?, final_state = ? WHERE run_id = ?");
-    this.identityOf = this.db.prepare("SELECT identity FROM runs WHERE run_id = ?").pluck();
-    this.remember = this.db.prepare("INSERT INTO memory (identity, run_id, at_ms, text) VALUES (?, ?, ?, ?)");
-    this.maxSeq = this.db.prepare("SELECT COALESCE(MAX(seq), 0) AS m FROM journal");
-    this.readRows = this.db
-      .prepare("SELECT seq, run_id, step_id, attempt, entry_type, at_ms, payload, checksum FROM journal WHERE root_run_id = ? AND seq > ? ORDER BY seq")
-      .raw(true);
     const k = process.env.CRITERIA_FAULT_KILL_AFTER_SEQ;
     this.killAfter = k !== undefined && /^\d+$/.test(k) ? Number(k) : undefined;
   }
@@ -155,6 +177,7 @@ export class SqliteJournal {
   append(rootRunId: string, entries: NewEntry[]): JournalEntry[] {
     const out: JournalEntry[] = [];
     const tx = this.db.transaction(() => {
+      this.leases.check(rootRunId);
       let seq = this.nextSeq();
       for (const e of entries) {
         const payload = canonicalJson(e.payload);
@@ -178,7 +201,8 @@ export class SqliteJournal {
     try {
       tx.immediate();
     } catch (err) {
-      throw new JournalWriteError(`journal append failed: ${(err as Error).message}`);
+      if (err instanceof LeaseLostError) throw err;
+      throw new JournalWriteError(`cannot write the journal ${this.file}: ${storageReason(err)}`);
     }
     if (this.killAfter !== undefined && out.some((e) => e.seq >= this.killAfter!)) process.kill(process.pid, "SIGKILL");
     return out;
@@ -189,10 +213,10 @@ export class SqliteJournal {
    * does not match ends the read (everything before it is kept) and is reported in
    * `corrupt`.
    */
-  read(rootRunId: string, afterSeq = 0): { entries: JournalEntry[]; corrupt?: string } {
+  read(rootRunId: string, afterSeq = 0): { entries: JournalEntry[]; corrupt?: string; damage?: Damage } {
     const entries: JournalEntry[] = [];
-    const corrupt = this.scan(rootRunId, (e) => void entries.push(e), afterSeq);
-    return corrupt ? { entries, corrupt } : { entries };
+    const damage = this.scan(rootRunId, (e) => void entries.push(e), afterSeq);
+    return damage ? { entries, corrupt: damage.message, damage } : { entries };
   }
 
   /**
@@ -200,15 +224,70 @@ export class SqliteJournal {
    * journal: resume folds as it reads). Returns a note when a checksum fails; the
    * entries before it have been visited.
    */
-  scan(rootRunId: string, visit: (e: JournalEntry) => void, afterSeq = 0): string | undefined {
-    const rows = this.readRows.iterate(rootRunId, afterSeq) as IterableIterator<[number, string, string, number, string, number, string, number]>;
-    for (const [seq, run_id, step_id, attempt, entry_type, at_ms, payload, sum] of rows) {
-      if (checksum(seq, rootRunId, run_id, step_id, attempt, entry_type, at_ms, payload) !== sum) {
-        return `entry ${seq} fails its checksum; reading stopped before it`;
+  scan(rootRunId: string, visit: (e: JournalEntry) => void, afterSeq = 0): Damage | undefined {
+    try {
+      const rows = this.readRows.iterate(rootRunId, afterSeq) as IterableIterator<[number, string, string, number, string, number, string, number]>;
+      for (const [seq, run_id, step_id, attempt, entry_type, at_ms, payload, sum] of rows) {
+        let parsed: unknown;
+        try {
+          parsed = checksum(seq, rootRunId, run_id, step_id, attempt, entry_type, at_ms, payload) === sum ? JSON.parse(payload) : undefined;
+        } catch {
+          parsed = undefined;
+        }
+        if (parsed === undefined) return { seq, message: `entry ${seq} fails its checksum; reading stopped before it` };
+        visit({ seq, run_id, step_id, attempt, entry_type: entry_type as EntryType, at_ms, payload: parsed } as JournalEntry);
       }
-      visit({ seq, run_id, step_id, attempt, entry_type: entry_type as EntryType, at_ms, payload: JSON.parse(payload) } as JournalEntry);
+    } catch (e) {
+      throw new JournalReadError(`cannot read the journal ${this.file}: ${storageReason(e)}`);
     }
     return undefined;
+  }
+
+  /**
+   * What resuming past damaged entry `seq` of a run tree would lose: the entries from
+   * it to the end, and the steps that completed in them (read as far as they parse).
+   */
+  damageReport(rootRunId: string, seq: number): JournalDamagedError {
+    return this.reading(() => {
+      const rows = this.db.prepare("SELECT run_id, step_id, entry_type FROM journal WHERE root_run_id = ? AND seq >= ? ORDER BY seq").all(rootRunId, seq) as { run_id: string; step_id: string; entry_type: string }[];
+      // A step whose confirmed effect is kept is re-used, not run again, even if its completion is lost.
+      const kept = new Set(
+        (this.db.prepare("SELECT run_id, step_id FROM journal WHERE root_run_id = ? AND seq < ? AND entry_type = 'effect.confirmed'").all(rootRunId, seq) as { run_id: string; step_id: string }[]).map((r) => `${r.run_id}\u0000${r.step_id}`),
+      );
+      const steps = new Set<string>();
+      for (const r of rows) {
+        if ((r.entry_type === "step.completed" || r.entry_type === "effect.confirmed") && !kept.has(`${r.run_id}\u0000${r.step_id}`)) steps.add(r.step_id);
+      }
+      return new JournalDamagedError(rootRunId, seq, rows.length, [...steps]);
+    });
+  }
+
+  /**
+   * Sets aside the entries of a run tree from damaged entry `seq` on (`criteria resume
+   * --discard-damaged`): moved to the `journal_quarantine` table, in one transaction, and
+   * the tree's rows of the `runs` index rebuilt from what remains.
+   * @returns how many entries were set aside
+   */
+  quarantine(rootRunId: string, seq: number, nowMs: number): number {
+    const tx = this.db.transaction(() => {
+      this.db
+        .prepare("INSERT INTO journal_quarantine SELECT seq, root_run_id, run_id, step_id, attempt, entry_type, at_ms, payload, checksum, ? FROM journal WHERE root_run_id = ? AND seq >= ?")
+        .run(nowMs, rootRunId, seq);
+      const moved = this.db.prepare("DELETE FROM journal WHERE root_run_id = ? AND seq >= ?").run(rootRunId, seq).changes;
+      this.db.prepare("DELETE FROM runs WHERE root_run_id = ?").run(rootRunId);
+      const rows = this.db.prepare("SELECT run_id, entry_type, at_ms, payload FROM journal WHERE root_run_id = ? AND entry_type IN ('run.spawned', 'run.completed') ORDER BY seq").all(rootRunId) as { run_id: string; entry_type: string; at_ms: number; payload: string }[];
+      for (const r of rows) {
+        const p = JSON.parse(r.payload) as { parent_run_id?: string; workflow: string; identity?: string; success: boolean; state: string };
+        if (r.entry_type === "run.spawned") this.upsertRun.run(r.run_id, rootRunId, p.parent_run_id ?? null, p.workflow, r.at_ms, r.at_ms, p.identity ?? null);
+        else this.finishRun.run(p.success ? "succeeded" : "failed", r.at_ms, p.state, r.run_id);
+      }
+      return moved;
+    });
+    try {
+      return tx.immediate();
+    } catch (err) {
+      throw new JournalWriteError(`cannot write the journal ${this.file}: ${storageReason(err)}`);
+    }
   }
 
   /**
@@ -241,40 +320,68 @@ export class SqliteJournal {
     return out;
   }
 
-  /** Runs, newest first; `roots` limits to root runs. */
+  /** Runs, newest first; `roots` limits to root runs. @throws JournalReadError */
   runs(opts: { roots?: boolean; limit?: number } = {}): RunRow[] {
     const where = opts.roots ? "WHERE parent_run_id IS NULL" : "";
-    return this.db.prepare(`SELECT * FROM runs ${where} ORDER BY created_ms DESC, run_id DESC LIMIT ?`).all(opts.limit ?? 1000) as RunRow[];
+    return this.reading(() => this.db.prepare(`SELECT * FROM runs ${where} ORDER BY created_ms DESC, run_id DESC LIMIT ?`).all(opts.limit ?? 1000) as RunRow[]);
   }
 
-  /** One run's row, or undefined. */
+  /** One run's row, or undefined. @throws JournalReadError */
   run(runId: string): RunRow | undefined {
-    return this.db.prepare("SELECT * FROM runs WHERE run_id = ?").get(runId) as RunRow | undefined;
+    return this.reading(() => this.db.prepare("SELECT * FROM runs WHERE run_id = ?").get(runId) as RunRow | undefined);
+  }
+
+  private reading<T>(f: () => T): T {
+    try {
+      return f();
+    } catch (e) {
+      throw new JournalReadError(`cannot read the journal ${this.file}: ${storageReason(e)}`);
+    }
   }
 
   /**
-   * Takes the run tree's lock for this process. A lock held by a live process (same
-   * host, pid alive) is refused with {@link RunLockedError}; a dead holder's lock (a
-   * killed run) is taken over.
+   * Takes the run tree's lease for this process (engine/journal/lease.ts): refused with
+   * {@link RunLockedError} while a live holder's lease runs; an expired lease, or a dead
+   * holder's on this host, is taken over, and so is any with `force`.
+   * @returns a note of what was taken over, to be said as a warning
+   * @throws RunLockedError, JournalWriteError
    */
-  lock(rootRunId: string, nowMs: number): void {
-    const host = hostname();
-    const tx = this.db.transaction(() => {
-      const row = this.db.prepare("SELECT pid, host, start_ticks FROM locks WHERE root_run_id = ?").get(rootRunId) as { pid: number; host: string; start_ticks: string | null } | undefined;
-      if (row && row.pid !== process.pid && (row.host !== host || alive(row.pid, row.start_ticks))) throw new RunLockedError(rootRunId, row.pid, row.host);
-      this.db
-        .prepare("INSERT OR REPLACE INTO locks (root_run_id, pid, host, acquired_ms, start_ticks) VALUES (?, ?, ?, ?, ?)")
-        .run(rootRunId, process.pid, host, nowMs, processStart(process.pid) ?? null);
-    });
-    tx.immediate();
+  lock(rootRunId: string, opts: { force?: boolean } = {}): string | undefined {
+    try {
+      return this.leases.acquire(rootRunId, opts.force);
+    } catch (e) {
+      if (e instanceof RunLockedError) throw e;
+      throw new JournalWriteError(`cannot write the journal ${this.file}: ${storageReason(e)}`);
+    }
   }
 
-  /** Releases this process's lock on the run tree. */
+  /** Releases this process's lease on the run tree. Never throws (a failure must not hide another). */
   unlock(rootRunId: string): void {
-    this.db.prepare("DELETE FROM locks WHERE root_run_id = ? AND pid = ?").run(rootRunId, process.pid);
+    this.leases.release(rootRunId);
+  }
+
+  /** Who holds a run tree's lease (`criteria runs`, `criteria unlock`). */
+  holder(rootRunId: string): ReturnType<Leases["holder"]> {
+    return this.reading(() => this.leases.holder(rootRunId));
+  }
+
+  /**
+   * Ends any lease on the run tree, whoever holds it (`criteria unlock RUN`): a process
+   * that still runs it can no longer write to the journal.
+   * @returns who held it, when someone did
+   */
+  breakLease(rootRunId: string): ReturnType<Leases["holder"]> {
+    const held = this.holder(rootRunId);
+    try {
+      this.db.prepare("UPDATE locks SET pid = 0, expires_ms = 0, owner = NULL, epoch = COALESCE(epoch, 0) + 1 WHERE root_run_id = ?").run(rootRunId);
+    } catch (e) {
+      throw new JournalWriteError(`cannot write the journal ${this.file}: ${storageReason(e)}`);
+    }
+    return held;
   }
 
   close(): void {
+    this.leases.stopAll();
     this.db.close();
   }
 }
@@ -294,27 +401,6 @@ function memoryText(outputs: Record<string, unknown>): string {
  */
 function checksum(seq: number, root: string, runId: string, stepId: string, attempt: number, type: string, atMs: number, payload: string): number {
   return crc32(`${seq}\0${root}\0${runId}\0${stepId}\0${attempt}\0${type}\0${atMs}\0${payload}`);
-}
-
-/**
- * Whether the lock holder still runs: the pid exists, is not a zombie (a SIGKILLed
- * process its parent has not reaped yet), and, where the start time was recorded,
- * started when the lock was taken (a reused pid is another process).
- */
-function alive(pid: number, startTicks: string | null): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== "EPERM") return false;
-  }
-  const stat = procStat(pid);
-  if (stat === undefined) return true; // no /proc: trust kill(0)
-  if (stat.state === "Z" || stat.state === "X") return false;
-  return startTicks === null || stat.start === startTicks;
-}
-
-function processStart(pid: number): string | undefined {
-  return procStat(pid)?.start;
 }
 
 /**

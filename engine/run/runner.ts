@@ -1,4 +1,5 @@
-import { resolve as resolvePath } from "node:path";
+import { statSync } from "node:fs";
+import { relative, resolve as resolvePath } from "node:path";
 import { DEFAULT_POLICY, type Graph, type GraphStep } from "../../compiler/build/graph.js";
 import { expectedOf } from "../../compiler/build/graph-edges.js";
 import type { FunctionTable, Value } from "../../compiler/expr/value.js";
@@ -82,6 +83,12 @@ export interface RunnerOptions {
   signal?: AbortSignal;
   /** Where memory packs come from (default: the journal's own FTS5 index). */
   memory?: MemoryProvider;
+  /** Park instead of waiting for an approval or a signal (`--no-wait`; the default in CI). */
+  park?: boolean;
+  /** Take the run's lease even from a live holder (`criteria resume --force`). */
+  force?: boolean;
+  /** Resume past a damaged journal entry, setting it and what follows aside (`--discard-damaged`). */
+  discardDamaged?: boolean;
 }
 
 /** A run was stopped from outside (SIGINT): nothing is completed; `criteria resume` continues it. */
@@ -92,8 +99,38 @@ export class RunInterrupted extends Error {
 }
 
 /** A run cannot start or resume (it exists, is unknown, or lacks a required variable). */
-export class RunRefused extends Error {}
+export class RunRefused extends Error {
+  /** @param usage true when the command line was at fault (a missing `--var`, a taken `--run-id`): exit 2 */
+  constructor(
+    message: string,
+    readonly usage = false,
+  ) {
+    super(message);
+  }
+}
 
+/**
+ * The run reached an approval or a signal wait with no decision yet, in non-interactive
+ * mode (`--no-wait`, the default in CI): it is parked, everything journaled, and
+ * `criteria approve|reject|signal` then `criteria resume` continue it (issue #7).
+ */
+export class RunParked extends Error {
+  constructor(
+    readonly runId: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+
+function isDirectory(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
 
 /** `--input` binding a variable: converted to its type, or the run is refused. */
 function conformOrRefuse(type: string, v: Value, name: string): Value {
@@ -156,37 +193,71 @@ export class Runner {
    */
   async start(graph: Graph, inputs: Record<string, Value>, runId?: string, input: Record<string, Value> = {}): Promise<RunEnd> {
     this.rootId = runId ?? newRunId(this.clock());
-    this.opts.journal.lock(this.rootId, this.clock());
+    this.takeLease(this.rootId);
     try {
-      if (this.opts.journal.run(this.rootId)) throw new RunRefused(`run ${this.rootId} already exists; continue it with criteria resume ${this.rootId}, or choose another --run-id`);
-      return await this.root(graph, inputs, input);
+      if (this.opts.journal.run(this.rootId)) throw new RunRefused(`run ${this.rootId} already exists; continue it with criteria resume ${this.rootId}, or choose another --run-id`, true);
+      return await this.root(graph, inputs, input, this.opts.baseDir);
     } finally {
       this.opts.journal.unlock(this.rootId);
     }
   }
 
-  /** Resumes a root run from its journal (the graph is read from its `run.spawned`). */
-  async resume(runId: string): Promise<RunEnd> {
+  /**
+   * Resumes a root run from its journal (the graph is read from its `run.spawned`).
+   * Refuses a journal with a damaged entry ({@link JournalDamagedError}) unless
+   * `discardDamaged`: then the entries from the damage on are set aside first. The
+   * workflow's directory is found again where the run left it relative to the journal
+   * (a checkout that moved with its `.criteria/`), else where it was, else `workdir`.
+   * @throws RunLockedError, JournalDamagedError, RunRefused, RunInterrupted, RunParked
+   */
+  async resume(runId: string, opts: { workdir?: string } = {}): Promise<RunEnd> {
     this.rootId = runId;
-    this.opts.journal.lock(runId, this.clock());
+    this.takeLease(runId);
     try {
       this.tree = foldEntries([]);
-      const corrupt = this.opts.journal.scan(runId, (e) => applyEntry(this.tree, e));
-      if (corrupt) this.emit({ event: "warning", run_id: runId, message: `journal: ${corrupt}` });
+      let damage = this.opts.journal.scan(runId, (e) => applyEntry(this.tree, e));
+      if (damage && this.opts.discardDamaged) {
+        const report = this.opts.journal.damageReport(runId, damage.seq);
+        const moved = this.opts.journal.quarantine(runId, damage.seq, this.clock());
+        this.emit({ event: "warning", run_id: runId, message: `--discard-damaged: set aside ${moved} journal entries from entry ${damage.seq} on (the journal's quarantine keeps them)${report.steps.length ? `; steps ${report.steps.map((x) => `"${x}"`).join(", ")} run again` : ""}` });
+        this.tree = foldEntries([]);
+        damage = this.opts.journal.scan(runId, (e) => applyEntry(this.tree, e));
+      }
+      if (damage) throw this.opts.journal.damageReport(runId, damage.seq);
       const root = this.tree.runs.get(runId);
       if (!root?.spawned?.graph) throw new RunRefused(`no run ${runId} in the journal (criteria runs lists them)`);
       if (root.completed) return this.endFromRecord(runId, root.completed);
-      return await this.root(root.spawned.graph as Graph, root.spawned.inputs, root.spawned.input ?? {}, root.spawned.base_dir);
+      return await this.root(root.spawned.graph as Graph, root.spawned.inputs, root.spawned.input ?? {}, this.workdirOf(root.spawned, opts.workdir));
     } finally {
       this.opts.journal.unlock(runId);
     }
+  }
+
+  /** Takes the run's lease, saying what it took over. */
+  private takeLease(runId: string): void {
+    const note = this.opts.journal.lock(runId, { force: this.opts.force === true });
+    if (note) this.emit({ event: "warning", run_id: runId, message: note });
+  }
+
+  /**
+   * The directory a resumed run's relative paths resolve against (issue #7: a checkout
+   * that moved between apply and resume): `--workdir`, else the journaled one relative to
+   * the journal's directory, else the journaled absolute one, whichever exists first.
+   * @throws RunRefused before anything runs when none exists
+   */
+  private workdirOf(spawned: Payloads["run.spawned"], workdir: string | undefined): string {
+    const stateDir = this.opts.journal.stateDir;
+    const candidates = [workdir !== undefined ? resolvePath(workdir) : undefined, spawned.base_dir_rel !== undefined ? resolvePath(stateDir, spawned.base_dir_rel) : undefined, spawned.base_dir];
+    for (const c of candidates) if (c !== undefined && isDirectory(c)) return c;
+    if (workdir !== undefined) throw new RunRefused(`--workdir ${workdir} is not a directory`, true);
+    throw new RunRefused(`the run's workflow directory ${spawned.base_dir ?? "(unknown)"} no longer exists (was the checkout moved?); pass --workdir DIR: the directory holding the workflow`);
   }
 
   private endFromRecord(runId: string, c: Payloads["run.completed"]): RunEnd {
     return { run_id: runId, state: c.state, success: c.success, reason: c.reason, detail: c.detail, outputs: c.outputs, ...(c.result ? { merged_output: c.result } : {}) };
   }
 
-  private async root(graph: Graph, given: Record<string, Value>, input: Record<string, Value>, baseDir = this.opts.baseDir): Promise<RunEnd> {
+  private async root(graph: Graph, given: Record<string, Value>, input: Record<string, Value>, baseDir: string): Promise<RunEnd> {
     const expects = expectedOf(graph);
     if (expects.length > 0) {
       throw new RunRefused(`workflow "${graph.name}" expects ${expects.join(", ")} from its caller; run it from a workflow that passes them (subworkflow { adapters = [...] agents = [...] })`);
@@ -198,7 +269,7 @@ export class Runner {
       if (Object.prototype.hasOwnProperty.call(given, v.name)) vars[v.name] = given[v.name];
       else if (Object.prototype.hasOwnProperty.call(input, v.name)) vars[v.name] = v.type ? conformOrRefuse(v.type, input[v.name], v.name) : input[v.name];
       else if (v.default) vars[v.name] = evalExpr(v.default, {}, fns);
-      else throw new RunRefused(`variable "${v.name}" is required: pass --var ${v.name}=...`);
+      else throw new RunRefused(`variable "${v.name}" is required: pass --var ${v.name}=...`, true);
     }
     const shared: Record<string, Value> = {};
     for (const s of graph.shared_variables) shared[s.name] = s.value ? evalExpr(s.value, { var: vars }, fns) : null;
@@ -209,7 +280,16 @@ export class Runner {
       this.rootId,
       undefined,
       undefined,
-      { workflow: graph.name, spec_hash: specHash(graph), ...(identity ? { identity } : {}), inputs: given, ...(Object.keys(input).length > 0 ? { input } : {}), graph, base_dir: baseDir },
+      {
+        workflow: graph.name,
+        spec_hash: specHash(graph),
+        ...(identity ? { identity } : {}),
+        inputs: given,
+        ...(Object.keys(input).length > 0 ? { input } : {}),
+        graph,
+        base_dir: baseDir,
+        base_dir_rel: relative(this.opts.journal.stateDir, baseDir) || ".",
+      },
     );
   }
 
@@ -429,8 +509,9 @@ export class Runner {
       }
       const approval = approvals.get(node);
       if (approval) {
-        const next = await runApproval(this.nodeHost(f), this.nodeRun(f), approval, visit);
-        if (!next) return this.fail(f.runId, "rejected", `approval "${node}" was rejected`);
+        const { next, decision } = await runApproval(this.nodeHost(f), this.nodeRun(f), approval, visit);
+        if (!next && decision === "timeout") return this.fail(f.runId, "timeout", `approval "${node}" got no decision before its timeout, and it has no "timeout" outcome`);
+        if (!next) return this.fail(f.runId, "rejected", `approval "${node}" was ${decision}${decision === "approved" ? `, and it has no "approved" outcome` : ""}`);
         node = next;
         continue;
       }
@@ -866,6 +947,7 @@ export class Runner {
         this.tree.consumed.add(hit.seq);
         return hit;
       }
+      if (this.opts.park && (untilMs === undefined || untilMs > this.clock())) throw this.parked(name, untilMs);
       if (f.signal.aborted) throw this.stopped(f);
       const left = untilMs === undefined ? Infinity : untilMs - this.clock();
       if (left <= 0) return undefined;
@@ -887,6 +969,16 @@ export class Runner {
       awaitSignal: (name, untilMs) => this.awaitSignal(f, name, untilMs),
       autoApprove: this.opts.autoApprove === true,
     };
+  }
+
+  /** The run parks at a wait for `name` (a signal, or `approval:<node>`): what to do next, said once. */
+  private parked(name: string, untilMs?: number): RunParked {
+    const r = this.rootId;
+    const until = untilMs !== undefined ? ` (until ${new Date(untilMs).toISOString()}, then its timeout route)` : "";
+    const what = name.startsWith("approval:")
+      ? `approval "${name.slice(9)}"${until}: decide with criteria approve ${r} ${name.slice(9)} (or criteria reject ${r} ${name.slice(9)})`
+      : `signal "${name}"${until}: deliver it with criteria signal ${r} ${name}`;
+    return new RunParked(r, `run ${r} is parked, waiting for ${what}, then continue it with criteria resume ${r}`);
   }
 
   /** Why run `f` stops now that its signal is aborted: a step timeout around it, or an interruption. */

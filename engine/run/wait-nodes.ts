@@ -68,17 +68,23 @@ export async function runWait(h: NodeHost, f: NodeRun, w: Graph["waits"][number]
   return { outcome: "received", next };
 }
 
-/** An approval node: auto-approved, or decided by `criteria approve|reject RUN NODE`. */
-export async function runApproval(h: NodeHost, f: NodeRun, a: Graph["approvals"][number], visit: number): Promise<string | undefined> {
+/**
+ * An approval node: auto-approved, or decided by `criteria approve|reject RUN NODE`; with
+ * a `timeout`, no decision by then ends it `timeout` (routed to a `timeout` outcome, else
+ * the run fails). The deadline is journaled, so a resumed run waits only what remains.
+ */
+export async function runApproval(h: NodeHost, f: NodeRun, a: Graph["approvals"][number], visit: number): Promise<{ next?: string; decision: string }> {
   const k = `${a.name}#${visit}`;
   const rec = f.rec.approvals.get(k);
-  const routeOf = (decision: "approved" | "rejected") => a.outcomes.find((o) => o.name === decision)?.next;
-  if (rec?.decided) return rec.decided.next || undefined;
+  const routeOf = (decision: "approved" | "rejected" | "timeout") => a.outcomes.find((o) => o.name === decision)?.next;
+  if (rec?.decided) return { next: rec.decided.next || undefined, decision: rec.decided.decision };
+  let until = rec?.requested?.until_ms;
   if (!rec?.requested) {
     const reason = a.reason ? String(f.evaluate(a.reason)) : undefined;
-    h.append([h.entry(f.runId, a.name, 0, "approval.requested", { visit, approvers: a.approvers, ...(reason ? { reason } : {}) })]);
+    until = a.timeout_ms !== undefined ? h.clock() + a.timeout_ms : undefined;
+    h.append([h.entry(f.runId, a.name, 0, "approval.requested", { visit, approvers: a.approvers, ...(reason ? { reason } : {}), ...(until !== undefined ? { until_ms: until } : {}) })]);
   }
-  let decision: "approved" | "rejected";
+  let decision: "approved" | "rejected" | "timeout";
   let by: string | undefined;
   let seq: number | undefined;
   if (h.autoApprove) {
@@ -86,13 +92,13 @@ export async function runApproval(h: NodeHost, f: NodeRun, a: Graph["approvals"]
     by = "--auto-approve";
   } else {
     h.emit({ event: "approval.requested", run_id: f.runId, node: a.name, approvers: a.approvers });
-    const sig = (await h.awaitSignal(`approval:${a.name}`))!;
-    decision = sig.payload.payload === "rejected" ? "rejected" : "approved";
-    by = sig.payload.by;
-    seq = sig.seq;
+    const sig = await h.awaitSignal(`approval:${a.name}`, until);
+    decision = !sig ? "timeout" : sig.payload.payload === "rejected" ? "rejected" : "approved";
+    by = sig?.payload.by;
+    seq = sig?.seq;
   }
   const next = routeOf(decision) ?? "";
   h.append([h.entry(f.runId, a.name, 0, "approval.decided", { visit, decision, ...(by ? { by } : {}), outcome: decision, next, ...(seq !== undefined ? { signal_seq: seq } : {}) })]);
   h.emit({ event: "approval.decided", run_id: f.runId, node: a.name, decision });
-  return next || undefined;
+  return { next: next || undefined, decision };
 }

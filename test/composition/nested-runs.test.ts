@@ -112,7 +112,8 @@ state "broken" {
     expect(r.status, r.stderr).toBe(1);
     const lines = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as { event: string; step?: string; reason?: string; detail?: string; state?: string });
     expect(lines.find((l) => l.event === "step.completed" && l.step === "call")).toMatchObject({ reason: "child_failed" });
-    expect(lines.at(-1)).toMatchObject({ event: "run.completed", state: "failed" });
+    expect(lines.at(-2)).toMatchObject({ event: "run.completed", state: "failed" });
+    expect(lines.at(-1)).toEqual({ event: "exit", code: 1, status: "failed", run_id: expect.any(String) });
   });
 
   it("resume: a completed child is not run again; an interrupted child resumes inside and its finished steps stay finished", async () => {

@@ -496,7 +496,8 @@ step "three" {
     const sleeper = spawn("sleep", ["30"]);
     try {
       const db = new Database(join(s.dir, "journal.db"));
-      db.prepare("INSERT OR REPLACE INTO locks (root_run_id, pid, host, acquired_ms) VALUES ('r', ?, ?, 0)").run(sleeper.pid, (await import("node:os")).hostname());
+      // A live holder renews its lease: it runs until well after now.
+      db.prepare("INSERT OR REPLACE INTO locks (root_run_id, pid, host, acquired_ms, owner, epoch, expires_ms) VALUES ('r', ?, ?, 0, 'other', 1, ?)").run(sleeper.pid, (await import("node:os")).hostname(), Date.now() + 60_000);
       db.close();
       await expect(new Runner({ journal: s.journal, adapterFor, baseDir: s.dir }).resume("r")).rejects.toBeInstanceOf(RunLockedError);
     } finally {
@@ -762,13 +763,14 @@ step "a" {
   outcome "success" { next = "done" }
 }`);
     const s = setup();
-    // A grandchild that exits under a parent that never waits (it exec'd sleep) stays a zombie.
+    // A grandchild that exits under a parent that never waits (it exec'd sleep) stays a
+    // zombie; it exits only after the exec, so the shell cannot have reaped it first.
     const { spawn: sp } = await import("node:child_process");
     const { readFileSync } = await import("node:fs");
-    const parent = sp("sh", ["-c", 'sh -c "exit 0" & echo $!; exec sleep 5'], { stdio: ["ignore", "pipe", "ignore"] });
+    const parent = sp("sh", ["-c", 'sh -c "sleep 0.3; exit 0" & echo $!; exec sleep 5'], { stdio: ["ignore", "pipe", "ignore"] });
     try {
       const pid = Number(await new Promise<string>((r) => parent.stdout!.once("data", (d) => r(String(d).trim()))));
-      await new Promise((r) => setTimeout(r, 200));
+      await new Promise((r) => setTimeout(r, 700));
       expect(readFileSync(`/proc/${pid}/stat`, "utf8")).toMatch(/\) Z /);
       const db = new Database(join(s.dir, "journal.db"));
       db.prepare("INSERT INTO locks (root_run_id, pid, host, acquired_ms) VALUES ('r', ?, ?, 0)").run(pid, (await import("node:os")).hostname());

@@ -1,0 +1,171 @@
+import { resolve } from "node:path";
+import { Option, type Command } from "commander";
+import type { Graph } from "../compiler/build/graph.js";
+import { suggest } from "../compiler/diagnostics/did-you-mean.js";
+import type { Value } from "../compiler/expr/value.js";
+import { renderEntry } from "./render-events.js";
+import { CliError, EXIT, type Io } from "./io.js";
+import { engine } from "./run-session.js";
+
+/** Opens an existing journal for reading commands; a missing or broken one is a one-line error. */
+export async function openJournal(dir: string) {
+  const { SqliteJournal, JournalOpenError } = await engine();
+  try {
+    return new SqliteJournal(dir, { mustExist: true });
+  } catch (e) {
+    throw e instanceof JournalOpenError ? new CliError(e.message) : e;
+  }
+}
+
+/** `--state-dir`, else `CRITERIA_STATE_DIR`, else `.criteria/` in the working directory (DESIGN.md). */
+export function stateDir(opt: string | undefined, io: Io): string {
+  if (opt === "") throw new CliError(`--state-dir "": name a directory (default: $CRITERIA_STATE_DIR or .criteria)`, EXIT.usage);
+  return resolve(opt ?? io.env.CRITERIA_STATE_DIR ?? ".criteria");
+}
+
+const usage = (m: string) => new CliError(m, EXIT.usage);
+
+/**
+ * Registers the commands that read a journal or deliver to a run (issue #3): runs,
+ * journal, signal, approve, reject. Each sets the exit code through `setCode`.
+ */
+export function registerJournalCommands(program: Command, io: Io, setCode: (c: number) => void): void {
+  program
+    .command("runs")
+    .description("list runs in the journal, newest first")
+    .option("--state-dir <dir>", "journal directory")
+    .option("--all", "include nested runs")
+    .addOption(new Option("-o, --output <format>", "text or json").choices(["text", "json"]).default("text"))
+    .action(async (opts: { stateDir?: string; all?: boolean; output: string }) => {
+      const j = await openJournal(stateDir(opts.stateDir, io));
+      try {
+        const rows = j.runs({ roots: !opts.all });
+        if (opts.output === "json") io.out(rows.map((r) => JSON.stringify(r)).join("\n") + (rows.length ? "\n" : ""));
+        else if (rows.length === 0) io.out("no runs\n");
+        else {
+          for (const r of rows) {
+            // An active run nobody holds (killed, or its host gone) says so: resume continues it.
+            const holder = r.status === "active" && r.parent_run_id === null ? j.holder(r.run_id) : undefined;
+            const held = r.status !== "active" || r.parent_run_id !== null ? "" : holder?.alive ? `  (running: process ${holder.pid} on ${holder.host})` : "  (stopped: criteria resume continues it)";
+            io.out(`${r.run_id}  ${r.status.padEnd(9)}  ${r.workflow}  ${new Date(r.created_ms).toISOString()}${r.final_state ? `  state=${r.final_state}` : ""}${held}\n`);
+          }
+        }
+      } finally {
+        j.close();
+      }
+    });
+
+  program
+    .command("journal")
+    .description("print a run's journal as a timeline (or NDJSON)")
+    .argument("<run>", "the run id")
+    .option("--state-dir <dir>", "journal directory")
+    .addOption(new Option("-o, --output <format>", "text or json (NDJSON)").choices(["text", "json"]).default("text"))
+    .action(async (run: string, opts: { stateDir?: string; output: string }) => {
+      const j = await openJournal(stateDir(opts.stateDir, io));
+      try {
+        // A nested run (`criteria runs --all` lists them) is read from its root's tree.
+        const root = j.run(run)?.root_run_id ?? run;
+        const tree = j.read(root);
+        const corrupt = tree.corrupt;
+        const entries = root === run ? tree.entries : tree.entries.filter((e) => e.run_id === run || e.run_id.startsWith(`${run}/`));
+        if (entries.length === 0) {
+          io.err(`criteria: no run ${run} in ${stateDir(opts.stateDir, io)} (criteria runs lists them)\n`);
+          setCode(EXIT.problems);
+          return;
+        }
+        const start = entries[0].at_ms;
+        for (const e of entries) io.out((opts.output === "json" ? JSON.stringify(e) : renderEntry(e, start)) + "\n");
+        // Damage is reported, and the command fails: what follows the damaged entry is not shown.
+        if (corrupt && tree.damage) {
+          io.err(`criteria: ${j.damageReport(root, tree.damage.seq).message}\n`);
+          setCode(EXIT.problems);
+        }
+      } finally {
+        j.close();
+      }
+    });
+
+  /**
+   * Records a signal or an approval decision for a run, after checking it can matter:
+   * the run is active, the signal is one a `wait` of the workflow listens for, the
+   * approval node exists and is waiting for a decision nobody has given yet.
+   */
+  const deliver = async (run: string, target: { signal: string } | { approval: string }, payload: Value | undefined, by: string | undefined, dir: string | undefined) => {
+    const { deliverSignal, foldEntries } = await engine();
+    const j = await openJournal(stateDir(dir, io));
+    try {
+      const row = j.run(run);
+      if (!row) throw new CliError(`no run ${run} in ${stateDir(dir, io)} (criteria runs lists them)`);
+      if (row.status !== "active") throw new CliError(`run ${run} has already ended (${row.status})`);
+      const tree = foldEntries(j.read(row.root_run_id).entries);
+      const graph = tree.runs.get(row.root_run_id)?.spawned?.graph as Graph | undefined;
+      const graphs: Graph[] = [];
+      const walk = (g: Graph | undefined) => {
+        if (!g) return;
+        graphs.push(g);
+        for (const s of g.steps) walk(s.body);
+      };
+      walk(graph);
+      for (const m of Object.values(graph?.modules ?? {})) walk(m);
+      let name: string;
+      if ("signal" in target) {
+        if (target.signal.startsWith("approval:")) throw usage(`"${target.signal}" is an approval: use criteria approve|reject ${run} ${target.signal.slice(9)}`);
+        const signals = graphs.flatMap((g) => g.waits.map((w) => w.signal ?? w.name));
+        if (!signals.includes(target.signal)) {
+          throw new CliError(`workflow of run ${run} waits for no signal "${target.signal}"${signals.length ? `; ${suggest(target.signal, signals) ?? `it waits for ${signals.join(", ")}`}` : ""}`);
+        }
+        name = target.signal;
+      } else {
+        const nodes = graphs.flatMap((g) => g.approvals.map((a) => a.name));
+        if (!nodes.includes(target.approval)) {
+          throw new CliError(`workflow of run ${run} has no approval "${target.approval}"${nodes.length ? `; ${suggest(target.approval, nodes) ?? `its approvals: ${nodes.join(", ")}`}` : ""}`);
+        }
+        name = `approval:${target.approval}`;
+        const waiting = [...tree.runs.values()].some((r) => [...r.approvals].some(([k, a]) => k.startsWith(`${target.approval}#`) && a.requested && !a.decided));
+        const given = tree.signals.some((s) => s.payload.name === name && !tree.consumed.has(s.seq));
+        if (given) throw new CliError(`approval "${target.approval}" of run ${run} has already been decided`);
+        if (!waiting) throw new CliError(`run ${run} is not waiting for approval "${target.approval}"`);
+      }
+      const e = deliverSignal(j, row.root_run_id, name, payload, by, Date.now());
+      io.out(`delivered ${name} to ${run} (journal entry ${e.seq})\n`);
+      return EXIT.ok;
+    } finally {
+      j.close();
+    }
+  };
+
+  program
+    .command("signal")
+    .description("deliver a signal to a run waiting in a wait { signal } node")
+    .argument("<run>", "the run id")
+    .argument("<name>", "the signal name")
+    .option("--payload <json>", "a JSON value carried with the signal")
+    .option("--state-dir <dir>", "journal directory")
+    .action(async (run: string, name: string, opts: { payload?: string; stateDir?: string }) => {
+      let payload: Value | undefined;
+      if (opts.payload !== undefined) {
+        try {
+          payload = JSON.parse(opts.payload) as Value;
+        } catch {
+          io.err(`criteria: --payload is not JSON\n`);
+          setCode(EXIT.usage);
+          return;
+        }
+      }
+      setCode(await deliver(run, { signal: name }, payload, undefined, opts.stateDir));
+    });
+
+  for (const decision of ["approve", "reject"] as const) {
+    program
+      .command(decision)
+      .description(`${decision} a run's pending approval node`)
+      .argument("<run>", "the run id")
+      .argument("<node>", "the approval node's name")
+      .option("--by <name>", "who decides (recorded in the journal)", io.env.USER ?? "cli")
+      .option("--state-dir <dir>", "journal directory")
+      .action(async (run: string, node: string, opts: { by: string; stateDir?: string }) => {
+        setCode(await deliver(run, { approval: node }, decision === "approve" ? "approved" : "rejected", opts.by, opts.stateDir));
+      });
+  }
+}

@@ -1,0 +1,111 @@
+import { readFileSync } from "node:fs";
+import { parse as parseYaml } from "yaml";
+import type { Graph } from "../compiler/build/graph.js";
+import { mismatch, parseType } from "../compiler/decode/types.js";
+import { suggest } from "../compiler/diagnostics/did-you-mean.js";
+import type { Value } from "../compiler/expr/value.js";
+import { CliError, EXIT } from "./io.js";
+
+const usage = (m: string) => new CliError(m, EXIT.usage);
+
+/**
+ * The workflow's variables from `--var-file` (JSON/YAML mappings) and `--var k=v`,
+ * converted to and checked against the declared types (Terraform's -var and
+ * -var-file). Every problem is a usage error (exit 2) naming the variable, and so is a
+ * required variable that neither they nor `given` (the `--input` object) bind.
+ */
+export function parseVars(graph: Graph, pairs: string[], files: string[], given: Record<string, Value> = {}): Record<string, Value> {
+  const out: Record<string, Value> = Object.create(null) as Record<string, Value>;
+  const names = graph.variables.map((v) => v.name);
+  const set = (k: string, v: Value, from: string) => {
+    const decl = graph.variables.find((x) => x.name === k);
+    if (!decl) throw usage(`${from}: unknown variable "${k}"${names.length ? `; ${suggest(k, names) ?? ""}` : " (the workflow declares none)"}`);
+    const t = decl.type ? parseType(decl.type).type : undefined;
+    const why = t ? mismatch(t, v) : undefined;
+    if (why) throw usage(`${from}: variable "${k}": ${why} (type ${decl.type})`);
+    out[k] = v;
+  };
+  for (const f of files) {
+    let data: unknown;
+    try {
+      data = parseYaml(readFileSync(f, "utf8")) as unknown;
+    } catch (e) {
+      const err = e as NodeJS.ErrnoException;
+      throw usage(`--var-file ${f}: ${err.code === "ENOENT" ? "no such file" : err.code === "EISDIR" ? "is a directory" : (err.message ?? String(e)).split("\n")[0]}`);
+    }
+    if (data === null || typeof data !== "object" || Array.isArray(data)) throw usage(`--var-file ${f}: expected a mapping of variable names to values`);
+    for (const [k, v] of Object.entries(data as Record<string, Value>)) set(k, v, `--var-file ${f}`);
+  }
+  for (const p of pairs) {
+    const i = p.indexOf("=");
+    if (i <= 0) throw usage(`--var ${p}: expected name=value`);
+    const k = p.slice(0, i);
+    const raw = p.slice(i + 1);
+    const t = graph.variables.find((v) => v.name === k)?.type;
+    const kind = t ? parseType(t).type?.kind : "string";
+    let v: Value = raw;
+    if (kind === "number") {
+      if (!/^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(raw.trim())) throw usage(`--var ${k}: "${raw}" is not a number`);
+      v = Number(raw);
+    } else if (kind === "bool") {
+      if (raw !== "true" && raw !== "false") throw usage(`--var ${k}: "${raw}" is not true or false`);
+      v = raw === "true";
+    } else if (kind && kind !== "string") {
+      try {
+        v = JSON.parse(raw) as Value;
+      } catch {
+        if (kind !== "any") throw usage(`--var ${k}: "${raw}" is not JSON for a ${t}`);
+      }
+    }
+    set(k, v, `--var ${k}`);
+  }
+  // A required variable left out is the command line's mistake: exit 2 before anything runs.
+  const missing = graph.variables.filter((v) => v.required && !(v.name in out) && !Object.prototype.hasOwnProperty.call(given, v.name));
+  if (missing.length > 0) throw usage(`variable${missing.length > 1 ? "s" : ""} ${missing.map((v) => `"${v.name}"`).join(", ")} ${missing.length > 1 ? "are" : "is"} required: pass ${missing.map((v) => `--var ${v.name}=...`).join(" ")}`);
+  return out;
+}
+
+/**
+ * The `--input` object against the workflow (usage errors, exit 2): every `input.<key>`
+ * the workflow reads is there, and a key that binds a variable (when `--var` does not)
+ * fits the variable's type.
+ */
+export function checkInput(graph: Graph, input: Record<string, Value>, vars: string[]): void {
+  const missing = (graph.input_keys ?? []).filter((k) => !Object.prototype.hasOwnProperty.call(input, k));
+  if (missing.length > 0) {
+    const example = JSON.stringify(Object.fromEntries((graph.input_keys ?? []).map((k) => [k, "..."])));
+    throw usage(`workflow "${graph.name}" reads ${missing.map((k) => `input.${k}`).join(", ")}: pass --input '${example}'`);
+  }
+  for (const [k, v] of Object.entries(input)) {
+    const decl = graph.variables.find((x) => x.name === k);
+    if (!decl?.type || vars.some((p) => p.startsWith(`${k}=`))) continue;
+    const t = parseType(decl.type).type;
+    const why = t ? mismatch(t, v) : undefined;
+    if (why) throw usage(`--input ${k}: variable "${k}": ${why} (type ${decl.type})`);
+  }
+}
+
+/**
+ * `--input '{"task": "..."}'` or `--input @file.json` (JSON or YAML): the run's `input`
+ * namespace, an object (seed 000: a flow runs alone, its body reading `input.task`).
+ */
+export function parseInput(text: string): Record<string, Value> {
+  let data: unknown;
+  if (text.startsWith("@")) {
+    const file = text.slice(1);
+    try {
+      data = parseYaml(readFileSync(file, "utf8")) as unknown;
+    } catch (e) {
+      const err = e as NodeJS.ErrnoException;
+      throw usage(`--input @${file}: ${err.code === "ENOENT" ? "no such file" : err.code === "EISDIR" ? "is a directory" : (err.message ?? String(e)).split("\n")[0]}`);
+    }
+  } else {
+    try {
+      data = JSON.parse(text) as unknown;
+    } catch (e) {
+      throw usage(`--input: not JSON (${(e as Error).message}); write --input '{"task": "..."}' or --input @file.json`);
+    }
+  }
+  if (data === null || typeof data !== "object" || Array.isArray(data)) throw usage(`--input: expected a JSON object, e.g. {"task": "..."}`);
+  return data as Record<string, Value>;
+}

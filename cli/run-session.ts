@@ -1,0 +1,62 @@
+import { CliError, EXIT, type Io } from "./io.js";
+
+/** The engine, loaded when a run command starts (`validate` never loads SQLite). */
+export const engine = () => import("../engine/index.js");
+
+/** How a run command ended: its exit code (cli/io.ts `EXIT`) and what to say. */
+export interface SessionEnd {
+  code: number;
+  /** `succeeded`, `failed`, `stopped` (resumable), `parked`, or `error` (nothing ran, or not to its end). */
+  status: "succeeded" | "failed" | "stopped" | "parked" | "error";
+  run_id?: string;
+  message?: string;
+}
+
+/**
+ * Runs one run command (`apply`, `resume`) as a pipeline expects (issue #7):
+ * - SIGINT, SIGTERM and SIGHUP are handled for the whole command: the first stops the run
+ *   where it stands (resumable) and signals the steps' process groups; every further one
+ *   SIGKILLs those groups at once. Nothing criteria started outlives it.
+ * - Every refusal and failure becomes an exit code of the one table and one line
+ *   (`criteria: ...` on stderr), never a stack trace; with `json`, one final NDJSON event
+ *   `{"event":"exit","code","status","run_id"?,"message"?}` ends the stream, whatever the ending.
+ *
+ * @param fn the command; returns how it ended, or throws an engine or CLI error
+ * @returns the exit code
+ */
+export async function runSession(io: Io, json: boolean, fn: (signal: AbortSignal) => Promise<SessionEnd>): Promise<number> {
+  const { RunInterrupted, RunLockedError, RunRefused, RunParked, JournalError, JournalWriteError, LeaseLostError, killLiveProcessGroups } = await engine();
+  const ctl = new AbortController();
+  let signals = 0;
+  // The steps' process groups do not see the terminal's signals themselves: pass them on.
+  const onSignal = () => {
+    signals++;
+    if (signals === 1) {
+      ctl.abort();
+      killLiveProcessGroups("SIGTERM");
+    } else killLiveProcessGroups("SIGKILL");
+  };
+  const names = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+  for (const n of names) process.on(n, onSignal);
+  let end: SessionEnd;
+  try {
+    end = await fn(ctl.signal);
+  } catch (e) {
+    const runId = (e as { runId?: string }).runId;
+    if (e instanceof RunInterrupted) end = { code: EXIT.stopped, status: "stopped", run_id: e.runId, message: `run ${e.runId} stopped before its end; continue it with criteria resume ${e.runId}` };
+    else if (e instanceof RunParked) end = { code: EXIT.parked, status: "parked", run_id: e.runId, message: e.message };
+    else if (e instanceof RunLockedError) end = { code: EXIT.problems, status: "error", run_id: runId, message: `${e.message}; refusing to run it twice` };
+    else if (e instanceof LeaseLostError) end = { code: EXIT.stopped, status: "stopped", run_id: runId, message: e.message };
+    else if (e instanceof JournalWriteError) end = { code: EXIT.stopped, status: "stopped", run_id: runId, message: `${e.message}; the journal holds everything before it: criteria resume continues` };
+    else if (e instanceof RunRefused) end = { code: e.usage ? EXIT.usage : EXIT.problems, status: "error", run_id: runId, message: e.message };
+    else if (e instanceof JournalError) end = { code: EXIT.problems, status: "error", run_id: runId, message: e.message };
+    else if (e instanceof CliError) end = { code: e.exitCode, status: "error", message: e.message };
+    else throw e;
+  } finally {
+    for (const n of names) process.off(n, onSignal);
+    killLiveProcessGroups("SIGKILL");
+  }
+  if (json) io.out(JSON.stringify({ event: "exit", code: end.code, status: end.status, ...(end.run_id ? { run_id: end.run_id } : {}), ...(end.message ? { message: end.message } : {}) }) + "\n");
+  if (end.message && end.status !== "succeeded" && end.status !== "failed") io.err(`criteria: ${end.message}\n`);
+  return end.code;
+}

@@ -1,0 +1,73 @@
+/**
+ * What can go wrong with the journal, as values the CLI turns into one line and an exit
+ * code (issue #7: every storage failure is a user error with the path, never a stack
+ * trace, and the run stays resumable).
+ */
+
+/** Refusal to run: another live process holds the run's lease (issue #3: "never allowed to double-run"). */
+export class RunLockedError extends Error {
+  constructor(
+    readonly runId: string,
+    readonly pid: number,
+    readonly host: string,
+    /** When the holder's lease runs out unless it renews it (ms since the epoch). */
+    readonly expiresMs?: number,
+  ) {
+    super(
+      `run ${runId} is being executed by process ${pid} on ${host}${expiresMs !== undefined ? `, whose lease runs until ${new Date(expiresMs).toISOString()} unless it renews it` : ""}`,
+    );
+  }
+}
+
+/** A storage problem of the journal: reported as one line with its path, never as a crash. */
+export class JournalError extends Error {}
+
+/** The journal could not be opened (the state dir is a file, read-only, or not a journal). */
+export class JournalOpenError extends JournalError {}
+
+/** The journal could not be written: the step that asked fails; nothing half-written remains. */
+export class JournalWriteError extends JournalError {}
+
+/** The journal could not be read (a damaged database page, an I/O error). */
+export class JournalReadError extends JournalError {}
+
+/**
+ * An entry fails its checksum (issue #7: a corrupted journal must not re-run finished
+ * work). Resume refuses unless told to set the damaged entries aside.
+ */
+export class JournalDamagedError extends JournalError {
+  constructor(
+    readonly runId: string,
+    /** The first damaged entry. */
+    readonly seq: number,
+    /** Entries from it to the end of the run tree: what resuming past it would lose. */
+    readonly lost: number,
+    /** Steps that completed in those entries (they would run again). */
+    readonly steps: string[],
+  ) {
+    super(
+      `journal entry ${seq} of run ${runId} fails its checksum: resuming would lose it and the ${lost - 1} entr${lost - 1 === 1 ? "y" : "ies"} after it` +
+        (steps.length ? `, and run again ${steps.length === 1 ? "step" : "steps"} ${steps.map((s) => `"${s}"`).join(", ")} that had finished` : "") +
+        `; criteria resume ${runId} --discard-damaged sets them aside (kept in the journal's quarantine) and resumes from entry ${seq - 1}`,
+    );
+  }
+}
+
+/** This process's lease on a run was taken over (it expired, or `--force`): it may not write. */
+export class LeaseLostError extends Error {
+  constructor(readonly runId: string, now: string) {
+    super(`this process no longer holds run ${runId}: ${now}; it stopped without writing anything more`);
+  }
+}
+
+/** A plain account of an SQLite or file-system error, for a one-line message. */
+export function storageReason(e: unknown): string {
+  const code = String((e as { code?: string }).code ?? "");
+  const msg = (e as Error)?.message ?? String(e);
+  if (code === "SQLITE_FULL" || /disk is full|ENOSPC/i.test(msg)) return "the disk is full";
+  if (code.startsWith("SQLITE_READONLY") || /readonly|read-only|EROFS/i.test(msg)) return "the journal is read-only";
+  if (code === "SQLITE_CORRUPT" || code === "SQLITE_NOTADB" || /malformed|not a database|vtable constructor failed/i.test(msg)) return "the journal database is damaged";
+  if (code.startsWith("SQLITE_IOERR") || /disk I\/O error|EFBIG|EIO/i.test(msg)) return /^disk I\/O error$/i.test(msg) ? "a disk I/O error (is the disk full, or failing?)" : `a disk I/O error (${msg})`;
+  if (code === "SQLITE_BUSY" || /database is locked/i.test(msg)) return "the journal stayed locked by another process for too long";
+  return msg;
+}

@@ -1,0 +1,149 @@
+import type Database from "better-sqlite3";
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import { procStat } from "../process-info.js";
+import { LeaseLostError, RunLockedError } from "./errors.js";
+
+/** How long a lease lasts unless renewed: 30 s (`CRITERIA_LEASE_TTL_MS` overrides it). */
+export const DEFAULT_LEASE_TTL_MS = 30_000;
+
+/** A lease row of the `locks` table. */
+interface LeaseRow {
+  pid: number;
+  host: string;
+  start_ticks: string | null;
+  acquired_ms: number;
+  owner: string | null;
+  epoch: number | null;
+  expires_ms: number | null;
+}
+
+/**
+ * Leases on run trees (issue #7: a run killed on one host must be resumable on
+ * another): the holder renews its lease every TTL/3 (a heartbeat); anyone may take a
+ * lease over once it has expired, at once when its holder is a dead process of this
+ * host, or with `force`. Each takeover bumps the lease's epoch, and every append by a
+ * holder checks, in the same transaction, that the lease is still its own (fencing): a
+ * holder that lost its lease (paused, partitioned, a zombie) can never write again.
+ * Times are this machine's wall clock (`Date.now()`), whatever clock the runner uses.
+ */
+export class Leases {
+  private readonly held = new Map<string, { owner: string; epoch: number; timer: NodeJS.Timeout; lost?: string }>();
+  private readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly ttlMs: number = Number(process.env.CRITERIA_LEASE_TTL_MS) || DEFAULT_LEASE_TTL_MS,
+  ) {}
+
+  /**
+   * Takes the lease on `root` for this process.
+   * @param force take it even from a live holder whose lease has not expired
+   * @returns what was taken over, to be said as a warning (undefined when nothing was)
+   * @throws RunLockedError when a live holder's lease has not expired (and not `force`)
+   */
+  acquire(root: string, force = false): string | undefined {
+    const now = Date.now();
+    let note: string | undefined;
+    const tx = this.db.transaction(() => {
+      const row = this.db.prepare("SELECT pid, host, start_ticks, acquired_ms, owner, epoch, expires_ms FROM locks WHERE root_run_id = ?").get(root) as LeaseRow | undefined;
+      const epoch = (row?.epoch ?? 0) + 1;
+      if (row && row.owner !== this.owner && row.pid !== 0) {
+        const expires = row.expires_ms ?? row.acquired_ms + this.ttlMs;
+        const who = `process ${row.pid} on ${row.host}`;
+        if (expires <= now) note = `took over run ${root} from ${who}, whose lease expired at ${new Date(expires).toISOString()}`;
+        else if (row.host === hostname() && !alive(row.pid, row.start_ticks)) note = `took over run ${root} from ${who}, which is gone`;
+        else if (force) note = `--force: took run ${root} from ${who}, whose lease ran until ${new Date(expires).toISOString()}; if it still runs, it can no longer write to the journal`;
+        else throw new RunLockedError(root, row.pid, row.host, expires);
+      }
+      this.db
+        .prepare("INSERT OR REPLACE INTO locks (root_run_id, pid, host, acquired_ms, start_ticks, owner, epoch, expires_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+        .run(root, process.pid, hostname(), now, procStat(process.pid)?.start ?? null, this.owner, epoch, now + this.ttlMs);
+      return epoch;
+    });
+    const epoch = tx.immediate();
+    this.stopHeartbeat(root);
+    const timer = setInterval(() => this.renew(root), Math.max(1, Math.floor(this.ttlMs / 3)));
+    timer.unref();
+    this.held.set(root, { owner: this.owner, epoch, timer });
+    return note;
+  }
+
+  /** Extends this process's lease on `root`; notes a lost lease (the next append refuses). */
+  private renew(root: string): void {
+    const h = this.held.get(root);
+    if (!h || h.lost) return;
+    try {
+      const r = this.db.prepare("UPDATE locks SET expires_ms = ? WHERE root_run_id = ? AND owner = ? AND epoch = ?").run(Date.now() + this.ttlMs, root, h.owner, h.epoch);
+      if (r.changes === 0) h.lost = "another process took it over";
+    } catch {
+      // a busy or full disk: the next append reports it
+    }
+  }
+
+  /**
+   * Inside an append transaction by this process: the lease on `root`, if this process
+   * took one, is still its own. Appends by processes that hold no lease (a signal or an
+   * approval delivered from another shell) are not fenced.
+   * @throws LeaseLostError
+   */
+  check(root: string): void {
+    const h = this.held.get(root);
+    if (!h) return;
+    if (h.lost) throw new LeaseLostError(root, h.lost);
+    const row = this.db.prepare("SELECT owner, epoch FROM locks WHERE root_run_id = ?").get(root) as { owner: string | null; epoch: number | null } | undefined;
+    if (row?.owner !== h.owner || row.epoch !== h.epoch) {
+      h.lost = "another process took it over";
+      throw new LeaseLostError(root, h.lost);
+    }
+  }
+
+  /** Gives the lease back (kept as a released row, so epochs keep growing). Never throws. */
+  release(root: string): void {
+    const h = this.held.get(root);
+    this.stopHeartbeat(root);
+    this.held.delete(root);
+    if (!h) return;
+    try {
+      this.db.prepare("UPDATE locks SET pid = 0, expires_ms = 0 WHERE root_run_id = ? AND owner = ? AND epoch = ?").run(root, h.owner, h.epoch);
+    } catch {
+      // a full or read-only disk: the lease runs out on its own
+    }
+  }
+
+  /** Who holds `root`'s lease, and until when (for `criteria runs` and `criteria unlock`). */
+  holder(root: string): { pid: number; host: string; expiresMs: number; alive: boolean } | undefined {
+    const row = this.db.prepare("SELECT pid, host, start_ticks, acquired_ms, owner, epoch, expires_ms FROM locks WHERE root_run_id = ?").get(root) as LeaseRow | undefined;
+    if (!row || row.pid === 0) return undefined;
+    const expiresMs = row.expires_ms ?? row.acquired_ms + this.ttlMs;
+    const live = expiresMs > Date.now() && (row.host !== hostname() || alive(row.pid, row.start_ticks));
+    return { pid: row.pid, host: row.host, expiresMs, alive: live };
+  }
+
+  /** Ends every heartbeat (the journal is closing). */
+  stopAll(): void {
+    for (const root of [...this.held.keys()]) this.stopHeartbeat(root);
+  }
+
+  private stopHeartbeat(root: string): void {
+    const h = this.held.get(root);
+    if (h) clearInterval(h.timer);
+  }
+}
+
+/**
+ * Whether a process of this host still runs: the pid exists, is not a zombie (a
+ * SIGKILLed process its parent has not reaped yet), and, where the start time was
+ * recorded, started when the lease was taken (a reused pid is another process).
+ */
+export function alive(pid: number, startTicks: string | null): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "EPERM") return false;
+  }
+  const stat = procStat(pid);
+  if (stat === undefined) return true; // no /proc: trust kill(0)
+  if (stat.state === "Z" || stat.state === "X") return false;
+  return startTicks === null || stat.start === startTicks;
+}

@@ -1,0 +1,115 @@
+/**
+ * Issue #7, items 6, 7 and 8: a zero timeout is refused and a result that arrived is
+ * never a timeout; approvals and signal waits never block a CI job (a `timeout` route,
+ * and a non-interactive mode that parks the run with exit 5 and says what to do); a run
+ * resumes after its checkout moved. Real processes and real directories.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdirSync, renameSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { compile } from "../../compiler/index.js";
+import { runProcess } from "../../engine/adapters/run-process.js";
+import { cli, entries, ndjson, temp } from "./helpers.js";
+
+const HEAD = (initial: string) => `workflow {\n  name = "ci"\n  initial_state = "${initial}"\n  target_state = "done"\n}\nadapter "shell" "default" {}\nstate "done" { terminal = true }\nstate "failed" {\n  terminal = true\n  success  = false\n}\n`;
+
+describe("timeouts (item 6)", () => {
+  it("a zero timeout is refused by validate", async () => {
+    const dir = temp();
+    writeFileSync(join(dir, "w.hcl"), `${HEAD("a")}step "a" {\n  target = adapter.shell.default\n  timeout = "0s"\n  input { command = "true" }\n  outcome "success" { next = state.done }\n}\n`);
+    const c = await compile(join(dir, "w.hcl"), { cwd: dir });
+    expect(c.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.code}@${d.range.start.line}:${d.range.start.column}`)).toEqual(["invalid_value@14:13"]);
+    expect(c.diagnostics.find((d) => d.code === "invalid_value")?.message).toContain(`a timeout of "0s" would end the work before it starts`);
+  });
+
+  it("a process that exits 0 on its own is a result, even when the timer fired first", async () => {
+    // The process exits while this thread is busy; when the event loop runs again, the
+    // expired timer fires before the exit is seen: the old race, made certain.
+    const pending = runProcess({ file: "sh", args: ["-c", "exit 0"], cwd: process.cwd(), env: process.env, timeoutMs: 20, maxOutputBytes: 1024 });
+    const until = Date.now() + 300;
+    while (Date.now() < until) {
+      // busy: neither the timer nor the child's exit is handled meanwhile
+    }
+    const r = await pending;
+    expect(r.end).toBe("exited");
+    expect(r.exitCode).toBe(0);
+  });
+});
+
+describe("approvals and signal waits in CI (item 7)", () => {
+  const gate = (extra = "") => `${HEAD("gate")}approval "gate" {\n  approvers = ["ops"]\n${extra}  outcome "approved" { next = step.deploy }\n  outcome "rejected" { next = state.failed }\n  outcome "timeout"  { next = state.failed }\n}\nstep "deploy" {\n  target = adapter.shell.default\n  input { command = "echo deployed >> log" }\n  outcome "success" { next = state.done }\n}\n`;
+
+  it("with CI=true and no terminal, apply parks at an approval: exit 5, the commands to continue; approve + resume finish it", () => {
+    const dir = temp();
+    writeFileSync(join(dir, "w.hcl"), gate());
+    const state = join(dir, "state");
+    const parked = cli(["apply", "w.hcl", "--state-dir", state, "--run-id", "r", "-o", "json"], { cwd: dir, env: { CI: "true" } });
+    expect(parked.status, parked.stderr).toBe(5);
+    expect(parked.stderr).toContain(`run r is parked, waiting for approval "gate": decide with criteria approve r gate (or criteria reject r gate), then continue it with criteria resume r`);
+    expect(ndjson(parked.stdout).at(-1)).toMatchObject({ event: "exit", code: 5, status: "parked", run_id: "r" });
+    // Still parked when resumed before a decision.
+    expect(cli(["resume", "r", "--state-dir", state], { cwd: dir, env: { CI: "true" } }).status).toBe(5);
+    expect(cli(["approve", "r", "gate", "--state-dir", state, "--by", "ops"]).status).toBe(0);
+    const done = cli(["resume", "r", "--state-dir", state], { cwd: dir, env: { CI: "true" } });
+    expect(done.status, done.stderr).toBe(0);
+    expect(readFileSync(join(dir, "log"), "utf8")).toBe("deployed\n");
+  }, 30_000);
+
+  it("a signal wait parks too; --wait waits even in CI", () => {
+    const dir = temp();
+    writeFileSync(join(dir, "w.hcl"), `${HEAD("hold")}wait "hold" {\n  signal = "go"\n  outcome "received" { next = state.done }\n}\n`);
+    const r = cli(["apply", "w.hcl", "--state-dir", join(dir, "state"), "--run-id", "s"], { cwd: dir, env: { CI: "true" } });
+    expect(r.status).toBe(5);
+    expect(r.stderr).toContain(`waiting for signal "go": deliver it with criteria signal s go`);
+  });
+
+  it("an approval's timeout routes to its timeout outcome; a parked run resumed after the deadline takes it", () => {
+    const dir = temp();
+    writeFileSync(join(dir, "w.hcl"), gate(`  timeout = "1s"\n`));
+    const waited = cli(["apply", "w.hcl", "--state-dir", join(dir, "a"), "--run-id", "t", "--wait"], { cwd: dir, env: { CI: "true" } });
+    expect(waited.status).toBe(1);
+    expect(entries(join(dir, "a"), "t").find((e) => e.entry_type === "approval.decided")?.payload).toMatchObject({ decision: "timeout", next: "failed" });
+    const parked = cli(["apply", "w.hcl", "--state-dir", join(dir, "b"), "--run-id", "t"], { cwd: dir, env: { CI: "true" } });
+    expect(parked.status).toBe(5);
+    expect(parked.stderr).toMatch(/approval "gate" \(until .*, then its timeout route\)/);
+    spawnSync("sleep", ["1.2"]); // past the journaled deadline
+    const after = cli(["resume", "t", "--state-dir", join(dir, "b")], { cwd: dir, env: { CI: "true" } });
+    expect(after.status).toBe(1);
+    expect(entries(join(dir, "b"), "t").find((e) => e.entry_type === "approval.decided")?.payload).toMatchObject({ decision: "timeout", next: "failed" });
+  }, 30_000);
+});
+
+describe("a moved checkout (item 8)", () => {
+  const wf = `${HEAD("one")}step "one" {\n  target = adapter.shell.default\n  input { command = "echo one >> log" }\n  outcome "success" { next = step.two }\n}\nstep "two" {\n  target = adapter.shell.default\n  input { command = "echo two >> log" }\n  outcome "success" { next = state.done }\n}\n`;
+
+  it("a run interrupted in one checkout resumes in the moved one (the journal moved with it)", () => {
+    const root = temp();
+    const a = join(root, "builds", "1");
+    const b = join(root, "builds", "2");
+    mkdirSync(a, { recursive: true });
+    writeFileSync(join(a, "w.hcl"), wf);
+    const first = cli(["apply", "w.hcl", "--run-id", "m"], { cwd: a, env: { CRITERIA_FAULT_KILL_AFTER_SEQ: "4" } });
+    expect(first.signal).toBe("SIGKILL");
+    renameSync(join(root, "builds", "1"), b);
+    const again = cli(["resume", "m"], { cwd: b });
+    expect(again.status, again.stderr).toBe(0);
+    expect(readFileSync(join(b, "log"), "utf8").split("\n").filter(Boolean)).toEqual(["one", "two"]);
+  });
+
+  it("when the workflow's directory cannot be found, resume refuses before running anything; --workdir says where it is", () => {
+    const root = temp();
+    const a = join(root, "w1");
+    mkdirSync(a);
+    writeFileSync(join(a, "w.hcl"), wf);
+    const state = join(root, "state");
+    expect(cli(["apply", "w.hcl", "--state-dir", state, "--run-id", "m"], { cwd: a, env: { CRITERIA_FAULT_KILL_AFTER_SEQ: "4" } }).signal).toBe("SIGKILL");
+    renameSync(a, join(root, "w2"));
+    const refused = cli(["resume", "m", "--state-dir", state]);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain(`the run's workflow directory ${a} no longer exists (was the checkout moved?); pass --workdir DIR`);
+    const ok = cli(["resume", "m", "--state-dir", state, "--workdir", join(root, "w2")]);
+    expect(ok.status, ok.stderr).toBe(0);
+    expect(readFileSync(join(root, "w2", "log"), "utf8").split("\n").filter(Boolean)).toEqual(["one", "two"]);
+  });
+});

@@ -1,0 +1,103 @@
+/**
+ * Issue #7, items 3 and 4: a corrupted journal never re-runs finished work silently, and
+ * every storage failure is one line with the path and an exit code, never a stack trace,
+ * the run staying resumable. Real damaged files: a flipped byte in an entry, damaged
+ * database pages, a file-size limit that makes the disk "full" mid-run.
+ */
+import Database from "better-sqlite3";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { spawnSync } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import { bin, cli, entries, temp } from "./helpers.js";
+
+/** A three-step shell workflow; each step appends its name to `log` in `dir`. */
+function workflow(dir: string, steps = ["one", "two", "three"]): string {
+  const body = steps
+    .map((s, i) => `step "${s}" {\n  target = adapter.shell.default\n  input { command = "echo ${s} >> '${dir}/log'" }\n  outcome "success" { next = ${i + 1 < steps.length ? `step.${steps[i + 1]}` : "state.done"} }\n}\n`)
+    .join("");
+  writeFileSync(join(dir, "w.hcl"), `workflow {\n  name = "three"\n  initial_state = "${steps[0]}"\n  target_state = "done"\n}\nadapter "shell" "default" {}\n${body}state "done" { terminal = true }\n`);
+  return join(dir, "w.hcl");
+}
+
+const lines = (dir: string) => readFileSync(join(dir, "log"), "utf8").split("\n").filter(Boolean);
+
+describe("a corrupted journal entry (item 3)", () => {
+  it("resume refuses (exit 1) naming the entry and the finished steps it would run again; journal exits 1; --discard-damaged sets them aside", () => {
+    const dir = temp();
+    const wf = workflow(dir);
+    const state = join(dir, "state");
+    // Stop the run after step two's completion (the process kills itself right there).
+    const ref = temp();
+    expect(cli(["apply", workflow(ref), "--state-dir", join(ref, "state"), "--run-id", "r"]).status).toBe(0);
+    const twoDone = entries(join(ref, "state"), "r").find((e) => e.entry_type === "step.completed" && e.step_id === "two")!.seq;
+    const first = cli(["apply", wf, "--state-dir", state, "--run-id", "r", "-o", "json"], { env: { CRITERIA_FAULT_KILL_AFTER_SEQ: String(twoDone) } });
+    expect(first.signal).toBe("SIGKILL");
+    expect(lines(dir)).toEqual(["one", "two"]);
+    // Flip one byte of step one's completion.
+    const db = new Database(join(state, "journal.db"));
+    const row = db.prepare("SELECT seq, payload FROM journal WHERE entry_type = 'step.completed' AND step_id = 'one'").get() as { seq: number; payload: string };
+    db.prepare("UPDATE journal SET payload = ? WHERE seq = ?").run(row.payload.replace('"success"', '"sucdess"'), row.seq);
+    db.close();
+    const refused = cli(["resume", "r", "--state-dir", state]);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain(`journal entry ${row.seq} of run r fails its checksum`);
+    // Step one's effect was confirmed before the damage: it is re-used; two's is lost with it.
+    expect(refused.stderr).toContain(`run again step "two" that had finished`);
+    expect(refused.stderr).not.toMatch(/\n\s+at /); // no stack trace
+    expect(lines(dir)).toEqual(["one", "two"]); // nothing ran
+    const journal = cli(["journal", "r", "--state-dir", state]);
+    expect(journal.status).toBe(1);
+    expect(journal.stderr).toContain(`journal entry ${row.seq} of run r fails its checksum`);
+    // Explicitly: set the damage aside and run what it had recorded again.
+    const discarded = cli(["resume", "r", "--state-dir", state, "--discard-damaged", "-o", "json"]);
+    expect(discarded.status, discarded.stderr).toBe(0);
+    expect(discarded.stdout).toContain("--discard-damaged: set aside");
+    expect(lines(dir)).toEqual(["one", "two", "two", "three"]);
+    const q = new Database(join(state, "journal.db"));
+    expect((q.prepare("SELECT COUNT(*) AS n FROM journal_quarantine").get() as { n: number }).n).toBeGreaterThan(0);
+    q.close();
+    expect(cli(["journal", "r", "--state-dir", state]).status).toBe(0);
+  }, 60_000);
+});
+
+describe("storage failures (item 4)", () => {
+  it("a damaged database page: journal, runs and resume say so in one line with the path (exit 1), no stack trace", () => {
+    const dir = temp();
+    const state = join(dir, "state");
+    workflow(dir, Array.from({ length: 40 }, (_, i) => `s${i}`));
+    expect(cli(["apply", join(dir, "w.hcl"), "--state-dir", state, "--run-id", "r"]).status).toBe(0);
+    // Damage the pages after the first two (the schema stays readable).
+    const file = join(state, "journal.db");
+    const bytes = readFileSync(file);
+    for (let off = 8192; off < bytes.length; off += 7) bytes[off] ^= 0xff;
+    writeFileSync(file, bytes);
+    for (const args of [["journal", "r"], ["resume", "r"]]) {
+      const r = cli([...args, "--state-dir", state]);
+      expect(r.status, `${args[0]}: ${r.stderr}`).toBe(1);
+      expect(r.stderr).toMatch(new RegExp(`criteria: .*${file.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}.*damaged`));
+      expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
+    }
+  }, 60_000);
+
+  it("a full disk mid-run: exit 4 and one line with the path; the run resumes to its end", () => {
+    const dir = temp();
+    const state = join(dir, "state");
+    writeFileSync(
+      join(dir, "w.hcl"),
+      `workflow {\n  name = "many"\n  initial_state = "s"\n  target_state = "done"\n}\nadapter "shell" "default" {}\nstep "s" {\n  target = adapter.shell.default\n  count = 150\n  input { command = "echo \${each._idx} >> '${dir}/log'" }\n  outcome "all_succeeded" { next = state.done }\n  outcome "any_failed" { next = state.done }\n}\nstate "done" { terminal = true }\n`,
+    );
+    // File-size limit (SIGXFSZ ignored, so writes fail with EFBIG as on a full disk).
+    const full = spawnSync("bash", ["-c", `trap "" XFSZ; ulimit -f 200; exec "${process.execPath}" "${bin}" apply w.hcl --state-dir state --run-id r -o json`], { cwd: dir, encoding: "utf8", env: { ...process.env, CI: "" } });
+    expect(full.status, full.stderr).toBe(4);
+    expect(full.stderr).toMatch(/criteria: cannot write the journal .*journal\.db: .*; the journal holds everything before it: criteria resume continues/);
+    expect(full.stderr).not.toMatch(/internal error|\n\s+at /);
+    const done = lines(dir).length;
+    expect(done).toBeLessThan(150);
+    const again = cli(["resume", "r", "--state-dir", state], { cwd: dir });
+    expect(again.status, again.stderr).toBe(0);
+    const all = lines(dir);
+    expect(new Set(all).size).toBe(150);
+    expect(all.length - 150).toBeLessThanOrEqual(1); // at most the interrupted step twice
+  }, 60_000);
+});

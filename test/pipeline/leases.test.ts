@@ -1,0 +1,94 @@
+/**
+ * Issue #7, item 2: a run killed on one host can be resumed on another. Locks are leases
+ * a live holder renews; anyone takes one over once it has expired; `resume --force` and
+ * `criteria unlock` override a live one and say what they override; a holder that lost
+ * its lease can never write again (fencing). The other host is a real UTS namespace
+ * (`unshare -u`, loopback only), skipped with a reason where it cannot be made.
+ */
+import { spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { describe, expect, it } from "vitest";
+import { SqliteJournal } from "../../engine/journal/sqlite-journal.js";
+import { LeaseLostError } from "../../engine/journal/errors.js";
+import { bin, cli, temp } from "./helpers.js";
+
+const canUnshare = spawnSync("unshare", ["-u", "true"]).status === 0;
+
+function workflow(dir: string): string {
+  writeFileSync(
+    join(dir, "w.hcl"),
+    `workflow {\n  name = "w"\n  initial_state = "a"\n  target_state = "done"\n}\nadapter "shell" "default" {}\nstep "a" {\n  target = adapter.shell.default\n  input { command = "echo a >> '${dir}/log'" }\n  outcome "success" { next = step.b }\n}\nstep "b" {\n  target = adapter.shell.default\n  input { command = "echo b >> '${dir}/log'" }\n  outcome "success" { next = state.done }\n}\nstate "done" { terminal = true }\n`,
+  );
+  return join(dir, "w.hcl");
+}
+
+describe("leases (item 2)", () => {
+  it.skipIf(!canUnshare)("a run killed on host runner-a resumes on this host once its lease has expired (skipped without unshare -u)", () => {
+    const dir = temp();
+    const wf = workflow(dir);
+    const state = join(dir, "state");
+    // On "runner-a": the process kills itself after its first journal entry, holding the lease.
+    const a = spawnSync("unshare", ["-u", "sh", "-c", `hostname runner-a && exec "${process.execPath}" "${bin}" apply "${wf}" --state-dir "${state}" --run-id r -o json`], {
+      encoding: "utf8",
+      env: { ...process.env, CI: "", CRITERIA_FAULT_KILL_AFTER_SEQ: "2", CRITERIA_LEASE_TTL_MS: "1500" },
+    });
+    expect(a.signal ?? a.status, a.stderr).toBe("SIGKILL");
+    // At once: runner-a's lease is still running; this host cannot tell whether it is alive.
+    const early = cli(["resume", "r", "--state-dir", state]);
+    expect(early.status).toBe(1);
+    expect(early.stderr).toMatch(/run r is being executed by process \d+ on runner-a, whose lease runs until .* unless it renews it; refusing to run it twice/);
+    // After the lease expires, anyone may take it over: the run completes here.
+    spawnSync("sleep", ["1.6"]);
+    const later = cli(["resume", "r", "--state-dir", state, "-o", "json"]);
+    expect(later.status, later.stderr).toBe(0);
+    expect(later.stdout).toMatch(/took over run r from process \d+ on runner-a, whose lease expired at/);
+  }, 30_000);
+
+  it("resume --force and criteria unlock take a live lease over and say what they override", () => {
+    const dir = temp();
+    const wf = workflow(dir);
+    const state = join(dir, "state");
+    expect(cli(["apply", wf, "--state-dir", state, "--run-id", "r"], { env: { CRITERIA_FAULT_KILL_AFTER_SEQ: "2" } }).signal).toBe("SIGKILL");
+    // Pretend a live process on another host holds it for a minute.
+    const db = new Database(join(state, "journal.db"));
+    db.prepare("UPDATE locks SET pid = 4242, host = 'runner-b', owner = 'runner-b:4242:x', expires_ms = ? WHERE root_run_id = 'r'").run(Date.now() + 60_000);
+    db.close();
+    expect(cli(["resume", "r", "--state-dir", state]).status).toBe(1);
+    const runs = cli(["runs", "--state-dir", state]);
+    expect(runs.stdout).toContain("(running: process 4242 on runner-b)");
+    const unlock = cli(["unlock", "r", "--state-dir", state]);
+    expect(unlock.status).toBe(0);
+    expect(unlock.stdout).toMatch(/unlocked run r: it was held by process 4242 on runner-b \(still running: it can no longer write to the journal; its lease ran until .*\)/);
+    expect(cli(["runs", "--state-dir", state]).stdout).toContain("(stopped: criteria resume continues it)");
+    // Held again; --force takes it and says so.
+    const db2 = new Database(join(state, "journal.db"));
+    db2.prepare("UPDATE locks SET pid = 4242, host = 'runner-b', owner = 'runner-b:4242:x', expires_ms = ? WHERE root_run_id = 'r'").run(Date.now() + 60_000);
+    db2.close();
+    const forced = cli(["resume", "r", "--state-dir", state, "--force", "-o", "json"]);
+    expect(forced.status, forced.stderr).toBe(0);
+    expect(forced.stdout).toContain("--force: took run r from process 4242 on runner-b");
+  }, 30_000);
+
+  it("a holder that lost its lease can never write again (fencing)", () => {
+    const state = temp();
+    const a = new SqliteJournal(state);
+    const b = new SqliteJournal(state);
+    try {
+      a.lock("r");
+      const entry = { run_id: "r", step_id: "", attempt: 0, entry_type: "signal.received" as const, at_ms: 1, payload: { name: "x" } };
+      a.append("r", [entry]);
+      expect(b.lock("r", { force: true })).toMatch(/--force: took run r/);
+      expect(() => a.append("r", [entry])).toThrow(LeaseLostError);
+      expect(b.append("r", [entry])).toHaveLength(1);
+      // A process with no lease (a signal from another shell) may still deliver.
+      const c = new SqliteJournal(state);
+      expect(c.append("r", [entry])).toHaveLength(1);
+      c.close();
+    } finally {
+      a.close();
+      b.close();
+    }
+  });
+});
