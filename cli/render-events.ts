@@ -56,7 +56,7 @@ export function renderEntry(e: JournalEntry, startMs: number): string {
   const item = typeof p.iteration === "number" ? `[${p.iteration}]` : "";
   const head = `${String(e.seq).padStart(5)}  +${fmtElapsed(e.at_ms - startMs)}  ${indent}${e.entry_type.padEnd(21)} ${run}${e.step_id}${item}${e.attempt ? ` #${e.attempt}` : ""}`;
   const bits: string[] = [];
-  for (const k of ["workflow", "identity", "outcome", "next", "reason", "state", "success", "index", "decision", "name", "consuming_step_id", "detail"]) {
+  for (const k of ["workflow", "identity", "outcome", "next", "reason", "state", "success", "index", "decision", "name", "consuming_step_id", "cause", "detail"]) {
     if (p[k] !== undefined && p[k] !== "") bits.push(`${k}=${typeof p[k] === "string" ? p[k] : JSON.stringify(p[k])}`);
   }
   return `${head}${bits.length ? "  " + bits.join(" ") : ""}`;

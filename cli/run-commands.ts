@@ -1,8 +1,10 @@
-import { dirname, resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { dirname, relative, resolve } from "node:path";
 import { Option, type Command } from "commander";
 import { toJsonReport } from "../compiler/diagnostics/format-json.js";
 import { formatText } from "../compiler/diagnostics/format-text.js";
 import { compile } from "../compiler/index.js";
+import { sourceHash } from "../compiler/load/source-hash.js";
 import { workflowFiles } from "../compiler/load/workflow-files.js";
 import type { RunEnd, RunEvent } from "../engine/index.js";
 import { compileOptions, rootOption } from "./compile-options.js";
@@ -92,8 +94,9 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
           const vars = parseVars(graph, opts.var, opts.varFile, input);
           const found = workflowFiles(resolve(path));
           const baseDir = found.kind === "dir" ? resolve(path) : dirname(resolve(path));
+          const source = { entry: relative(baseDir, resolve(path)) || ".", hash: sourceHash(c.sources, process.cwd(), baseDir) };
           const { apply } = await engine();
-          const end = await apply(graph, vars, { stateDir: dir, baseDir, events: eventSink(io, json), autoApprove: opts.autoApprove, signal, runId: opts.runId, input, park: parks(opts.wait, io) });
+          const end = await apply(graph, vars, { stateDir: dir, baseDir, events: eventSink(io, json), autoApprove: opts.autoApprove, signal, runId: opts.runId, input, park: parks(opts.wait, io), source });
           return endOf(end);
         }),
       );
@@ -120,13 +123,17 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
           const { resume } = await engine();
           const j = await openJournal(dir);
           let row;
+          let spawned;
           try {
             // Opening recovers a torn write-ahead log (and checkpoints it): say so here.
             for (const note of j.notes) sink({ event: "warning", run_id: run, message: note });
             row = j.run(run);
+            spawned = row && !row.parent_run_id && row.status === "active" ? j.spawned(run) : undefined;
           } finally {
             j.close();
           }
+          const changed = spawned ? await sourceChanged(spawned, opts.workdir) : undefined;
+          if (changed) sink({ event: "warning", run_id: run, message: changed });
           if (!row) throw new CliError(`no run ${run} in ${dir} (criteria runs lists them)`);
           if (row.parent_run_id) throw new CliError(`${run} is a nested run; resume its root run ${row.root_run_id}`);
           if (row.status !== "active") {
@@ -165,3 +172,19 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
 }
 
 const collect = (v: string, prev: string[]) => [...prev, v];
+
+/**
+ * Whether the files a run was started from changed since (issue #7: resume runs the
+ * journaled workflow, never a mix): a warning to say, or undefined when they did not (or
+ * cannot be found, which resume itself reports).
+ */
+async function sourceChanged(spawned: { base_dir?: string; source?: { entry: string; hash: string } }, workdir: string | undefined): Promise<string | undefined> {
+  const base = workdir !== undefined ? resolve(workdir) : spawned.base_dir;
+  if (!spawned.source || base === undefined) return undefined;
+  const entry = resolve(base, spawned.source.entry);
+  if (!existsSync(entry)) return undefined;
+  const c = await compile(entry, { cwd: process.cwd(), root: base });
+  const now = sourceHash(c.sources, process.cwd(), base);
+  if (now === spawned.source.hash) return undefined;
+  return `the workflow's files changed since the run started; resume continues the workflow as it was then (journaled with the run); start a new run to use the changes`;
+}

@@ -31,14 +31,15 @@ export interface EngineOptions {
 /**
  * Runs a compiled graph to its end, journaled under `stateDir` (issue #3).
  * @param vars values for the workflow's variables (`--var`)
- * @param opts.runId a chosen run id (refused if it already exists); `opts.input` the run's `input` namespace
+ * @param opts.runId a chosen run id (refused if it already exists); `opts.input` the run's `input` namespace;
+ *   `opts.source` the files it was compiled from (`resume` says when they changed)
  * @throws RunLockedError when another live process holds the run; RunInterrupted on abort
  */
-export async function apply(graph: Graph, vars: Record<string, Value>, opts: EngineOptions & { runId?: string; input?: Record<string, Value> }): Promise<RunEnd> {
+export async function apply(graph: Graph, vars: Record<string, Value>, opts: EngineOptions & { runId?: string; input?: Record<string, Value>; source?: { entry: string; hash: string } }): Promise<RunEnd> {
   const journal = new SqliteJournal(opts.stateDir);
   try {
     for (const note of journal.notes) opts.events?.({ event: "warning", run_id: opts.runId ?? "", message: note });
-    return await new Runner({ journal, adapterFor, ...opts }).start(graph, vars, opts.runId, opts.input);
+    return await new Runner({ journal, adapterFor, ...opts }).start(graph, vars, opts.runId, opts.input, opts.source);
   } finally {
     journal.close();
   }

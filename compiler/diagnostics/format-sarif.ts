@@ -5,7 +5,8 @@ import type { Diagnostic } from "./diagnostic.js";
 /** A SARIF artifact URI: relative paths as they are (with `/`), absolute ones as `file://` URIs. */
 function artifactUri(file: string): string {
   const p = file.split("\\").join("/");
-  return p.startsWith("/") ? pathToFileURL(p).href : p;
+  // A relative URI reference: each segment percent-encoded (`sp ace.hcl` → `sp%20ace.hcl`).
+  return p.startsWith("/") ? pathToFileURL(p).href : p.split("/").map(encodeURIComponent).join("/");
 }
 
 /**

@@ -36,7 +36,8 @@ export interface FunctionDoc {
   params: string;
 }
 
-const RANGE_LIMIT = 1024;
+/** The most values `range()` makes. */
+export const RANGE_LIMIT = 1024;
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 /**
  * The user-perceived characters of a string. ASCII needs no segmenter; longer texts are

@@ -6,7 +6,7 @@ import { suggest } from "../diagnostics/did-you-mean.js";
 import type { Range } from "../diagnostics/range.js";
 import type { ExprSource, StepSpec } from "../decode/spec.js";
 import { childExprs, type Expr } from "../expr/ast.js";
-import { functionDocs, functionNames } from "../expr/functions.js";
+import { functionDocs, functionNames, RANGE_LIMIT } from "../expr/functions.js";
 import { parseExpression, parseTemplate } from "../expr/parse.js";
 import { references } from "../expr/references.js";
 import type { Scope } from "./scope.js";
@@ -134,6 +134,15 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
     if (!e.expandFinal && (n < f.minArgs || n > f.maxArgs)) {
       const want = f.minArgs === f.maxArgs ? `${f.minArgs}` : f.maxArgs === Infinity ? `at least ${f.minArgs}` : `${f.minArgs} to ${f.maxArgs}`;
       diagnostics.push(diag("invalid_value", rangeAt(file, e.start, e.end), `${ctx.what}: ${e.name}() takes ${want} argument${want === "1" ? "" : "s"}, not ${n}`, { hint: `${e.name}(${f.params})` }));
+    }
+    // range() of literals: the number of values is known now; over the limit fails at run time.
+    if (e.name === "range" && e.args.length >= 1 && e.args.every((x) => x.kind === "literal" && typeof x.value === "number")) {
+      const [a, b, c] = e.args.map((x) => (x as { value: number }).value);
+      const [start, limit, step] = e.args.length === 1 ? [0, a, 1] : [a, b, c ?? 1];
+      const count = step === 0 ? Infinity : Math.max(0, Math.ceil((limit - start) / step));
+      if (count > RANGE_LIMIT) {
+        diagnostics.push(diag("invalid_value", rangeAt(file, e.start, e.end), `${ctx.what}: range() would make ${count === Infinity ? "endless" : count} values; it makes at most ${RANGE_LIMIT}`, { hint: "use a smaller range or a larger step" }));
+      }
     }
     // file("literal"): the path must exist and stay inside the workflow's directory (the
     // engine refuses it at run time otherwise; say so now).

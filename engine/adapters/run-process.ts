@@ -59,6 +59,10 @@ export interface ProcessResult {
   stdout: string;
   stderr: string;
   stdoutTruncated: boolean;
+  /** Set when stdout was not valid UTF-8 (decoded with replacement characters). */
+  stdoutBinary?: boolean;
+  /** Set when stderr was not valid UTF-8. */
+  stderrBinary?: boolean;
   stderrTruncated: boolean;
   /** For `spawn_error`: what went wrong, as a sentence. */
   error?: string;
@@ -141,11 +145,17 @@ export function runProcess(o: RunProcessOptions): Promise<ProcessResult> {
   const err = new TailBuffer(o.maxOutputBytes);
   const grace = o.killGraceMs ?? 2000;
   const drain = o.drainMs ?? 500;
-  const result = (end: ProcessResult["end"], exitCode: number | null, signal: string | null, extra: Partial<ProcessResult> = {}): ProcessResult => ({
-    end, exitCode, signal,
-    stdout: out.text(), stderr: err.text(), stdoutTruncated: out.truncated, stderrTruncated: err.truncated,
-    ...extra,
-  });
+  const result = (end: ProcessResult["end"], exitCode: number | null, signal: string | null, extra: Partial<ProcessResult> = {}): ProcessResult => {
+    const o = out.decode();
+    const e = err.decode();
+    return {
+      end, exitCode, signal,
+      stdout: o.text, stderr: e.text, stdoutTruncated: out.truncated, stderrTruncated: err.truncated,
+      ...(o.binary ? { stdoutBinary: true } : {}),
+      ...(e.binary ? { stderrBinary: true } : {}),
+      ...extra,
+    };
+  };
 
   if (o.signal?.aborted) return Promise.resolve(result(abortReason(o.signal), null, null));
   const cwdProblem = checkDirectory(o.cwd);

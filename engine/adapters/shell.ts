@@ -24,7 +24,9 @@ import { stepEnv } from "./step-env.js";
  *
  * Result:
  * - output `{ exit_code, stdout, stderr, stdout_truncated, stderr_truncated }`; stdout/stderr
- *   keep the LAST `max_output_bytes` bytes, and `*_truncated` says whether bytes were dropped.
+ *   keep the LAST `max_output_bytes` bytes, and `*_truncated` says whether bytes were dropped;
+ *   `stdout_binary` / `stderr_binary` (only when true) say the bytes were not UTF-8 and are
+ *   shown with replacement characters.
  * - exit code 0 → `success`; otherwise `failure` (reason `adapter_failed`, detail = exit code
  *   and stderr tail). A process killed by a signal reports exit code 128 + signal number.
  * - Outcome marker: when the command exits 0 and the LAST non-empty line of stdout is
@@ -135,6 +137,9 @@ export function shellResult(res: ProcessResult, timeoutMs?: number): StepResult 
     stderr: res.stderr,
     stdout_truncated: res.stdoutTruncated,
     stderr_truncated: res.stderrTruncated,
+    // Binary output is kept as text with U+FFFD where bytes were not UTF-8: say so.
+    ...(res.stdoutBinary ? { stdout_binary: true } : {}),
+    ...(res.stderrBinary ? { stderr_binary: true } : {}),
   };
   if (res.end === "timeout") {
     return failed("timeout", `shell: timed out after ${timeoutMs} ms; the command's process group was killed`, output);

@@ -38,9 +38,22 @@ export class TailBuffer {
    * character's continuation bytes are skipped rather than decoded as U+FFFD.
    */
   text(): string {
+    return this.decode().text;
+  }
+
+  /**
+   * The kept bytes as UTF-8, and whether they were not valid UTF-8 (binary output, shown
+   * with U+FFFD replacement characters: a step's output says so rather than hide it).
+   */
+  decode(): { text: string; binary: boolean } {
     const buf = Buffer.concat(this.chunks, this.size);
     let start = 0;
     if (this.truncated) while (start < buf.length && start < 3 && (buf[start] & 0xc0) === 0x80) start++;
-    return buf.subarray(start).toString("utf8");
+    const bytes = buf.subarray(start);
+    try {
+      return { text: new TextDecoder("utf-8", { fatal: true }).decode(bytes), binary: false };
+    } catch {
+      return { text: bytes.toString("utf8"), binary: true };
+    }
   }
 }

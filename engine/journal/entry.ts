@@ -47,6 +47,8 @@ export interface Payloads {
     base_dir?: string;
     /** Only on the root: the same, relative to the journal's directory (found again after the checkout moved). */
     base_dir_rel?: string;
+    /** Only on the root, when started from files: the PATH relative to `base_dir`, and a hash of every file read. */
+    source?: { entry: string; hash: string };
   };
   /**
    * A memory pack recalled for a run whose header sets `memory { script = true }` (seed
@@ -55,8 +57,10 @@ export interface Payloads {
   "memory.injected": { consuming_step_id: string; identity: string; query: string; items: MemoryItem[]; bytes: number; budget_bytes: number };
   /** An attempt at a step visit begins (for effectful adapters, before executing). */
   "step.attempt.started": { idempotency_key: string; visit: number; iteration?: number; adapter?: string };
-  /** An interrupted attempt found on resume. */
+  /** An interrupted attempt found on resume: the process running it died before its result. */
   "step.attempt.crashed": { idempotency_key: string; visit: number; iteration?: number };
+  /** An attempt stopped on purpose (a signal to criteria, the timeout of a step around it) before its result. */
+  "step.attempt.interrupted": { idempotency_key: string; visit: number; iteration?: number; cause: "signal" | "timeout" };
   /** The adapter is about to be invoked for an effectful attempt. */
   "effect.recorded": { idempotency_key: string; adapter: string; visit: number; iteration?: number };
   /** The adapter returned: its result is final; resume re-uses it and never re-executes. */

@@ -56,7 +56,7 @@ export class JournalDamagedError extends JournalError {
 /** This process's lease on a run was taken over (it expired, or `--force`): it may not write. */
 export class LeaseLostError extends Error {
   constructor(readonly runId: string, now: string) {
-    super(`this process no longer holds run ${runId}: ${now}; it stopped without writing anything more`);
+    super(`this process can no longer write run ${runId}: ${now}; it stopped without writing anything more`);
   }
 }
 

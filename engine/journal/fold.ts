@@ -23,8 +23,10 @@ export interface RunRecord {
 export interface AttemptRecord {
   /** Highest attempt number started. */
   started: number;
-  /** Attempt numbers that were marked crashed. */
+  /** Attempt numbers that ended without a result: found crashed on resume, or interrupted. */
   crashed: Set<number>;
+  /** Of those, the ones stopped on purpose (`step.attempt.interrupted`). */
+  interrupted: Set<number>;
   /** The last confirmed result. Final unless a retryable failure (see `transientFailures`). */
   confirmed?: Payloads["effect.confirmed"];
   /** The attempt `confirmed` belongs to: a later started attempt supersedes it. */
@@ -90,16 +92,21 @@ export function applyEntry(tree: TreeRecord, e: JournalEntry): void {
     }
     case "step.attempt.started":
     case "step.attempt.crashed":
+    case "step.attempt.interrupted":
     case "effect.recorded":
     case "effect.confirmed": {
       const a = p as { idempotency_key: string };
       let rec = r.attempts.get(a.idempotency_key);
       if (!rec) {
-        rec = { started: 0, crashed: new Set(), confirmedAttempt: 0, transientFailures: 0 };
+        rec = { started: 0, crashed: new Set(), interrupted: new Set(), confirmedAttempt: 0, transientFailures: 0 };
         r.attempts.set(a.idempotency_key, rec);
       }
       if (e.entry_type === "step.attempt.started") rec.started = Math.max(rec.started, e.attempt);
       else if (e.entry_type === "step.attempt.crashed") rec.crashed.add(e.attempt);
+      else if (e.entry_type === "step.attempt.interrupted") {
+        rec.crashed.add(e.attempt);
+        rec.interrupted.add(e.attempt);
+      }
       else if (e.entry_type === "effect.confirmed") {
         const c = p as Payloads["effect.confirmed"];
         rec.confirmed = c;

@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import { randomUUID } from "node:crypto";
+import { statSync } from "node:fs";
 import { hostname } from "node:os";
 import { procStat } from "../process-info.js";
 import { LeaseLostError, RunLockedError } from "./errors.js";
@@ -31,10 +32,20 @@ export class Leases {
   private readonly held = new Map<string, { owner: string; epoch: number; timer: NodeJS.Timeout; lost?: string }>();
   private readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 
+  /** The journal file's inode when opened: a deleted or replaced file is noticed at the next heartbeat. */
+  private readonly inode: number | undefined;
+
+  /**
+   * @param file the journal's database file (watched: deleted mid-run, the lease is lost)
+   * @param ttlMs how long a lease lasts unless renewed
+   */
   constructor(
     private readonly db: Database.Database,
+    private readonly file: string,
     private readonly ttlMs: number = Number(process.env.CRITERIA_LEASE_TTL_MS) || DEFAULT_LEASE_TTL_MS,
-  ) {}
+  ) {
+    this.inode = inodeOf(file);
+  }
 
   /**
    * Takes the lease on `root` for this process.
@@ -73,6 +84,11 @@ export class Leases {
   private renew(root: string): void {
     const h = this.held.get(root);
     if (!h || h.lost) return;
+    // SQLite keeps writing to a deleted file without complaint: stop rather than journal into nothing.
+    if (inodeOf(this.file) !== this.inode) {
+      h.lost = `the journal ${this.file} was deleted or replaced while the run was going on`;
+      return;
+    }
     try {
       const r = this.db.prepare("UPDATE locks SET expires_ms = ? WHERE root_run_id = ? AND owner = ? AND epoch = ?").run(Date.now() + this.ttlMs, root, h.owner, h.epoch);
       if (r.changes === 0) h.lost = "another process took it over";
@@ -90,6 +106,7 @@ export class Leases {
   check(root: string): void {
     const h = this.held.get(root);
     if (!h) return;
+    if (!h.lost && inodeOf(this.file) !== this.inode) h.lost = `the journal ${this.file} was deleted or replaced while the run was going on`;
     if (h.lost) throw new LeaseLostError(root, h.lost);
     const row = this.db.prepare("SELECT owner, epoch FROM locks WHERE root_run_id = ?").get(root) as { owner: string | null; epoch: number | null } | undefined;
     if (row?.owner !== h.owner || row.epoch !== h.epoch) {
@@ -128,6 +145,14 @@ export class Leases {
   private stopHeartbeat(root: string): void {
     const h = this.held.get(root);
     if (h) clearInterval(h.timer);
+  }
+}
+
+function inodeOf(file: string): number | undefined {
+  try {
+    return statSync(file).ino;
+  } catch {
+    return undefined;
   }
 }
 

@@ -136,7 +136,7 @@ export class SqliteJournal {
         if (!cols.some((c) => c.name === column)) this.db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
       }
       this.file = file;
-      this.leases = new Leases(this.db);
+      this.leases = new Leases(this.db, file);
       this.insert = this.db.prepare(
         "INSERT INTO journal (seq, root_run_id, run_id, step_id, attempt, entry_type, at_ms, payload, checksum) VALUES (@seq, @root, @run_id, @step_id, @attempt, @entry_type, @at_ms, @payload, @checksum)",
       );
@@ -318,6 +318,14 @@ export class SqliteJournal {
       left -= Buffer.byteLength(text);
     }
     return out;
+  }
+
+  /** A root run's `run.spawned` payload (its first entry), without reading the rest. @throws JournalReadError */
+  spawned(rootRunId: string): JournalEntry<"run.spawned">["payload"] | undefined {
+    return this.reading(() => {
+      const row = this.db.prepare("SELECT payload FROM journal WHERE root_run_id = ? AND run_id = ? AND entry_type = 'run.spawned' ORDER BY seq LIMIT 1").get(rootRunId, rootRunId) as { payload: string } | undefined;
+      return row ? (JSON.parse(row.payload) as JournalEntry<"run.spawned">["payload"]) : undefined;
+    });
   }
 
   /** Runs, newest first; `roots` limits to root runs. @throws JournalReadError */

@@ -9,8 +9,21 @@ export type RunEvent = { at_ms?: number } & (
   | { event: "run.started" | "run.resumed"; run_id: string; workflow: string }
   | { event: "run.completed"; run_id: string; state: string; success: boolean; reason: Reason; detail?: string; outputs: Record<string, Value> }
   | { event: "step.started"; run_id: string; step: string; visit: number }
-  | { event: "step.completed"; run_id: string; step: string; visit: number; outcome: string; next: string; reason: Reason; detail?: string; ms: number }
-  | { event: "iteration.completed"; run_id: string; step: string; index: number; total: number; outcome: string; success: boolean }
+  | {
+      event: "step.completed";
+      run_id: string;
+      step: string;
+      visit: number;
+      outcome: string;
+      next: string;
+      reason: Reason;
+      detail?: string;
+      ms: number;
+      /** The step's output when its JSON is at most 8 KiB; else `output_bytes` says how big it is. */
+      output?: Value;
+      output_bytes?: number;
+    }
+  | { event: "iteration.completed"; run_id: string; step: string; index: number; total: number; outcome: string; success: boolean; reason: Reason; detail?: string; exit_code?: number }
   | { event: "branch.taken"; run_id: string; node: string; next: string; arm: number }
   | { event: "wait.started"; run_id: string; node: string; until_ms?: number; signal?: string }
   | { event: "approval.requested"; run_id: string; node: string; approvers: string[] }

@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import { statSync } from "node:fs";
 import { relative, resolve as resolvePath } from "node:path";
 import { DEFAULT_POLICY, type Graph, type GraphStep } from "../../compiler/build/graph.js";
@@ -124,12 +125,27 @@ export class RunParked extends Error {
 }
 
 
+/** An abort signal any number of parallel steps may listen to. */
+function unlimited(s: AbortSignal): AbortSignal {
+  setMaxListeners(0, s);
+  return s;
+}
+
 function isDirectory(p: string): boolean {
   try {
     return statSync(p).isDirectory();
   } catch {
     return false;
   }
+}
+
+/** The largest step output an event carries (the journal keeps all of it). */
+const EVENT_OUTPUT_BYTES = 8192;
+
+/** A step's output for its event: whole when small, else a note of its size (issue #7). */
+function boundedOutput(output: Value): { output: Value } | { output_bytes: number } {
+  const bytes = Buffer.byteLength(JSON.stringify(output) ?? "");
+  return bytes <= EVENT_OUTPUT_BYTES ? { output } : { output_bytes: bytes };
 }
 
 /** `--input` binding a variable: converted to its type, or the run is refused. */
@@ -171,6 +187,8 @@ export class Runner {
     this.clock = opts.clock ?? Date.now;
     this.sleep = opts.sleep ?? defaultSleep;
     opts.signal?.addEventListener("abort", () => this.abort.abort(), { once: true });
+    // Every running step (up to parallel_max of them) listens: no listener limit warning.
+    setMaxListeners(0, this.abort.signal);
   }
 
   private emit(e: RunEvent) {
@@ -190,13 +208,14 @@ export class Runner {
   /**
    * Starts a new root run of `graph` with the given variable values.
    * @param input the run's `input` namespace (`criteria apply --input`): what a flow reads as `input.*`
+   * @param source the files it was compiled from (journaled: `resume` says when they changed)
    */
-  async start(graph: Graph, inputs: Record<string, Value>, runId?: string, input: Record<string, Value> = {}): Promise<RunEnd> {
+  async start(graph: Graph, inputs: Record<string, Value>, runId?: string, input: Record<string, Value> = {}, source?: { entry: string; hash: string }): Promise<RunEnd> {
     this.rootId = runId ?? newRunId(this.clock());
     this.takeLease(this.rootId);
     try {
       if (this.opts.journal.run(this.rootId)) throw new RunRefused(`run ${this.rootId} already exists; continue it with criteria resume ${this.rootId}, or choose another --run-id`, true);
-      return await this.root(graph, inputs, input, this.opts.baseDir);
+      return await this.root(graph, inputs, input, this.opts.baseDir, source);
     } finally {
       this.opts.journal.unlock(this.rootId);
     }
@@ -227,7 +246,7 @@ export class Runner {
       const root = this.tree.runs.get(runId);
       if (!root?.spawned?.graph) throw new RunRefused(`no run ${runId} in the journal (criteria runs lists them)`);
       if (root.completed) return this.endFromRecord(runId, root.completed);
-      return await this.root(root.spawned.graph as Graph, root.spawned.inputs, root.spawned.input ?? {}, this.workdirOf(root.spawned, opts.workdir));
+      return await this.root(root.spawned.graph as Graph, root.spawned.inputs, root.spawned.input ?? {}, this.workdirOf(root.spawned, opts.workdir), root.spawned.source);
     } finally {
       this.opts.journal.unlock(runId);
     }
@@ -257,7 +276,7 @@ export class Runner {
     return { run_id: runId, state: c.state, success: c.success, reason: c.reason, detail: c.detail, outputs: c.outputs, ...(c.result ? { merged_output: c.result } : {}) };
   }
 
-  private async root(graph: Graph, given: Record<string, Value>, input: Record<string, Value>, baseDir: string): Promise<RunEnd> {
+  private async root(graph: Graph, given: Record<string, Value>, input: Record<string, Value>, baseDir: string, source?: { entry: string; hash: string }): Promise<RunEnd> {
     const expects = expectedOf(graph);
     if (expects.length > 0) {
       throw new RunRefused(`workflow "${graph.name}" expects ${expects.join(", ")} from its caller; run it from a workflow that passes them (subworkflow { adapters = [...] agents = [...] })`);
@@ -289,6 +308,7 @@ export class Runner {
         graph,
         base_dir: baseDir,
         base_dir_rel: relative(this.opts.journal.stateDir, baseDir) || ".",
+        ...(source ? { source } : {}),
       },
     );
   }
@@ -390,7 +410,7 @@ export class Runner {
       merged: Object.create(null) as Record<string, Value>,
       isolated: call.isolated,
       depth: parent ? parent.depth + 1 : 0,
-      signal: call.deadline ? AbortSignal.any([parent?.signal ?? this.abort.signal, call.deadline.signal]) : (parent?.signal ?? this.abort.signal),
+      signal: call.deadline ? unlimited(AbortSignal.any([parent?.signal ?? this.abort.signal, call.deadline.signal])) : (parent?.signal ?? this.abort.signal),
       ...(call.deadline ? { deadline: call.deadline } : {}),
     };
     if (graph.memory?.script) f.memory = this.memoryFor(f, spawn.identity ?? graph.name);
@@ -608,7 +628,7 @@ export class Runner {
     if (shared) Object.assign(this.shared, shared);
     f.outputs[step.name] = output as Value;
     merge(f, output as Value);
-    this.emit({ event: "step.completed", run_id: f.runId, step: step.name, visit, outcome: outcome ? outcomeName : result.outcome, next, reason, detail, ms: this.clock() - started });
+    this.emit({ event: "step.completed", run_id: f.runId, step: step.name, visit, outcome: outcome ? outcomeName : result.outcome, next, reason, detail, ms: this.clock() - started, ...boundedOutput(output) });
     return { next: next || undefined, reason, detail };
   }
 
@@ -645,7 +665,18 @@ export class Runner {
           }),
         ]);
         done = f.rec.iterations.get(key)!;
-        this.emit({ event: "iteration.completed", run_id: f.runId, step: step.name, index: i, total, outcome: done.outcome, success: done.success });
+        this.emit({
+          event: "iteration.completed",
+          run_id: f.runId,
+          step: step.name,
+          index: i,
+          total,
+          outcome: done.outcome,
+          success: done.success,
+          reason: done.reason,
+          ...(r.detail ? { detail: r.detail } : {}),
+          ...(typeof done.output.exit_code === "number" ? { exit_code: done.output.exit_code } : {}),
+        });
       }
       outputs[i] = done.output;
       if (done.child_run_id) {
@@ -717,12 +748,15 @@ export class Runner {
     }
     const pending: NewEntry[] = [];
     let attempt = rec?.started ?? 0;
+    const named = `step "${step.name}"${iteration !== undefined ? `[${iteration}]` : ""}`;
     if (rec && rec.started > 0 && rec.confirmedAttempt !== rec.started && !rec.crashed.has(rec.started)) {
       this.append([this.entry(f.runId, step.name, rec.started, "step.attempt.crashed", { idempotency_key: key, ...tag })]);
       // The killed criteria process may have left the attempt's processes running: stop
       // them before the work runs again, so the two never overlap.
       const reaped = await reapOrphan(orphanFile(this.opts.journal.stateDir, key));
-      this.emit({ event: "warning", run_id: f.runId, message: `step "${step.name}" attempt ${rec.started} was interrupted (crashed)${reaped ? "; its leftover processes were stopped" : ""}; running it again` });
+      this.emit({ event: "warning", run_id: f.runId, message: `${named} attempt ${rec.started} ended without a result (criteria stopped while it ran)${reaped ? "; its leftover processes were stopped" : ""}; running it again` });
+    } else if (rec && rec.started > 0 && rec.confirmedAttempt !== rec.started && rec.interrupted.has(rec.started)) {
+      this.emit({ event: "warning", run_id: f.runId, message: `${named} attempt ${rec.started} was interrupted; running it again` });
     }
     const { adapter, sessionId, sessions, config, agent } = this.targetOf(f, step);
     const onCrash = this.onCrash(f, step);
@@ -780,7 +814,18 @@ export class Runner {
       } finally {
         f.signal.removeEventListener("abort", onAbort);
       }
-      if (f.signal.aborted) throw this.stopped(f);
+      if (f.signal.aborted) {
+        const stop = this.stopped(f);
+        // Stopped on purpose (not a crash): say so in the journal when the attempt is there.
+        if (adapter.effectful) {
+          try {
+            this.append([this.entry(f.runId, step.name, attempt, "step.attempt.interrupted", { idempotency_key: key, ...tag, cause: stop instanceof DeadlineExceeded ? "timeout" : "signal" })]);
+          } catch {
+            // the journal cannot be written: resume marks the attempt crashed instead
+          }
+        }
+        throw stop;
+      }
       const confirmed = this.entry(f.runId, step.name, attempt, "effect.confirmed", { idempotency_key: key, ...tag, outcome: res.outcome, output: res.output, reason: res.reason, ...(res.detail ? { detail: res.detail } : {}) });
       // on_crash (the step's, else its adapter's or agent's): `respawn` opens a fresh
       // session for what comes next; `fail` (the default) keeps the dead one.

@@ -85,6 +85,8 @@ describe("signals (item 5)", () => {
     expect(lines(join(dir, "log"))).toEqual(["one"]);
     const events = ndjson(out);
     expect(events.at(-1)).toMatchObject({ event: "exit", code: 4, status: "stopped", run_id: "r" });
+    // Journaled as stopped on purpose, not as a crash.
+    expect(entries(join(dir, "state"), "r").filter((e) => e.entry_type.startsWith("step.attempt.") && e.step_id === "two").map((e) => e.entry_type)).toEqual(["step.attempt.started", "step.attempt.interrupted"]);
     // Resumable: the interrupted step runs again, to the end.
     rmSync(join(dir, "flag"));
     const again = cli(["resume", "r", "--state-dir", join(dir, "state"), "--workdir", dir, "-o", "json"], { cwd: dir });

@@ -1,0 +1,110 @@
+/**
+ * Issue #7, "Also found": each a small real input. Events carry a step's output
+ * (bounded) and a failed item's reason; parallel_max above 10 prints no listener warning;
+ * range() over its limit is a validate error; resume says when the workflow changed;
+ * `--state-dir ""` is a usage error; a journal deleted mid-run stops the run (exit 4);
+ * binary output says so; SARIF URIs are percent-encoded.
+ */
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { main, type Io } from "../../cli.js";
+import { cli, entries, ndjson, start, temp, until } from "./helpers.js";
+
+const wf = (dir: string, steps: string) => {
+  writeFileSync(join(dir, "w.hcl"), `workflow {\n  name = "w"\n  initial_state = "a"\n  target_state = "done"\n}\nadapter "shell" "default" {}\nstate "done" { terminal = true }\n${steps}`);
+  return join(dir, "w.hcl");
+};
+
+describe("also found", () => {
+  it("step.completed events carry the output (a note of its size when big); a failed item's event its reason and exit code", () => {
+    const dir = temp();
+    const path = wf(
+      dir,
+      `step "a" {\n  target = adapter.shell.default\n  input { command = "echo small" }\n  outcome "success" { next = step.big }\n}\nstep "big" {\n  target = adapter.shell.default\n  input { command = "head -c 20000 /dev/zero | tr '\\\\\\\\0' x" }\n  outcome "success" { next = step.items }\n}\nstep "items" {\n  target = adapter.shell.default\n  for_each = ["0", "3"]\n  input { command = "exit \${each.value}" }\n  outcome "all_succeeded" { next = state.done }\n  outcome "any_failed" { next = state.done }\n}\n`,
+    );
+    const r = cli(["apply", path, "--state-dir", join(dir, "s"), "-o", "json"]);
+    expect(r.status, r.stderr).toBe(0);
+    const events = ndjson(r.stdout);
+    expect(events.find((e) => e.event === "step.completed" && e.step === "a")).toMatchObject({ output: { exit_code: 0, stdout: "small\n" } });
+    const big = events.find((e) => e.event === "step.completed" && e.step === "big")!;
+    expect(big.output).toBeUndefined();
+    expect(big.output_bytes).toBeGreaterThan(8192);
+    expect(events.find((e) => e.event === "iteration.completed" && e.index === 1)).toMatchObject({ success: false, reason: "adapter_failed", exit_code: 3 });
+  });
+
+  it("parallel_max above 10 prints no MaxListenersExceededWarning", () => {
+    const dir = temp();
+    const path = wf(dir, `step "a" {\n  target = adapter.shell.default\n  parallel = 30\n  parallel_max = 30\n  input { command = "true" }\n  outcome "all_succeeded" { next = state.done }\n  outcome "any_failed" { next = state.done }\n}\n`);
+    const r = cli(["apply", path, "--state-dir", join(dir, "s"), "-o", "json"]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain("MaxListenersExceededWarning");
+  });
+
+  it("range(10000) is a validate error naming the limit", () => {
+    const dir = temp();
+    const path = wf(dir, `step "a" {\n  target = adapter.shell.default\n  for_each = range(10000)\n  input { command = "true" }\n  outcome "all_succeeded" { next = state.done }\n  outcome "any_failed" { next = state.done }\n}\n`);
+    const r = cli(["validate", path]);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain("range() would make 10000 values; it makes at most 1024");
+  });
+
+  it("resume says when the workflow's files changed since the run started, and runs the journaled one", () => {
+    const dir = temp();
+    const path = wf(dir, `step "a" {\n  target = adapter.shell.default\n  input { command = "echo a >> log" }\n  outcome "success" { next = step.b }\n}\nstep "b" {\n  target = adapter.shell.default\n  input { command = "echo b >> log" }\n  outcome "success" { next = state.done }\n}\n`);
+    expect(cli(["apply", path, "--state-dir", join(dir, "s"), "--run-id", "r"], { env: { CRITERIA_FAULT_KILL_AFTER_SEQ: "3" } }).signal).toBe("SIGKILL");
+    writeFileSync(path, `${readFileSync(path, "utf8")}\n# changed\n`);
+    const r = cli(["resume", "r", "--state-dir", join(dir, "s"), "-o", "json"]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain("the workflow's files changed since the run started; resume continues the workflow as it was then");
+    const same = temp();
+    const p2 = wf(same, `step "a" {\n  target = adapter.shell.default\n  input { command = "true" }\n  outcome "success" { next = state.done }\n}\n`);
+    expect(cli(["apply", p2, "--state-dir", join(same, "s"), "--run-id", "r"], { env: { CRITERIA_FAULT_KILL_AFTER_SEQ: "2" } }).signal).toBe("SIGKILL");
+    expect(cli(["resume", "r", "--state-dir", join(same, "s"), "-o", "json"]).stdout).not.toContain("changed since");
+  });
+
+  it('--state-dir "" is a usage error, not the current directory', () => {
+    const dir = temp();
+    const path = wf(dir, `step "a" {\n  target = adapter.shell.default\n  input { command = "true" }\n  outcome "success" { next = state.done }\n}\n`);
+    const r = cli(["apply", path, "--state-dir", ""], { cwd: dir });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`--state-dir "": name a directory`);
+  });
+
+  it("deleting the journal mid-run stops the run: exit 4 and a line saying so, never a silent 0", async () => {
+    const dir = temp();
+    const path = wf(dir, `step "a" {\n  target = adapter.shell.default\n  input { command = "touch started; sleep 1" }\n  outcome "success" { next = step.b }\n}\nstep "b" {\n  target = adapter.shell.default\n  input { command = "true" }\n  outcome "success" { next = state.done }\n}\n`);
+    const child = start(["apply", path, "--state-dir", join(dir, "s"), "--run-id", "r", "-o", "json"], { cwd: dir });
+    let err = "";
+    child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
+    await until(() => existsSync(join(dir, "started")));
+    rmSync(join(dir, "s"), { recursive: true, force: true });
+    const code = await new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)));
+    expect(code).toBe(4);
+    expect(err).toMatch(/was deleted or replaced while the run was going on/);
+  });
+
+  it("binary step output says so (stdout_binary)", () => {
+    const dir = temp();
+    const path = wf(dir, `step "a" {\n  target = adapter.shell.default\n  input { command = "printf '\\\\377\\\\376ok'" }\n  outcome "success" { next = state.done }\n}\n`);
+    const r = cli(["apply", path, "--state-dir", join(dir, "s"), "--run-id", "r", "-o", "json"]);
+    expect(r.status, r.stderr).toBe(0);
+    const done = entries(join(dir, "s"), "r").find((e) => e.entry_type === "step.completed");
+    expect(done?.payload).toMatchObject({ output: { stdout_binary: true } });
+  });
+
+  it("SARIF URIs are percent-encoded", async () => {
+    const dir = temp();
+    writeFileSync(join(dir, "sp ace.hcl"), `workflow {\n  name = "w"\n  initial_state = "nope"\n  target_state = "done"\n}\nstate "done" { terminal = true }\n`);
+    let out = "";
+    const io: Io = { out: (s) => void (out += s), err: () => {}, color: false, isTTY: false, env: {} };
+    const prev = process.cwd();
+    process.chdir(dir);
+    try {
+      await main(["validate", "--format", "sarif", "sp ace.hcl"], io);
+    } finally {
+      process.chdir(prev);
+    }
+    expect(out).toContain(`"uri": "sp%20ace.hcl"`);
+  });
+});
