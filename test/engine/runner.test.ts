@@ -421,7 +421,7 @@ step "three" {
   outcome "success" { next = "done" }
 }`;
 
-  it("re-uses completed steps, marks the interrupted attempt crashed, runs it again", async () => {
+  it("re-uses completed steps, journals the interrupted attempt as interrupted, runs it again", async () => {
     const g = await graphOf(G);
     const ctl = new AbortController();
     const hang = counting((req) => {
@@ -448,8 +448,9 @@ step "three" {
     const r2 = new Runner({ journal: s1.journal, adapterFor: after.adapterFor, baseDir: s1.dir });
     expect(await r2.resume("r")).toMatchObject({ state: "done", success: true });
     expect(after.calls).toEqual(["two", "three"]);
-    const crashed = s1.entries("r").filter((e) => e.entry_type === "step.attempt.crashed");
-    expect(crashed.map((e) => [e.step_id, e.attempt])).toEqual([["two", 1]]);
+    // Stopped on purpose (Ctrl-C), so journaled as interrupted, not found crashed on resume.
+    const stopped = s1.entries("r").filter((e) => e.entry_type === "step.attempt.interrupted" || e.entry_type === "step.attempt.crashed");
+    expect(stopped.map((e) => [e.entry_type, e.step_id, e.attempt])).toEqual([["step.attempt.interrupted", "two", 1]]);
     const started = s1.entries("r").filter((e) => e.entry_type === "step.attempt.started" && e.step_id === "two");
     expect(started.map((e) => e.attempt)).toEqual([1, 2]);
   });
