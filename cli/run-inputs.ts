@@ -28,7 +28,7 @@ export function parseVars(graph: Graph, pairs: string[], files: string[], given:
   for (const f of files) {
     let data: unknown;
     try {
-      data = parseYaml(readFileSync(f, "utf8")) as unknown;
+      data = exact(parseYaml(readFileSync(f, "utf8"), { intAsBigInt: true }), `--var-file ${f}`);
     } catch (e) {
       const err = e as NodeJS.ErrnoException;
       throw usage(`--var-file ${f}: ${err.code === "ENOENT" ? "no such file" : err.code === "EISDIR" ? "is a directory" : (err.message ?? String(e)).split("\n")[0]}`);
@@ -47,12 +47,13 @@ export function parseVars(graph: Graph, pairs: string[], files: string[], given:
     if (kind === "number") {
       if (!/^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(raw.trim())) throw usage(`--var ${k}: "${raw}" is not a number`);
       v = Number(raw);
+      if (/^-?\d+$/.test(raw.trim()) && !Number.isSafeInteger(v)) throw usage(`--var ${k}: ${raw.trim()} is too large to keep exactly as a number (beyond 2^53); declare the variable as a string`);
     } else if (kind === "bool") {
       if (raw !== "true" && raw !== "false") throw usage(`--var ${k}: "${raw}" is not true or false`);
       v = raw === "true";
     } else if (kind && kind !== "string") {
       try {
-        v = JSON.parse(raw) as Value;
+        v = exact(parseYaml(raw, { intAsBigInt: true }), `--var ${k}`) as Value;
       } catch {
         if (kind !== "any") throw usage(`--var ${k}: "${raw}" is not JSON for a ${t}`);
       }
@@ -94,18 +95,34 @@ export function parseInput(text: string): Record<string, Value> {
   if (text.startsWith("@")) {
     const file = text.slice(1);
     try {
-      data = parseYaml(readFileSync(file, "utf8")) as unknown;
+      data = exact(parseYaml(readFileSync(file, "utf8"), { intAsBigInt: true }), `--input @${file}`);
     } catch (e) {
       const err = e as NodeJS.ErrnoException;
       throw usage(`--input @${file}: ${err.code === "ENOENT" ? "no such file" : err.code === "EISDIR" ? "is a directory" : (err.message ?? String(e)).split("\n")[0]}`);
     }
   } else {
     try {
-      data = JSON.parse(text) as unknown;
+      JSON.parse(text);
+      // Parsed again keeping integers exact: JSON.parse rounds those beyond 2^53 silently.
+      data = exact(parseYaml(text, { intAsBigInt: true }), "--input");
     } catch (e) {
       throw usage(`--input: not JSON (${(e as Error).message}); write --input '{"task": "..."}' or --input @file.json`);
     }
   }
   if (data === null || typeof data !== "object" || Array.isArray(data)) throw usage(`--input: expected a JSON object, e.g. {"task": "..."}`);
   return data as Record<string, Value>;
+}
+
+/**
+ * A parsed value with its integers exact (parsed as bigint): those within 2^53 become
+ * numbers; a larger one is a usage error rather than a silently rounded number (issue #7).
+ */
+function exact(v: unknown, from: string): unknown {
+  if (typeof v === "bigint") {
+    if (v <= BigInt(Number.MAX_SAFE_INTEGER) && v >= BigInt(Number.MIN_SAFE_INTEGER)) return Number(v);
+    throw usage(`${from}: ${v} is too large to keep exactly as a number (beyond 2^53); write it as a string`);
+  }
+  if (Array.isArray(v)) return v.map((x) => exact(x, from));
+  if (v !== null && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, exact(x, from)]));
+  return v;
 }

@@ -4,6 +4,7 @@ import type { JsonObject, JsonValue } from "../parse/document.js";
 import { childPointer, type SourceMap } from "../parse/source-map.js";
 import { describePointer } from "./describe.js";
 import { parseDuration } from "./durations.js";
+import { parseType, type TypeExpr } from "./types.js";
 import {
   emptyWorkflow,
   type AdapterSpec,
@@ -128,6 +129,48 @@ class Decoder {
     return { name: m[2], range: this.range(ptr), kind: kinds[m[1] as keyof typeof kinds] };
   }
 
+  /**
+   * A field that takes text: a YAML number written otherwise than it reads back (`1.10`)
+   * is kept as written, with a warning to quote it (never `1.1`).
+   */
+  asText(v: JsonValue, ptr: string): string {
+    const written = typeof v === "number" ? this.map.get(ptr)?.numberText : undefined;
+    if (written === undefined) return String(v);
+    this.numberAsText(written, v as number, ptr);
+    return written;
+  }
+
+  private numberAsText(written: string, v: number, ptr: string) {
+    this.diagnostics.push(diag("number_as_text", this.range(ptr), `${describePointer(ptr)}: ${written} reads as the number ${v}; it is kept as written, "${written}"`, { hint: `quote it: "${written}"` }));
+  }
+
+  /**
+   * A typed literal (a variable's default, an output's value): where the type wants a
+   * string and the value is a YAML number written otherwise than it reads back, the text
+   * as written (`list(string)` default `[3.9, 3.10]` keeps `"3.10"`), with a warning.
+   */
+  typedLiteral(e: ExprSource, typeText: string | undefined, ptr: string): ExprSource {
+    const t = typeText ? parseType(typeText).type : undefined;
+    if (!t || e.kind !== "literal") return e;
+    const fix = (v: JsonValue, ty: TypeExpr, p: string): JsonValue => {
+      if (ty.kind === "string" && typeof v === "number") {
+        const written = this.map.get(p)?.numberText;
+        if (written !== undefined) {
+          this.numberAsText(written, v, p);
+          return written;
+        }
+        return v;
+      }
+      if ((ty.kind === "list" || ty.kind === "set") && Array.isArray(v)) return v.map((x, i) => fix(x, ty.of, childPointer(p, i)));
+      if (ty.kind === "tuple" && Array.isArray(v)) return v.map((x, i) => (ty.items[i] ? fix(x, ty.items[i], childPointer(p, i)) : x));
+      if (ty.kind === "map" && isObj(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fix(x, ty.of, childPointer(p, k))]));
+      if (ty.kind === "object" && isObj(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, ty.fields[k] ? fix(x, ty.fields[k], childPointer(p, k)) : x]));
+      return v;
+    };
+    const value = fix(e.value, t, ptr);
+    return value === e.value ? e : { ...e, value, text: typeof value === "string" ? value : JSON.stringify(value) };
+  }
+
   /** `"shell.ci"` or `environment.shell.ci` → `shell.ci`. */
   envRef(v: JsonValue | undefined, ptr: string): { name: string; range: Range } | undefined {
     const s = this.refText(v);
@@ -180,7 +223,14 @@ class Decoder {
     if (isObj(doc.workflow)) w.header = this.header(doc.workflow, at("workflow"));
     for (const [name, v, p, r] of this.named(doc.variables, at("variables"))) {
       const o = isObj(v) ? v : {};
-      w.variables.push({ name, ...r, type: typeText(o.type), ...(o.type !== undefined ? { typeRange: this.range(childPointer(p, "type")) } : {}), description: str(o.description), ...("default" in o ? { default: this.expr(o.default, childPointer(p, "default")) } : {}) });
+      w.variables.push({
+        name,
+        ...r,
+        type: typeText(o.type),
+        ...(o.type !== undefined ? { typeRange: this.range(childPointer(p, "type")) } : {}),
+        description: str(o.description),
+        ...("default" in o ? { default: this.typedLiteral(this.expr(o.default, childPointer(p, "default")), typeText(o.type), childPointer(p, "default")) } : {}),
+      });
     }
     for (const [name, v, p, r] of this.named(doc.locals, at("locals"))) w.locals.push({ name, ...r, value: this.expr(v, p) });
     if (isObj(doc.policy)) {
@@ -280,7 +330,14 @@ class Decoder {
     for (const [name, v, p, r] of this.named(doc.branches, at("branches"))) w.branches.push(this.branch(name, isObj(v) ? v : {}, p, r));
     for (const [name, v, p, r] of this.named(doc.outputs, at("outputs"))) {
       const o = isObj(v) ? v : {};
-      w.outputs.push({ name, ...r, type: typeText(o.type), ...(o.type !== undefined ? { typeRange: this.range(childPointer(p, "type")) } : {}), description: str(o.description), ...("value" in o ? { value: this.expr(o.value, childPointer(p, "value")) } : {}) });
+      w.outputs.push({
+        name,
+        ...r,
+        type: typeText(o.type),
+        ...(o.type !== undefined ? { typeRange: this.range(childPointer(p, "type")) } : {}),
+        description: str(o.description),
+        ...("value" in o ? { value: this.typedLiteral(this.expr(o.value, childPointer(p, "value")), typeText(o.type), childPointer(p, "value")) } : {}),
+      });
     }
     return w;
   }
@@ -290,7 +347,7 @@ class Decoder {
       name: str(o.name) ?? "",
       nameRange: this.range(childPointer(ptr, "name")),
       range: this.range(ptr),
-      version: o.version === undefined ? undefined : String(o.version),
+      version: o.version === undefined ? undefined : this.asText(o.version, childPointer(ptr, "version")),
       initialState: this.nodeRef(o.initial_state, childPointer(ptr, "initial_state")),
       targetState: this.nodeRef(o.target_state, childPointer(ptr, "target_state")),
       identity: str(o.identity),

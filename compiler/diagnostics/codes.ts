@@ -29,6 +29,7 @@ export const CODES = {
   // parse
   syntax_error: { severity: "error", doc: "The file is not valid HCL, YAML or JSON." },
   yaml_alias_limit: { severity: "error", doc: "A YAML document expands too many aliases (an alias bomb); it is refused, not expanded." },
+  number_as_text: { severity: "warning", doc: "A YAML/JSON number written otherwise than it reads back (1.10 reads 1.1) where text is wanted: it is kept as written; quote it." },
   nesting_too_deep: { severity: "error", doc: "Values nest deeper than the limit (64 levels)." },
   // decode
   unknown_field: { severity: "error", doc: "An argument or block that this position does not accept (fails closed, with a did-you-mean)." },

@@ -25,7 +25,7 @@ export function parseYaml(file: SourceFile): { parsed?: ParsedFile; diagnostics:
   }
   let doc: Document.Parsed;
   try {
-    doc = parseDocument(file.text, { lineCounter: new LineCounter(), uniqueKeys: false, prettyErrors: false, strict: true });
+    doc = parseDocument(file.text, { lineCounter: new LineCounter(), uniqueKeys: false, prettyErrors: false, strict: true, intAsBigInt: true, merge: false });
   } catch (e) {
     if (e instanceof RangeError) return { diagnostics: [diag("nesting_too_deep", file.range(0), `the document nests too deeply to parse`)] };
     return { diagnostics: [diag("syntax_error", file.range(0), `${file.path}: ${(e as Error).message}`)] };
@@ -56,7 +56,9 @@ export function parseYaml(file: SourceFile): { parsed?: ParsedFile; diagnostics:
       );
       return null;
     }
-    if (state.inAlias === 0) {
+    // What an alias (or a merge key) brings in is placed at the anchor it comes from: a
+    // problem inside it points there, once, whichever alias repeats it.
+    if (state.inAlias === 0 || !map.has(ptr)) {
       map.set(ptr, { range: file.range(r[0], r[1]), ...(keyRange ? { keyRange: file.range(keyRange[0], keyRange[1]) } : {}) });
     }
     if (isAlias(node)) {
@@ -76,8 +78,15 @@ export function parseYaml(file: SourceFile): { parsed?: ParsedFile; diagnostics:
       // Duplicate keys are found here with a Set: the yaml package's own check
       // (`uniqueKeys`) compares each key with every earlier one, quadratic in map size.
       const seen = new Set<string>();
+      const merges: YamlNode[] = [];
       for (const pair of node.items) {
         const k = pair.key as YamlNode | null;
+        // `<<: *defaults` (or a list of them): a YAML merge key, applied below.
+        if (isScalar(k) && k.value === "<<" && k.type === "PLAIN" && pair.value != null) {
+          const v = pair.value as YamlNode;
+          merges.push(...(isSeq(v) ? (v.items as YamlNode[]) : [v]));
+          continue;
+        }
         const key = isScalar(k) ? String(k.value) : k == null ? "" : String((k as { toJSON?: () => unknown }).toJSON?.() ?? "");
         const kr = k?.range;
         if (seen.has(key) && state.inAlias === 0) {
@@ -88,12 +97,36 @@ export function parseYaml(file: SourceFile): { parsed?: ParsedFile; diagnostics:
         out[key] = walk(pair.value as YamlNode | null, childPointer(ptr, key), depth + 1, kr ? [kr[0], kr[1]] : undefined);
         if (pair.value == null && state.inAlias === 0 && kr) map.set(childPointer(ptr, key), { range: file.range(kr[1]), keyRange: file.range(kr[0], kr[1]) });
       }
+      // Merged mappings fill the keys this mapping does not set; an earlier one wins over a later one.
+      for (const m of merges) {
+        const target = isAlias(m) ? (m.resolve(doc) as YamlNode | undefined) : m;
+        if (isAlias(m) && ++state.aliases > MAX_ALIASES) {
+          state.failed = true;
+          diagnostics.push(diag("yaml_alias_limit", file.range(m.range?.[0] ?? r[0]), `more than ${MAX_ALIASES} aliases; the document is refused`));
+          return null;
+        }
+        if (!isMap(target)) {
+          const mr = m.range ?? r;
+          diagnostics.push(diag("invalid_type", file.range(mr[0], mr[1]), "a merge key (<<) takes a mapping or a list of mappings", { hint: "write <<: *anchor, where the anchor names a mapping" }));
+          continue;
+        }
+        for (const pair of target.items) {
+          const k = pair.key as YamlNode | null;
+          const key = isScalar(k) ? String(k.value) : "";
+          if (key === "<<" || seen.has(key)) continue;
+          seen.add(key);
+          const kr = k?.range;
+          state.inAlias++;
+          out[key] = walk(pair.value as YamlNode | null, childPointer(ptr, key), depth + 1, kr ? [kr[0], kr[1]] : undefined);
+          state.inAlias--;
+        }
+      }
       return out;
     }
     if (isSeq(node)) return node.items.map((it, i) => walk(it as YamlNode, childPointer(ptr, i), depth + 1));
     if (isScalar(node)) {
       const v = node.value;
-      if (typeof v === "string" && state.inAlias === 0 && v.includes("${")) {
+      if (typeof v === "string" && v.includes("${")) {
         const src = file.text.slice(r[0], r[1]);
         const t = node.type;
         const at = t === "PLAIN" && src === v ? r[0] : (t === "QUOTE_DOUBLE" || t === "QUOTE_SINGLE") && src.slice(1, -1) === v ? r[0] + 1 : undefined;
@@ -102,8 +135,21 @@ export function parseYaml(file: SourceFile): { parsed?: ParsedFile; diagnostics:
       }
       if (v === null || v === undefined) return null;
       if (typeof v === "boolean" || typeof v === "string") return v;
+      // A plain number written otherwise than it reads back (1.10, 007, 1e3): keep how it
+      // was written, for fields that take text (decode says so and uses it).
+      const source = typeof node.source === "string" ? node.source : file.text.slice(r[0], r[1]);
+      if ((typeof v === "number" || typeof v === "bigint") && node.type === "PLAIN" && source !== String(v)) {
+        const e = map.get(ptr);
+        if (e) e.numberText = source;
+      }
       if (typeof v === "number") return Number.isFinite(v) ? v : String(node.source ?? v);
-      if (typeof v === "bigint") return Number(v);
+      if (typeof v === "bigint") {
+        if (v <= BigInt(Number.MAX_SAFE_INTEGER) && v >= BigInt(Number.MIN_SAFE_INTEGER)) return Number(v);
+        diagnostics.push(
+          diag("invalid_value", file.range(r[0], r[1]), `${source} is too large to keep exactly as a number (beyond 2^53)`, { hint: `quote it to keep it as text: "${source}"` }),
+        );
+        return String(v);
+      }
       return String(v);
     }
     return null;

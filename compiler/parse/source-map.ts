@@ -23,6 +23,11 @@ export interface SourceEntry {
    * is, so positions inside `${...}` templates are exact. Absent otherwise.
    */
   valueOffset?: number;
+  /**
+   * For YAML/JSON plain numbers written otherwise than they read back (`1.10`, `007`,
+   * `1e3`): the text as written, which fields taking text use instead of the number.
+   */
+  numberText?: string;
 }
 
 /** Pointer → entry. Insertion order is source order. */
