@@ -139,6 +139,9 @@ export function killLiveProcessGroups(signal: NodeJS.Signals = "SIGTERM"): void 
   for (const pid of liveGroups) killProcessGroup(pid, signal);
 }
 
+/** Directories of pid files made by this process (made once each). */
+const madeDirs = new Set<string>();
+
 /** Runs a process to completion (or kill); see the module comment. Never rejects. */
 export function runProcess(o: RunProcessOptions): Promise<ProcessResult> {
   const out = new TailBuffer(o.maxOutputBytes);
@@ -183,7 +186,11 @@ export function runProcess(o: RunProcessOptions): Promise<ProcessResult> {
     if (pid !== undefined) liveGroups.add(pid);
     if (pid !== undefined && o.pidFile) {
       try {
-        mkdirSync(dirname(o.pidFile), { recursive: true });
+        const dir = dirname(o.pidFile);
+        if (!madeDirs.has(dir)) {
+          mkdirSync(dir, { recursive: true });
+          madeDirs.add(dir);
+        }
         writeFileSync(o.pidFile, `${pid} ${procStat(pid)?.start ?? ""}\n`);
       } catch {
         // best effort: without the file an orphan cannot be reaped, nothing else changes

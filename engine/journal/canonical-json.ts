@@ -4,13 +4,33 @@
  * graphs and entries are stable across runs and machines.
  */
 export function canonicalJson(v: unknown): string {
-  if (v === null || typeof v !== "object") {
-    if (typeof v === "number" && !Number.isFinite(v)) return "null";
-    return v === undefined ? "null" : JSON.stringify(v);
+  if (v === null) return "null";
+  switch (typeof v) {
+    case "string":
+      return JSON.stringify(v);
+    case "number":
+      return Number.isFinite(v) ? String(v) : "null";
+    case "boolean":
+      return v ? "true" : "false";
+    case "object":
+      break;
+    default:
+      return v === undefined ? "null" : JSON.stringify(v) ?? "null";
   }
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(",")}]`;
-  const keys = Object.keys(v as object)
-    .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
-    .sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`).join(",")}}`;
+  if (Array.isArray(v)) {
+    let out = "[";
+    for (let i = 0; i < v.length; i++) out += (i ? "," : "") + canonicalJson(v[i]);
+    return out + "]";
+  }
+  const o = v as Record<string, unknown>;
+  const keys = Object.keys(o).sort();
+  let out = "{";
+  let first = true;
+  for (const k of keys) {
+    const x = o[k];
+    if (x === undefined) continue;
+    out += (first ? "" : ",") + JSON.stringify(k) + ":" + canonicalJson(x);
+    first = false;
+  }
+  return out + "}";
 }

@@ -34,6 +34,9 @@ export class Leases {
 
   /** The journal file's inode when opened: a deleted or replaced file is noticed at the next heartbeat. */
   private readonly inode: number | undefined;
+  /** When the file was last looked at from an append (it is looked at once a second at most). */
+  private lastFileCheck = 0;
+  private readonly leaseOf: Database.Statement;
 
   /**
    * @param file the journal's database file (watched: deleted mid-run, the lease is lost)
@@ -45,6 +48,7 @@ export class Leases {
     private readonly ttlMs: number = Number(process.env.CRITERIA_LEASE_TTL_MS) || DEFAULT_LEASE_TTL_MS,
   ) {
     this.inode = inodeOf(file);
+    this.leaseOf = db.prepare("SELECT owner, epoch FROM locks WHERE root_run_id = ?");
   }
 
   /**
@@ -106,9 +110,13 @@ export class Leases {
   check(root: string): void {
     const h = this.held.get(root);
     if (!h) return;
-    if (!h.lost && inodeOf(this.file) !== this.inode) h.lost = `the journal ${this.file} was deleted or replaced while the run was going on`;
+    const now = Date.now();
+    if (!h.lost && now - this.lastFileCheck >= 1000) {
+      this.lastFileCheck = now;
+      if (inodeOf(this.file) !== this.inode) h.lost = `the journal ${this.file} was deleted or replaced while the run was going on`;
+    }
     if (h.lost) throw new LeaseLostError(root, h.lost);
-    const row = this.db.prepare("SELECT owner, epoch FROM locks WHERE root_run_id = ?").get(root) as { owner: string | null; epoch: number | null } | undefined;
+    const row = this.leaseOf.get(root) as { owner: string | null; epoch: number | null } | undefined;
     if (row?.owner !== h.owner || row.epoch !== h.epoch) {
       h.lost = "another process took it over";
       throw new LeaseLostError(root, h.lost);

@@ -102,9 +102,11 @@ export class SqliteJournal {
   private readonly remember: Database.Statement;
   private readonly maxSeq: Database.Statement;
   private readonly readRows: Database.Statement;
+  private readonly appendTx: Database.Transaction<(root: string, entries: NewEntry[]) => JournalEntry[]>;
   private readonly killAfter: number | undefined;
   private readonly file: string;
   private readonly leases: Leases;
+  private readonly synchronous: "FULL" | "OFF";
   /** Notes from opening (e.g. a torn tail that was recovered). */
   readonly notes: string[] = [];
 
@@ -127,7 +129,8 @@ export class SqliteJournal {
       const Sqlite = createRequire(import.meta.url)("better-sqlite3") as typeof Database;
       this.db = new Sqlite(file);
       this.db.pragma("journal_mode = WAL");
-      this.db.pragma(`synchronous = ${opts.synchronous === "OFF" ? "OFF" : "FULL"}`);
+      this.synchronous = opts.synchronous === "OFF" ? "OFF" : "FULL";
+      this.db.pragma(`synchronous = ${this.synchronous}`);
       this.db.pragma("busy_timeout = 10000");
       this.db.exec(SCHEMA);
       // Journals written by earlier versions gain the newer columns (NULL in old rows).
@@ -150,6 +153,7 @@ export class SqliteJournal {
       this.readRows = this.db
         .prepare("SELECT seq, run_id, step_id, attempt, entry_type, at_ms, payload, checksum FROM journal WHERE root_run_id = ? AND seq > ? ORDER BY seq")
         .raw(true);
+      this.appendTx = this.db.transaction((root: string, entries: NewEntry[]) => this.appendEntries(root, entries));
     } catch (e) {
       try {
         this.db?.close();
@@ -171,40 +175,52 @@ export class SqliteJournal {
 
   /**
    * Appends entries of one run tree atomically (all or none) and returns them with
-   * their `seq`. Also maintains the `runs` index in the same transaction.
+   * their `seq`. Also maintains the `runs` index in the same transaction. With
+   * `sync: false` the commit is not flushed to disk on its own (see below).
    * @throws JournalWriteError when the write fails (disk full, read-only, locked too long)
    */
-  append(rootRunId: string, entries: NewEntry[]): JournalEntry[] {
-    const out: JournalEntry[] = [];
-    const tx = this.db.transaction(() => {
-      this.leases.check(rootRunId);
-      let seq = this.nextSeq();
-      for (const e of entries) {
-        const payload = canonicalJson(e.payload);
-        const row = { seq, root: rootRunId, run_id: e.run_id, step_id: e.step_id, attempt: e.attempt, entry_type: e.entry_type, at_ms: e.at_ms, payload };
-        this.insert.run({ ...row, checksum: checksum(seq, rootRunId, e.run_id, e.step_id, e.attempt, e.entry_type, e.at_ms, payload) });
-        if (e.entry_type === "run.spawned") {
-          const p = e.payload as JournalEntry<"run.spawned">["payload"];
-          this.upsertRun.run(e.run_id, rootRunId, p.parent_run_id ?? null, p.workflow, e.at_ms, e.at_ms, p.identity ?? null);
-        } else if (e.entry_type === "run.completed") {
-          const p = e.payload as JournalEntry<"run.completed">["payload"];
-          this.finishRun.run(p.success ? "succeeded" : "failed", e.at_ms, p.state, e.run_id);
-          // A run with an identity that succeeded with outputs is remembered, in the same
-          // transaction: memory never holds a run the journal does not.
-          const identity = this.identityOf.get(e.run_id) as string | null | undefined;
-          if (identity && p.success && Object.keys(p.outputs).length > 0) this.remember.run(identity, e.run_id, e.at_ms, memoryText(p.outputs));
-        }
-        out.push({ ...e, seq } as JournalEntry);
-        seq++;
-      }
-    });
+  append(rootRunId: string, entries: NewEntry[], opts: { sync?: boolean } = {}): JournalEntry[] {
+    let out: JournalEntry[];
+    // An entry whose loss on power failure changes nothing (an attempt about to start: lost
+    // or not, an unconfirmed attempt runs again) is committed without its own fsync; the
+    // next synced commit makes it durable with everything before it (WAL order).
+    const soft = opts.sync === false && this.synchronous === "FULL";
     try {
-      tx.immediate();
+      if (soft) this.db.pragma("synchronous = NORMAL");
+      out = this.appendTx.immediate(rootRunId, entries);
     } catch (err) {
       if (err instanceof LeaseLostError) throw err;
       throw new JournalWriteError(`cannot write the journal ${this.file}: ${storageReason(err)}`);
+    } finally {
+      if (soft) this.db.pragma("synchronous = FULL");
     }
     if (this.killAfter !== undefined && out.some((e) => e.seq >= this.killAfter!)) process.kill(process.pid, "SIGKILL");
+    return out;
+  }
+
+  /** The body of {@link append}, inside one transaction (made once: better-sqlite3 transactions are reusable). */
+  private appendEntries(rootRunId: string, entries: NewEntry[]): JournalEntry[] {
+    const out: JournalEntry[] = [];
+    this.leases.check(rootRunId);
+    let seq = this.nextSeq();
+    for (const e of entries) {
+      const payload = canonicalJson(e.payload);
+      const row = { seq, root: rootRunId, run_id: e.run_id, step_id: e.step_id, attempt: e.attempt, entry_type: e.entry_type, at_ms: e.at_ms, payload };
+      this.insert.run({ ...row, checksum: checksum(seq, rootRunId, e.run_id, e.step_id, e.attempt, e.entry_type, e.at_ms, payload) });
+      if (e.entry_type === "run.spawned") {
+        const p = e.payload as JournalEntry<"run.spawned">["payload"];
+        this.upsertRun.run(e.run_id, rootRunId, p.parent_run_id ?? null, p.workflow, e.at_ms, e.at_ms, p.identity ?? null);
+      } else if (e.entry_type === "run.completed") {
+        const p = e.payload as JournalEntry<"run.completed">["payload"];
+        this.finishRun.run(p.success ? "succeeded" : "failed", e.at_ms, p.state, e.run_id);
+        // A run with an identity that succeeded with outputs is remembered, in the same
+        // transaction: memory never holds a run the journal does not.
+        const identity = this.identityOf.get(e.run_id) as string | null | undefined;
+        if (identity && p.success && Object.keys(p.outputs).length > 0) this.remember.run(identity, e.run_id, e.at_ms, memoryText(p.outputs));
+      }
+      out.push({ ...e, seq } as JournalEntry);
+      seq++;
+    }
     return out;
   }
 

@@ -195,8 +195,8 @@ export class Runner {
     this.opts.events?.({ ...e, at_ms: this.clock() } as RunEvent);
   }
 
-  private append(entries: NewEntry[]): JournalEntry[] {
-    const written = this.opts.journal.append(this.rootId, entries);
+  private append(entries: NewEntry[], opts: { sync?: boolean } = {}): JournalEntry[] {
+    const written = this.opts.journal.append(this.rootId, entries, opts);
     for (const e of written) applyEntry(this.tree, e);
     return written;
   }
@@ -786,7 +786,9 @@ export class Runner {
       attempt++;
       const started = this.entry(f.runId, step.name, attempt, "step.attempt.started", { idempotency_key: key, ...tag, adapter: adapter.type });
       if (adapter.effectful) {
-        this.append([started, this.entry(f.runId, step.name, attempt, "effect.recorded", { idempotency_key: key, adapter: adapter.type, ...tag })]);
+        // Journaled before the effect, not flushed: a power loss that takes it also takes
+        // the effect's confirmation, and an unconfirmed attempt runs again either way.
+        this.append([started, this.entry(f.runId, step.name, attempt, "effect.recorded", { idempotency_key: key, adapter: adapter.type, ...tag })], { sync: false });
       } else pending.push(started);
       const session = await sessions.get(sessionId, () => ({ adapter, config: config() }));
       const ctl = new AbortController();
