@@ -1,5 +1,6 @@
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { suggest } from "../diagnostics/did-you-mean.js";
+import { iterates } from "../decode/spec.js";
 import type { Check } from "./context.js";
 
 /** Aggregate outcomes of iterating steps (DESIGN.md, Iterating steps). */
@@ -17,21 +18,21 @@ export const checkOutcomes: Check = {
     const out: Diagnostic[] = [];
     for (const s of resolution.scopes) {
       for (const st of s.workflow.steps) {
-        const iterates = st.count !== undefined || st.forEach !== undefined || st.parallel !== undefined;
+        const iterating = iterates(st);
         const names = st.outcomes.map((o) => o.name);
         if (st.outcomes.length === 0) {
           out.push(
             diag("missing_outcome", st.nameRange, `step "${st.name}" has no outcomes: a run could not leave it`, {
-              hint: iterates ? `add outcome "all_succeeded" { next = "..." } and outcome "any_failed" { next = "..." }` : `add outcome "success" { next = "..." }`,
+              hint: iterating ? `add outcome "all_succeeded" { next = "..." } and outcome "any_failed" { next = "..." }` : `add outcome "success" { next = "..." }`,
             }),
           );
-        } else if (iterates && !names.includes("all_succeeded")) {
+        } else if (iterating && !names.includes("all_succeeded") && !names.includes("default")) {
           out.push(
             diag("missing_outcome", st.nameRange, `iterating step "${st.name}" has no "all_succeeded" outcome`, {
               hint: `an iterating step ends in all_succeeded or any_failed; add outcome "all_succeeded" { next = "..." }`,
             }),
           );
-        } else if (iterates && !names.includes("any_failed") && st.onFailure !== "ignore") {
+        } else if (iterating && !names.includes("any_failed") && !names.includes("default") && st.onFailure !== "ignore") {
           out.push(
             diag("missing_outcome", st.nameRange, `iterating step "${st.name}" has no "any_failed" outcome`, {
               hint: `add outcome "any_failed" { next = "..." }, or set on_failure = "ignore"`,
@@ -39,7 +40,7 @@ export const checkOutcomes: Check = {
             }),
           );
         }
-        if (!iterates) {
+        if (!iterating) {
           for (const o of st.outcomes) {
             if (AGGREGATE_OUTCOMES.includes(o.name)) {
               out.push(

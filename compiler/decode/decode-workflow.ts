@@ -17,6 +17,7 @@ import {
   type StepSpec,
   type TargetSpec,
   type WorkflowSpec,
+  type WriteSpec,
 } from "./spec.js";
 
 /** Reserved node names: `_continue` (next iteration) and `return` (leave a body). */
@@ -51,6 +52,18 @@ const str = (v: JsonValue | undefined): string | undefined => (typeof v === "str
 /** A type as written: quoted (`"list(string)"`) or bare (`list(string)`, which hcl2json renders `${list(string)}`). */
 const typeText = (v: JsonValue | undefined): string | undefined => str(v)?.replace(/^\$\{([\s\S]*)\}$/, "$1");
 const int = (v: JsonValue | undefined): number | undefined => (typeof v === "number" && Number.isInteger(v) ? v : undefined);
+
+/**
+ * True when an expression is a string template with text outside its `${...}` (`"${a} b"`,
+ * `"prod"`): as a condition it would be a string, never a bool. A template that is one
+ * interpolation and nothing else (`"${a == b}"`) yields its value and is fine.
+ */
+function isStringTemplate(e: ExprSource): boolean {
+  const t = e.kind === "hcl" ? e.text.trim() : e.kind === "template" ? `"${e.text}"` : "";
+  if (!t.startsWith('"')) return false;
+  const inner = t.slice(1, -1);
+  return !(inner.startsWith("${") && inner.endsWith("}") && inner.indexOf("${", 2) === -1);
+}
 
 /** `${ x }` wrapping one traversal or name, as hcl2json renders a bare HCL expression. */
 const WRAPPED = /^\$\{\s*([\p{ID_Start}_][\p{ID_Continue}-]*(?:\.[\p{ID_Start}_][\p{ID_Continue}-]*)*)\s*\}$/u;
@@ -124,7 +137,8 @@ class Decoder {
     const s = this.refText(v);
     if (s === undefined) return undefined;
     const m = /^(state|step|steps|wait|approval|branch|switch)\.([\p{ID_Start}_][\p{ID_Continue}-]*)$/u.exec(s);
-    if (!m) return { name: s, range: this.range(ptr) };
+    // v0.5 writes the reserved targets as bare keywords: next = continue, next = return.
+    if (!m) return { name: s === "continue" && WRAPPED.test(String(v)) ? "_continue" : s, range: this.range(ptr) };
     const kinds = { state: "state", step: "step", steps: "step", wait: "wait", approval: "approval", branch: "branch", switch: "branch" } as const;
     return { name: m[2], range: this.range(ptr), kind: kinds[m[1] as keyof typeof kinds] };
   }
@@ -230,6 +244,7 @@ class Decoder {
         ...(o.type !== undefined ? { typeRange: this.range(childPointer(p, "type")) } : {}),
         description: str(o.description),
         ...("default" in o ? { default: this.typedLiteral(this.expr(o.default, childPointer(p, "default")), typeText(o.type), childPointer(p, "default")) } : {}),
+        ...(o.secret === true || o.sensitive === true ? { secret: true } : {}),
       });
     }
     for (const [name, v, p, r] of this.named(doc.locals, at("locals"))) w.locals.push({ name, ...r, value: this.expr(v, p) });
@@ -242,7 +257,16 @@ class Decoder {
     }
     for (const [key, v, p, r] of this.named(doc.adapters, at("adapters"))) {
       const o = isObj(v) ? v : {};
-      const a: AdapterSpec = { name: key, ...r, type: key.split(".")[0], config: this.exprMap(o.config, childPointer(p, "config")), onCrash: str(o.on_crash) };
+      const a: AdapterSpec = {
+        name: key,
+        ...r,
+        type: key.split(".")[0],
+        config: this.exprMap(o.config, childPointer(p, "config")),
+        onCrash: str(o.on_crash),
+        ...(isObj(o.secrets) ? { secrets: this.exprMap(o.secrets, childPointer(p, "secrets")) } : {}),
+        ...(typeof o.source === "string" ? { source: { text: o.source, range: this.range(childPointer(p, "source")) } } : {}),
+        ...(typeof o.version === "string" ? { version: o.version } : {}),
+      };
       w.adapters.push(a);
     }
     for (const [name, v, p, r] of this.named(doc.agents, at("agents"))) {
@@ -297,10 +321,25 @@ class Decoder {
       const o = isObj(v) ? v : {};
       w.sharedVariables.push({ name, ...r, type: typeText(o.type), ...("value" in o ? { value: this.expr(o.value, childPointer(p, "value")) } : {}) });
     }
-    for (const [name, v, p, r] of this.named(doc.steps, at("steps"))) w.steps.push(this.step(name, isObj(v) ? v : {}, p, r));
-    for (const [name, v, , r] of this.named(doc.states, at("states"))) {
+    for (const [key, v, p, r] of this.named(doc.data, at("data"))) {
       const o = isObj(v) ? v : {};
-      w.states.push({ name, ...r, terminal: o.terminal === true, success: o.success !== false });
+      const kind = key.split(".")[0];
+      if (kind !== "internal") {
+        this.diagnostics.push(diag("invalid_value", r.nameRange, `data "${kind}": only data "internal" values are supported`, { hint: `write data "internal" "${key.split(".")[1] ?? "name"}" { type = string, value = ... }` }));
+      }
+      w.data.push({
+        name: key,
+        ...r,
+        kind,
+        type: typeText(o.type),
+        ...(o.type !== undefined ? { typeRange: this.range(childPointer(p, "type")) } : {}),
+        ...("value" in o ? { value: this.typedLiteral(this.expr(o.value, childPointer(p, "value")), typeText(o.type), childPointer(p, "value")) } : {}),
+      });
+    }
+    for (const [name, v, p, r] of this.named(doc.steps, at("steps"))) w.steps.push(this.step(name, isObj(v) ? v : {}, p, r));
+    for (const [name, v, p, r] of this.named(doc.states, at("states"))) {
+      const o = isObj(v) ? v : {};
+      w.states.push({ name, ...r, terminal: o.terminal === true, success: o.success !== false, ...(o.requires !== undefined ? { requires: this.nodeRef(o.requires, childPointer(p, "requires")) } : {}) });
     }
     for (const [name, v, p, r] of this.named(doc.waits, at("waits"))) {
       const o = isObj(v) ? v : {};
@@ -348,7 +387,9 @@ class Decoder {
       nameRange: this.range(childPointer(ptr, "name")),
       range: this.range(ptr),
       version: o.version === undefined ? undefined : this.asText(o.version, childPointer(ptr, "version")),
-      initialState: this.nodeRef(o.initial_state, childPointer(ptr, "initial_state")),
+      // An inline body's older `entry` is its initial_state.
+      initialState: this.nodeRef(o.initial_state ?? o.entry, childPointer(ptr, o.initial_state === undefined && o.entry !== undefined ? "entry" : "initial_state")),
+      ...(typeof o.verification === "string" ? { verification: o.verification } : {}),
       targetState: this.nodeRef(o.target_state, childPointer(ptr, "target_state")),
       identity: str(o.identity),
       environment: this.envRef(o.environment, childPointer(ptr, "environment")),
@@ -399,7 +440,7 @@ class Decoder {
     const out: OutcomeSpec[] = [];
     for (const [name, o, p, r] of this.named(v, ptr)) {
       if (typeof o === "string") {
-        out.push({ name, ...r, next: this.nodeRef(o, p), output: {}, sharedWrites: {} });
+        out.push({ name, ...r, next: this.nodeRef(o, p), output: {}, sharedWrites: {}, writes: [] });
         continue;
       }
       const b = isObj(o) ? o : {};
@@ -409,8 +450,35 @@ class Decoder {
       const nextKey = b.next !== undefined ? "next" : "transition_to";
       const next = this.nodeRef(b[nextKey], childPointer(p, nextKey));
       if (!next && b[nextKey] === undefined) this.diagnostics.push(diag("missing_field", r.nameRange, `outcome "${name}" needs "next"`, { hint: `e.g. outcome "${name}" { next = "done" }` }));
-      out.push({ name, ...r, next, output: this.exprMap(b.output, childPointer(p, "output")), sharedWrites: this.exprMap(b.shared_writes, childPointer(p, "shared_writes")) });
+      out.push({
+        name,
+        ...r,
+        next,
+        output: this.exprMap(b.output, childPointer(p, "output")),
+        ...(typeof b.output === "string" ? { outputExpr: this.expr(b.output, childPointer(p, "output")) } : {}),
+        sharedWrites: this.exprMap(b.shared_writes, childPointer(p, "shared_writes")),
+        writes: this.writes(b.write, childPointer(p, "write")),
+      });
     }
+    return out;
+  }
+
+  /** `write { target = data.<kind>.<name>.value, value = ... }` blocks of an outcome. */
+  writes(v: JsonValue | undefined, ptr: string): WriteSpec[] {
+    if (!Array.isArray(v)) return [];
+    const out: WriteSpec[] = [];
+    v.forEach((w, i) => {
+      const wp = childPointer(ptr, i);
+      if (!isObj(w) || w.value === undefined) return;
+      const text = this.refText(w.target) ?? "";
+      const m = /^data\.([\p{ID_Start}_][\p{ID_Continue}-]*)\.([\p{ID_Start}_][\p{ID_Continue}-]*)\.value$/u.exec(text);
+      const targetRange = this.range(childPointer(wp, "target"));
+      if (!m) {
+        this.diagnostics.push(diag("invalid_value", targetRange, `write: target "${text}" is not a data value`, { hint: "write target = data.internal.<name>.value" }));
+        return;
+      }
+      out.push({ target: `${m[1]}.${m[2]}`, targetRange, value: this.expr(w.value, childPointer(wp, "value")), range: this.range(wp) });
+    });
     return out;
   }
 
@@ -424,10 +492,18 @@ class Decoder {
         if (when.kind === "literal" && typeof when.value !== "boolean" && when.value !== "true" && when.value !== "false") {
           this.diagnostics.push(diag("invalid_type", when.range, `branch "${name}" arm ${i + 1}: "when" must be true, false or an expression, not ${JSON.stringify(when.value)}`));
         }
-        b.arms.push({ range: this.range(ap), when, next: this.nodeRef(a.next, childPointer(ap, "next")) });
+        // A switch condition that is a template with text outside ${} is a string, always true elsewhere: refuse it.
+        if (isStringTemplate(when)) {
+          this.diagnostics.push(diag("invalid_type", when.range, `${b.keyword} "${name}" arm ${i + 1}: the condition is a string template, not a bool`, { hint: "write the expression itself, without quotes: condition = var.env == \"prod\"" }));
+        }
+        b.arms.push({ range: this.range(ap), when, next: this.nodeRef(a.next, childPointer(ap, "next")), output: this.exprMap(a.output, childPointer(ap, "output")) });
       });
     }
-    if (o.default !== undefined) b.default = this.nodeRef(o.default, childPointer(ptr, "default"));
+    if (isObj(o.default)) {
+      const k = o.default.next !== undefined ? "next" : "transition_to";
+      b.default = this.nodeRef(o.default[k], childPointer(childPointer(ptr, "default"), k));
+      b.defaultOutput = this.exprMap(o.default.output, childPointer(childPointer(ptr, "default"), "output"));
+    } else if (o.default !== undefined) b.default = this.nodeRef(o.default, childPointer(ptr, "default"));
     if (b.arms.length === 0 && !b.default) this.diagnostics.push(diag("missing_field", r.nameRange, `branch "${name}" has no arms and no default`));
     return b;
   }
@@ -455,15 +531,20 @@ class Decoder {
     s.description = str(o.description);
     s.timeout = this.duration(o.timeout, at("timeout"));
     s.maxVisits = int(o.max_visits);
+    // max_visits / parallel_max may be compile-time expressions (var.*, local.*).
+    if (typeof o.max_visits === "string") s.maxVisitsExpr = this.expr(o.max_visits, at("max_visits"));
+    if (typeof o.parallel_max === "string") s.parallelMaxExpr = this.expr(o.parallel_max, at("parallel_max"));
+    if (o.while !== undefined) s.while = this.expr(o.while, at("while"));
+    if (isObj(o.secret_input)) s.secretInput = this.exprMap(o.secret_input, at("secret_input"));
     if (o.count !== undefined) s.count = this.numberExpr(o.count, at("count"), "count");
     if (o.for_each !== undefined) s.forEach = this.expr(o.for_each, at("for_each"));
     if (o.parallel !== undefined) s.parallel = this.expr(o.parallel, at("parallel"));
     s.parallelMax = int(o.parallel_max);
-    const iterators = (["count", "for_each", "parallel"] as const).filter((k) => o[k] !== undefined);
+    const iterators = (["count", "for_each", "parallel", "while"] as const).filter((k) => o[k] !== undefined);
     if (iterators.length > 1) {
       this.diagnostics.push(diag("conflicting_fields", this.keyRange(at(iterators[1])), `step "${name}" sets both "${iterators[0]}" and "${iterators[1]}"`, { hint: "a step iterates one way" }));
     }
-    if (s.parallelMax !== undefined && o.parallel === undefined) {
+    if ((s.parallelMax !== undefined || s.parallelMaxExpr !== undefined) && o.parallel === undefined) {
       this.diagnostics.push(diag("conflicting_fields", this.keyRange(at("parallel_max")), `step "${name}": "parallel_max" needs "parallel"`));
     }
     const onFailure = str(o.on_failure);

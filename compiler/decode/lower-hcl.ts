@@ -40,6 +40,7 @@ const BODY_BLOCKS: Record<string, BlockRule> = lookupTable({
   channel: { kind: "named", section: "channels", labels: 1 },
   environment: { kind: "named", section: "environments", labels: 2 },
   shared_variable: { kind: "named", section: "shared_variables", labels: 1 },
+  data: { kind: "named", section: "data", labels: 2 },
   step: { kind: "named", section: "steps", labels: 1 },
   state: { kind: "named", section: "states", labels: 1 },
   wait: { kind: "named", section: "waits", labels: 1 },
@@ -356,13 +357,15 @@ class Lowering {
       else if ((keyword === "wait" || keyword === "approval") && k === "outcome" && isBlockValue(v)) this.outcomes(v, kf, childPointer(to, "outcomes"), out);
       else if (keyword === "step" && k === "workflow" && Array.isArray(v)) {
         this.singleton("workflow", v, kf, kt, out, "workflow", (body, f, t) => this.body(body, f, t, false));
-      } else if ((keyword === "branch" && k === "arm") || (keyword === "switch" && k === "condition")) {
+      } else if ((keyword === "branch" && k === "arm") || (keyword === "switch" && (k === "condition" || k === "match") && Array.isArray(v))) {
         this.arms(v, kf, childPointer(to, "arms"), out);
       } else if ((keyword === "branch" || keyword === "switch") && k === "default" && Array.isArray(v)) {
+        // default { next = ... } (or the older transition_to); with an output it stays a block.
         this.singleton("default", v, kf, kt, out, "default", (d, f, t) => {
-          const next = d && typeof d === "object" && !Array.isArray(d) ? d.next : undefined;
-          if (next === undefined) return this.copy(d, f, t);
-          return this.copy(next, childPointer(f, "next"), t);
+          if (d === null || typeof d !== "object" || Array.isArray(d)) return this.copy(d, f, t);
+          const nextKey = d.next !== undefined ? "next" : d.transition_to !== undefined ? "transition_to" : undefined;
+          if (nextKey === undefined || Object.keys(d).length > 1) return this.copy(d, f, t);
+          return this.copy(d[nextKey], childPointer(f, nextKey), t);
         });
       } else if (Array.isArray(v) && v.every((x) => x !== null && typeof x === "object" && !Array.isArray(x)) && isObjectBlockKey(k)) {
         // input {}, config {}, output {}, variables {}, memory {} blocks → objects
@@ -421,7 +424,8 @@ class Lowering {
       const arm: JsonObject = jsonObject();
       if (a !== null && typeof a === "object" && !Array.isArray(a)) {
         for (const k of this.ordered(a, ap)) {
-          const key = k === "match" ? "when" : k;
+          // v0.3: condition { match = ... }; v0.5: match { condition = ... }; older: transition_to.
+          const key = k === "match" || k === "condition" ? "when" : k === "transition_to" ? "next" : k;
           arm[key] = this.copy(a[k], childPointer(ap, k), childPointer(tp, key));
         }
       }
@@ -432,7 +436,7 @@ class Lowering {
 
 /** Nested blocks that lower to plain objects. */
 function isObjectBlockKey(k: string): boolean {
-  return k === "input" || k === "config" || k === "output" || k === "variables" || k === "memory" || k === "shared_writes" || k === "validation";
+  return k === "input" || k === "config" || k === "output" || k === "variables" || k === "memory" || k === "shared_writes" || k === "validation" || k === "secret_input" || k === "secrets";
 }
 
 /** hcl2json renders blocks as arrays of objects (unlabelled) or label-keyed objects of those. */

@@ -75,6 +75,8 @@ export interface HeaderSpec {
   use: ModulePath[];
   /** What a subworkflow or flow receives from its caller (its adapters and agents are `expected`). */
   expects?: { range: Range };
+  /** The Go tool's `verification` (OCI signature posture): accepted, nothing to verify here. */
+  verification?: string;
   /** `environment = "shell.ci"` (or `environment.shell.ci`): the default environment of steps. */
   environment?: { name: string; range: Range };
 }
@@ -84,6 +86,25 @@ export interface VariableSpec extends Named {
   typeRange?: Range;
   default?: ExprSource;
   description?: string;
+  /** `secret = true` (or `sensitive = true`): the value never appears in events, the journal or outputs. */
+  secret?: boolean;
+}
+
+/** `data "internal" "n" { type, value }`: a run-time mutable value, read as `data.internal.n.value`. Key `kind.name`. */
+export interface DataSpec extends Named {
+  kind: string;
+  type?: string;
+  typeRange?: Range;
+  value?: ExprSource;
+}
+
+/** `write { target = data.<kind>.<name>.value, value = ... }` in an outcome. */
+export interface WriteSpec {
+  /** `kind.name` of the data value. */
+  target: string;
+  targetRange: Range;
+  value: ExprSource;
+  range: Range;
 }
 
 export interface LocalSpec extends Named {
@@ -103,6 +124,11 @@ export interface AdapterSpec extends Named {
   type: string;
   onCrash?: string;
   config: Record<string, ExprSource>;
+  /** Values passed as secrets (never journaled or shown). */
+  secrets?: Record<string, ExprSource>;
+  /** An OCI location (the Go tool's adapter distribution): out of scope, refused by `apply`. */
+  source?: { text: string; range: Range };
+  version?: string;
   /** Declared implicitly by an older `adapter = "<type>"` step field. */
   implicit?: boolean;
   /** Listed in the header's `expects`: the caller passes it in; it runs on the caller's session. */
@@ -161,7 +187,10 @@ export type TargetSpec =
 export interface OutcomeSpec extends Named {
   next?: NodeRef;
   output: Record<string, ExprSource>;
+  /** `output = <expression>` (an object at run time), when not written as a map. */
+  outputExpr?: ExprSource;
   sharedWrites: Record<string, ExprSource>;
+  writes: WriteSpec[];
 }
 
 export interface StepSpec extends Named {
@@ -178,7 +207,14 @@ export interface StepSpec extends Named {
   count?: ExprSource;
   forEach?: ExprSource;
   parallel?: ExprSource;
+  /** `while = <condition>`: iterate while it is true (re-evaluated before each iteration). */
+  while?: ExprSource;
   parallelMax?: number;
+  /** `parallel_max` / `max_visits` written as compile-time expressions (`var.*`, `local.*`). */
+  parallelMaxExpr?: ExprSource;
+  maxVisitsExpr?: ExprSource;
+  /** `secret_input { }`: input values that are secrets. */
+  secretInput?: Record<string, ExprSource>;
   onFailure?: "continue" | "abort" | "ignore";
   defaultOutcome?: NodeRef;
   lifecycle?: "open" | "close";
@@ -191,6 +227,8 @@ export interface StepSpec extends Named {
 export interface StateSpec extends Named {
   terminal: boolean;
   success: boolean;
+  /** A prerequisite state (parsed and checked; not enforced, as in the Go tool). */
+  requires?: NodeRef;
 }
 
 export interface WaitSpec extends Named {
@@ -212,12 +250,15 @@ export interface BranchArmSpec {
   range: Range;
   when: ExprSource;
   next?: NodeRef;
+  /** Stored as `steps.<switch>.*` when the arm is taken. */
+  output: Record<string, ExprSource>;
 }
 
 /** `branch` (arm/when) and `switch` (condition/match) alike. */
 export interface BranchSpec extends Named {
   arms: BranchArmSpec[];
   default?: NodeRef;
+  defaultOutput?: Record<string, ExprSource>;
   keyword: "branch" | "switch";
 }
 
@@ -245,12 +286,18 @@ export interface WorkflowSpec {
   channels: ChannelSpec[];
   environments: EnvironmentSpec[];
   sharedVariables: SharedVariableSpec[];
+  data: DataSpec[];
   steps: StepSpec[];
   states: StateSpec[];
   waits: WaitSpec[];
   approvals: ApprovalSpec[];
   branches: BranchSpec[];
   outputs: OutputSpec[];
+}
+
+/** True when a step iterates (`count`, `for_each`, `parallel` or `while`): it ends in an aggregate outcome. */
+export function iterates(st: StepSpec): boolean {
+  return st.count !== undefined || st.forEach !== undefined || st.parallel !== undefined || st.while !== undefined;
 }
 
 /** An empty workflow at `range`. */
@@ -265,6 +312,7 @@ export function emptyWorkflow(range: Range): WorkflowSpec {
     channels: [],
     environments: [],
     sharedVariables: [],
+    data: [],
     steps: [],
     states: [],
     waits: [],

@@ -4,7 +4,7 @@ import { isInside } from "../load/inside.js";
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { suggest } from "../diagnostics/did-you-mean.js";
 import type { Range } from "../diagnostics/range.js";
-import type { ExprSource, StepSpec } from "../decode/spec.js";
+import { iterates, type ExprSource, type StepSpec } from "../decode/spec.js";
 import { childExprs, type Expr } from "../expr/ast.js";
 import { functionDocs, functionNames, RANGE_LIMIT } from "../expr/functions.js";
 import { parseExpression, parseTemplate } from "../expr/parse.js";
@@ -15,7 +15,13 @@ import type { Scope } from "./scope.js";
 export const EACH_FIELDS = ["value", "key", "_idx", "_total", "_first", "_last", "_prev"];
 
 /** Namespaces an expression may start with. */
-export const NAMESPACES = ["var", "local", "each", "steps", "shared", "input", "memory"];
+export const NAMESPACES = ["var", "local", "each", "steps", "shared", "input", "memory", "data", "while", "path", "step"];
+
+/** Fields of `while` (a while-iterating step's own expressions). */
+export const WHILE_FIELDS = ["index", "first", "_prev"];
+
+/** Fields of `path`: the workflow's directory, the project root, the working directory. */
+export const PATH_FIELDS = ["module", "root", "cwd"];
 
 /** Fields of `memory` (a run whose header sets `memory { script = true }`). */
 export const MEMORY_FIELDS = ["text", "items"];
@@ -37,6 +43,10 @@ export interface ExprContext {
   memory?: boolean;
   /** What shown file paths are relative to (for `file("literal")` checks; default: the process's). */
   cwd?: string;
+  /** `while.*` is valid: an expression of a while-iterating step. */
+  while?: boolean;
+  /** `step.output.*` is valid: an outcome's `output` or `write` (the step's own result). */
+  step?: boolean;
 }
 
 /** Offset → Range in the expression's file. */
@@ -108,6 +118,40 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
       case "input":
         if (name !== undefined) ctx.readsInput?.(name, at);
         break;
+      case "data": {
+        // data.<kind>.<name>.value
+        const [kind, dname, field] = ref.path;
+        const key = typeof kind === "string" && typeof dname === "string" ? `${kind}.${dname}` : undefined;
+        if (key === undefined) {
+          diagnostics.push(diag("unknown_reference", at, `${ctx.what}: write data values as data.<kind>.<name>.value (in ${ref.raw})`));
+        } else if (!s.lookup("data", key)) {
+          const known = s.visible("data");
+          diagnostics.push(diag("unknown_reference", at, `${ctx.what}: unknown data value "${key}" (in ${ref.raw})`, { hint: suggest(key, known) ?? `declare it: data "${kind}" "${dname}" { type = string, value = "" }` }));
+        } else {
+          s.lookup("data", key)!.scope.used.add(`data:${key}`);
+          if (field !== undefined && field !== "value") diagnostics.push(diag("unknown_reference", at, `${ctx.what}: a data value has one field, "value" (in ${ref.raw})`, { hint: `write data.${key}.value` }));
+        }
+        break;
+      }
+      case "while":
+        if (!ctx.while) {
+          diagnostics.push(diag("each_outside_iteration", at, `${ctx.what}: "${ref.raw}" is only available inside a step that iterates with while`, { hint: "use it in the while step's own expressions" }));
+        } else if (name !== undefined && !WHILE_FIELDS.includes(name)) {
+          diagnostics.push(diag("unknown_reference", at, `${ctx.what}: while has no field "${name}"`, { hint: suggest(name, WHILE_FIELDS) ?? `its fields: ${WHILE_FIELDS.join(", ")}` }));
+        }
+        break;
+      case "path":
+        if (name !== undefined && !PATH_FIELDS.includes(name)) {
+          diagnostics.push(diag("unknown_reference", at, `${ctx.what}: path has no field "${name}"`, { hint: suggest(name, PATH_FIELDS) ?? `its fields: ${PATH_FIELDS.join(", ")}` }));
+        }
+        break;
+      case "step":
+        if (!ctx.step) {
+          diagnostics.push(diag("unknown_reference", at, `${ctx.what}: "${ref.raw}" is only available in an outcome's output or write (the step's own result)`, { hint: "elsewhere, read a step's output as steps.<name>.<key>" }));
+        } else if (name !== undefined && name !== "output") {
+          diagnostics.push(diag("unknown_reference", at, `${ctx.what}: step has one field, "output" (in ${ref.raw})`, { hint: "write step.output.<key>" }));
+        }
+        break;
       case "memory":
         if (!ctx.memory) {
           diagnostics.push(diag("unknown_reference", at, `${ctx.what}: "${ref.raw}" is only available when the workflow's header sets memory { script = true }`, { hint: "add memory { script = true } to the workflow header" }));
@@ -162,14 +206,14 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
  */
 function outputProblem(path: (string | number)[], found: { decl: StepSpec; scope: Scope }, ctx: ExprContext): { message: string; hint?: string } | undefined {
   const st = found.decl;
-  const iterates = st.count !== undefined || st.forEach !== undefined || st.parallel !== undefined;
+  const iterating = iterates(st);
   // An iterating step's output is a list, one item per iteration.
-  if (iterates && typeof path[1] === "string") {
+  if (iterating && typeof path[1] === "string") {
     return { message: `steps.${st.name} is a list (one output per ${st.count !== undefined ? "count" : st.forEach !== undefined ? "for_each" : "parallel"} item), not an object`, hint: `write steps.${st.name}[0].${path[1]}, or [for r in steps.${st.name} : r.${path[1]}]` };
   }
   const keys = ctx.outputKeys?.(found.decl, found.scope);
   if (!keys) return undefined;
-  const key = iterates ? (typeof path[1] === "number" ? path[2] : undefined) : path[1];
+  const key = iterating ? (typeof path[1] === "number" ? path[2] : undefined) : path[1];
   if (typeof key !== "string" || keys.includes(key)) return undefined;
   return { message: `step "${st.name}" has no output "${key}"`, hint: suggest(key, keys) ?? `its outputs: ${keys.join(", ")}` };
 }

@@ -1,7 +1,7 @@
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { suggest } from "../diagnostics/did-you-mean.js";
 import type { Range } from "../diagnostics/range.js";
-import type { AdapterSpec, ExprSource, NodeRef, StepSpec, WorkflowSpec } from "../decode/spec.js";
+import { iterates, type AdapterSpec, type ExprSource, type NodeRef, type StepSpec, type WorkflowSpec } from "../decode/spec.js";
 import { checkExpression, type ExprContext, type RangeAt } from "./check-expression.js";
 import type { ModuleInterface, ModuleLookup } from "./module-interface.js";
 import { Scope, type NodeKind } from "./scope.js";
@@ -75,11 +75,11 @@ class Resolver {
 
   /** Registers a workflow's declarations (and, recursively, its bodies'). */
   declare(w: WorkflowSpec, parent: Scope | undefined, owner: StepSpec | undefined): Scope {
-    const iterating = owner !== undefined && (owner.count !== undefined || owner.forEach !== undefined || owner.parallel !== undefined);
+    const iterating = owner !== undefined && iterates(owner);
     const s = new Scope(w, parent, owner, iterating);
     this.scopes.push(s);
     const add = <T extends { name: string; nameRange: Range }>(
-      table: "adapters" | "agents" | "subworkflows" | "channels" | "environments" | "variables" | "locals" | "shared",
+      table: "adapters" | "agents" | "subworkflows" | "channels" | "environments" | "variables" | "locals" | "shared" | "data",
       noun: string,
       items: T[],
     ) => {
@@ -118,6 +118,7 @@ class Resolver {
     add("variables", "variable", w.variables);
     add("locals", "local", w.locals);
     add("shared", "shared_variable", w.sharedVariables);
+    add("data", "data", w.data);
     const nodes: [NodeKind, { name: string; nameRange: Range }[]][] = [
       ["step", w.steps],
       ["state", w.states],
@@ -220,6 +221,7 @@ class Resolver {
       for (const p of c.participants) this.ref(s, "agents", p.ref.replace(/^agent\./, ""), p.range, `channel "${c.name}" participants`);
     }
     for (const sv of w.sharedVariables) this.expr(sv.value, { ...base, steps: false, what: `shared_variable "${sv.name}"` });
+    for (const d of w.data) this.expr(d.value, { ...base, steps: false, what: `data "${d.name.replace(".", '" "')}"` });
     for (const st of w.steps) this.step(st, s, base);
     for (const wt of w.waits) {
       this.node(wt.next, s, `wait "${wt.name}"`);
@@ -231,11 +233,14 @@ class Resolver {
     }
     for (const b of w.branches) {
       b.arms.forEach((arm, i) => {
-        this.expr(arm.when, { ...base, what: `branch "${b.name}" arm ${i + 1}` });
-        this.node(arm.next, s, `branch "${b.name}" arm ${i + 1}`);
+        this.expr(arm.when, { ...base, what: `${b.keyword} "${b.name}" arm ${i + 1}` });
+        this.node(arm.next, s, `${b.keyword} "${b.name}" arm ${i + 1}`);
+        this.exprs(arm.output, { ...base, what: `${b.keyword} "${b.name}" arm ${i + 1}` }, "output");
       });
-      this.node(b.default, s, `branch "${b.name}" default`);
+      this.node(b.default, s, `${b.keyword} "${b.name}" default`);
+      this.exprs(b.defaultOutput, { ...base, what: `${b.keyword} "${b.name}" default` }, "output");
     }
+    for (const st of w.states) if (st.requires) this.node(st.requires, s, `state "${st.name}" requires`);
     for (const o of w.outputs) this.expr(o.value, { ...base, what: `output "${o.name}"` });
   }
 
@@ -349,16 +354,30 @@ class Resolver {
         }),
       );
     }
-    const iterates = st.count !== undefined || st.forEach !== undefined || st.parallel !== undefined;
-    const own: ExprContext = { ...base, each: base.each || iterates, what };
+    const iterating = iterates(st);
+    const own: ExprContext = { ...base, each: base.each || iterating, what, ...(st.while !== undefined ? { while: true } : {}) };
     for (const [k, src] of [["count", st.count], ["for_each", st.forEach], ["parallel", st.parallel]] as const) {
       this.expr(src, { ...base, what: `${what} ${k}` });
     }
     this.exprs(st.input, own, "input");
     this.expr(st.inputExpr, { ...own, what: `${what} input` });
+    this.expr(st.while, { ...own, what: `${what} while` });
+    this.exprs(st.secretInput, own, "secret_input");
+    // Compile-time numbers: variables and locals only.
+    for (const [k, e] of [["max_visits", st.maxVisitsExpr], ["parallel_max", st.parallelMaxExpr]] as const) {
+      this.expr(e, { ...base, each: false, steps: false, what: `${what} ${k}` });
+    }
     for (const o of st.outcomes) {
       this.node(o.next, s, `${what} outcome "${o.name}"`);
-      this.exprs(o.output, { ...own, what: `${what} outcome "${o.name}"` }, "output");
+      const outcomeCtx: ExprContext = { ...own, what: `${what} outcome "${o.name}"`, step: true };
+      this.exprs(o.output, outcomeCtx, "output");
+      this.expr(o.outputExpr, { ...outcomeCtx, what: `${outcomeCtx.what} output` });
+      for (const w of o.writes) {
+        if (!s.lookup("data", w.target)) {
+          this.diagnostics.push(diag("unknown_reference", w.targetRange, `${what} outcome "${o.name}": write to unknown data value "${w.target}"`, { hint: suggest(w.target, s.visible("data")) ?? `declare it: data "${w.target.split(".")[0]}" "${w.target.split(".")[1]}" { type = string }` }));
+        } else s.lookup("data", w.target)!.scope.used.add(`data:${w.target}`);
+        this.expr(w.value, { ...outcomeCtx, what: `${outcomeCtx.what} write` });
+      }
       this.exprs(o.sharedWrites, { ...own, what: `${what} outcome "${o.name}"` }, "shared_writes");
       for (const [k, v] of Object.entries(o.sharedWrites)) {
         if (!s.lookup("shared", k)) {

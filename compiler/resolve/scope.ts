@@ -2,6 +2,7 @@ import type {
   AdapterSpec,
   AgentSpec,
   ChannelSpec,
+  DataSpec,
   EnvironmentSpec,
   LocalSpec,
   SharedVariableSpec,
@@ -28,6 +29,8 @@ export class Scope {
   readonly variables = new Map<string, VariableSpec>();
   readonly locals = new Map<string, LocalSpec>();
   readonly shared = new Map<string, SharedVariableSpec>();
+  /** `data "kind" "name"` values, keyed `kind.name`. */
+  readonly data = new Map<string, DataSpec>();
   /** Graph nodes of this workflow only (a body's nodes are its own). */
   readonly nodes = new Map<string, NodeKind>();
   readonly steps = new Map<string, StepSpec>();
@@ -58,7 +61,7 @@ export class Scope {
   }
 
   /** Finds a declaration in this scope or an enclosing one. */
-  lookup<K extends "adapters" | "agents" | "subworkflows" | "channels" | "environments" | "variables" | "locals" | "shared" | "steps">(
+  lookup<K extends "adapters" | "agents" | "subworkflows" | "channels" | "environments" | "variables" | "locals" | "shared" | "data" | "steps">(
     table: K,
     name: string,
   ): { decl: NonNullable<ReturnType<Scope[K]["get"]>>; scope: Scope } | undefined {
@@ -70,7 +73,7 @@ export class Scope {
   }
 
   /** Every name visible in a table (for did-you-mean). */
-  visible(table: "adapters" | "agents" | "subworkflows" | "channels" | "environments" | "variables" | "locals" | "shared" | "steps"): string[] {
+  visible(table: "adapters" | "agents" | "subworkflows" | "channels" | "environments" | "variables" | "locals" | "shared" | "data" | "steps"): string[] {
     const out: string[] = [];
     for (let s: Scope | undefined = this; s; s = s.parent) out.push(...s[table].keys());
     return out;
