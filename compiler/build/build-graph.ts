@@ -1,4 +1,4 @@
-import type { AgentSpec, ExprSource, OutcomeSpec, StepSpec, WorkflowSpec } from "../decode/spec.js";
+import type { AdapterSpec, AgentSpec, ExprSource, OutcomeSpec, StepSpec, WorkflowSpec } from "../decode/spec.js";
 import type { Resolution } from "../resolve/resolve-workflow.js";
 import type { Scope } from "../resolve/scope.js";
 import { DEFAULT_POLICY, type Graph, type GraphAdapter, type GraphAgent, type GraphExpr, type GraphOutcome, type GraphStep } from "./graph.js";
@@ -14,7 +14,7 @@ export function buildGraph(spec: WorkflowSpec, res: Resolution, moduleKey: (id: 
 }
 
 function expr(e: ExprSource): GraphExpr {
-  return { kind: e.kind, text: e.text, value: e.value, at: `${e.range.file}:${e.range.start.line}:${e.range.start.column}` };
+  return { kind: e.kind, text: e.text, value: e.value, at: at(e.range) };
 }
 
 function exprs(m: Record<string, ExprSource> | undefined): Record<string, GraphExpr> {
@@ -24,7 +24,26 @@ function exprs(m: Record<string, ExprSource> | undefined): Record<string, GraphE
 }
 
 function outcome(o: OutcomeSpec): GraphOutcome {
-  return { name: o.name, next: o.next?.name ?? "", output: exprs(o.output), shared_writes: exprs(o.sharedWrites) };
+  return {
+    name: o.name,
+    next: o.next?.name ?? "",
+    output: exprs(o.output),
+    ...(o.outputExpr ? { output_expr: expr(o.outputExpr) } : {}),
+    shared_writes: exprs(o.sharedWrites),
+    ...(o.writes.length > 0 ? { writes: o.writes.map((w) => ({ target: w.target, value: expr(w.value) })) } : {}),
+  };
+}
+
+const at = (r: { file: string; start: { line: number; column: number } }) => `${r.file}:${r.start.line}:${r.start.column}`;
+
+/** What an adapter declaration adds to its graph entry: position, OCI source, secrets. */
+function adapterExtras(a: AdapterSpec): Pick<GraphAdapter, "at" | "source" | "version" | "secrets"> {
+  return {
+    at: at(a.nameRange),
+    ...(a.source ? { source: a.source.text } : {}),
+    ...(a.version ? { version: a.version } : {}),
+    ...(a.secrets && Object.keys(a.secrets).length > 0 ? { secrets: exprs(a.secrets) } : {}),
+  };
 }
 
 function build(scope: Scope, res: Resolution, root: WorkflowSpec, moduleKey: (id: string) => string): Graph {
@@ -34,7 +53,7 @@ function build(scope: Scope, res: Resolution, root: WorkflowSpec, moduleKey: (id
   const agents = new Map<string, GraphAgent>();
   for (const a of w.adapters) {
     // An entry the module `expects` is the caller's: an alias, like a body's inherited one.
-    adapters.set(a.name, { id: a.name, type: a.type, name: a.name.split(".")[1] ?? "default", ...(a.onCrash ? { on_crash: a.onCrash } : {}), config: exprs(a.config), inherited: a.expected === true, implicit: false });
+    adapters.set(a.name, { id: a.name, type: a.type, name: a.name.split(".")[1] ?? "default", ...(a.onCrash ? { on_crash: a.onCrash } : {}), config: exprs(a.config), inherited: a.expected === true, implicit: false, ...adapterExtras(a) });
   }
   for (const a of w.agents) agents.set(a.name, agentOf(a, a.expected === true, moduleKey));
   const steps: GraphStep[] = w.steps.map((st) => {
@@ -43,7 +62,7 @@ function build(scope: Scope, res: Resolution, root: WorkflowSpec, moduleKey: (id
     if (g.target.kind === "adapter" && !adapters.has(g.target.id)) {
       const a = res.adapterOf.get(st)!;
       const own = scope.adapters.get(a.name) === a;
-      adapters.set(a.name, { id: a.name, type: a.type, name: a.name.split(".")[1] ?? "default", config: exprs(a.config), inherited: !own && !(a.implicit && !scope.parent), implicit: a.implicit === true });
+      adapters.set(a.name, { id: a.name, type: a.type, name: a.name.split(".")[1] ?? "default", config: exprs(a.config), inherited: !own && !(a.implicit && !scope.parent), implicit: a.implicit === true, ...adapterExtras(a) });
     }
     if (g.target.kind === "agent" && !agents.has(g.target.name)) {
       const found = scope.lookup("agents", g.target.name);
@@ -78,18 +97,24 @@ function build(scope: Scope, res: Resolution, root: WorkflowSpec, moduleKey: (id
     ...(h?.targetState ? { target_state: h.targetState.name } : {}),
     ...(h?.identity ? { identity: h.identity } : {}),
     policy,
-    variables: w.variables.map((v) => ({ name: v.name, ...(v.type ? { type: v.type } : {}), ...(v.description ? { description: v.description } : {}), ...(v.default ? { default: expr(v.default) } : {}), required: v.default === undefined })),
+    variables: w.variables.map((v) => ({ name: v.name, ...(v.type ? { type: v.type } : {}), ...(v.description ? { description: v.description } : {}), ...(v.default ? { default: expr(v.default) } : {}), required: v.default === undefined, ...(v.secret ? { secret: true } : {}) })),
     locals: w.locals.map((l) => ({ name: l.name, value: expr(l.value) })),
     shared_variables: w.sharedVariables.map((s) => ({ name: s.name, ...(s.type ? { type: s.type } : {}), ...(s.value ? { value: expr(s.value) } : {}) })),
+    ...(w.data.length > 0 ? { data: w.data.map((d) => ({ name: d.name, ...(d.type ? { type: d.type } : {}), ...(d.value ? { value: expr(d.value) } : {}) })) } : {}),
     adapters: [...adapters.values()],
     agents: [...agents.values()],
     channels: w.channels.map((c) => ({ name: c.name, participants: c.participants.map((p) => p.ref.replace(/^agent\./, "")) })),
     steps,
-    states: w.states.map((s) => ({ name: s.name, terminal: s.terminal, success: s.success })),
+    states: w.states.map((s) => ({ name: s.name, terminal: s.terminal, success: s.success, ...(s.requires ? { requires: s.requires.name } : {}) })),
     waits: w.waits.map((x) => ({ name: x.name, ...(x.duration ? { duration_ms: x.duration.ms } : {}), ...(x.signal ? { signal: x.signal } : {}), ...(x.next ? { next: x.next.name } : {}), outcomes: x.outcomes.map(outcome) })),
     approvals: w.approvals.map((a) => ({ name: a.name, approvers: a.approvers, ...(a.reason ? { reason: expr(a.reason) } : {}), ...(a.timeout ? { timeout_ms: a.timeout.ms } : {}), outcomes: a.outcomes.map(outcome) })),
-    branches: w.branches.map((b) => ({ name: b.name, arms: b.arms.map((a) => ({ when: expr(a.when), next: a.next?.name ?? "" })), ...(b.default ? { default: b.default.name } : {}) })),
-    outputs: w.outputs.map((o) => ({ name: o.name, ...(o.type ? { type: o.type } : {}), ...(o.description ? { description: o.description } : {}), ...(o.value ? { value: expr(o.value) } : {}) })),
+    branches: w.branches.map((b) => ({
+      name: b.name,
+      arms: b.arms.map((a) => ({ when: expr(a.when), next: a.next?.name ?? "", ...(Object.keys(a.output).length > 0 ? { output: exprs(a.output) } : {}) })),
+      ...(b.default ? { default: b.default.name } : {}),
+      ...(b.defaultOutput && Object.keys(b.defaultOutput).length > 0 ? { default_output: exprs(b.defaultOutput) } : {}),
+    })),
+    outputs: w.outputs.map((o) => ({ name: o.name, ...(o.type ? { type: o.type } : {}), ...(o.description ? { description: o.description } : {}), ...(o.value ? { value: expr(o.value) } : {}), ...(o.secret ? { secret: true } : {}) })),
     step_order: w.steps.map((s) => s.name),
     plugins_required: [],
     ...memory,
@@ -160,8 +185,15 @@ function step(st: StepSpec, scope: Scope, res: Resolution, root: WorkflowSpec, m
     : st.forEach
       ? { kind: "for_each" as const, expr: expr(st.forEach) }
       : st.parallel
-        ? { kind: "parallel" as const, expr: expr(st.parallel), ...(st.parallelMax !== undefined ? { parallel_max: st.parallelMax } : {}) }
-        : undefined;
+        ? {
+            kind: "parallel" as const,
+            expr: expr(st.parallel),
+            ...(st.parallelMax !== undefined ? { parallel_max: st.parallelMax } : {}),
+            ...(st.parallelMaxExpr ? { parallel_max_expr: expr(st.parallelMaxExpr) } : {}),
+          }
+        : st.while
+          ? { kind: "while" as const, expr: expr(st.while) }
+          : undefined;
   const bodyScope = res.bodyOf.get(st);
   return {
     name: st.name,
@@ -172,6 +204,8 @@ function step(st: StepSpec, scope: Scope, res: Resolution, root: WorkflowSpec, m
     ...(st.inputExpr ? { input_expr: expr(st.inputExpr) } : {}),
     ...(st.timeout ? { timeout_ms: st.timeout.ms } : {}),
     ...(st.maxVisits !== undefined ? { max_visits: st.maxVisits } : {}),
+    ...(st.maxVisitsExpr ? { max_visits_expr: expr(st.maxVisitsExpr) } : {}),
+    ...(st.secretInput && Object.keys(st.secretInput).length > 0 ? { secret_input: exprs(st.secretInput) } : {}),
     ...(iteration ? { iteration } : {}),
     on_failure: st.onFailure ?? "continue",
     ...(st.defaultOutcome ? { default_outcome: st.defaultOutcome.name } : {}),

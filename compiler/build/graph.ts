@@ -18,17 +18,29 @@ export interface Graph {
   variables: GraphVariable[];
   locals: { name: string; value: GraphExpr }[];
   shared_variables: { name: string; type?: string; value?: GraphExpr }[];
+  /**
+   * `data "kind" "name"` values (`name` is `kind.name`): run-time mutable, read as
+   * `data.<kind>.<name>.value`, written by outcomes' `write` blocks. Each isolated run
+   * (the root, a subworkflow, a flow) has its own store; an inline body shares its caller's.
+   */
+  data?: { name: string; type?: string; value?: GraphExpr }[];
   /** Sessions of this scope. An `inherited` entry aliases the parent's live session. */
   adapters: GraphAdapter[];
   agents: GraphAgent[];
   channels: { name: string; participants: string[] }[];
   steps: GraphStep[];
-  states: { name: string; terminal: boolean; success: boolean }[];
+  /** `requires` names a prerequisite state: carried for tools, not enforced (as in the Go tool). */
+  states: { name: string; terminal: boolean; success: boolean; requires?: string }[];
   waits: { name: string; duration_ms?: number; signal?: string; next?: string; outcomes: GraphOutcome[] }[];
   /** Approval nodes; `timeout_ms` bounds the wait for a decision (then the outcome `timeout`). */
   approvals: { name: string; approvers: string[]; reason?: GraphExpr; timeout_ms?: number; outcomes: GraphOutcome[] }[];
-  branches: { name: string; arms: { when: GraphExpr; next: string }[]; default?: string }[];
-  outputs: { name: string; type?: string; description?: string; value?: GraphExpr }[];
+  /**
+   * Branch and switch nodes: the first arm whose `when` holds is taken, else `default`.
+   * An arm's (or the default's) `output` becomes `steps.<node>.*` before its target is entered.
+   */
+  branches: { name: string; arms: { when: GraphExpr; next: string; output?: Record<string, GraphExpr> }[]; default?: string; default_output?: Record<string, GraphExpr> }[];
+  /** Declared outputs; `secret` ones are redacted wherever a run's outputs are shown. */
+  outputs: { name: string; type?: string; description?: string; value?: GraphExpr; secret?: boolean }[];
   /** Step names in declaration order. */
   step_order: string[];
   /** Adapter types the run needs (built in or `criteria-adapter-<type>` on PATH), its modules' included. */
@@ -92,6 +104,8 @@ export interface GraphVariable {
   description?: string;
   default?: GraphExpr;
   required: boolean;
+  /** `secret = true` / `sensitive = true`: never journaled or shown; a resume reads it again from `CRITERIA_VAR_<name>`. */
+  secret?: boolean;
 }
 
 export interface GraphAdapter {
@@ -105,6 +119,13 @@ export interface GraphAdapter {
   inherited: boolean;
   /** Declared implicitly by an older `adapter = "<type>"` step field. */
   implicit: boolean;
+  /** `file:line:col` of the declaration (for run-time refusals). */
+  at?: string;
+  /** An OCI `source` (the Go tool's adapter distribution): `apply` refuses it before the first step. */
+  source?: string;
+  version?: string;
+  /** Secret settings, evaluated at session start and passed with the config; their values are redacted everywhere. */
+  secrets?: Record<string, GraphExpr>;
 }
 
 export interface GraphAgent {
@@ -125,7 +146,11 @@ export interface GraphOutcome {
   /** A node of the same graph, or `_continue` / `return`. */
   next: string;
   output: Record<string, GraphExpr>;
+  /** `output = <expression>` (an object at run time) instead of a map of expressions. */
+  output_expr?: GraphExpr;
   shared_writes: Record<string, GraphExpr>;
+  /** `write` blocks: data values (`kind.name`) set atomically from the step-entry snapshot. */
+  writes?: { target: string; value: GraphExpr }[];
 }
 
 /** What a step runs: an adapter session (`adapter.T.N`), an agent, or its inline body. */
@@ -147,7 +172,15 @@ export interface GraphStep {
   input_expr?: GraphExpr;
   timeout_ms?: number;
   max_visits?: number;
-  iteration?: { kind: "count" | "for_each" | "parallel"; expr: GraphExpr; parallel_max?: number };
+  /** `max_visits` written as an expression of `var.*` / `local.*`, evaluated when the run starts the step. */
+  max_visits_expr?: GraphExpr;
+  /**
+   * How the step iterates. `while` re-evaluates `expr` (a bool) before each iteration;
+   * `parallel_max_expr` is `parallel_max` written as an expression of `var.*` / `local.*`.
+   */
+  iteration?: { kind: "count" | "for_each" | "parallel" | "while"; expr: GraphExpr; parallel_max?: number; parallel_max_expr?: GraphExpr };
+  /** `secret_input { }`: input values passed to the step but redacted from every record of the run. */
+  secret_input?: Record<string, GraphExpr>;
   on_failure: "continue" | "abort" | "ignore";
   default_outcome?: string;
   lifecycle?: "open" | "close";

@@ -34,8 +34,8 @@ export const checkOutcomes: Check = {
           );
         } else if (iterating && !names.includes("any_failed") && !names.includes("default") && st.onFailure !== "ignore") {
           out.push(
-            diag("missing_outcome", st.nameRange, `iterating step "${st.name}" has no "any_failed" outcome`, {
-              hint: `add outcome "any_failed" { next = "..." }, or set on_failure = "ignore"`,
+            diag("missing_outcome", st.nameRange, `iterating step "${st.name}" has no "any_failed" outcome: a run whose items fail goes on through "all_succeeded"`, {
+              hint: `add outcome "any_failed" { next = "..." }, or set on_failure = "ignore" to say failures are expected`,
               severity: "warning",
             }),
           );

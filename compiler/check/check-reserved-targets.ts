@@ -1,11 +1,16 @@
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { iterates } from "../decode/spec.js";
 import type { Check } from "./context.js";
 import { edgesOf } from "./context.js";
 
+/** Aggregate outcome names: routing the whole step, never one item. */
+const AGGREGATE = new Set(["all_succeeded", "any_failed", "default"]);
+
 /**
- * `_continue` is valid only inside the body of an iterating step (it ends the
- * iteration); `return` only inside a body (it leaves it successfully). DESIGN.md,
- * Reserved targets; the Go tool's `_continue` rule.
+ * `_continue` (bare `continue`) is valid inside the body of an iterating step, and on
+ * an iterating step's own per-item outcomes (it ends the item; the upstream spec, "The
+ * `_continue` target"). `return` is valid anywhere: it leaves a body, a module, or, at
+ * the top level, ends the run successfully (the upstream spec, "Return semantics").
  */
 export const checkReservedTargets: Check = {
   name: "reserved-targets",
@@ -15,15 +20,17 @@ export const checkReservedTargets: Check = {
       const refs = edgesOf(s.workflow).map((e) => ({ ref: e.to, from: e.from }));
       const init = s.workflow.header?.initialState;
       if (init) refs.push({ ref: init, from: "initial_state" });
+      const itemOutcome = new Set<string>();
+      for (const st of s.workflow.steps) if (iterates(st)) for (const o of st.outcomes) if (!AGGREGATE.has(o.name) && o.next) itemOutcome.add(`${st.name}\u0000${o.name}`);
+      const edges = edgesOf(s.workflow);
       for (const { ref, from } of refs) {
-        if (ref.name === "_continue" && !s.iterating) {
+        const label = edges.find((e) => e.to === ref)?.label;
+        if (ref.name === "_continue" && !s.iterating && !itemOutcome.has(`${from}\u0000${label}`)) {
           out.push(
-            diag("continue_outside_iteration", ref.range, `"${from}": _continue is only valid inside the workflow body of an iterating step`, {
+            diag("continue_outside_iteration", ref.range, `"${from}": _continue is only valid inside an iterating step (its body, or its own per-item outcomes)`, {
               hint: s.parent ? `the enclosing step "${s.owner?.name}" does not iterate; use "return" to leave the body` : "at the top level, name the next step or state",
             }),
           );
-        } else if (ref.name === "return" && !s.parent) {
-          out.push(diag("return_outside_body", ref.range, `"${from}": return is only valid inside a workflow body`, { hint: "at the top level, go to a terminal state" }));
         }
       }
     }

@@ -2,13 +2,17 @@ import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { checkAdapterUse } from "./check-adapter-use.js";
 import { checkBodies } from "./check-bodies.js";
 import { checkCalls } from "./check-calls.js";
+import { checkEnvironments } from "./check-environments.js";
 import { checkHeader } from "./check-header.js";
 import { checkLiteralTypes } from "./check-literal-types.js";
+import { checkLocals } from "./check-locals.js";
 import { checkLoops } from "./check-loops.js";
+import { checkNodeShapes } from "./check-node-shapes.js";
 import { checkOutcomes } from "./check-outcomes.js";
 import { checkReachability } from "./check-reachability.js";
 import { checkReservedTargets } from "./check-reserved-targets.js";
 import { checkStates } from "./check-states.js";
+import { checkStepFields } from "./check-step-fields.js";
 import { checkUnused } from "./check-unused.js";
 import type { Check, CheckContext } from "./context.js";
 
@@ -16,7 +20,23 @@ import type { Check, CheckContext } from "./context.js";
  * Every check, in order: the table of contents of what `criteria validate` verifies
  * beyond shape and names (actionlint's rule list). Each lives in its own file.
  */
-export const CHECKS: readonly Check[] = [checkHeader, checkBodies, checkReservedTargets, checkOutcomes, checkStates, checkReachability, checkLoops, checkLiteralTypes, checkAdapterUse, checkCalls, checkUnused];
+export const CHECKS: readonly Check[] = [
+  checkHeader,
+  checkBodies,
+  checkReservedTargets,
+  checkOutcomes,
+  checkNodeShapes,
+  checkStepFields,
+  checkLocals,
+  checkEnvironments,
+  checkStates,
+  checkReachability,
+  checkLoops,
+  checkLiteralTypes,
+  checkAdapterUse,
+  checkCalls,
+  checkUnused,
+];
 
 /**
  * Runs every check; diagnostics are sorted later, once, by the caller.

@@ -351,8 +351,12 @@ class Decoder {
       }
       const duration = this.duration(o.duration ?? o.timeout, childPointer(p, o.duration !== undefined ? "duration" : "timeout"), true);
       w.waits.push({ name, ...r, duration, signal: str(o.signal), outcomes: this.outcomes(o.outcomes, childPointer(p, "outcomes")), next: this.nodeRef(o.next, childPointer(p, "next")) });
+      // A trigger (the upstream spec, "Wait"); a signal wait is bounded by "timeout".
       if (o.duration === undefined && o.signal === undefined) {
-        this.diagnostics.push(diag("missing_field", r.nameRange, `wait "${name}" needs "duration" or "signal"`));
+        this.diagnostics.push(diag("wait_trigger", r.nameRange, `wait "${name}" needs "duration" or "signal"`, { hint: `e.g. duration = "30s", or signal = "deploy-ready"` }));
+      } else if (o.duration !== undefined && o.signal !== undefined) {
+        // Our older form: the duration bounds the signal wait. The Go tool refuses it; we warn.
+        this.diagnostics.push(diag("wait_duration_and_signal", this.keyRange(childPointer(p, "signal")), `wait "${name}" sets both "duration" and "signal": it waits for the signal at most ${JSON.stringify(o.duration)}`, { hint: `write timeout = ${JSON.stringify(o.duration)} instead of duration (the Go tool refuses both)` }));
       }
     }
     for (const [name, v, p, r] of this.named(doc.approvals, at("approvals"))) {
@@ -376,6 +380,7 @@ class Decoder {
         ...(o.type !== undefined ? { typeRange: this.range(childPointer(p, "type")) } : {}),
         description: str(o.description),
         ...("value" in o ? { value: this.typedLiteral(this.expr(o.value, childPointer(p, "value")), typeText(o.type), childPointer(p, "value")) } : {}),
+        ...(o.secret === true || o.sensitive === true ? { secret: true } : {}),
       });
     }
     return w;
@@ -494,7 +499,7 @@ class Decoder {
         }
         // A switch condition that is a template with text outside ${} is a string, always true elsewhere: refuse it.
         if (isStringTemplate(when)) {
-          this.diagnostics.push(diag("invalid_type", when.range, `${b.keyword} "${name}" arm ${i + 1}: the condition is a string template, not a bool`, { hint: "write the expression itself, without quotes: condition = var.env == \"prod\"" }));
+          this.diagnostics.push(diag("condition_is_string", when.range, `${b.keyword} "${name}" arm ${i + 1}: the condition is a string template, not a bool`, { hint: "write the expression itself, without quotes: condition = var.env == \"prod\"" }));
         }
         b.arms.push({ range: this.range(ap), when, next: this.nodeRef(a.next, childPointer(ap, "next")), output: this.exprMap(a.output, childPointer(ap, "output")) });
       });
@@ -532,9 +537,19 @@ class Decoder {
     s.timeout = this.duration(o.timeout, at("timeout"));
     s.maxVisits = int(o.max_visits);
     // max_visits / parallel_max may be compile-time expressions (var.*, local.*).
-    if (typeof o.max_visits === "string") s.maxVisitsExpr = this.expr(o.max_visits, at("max_visits"));
-    if (typeof o.parallel_max === "string") s.parallelMaxExpr = this.expr(o.parallel_max, at("parallel_max"));
-    if (o.while !== undefined) s.while = this.expr(o.while, at("while"));
+    for (const k of ["max_visits", "parallel_max"] as const) {
+      const v = o[k];
+      if (typeof v !== "string") continue;
+      // A string is an expression only when it interpolates ("3" is text, not a number).
+      if (!v.includes("${")) {
+        this.diagnostics.push(diag("invalid_type", this.range(at(k)), `step "${name}": ${k} must be a whole number or an expression of var.* / local.*, not the string ${JSON.stringify(v)}`, { hint: /^\d+$/.test(v) ? `write ${k} = ${v}, without quotes` : `e.g. ${k} = var.${k}` }));
+      } else if (k === "max_visits") s.maxVisitsExpr = this.expr(v, at(k));
+      else s.parallelMaxExpr = this.expr(v, at(k));
+    }
+    if (o.while !== undefined) {
+      s.while = this.expr(o.while, at("while"));
+      if (isStringTemplate(s.while)) this.diagnostics.push(diag("condition_is_string", s.while.range, `step "${name}": while is a string template, not a bool`, { hint: "write the expression itself, without quotes: while = data.internal.left.value > 0" }));
+    }
     if (isObj(o.secret_input)) s.secretInput = this.exprMap(o.secret_input, at("secret_input"));
     if (o.count !== undefined) s.count = this.numberExpr(o.count, at("count"), "count");
     if (o.for_each !== undefined) s.forEach = this.expr(o.for_each, at("for_each"));
@@ -555,6 +570,7 @@ class Decoder {
     s.onCrash = str(o.on_crash);
     if (Array.isArray(o.allow_tools)) s.allowTools = this.stringList(o.allow_tools, at("allow_tools")).map((x) => x.ref);
     s.environment = this.envRef(o.environment, at("environment"));
+    for (const k of ["on_failure", "input", "allow_tools"] as const) if (o[k] !== undefined) (s.fieldRanges ??= {})[k] = this.keyRange(at(k));
     return s;
   }
 

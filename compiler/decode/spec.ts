@@ -216,6 +216,8 @@ export interface StepSpec extends Named {
   /** `secret_input { }`: input values that are secrets. */
   secretInput?: Record<string, ExprSource>;
   onFailure?: "continue" | "abort" | "ignore";
+  /** Where some fields' keys were written, for checks that point at them. */
+  fieldRanges?: Partial<Record<"on_failure" | "input" | "allow_tools", Range>>;
   defaultOutcome?: NodeRef;
   lifecycle?: "open" | "close";
   onCrash?: string;
@@ -267,6 +269,8 @@ export interface OutputSpec extends Named {
   typeRange?: Range;
   description?: string;
   value?: ExprSource;
+  /** `secret = true` / `sensitive = true`: the output may carry a secret (shown redacted). */
+  secret?: boolean;
 }
 
 /**

@@ -15,7 +15,7 @@ import type { Scope } from "./scope.js";
 export const EACH_FIELDS = ["value", "key", "_idx", "_total", "_first", "_last", "_prev"];
 
 /** Namespaces an expression may start with. */
-export const NAMESPACES = ["var", "local", "each", "steps", "shared", "input", "memory", "data", "while", "path", "step"];
+export const NAMESPACES = ["var", "local", "each", "steps", "shared", "input", "memory", "data", "while", "path", "step", "output", "subworkflow"];
 
 /** Fields of `while` (a while-iterating step's own expressions). */
 export const WHILE_FIELDS = ["index", "first", "_prev"];
@@ -108,6 +108,13 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
           diagnostics.push(diag("unknown_reference", at, `${ctx.what}: step outputs are not available here`));
         } else if (name === undefined) {
           diagnostics.push(diag("unknown_reference", at, `${ctx.what}: "steps" needs a step name, e.g. steps.build.stdout`));
+        } else if (!s.lookup("steps", name) && s.switchOutput(name)) {
+          // A switch whose arms store an output (steps.<switch>.<key>).
+          const keys = s.switchOutput(name)!;
+          const key = ref.path[1];
+          if (typeof key === "string" && !keys.includes(key)) {
+            diagnostics.push(diag("unknown_reference", at, `${ctx.what}: switch "${name}" stores no output "${key}" (in ${ref.raw})`, { hint: suggest(key, keys) ?? `its arms store: ${keys.join(", ")}` }));
+          }
         } else if (!s.lookup("steps", name)) {
           diagnostics.push(diag("unknown_reference", at, `${ctx.what}: unknown step "${name}" (in ${ref.raw})`, { hint: suggest(name, s.visible("steps")) }));
         } else {
@@ -143,6 +150,12 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
       case "path":
         if (name !== undefined && !PATH_FIELDS.includes(name)) {
           diagnostics.push(diag("unknown_reference", at, `${ctx.what}: path has no field "${name}"`, { hint: suggest(name, PATH_FIELDS) ?? `its fields: ${PATH_FIELDS.join(", ")}` }));
+        }
+        break;
+      case "output":
+      case "subworkflow":
+        if (!ctx.step) {
+          diagnostics.push(diag("unknown_reference", at, `${ctx.what}: "${ref.raw}" is only available in an outcome's output or write (the step's own result)`, { hint: "elsewhere, read a step's output as steps.<name>.<key>" }));
         }
         break;
       case "step":

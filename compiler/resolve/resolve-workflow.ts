@@ -2,6 +2,7 @@ import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { suggest } from "../diagnostics/did-you-mean.js";
 import type { Range } from "../diagnostics/range.js";
 import { iterates, type AdapterSpec, type ExprSource, type NodeRef, type StepSpec, type WorkflowSpec } from "../decode/spec.js";
+import { references, type Reference } from "../expr/references.js";
 import { checkExpression, type ExprContext, type RangeAt } from "./check-expression.js";
 import type { ModuleInterface, ModuleLookup } from "./module-interface.js";
 import { Scope, type NodeKind } from "./scope.js";
@@ -148,13 +149,20 @@ class Resolver {
       }
     }
     for (const st of w.steps) s.steps.set(st.name, st);
+    for (const b of w.branches) {
+      const keys = new Set([...b.arms.flatMap((a) => Object.keys(a.output)), ...Object.keys(b.defaultOutput ?? {})]);
+      if (keys.size > 0) s.switchOutputs.set(b.name, [...keys]);
+    }
     for (const st of w.steps) if (st.body) this.bodyOf.set(st, this.declare(st.body, s, st));
     return s;
   }
 
-  private expr(src: ExprSource | undefined, ctx: ExprContext) {
-    if (!src) return;
-    this.diagnostics.push(...checkExpression(src, ctx, this.rangeAt).diagnostics);
+  /** Checks an expression; returns what it references (`[]` when it does not parse). */
+  private expr(src: ExprSource | undefined, ctx: ExprContext): Reference[] {
+    if (!src) return [];
+    const r = checkExpression(src, ctx, this.rangeAt);
+    this.diagnostics.push(...r.diagnostics);
+    return r.expr ? references(r.expr) : [];
   }
 
   private exprs(m: Record<string, ExprSource> | undefined, ctx: ExprContext, what: string) {
@@ -204,7 +212,14 @@ class Resolver {
       if (w.header.targetState && !s.nodes.has(w.header.targetState.name)) this.node(w.header.targetState, s, "target_state");
     }
     for (const v of w.variables) this.expr(v.default, { ...base, each: false, steps: false, what: `variable "${v.name}" default` });
-    for (const l of w.locals) this.expr(l.value, { ...base, what: `local "${l.name}"` });
+    for (const l of w.locals) {
+      const refs = this.expr(l.value, { ...base, what: `local "${l.name}"` });
+      const stepRef = refs.find((r) => r.root === "steps");
+      s.localReads.set(l.name, {
+        locals: refs.filter((r) => r.root === "local" && typeof r.path[0] === "string").map((r) => r.path[0] as string),
+        ...(stepRef ? { steps: { raw: stepRef.raw, range: l.value.range } } : {}),
+      });
+    }
     for (const a of w.adapters) this.exprs(a.config, { ...base, each: false, steps: false, what: `adapter "${a.name}"` }, "config");
     for (const a of w.agents) {
       this.exprs(a.config, { ...base, each: false, steps: false, what: `agent "${a.name}"` }, "config");
@@ -372,13 +387,25 @@ class Resolver {
       const outcomeCtx: ExprContext = { ...own, what: `${what} outcome "${o.name}"`, step: true };
       this.exprs(o.output, outcomeCtx, "output");
       this.expr(o.outputExpr, { ...outcomeCtx, what: `${outcomeCtx.what} output` });
+      const written = new Set(o.writes.map((w) => w.target));
       for (const w of o.writes) {
         if (!s.lookup("data", w.target)) {
           this.diagnostics.push(diag("unknown_reference", w.targetRange, `${what} outcome "${o.name}": write to unknown data value "${w.target}"`, { hint: suggest(w.target, s.visible("data")) ?? `declare it: data "${w.target.split(".")[0]}" "${w.target.split(".")[1]}" { type = string }` }));
         } else s.lookup("data", w.target)!.scope.used.add(`data:${w.target}`);
-        this.expr(w.value, { ...outcomeCtx, what: `${outcomeCtx.what} write` });
+        // Every write reads the step-entry snapshot: reading what this outcome writes sees the old value.
+        for (const ref of this.expr(w.value, { ...outcomeCtx, what: `${outcomeCtx.what} write` })) {
+          const key = ref.root === "data" && typeof ref.path[0] === "string" && typeof ref.path[1] === "string" ? `${ref.path[0]}.${ref.path[1]}` : undefined;
+          if (key !== undefined && written.has(key)) {
+            this.diagnostics.push(
+              diag("write_reads_write", w.value.range, `${what} outcome "${o.name}": this write reads data "${key.replace(".", '" "')}", which the same outcome writes: it sees the value from before the step`, {
+                hint: "writes of one step are atomic against the step-entry snapshot; to read a write's result, write in a later step",
+              }),
+            );
+            break;
+          }
+        }
       }
-      this.exprs(o.sharedWrites, { ...own, what: `${what} outcome "${o.name}"` }, "shared_writes");
+      this.exprs(o.sharedWrites, outcomeCtx, "shared_writes");
       for (const [k, v] of Object.entries(o.sharedWrites)) {
         if (!s.lookup("shared", k)) {
           this.diagnostics.push(diag("unknown_reference", v.keyRange ?? v.range, `${what} outcome "${o.name}": unknown shared variable "${k}"`, { hint: suggest(k, s.visible("shared")) }));

@@ -1,3 +1,4 @@
+import type { Range } from "../diagnostics/range.js";
 import type {
   AdapterSpec,
   AgentSpec,
@@ -34,6 +35,10 @@ export class Scope {
   /** Graph nodes of this workflow only (a body's nodes are its own). */
   readonly nodes = new Map<string, NodeKind>();
   readonly steps = new Map<string, StepSpec>();
+  /** What each local's value reads: other locals (in order) and the first `steps.*` reference, if any. */
+  readonly localReads = new Map<string, { locals: string[]; steps?: { raw: string; range: Range } }>();
+  /** Switch/branch nodes whose arms store an `output`: their keys (all arms'), read as `steps.<switch>.<key>`. */
+  readonly switchOutputs = new Map<string, string[]>();
   /** Declarations of this scope that something uses: `agents:x`, `adapters:T.N`, `locals:x`, ... */
   readonly used = new Set<string>();
 
@@ -68,6 +73,15 @@ export class Scope {
     for (let s: Scope | undefined = this; s; s = s.parent) {
       const d = s[table].get(name) as NonNullable<ReturnType<Scope[K]["get"]>> | undefined;
       if (d !== undefined) return { decl: d, scope: s };
+    }
+    return undefined;
+  }
+
+  /** The output keys of a switch visible from this scope, if it stores any. */
+  switchOutput(name: string): string[] | undefined {
+    for (let s: Scope | undefined = this; s; s = s.parent) {
+      const keys = s.switchOutputs.get(name);
+      if (keys) return keys;
     }
     return undefined;
   }

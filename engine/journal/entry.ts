@@ -66,7 +66,21 @@ export interface Payloads {
   /** The adapter returned: its result is final; resume re-uses it and never re-executes. */
   "effect.confirmed": { idempotency_key: string; visit: number; iteration?: number; outcome: string; output: Record<string, Value>; reason: Reason; detail?: string };
   /** One item of an iterating step finished. */
-  "iteration.completed": { visit: number; index: number; outcome: string; success: boolean; output: Record<string, Value>; child_run_id?: string; child_state?: string; reason: Reason };
+  "iteration.completed": {
+    visit: number;
+    index: number;
+    outcome: string;
+    success: boolean;
+    output: Record<string, Value>;
+    child_run_id?: string;
+    child_state?: string;
+    reason: Reason;
+    /** The item's own outcome took effect: its `write` blocks and `shared_writes`, as applied. */
+    data?: Record<string, Value>;
+    shared?: Record<string, Value>;
+    /** The item's outcome leads elsewhere than `_continue`: the loop ends and the step takes that outcome. */
+    exit?: string;
+  };
   /** A step visit finished: the outcome taken and the node it leads to. */
   "step.completed": {
     visit: number;
@@ -79,9 +93,13 @@ export interface Payloads {
     /** The final state of each child run, in the order of `child_run_ids`. */
     child_states?: string[];
     shared?: Record<string, Value>;
+    /** `write` blocks of the outcome taken, as applied (converted to their types). */
+    data?: Record<string, Value>;
+    /** When `next` is `return`: the outcome's `output` projection (a top-level return makes it the run's outputs). */
+    projection?: Record<string, Value>;
   };
-  /** A branch chose an arm. */
-  "branch.taken": { visit: number; arm: number; next: string };
+  /** A branch chose an arm (`arm` -1: the default); `output` is what the arm stored as `steps.<node>`. */
+  "branch.taken": { visit: number; arm: number; next: string; output?: Record<string, Value> };
   "wait.started": { visit: number; until_ms?: number; signal?: string };
   "wait.completed": { visit: number; outcome: string; next: string; signal_seq?: number; signal_payload?: Value };
   "approval.requested": { visit: number; approvers: string[]; reason?: string; until_ms?: number };

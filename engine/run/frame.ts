@@ -1,6 +1,7 @@
 import type { Graph, GraphAdapter, GraphAgent, GraphSubworkflow } from "../../compiler/build/graph.js";
 import type { Value } from "../../compiler/expr/value.js";
 import type { RunRecord } from "../journal/fold.js";
+import type { DataStore } from "./data-store.js";
 import type { SessionScope } from "./sessions.js";
 
 /**
@@ -24,6 +25,8 @@ export interface Frame {
   /** Step outputs visible from this run (`steps.<name>`): enclosing runs' (bodies only) and its own. */
   outputs: Record<string, Value>;
   rec: RunRecord;
+  /** The run's `data` values (an inline body shares its caller's store). */
+  data: DataStore;
   /** Step outputs merged in completion order (a body's result when it declares no outputs). */
   merged: Record<string, Value>;
   /** A module's run: the namespaces of the runs around it are not visible. */

@@ -1,7 +1,7 @@
 import { setMaxListeners } from "node:events";
 import { statSync } from "node:fs";
 import { relative, resolve as resolvePath } from "node:path";
-import { DEFAULT_POLICY, type Graph, type GraphStep } from "../../compiler/build/graph.js";
+import { DEFAULT_POLICY, type Graph, type GraphExpr, type GraphStep } from "../../compiler/build/graph.js";
 import { expectedOf } from "../../compiler/build/graph-edges.js";
 import type { FunctionTable, Value } from "../../compiler/expr/value.js";
 import type { Adapter, Reason, StepRequest, StepResult } from "../adapters/adapter.js";
@@ -11,6 +11,8 @@ import type { SqliteJournal } from "../journal/sqlite-journal.js";
 import { chainOf, DeadlineExceeded, deadlineOf, ownerOf, rootOf, subworkflowOf, type Frame } from "./frame.js";
 import { MEMORY_BUDGET_BYTES, memoryNamespace, queryOf, type MemoryProvider } from "./memory.js";
 import { conform, EvalFailure, engineFunctions, evalExpr, evalMap } from "./evaluate.js";
+import { DataStore } from "./data-store.js";
+import { outcomeEffects, type OutcomeEffects } from "./outcome-effects.js";
 import type { RunEvent } from "./events.js";
 import { SessionScope } from "./sessions.js";
 import { orphanFile, reapOrphan } from "../adapters/run-process.js";
@@ -33,6 +35,8 @@ export interface RunEnd {
    * when it declares no `output` blocks, so `steps.loop[i].k` reads what its steps produced.
    */
   merged_output?: Record<string, Value>;
+  /** Ended by `return` from an outcome with an `output` projection: that projection (a module's or the root's outputs). */
+  returned?: Record<string, Value>;
 }
 
 /** What one execution of a step (or of one item) ends with. */
@@ -46,6 +50,8 @@ interface ItemOutcome {
   child_run_ids?: string[];
   /** Each child run's final state, in the order of `child_run_ids`. */
   child_states?: string[];
+  /** An item's own outcome already took effect and chose the step's route (`exit` of an iteration). */
+  routed?: boolean;
 }
 
 /** What a step visit ends with (an iterating step's output is the list of its items'). */
@@ -138,6 +144,9 @@ function isDirectory(p: string): boolean {
     return false;
   }
 }
+
+/** Outcomes of an iterating step as a whole, never of one item. */
+const AGGREGATE_OUTCOMES = new Set(["all_succeeded", "any_failed", "default"]);
 
 /** The largest step output an event carries (the journal keeps all of it). */
 const EVENT_OUTPUT_BYTES = 8192;
@@ -365,7 +374,20 @@ export class Runner {
       if (memory === null && x.memory !== undefined) memory = x.memory;
       if (x.isolated) break;
     }
-    return { var: f.vars, local: this.locals(f), each, steps: f.outputs, shared: this.shared, input: f.inputs, memory };
+    // A `while` item is an `each` with total -1 (the Go tool's cursor for an unbounded loop).
+    const loop = each !== null && (each as Record<string, Value>)._total === -1 ? { index: (each as Record<string, Value>)._idx, first: (each as Record<string, Value>)._first, _prev: (each as Record<string, Value>)._prev } : null;
+    return {
+      var: f.vars,
+      local: this.locals(f),
+      each,
+      while: loop,
+      steps: f.outputs,
+      shared: this.shared,
+      input: f.inputs,
+      memory,
+      data: f.data.empty ? {} : f.data.namespace(),
+      path: { module: this.frameDir(f), root: this.baseDir, cwd: process.cwd() },
+    };
   }
 
   private locals(f: Frame): Record<string, Value> {
@@ -373,7 +395,7 @@ export class Runner {
     const out: Record<string, Value> = { ...(f.parent && !f.isolated ? this.locals(f.parent) : {}) };
     f.locals = out;
     for (const l of f.graph.locals) {
-      const ns = { var: f.vars, local: out, each: f.each ?? null, steps: f.outputs, shared: this.shared, input: f.inputs, memory: f.memory ?? null };
+      const ns = { var: f.vars, local: out, each: f.each ?? null, steps: f.outputs, shared: this.shared, input: f.inputs, memory: f.memory ?? null, path: { module: this.frameDir(f), root: this.baseDir, cwd: process.cwd() } };
       out[l.name] = evalExpr(l.value, ns, this.fns(f));
     }
     return out;
@@ -397,6 +419,17 @@ export class Runner {
     // `steps.*` as seen from this run: a body sees the enclosing runs' outputs (they wait
     // while this run goes on), then its own, added as its steps complete. O(1) per step.
     const outputs = Object.assign(Object.create(null) as Record<string, Value>, call.isolated ? undefined : parent?.outputs);
+    let data: DataStore;
+    try {
+      const fns = call.isolated || !parent ? this.functionsAt(this.dirOf(graph)) : this.fns(parent);
+      data = call.isolated || !parent ? new DataStore(graph.data ?? [], undefined, fns) : DataStore.forBody(graph.data, parent.data, fns);
+    } catch (e) {
+      if (!(e instanceof EvalFailure)) throw e;
+      const end = this.fail(runId, "eval_error", e.message);
+      this.append([this.entry(runId, "", 0, "run.completed", { state: "", success: false, reason: end.reason, detail: e.message, outputs: {} })]);
+      if (!parent) this.emit({ event: "run.completed", run_id: runId, state: "", success: false, reason: end.reason, detail: end.detail, outputs: {} });
+      return end;
+    }
     const f: Frame = {
       graph,
       runId,
@@ -407,6 +440,7 @@ export class Runner {
       inputs: call.input,
       outputs,
       rec,
+      data,
       merged: Object.create(null) as Record<string, Value>,
       isolated: call.isolated,
       depth: parent ? parent.depth + 1 : 0,
@@ -431,7 +465,10 @@ export class Runner {
     }
     const closeErrors = await sessions.close();
     for (const m of closeErrors) this.emit({ event: "warning", run_id: runId, message: m });
-    if (end.success) {
+    if (end.success && end.returned && (call.isolated || !parent)) {
+      // `return` with an `output` projection: the projection is the run's outputs (over its output blocks).
+      end.outputs = end.returned;
+    } else if (end.success) {
       try {
         end.outputs = evalMap(Object.fromEntries(graph.outputs.filter((o) => o.value).map((o) => [o.name, o.value!])), this.namespaces(f), this.fns(f));
         for (const o of graph.outputs) if (o.type && o.name in end.outputs) end.outputs[o.name] = conform(o.type, end.outputs[o.name], `output "${o.name}"`);
@@ -481,9 +518,10 @@ export class Runner {
     const waits = new Map(g.waits.map((w) => [w.name, w]));
     const approvals = new Map(g.approvals.map((a) => [a.name, a]));
     let node = g.initial_state;
+    let returned: Record<string, Value> | undefined;
     for (;;) {
       if (f.signal.aborted) throw this.stopped(f);
-      if (node === "_continue" || node === "return") return { run_id: f.runId, state: node, success: true, reason: "ok", outputs: {} };
+      if (node === "_continue" || node === "return") return { run_id: f.runId, state: node, success: true, reason: "ok", outputs: {}, ...(returned ? { returned } : {}) };
       const state = states.get(node);
       if (state) return { run_id: f.runId, state: node, success: state.success, reason: state.success ? "ok" : "failure_state", ...(state.success ? {} : { detail: `reached state "${node}" (success = false)` }), outputs: {} };
       const visit = (visits.get(node) ?? 0) + 1;
@@ -492,6 +530,7 @@ export class Runner {
       if (step) {
         const r = await this.step(f, step, visit);
         if (!r.next) return this.fail(f.runId, r.reason, r.detail ?? `step "${node}" failed`);
+        returned = r.projection;
         node = r.next;
         continue;
       }
@@ -513,8 +552,15 @@ export class Runner {
           }
           const next = arm >= 0 ? branch.arms[arm].next : branch.default;
           if (next === undefined) return this.fail(f.runId, "unknown_outcome", `branch "${node}": no arm matched and there is no default`);
-          this.append([this.entry(f.runId, node, 0, "branch.taken", { visit, arm, next })]);
+          // The arm's `output` becomes steps.<node> before its target is entered.
+          const out = arm >= 0 ? branch.arms[arm].output : branch.default_output;
+          const output = out ? evalMap(out, ns, this.fns(f)) : undefined;
+          this.append([this.entry(f.runId, node, 0, "branch.taken", { visit, arm, next, ...(output ? { output } : {}) })]);
           taken = f.rec.branches.get(`${node}#${visit}`)!;
+        }
+        if (taken.output) {
+          f.outputs[node] = taken.output;
+          merge(f, taken.output);
         }
         this.emit({ event: "branch.taken", run_id: f.runId, node, next: taken.next, arm: taken.arm });
         node = taken.next;
@@ -544,7 +590,8 @@ export class Runner {
     const root = this.rootGraph(f);
     this.totalSteps++;
     if (this.totalSteps > root.policy.max_total_steps) return `policy max_total_steps = ${root.policy.max_total_steps} exceeded at step "${step.name}"`;
-    if (step.max_visits !== undefined && visit > step.max_visits) return `step "${step.name}" visited more than max_visits = ${step.max_visits} times`;
+    const maxVisits = step.max_visits_expr ? this.compileTimeInt(f, step.max_visits_expr, "max_visits") : step.max_visits;
+    if (maxVisits !== undefined && visit > maxVisits) return `step "${step.name}" visited more than max_visits = ${maxVisits} times`;
     const warnKey = `${f.runId}\u0000${step.name}`;
     if (visit >= root.policy.max_visits_warn_threshold && !this.warned.has(warnKey)) {
       this.warned.add(warnKey);
@@ -558,14 +605,21 @@ export class Runner {
   }
 
   /** One visit of a step: recorded → re-used; else executed, routed and journaled. */
-  private async step(f: Frame, step: GraphStep, visit: number): Promise<{ next?: string; reason: Reason; detail?: string }> {
+  private async step(f: Frame, step: GraphStep, visit: number): Promise<{ next?: string; reason: Reason; detail?: string; projection?: Record<string, Value> }> {
     const recorded = f.rec.steps.get(`${step.name}#${visit}`);
     const over = this.policy(f, step, visit);
     if (recorded) {
       f.outputs[step.name] = recorded.output as Value;
       merge(f, recorded.output as Value);
+      // Its items' own writes first (in index order), then its outcome's, as they were applied.
+      for (let i = 0; step.iteration && f.rec.iterations.has(`${step.name}#${visit}#${i}`); i++) {
+        const item = f.rec.iterations.get(`${step.name}#${visit}#${i}`)!;
+        f.data.apply(item.data);
+        if (item.shared) Object.assign(this.shared, item.shared);
+      }
       if (recorded.shared) Object.assign(this.shared, recorded.shared);
-      return { next: recorded.next || undefined, reason: recorded.reason, detail: recorded.detail };
+      f.data.apply(recorded.data);
+      return { next: recorded.next || undefined, reason: recorded.reason, detail: recorded.detail, ...(recorded.projection ? { projection: recorded.projection } : {}) };
     }
     if (over) {
       this.append([this.entry(f.runId, step.name, 0, "step.completed", { visit, outcome: "", next: "", output: {}, reason: "policy_exceeded", detail: over })]);
@@ -573,6 +627,8 @@ export class Runner {
     }
     const started = this.clock();
     this.emit({ event: "step.started", run_id: f.runId, step: step.name, visit });
+    // The step-entry snapshot: every expression of this visit, writes included, reads it.
+    const ns = this.namespaces(f);
     let result: StepOutcome;
     try {
       result = step.iteration ? await this.iterate(f, step, visit) : await this.once(f, step, visit, undefined, undefined);
@@ -583,28 +639,15 @@ export class Runner {
     // on_crash = "abort_run": a crashed adapter ends the run, whatever the outcomes say.
     const abortRun = result.reason === "crashed" && this.onCrash(f, step) === "abort_run";
     if (abortRun) result = { ...result, outcome: "", detail: `${result.detail ?? "the adapter crashed"} (on_crash = "abort_run")` };
-    // Route: the outcome must be declared, else default_outcome, else the step fails the run.
-    let outcomeName = result.outcome;
-    let outcome = step.outcomes.find((o) => o.name === outcomeName);
-    let reason = result.reason;
-    let detail = result.detail;
-    if (!outcome && !abortRun && result.reason !== "eval_error" && result.reason !== "policy_exceeded" && step.default_outcome) {
-      outcome = step.outcomes.find((o) => o.name === step.default_outcome);
-      outcomeName = step.default_outcome;
-    }
-    if (!outcome && reason === "ok") {
-      reason = "unknown_outcome";
-      detail = `step "${step.name}" ended in outcome "${result.outcome}", which it does not declare (declared: ${step.outcomes.map((o) => o.name).join(", ")})`;
-    } else if (!outcome && !detail) detail = `step "${step.name}" failed (${reason}) and has no "${result.outcome || "failure"}" outcome`;
+    let { name: outcomeName, outcome, reason, detail } = this.route(f, step, result, abortRun);
     let output = result.output;
-    let shared: Record<string, Value> | undefined;
-    if (outcome) {
+    let effects: OutcomeEffects | undefined;
+    if (outcome && !result.routed) {
       try {
+        // Older files read the step's own output as steps.<self> in its projections.
         f.outputs[step.name] = output as Value;
-        if (Object.keys(outcome.output).length > 0 && !Array.isArray(output)) {
-          output = { ...output, ...evalMap(outcome.output, this.namespaces(f), this.fns(f)) };
-        }
-        if (Object.keys(outcome.shared_writes).length > 0) shared = evalMap(outcome.shared_writes, this.namespaces(f), this.fns(f));
+        effects = outcomeEffects(outcome, output, { ...ns, steps: f.outputs }, this.fns(f), f.data);
+        output = effects.output;
       } catch (e) {
         outcome = undefined;
         reason = "eval_error";
@@ -622,35 +665,104 @@ export class Runner {
         reason,
         ...(detail ? { detail } : {}),
         ...(result.child_run_ids ? { child_run_ids: result.child_run_ids, ...(result.child_states ? { child_states: result.child_states } : {}) } : {}),
-        ...(shared ? { shared } : {}),
+        ...(effects?.shared ? { shared: effects.shared } : {}),
+        ...(effects?.data ? { data: effects.data } : {}),
+        ...(next === "return" && effects?.projection ? { projection: effects.projection } : {}),
       }),
     ]);
-    if (shared) Object.assign(this.shared, shared);
+    if (effects?.shared) Object.assign(this.shared, effects.shared);
+    f.data.apply(effects?.data);
     f.outputs[step.name] = output as Value;
     merge(f, output as Value);
     this.emit({ event: "step.completed", run_id: f.runId, step: step.name, visit, outcome: outcome ? outcomeName : result.outcome, next, reason, detail, ms: this.clock() - started, ...boundedOutput(output) });
-    return { next: next || undefined, reason, detail };
+    return { next: next || undefined, reason, detail, ...(next === "return" && effects?.projection ? { projection: effects.projection } : {}) };
   }
 
-  /** Runs every item of an iterating step (sequentially, or up to parallel_max at once). */
-  private async iterate(f: Frame, step: GraphStep, visit: number) {
+  /**
+   * The declared outcome a step's result takes (the upstream spec, "Outcome model"):
+   * the one named like the result; else the older `default_outcome`; else `outcome
+   * "default"` (said in a warning, as the Go tool's `step.outcome.defaulted` event);
+   * else, when the step declares one outcome and the adapter just succeeded, that one
+   * (the implicit default). An evaluation error, a policy stop or `on_crash =
+   * "abort_run"` takes no outcome: the run fails with the reason.
+   */
+  private route(f: Frame, step: GraphStep, result: StepOutcome, abortRun: boolean): { name: string; outcome?: GraphStep["outcomes"][number]; reason: Reason; detail?: string } {
+    const find = (n: string) => step.outcomes.find((o) => o.name === n);
+    let name = result.outcome;
+    let outcome = find(name);
+    const { reason } = result;
+    const routable = !abortRun && reason !== "eval_error" && reason !== "policy_exceeded";
+    if (!outcome && routable && step.default_outcome) {
+      name = step.default_outcome;
+      outcome = find(name);
+    }
+    if (!outcome && routable && find("default")) {
+      this.emit({ event: "warning", run_id: f.runId, message: `step "${step.name}" ended in outcome "${result.outcome}", which it does not declare: outcome "default" taken` });
+      name = "default";
+      outcome = find(name);
+    }
+    if (!outcome && reason === "ok" && result.outcome === "success" && step.outcomes.length === 1 && !step.iteration) {
+      name = step.outcomes[0].name;
+      outcome = step.outcomes[0];
+    }
+    if (outcome) return { name, outcome, reason: result.reason, ...(result.detail ? { detail: result.detail } : {}) };
+    if (reason === "ok") {
+      return { name, reason: "unknown_outcome", detail: `step "${step.name}" ended in outcome "${result.outcome}", which it does not declare (declared: ${step.outcomes.map((o) => o.name).join(", ")})` };
+    }
+    return { name, reason, detail: result.detail ?? `step "${step.name}" failed (${reason}) and has no "${result.outcome || "failure"}" outcome` };
+  }
+
+  /**
+   * Runs every item of an iterating step: sequentially (`count`, `for_each`; `while`
+   * while its condition holds, re-evaluated before each item), or up to `parallel_max`
+   * at once. An item whose result names one of the step's own (non-aggregate) outcomes
+   * takes it: its projection, `write` blocks and `shared_writes` apply per item, and
+   * unless it leads to `_continue` the loop ends and the step takes that outcome (the
+   * upstream spec, "The `_continue` target"). Recorded items are re-used with their
+   * writes, so a resumed `while` re-evaluates its condition where it stopped.
+   */
+  private async iterate(f: Frame, step: GraphStep, visit: number): Promise<StepOutcome> {
     const it = step.iteration!;
-    const items = iterationItems(evalExpr(it.expr, this.namespaces(f), this.fns(f)), it.kind, it.expr.at, this.rootGraph(f).policy.max_total_steps);
-    const total = items.length;
-    const outputs: Record<string, Value>[] = new Array(total);
+    const isWhile = it.kind === "while";
+    const items = isWhile ? [] : iterationItems(evalExpr(it.expr, this.namespaces(f), this.fns(f)), it.kind, it.expr.at, this.rootGraph(f).policy.max_total_steps);
+    const total = isWhile ? -1 : items.length;
+    const outputs: Record<string, Value>[] = [];
     const childIds: string[] = [];
     const childStates: string[] = [];
     let failed = 0;
     let stop = false;
     let crashed: string | undefined;
+    let exit: string | undefined;
+    const eachOf = (i: number, prev: Value): Record<string, Value> =>
+      isWhile
+        ? { value: null, key: i, _idx: i, _total: -1, _first: i === 0, _last: false, _prev: prev }
+        : { value: items[i].value, key: items[i].key, _idx: i, _total: total, _first: i === 0, _last: i === total - 1, _prev: prev };
     const runItem = async (i: number, prev: Value): Promise<void> => {
       const key = `${step.name}#${visit}#${i}`;
       let done = f.rec.iterations.get(key);
       if (!done) {
-        const each = { value: items[i].value, key: items[i].key, _idx: i, _total: total, _first: i === 0, _last: i === total - 1, _prev: prev };
+        const each = eachOf(i, prev);
+        // The item-entry snapshot its own outcome's writes read.
+        const itemNs = this.namespaces({ ...f, each });
         const r = await this.once(f, step, visit, i, each);
         if (r.reason === "crashed" && this.onCrash(f, step) === "abort_run") crashed = r.detail ?? "the adapter crashed";
-        const success = r.reason === "ok" && (r.outcome === "success" || r.outcome === "return" || step.target.kind !== "body" ? r.outcome !== "failure" : false);
+        let success = r.reason === "ok" && (r.outcome === "success" || r.outcome === "return" || step.target.kind !== "body" ? r.outcome !== "failure" : false);
+        let output = Array.isArray(r.output) ? {} : r.output;
+        let reason = r.reason;
+        let detail = r.detail;
+        let effects: OutcomeEffects | undefined;
+        const own = crashed === undefined && reason !== "eval_error" && reason !== "policy_exceeded" ? step.outcomes.find((o) => o.name === r.outcome && !AGGREGATE_OUTCOMES.has(o.name)) : undefined;
+        if (own) {
+          try {
+            effects = outcomeEffects(own, output, itemNs, this.fns(f), f.data);
+            output = effects.output as Record<string, Value>;
+          } catch (e) {
+            if (!(e instanceof EvalFailure)) throw e;
+            success = false;
+            reason = "eval_error";
+            detail = e.message;
+          }
+        }
         this.append([
           ...r.pending,
           this.entry(f.runId, step.name, 0, "iteration.completed", {
@@ -658,10 +770,13 @@ export class Runner {
             index: i,
             outcome: r.outcome,
             success: success || step.on_failure === "ignore",
-            output: Array.isArray(r.output) ? {} : r.output,
+            output,
             ...(r.child_run_ids?.[0] ? { child_run_id: r.child_run_ids[0] } : {}),
             ...(r.child_states?.[0] !== undefined ? { child_state: r.child_states[0] } : {}),
-            reason: r.reason,
+            reason,
+            ...(effects?.data ? { data: effects.data } : {}),
+            ...(effects?.shared ? { shared: effects.shared } : {}),
+            ...(effects && own!.next !== "_continue" ? { exit: own!.name } : {}),
           }),
         ]);
         done = f.rec.iterations.get(key)!;
@@ -674,10 +789,12 @@ export class Runner {
           outcome: done.outcome,
           success: done.success,
           reason: done.reason,
-          ...(r.detail ? { detail: r.detail } : {}),
+          ...(detail ? { detail } : {}),
           ...(typeof done.output.exit_code === "number" ? { exit_code: done.output.exit_code } : {}),
         });
       }
+      f.data.apply(done.data);
+      if (done.shared) Object.assign(this.shared, done.shared);
       outputs[i] = done.output;
       if (done.child_run_id) {
         childIds[i] = done.child_run_id;
@@ -688,14 +805,37 @@ export class Runner {
         if (step.on_failure === "abort" || crashed !== undefined) stop = true;
       }
       if (done.outcome === "return") stop = true;
+      if (done.exit !== undefined && exit === undefined) {
+        exit = done.exit;
+        stop = true;
+      }
     };
-    if (step.iteration!.kind === "parallel") {
-      const limit = Math.max(1, step.iteration!.parallel_max ?? total);
+    if (it.kind === "parallel") {
+      const limit = Math.max(1, it.parallel_max_expr ? this.compileTimeInt(f, it.parallel_max_expr, "parallel_max") : (it.parallel_max ?? total));
       let next = 0;
       const worker = async () => {
         while (!stop && next < total) await runItem(next++, null);
       };
       await Promise.all(Array.from({ length: Math.min(limit, total) }, worker));
+    } else if (isWhile) {
+      const maxVisits = step.max_visits_expr ? this.compileTimeInt(f, step.max_visits_expr, "max_visits") : step.max_visits;
+      const maxTotal = this.rootGraph(f).policy.max_total_steps;
+      let prev: Value = null;
+      for (let i = 0; !stop; i++) {
+        if (!f.rec.iterations.has(`${step.name}#${visit}#${i}`)) {
+          const holds = evalExpr(it.expr, this.namespaces({ ...f, each: eachOf(i, prev) }), this.fns(f));
+          if (typeof holds !== "boolean") throw new EvalFailure(`${it.expr.at}: step "${step.name}": while must be true or false, not ${JSON.stringify(holds)?.slice(0, 60)}`);
+          if (!holds) break;
+          if (maxVisits !== undefined && i >= maxVisits) {
+            return { outcome: "", output: outputs, reason: "policy_exceeded", detail: `step "${step.name}": its while condition still holds after max_visits = ${maxVisits} iterations`, pending: [] };
+          }
+        }
+        if (++this.totalSteps > maxTotal) {
+          return { outcome: "", output: outputs, reason: "policy_exceeded", detail: `policy max_total_steps = ${maxTotal} exceeded in the while loop of step "${step.name}"`, pending: [] };
+        }
+        await runItem(i, prev);
+        prev = outputs[i];
+      }
     } else {
       let prev: Value = null;
       for (let i = 0; i < total && !stop; i++) {
@@ -706,14 +846,28 @@ export class Runner {
     const ran = outputs.filter((o) => o !== undefined);
     const children = childIds.some(Boolean) ? { child_run_ids: childIds.filter(Boolean), child_states: childStates.filter((_, i) => childIds[i]) } : {};
     if (crashed !== undefined) return { outcome: "", output: ran, reason: "crashed" as Reason, detail: crashed, pending: [] as NewEntry[], ...children };
+    if (exit !== undefined) return { outcome: exit, output: ran, reason: "ok" as Reason, pending: [] as NewEntry[], routed: true, ...children };
+    // Without an any_failed (or default) outcome, failed items fall through to all_succeeded
+    // (the Go tool's rule; validate warns about it).
+    const declaresFailure = step.outcomes.some((o) => o.name === "any_failed" || o.name === "default");
     return {
-      outcome: failed > 0 ? "any_failed" : "all_succeeded",
+      outcome: failed > 0 && declaresFailure ? "any_failed" : "all_succeeded",
       output: ran,
       reason: "ok" as Reason,
-      ...(total === 0 ? { detail: `${step.iteration!.kind} is empty: nothing to iterate, so all_succeeded` } : {}),
+      ...(total === 0 ? { detail: `${it.kind} is empty: nothing to iterate, so all_succeeded` } : {}),
       pending: [] as NewEntry[],
       ...children,
     };
+  }
+
+  /**
+   * `parallel_max` / `max_visits` written as an expression of `var.*` / `local.*`: a
+   * whole number of at least 1, or {@link EvalFailure} naming the position.
+   */
+  private compileTimeInt(f: Frame, e: GraphExpr, what: string): number {
+    const v = evalExpr(e, this.namespaces(f), this.fns(f));
+    if (typeof v !== "number" || !Number.isInteger(v) || v < 1) throw new EvalFailure(`${e.at}: ${what} must be a whole number of at least 1, not ${JSON.stringify(v)}`);
+    return v;
   }
 
   /**

@@ -84,8 +84,8 @@ describe("seed 001: subworkflows use the parent's adapters", () => {
     expect(g.subworkflows).toEqual([{ name: "item", module: "item", input: {}, adapters: ["count.reviewer"], agents: [] }]);
     const child = g.modules!.item;
     expect(child.adapters).toEqual([
-      { id: "count.local", type: "count", name: "local", config: {}, inherited: false, implicit: false },
-      { id: "count.reviewer", type: "count", name: "reviewer", config: {}, inherited: true, implicit: false },
+      { id: "count.local", type: "count", name: "local", config: {}, inherited: false, implicit: false, at: "item/main.hcl:11:17" },
+      { id: "count.reviewer", type: "count", name: "reviewer", config: {}, inherited: true, implicit: false, at: "item/main.hcl:7:17" },
     ]);
     expect(child.dir).toBe("item");
     expect(Object.keys(g.modules!)).toEqual(["item"]);

@@ -21,8 +21,9 @@ const repo = join(import.meta.dirname, "..", "..");
 const bin = join(repo, "bin", "criteria");
 /**
  * The reference workflows: `crash_ref` (top-level steps, for_each, a count body) and
- * `crash_nested` (issue #6: a subworkflow on a passed-in adapter and one of its own, a
- * flow used as an agent, an iterating subworkflow step), with the lines each writes.
+ * `crash_nested` (a subworkflow on a passed-in adapter and one of its own, a flow used
+ * as an agent, an iterating subworkflow step) and `crash_v05` (data writes, while,
+ * switch outputs), with the lines each writes.
  */
 const REFERENCES = [
   { name: "crash_ref", workflow: join(repo, "testdata", "engine", "crash_ref"), lines: ["prepare", "fan-a", "fan-b", "work-0", "check-0", "work-1", "check-1", "finish"] },
@@ -31,6 +32,8 @@ const REFERENCES = [
     workflow: join(repo, "testdata", "engine", "crash_nested", "main.hcl"),
     lines: ["prepare", "stage-single-a", "stage-single-b", "helper-one", "helper-two", "stage-x-a", "stage-x-b", "stage-y-a", "stage-y-b", "finish"],
   },
+  // v0.5: data writes, a while loop over a written value, a switch storing an output.
+  { name: "crash_v05", workflow: join(repo, "testdata", "engine", "crash_v05", "main.hcl"), lines: ["seed", "drain-0", "drain-1", "drain-2", "finish-drained"] },
 ];
 const { workflow, lines: LINES } = REFERENCES[0];
 

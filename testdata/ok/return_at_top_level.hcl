@@ -1,4 +1,4 @@
-# return leaves a workflow body; at the top level there is nothing to return from.
+# At the top level, return ends the run successfully (the Go tool v0.5: "Return semantics").
 workflow "demo" {
   version       = "1"
   initial_state = "build"

@@ -1,0 +1,48 @@
+import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
+import type { Check } from "./context.js";
+
+/**
+ * Waits and approvals have the shape the engine needs (the upstream spec, "Wait" and
+ * "Approval"): a wait has a way on (an outcome or `next`; its one trigger, `duration`
+ * or `signal`, is checked where it is decoded); an approval routes both decisions,
+ * `approved` and `rejected`. Their outcomes only route: `output`, `write` and
+ * `shared_writes` belong to step outcomes (nothing would evaluate them here).
+ */
+export const checkNodeShapes: Check = {
+  name: "node-shapes",
+  run({ resolution }) {
+    const out: Diagnostic[] = [];
+    for (const s of resolution.scopes) {
+      for (const w of s.workflow.waits) {
+        if (w.outcomes.length === 0 && !w.next) {
+          out.push(diag("wait_outcome", w.nameRange, `wait "${w.name}" has no outcome and no "next": a run could not leave it`, { hint: w.signal !== undefined ? `add outcome "received" { next = "..." }` : `add outcome "elapsed" { next = "..." }, or next = "..."` }));
+        }
+      }
+      for (const [kind, nodes] of [["wait", s.workflow.waits], ["approval", s.workflow.approvals]] as const) {
+        for (const n of nodes) {
+          for (const o of n.outcomes) {
+            const fields = [o.writes.length > 0 && "write", (Object.keys(o.output).length > 0 || o.outputExpr) && "output", Object.keys(o.sharedWrites).length > 0 && "shared_writes"].filter(Boolean);
+            if (fields.length === 0) continue;
+            out.push(
+              diag("node_outcome_effects", o.nameRange, `${kind} "${n.name}" outcome "${o.name}" sets ${fields.join(", ")}: a ${kind}'s outcomes only route`, {
+                hint: `a ${kind} produces no output to project or write; set it on the outcome of a step after the ${kind}`,
+              }),
+            );
+          }
+        }
+      }
+      for (const a of s.workflow.approvals) {
+        const names = new Set(a.outcomes.map((o) => o.name));
+        const missing = ["approved", "rejected"].filter((n) => !names.has(n));
+        if (missing.length > 0) {
+          out.push(
+            diag("approval_outcomes", a.nameRange, `approval "${a.name}" has no ${missing.map((m) => `"${m}"`).join(" or ")} outcome`, {
+              hint: `an approval routes both decisions: add ${missing.map((m) => `outcome "${m}" { next = "..." }`).join(" and ")}`,
+            }),
+          );
+        }
+      }
+    }
+    return out;
+  },
+};
