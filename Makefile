@@ -3,14 +3,13 @@
 SHELL := /bin/bash
 CRITERIA := node bin/criteria
 SHARED := ../shared/criteria
-# The real workflow files from the Go tool's users that must keep validating.
-# v0.5.7 modules needing the rest of the v0.5 language (02 switch match, 07 data/write,
-# 08 fileset) join when that language lands.
+# The real workflow files from the Go tool's users that must keep validating: every
+# era, every v0.5.7 example module (each callee directory validated on its own too).
+# Absent ../shared (a clone of this repository alone), only our examples are validated.
 V05 := $(SHARED)/v0.5.7/examples
 REAL_FILES := $(wildcard $(SHARED)/v0.2.0/*.hcl) $(wildcard $(SHARED)/v0.3.0/*.hcl) \
   $(wildcard $(SHARED)/w14-f9cadf3/phase3-subworkflow/parent.hcl) $(wildcard $(SHARED)/w14-f9cadf3/phase3-subworkflow/subworkflows/inner) \
-  $(wildcard $(V05)/hello $(V05)/subworkflow $(V05)/subworkflow/subworkflows/inner $(V05)/llm-pack/01-linear $(V05)/llm-pack/03-iteration-for-each \
-    $(V05)/llm-pack/04-iteration-parallel $(V05)/llm-pack/05-subworkflow $(V05)/llm-pack/05-subworkflow/child $(V05)/llm-pack/06-approval-and-wait)
+  $(wildcard $(V05)/hello $(V05)/subworkflow $(V05)/subworkflow/subworkflows/inner $(V05)/llm-pack/05-subworkflow/child) $(patsubst %/,%,$(wildcard $(V05)/llm-pack/0*/))
 
 .PHONY: all install build test validate demo bench clean
 
