@@ -111,10 +111,11 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
       .option("--auto-approve", "approve every approval node")
       .option("--force", "take the run over even from a live process whose lease has not expired (that process can no longer write)")
       .option("--discard-damaged", "resume past a damaged journal entry: set it and the entries after it aside (kept in the journal's quarantine), re-running what they recorded")
-      .option("--workdir <dir>", "the workflow's directory now, when the checkout moved since the run started"),
+      .option("--workdir <dir>", "the workflow's directory now, when the checkout moved since the run started")
+      .option("--var <name=value>", "a secret variable of the run again (secrets are never journaled; CRITERIA_VAR_<name> works too)", collect, []),
   )
     .addOption(outputOpt())
-    .action(async (run: string, opts: { stateDir?: string; autoApprove?: boolean; output?: string; force?: boolean; discardDamaged?: boolean; workdir?: string; wait?: boolean }) => {
+    .action(async (run: string, opts: { stateDir?: string; autoApprove?: boolean; output?: string; force?: boolean; discardDamaged?: boolean; workdir?: string; wait?: boolean; var: string[] }) => {
       const json = isJson(opts.output);
       setCode(
         await runSession(io, json, async (signal) => {
@@ -141,7 +142,13 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
             if (!json) io.out(message + "\n");
             return { code: row.status === "succeeded" ? EXIT.ok : EXIT.problems, status: row.status === "succeeded" ? "succeeded" : "failed", run_id: run, message };
           }
-          const end = await resume(run, { stateDir: dir, events: sink, autoApprove: opts.autoApprove, signal, force: opts.force, discardDamaged: opts.discardDamaged, workdir: opts.workdir, park: parks(opts.wait, io) });
+          const secretVars: Record<string, string> = {};
+          for (const p of opts.var) {
+            const i = p.indexOf("=");
+            if (i <= 0) throw usage(`--var ${p}: expected name=value`);
+            secretVars[p.slice(0, i)] = p.slice(i + 1);
+          }
+          const end = await resume(run, { stateDir: dir, events: sink, autoApprove: opts.autoApprove, signal, force: opts.force, discardDamaged: opts.discardDamaged, workdir: opts.workdir, park: parks(opts.wait, io), secretVars });
           return endOf(end);
         }),
       );

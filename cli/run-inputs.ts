@@ -9,12 +9,15 @@ import { CliError, EXIT } from "./io.js";
 const usage = (m: string) => new CliError(m, EXIT.usage);
 
 /**
- * The workflow's variables from `--var-file` (JSON/YAML mappings) and `--var k=v`,
- * converted to and checked against the declared types (Terraform's -var and
- * -var-file). Every problem is a usage error (exit 2) naming the variable, and so is a
- * required variable that neither they nor `given` (the `--input` object) bind.
+ * The workflow's variables from `CRITERIA_VAR_<name>` environment variables, then
+ * `--var-file` (JSON/YAML mappings), then `--var k=v`, each over the one before
+ * (Terraform's TF_VAR_name, -var-file and -var), converted to and checked against the
+ * declared types. Every problem is a usage error (exit 2) naming the variable (never
+ * showing a secret variable's value), and so is a required variable that neither they
+ * nor `given` (the `--input` object) bind.
+ * @param env the environment to read `CRITERIA_VAR_<name>` from (default: the process's)
  */
-export function parseVars(graph: Graph, pairs: string[], files: string[], given: Record<string, Value> = {}): Record<string, Value> {
+export function parseVars(graph: Graph, pairs: string[], files: string[], given: Record<string, Value> = {}, env: NodeJS.ProcessEnv = process.env): Record<string, Value> {
   const out: Record<string, Value> = Object.create(null) as Record<string, Value>;
   const names = graph.variables.map((v) => v.name);
   const set = (k: string, v: Value, from: string) => {
@@ -22,9 +25,13 @@ export function parseVars(graph: Graph, pairs: string[], files: string[], given:
     if (!decl) throw usage(`${from}: unknown variable "${k}"${names.length ? `; ${suggest(k, names) ?? ""}` : " (the workflow declares none)"}`);
     const t = decl.type ? parseType(decl.type).type : undefined;
     const why = t ? mismatch(t, v) : undefined;
-    if (why) throw usage(`${from}: variable "${k}": ${why} (type ${decl.type})`);
+    if (why) throw usage(`${from}: variable "${k}": ${decl.secret ? "the value does not fit the type" : why} (type ${decl.type})`);
     out[k] = v;
   };
+  for (const v of graph.variables) {
+    const raw = env[`CRITERIA_VAR_${v.name}`];
+    if (raw !== undefined) setPair(`${v.name}=${raw}`, `CRITERIA_VAR_${v.name}`);
+  }
   for (const f of files) {
     let data: unknown;
     try {
@@ -36,30 +43,37 @@ export function parseVars(graph: Graph, pairs: string[], files: string[], given:
     if (data === null || typeof data !== "object" || Array.isArray(data)) throw usage(`--var-file ${f}: expected a mapping of variable names to values`);
     for (const [k, v] of Object.entries(data as Record<string, Value>)) set(k, v, `--var-file ${f}`);
   }
-  for (const p of pairs) {
+  for (const p of pairs) setPair(p);
+  /** One `name=value` (`--var`, or an environment variable named by `from`), parsed by the variable's type. */
+  function setPair(p: string, from?: string): void {
     const i = p.indexOf("=");
     if (i <= 0) throw usage(`--var ${p}: expected name=value`);
     const k = p.slice(0, i);
     const raw = p.slice(i + 1);
-    const t = graph.variables.find((v) => v.name === k)?.type;
+    const where = from ?? `--var ${k}`;
+    const decl = graph.variables.find((v) => v.name === k);
+    const t = decl?.type;
+    // A secret's text is never repeated in a message.
+    const shown = decl?.secret ? "the value" : `"${raw}"`;
     const kind = t ? parseType(t).type?.kind : "string";
     let v: Value = raw;
     if (kind === "number") {
-      if (!/^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(raw.trim())) throw usage(`--var ${k}: "${raw}" is not a number`);
+      if (!/^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(raw.trim())) throw usage(`${where}: ${shown} is not a number`);
       v = Number(raw);
-      if (/^-?\d+$/.test(raw.trim()) && !Number.isSafeInteger(v)) throw usage(`--var ${k}: ${raw.trim()} is too large to keep exactly as a number (beyond 2^53); declare the variable as a string`);
+      if (/^-?\d+$/.test(raw.trim()) && !Number.isSafeInteger(v)) throw usage(`${where}: ${decl?.secret ? "the value" : raw.trim()} is too large to keep exactly as a number (beyond 2^53); declare the variable as a string`);
     } else if (kind === "bool") {
-      if (raw !== "true" && raw !== "false") throw usage(`--var ${k}: "${raw}" is not true or false`);
+      if (raw !== "true" && raw !== "false") throw usage(`${where}: ${shown} is not true or false`);
       v = raw === "true";
     } else if (kind && kind !== "string") {
       try {
-        v = exact(parseYaml(raw, { intAsBigInt: true }), `--var ${k}`) as Value;
+        v = exact(parseYaml(raw, { intAsBigInt: true }), where) as Value;
       } catch {
-        if (kind !== "any") throw usage(`--var ${k}: "${raw}" is not JSON for a ${t}`);
+        if (kind !== "any") throw usage(`${where}: ${shown} is not JSON for a ${t}`);
       }
     }
-    set(k, v, `--var ${k}`);
+    set(k, v, where);
   }
+
   // A required variable left out is the command line's mistake: exit 2 before anything runs.
   const missing = graph.variables.filter((v) => v.required && !(v.name in out) && !Object.prototype.hasOwnProperty.call(given, v.name));
   if (missing.length > 0) throw usage(`variable${missing.length > 1 ? "s" : ""} ${missing.map((v) => `"${v.name}"`).join(", ")} ${missing.length > 1 ? "are" : "is"} required: pass ${missing.map((v) => `--var ${v.name}=...`).join(" ")}`);

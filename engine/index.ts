@@ -1,6 +1,7 @@
 import type { Graph } from "../compiler/build/graph.js";
 import type { Value } from "../compiler/expr/value.js";
-import { adapterFor } from "./adapters/registry.js";
+import { findAdapterExecutable } from "./adapters/process-adapter.js";
+import { adapterFor, isBuiltIn } from "./adapters/registry.js";
 import { SqliteJournal } from "./journal/sqlite-journal.js";
 import type { RunEvent } from "./run/events.js";
 import { Runner, type RunEnd } from "./run/runner.js";
@@ -12,6 +13,9 @@ export { deliverSignal } from "./run/signals.js";
 export type { RunEvent } from "./run/events.js";
 export { killLiveProcessGroups } from "./adapters/run-process.js";
 export { foldEntries } from "./journal/fold.js";
+
+/** An adapter type can run: built in, or `criteria-adapter-<type>` installed where the registry looks. */
+const adapterExists = (type: string, dir: string) => isBuiltIn(type) || findAdapterExecutable(type, dir) !== undefined;
 
 /** Options shared by {@link apply} and {@link resume}. */
 export interface EngineOptions {
@@ -39,7 +43,7 @@ export async function apply(graph: Graph, vars: Record<string, Value>, opts: Eng
   const journal = new SqliteJournal(opts.stateDir);
   try {
     for (const note of journal.notes) opts.events?.({ event: "warning", run_id: opts.runId ?? "", message: note });
-    return await new Runner({ journal, adapterFor, ...opts }).start(graph, vars, opts.runId, opts.input, opts.source);
+    return await new Runner({ journal, adapterFor, adapterExists, ...opts }).start(graph, vars, opts.runId, opts.input, opts.source);
   } finally {
     journal.close();
   }
@@ -49,14 +53,15 @@ export async function apply(graph: Graph, vars: Record<string, Value>, opts: Eng
  * Resumes a run from its journal: completed work is re-used, an interrupted attempt is
  * marked crashed and run again, confirmed effects are never repeated.
  * @param opts.force take the run over from a live holder; `opts.discardDamaged` resume past
- *   a damaged entry, setting it aside; `opts.workdir` where the workflow's directory is now
+ *   a damaged entry, setting it aside; `opts.workdir` where the workflow's directory is now;
+ *   `opts.secretVars` the run's secret variables again (raw `--var` text; never journaled)
  * @throws RunLockedError when another live process holds the run; JournalDamagedError
  */
-export async function resume(runId: string, opts: Omit<EngineOptions, "baseDir"> & { force?: boolean; discardDamaged?: boolean; workdir?: string }): Promise<RunEnd> {
+export async function resume(runId: string, opts: Omit<EngineOptions, "baseDir"> & { force?: boolean; discardDamaged?: boolean; workdir?: string; secretVars?: Record<string, string> }): Promise<RunEnd> {
   const journal = new SqliteJournal(opts.stateDir);
   try {
     for (const note of journal.notes) opts.events?.({ event: "warning", run_id: runId, message: note });
-    return await new Runner({ journal, adapterFor, baseDir: opts.workdir ?? process.cwd(), ...opts }).resume(runId, { workdir: opts.workdir });
+    return await new Runner({ journal, adapterFor, adapterExists, baseDir: opts.workdir ?? process.cwd(), ...opts }).resume(runId, { workdir: opts.workdir });
   } finally {
     journal.close();
   }

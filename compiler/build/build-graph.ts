@@ -159,10 +159,16 @@ function nearest<T>(scope: Scope, f: (s: Scope) => T | undefined): T | undefined
   return undefined;
 }
 
+/**
+ * The environment a step runs in: its own, else the nearest header's, else the one
+ * environment its workflow declares when it declares exactly one (the upstream spec,
+ * "Default environment").
+ */
 function environmentOf(st: StepSpec, scope: Scope): Pick<GraphStep, "environment"> {
-  const name = st.environment?.name ?? nearest(scope, (s) => s.workflow.header?.environment?.name);
+  const only = (s: Scope) => (s.workflow.environments.length === 1 ? s.workflow.environments[0].name : undefined);
+  const name = st.environment?.name ?? nearest(scope, (s) => s.workflow.header?.environment?.name ?? only(s));
   const env = name ? scope.lookup("environments", name)?.decl : undefined;
-  return env ? { environment: { id: env.name, variables: exprs(env.variables), config: exprs(env.config) } } : {};
+  return env ? { environment: { id: env.name, variables: exprs(env.variables), config: exprs(env.config), at: at(env.nameRange) } } : {};
 }
 
 function step(st: StepSpec, scope: Scope, res: Resolution, root: WorkflowSpec, moduleKey: (id: string) => string): GraphStep {

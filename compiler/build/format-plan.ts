@@ -14,7 +14,7 @@ export function toPlan(g: Graph): string {
   out.push(`policy: max_total_steps=${g.policy.max_total_steps}  max_step_retries=${g.policy.max_step_retries}`);
   out.push("", "variables:");
   if (g.variables.length === 0) out.push("  (none)");
-  for (const v of g.variables) out.push(`  ${v.name}${v.type ? `: ${v.type}` : ""}${v.default ? ` = ${v.default.text}` : "  (required)"}`);
+  for (const v of g.variables) out.push(`  ${v.name}${v.type ? `: ${v.type}` : ""}${v.default ? ` = ${v.secret ? "(secret)" : v.default.text}` : "  (required)"}${v.secret ? "  (secret)" : ""}`);
   out.push("", "agents:");
   if (g.agents.length === 0) out.push("  (none)");
   for (const a of g.agents) out.push(`  ${a.name}   ${a.flow ? `flow=${a.flow.module}` : a.adapter ? `adapter=${a.adapter}` : a.cli ? `cli=${a.cli}` : ""}${a.model ? `  model=${a.model}` : ""}${a.inherited ? "  (inherited)" : ""}`.trimEnd());

@@ -188,7 +188,7 @@ export interface GraphStep {
   /** Tools an agent may use: the step's `allow_tools`, else the nearest `permissions.allow_tools`. */
   allow_tools: string[];
   /** The environment the step runs in: its own `environment`, else the workflow header's. */
-  environment?: { id: string; variables: Record<string, GraphExpr>; config: Record<string, GraphExpr> };
+  environment?: { id: string; variables: Record<string, GraphExpr>; config: Record<string, GraphExpr>; at?: string };
   outcomes: GraphOutcome[];
   /** The inline body's graph (a child run). Its `initial_state` is its first step unless set. */
   body?: Graph;

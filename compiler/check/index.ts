@@ -11,6 +11,7 @@ import { checkNodeShapes } from "./check-node-shapes.js";
 import { checkOutcomes } from "./check-outcomes.js";
 import { checkReachability } from "./check-reachability.js";
 import { checkReservedTargets } from "./check-reserved-targets.js";
+import { checkSecrets } from "./check-secrets.js";
 import { checkStates } from "./check-states.js";
 import { checkStepFields } from "./check-step-fields.js";
 import { checkUnused } from "./check-unused.js";
@@ -29,6 +30,7 @@ export const CHECKS: readonly Check[] = [
   checkStepFields,
   checkLocals,
   checkEnvironments,
+  checkSecrets,
   checkStates,
   checkReachability,
   checkLoops,

@@ -72,6 +72,8 @@ export const CODES = {
   local_reads_steps: { severity: "error", doc: "A local reads `steps.*`: locals are computed once, before any step runs." },
   unknown_environment_type: { severity: "error", doc: "An `environment` block's type is not shell, sandbox, container or remote." },
   condition_is_string: { severity: "error", doc: "A `when`/`condition`/`while` is a string template (text outside `${}`): it would be a string, never true or false." },
+  secret_exposed: { severity: "error", doc: "A secret variable is read where its value would be recorded, shown or passed in plain (input, config, a template, a non-secret output)." },
+  secret_default: { severity: "warning", doc: "A secret variable has a default: the value is written in the workflow's source (and journaled with the compiled workflow)." },
   write_reads_write: { severity: "warning", doc: "A `write` value reads a data value the same outcome writes: it sees the step-entry value, not the other write's." },
   unused_declaration: { severity: "warning", doc: "An adapter, agent, variable or local is declared but never used." },
   max_depth_exceeded: { severity: "error", doc: "Runs would nest deeper than `policy { max_depth }` (default 16): bodies, subworkflows and flows used as agents, with the chain." },

@@ -1,33 +1,52 @@
 /**
  * The standard function library of the expression language.
  *
- * Source: Terraform's built-in functions / the cty stdlib, whose names, parameter
- * orders and behaviour these follow (string functions count Unicode grapheme clusters;
- * `keys`/`values` use lexical key order; `range` produces at most 1024 numbers).
+ * Source: Terraform's built-in functions / the cty stdlib, and the Go tool's function
+ * list (LANGUAGE-SPEC.md, "Functions"), whose names, parameter orders and behaviour
+ * these follow (string functions count Unicode grapheme clusters; `keys`/`values` use
+ * lexical key order; `range` produces at most 1024 numbers). This file holds the core
+ * functions; the others come in groups, one file each: functions-numeric.ts,
+ * functions-logic.ts, functions-strings.ts, functions-regex.ts, functions-collections.ts,
+ * functions-encoding.ts, functions-time.ts, functions-files.ts.
  *
- * Shapes: `makeFunctions({ readFile })` returns a fresh `FunctionTable` (name ->
- * `{ params, doc, minArgs, maxArgs, impl }`). `file(path)` calls the caller-supplied
- * `readFile`, which must confine paths to the workflow's root; without one `file` is
- * an error. `functionDocs()` / `functionNames()` list every function with a one-line doc.
+ * Shapes: `makeFunctions({ readFile, fileExists, fileSet })` returns a fresh
+ * `FunctionTable` (name -> `{ params, doc, minArgs, maxArgs, impl }`) holding every
+ * function. The file functions call the caller-supplied hooks, which must confine paths
+ * to the workflow's root (functions-fs.ts has node:fs ones); without a hook the function
+ * is an error. `functionDocs()` / `functionNames()` list every function with a one-line doc.
  *
  * Errors: arity is checked by the evaluator from `minArgs`/`maxArgs`; type and value
  * problems throw `FunctionError(message, argIndex)`, which the evaluator reports as an
- * `EvalError` on that argument. Exceptions thrown by `readFile` become `EvalError`s too.
+ * `EvalError` on that argument. Exceptions thrown by the hooks become `EvalError`s too.
  */
 import { formatValues } from "./format.js";
+import { argInt, argList, argNum, argObj, argStr, elemStr, fn, graphemes } from "./functions/args.js";
+import { collectionFunctions } from "./functions/collections.js";
+import { encodingFunctions } from "./functions/encoding.js";
+import { fileFunctions } from "./functions/files.js";
+import { logicFunctions } from "./functions/logic.js";
+import { numericFunctions } from "./functions/numeric.js";
+import { re2ReplaceAll, regexFunctions } from "./functions/regex.js";
+import { stringFunctions } from "./functions/strings.js";
+import { timeFunctions } from "./functions/time.js";
 import {
   deepEqual, FunctionError, getOwn, isObject, jsonEncode, newObject, sortedKeys, toBool, toNumber, toStr, typeName,
-  type FunctionDef, type FunctionTable, type ObjectValue, type Value,
+  type FunctionTable, type Value,
 } from "./value.js";
 
+/** The file-system hooks of the file functions; each must confine paths to the workflow's root and throw otherwise. */
 export interface FunctionOptions {
-  /** Reads a file for `file(path)`; must resolve `path` inside the allowed root and throw otherwise. */
+  /** Reads a UTF-8 file for `file(path)` and `templatefile(path, vars)`. */
   readFile?: (path: string) => string;
+  /** For `fileexists(path)`: true for a regular file; false for a directory or nothing. */
+  fileExists?: (path: string) => boolean;
+  /** For `fileset(dir, pattern)`: the matching files under `dir`, as sorted paths relative to the root. */
+  fileSet?: (dir: string, pattern: string) => string[];
 }
 
 export interface FunctionDoc {
   name: string;
-  /** e.g. `join(separator, list)` */
+  /** e.g. `join(separator, lists...)` */
   signature: string;
   doc: string;
   /** Arity bounds (`Infinity` = variadic), for compile-time checks. */
@@ -38,65 +57,16 @@ export interface FunctionDoc {
 
 /** The most values `range()` makes. */
 export const RANGE_LIMIT = 1024;
-const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
-/**
- * The user-perceived characters of a string. ASCII needs no segmenter; longer texts are
- * segmented line by line (no grapheme spans a line break), because Intl.Segmenter in
- * Node 20 is quadratic on long inputs (150 KB of stdout took 23 s).
- */
-function graphemes(s: string): string[] {
-  if (/^[\x00-\x7f]*$/.test(s)) return s.split("");
-  if (s.length < 4096) return Array.from(segmenter.segment(s), (x) => x.segment);
-  const out: string[] = [];
-  for (const line of s.split(/(?<=\n)/)) for (const x of segmenter.segment(line)) out.push(x.segment);
-  return out;
-}
 
-function argStr(args: Value[], i: number): string {
-  const v = args[i];
-  const s = toStr(v);
-  if (s === undefined) throw new FunctionError(v === null ? "must not be null" : `a string is required, but got ${typeName(v)}`, i);
-  return s;
-}
-
-function argNum(args: Value[], i: number): number {
-  const v = args[i];
-  const n = toNumber(v);
-  if (n === undefined) throw new FunctionError(v === null ? "must not be null" : `a number is required, but got ${typeName(v)}`, i);
-  return n;
-}
-
-function argInt(args: Value[], i: number): number {
-  const n = argNum(args, i);
-  if (!Number.isInteger(n)) throw new FunctionError(`a whole number is required, but got ${n}`, i);
-  return n;
-}
-
-function argList(args: Value[], i: number): Value[] {
-  const v = args[i];
-  if (!Array.isArray(v)) throw new FunctionError(v === null ? "must not be null" : `a list is required, but got ${typeName(v)}`, i);
-  return v;
-}
-
-function argObj(args: Value[], i: number): ObjectValue {
-  const v = args[i];
-  if (!isObject(v)) throw new FunctionError(v === null ? "must not be null" : `an object or map is required, but got ${typeName(v)}`, i);
-  return v;
-}
-
-function fn(params: string, doc: string, minArgs: number, maxArgs: number, impl: (args: Value[]) => Value): FunctionDef {
-  return { params, doc, minArgs, maxArgs, impl };
-}
-
+/** Terraform's `replace`: a `/regex/` substring is an RE2 pattern, and `$1` in the replacement expands. */
 function replaceAll(s: string, sub: string, rep: string, subIndex: number): string {
   if (sub.length >= 2 && sub.startsWith("/") && sub.endsWith("/")) {
-    let re: RegExp;
     try {
-      re = new RegExp(sub.slice(1, -1), "gu");
+      return re2ReplaceAll(s, sub.slice(1, -1), rep);
     } catch (err) {
-      throw new FunctionError(`invalid regular expression: ${(err as Error).message}`, subIndex);
+      if (err instanceof FunctionError && err.argIndex === undefined) throw new FunctionError(err.message, subIndex);
+      throw err;
     }
-    return s.replace(re, rep);
   }
   if (sub === "") return rep + Array.from(s).join(rep) + (s === "" ? "" : rep);
   return s.split(sub).join(rep);
@@ -123,9 +93,17 @@ function convertOrNull<T extends Value>(v: Value, conv: (v: Value) => T | undefi
   return out;
 }
 
-/** A fresh function table; `opts.readFile` enables `file()`. */
+/** A fresh table of every function; `opts` supplies the file functions' hooks. */
 export function makeFunctions(opts: FunctionOptions = {}): FunctionTable {
   const table: FunctionTable = {
+    ...numericFunctions(),
+    ...logicFunctions(),
+    ...stringFunctions(),
+    ...regexFunctions(),
+    ...collectionFunctions(),
+    ...encodingFunctions(),
+    ...timeFunctions(),
+    ...fileFunctions(opts, () => table),
     length: fn("value", "Number of characters in a string, elements in a list, or attributes in an object.", 1, 1, ([v]) => {
       if (typeof v === "string") return graphemes(v).length;
       if (Array.isArray(v)) return v.length;
@@ -139,11 +117,7 @@ export function makeFunctions(opts: FunctionOptions = {}): FunctionTable {
       const sep = argStr(a, 0);
       const items: string[] = [];
       for (let i = 1; i < a.length; i++) {
-        argList(a, i).forEach((v, j) => {
-          const s = toStr(v);
-          if (s === undefined) throw new FunctionError(`element ${j} is ${v === null ? "null" : `a ${typeName(v)}`}; only strings, numbers and bools can be joined`, i);
-          items.push(s);
-        });
+        argList(a, i).forEach((v, j) => items.push(elemStr(v, i, j, "joined")));
       }
       return items.join(sep);
     }),
@@ -252,11 +226,6 @@ export function makeFunctions(opts: FunctionOptions = {}): FunctionTable {
       if (offset > chars.length) throw new FunctionError(`offset ${offset} is beyond the end of the string (${chars.length} characters)`, 1);
       if (length < -1) throw new FunctionError("length must be -1 (the rest of the string) or a non-negative number", 2);
       return chars.slice(offset, length === -1 ? undefined : offset + length).join("");
-    }),
-    file: fn("path", "The contents of a file, by path relative to the workflow's directory.", 1, 1, (a) => {
-      const path = argStr(a, 0);
-      if (!opts.readFile) throw new FunctionError("file() is not available in this context");
-      return opts.readFile(path);
     }),
   };
   return table;

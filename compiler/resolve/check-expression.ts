@@ -47,6 +47,12 @@ export interface ExprContext {
   while?: boolean;
   /** `step.output.*` is valid: an outcome's `output` or `write` (the step's own result). */
   step?: boolean;
+  /**
+   * A secret variable may be read here: a `secret_input` or adapter `secrets` value, a
+   * `secret` output, a condition (it yields a bool, not the value), or a binding of a
+   * module's secret variable. Anywhere else a secret would reach a recorded value.
+   */
+  secretOk?: boolean;
 }
 
 /** Offset → Range in the expression's file. */
@@ -85,7 +91,15 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
         if (name === undefined) {
           diagnostics.push(diag("unknown_reference", at, `${ctx.what}: "${ref.root}" needs a name, e.g. ${ref.root}.name`));
         } else if (s.lookup(table, name)) {
-          s.lookup(table, name)!.scope.used.add(`${table}:${name}`);
+          const found = s.lookup(table, name)!;
+          found.scope.used.add(`${table}:${name}`);
+          if (table === "variables" && (found.decl as { secret?: boolean }).secret && !ctx.secretOk) {
+            diagnostics.push(
+              diag("secret_exposed", at, `${ctx.what}: var.${name} is secret, and this value is not (it would be recorded, shown or passed in plain)`, {
+                hint: "pass a secret to a step with secret_input { NAME = var.x } or an adapter's secrets { NAME = var.x } (the process sees it as an environment variable), or mark an output secret = true",
+              }),
+            );
+          }
         } else {
           const noun = ref.root === "var" ? "variable" : ref.root === "local" ? "local value" : "shared variable";
           diagnostics.push(diag("unknown_reference", at, `${ctx.what}: unknown ${noun} "${name}" (in ${ref.raw})`, { hint: suggest(name, s.visible(table)) ?? `declare it: ${declHint(ref.root, name)}` }));

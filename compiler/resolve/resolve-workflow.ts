@@ -220,7 +220,10 @@ class Resolver {
         ...(stepRef ? { steps: { raw: stepRef.raw, range: l.value.range } } : {}),
       });
     }
-    for (const a of w.adapters) this.exprs(a.config, { ...base, each: false, steps: false, what: `adapter "${a.name}"` }, "config");
+    for (const a of w.adapters) {
+      this.exprs(a.config, { ...base, each: false, steps: false, what: `adapter "${a.name}"` }, "config");
+      this.exprs(a.secrets, { ...base, each: false, steps: false, secretOk: true, what: `adapter "${a.name}"` }, "secrets");
+    }
     for (const a of w.agents) {
       this.exprs(a.config, { ...base, each: false, steps: false, what: `agent "${a.name}"` }, "config");
       if (a.use && !a.fromHeader) this.undeclaredUse(a, s);
@@ -228,7 +231,8 @@ class Resolver {
       for (const x of a.agents) this.ref(s, "agents", x.ref.replace(/^agent\./, ""), x.range, `agent "${a.name}" agents`);
     }
     for (const sw of w.subworkflows) {
-      this.exprs(sw.input, { ...base, what: `subworkflow "${sw.name}"` }, "input");
+      const secrets = secretVariables(sw.source.module ? this.modules(sw.source.module) : undefined);
+      for (const [k, v] of Object.entries(sw.input)) this.expr(v, { ...base, what: `subworkflow "${sw.name}" input "${k}"`, secretOk: secrets.has(k) });
       for (const a of sw.adapters) this.ref(s, "adapters", a.ref.replace(/^adapter\./, ""), a.range, `subworkflow "${sw.name}" adapters`);
       for (const a of sw.agents) this.ref(s, "agents", a.ref.replace(/^agent\./, ""), a.range, `subworkflow "${sw.name}" agents`);
     }
@@ -248,7 +252,7 @@ class Resolver {
     }
     for (const b of w.branches) {
       b.arms.forEach((arm, i) => {
-        this.expr(arm.when, { ...base, what: `${b.keyword} "${b.name}" arm ${i + 1}` });
+        this.expr(arm.when, { ...base, what: `${b.keyword} "${b.name}" arm ${i + 1}`, secretOk: true });
         this.node(arm.next, s, `${b.keyword} "${b.name}" arm ${i + 1}`);
         this.exprs(arm.output, { ...base, what: `${b.keyword} "${b.name}" arm ${i + 1}` }, "output");
       });
@@ -256,7 +260,7 @@ class Resolver {
       this.exprs(b.defaultOutput, { ...base, what: `${b.keyword} "${b.name}" default` }, "output");
     }
     for (const st of w.states) if (st.requires) this.node(st.requires, s, `state "${st.name}" requires`);
-    for (const o of w.outputs) this.expr(o.value, { ...base, what: `output "${o.name}"` });
+    for (const o of w.outputs) this.expr(o.value, { ...base, what: `output "${o.name}"`, secretOk: o.secret === true });
   }
 
   private environment(env: { name: string; range: Range } | undefined, s: Scope, what: string) {
@@ -374,10 +378,12 @@ class Resolver {
     for (const [k, src] of [["count", st.count], ["for_each", st.forEach], ["parallel", st.parallel]] as const) {
       this.expr(src, { ...base, what: `${what} ${k}` });
     }
-    this.exprs(st.input, own, "input");
+    // A step calling a module binds its variables by input key: a secret one may take a secret.
+    const calleeSecrets = secretVariables(this.callee(st, s));
+    for (const [k, v] of Object.entries(st.input ?? {})) this.expr(v, { ...own, what: `${what} input "${k}"`, secretOk: calleeSecrets.has(k) });
     this.expr(st.inputExpr, { ...own, what: `${what} input` });
-    this.expr(st.while, { ...own, what: `${what} while` });
-    this.exprs(st.secretInput, own, "secret_input");
+    this.expr(st.while, { ...own, what: `${what} while`, secretOk: true });
+    this.exprs(st.secretInput, { ...own, secretOk: true }, "secret_input");
     // Compile-time numbers: variables and locals only.
     for (const [k, e] of [["max_visits", st.maxVisitsExpr], ["parallel_max", st.parallelMaxExpr]] as const) {
       this.expr(e, { ...base, each: false, steps: false, what: `${what} ${k}` });
@@ -414,4 +420,9 @@ class Resolver {
     }
     this.environment(st.environment, s, what);
   }
+}
+
+/** The module's variables marked secret (a binding of one may take a secret). */
+function secretVariables(m: ModuleInterface | undefined): Set<string> {
+  return new Set((m?.variables ?? []).filter((v) => v.secret).map((v) => v.name));
 }

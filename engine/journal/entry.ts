@@ -34,6 +34,11 @@ export interface Payloads {
     parent_step_id?: string;
     /** Iteration index within the parent step, for bodies. */
     iteration?: number;
+    /**
+     * Only on the root: variables that are secrets. Their values are never journaled
+     * (masked in `inputs`); `resume` takes them again from `--var` or `CRITERIA_VAR_<name>`.
+     */
+    secret_variables?: string[];
     /** Variables given to the run (root, or a subworkflow's bindings); `{}` for a body. */
     inputs: Record<string, Value>;
     /** The `input` namespace: `apply --input`, or the step input a flow used as an agent is called with. */

@@ -1,10 +1,8 @@
-import { readFileSync, realpathSync } from "node:fs";
-import { resolve } from "node:path";
-import { isInside } from "../../compiler/load/inside.js";
 import type { GraphExpr } from "../../compiler/build/graph.js";
 import type { Expr } from "../../compiler/expr/ast.js";
 import { evaluate } from "../../compiler/expr/eval.js";
 import { makeFunctions } from "../../compiler/expr/functions.js";
+import { fileOptionsFromEnv, workflowFileHooks } from "./workflow-files.js";
 import { parseExpression, parseTemplate } from "../../compiler/expr/parse.js";
 import type { FunctionTable, Value } from "../../compiler/expr/value.js";
 import { mismatch, parseType } from "../../compiler/decode/types.js";
@@ -23,19 +21,15 @@ export class EvalFailure extends Error {
 }
 
 /**
- * The standard functions with `file()` confined to `root` (DESIGN.md: "`file`
- * confined to the root"): a path that resolves, symlinks included, outside the root
- * is refused.
+ * The standard functions with the file functions (`file`, `fileexists`, `fileset`,
+ * `templatefile`) confined to `root` (DESIGN.md: "`file` confined to the root") and the
+ * directories of `CRITERIA_WORKFLOW_ALLOWED_PATHS` (`:`-separated): a path that
+ * resolves, symlinks included, outside all of them is refused. `file()` and
+ * `templatefile()` read at most `CRITERIA_FILE_FUNC_MAX_BYTES` bytes (default 1 MiB,
+ * clamped to [1 KiB, 64 MiB]) of UTF-8 text. `env` is read on each call.
  */
-export function engineFunctions(root: string): FunctionTable {
-  return makeFunctions({
-    readFile(p: string) {
-      const abs = resolve(root, p);
-      const real = realpathSync(abs);
-      if (!isInside(realpathSync(root), real)) throw new Error(`file("${p}") is outside the workflow directory`);
-      return readFileSync(real, "utf8");
-    },
-  });
+export function engineFunctions(root: string, env: Record<string, string | undefined> = process.env): FunctionTable {
+  return makeFunctions(workflowFileHooks(root, fileOptionsFromEnv(env)));
 }
 
 /**

@@ -13,6 +13,8 @@ import { MEMORY_BUDGET_BYTES, memoryNamespace, queryOf, type MemoryProvider } fr
 import { conform, EvalFailure, engineFunctions, evalExpr, evalMap } from "./evaluate.js";
 import { DataStore } from "./data-store.js";
 import { outcomeEffects, type OutcomeEffects } from "./outcome-effects.js";
+import { MIN_SECRET_LENGTH, Redactor } from "./redact.js";
+import { preflight } from "./preflight.js";
 import type { RunEvent } from "./events.js";
 import { SessionScope } from "./sessions.js";
 import { orphanFile, reapOrphan } from "../adapters/run-process.js";
@@ -96,6 +98,13 @@ export interface RunnerOptions {
   force?: boolean;
   /** Resume past a damaged journal entry, setting it and what follows aside (`--discard-damaged`). */
   discardDamaged?: boolean;
+  /**
+   * Where a resumed run finds its secret variables again (never journaled): raw text by
+   * name (`criteria resume --var`), else the environment's `CRITERIA_VAR_<name>`.
+   */
+  secretVars?: Record<string, string>;
+  /** Whether an adapter type can be served from a module directory (built in or installed); unchecked when absent. */
+  adapterExists?: (type: string, dir: string) => boolean;
 }
 
 /** A run was stopped from outside (SIGINT): nothing is completed; `criteria resume` continues it. */
@@ -130,6 +139,24 @@ export class RunParked extends Error {
   }
 }
 
+
+/**
+ * An adapter's `secrets` with provider references resolved: `"env:NAME"` is the
+ * environment variable NAME of the criteria process (the upstream adapters guide,
+ * "Secrets"). Other providers (vault, file, sops, keychain) are not supported.
+ * @throws EvalFailure naming the adapter's position for an unset variable or another provider
+ */
+function resolveSecrets(values: Record<string, Value>, at: string): Record<string, Value> {
+  const out: Record<string, Value> = {};
+  for (const [k, v] of Object.entries(values)) {
+    const m = typeof v === "string" ? /^(env|vault|file|sops|keychain):(.*)$/.exec(v) : null;
+    if (!m) out[k] = v;
+    else if (m[1] !== "env") throw new EvalFailure(`${at}: secret "${k}": the "${m[1]}:" provider is not supported; bind a secret variable instead (CRITERIA_VAR_<name> or --var)`);
+    else if (process.env[m[2]] === undefined) throw new EvalFailure(`${at}: secret "${k}": the environment variable ${m[2]} is not set`);
+    else out[k] = process.env[m[2]]!;
+  }
+  return out;
+}
 
 /** An abort signal any number of parallel steps may listen to. */
 function unlimited(s: AbortSignal): AbortSignal {
@@ -191,6 +218,8 @@ export class Runner {
   private rootId = "";
   private totalSteps = 0;
   private warned = new Set<string>();
+  /** The secrets this run holds, masked wherever it records or shows anything. */
+  private readonly redactor = new Redactor();
 
   constructor(private readonly opts: RunnerOptions) {
     this.clock = opts.clock ?? Date.now;
@@ -200,11 +229,14 @@ export class Runner {
     setMaxListeners(0, this.abort.signal);
   }
 
+  /** Every event passes the redaction registry: no secret leaves in one. */
   private emit(e: RunEvent) {
-    this.opts.events?.({ ...e, at_ms: this.clock() } as RunEvent);
+    this.opts.events?.(this.redactor.redact({ ...e, at_ms: this.clock() } as RunEvent));
   }
 
+  /** Journals entries (their payloads masked of every secret) and folds them into the tree. */
   private append(entries: NewEntry[], opts: { sync?: boolean } = {}): JournalEntry[] {
+    if (!this.redactor.empty) entries = entries.map((e) => ({ ...e, payload: this.masked(e) }) as NewEntry);
     const written = this.opts.journal.append(this.rootId, entries, opts);
     for (const e of written) applyEntry(this.tree, e);
     return written;
@@ -225,6 +257,8 @@ export class Runner {
     try {
       if (this.opts.journal.run(this.rootId)) throw new RunRefused(`run ${this.rootId} already exists; continue it with criteria resume ${this.rootId}, or choose another --run-id`, true);
       return await this.root(graph, inputs, input, this.opts.baseDir, source);
+    } catch (e) {
+      throw this.maskError(e);
     } finally {
       this.opts.journal.unlock(this.rootId);
     }
@@ -255,10 +289,36 @@ export class Runner {
       const root = this.tree.runs.get(runId);
       if (!root?.spawned?.graph) throw new RunRefused(`no run ${runId} in the journal (criteria runs lists them)`);
       if (root.completed) return this.endFromRecord(runId, root.completed);
-      return await this.root(root.spawned.graph as Graph, root.spawned.inputs, root.spawned.input ?? {}, this.workdirOf(root.spawned, opts.workdir), root.spawned.source);
+      const graph = root.spawned.graph as Graph;
+      return await this.root(graph, this.secretsAgain(graph, root.spawned), root.spawned.input ?? {}, this.workdirOf(root.spawned, opts.workdir), root.spawned.source);
+    } catch (e) {
+      throw this.maskError(e);
     } finally {
       this.opts.journal.unlock(runId);
     }
+  }
+
+  /**
+   * The variables a resumed run was started with: the journaled ones, and its secret
+   * ones again from `--var` or `CRITERIA_VAR_<name>` (they were never journaled).
+   * @throws RunRefused (usage) naming each secret variable given neither way
+   */
+  private secretsAgain(graph: Graph, spawned: Payloads["run.spawned"]): Record<string, Value> {
+    const inputs = { ...spawned.inputs };
+    const missing: string[] = [];
+    for (const name of spawned.secret_variables ?? []) {
+      const raw = this.opts.secretVars?.[name] ?? process.env[`CRITERIA_VAR_${name}`];
+      if (raw === undefined) {
+        missing.push(name);
+        continue;
+      }
+      const type = graph.variables.find((v) => v.name === name)?.type;
+      inputs[name] = type ? conformOrRefuse(type, raw, name) : raw;
+    }
+    if (missing.length > 0) {
+      throw new RunRefused(`secret variable${missing.length > 1 ? "s" : ""} ${missing.map((n) => `"${n}"`).join(", ")} ${missing.length > 1 ? "are" : "is"} not journaled: pass ${missing.map((n) => `--var ${n}=... (or CRITERIA_VAR_${n})`).join(" and ")} to resume`, true);
+    }
+    return inputs;
   }
 
   /** Takes the run's lease, saying what it took over. */
@@ -291,6 +351,8 @@ export class Runner {
       throw new RunRefused(`workflow "${graph.name}" expects ${expects.join(", ")} from its caller; run it from a workflow that passes them (subworkflow { adapters = [...] agents = [...] })`);
     }
     this.baseDir = baseDir;
+    const refused = preflight(graph, baseDir, this.opts.adapterExists);
+    if (refused.length > 0) throw new RunRefused(`the run cannot start:\n  ${refused.join("\n  ")}`);
     const fns = this.functionsAt(this.dirOf(graph));
     const vars: Record<string, Value> = {};
     for (const v of graph.variables) {
@@ -299,6 +361,8 @@ export class Runner {
       else if (v.default) vars[v.name] = evalExpr(v.default, {}, fns);
       else throw new RunRefused(`variable "${v.name}" is required: pass --var ${v.name}=...`, true);
     }
+    const secretVariables = graph.variables.filter((v) => v.secret).map((v) => v.name);
+    for (const name of secretVariables) this.registerSecret(vars[name], `secret variable "${name}"`, this.rootId);
     const shared: Record<string, Value> = {};
     for (const s of graph.shared_variables) shared[s.name] = s.value ? evalExpr(s.value, { var: vars }, fns) : null;
     this.shared = shared;
@@ -312,7 +376,9 @@ export class Runner {
         workflow: graph.name,
         spec_hash: specHash(graph),
         ...(identity ? { identity } : {}),
+        // Secret values are masked by the journal's redaction; resume asks for them again.
         inputs: given,
+        ...(secretVariables.some((n) => Object.prototype.hasOwnProperty.call(given, n)) ? { secret_variables: secretVariables.filter((n) => Object.prototype.hasOwnProperty.call(given, n)) } : {}),
         ...(Object.keys(input).length > 0 ? { input } : {}),
         graph,
         base_dir: baseDir,
@@ -324,6 +390,34 @@ export class Runner {
 
   private shared: Record<string, Value> = {};
   private baseDir = "";
+
+  /**
+   * An entry's payload with every secret masked, except a root's compiled graph: that is
+   * the workflow's source (a secret variable's default is written there in plain, which
+   * validate warns about), and resume runs it.
+   */
+  private masked(e: NewEntry): NewEntry["payload"] {
+    if (e.entry_type === "run.spawned" && "graph" in e.payload && e.payload.graph !== undefined) {
+      const { graph, ...rest } = e.payload;
+      return { ...this.redactor.redact(rest), graph } as NewEntry["payload"];
+    }
+    return this.redactor.redact(e.payload);
+  }
+
+  /** An error leaving the runner, its message masked of every secret (the CLI prints it). */
+  private maskError(e: unknown): unknown {
+    if (e instanceof Error && !this.redactor.empty) e.message = this.redactor.redact(e.message);
+    return e;
+  }
+
+  /** Registers a secret value for masking; warns once when it is too short to mask. */
+  private registerSecret(v: Value, what: string, runId: string): void {
+    if (v === undefined) return;
+    if (!this.redactor.add(v) && !this.warned.has(`secret:${what}`)) {
+      this.warned.add(`secret:${what}`);
+      this.emit({ event: "warning", run_id: runId, message: `${what} has a value shorter than ${MIN_SECRET_LENGTH} characters: criteria cannot mask it in what it records and shows` });
+    }
+  }
 
   /** Each declared output of `f` that evaluates now, converted to its type; the others left out. */
   private outputsSoFar(f: Frame): Record<string, Value> {
@@ -912,7 +1006,7 @@ export class Runner {
     } else if (rec && rec.started > 0 && rec.confirmedAttempt !== rec.started && rec.interrupted.has(rec.started)) {
       this.emit({ event: "warning", run_id: f.runId, message: `${named} attempt ${rec.started} was interrupted; running it again` });
     }
-    const { adapter, sessionId, sessions, config, agent } = this.targetOf(f, step);
+    const { adapter, sessionId, sessions, config, agent, secrets } = this.targetOf(f, step);
     const onCrash = this.onCrash(f, step);
     if (step.lifecycle) {
       // Older files open and close agent sessions explicitly (`lifecycle = "open" | "close"`):
@@ -934,6 +1028,13 @@ export class Runner {
     // process environment of shell steps and agent CLIs.
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(step.environment ? evalMap(step.environment.variables, ns, this.fns(f)) : {})) {
+      env[k] = typeof v === "string" ? v : JSON.stringify(v);
+    }
+    // Secrets (the adapter's `secrets`, the step's `secret_input`) reach the step's process
+    // as environment variables, never as input or config, and are masked everywhere.
+    const secretEnv = { ...secrets(), ...(step.secret_input ? evalMap(step.secret_input, ns, this.fns(f)) : {}) };
+    for (const [k, v] of Object.entries(secretEnv)) {
+      this.registerSecret(v, `secret "${k}" of step "${step.name}"`, f.runId);
       env[k] = typeof v === "string" ? v : JSON.stringify(v);
     }
     for (;;) {
@@ -970,6 +1071,8 @@ export class Runner {
       } finally {
         f.signal.removeEventListener("abort", onAbort);
       }
+      // A secret the step printed is masked in its output, live as on resume.
+      if (!this.redactor.empty) res = this.redactor.redact(res);
       if (f.signal.aborted) {
         const stop = this.stopped(f);
         // Stopped on purpose (not a crash): say so in the journal when the attempt is there.
@@ -1031,13 +1134,21 @@ export class Runner {
         sessions: owner.frame.sessions,
         config: () => ({ ...evalMap(a.config, ns(), this.fns(owner.frame)), ...(a.model ? { model: a.model } : {}), ...(a.cli ? { cli: a.cli } : {}) }),
         agent: { name, ...(a.model ? { model: a.model } : {}), config: evalMap(a.config, ns(), this.fns(owner.frame)) },
+        secrets: () => ({}) as Record<string, Value>,
       };
     }
     const id = (step.target as { id: string }).id;
     const owner = ownerOf(f, "adapters", id);
     if (!owner) throw new EvalFailure(`step "${step.name}": adapter "${id}" is not declared by this run or its callers`);
     const a = owner.decl;
-    return { adapter: this.opts.adapterFor(a.type), sessionId: `adapter.${id}`, sessions: owner.frame.sessions, config: () => evalMap(a.config, this.namespaces(owner.frame), this.fns(owner.frame)), agent: undefined };
+    return {
+      adapter: this.opts.adapterFor(a.type),
+      sessionId: `adapter.${id}`,
+      sessions: owner.frame.sessions,
+      config: () => evalMap(a.config, this.namespaces(owner.frame), this.fns(owner.frame)),
+      agent: undefined,
+      secrets: () => (a.secrets ? resolveSecrets(evalMap(a.secrets, this.namespaces(owner.frame), this.fns(owner.frame)), a.at ?? a.id) : {}),
+    };
   }
 
   /**
@@ -1085,6 +1196,7 @@ export class Runner {
       if (Object.prototype.hasOwnProperty.call(bound, v.name)) vars[v.name] = v.type ? conform(v.type, bound[v.name], `${what} variable "${v.name}"`) : bound[v.name];
       else if (v.default) vars[v.name] = evalExpr(v.default, {}, fns);
       else throw new EvalFailure(`${what}: variable "${v.name}" is required and was not passed`);
+      if (v.secret) this.registerSecret(vars[v.name], `${what} secret variable "${v.name}"`, this.rootId);
     }
     return vars;
   }

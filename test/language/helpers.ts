@@ -24,10 +24,15 @@ export interface CliResult {
 /** `criteria <args>` with CI unset (approvals and signals wait unless `--no-wait`). */
 export function cli(args: string[], env: Record<string, string> = {}): CliResult {
   const r = spawnSync(process.execPath, [bin, ...args], { encoding: "utf8", env: { ...process.env, CI: "", ...env }, timeout: 60_000 });
-  const events = r.stdout
-    .split("\n")
-    .filter((l) => l.startsWith("{"))
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  const events: Record<string, unknown>[] = [];
+  for (const l of r.stdout.split("\n")) {
+    if (!l.startsWith("{") || !l.endsWith("}")) continue;
+    try {
+      events.push(JSON.parse(l) as Record<string, unknown>);
+    } catch {
+      // a line of pretty-printed JSON (validate --format json), not an event
+    }
+  }
   return { status: r.status, stdout: r.stdout, stderr: r.stderr, events };
 }
 

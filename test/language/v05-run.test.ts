@@ -108,6 +108,20 @@ describe("v0.5 constructs run (testdata/v05)", () => {
     expect((where?.payload as { output: { stdout: string } }).output.stdout.trim()).toBe("true");
   });
 
+  for (const [file, pattern] of [
+    ["refused_oci_adapter", /refused_oci_adapter\.hcl:9:21: adapter "anthropic\.default" comes from source = "ghcr\.io\/your-org\/criteria-adapter-anthropic"/],
+    ["refused_unknown_adapter", /refused_unknown_adapter\.hcl:9:23: adapter type "nosuchthing" is neither built in nor installed/],
+    ["refused_sandbox_environment", /refused_sandbox_environment\.hcl:9:23: environment "sandbox" "strict" \(step "build"\)/],
+  ] as const) {
+    it(`${file}: validates, and apply refuses it before the first step, with its position`, () => {
+      expect(cli(["validate", join(cases, `${file}.hcl`)]).status).toBe(0);
+      const r = apply(join(cases, `${file}.hcl`));
+      expect(r.status).toBe(1);
+      expect(r.stdout + r.stderr).toMatch(pattern);
+      expect(r.entries).toEqual([]);
+    });
+  }
+
   it("every case validates without errors", () => {
     for (const f of ["data_write", "while_counter", "while_bounded", "switch_output", "outcome_default", "return_top", "parallel_max_var"]) {
       const r = cli(["validate", join(cases, `${f}.hcl`)]);

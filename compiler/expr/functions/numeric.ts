@@ -7,8 +7,8 @@
  * infinity, as the evaluator's own operators do; so is a division or modulo by zero.
  * `modulo` keeps the dividend's sign (Go's and cty's truncated remainder).
  */
-import { argNum, fn } from "./functions-args.js";
-import { FunctionError, typeName, type FunctionTable, type Value } from "./value.js";
+import { argNum, fn } from "./args.js";
+import { FunctionError, typeName, type FunctionTable, type Value } from "../value.js";
 
 /** A finite result with -0 as 0, or an error for infinities and NaN. */
 function finite(n: number): number {

@@ -10,8 +10,8 @@
  * ns us µs ms s m h) and writes RFC 3339 without fractional seconds, as Go does.
  * `timestamp()` is the current UTC time, to the second; a different value on each call.
  */
-import { argStr, fn } from "./functions-args.js";
-import { FunctionError, type FunctionTable, type Value } from "./value.js";
+import { argStr, fn } from "./args.js";
+import { FunctionError, type FunctionTable, type Value } from "../value.js";
 
 /** An instant: seconds since the Unix epoch, nanoseconds within it, and the UTC offset to show it in. */
 interface Instant {
@@ -65,7 +65,7 @@ function daysInMonth(y: number, m: number): number {
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:(Z)|([+-])(\d{2}):(\d{2}))$/;
 
 /** Parses an RFC 3339 timestamp; throws `FunctionError` on argument `i` when it is not one. */
-export function parseTimestamp(s: string, i: number): Instant {
+function parseTimestamp(s: string, i: number): Instant {
   const bad = (why: string): never => {
     throw new FunctionError(`not a valid RFC3339 timestamp: ${why}`, i);
   };
@@ -110,7 +110,7 @@ function offsetText(minutes: number, colon: boolean): string {
 }
 
 /** RFC 3339 without fractional seconds, in the instant's own offset (Go's `time.RFC3339`). */
-export function formatRfc3339(t: Instant): string {
+function formatRfc3339(t: Instant): string {
   const f = fieldsOf(t);
   if (f.year < 0 || f.year > 9999) throw new FunctionError("the resulting time is outside the years 0 to 9999");
   const zone = t.offsetMinutes === 0 ? "Z" : offsetText(t.offsetMinutes, true);
@@ -195,7 +195,7 @@ const UNITS: Record<string, bigint> = { ns: 1n, us: 1000n, "µs": 1000n, "μs": 
 const MAX_DURATION = (1n << 63n) - 1n;
 
 /** Go's `time.ParseDuration`, in nanoseconds; throws `FunctionError` on argument `i`. */
-export function parseDuration(s: string, i: number): bigint {
+function parseDuration(s: string, i: number): bigint {
   const invalid = (why = "invalid duration"): never => {
     throw new FunctionError(`time: ${why} ${JSON.stringify(s)}`, i);
   };

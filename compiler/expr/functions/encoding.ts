@@ -16,8 +16,8 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import { parseDocument, stringify } from "yaml";
-import { argInt, argStr, fn } from "./functions-args.js";
-import { FunctionError, newObject, type FunctionTable, type Value } from "./value.js";
+import { argInt, argStr, fn } from "./args.js";
+import { FunctionError, newObject, type FunctionTable, type Value } from "../value.js";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 

@@ -10,8 +10,8 @@
  * bools to strings. `reverse` reverses a list, or a string's characters (the Go tool
  * registers cty's string `reverse`; Terraform's `reverse` is a list function).
  */
-import { argInt, argList, compareCodePoints, elemStr, fn, graphemes } from "./functions-args.js";
-import { deepEqual, FunctionError, jsonEncode, newObject, type FunctionTable, type Value } from "./value.js";
+import { argInt, argList, compareCodePoints, elemStr, fn, graphemes } from "./args.js";
+import { deepEqual, FunctionError, jsonEncode, newObject, type FunctionTable, type Value } from "../value.js";
 
 /** The most combinations `setproduct` makes. */
 export const SETPRODUCT_LIMIT = 100_000;

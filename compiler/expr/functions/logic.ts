@@ -8,8 +8,8 @@
  * list has whole-number indexes 0..length-1, an object or map has its keys, and a key
  * of the other kind is simply absent.
  */
-import { argBool, argNum, fn } from "./functions-args.js";
-import { deepEqual, FunctionError, hasOwn, isObject, type FunctionTable } from "./value.js";
+import { argBool, argNum, fn } from "./args.js";
+import { deepEqual, FunctionError, hasOwn, isObject, type FunctionTable } from "../value.js";
 
 function compare(doc: string, op: (a: number, b: number) => boolean) {
   return fn("a, b", doc, 2, 2, (a) => op(argNum(a, 0), argNum(a, 1)));

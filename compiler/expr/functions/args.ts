@@ -8,7 +8,7 @@
 import {
   FunctionError, isObject, toBool, toNumber, toStr, typeName,
   type FunctionDef, type ObjectValue, type Value,
-} from "./value.js";
+} from "../value.js";
 
 /** A function definition: parameter list and one-line doc for messages, arity bounds, implementation. */
 export function fn(params: string, doc: string, minArgs: number, maxArgs: number, impl: (args: Value[]) => Value): FunctionDef {

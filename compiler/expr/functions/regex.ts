@@ -8,16 +8,17 @@
  * syntax; `FindAll`/`ReplaceAll` skip an empty match that abuts the previous match;
  * `Expand` for `$1`, `${1}`, `$name`, `${name}`, `$$` in replacements).
  *
- * Translation (`compileRe2`): a leading `(?flags)` (i, m, s) becomes JS flags; `(?P<n>`
- * -> `(?<n>`; `.` excludes only `\n`; `\A` `\z` `\Q...\E` `\pL` `\x{h}` octal `\123`
- * escapes, `\s` (ASCII space class) and `[[:alpha:]]`-style classes are rewritten;
- * other escaped punctuation is made a literal. What RE2 lacks (lookaround, back
+ * Translation (`compileRe2`): a leading `(?flags)` (i, m, s) applies to the whole
+ * pattern; `(?P<n>` -> `(?<n>`; `.` excludes only `\n`, and lines end only at `\n`, as
+ * in RE2; `\A` `\z` `\Q...\E` `\pL` `\x{h}` octal `\123` escapes, `\s` (the ASCII
+ * space class) and `[[:alpha:]]`-style classes are rewritten; other escaped
+ * punctuation is made a literal. What RE2 lacks (lookaround, back
  * references, flags other than at the start) is refused.
  *
  * Errors: `FunctionError` "invalid regular expression pattern: ..." on the pattern.
  */
-import { argStr, fn } from "./functions-args.js";
-import { FunctionError, newObject, type FunctionTable, type Value } from "./value.js";
+import { argStr, fn } from "./args.js";
+import { FunctionError, newObject, type FunctionTable, type Value } from "../value.js";
 
 /** A compiled pattern and the shape of its results. */
 export interface Re2 {
@@ -99,7 +100,7 @@ function unicodeClass(p: string, i: number, inClass: boolean): [string, number] 
 }
 
 /** The JS source of an RE2 pattern (without its leading flags). */
-function translate(p: string, dotAll: boolean): string {
+function translate(p: string, dotAll: boolean, multiline: boolean): string {
   let out = "";
   let i = 0;
   while (i < p.length) {
@@ -135,6 +136,10 @@ function translate(p: string, dotAll: boolean): string {
       i += rep ? rep[0].length : 1;
     } else if (c === "}" || c === "]") {
       out += `\\${c}`;
+      i++;
+    } else if ((c === "^" || c === "$") && multiline) {
+      // RE2's lines end only at "\n" (JS's also at "\r", U+2028, U+2029).
+      out += c === "^" ? "(?<![^\\n])" : "(?![^\\n])";
       i++;
     } else if (c === ".") {
       out += dotAll ? "[\\s\\S]" : "[^\\n]";
@@ -196,7 +201,7 @@ export function compileRe2(pattern: string): Re2 {
   }
   let re: RegExp;
   try {
-    re = new RegExp(translate(body, flags.includes("s")), flags.replace("s", ""));
+    re = new RegExp(translate(body, flags.includes("s"), flags.includes("m")), flags.replace(/[sm]/g, ""));
   } catch (err) {
     if (err instanceof FunctionError) throw err;
     return bad((err as Error).message.replace(/^Invalid regular expression: /, ""));
@@ -212,7 +217,7 @@ export function compileRe2(pattern: string): Re2 {
 }
 
 /** Every match as Go's `FindAll` reports them: an empty match abutting the previous match is skipped. */
-export function* goMatches(re: RegExp, s: string): Generator<RegExpExecArray> {
+function* goMatches(re: RegExp, s: string): Generator<RegExpExecArray> {
   let pos = 0;
   let prevEnd = -1;
   while (pos <= s.length) {

@@ -10,9 +10,9 @@
  * (which must all have the same length), reusing non-list arguments every time.
  * `trimfrontmatter` removes a leading `---\n ... \n---\n` block closed within 64 KiB.
  */
-import { formatValues } from "./format.js";
-import { argInt, argStr, fn, graphemes } from "./functions-args.js";
-import { FunctionError, type FunctionTable, type Value } from "./value.js";
+import { formatValues } from "../format.js";
+import { argInt, argStr, fn, graphemes } from "./args.js";
+import { FunctionError, type FunctionTable, type Value } from "../value.js";
 
 /** Unicode digraphs whose title case differs from their upper case (Go's `unicode.ToTitle`). */
 const TITLE_CASE: Record<string, string> = {

@@ -17,12 +17,12 @@
  * `**` as a whole path segment (any number of directories), `[abc]` `[a-z]` `[!a]`
  * `[^a]` classes, `{a,b}` alternatives (nestable), `\x` a literal x.
  */
-import { argObj, argStr, fn } from "./functions-args.js";
-import type { FunctionOptions } from "./functions.js";
-import { evaluate } from "./eval.js";
-import { parseTemplate } from "./parse.js";
-import { references } from "./references.js";
-import { FunctionError, type FunctionTable, type Value } from "./value.js";
+import { argObj, argStr, fn } from "./args.js";
+import type { FunctionOptions } from "../functions.js";
+import { evaluate } from "../eval.js";
+import { parseTemplate } from "../parse.js";
+import { references } from "../references.js";
+import { FunctionError, type FunctionTable, type Value } from "../value.js";
 
 /** HCL identifiers (hclsyntax `ValidIdentifier`). */
 const IDENT = /^\p{ID_Start}[\p{ID_Continue}-]*$/u;

@@ -1,0 +1,96 @@
+/**
+ * Secrets never leak (docs/language.md, Secrets): a `secret` / `sensitive` variable's
+ * value, given as CRITERIA_VAR_<name> or --var, reaches the step's process (through
+ * `secret_input` and the adapter's `secrets`) and appears on no surface: apply's events
+ * (JSON and text), stderr, the journal's bytes (database, WAL), `criteria journal` (text
+ * and JSON), outputs, plan, compile, diagnostics; a killed run resumes only when given
+ * the secret again. Each surface is searched for the value itself.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { apply, cli, repo, stateDir } from "./helpers.js";
+
+const workflow = join(repo, "testdata", "v05", "secrets", "main.hcl");
+const TOKEN = "tok-7f3a9c1e-SECRET";
+const PIN = "48151623";
+const env = { CRITERIA_VAR_token: TOKEN, CRITERIA_VAR_pin: PIN };
+
+/** Every byte of every file under `dir`, as latin1 text (binary-safe search). */
+function allBytes(dir: string): string {
+  let out = "";
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    out += statSync(p).isDirectory() ? allBytes(p) : readFileSync(p).toString("latin1");
+  }
+  return out;
+}
+
+function expectNoSecret(surface: string, text: string) {
+  expect(text.includes(TOKEN), `${surface} holds the token`).toBe(false);
+  expect(text.includes(PIN), `${surface} holds the pin`).toBe(false);
+}
+
+describe("secrets never leak", () => {
+  it("apply: the step sees the values; events, stderr, outputs, the journal's bytes and criteria journal do not", () => {
+    const r = apply(workflow, [], env);
+    expect(r.status, r.stderr).toBe(0);
+    // The step's own check (test "$TOKEN" = "$API_KEY" && test -n "$PIN") passed, and what it printed is masked.
+    const done = r.events.find((e) => e.event === "step.completed") as { output: { stdout: string; stderr: string } };
+    expect(done.output.stdout).toBe("key=*** tok=*** pin=*** region=eu\n");
+    expect(r.completed?.outputs).toEqual({ masked: "***" });
+    expectNoSecret("apply -o json stdout", r.stdout);
+    expectNoSecret("apply stderr", r.stderr);
+    expectNoSecret("journal database and WAL bytes", allBytes(r.state));
+    for (const o of ["json", "text"]) {
+      const j = cli(["journal", "r", "--state-dir", r.state, "-o", o]);
+      expect(j.status, j.stderr).toBe(0);
+      expectNoSecret(`criteria journal -o ${o}`, j.stdout + j.stderr);
+    }
+  });
+
+  it("apply -o text, and a value given with --var", () => {
+    const state = stateDir();
+    const r = cli(["apply", workflow, "--state-dir", state, "--run-id", "t", "-o", "text", "--var", `token=${TOKEN}`, "--var", `pin=${PIN}`]);
+    expect(r.status, r.stderr).toBe(0);
+    expectNoSecret("apply -o text", r.stdout + r.stderr);
+    expectNoSecret("journal bytes", allBytes(state));
+  });
+
+  it("plan, compile and validate show no value", () => {
+    for (const args of [["plan", workflow], ["compile", workflow, "--format", "json"], ["compile", workflow, "--format", "dot"], ["validate", workflow, "--format", "json"]]) {
+      const r = cli(args, env);
+      expect(r.status, `${args.join(" ")}: ${r.stderr}`).toBe(0);
+      expectNoSecret(args.join(" "), r.stdout + r.stderr);
+    }
+  });
+
+  it("a value that does not fit the type is refused without being shown", () => {
+    const r = cli(["apply", workflow, "--state-dir", stateDir(), "-o", "json"], { CRITERIA_VAR_token: TOKEN, CRITERIA_VAR_pin: "pin-not-a-number-XYZ" });
+    expect(r.status).toBe(2);
+    expect(r.stdout + r.stderr).toContain("CRITERIA_VAR_pin");
+    expect(r.stdout + r.stderr).not.toContain("pin-not-a-number-XYZ");
+  });
+
+  it("a killed run resumes only with its secrets given again (they are not journaled)", () => {
+    const state = stateDir();
+    const first = cli(["apply", workflow, "--state-dir", state, "--run-id", "k", "-o", "json"], { ...env, CRITERIA_FAULT_KILL_AFTER_SEQ: "2" });
+    expect(first.status).toBe(null);
+    const refused = cli(["resume", "k", "--state-dir", state, "-o", "json"]);
+    expect(refused.status).toBe(2);
+    expect(refused.stdout + refused.stderr).toMatch(/secret variables "token", "pin" are not journaled/);
+    const again = cli(["resume", "k", "--state-dir", state, "-o", "json", "--var", `token=${TOKEN}`], { CRITERIA_VAR_pin: PIN });
+    expect(again.status, again.stderr).toBe(0);
+    expectNoSecret("resume output", again.stdout + again.stderr);
+    expectNoSecret("journal bytes after resume", allBytes(state));
+  });
+});
+
+describe("secrets are checked at validate time", () => {
+  it("a secret read into an input, a template or a plain output is refused at its position", () => {
+    const r = cli(["validate", join(repo, "testdata", "invalid", "secret_exposed.hcl"), "--format", "json"]);
+    expect(r.status).toBe(1);
+    const codes = (JSON.parse(r.stdout) as { diagnostics: { code: string }[] }).diagnostics.map((d) => d.code);
+    expect(codes.filter((c) => c === "secret_exposed").length).toBeGreaterThanOrEqual(2);
+  });
+});
