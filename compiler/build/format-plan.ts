@@ -1,11 +1,13 @@
 import type { Graph, GraphStep } from "./graph.js";
+import { BUILT_IN_ADAPTER_TYPES } from "../check/check-adapter-use.js";
 import { expectedOf } from "./graph-edges.js";
 
 /**
- * The readable `criteria plan` summary, in the Go tool's layout (header, policy,
- * variables, agents, steps in declaration order with their target, input keys and
- * outcomes, states, plugins required), extended with iteration, bodies (indented)
- * and the other node kinds.
+ * The readable `criteria plan` summary, in the Go tool's layout and with its facts
+ * (header, policy, variables, adapters with type, on_crash and config keys, steps in
+ * declaration order with their target, input keys and outcomes, states, adapters
+ * required), extended with agents, iteration, bodies (indented), the other node kinds,
+ * subworkflows and their modules. Secret values are never shown.
  */
 export function toPlan(g: Graph): string {
   const out: string[] = [];
@@ -15,6 +17,15 @@ export function toPlan(g: Graph): string {
   out.push("", "variables:");
   if (g.variables.length === 0) out.push("  (none)");
   for (const v of g.variables) out.push(`  ${v.name}${v.type ? `: ${v.type}` : ""}${v.default ? ` = ${v.secret ? "(secret)" : v.default.text}` : "  (required)"}${v.secret ? "  (secret)" : ""}`);
+  out.push("", "adapters:");
+  const own = g.adapters.filter((a) => !a.inherited);
+  if (own.length === 0) out.push("  (none)");
+  for (const a of own) {
+    out.push(`  ${a.id}   type=${a.type}   on_crash=${a.on_crash ?? "fail"}${a.source ? `   source=${a.source}` : ""}`);
+    const keys = Object.keys(a.config);
+    out.push(`    config: ${keys.length ? keys.join(", ") : "(none)"}`);
+    if (a.secrets) out.push(`    secrets: ${Object.keys(a.secrets).join(", ")}`);
+  }
   out.push("", "agents:");
   if (g.agents.length === 0) out.push("  (none)");
   for (const a of g.agents) out.push(`  ${a.name}   ${a.flow ? `flow=${a.flow.module}` : a.adapter ? `adapter=${a.adapter}` : a.cli ? `cli=${a.cli}` : ""}${a.model ? `  model=${a.model}` : ""}${a.inherited ? "  (inherited)" : ""}`.trimEnd());
@@ -24,8 +35,8 @@ export function toPlan(g: Graph): string {
     out.push("", "branches:");
     for (const b of g.branches) {
       out.push(`  ${b.name}`);
-      for (const a of b.arms) out.push(`    when ${a.when.text} -> ${a.next}`);
-      if (b.default) out.push(`    default -> ${b.default}`);
+      for (const a of b.arms) out.push(`    when ${a.when.text} -> ${a.next}${a.output ? `  output: ${Object.keys(a.output).join(", ")}` : ""}`);
+      if (b.default) out.push(`    default -> ${b.default}${b.default_output ? `  output: ${Object.keys(b.default_output).join(", ")}` : ""}`);
     }
   }
   if (g.waits.length > 0) {
@@ -35,6 +46,10 @@ export function toPlan(g: Graph): string {
   if (g.approvals.length > 0) {
     out.push("", "approvals:");
     for (const a of g.approvals) out.push(`  ${a.name}   approvers=${a.approvers.join(",") || "(any)"}`);
+  }
+  if ((g.data ?? []).length > 0) {
+    out.push("", "data:");
+    for (const d of g.data!) out.push(`  ${d.name}${d.type ? `: ${d.type}` : ""}${d.value ? ` = ${d.value.text}` : ""}`);
   }
   out.push("", "states:");
   for (const s of g.states) out.push(`  ${s.name}    terminal=${s.terminal}   success=${s.success}`);
@@ -53,9 +68,9 @@ export function toPlan(g: Graph): string {
     if (ex.length > 0) out.push(`  expects from its caller: ${ex.join(", ")}`);
     steps(m.steps, "  ", out);
   }
-  out.push("", "plugins required:");
+  out.push("", "adapters required:");
   if (g.plugins_required.length === 0) out.push("  (none)");
-  for (const p of g.plugins_required) out.push(`  ${p}`);
+  for (const p of g.plugins_required) out.push(`  ${p}   ${(BUILT_IN_ADAPTER_TYPES as readonly string[]).includes(p) ? "(built in)" : `(search: $CRITERIA_PLUGINS, ./adapters, $PATH for criteria-adapter-${p})`}`);
   return out.join("\n") + "\n";
 }
 
@@ -84,6 +99,9 @@ function steps(list: GraphStep[], ind: string, out: string[]): void {
     out.push(`${ind}  input keys: ${keys.length ? keys.join(", ") : "(none)"}`);
     out.push(`${ind}  allow_tools: ${s.allow_tools.length ? s.allow_tools.join(", ") : "(none)"}`);
     out.push(`${ind}  outcomes: ${s.outcomes.map((o) => `${o.name} -> ${o.next}`).join(", ") || "(none)"}`);
+    if (s.secret_input) out.push(`${ind}  secret_input: ${Object.keys(s.secret_input).join(", ")}`);
+    const writes = s.outcomes.flatMap((o) => (o.writes ?? []).map((w) => `${o.name}: data.${w.target}`));
+    if (writes.length > 0) out.push(`${ind}  writes: ${writes.join(", ")}`);
     if (s.body) {
       out.push(`${ind}  body:`);
       steps(s.body.steps, `${ind}    `, out);

@@ -194,5 +194,5 @@ export interface GraphStep {
   body?: Graph;
 }
 
-/** Policy defaults (the Go tool's: 50 total steps in its examples' policy, 0 retries, warn at 200 visits). */
-export const DEFAULT_POLICY: GraphPolicy = { max_total_steps: 1000, max_step_retries: 0, max_visits_warn_threshold: 200, max_depth: 16 };
+/** Policy defaults: the Go tool's (100 total steps, 0 retries, warn at 200 visits; its v0.5.7 plan goldens); nesting depth 16. */
+export const DEFAULT_POLICY: GraphPolicy = { max_total_steps: 100, max_step_retries: 0, max_visits_warn_threshold: 200, max_depth: 16 };

@@ -6,9 +6,8 @@ import type { Check } from "./context.js";
 import { lookupTable } from "../parse/document.js";
 
 /**
- * The adapter types criteria runs in-process (engine/adapters/registry.ts lists the same;
- * a test keeps the two equal). Any other type is an out-of-process adapter
- * `criteria-adapter-<type>`.
+ * The adapter types criteria runs in-process (engine/adapters/registry.ts serves these).
+ * Any other type is an out-of-process adapter `criteria-adapter-<type>`.
  */
 export const BUILT_IN_ADAPTER_TYPES = ["noop", "shell", "local", "claude", "copilot", "codex"] as const;
 

@@ -3,14 +3,16 @@ import type { JsonValue } from "../parse/document.js";
 /**
  * Variable and output types, as Terraform and the Go tool write them: `string`,
  * `number`, `bool`, `any`, `list(T)`, `set(T)`, `map(T)`, `tuple([T, ...])`,
- * `object({name = T, ...})`. Written quoted (`type = "list(string)"`) or bare
- * (`type = list(string)`, which hcl2json renders as `${list(string)}`).
+ * `object({name = T, ...})`, whose attributes may be `optional(T)` or `optional(T,
+ * default)` (Terraform 1.3; the upstream spec's variable types): absent, they take the
+ * default (else null). Written quoted (`type = "list(string)"`) or bare (`type =
+ * list(string)`, which hcl2json renders as `${list(string)}`).
  */
 export type TypeExpr =
   | { kind: "string" | "number" | "bool" | "any" }
   | { kind: "list" | "set" | "map"; of: TypeExpr }
   | { kind: "tuple"; items: TypeExpr[] }
-  | { kind: "object"; fields: Record<string, TypeExpr> };
+  | { kind: "object"; fields: Record<string, TypeExpr>; optional?: Record<string, { default: JsonValue }> };
 
 /** The primitive type names, for did-you-mean. */
 export const TYPE_NAMES = ["string", "number", "bool", "any", "list", "set", "map", "tuple", "object"];
@@ -20,16 +22,70 @@ export const TYPE_NAMES = ["string", "number", "bool", "any", "list", "set", "ma
  * @returns the type, or an error naming what is wrong (`unknown type "strng"`)
  */
 export function parseType(text: string): { type?: TypeExpr; error?: string; word?: string } {
-  const src = text.trim().replace(/^\$\{([\s\S]*)\}$/, "$1").replace(/\s+/g, "");
+  const src = text.trim().replace(/^\$\{([\s\S]*)\}$/, "$1");
   let i = 0;
   const fail = (error: string, word?: string) => ({ error, word });
+  const skip = () => {
+    while (i < src.length && /\s/.test(src[i])) i++;
+  };
   const ident = () => {
+    skip();
     const m = /^[A-Za-z_][A-Za-z0-9_]*/.exec(src.slice(i));
     if (!m) return undefined;
     i += m[0].length;
     return m[0];
   };
-  const eat = (c: string) => (src[i] === c ? (i++, true) : false);
+  const eat = (c: string) => (skip(), src[i] === c ? (i++, true) : false);
+  /** A default value: a number, a "string", true, false, null, or a list/object of those. */
+  const literal = (depth: number): { value?: JsonValue; error?: string } => {
+    skip();
+    if (depth > 20) return { error: "default nests too deeply" };
+    const rest = src.slice(i);
+    const num = /^-?\d+(\.\d+)?([eE][-+]?\d+)?/.exec(rest);
+    if (num) {
+      i += num[0].length;
+      return { value: Number(num[0]) };
+    }
+    const str = /^"(?:[^"\\]|\\.)*"/.exec(rest);
+    if (str) {
+      i += str[0].length;
+      return { value: JSON.parse(str[0]) as string };
+    }
+    for (const [w, v] of [["true", true], ["false", false], ["null", null]] as const) {
+      if (rest.startsWith(w) && !/[A-Za-z0-9_]/.test(rest[w.length] ?? "")) {
+        i += w.length;
+        return { value: v };
+      }
+    }
+    if (eat("[")) {
+      const out: JsonValue[] = [];
+      while (!eat("]")) {
+        const v = literal(depth + 1);
+        if (v.error !== undefined) return v;
+        out.push(v.value!);
+        if (!eat(",") && (skip(), src[i] !== "]")) return { error: `expected "," or "]" in a default list` };
+      }
+      return { value: out };
+    }
+    if (eat("{")) {
+      const out: Record<string, JsonValue> = {};
+      while (!eat("}")) {
+        const k = ident() ?? (() => {
+          const q = /^"(?:[^"\\]|\\.)*"/.exec(src.slice(i));
+          if (!q) return undefined;
+          i += q[0].length;
+          return JSON.parse(q[0]) as string;
+        })();
+        if (k === undefined || !(eat("=") || eat(":"))) return { error: `expected "name = value" in a default object` };
+        const v = literal(depth + 1);
+        if (v.error !== undefined) return v;
+        out[k] = v.value!;
+        eat(",");
+      }
+      return { value: out };
+    }
+    return { error: `a default must be a literal value, not "${rest.slice(0, 20)}"` };
+  };
   const parse = (depth: number): { type?: TypeExpr; error?: string; word?: string } => {
     if (depth > 20) return fail("type nests too deeply");
     const name = ident();
@@ -58,20 +114,40 @@ export function parseType(text: string): { type?: TypeExpr; error?: string; word
       if (!eat("(")) return { type: { kind: "object", fields: {} } };
       if (!eat("{")) return fail(`write object({name = T, ...})`);
       const fields: Record<string, TypeExpr> = Object.create(null) as Record<string, TypeExpr>;
+      const optional: Record<string, { default: JsonValue }> = Object.create(null) as Record<string, { default: JsonValue }>;
       while (!eat("}")) {
         const k = ident();
         if (!k || !(eat("=") || eat(":"))) return fail(`expected "name = type" in object({...})`);
-        const t = parse(depth + 1);
-        if (!t.type) return t;
-        fields[k] = t.type;
+        const at = i;
+        if (ident() === "optional" && eat("(")) {
+          const t = parse(depth + 1);
+          if (!t.type) return t;
+          let def: JsonValue = null;
+          if (eat(",")) {
+            const v = literal(depth + 1);
+            if (v.error !== undefined) return fail(`optional(...) of "${k}": ${v.error}`);
+            const why = mismatch(t.type, v.value!);
+            if (why) return fail(`optional(...) of "${k}": the default ${why}`);
+            def = v.value!;
+          }
+          if (!eat(")")) return fail(`expected ")" after optional(...)`);
+          fields[k] = t.type;
+          optional[k] = { default: def };
+        } else {
+          i = at;
+          const t = parse(depth + 1);
+          if (!t.type) return t;
+          fields[k] = t.type;
+        }
         eat(",");
       }
       if (!eat(")")) return fail(`expected ")" after object({...})`);
-      return { type: { kind: "object", fields } };
+      return { type: { kind: "object", fields, ...(Object.keys(optional).length > 0 ? { optional } : {}) } };
     }
     return fail(`unknown type "${name}"`, name);
   };
   const r = parse(0);
+  skip();
   if (r.type && i < src.length) return fail(`unexpected "${src.slice(i)}" after the type`);
   return r;
 }
@@ -117,11 +193,43 @@ export function mismatch(type: TypeExpr, value: JsonValue, path = ""): string | 
     case "object": {
       if (value === null || typeof value !== "object" || Array.isArray(value)) return `${show} is not an object${at}`;
       for (const [k, t] of Object.entries(type.fields)) {
-        if (!Object.prototype.hasOwnProperty.call(value, k)) return `missing attribute "${k}"${at}`;
+        if (!Object.prototype.hasOwnProperty.call(value, k) || (value[k] === null && type.optional?.[k])) {
+          if (type.optional?.[k]) continue;
+          return `missing attribute "${k}"${at}`;
+        }
         const m = mismatch(t, value[k], `${path}.${k}`);
         if (m) return m;
       }
       return undefined;
     }
+  }
+}
+
+/**
+ * `value` with the defaults of its type's `optional(T, default)` attributes filled in
+ * (null for `optional(T)`), at every depth. Call after {@link mismatch} found no problem.
+ */
+export function withDefaults(type: TypeExpr, value: JsonValue): JsonValue {
+  if (value === null) return value;
+  switch (type.kind) {
+    case "list":
+    case "set":
+      return Array.isArray(value) ? value.map((v) => withDefaults(type.of, v)) : value;
+    case "tuple":
+      return Array.isArray(value) ? value.map((v, i) => (type.items[i] ? withDefaults(type.items[i], v) : v)) : value;
+    case "map":
+      return typeof value === "object" && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withDefaults(type.of, v)])) : value;
+    case "object": {
+      if (typeof value !== "object" || Array.isArray(value)) return value;
+      const out: Record<string, JsonValue> = { ...value };
+      for (const [k, t] of Object.entries(type.fields)) {
+        const opt = type.optional?.[k];
+        if (opt && (!Object.prototype.hasOwnProperty.call(out, k) || out[k] === null)) out[k] = opt.default;
+        else if (Object.prototype.hasOwnProperty.call(out, k)) out[k] = withDefaults(t, out[k]);
+      }
+      return out;
+    }
+    default:
+      return value;
   }
 }

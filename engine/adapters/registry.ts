@@ -1,3 +1,4 @@
+import { BUILT_IN_ADAPTER_TYPES } from "../../compiler/check/check-adapter-use.js";
 import type { Adapter } from "./adapter.js";
 import { createAgentCliAdapter, isAgentCliType, type AgentCliAdapterOptions } from "./agent-cli.js";
 import { localAdapter } from "./local.js";
@@ -12,8 +13,8 @@ import { createShellAdapter, type ShellAdapterOptions } from "./shell.js";
  * when a session of it executes a step (`adapter_error`).
  */
 
-/** The built-in adapter types. */
-export const BUILT_IN_TYPES = ["noop", "shell", "local", "claude", "copilot", "codex"] as const;
+/** The built-in adapter types (one list, the compiler's: it knows their outputs). */
+export const BUILT_IN_TYPES = BUILT_IN_ADAPTER_TYPES;
 
 /** True when `type` is served in-process (no `criteria-adapter-<type>` needed). */
 export function isBuiltIn(type: string): boolean {

@@ -5,7 +5,7 @@ import { makeFunctions } from "../../compiler/expr/functions.js";
 import { fileOptionsFromEnv, workflowFileHooks } from "./workflow-files.js";
 import { parseExpression, parseTemplate } from "../../compiler/expr/parse.js";
 import type { FunctionTable, Value } from "../../compiler/expr/value.js";
-import { mismatch, parseType } from "../../compiler/decode/types.js";
+import { mismatch, parseType, withDefaults } from "../../compiler/decode/types.js";
 import type { JsonValue } from "../../compiler/parse/document.js";
 
 const parsed = new WeakMap<GraphExpr, { expr?: Expr; error?: string }>();
@@ -81,7 +81,7 @@ export function conform(typeText: string, v: Value, what: string): Value {
   if (t.kind === "number" && typeof v === "string") return Number(v);
   if (t.kind === "bool" && typeof v === "string") return v === "true";
   if (t.kind === "string" && (typeof v === "number" || typeof v === "boolean")) return String(v);
-  return v;
+  return withDefaults(t, v as JsonValue) as Value;
 }
 
 /** Evaluates a map of expressions. */

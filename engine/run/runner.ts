@@ -356,9 +356,9 @@ export class Runner {
     const fns = this.functionsAt(this.dirOf(graph));
     const vars: Record<string, Value> = {};
     for (const v of graph.variables) {
-      if (Object.prototype.hasOwnProperty.call(given, v.name)) vars[v.name] = given[v.name];
+      if (Object.prototype.hasOwnProperty.call(given, v.name)) vars[v.name] = v.type ? conformOrRefuse(v.type, given[v.name], v.name) : given[v.name];
       else if (Object.prototype.hasOwnProperty.call(input, v.name)) vars[v.name] = v.type ? conformOrRefuse(v.type, input[v.name], v.name) : input[v.name];
-      else if (v.default) vars[v.name] = evalExpr(v.default, {}, fns);
+      else if (v.default) vars[v.name] = v.type ? conformOrRefuse(v.type, evalExpr(v.default, {}, fns), v.name) : evalExpr(v.default, {}, fns);
       else throw new RunRefused(`variable "${v.name}" is required: pass --var ${v.name}=...`, true);
     }
     const secretVariables = graph.variables.filter((v) => v.secret).map((v) => v.name);
@@ -1194,7 +1194,7 @@ export class Runner {
     const fns = this.functionsAt(this.dirOf(g));
     for (const v of g.variables) {
       if (Object.prototype.hasOwnProperty.call(bound, v.name)) vars[v.name] = v.type ? conform(v.type, bound[v.name], `${what} variable "${v.name}"`) : bound[v.name];
-      else if (v.default) vars[v.name] = evalExpr(v.default, {}, fns);
+      else if (v.default) vars[v.name] = v.type ? conform(v.type, evalExpr(v.default, {}, fns), `${what} variable "${v.name}"`) : evalExpr(v.default, {}, fns);
       else throw new EvalFailure(`${what}: variable "${v.name}" is required and was not passed`);
       if (v.secret) this.registerSecret(vars[v.name], `${what} secret variable "${v.name}"`, this.rootId);
     }

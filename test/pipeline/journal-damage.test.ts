@@ -85,7 +85,7 @@ describe("storage failures (item 4)", () => {
     const state = join(dir, "state");
     writeFileSync(
       join(dir, "w.hcl"),
-      `workflow {\n  name = "many"\n  initial_state = "s"\n  target_state = "done"\n}\nadapter "shell" "default" {}\nstep "s" {\n  target = adapter.shell.default\n  count = 150\n  input { command = "echo \${each._idx} >> '${dir}/log'" }\n  outcome "all_succeeded" { next = state.done }\n  outcome "any_failed" { next = state.done }\n}\nstate "done" { terminal = true }\n`,
+      `workflow {\n  name = "many"\n  initial_state = "s"\n  target_state = "done"\n}\npolicy {\n  max_total_steps = 1000\n}\nadapter "shell" "default" {}\nstep "s" {\n  target = adapter.shell.default\n  count = 150\n  input { command = "echo \${each._idx} >> '${dir}/log'" }\n  outcome "all_succeeded" { next = state.done }\n  outcome "any_failed" { next = state.done }\n}\nstate "done" { terminal = true }\n`,
     );
     // File-size limit (SIGXFSZ ignored, so writes fail with EFBIG as on a full disk).
     const full = spawnSync("bash", ["-c", `trap "" XFSZ; ulimit -f 200; exec "${process.execPath}" "${bin}" apply w.hcl --state-dir state --run-id r -o json`], { cwd: dir, encoding: "utf8", env: { ...process.env, CI: "" } });

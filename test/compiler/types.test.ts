@@ -1,0 +1,38 @@
+/**
+ * Type expressions (compiler/decode/types.ts): bare and quoted forms, and object
+ * attributes written optional(T) or optional(T, default), as Terraform 1.3 and the
+ * Go tool's variable types allow.
+ */
+import { describe, expect, it } from "vitest";
+import { mismatch, parseType, withDefaults } from "../../compiler/decode/types.js";
+
+describe("optional object attributes", () => {
+  const t = parseType('object({ name = string, retries = optional(number, 3), tags = optional(list(string)), mode = optional(string, "fast lane") })').type!;
+
+  it("parse, with spaces kept inside a default string", () => {
+    expect(t).toEqual({
+      kind: "object",
+      fields: { name: { kind: "string" }, retries: { kind: "number" }, tags: { kind: "list", of: { kind: "string" } }, mode: { kind: "string" } },
+      optional: { retries: { default: 3 }, tags: { default: null }, mode: { default: "fast lane" } },
+    });
+  });
+
+  it("an absent optional attribute is no mismatch; an absent required one is", () => {
+    expect(mismatch(t, { name: "x" })).toBeUndefined();
+    expect(mismatch(t, { retries: 1 })).toBe('missing attribute "name"');
+    expect(mismatch(t, { name: "x", retries: "many" })).toBe('"many" is not a number at .retries');
+  });
+
+  it("defaults fill what is absent or null, at every depth", () => {
+    expect(withDefaults(t, { name: "x" })).toEqual({ name: "x", retries: 3, tags: null, mode: "fast lane" });
+    expect(withDefaults(t, { name: "x", retries: 5, tags: ["a"] })).toEqual({ name: "x", retries: 5, tags: ["a"], mode: "fast lane" });
+    const list = parseType("list(object({ a = optional(bool, true) }))").type!;
+    expect(withDefaults(list, [{}, { a: false }])).toEqual([{ a: true }, { a: false }]);
+  });
+
+  it("a default that does not fit its type, or is not a literal, is an error", () => {
+    expect(parseType("object({ n = optional(number, \"x\") })").error).toMatch(/optional\(\.\.\.\) of "n": the default "x" is not a number/);
+    expect(parseType("object({ n = optional(number, var.x) })").error).toMatch(/a default must be a literal value/);
+    expect(parseType("object({ n = optional(number, 1 })").error).toMatch(/expected "\)" after optional/);
+  });
+});
