@@ -41,7 +41,7 @@ function report(c: Compilation[], format: string, io: Io, verbose = false): numb
       const errors = comp.diagnostics.filter((d) => d.severity === "error").length;
       const warnings = comp.diagnostics.length - errors;
       if (verbose && comp.useGraph) io.out(formatUseGraph(comp.useGraph));
-      // A module validated alone says what its callers must pass (issue #6, Threading).
+      // A module validated alone says what its callers must pass (docs/language.md, Composition).
       const expects = comp.graph ? expectedOf(comp.graph) : [];
       if (errors === 0) io.out(`${comp.path}: ok${warnings ? ` (${plural(warnings, "warning")})` : ""}${expects.length ? `; expects ${expects.join(", ")} from its caller` : ""}\n`);
       else io.out(`${comp.path}: ${plural(errors, "error")}${warnings ? `, ${plural(warnings, "warning")}` : ""}\n`);
@@ -154,7 +154,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     await program.parseAsync(argv, { from: "user" });
   } catch (e) {
     if (e instanceof CliError) {
-      // With -o json an error is one JSON object too (issue #7), besides the line on stderr.
+      // With -o json an error is one JSON object too, besides the line on stderr.
       if (wantsJson(argv)) io.out(JSON.stringify({ event: "exit", code: e.exitCode, status: "error", message: e.message }) + "\n");
       io.err(`criteria: ${e.message}\n`);
       return e.exitCode;

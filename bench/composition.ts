@@ -1,12 +1,12 @@
 /**
- * Composition benchmarks (issue #6, Done when):
+ * Composition benchmarks (docs/language.md, Composition):
  * - compile time of a tree of modules (subworkflows and flows used as agents, 20 steps
  *   each) at 25, 50, 100 and 200 modules, in one process after start-up (the HCL parser
  *   already running): goal < 150 ms at 100 modules, linear in modules (200 / 100 ≈ 2);
  * - apply overhead per nesting level for noop steps: a chain of subworkflows d levels
  *   deep (each level one noop step and the call), durable journal (WAL, synchronous=FULL):
  *   the time a level adds beyond its own noop step, goal < 2 ms;
- * - sessions opened for an adapter passed to a per-item subworkflow (seed 001, Option A):
+ * - sessions opened for an adapter passed to a per-item subworkflow (docs/language.md, Composition, Option A):
  *   exactly 1 across the parent and its three child runs.
  * Prints figures; asserts nothing.
  */
@@ -188,7 +188,7 @@ export async function compositionBench(quick: boolean): Promise<CompositionRepor
       journal.close();
     }
     const noopStep = median(flatSamples);
-    // 3. Sessions of a passed adapter across a per-item subworkflow (seed 001, Option A).
+    // 3. Sessions of a passed adapter across a per-item subworkflow (docs/language.md, Composition, Option A).
     const opened: string[] = [];
     const count: Adapter = {
       type: "count",
@@ -222,7 +222,7 @@ export async function compositionBench(quick: boolean): Promise<CompositionRepor
       },
     };
     printTable(
-      "Composition (issue #6)",
+      "Composition (docs/language.md, Composition)",
       ["figure", "value", "goal", ""],
       [
         ...(["hcl", "yaml"] as const).flatMap((dl) =>

@@ -1,5 +1,5 @@
 /**
- * Engine benchmarks (issue #3, Speed): durable noop steps per second against the
+ * Engine benchmarks (docs/architecture.md, The engine, Speed): durable noop steps per second against the
  * physical limit (a bare SQLite insert-and-commit loop, WAL + synchronous=FULL, same
  * disk, same run); per-step overhead at 100 and at 10,000 steps (flat: ratio ≤ 1.3);
  * resume of a 100,000-entry journal (goal < 1 s, linear in entries).

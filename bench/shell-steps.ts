@@ -1,5 +1,5 @@
 /**
- * Shell step cost (issue #7, Speed): a durable shell step against a bare spawn of the
+ * Shell step cost (docs/architecture.md, Tests and measurements): a durable shell step against a bare spawn of the
  * same command (`/bin/sh -c true`, process group, pipes, waited for), interleaved rounds,
  * medians. Goal: a step costs at most 1.3x a bare spawn plus one fsync (the commit of
  * its confirmation; the commit before it is not flushed on its own). Prints figures.

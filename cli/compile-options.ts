@@ -3,7 +3,7 @@ import { Option } from "commander";
 import type { CompileOptions } from "../compiler/index.js";
 import type { Io } from "./io.js";
 
-/** `--root DIR`: the directory every module must lie in (issue #6, Module loader). */
+/** `--root DIR`: the directory every module must lie in (docs/language.md, Composition). */
 export function rootOption(): Option {
   return new Option("--root <dir>", "directory no workflow_file, subworkflow source or use may leave (default: the PATH's own directory)");
 }

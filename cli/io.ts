@@ -1,6 +1,6 @@
 /**
- * Exit codes, one table for every command (DESIGN.md, CLI conventions; actionlint's
- * 0/1/2/3, extended for runs in pipelines, issue #7):
+ * Exit codes, one table for every command (docs/architecture.md, The command line; actionlint's
+ * 0/1/2/3, extended for runs in pipelines: README, Use):
  * 0 ok; 1 problems found, or the run failed; 2 usage error (a bad flag, a missing
  * `--var` or `--input`); 3 internal fault (a bug); 4 stopped before its end and
  * resumable (interrupted by a signal, the journal could not be written); 5 parked:

@@ -17,7 +17,7 @@ export async function openJournal(dir: string) {
   }
 }
 
-/** `--state-dir`, else `CRITERIA_STATE_DIR`, else `.criteria/` in the working directory (DESIGN.md). */
+/** `--state-dir`, else `CRITERIA_STATE_DIR`, else `.criteria/` in the working directory. */
 export function stateDir(opt: string | undefined, io: Io): string {
   if (opt === "") throw new CliError(`--state-dir "": name a directory (default: $CRITERIA_STATE_DIR or .criteria)`, EXIT.usage);
   return resolve(opt ?? io.env.CRITERIA_STATE_DIR ?? ".criteria");
@@ -26,7 +26,7 @@ export function stateDir(opt: string | undefined, io: Io): string {
 const usage = (m: string) => new CliError(m, EXIT.usage);
 
 /**
- * Registers the commands that read a journal or deliver to a run (issue #3): runs,
+ * Registers the commands that read a journal or deliver to a run (docs/architecture.md, The engine): runs,
  * journal, signal, approve, reject. Each sets the exit code through `setCode`.
  */
 export function registerJournalCommands(program: Command, io: Io, setCode: (c: number) => void): void {

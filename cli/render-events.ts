@@ -45,7 +45,7 @@ function fmtElapsed(ms: number): string {
 
 /**
  * One journal entry as a timeline line (`criteria journal RUN`). A nested run's entries
- * are indented one level per nesting under the step that spawned it (issue #6), and
+ * are indented one level per nesting under the step that spawned it (docs/language.md, Composition), and
  * name the run by its last part (`call#1[0] ›`).
  */
 export function renderEntry(e: JournalEntry, startMs: number): string {

@@ -37,7 +37,7 @@ function endOf(end: RunEnd): SessionEnd {
 }
 
 /**
- * Whether a run parks at approvals and signal waits instead of waiting (issue #7):
+ * Whether a run parks at approvals and signal waits instead of waiting:
  * `--no-wait` / `--wait` when given, else parked in CI (`CI=true`) when stdin is no TTY,
  * where nobody could answer.
  */
@@ -47,7 +47,7 @@ function parks(opt: boolean | undefined, io: Io): boolean {
 }
 
 /**
- * Registers the engine commands (issue #3, #7): apply, resume and unlock here; runs,
+ * Registers the engine commands (docs/architecture.md, The engine): apply, resume and unlock here; runs,
  * journal, signal, approve and reject in journal-commands.ts. Each sets the exit code
  * (cli/io.ts `EXIT`) through `setCode`.
  */
@@ -181,7 +181,7 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
 const collect = (v: string, prev: string[]) => [...prev, v];
 
 /**
- * Whether the files a run was started from changed since (issue #7: resume runs the
+ * Whether the files a run was started from changed since (resume runs the
  * journaled workflow, never a mix): a warning to say, or undefined when they did not (or
  * cannot be found, which resume itself reports).
  */

@@ -102,7 +102,7 @@ export function checkInput(graph: Graph, input: Record<string, Value>, vars: str
 
 /**
  * `--input '{"task": "..."}'` or `--input @file.json` (JSON or YAML): the run's `input`
- * namespace, an object (seed 000: a flow runs alone, its body reading `input.task`).
+ * namespace, an object (docs/language.md, Composition: a flow runs alone, its body reading `input.task`).
  */
 export function parseInput(text: string): Record<string, Value> {
   let data: unknown;
@@ -129,7 +129,7 @@ export function parseInput(text: string): Record<string, Value> {
 
 /**
  * A parsed value with its integers exact (parsed as bigint): those within 2^53 become
- * numbers; a larger one is a usage error rather than a silently rounded number (issue #7).
+ * numbers; a larger one is a usage error rather than a silently rounded number.
  */
 function exact(v: unknown, from: string): unknown {
   if (typeof v === "bigint") {

@@ -13,7 +13,7 @@ export interface SessionEnd {
 }
 
 /**
- * Runs one run command (`apply`, `resume`) as a pipeline expects (issue #7):
+ * Runs one run command (`apply`, `resume`) as a pipeline expects:
  * - SIGINT, SIGTERM and SIGHUP are handled for the whole command: the first stops the run
  *   where it stands (resumable) and signals the steps' process groups; every further one
  *   SIGKILLs those groups at once. Nothing criteria started outlives it.

@@ -62,7 +62,7 @@ interface Unit {
 
 /**
  * Compiles a workflow file or directory and every module it reaches: load → parse →
- * decode → resolve → check → build (DESIGN.md, Pipeline; issue #6). Modules are
+ * decode → resolve → check → build (docs/architecture.md, The compiler; docs/language.md, Composition). Modules are
  * compiled apart, callees first, and see each other only through their interfaces;
  * the root graph carries every called module's graph once. Never throws for user
  * input: every problem is a positioned diagnostic, sorted and de-duplicated here,
@@ -153,7 +153,7 @@ function inputKeys(u: Unit): Pick<Graph, "input_keys"> {
   return keys.length > 0 ? { input_keys: keys } : {};
 }
 
-/** The root graph, with every called module's graph once in `modules` (issue #6, Output). */
+/** The root graph, with every called module's graph once in `modules` (docs/language.md, Composition). */
 function build(set: ModuleSet, units: Map<string, Unit>, entry: Unit): Graph {
   const key = (id: string) => moduleKey(set.entry, set.modules.get(id)!);
   const modules: Record<string, Graph> = Object.create(null) as Record<string, Graph>;

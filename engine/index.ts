@@ -33,7 +33,7 @@ export interface EngineOptions {
 }
 
 /**
- * Runs a compiled graph to its end, journaled under `stateDir` (issue #3).
+ * Runs a compiled graph to its end, journaled under `stateDir` (docs/architecture.md, The engine).
  * @param vars values for the workflow's variables (`--var`)
  * @param opts.runId a chosen run id (refused if it already exists); `opts.input` the run's `input` namespace;
  *   `opts.source` the files it was compiled from (`resume` says when they changed)

@@ -1,5 +1,5 @@
 /**
- * schema/workflow.schema.json (issue #2, item 6): a valid draft-07 schema that ajv
+ * schema/workflow.schema.json (docs/language.md, Files and modules): a valid draft-07 schema that ajv
  * compiles in strict mode, that every YAML/JSON example validates against directly
  * (as an editor using it would), and that fails closed on unknown fields.
  */

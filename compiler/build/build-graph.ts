@@ -4,7 +4,7 @@ import type { Scope } from "../resolve/scope.js";
 import { DEFAULT_POLICY, type Graph, type GraphAdapter, type GraphAgent, type GraphExpr, type GraphOutcome, type GraphStep } from "./graph.js";
 
 /**
- * Builds the `Graph` of a resolved, checked workflow (DESIGN.md, Pipeline step 6).
+ * Builds the `Graph` of a resolved, checked workflow (docs/architecture.md, The compiler: Build).
  * Child graphs hang off their step (`body`); a body's adapter and agent tables list
  * what it uses from enclosing scopes as `inherited` entries (aliases of the parent's
  * sessions, not copies). Only call when there are no errors.

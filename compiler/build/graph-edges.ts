@@ -33,7 +33,7 @@ export interface ModuleCall {
 
 /**
  * Every step of `g` (not its bodies) that calls a module: what dot and mermaid draw as
- * call edges (issue #6, Output). `outer` are the enclosing graphs, innermost first: a
+ * call edges (docs/language.md, Composition). `outer` are the enclosing graphs, innermost first: a
  * body's step may call a subworkflow or agent its enclosing workflow declares.
  */
 export function moduleCalls(g: Graph, outer: Graph[] = []): ModuleCall[] {

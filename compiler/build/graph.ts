@@ -2,7 +2,7 @@ import type { JsonValue } from "../parse/document.js";
 
 /**
  * The compiled workflow: plain, JSON-serialisable data, the only thing that crosses
- * from `compiler/` into `engine/` (DESIGN.md, Layout; STYLE.md, XState's "the machine
+ * from `compiler/` into `engine/` (docs/architecture.md; XState's "the machine
  * is plain data"). The engine never reads source files; expressions travel as source
  * text and are parsed again with `compiler/expr`.
  */
@@ -47,7 +47,7 @@ export interface Graph {
   plugins_required: string[];
   /** The `input.<key>` names the workflow reads: a run of it needs them (`apply --input`, a flow agent's step input). */
   input_keys?: string[];
-  /** The flow's `memory { script, agent }` (seed 000, A3): recalled before its first step. */
+  /** The flow's `memory { script, agent }` (docs/language.md, Composition): recalled before its first step. */
   memory?: { script: boolean; agent?: string };
   /** For a module's graph: its directory relative to the root's (what its relative paths resolve against). */
   dir?: string;
@@ -137,7 +137,7 @@ export interface GraphAgent {
   config: Record<string, GraphExpr>;
   /** True when the agent is the caller's (a body's enclosing workflow, or a module's `expects`). */
   inherited: boolean;
-  /** An agent that is a flow (seed 000): calling it runs module `module` as a child run. */
+  /** An agent that is a flow (docs/language.md, Composition): calling it runs module `module` as a child run. */
   flow?: { module: string; adapters: string[]; agents: string[] };
 }
 

@@ -4,7 +4,7 @@ import type { Check } from "./context.js";
 
 /**
  * What a body (inline `workflow {}` or `workflow_file`) cannot declare, because a body
- * is part of its enclosing workflow, not a module of its own (issue #6, item 2):
+ * is part of its enclosing workflow, not a module of its own (docs/language.md, Composition):
  * - a variable without a default (nothing binds a body's variables: no `--var`, no `input`);
  * - header fields of a module: `use`, `expects`, `memory`, `identity` (the enclosing
  *   workflow's header holds them; a body sees its adapters and agents already).

@@ -8,7 +8,7 @@ import type { Scope } from "../resolve/scope.js";
 import type { Check } from "./context.js";
 
 /**
- * Calls into other modules agree with what the callee declares (issue #6, items 3–5):
+ * Calls into other modules agree with what the callee declares (docs/language.md, Composition):
  * - a subworkflow's `input` (and a calling step's `input`) binds the callee's variables:
  *   an unknown key, a literal of the wrong type, or a required variable left unbound is
  *   an error naming both positions;

@@ -3,7 +3,7 @@ import type { Check } from "./context.js";
 
 /**
  * The root workflow has a header with a name, a start node and a terminal state
- * (DESIGN.md, Check). `target_state` must name a state; a missing one is a warning.
+ * (docs/architecture.md, The compiler: Check). `target_state` must name a state; a missing one is a warning.
  */
 export const checkHeader: Check = {
   name: "header",

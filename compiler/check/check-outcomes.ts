@@ -3,7 +3,7 @@ import { suggest } from "../diagnostics/did-you-mean.js";
 import { iterates } from "../decode/spec.js";
 import type { Check } from "./context.js";
 
-/** Aggregate outcomes of iterating steps (DESIGN.md, Iterating steps). */
+/** Aggregate outcomes of iterating steps (docs/language.md, Iteration). */
 export const AGGREGATE_OUTCOMES = ["all_succeeded", "any_failed"];
 
 /**

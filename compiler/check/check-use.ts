@@ -6,7 +6,7 @@ import type { ModuleLookup } from "../resolve/module-interface.js";
 const ECHOES = new Set(["use_cycle", "module_cycle", "use_not_found", "use_invalid", "use_undeclared"]);
 
 /**
- * A flow named by `use` must compile and be a workflow (seed 000, A5: `use_invalid`).
+ * A flow named by `use` must compile and be a workflow (docs/language.md, Composition: `use_invalid`).
  * The flow's own first problem is shown under the refusal; its problems are also
  * reported in its own files. Runs over the whole module set, after every module is
  * compiled.

@@ -6,11 +6,11 @@ import { decodeWorkflow } from "./decode-workflow.js";
 import type { ModulePath, WorkflowSpec } from "./spec.js";
 
 /**
- * Decodes one loaded module into a `WorkflowSpec` (DESIGN.md, Pipeline step 3): its
+ * Decodes one loaded module into a `WorkflowSpec` (docs/architecture.md, The compiler: Decode): its
  * shape is checked against the schema, then every path it names is tied to the module
  * the loader found there (`module` on subworkflow sources, agents' and the header's
  * `use`), and every `workflow_file` step gets the body file decoded as its `body`,
- * exactly like an inline `workflow {}` body (issue #6, item 2). A body file is decoded
+ * exactly like an inline `workflow {}` body (docs/language.md, Composition). A body file is decoded
  * afresh for each step that names it, since each sees its own enclosing workflow; so
  * that nested uses cannot grow without bound, a module expands to at most
  * {@link MAX_BODY_COPIES} body copies (`expansion_limit`).

@@ -28,7 +28,7 @@ export const RESERVED_TARGETS = new Set(["_continue", "return"]);
  * typed `WorkflowSpec`. Robust on invalid documents: a field of the wrong shape is
  * skipped (the schema already reported it), so a partial spec always comes back.
  *
- * Semantics decoded here (DESIGN.md, The language): both target forms (`target =
+ * Semantics decoded here (docs/language.md): both target forms (`target =
  * adapter.T.N` and the older `adapter = "T"` / `agent = "n"` / `type = "workflow"`),
  * `next` and its older spelling `transition_to`, `next = state.x` traversals, Go
  * durations. Problems found while decoding are diagnostics, never exceptions.
@@ -193,7 +193,7 @@ class Decoder {
 
   /**
    * A Go duration (`"30s"`, `"1h30m"`). Zero is refused unless `zeroOk` (a wait of no
-   * time): a timeout of 0 would end every step before it starts (issue #7).
+   * time): a timeout of 0 would end every step before it starts.
    */
   duration(v: JsonValue | undefined, ptr: string, zeroOk = false): { text: string; ms: number; range: Range } | undefined {
     const s = str(v);
@@ -409,7 +409,7 @@ class Decoder {
 
   /**
    * `expects { adapters = [adapter.T.N], agents = [agent.a] }`: entries the caller passes
-   * in (issue #6, Threading; Terraform's `configuration_aliases`), declared here as
+   * in (docs/language.md, Composition; Terraform's `configuration_aliases`), declared here as
    * `expected` adapters and agents so the module resolves on its own.
    */
   expects(o: JsonObject, ptr: string, w: WorkflowSpec) {

@@ -6,7 +6,7 @@ import { childPointer, type SourceEntry, type SourceMap } from "../parse/source-
 /**
  * Lowers hcl2json's block-shaped JSON into the canonical document: the YAML/JSON
  * dialect that `schema/workflow.schema.json` describes, so one schema and one decoder
- * serve every dialect (DESIGN.md: the schema "also validates decoded HCL").
+ * serve every dialect (docs/architecture.md, The compiler: Decode).
  *
  * `step "a" { outcome "ok" { transition_to = "b" } }` becomes
  * `{steps: {a: {outcomes: {ok: {transition_to: "b"}}}}}`; blocks nested in an older

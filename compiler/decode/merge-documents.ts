@@ -8,7 +8,7 @@ import { NAMED_SECTIONS } from "./lower-hcl.js";
 
 /**
  * Merges the canonical documents of several files of one directory into one workflow
- * (DESIGN.md, Pipeline step 1; the Go tool's "directory of several files"): named
+ * (docs/architecture.md, The compiler: Load; the Go tool's "directory of several files"): named
  * sections are unioned, a name declared in two files is `duplicate_name` (pointing at
  * both), a second header or singleton block is `duplicate_block`. Source entries go
  * along with the values that win. Linear in the total size.

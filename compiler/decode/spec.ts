@@ -2,7 +2,7 @@ import type { Range } from "../diagnostics/range.js";
 import type { JsonValue } from "../parse/document.js";
 
 /**
- * The typed workflow tree both dialects decode to (DESIGN.md, Pipeline step 3).
+ * The typed workflow tree both dialects decode to (docs/architecture.md, The compiler: Decode).
  * Every node keeps its declaration range and, where it has a name, the name's range
  * (HCL/Terraform: "every decoded struct keeps its declaration range").
  */
@@ -71,7 +71,7 @@ export interface HeaderSpec {
   targetState?: NodeRef;
   identity?: string;
   memory?: { script?: boolean; agent?: string; range: Range };
-  /** Flows this workflow composes as agents (seed 000): each visible as `agent.<its name>`. */
+  /** Flows this workflow composes as agents (docs/language.md, Composition): each visible as `agent.<its name>`. */
   use: ModulePath[];
   /** What a subworkflow or flow receives from its caller (its adapters and agents are `expected`). */
   expects?: { range: Range };
@@ -141,7 +141,7 @@ export interface AgentSpec extends Named {
   cli?: string;
   model?: string;
   onCrash?: string;
-  /** A flow used as an agent (seed 000): calling it runs the flow as a nested run. */
+  /** A flow used as an agent (docs/language.md, Composition): calling it runs the flow as a nested run. */
   use?: ModulePath;
   /** What a flow agent passes to the flow: the caller's entries it expects. */
   adapters: { ref: string; range: Range }[];
@@ -275,7 +275,7 @@ export interface OutputSpec extends Named {
 
 /**
  * A workflow: the root, or an inline body (which accepts every block a top-level
- * workflow accepts, seed 001). Lists are in declaration order.
+ * workflow accepts, docs/language.md, Composition). Lists are in declaration order.
  */
 export interface WorkflowSpec {
   range: Range;

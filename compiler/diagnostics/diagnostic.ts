@@ -3,7 +3,7 @@ import type { Range } from "./range.js";
 
 /**
  * One problem found in the user's files. Every diagnostic has a range: there is no
- * position-less diagnostic (DESIGN.md, Pipeline step 2).
+ * position-less diagnostic (docs/architecture.md, The compiler: Parse).
  *
  * Shape follows HCL's `Diagnostic {severity, summary, detail, subject}` and actionlint's
  * flat error: `message` is one sentence naming the thing at fault; `hint` says what to do.

@@ -3,7 +3,7 @@ import type { Diagnostic } from "./diagnostic.js";
 import type { Range } from "./range.js";
 
 /**
- * The `--format json` report (DESIGN.md, CLI conventions): one object
+ * The `--format json` report (docs/architecture.md, The command line): one object
  * `{valid, error_count, warning_count, diagnostics[{severity, code, message, range, hint?}]}`,
  * with `range = {file, start{line, column}, end{line, column}}` (1-based).
  */
@@ -21,7 +21,7 @@ export interface JsonReport {
     /** Other places that explain it: the first declaration of a duplicate, a used flow's own first problem, ... */
     related?: { message: string; range: JsonRange }[];
   }[];
-  /** The module graph of each PATH (`use`, `subworkflow`, `workflow_file` edges): seed 000, A1. */
+  /** The module graph of each PATH (`use`, `subworkflow`, `workflow_file` edges; `validate --verbose`). */
   use_graph?: UseGraph[];
 }
 

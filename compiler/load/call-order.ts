@@ -1,7 +1,7 @@
 import type { Module, ModuleSet } from "./load-modules.js";
 
 /**
- * The modules compiled on their own (issue #6): the entry and every module reached as a
+ * The modules compiled on their own (docs/language.md, Composition): the entry and every module reached as a
  * subworkflow source or a flow (`use`), callees before their callers (post-order), so
  * each caller is checked against its callees' interfaces. Calls written in a
  * `workflow_file` body count as calls of the module the body belongs to. The loader has

@@ -17,7 +17,7 @@ export interface Module extends ReadModule {
   edges: ModuleEdge[];
 }
 
-/** Where modules may come from (issue #6: "no path may leave the root"). */
+/** Where modules may come from (docs/language.md, Files and modules: no path may leave the root). */
 export interface LoadOptions {
   /** What shown paths are relative to. */
   cwd: string;
@@ -41,8 +41,7 @@ export interface ModuleSet {
 }
 
 /**
- * Loads the module graph from `entry` (DESIGN.md, Pipeline step 1; issue #6, Module
- * loader): follows `workflow_file`, `subworkflow { source }` and `use` edges, each path
+ * Loads the module graph from `entry` (docs/architecture.md, The compiler: Load; docs/language.md, Composition): follows `workflow_file`, `subworkflow { source }` and `use` edges, each path
  * relative to the directory of the file that names it; reads every module once,
  * memoised by real path; refuses a path that leaves the roots before opening it
  * (`path_outside_root`, symlinks included), a missing one (`file_not_found`, or

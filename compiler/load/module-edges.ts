@@ -2,7 +2,7 @@ import type { Range } from "../diagnostics/range.js";
 import type { JsonObject, JsonValue } from "../parse/document.js";
 import { childPointer, type SourceMap } from "../parse/source-map.js";
 
-/** How one module names another (DESIGN.md, Pipeline step 1). */
+/** How one module names another (docs/architecture.md, The compiler: Load). */
 export type EdgeKind = "workflow_file" | "subworkflow" | "use";
 
 /** A path one module names: `workflow_file = "..."`, `subworkflow { source }`, `use`. */

@@ -26,7 +26,7 @@ export interface ReadModule {
 }
 
 /**
- * Reads one module (DESIGN.md, Pipeline steps 1–2): a file, or a directory whose
+ * Reads one module (docs/architecture.md, The compiler: Load): a file, or a directory whose
  * `*.hcl`, `*.chcl`, `*.yaml`, `*.yml` and `*.json` files are merged in name order.
  * Each file is read, checked (size, encoding), parsed in its dialect and, for HCL,
  * lowered to the canonical document; the documents are then merged. Never throws for

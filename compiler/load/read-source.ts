@@ -2,7 +2,7 @@ import { readFileSync, statSync } from "node:fs";
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { SourceFile } from "../diagnostics/source-file.js";
 
-/** The largest workflow file read: 4 MiB (issue #2, invalid inputs). */
+/** The largest workflow file read: 4 MiB (docs/language.md, Files and modules). */
 export const MAX_FILE_BYTES = 4 * 1024 * 1024;
 
 /**

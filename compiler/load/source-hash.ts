@@ -5,7 +5,7 @@ import type { SourceFile } from "../diagnostics/source-file.js";
 /**
  * sha256 over every file a compilation read (path relative to `baseDir`, then text, in
  * path order): what a run was started from, so `resume` can say when the workflow changed
- * since (issue #7). Independent of the working directory the files were shown from.
+ * since. Independent of the working directory the files were shown from.
  *
  * @param sources shown path → file, as `Compilation.sources`
  * @param cwd what shown paths are relative to

@@ -3,8 +3,8 @@ import type { EdgeKind } from "./module-edges.js";
 import type { ModuleSet } from "./load-modules.js";
 
 /**
- * The resolved module graph of one compilation (seed 000, A1: "prints the resolved use
- * graph"): every module loaded, once, and every edge between them with where it is
+ * The resolved module graph of one compilation (docs/language.md, Files and
+ * modules): every module loaded, once, and every edge between them with where it is
  * written. `validate --verbose` prints it; `validate --format json` always includes it.
  */
 export interface UseGraph {

@@ -18,7 +18,7 @@ export type WorkflowFiles =
   | { kind: "missing" | "empty-dir" | "unreadable" | "loop"; reason?: string };
 
 /**
- * The files one PATH argument stands for (DESIGN.md, Pipeline step 1): a file is
+ * The files one PATH argument stands for (docs/architecture.md, The compiler: Load): a file is
  * itself; a directory is every `*.hcl`, `*.chcl`, `*.yaml`, `*.yml`, `*.json` directly in it, in
  * name order, merged into one workflow. Subdirectories are not read (they hold
  * subworkflow sources and adapter scripts). Within a directory, files are memoised by

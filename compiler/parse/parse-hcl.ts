@@ -11,7 +11,7 @@ const NAME = "__criteria_input__.hcl";
 /**
  * Parses an HCL file: hcl2json gives the value (and the authoritative syntax errors,
  * kept with their positions), the scanner gives the source map that hcl2json drops
- * (DESIGN.md, Pipeline step 2). Never throws; hcl2json failures become `syntax_error`.
+ * (docs/architecture.md, The compiler: Parse). Never throws; hcl2json failures become `syntax_error`.
  */
 export async function parseHcl(file: SourceFile): Promise<{ parsed?: ParsedFile; diagnostics: Diagnostic[] }> {
   const depth = nestingDepth(file.text, "hcl", MAX_DEPTH);

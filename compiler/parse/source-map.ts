@@ -5,7 +5,7 @@ import type { Range } from "../diagnostics/range.js";
  * into the document's plain JSON value (`""` is the root, `/step/a/0/next` a field).
  *
  * Both dialects fill it: hcl2json drops positions, so the HCL scanner rebuilds them;
- * YAML nodes carry their own ranges. DESIGN.md, Pipeline step 2.
+ * YAML nodes carry their own ranges. docs/architecture.md, The compiler: Parse.
  */
 export interface SourceEntry {
   /** The value's range (for an HCL block, the whole block; for an attribute, its expression). */

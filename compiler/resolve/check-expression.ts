@@ -11,7 +11,7 @@ import { parseExpression, parseTemplate } from "../expr/parse.js";
 import { references } from "../expr/references.js";
 import type { Scope } from "./scope.js";
 
-/** Fields of `each` (DESIGN.md, Expressions). */
+/** Fields of `each` (docs/language.md, Expressions and namespaces). */
 export const EACH_FIELDS = ["value", "key", "_idx", "_total", "_first", "_last", "_prev"];
 
 /** Namespaces an expression may start with. */
@@ -228,7 +228,7 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
 
 /**
  * `steps.<step>.<key>` (or `steps.<step>[i].<key>` for an iterating step) where the
- * step calls a module with declared outputs: the key must be one of them (issue #6:
+ * step calls a module with declared outputs: the key must be one of them (docs/language.md, Composition:
  * "an unknown output name is an error with a did-you-mean").
  */
 function outputProblem(path: (string | number)[], found: { decl: StepSpec; scope: Scope }, ctx: ExprContext): { message: string; hint?: string } | undefined {

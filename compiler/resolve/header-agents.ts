@@ -3,7 +3,7 @@ import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { ModulePath, WorkflowSpec } from "../decode/spec.js";
 
 /**
- * Each flow in the header's `use` list becomes visible as `agent.<its name>` (seed 000:
+ * Each flow in the header's `use` list becomes visible as `agent.<its name>` (docs/language.md, Composition:
  * a flow imported by `use` is called as an agent), unless an agent block binds that
  * flow. Added before resolution, marked `fromHeader`. Two flows of the same name, or a
  * flow named like an agent block that binds something else, are `duplicate_name`:

@@ -4,7 +4,7 @@ import type { AdapterSpec, AgentSpec, OutputSpec, VariableSpec, WorkflowSpec } f
 
 /**
  * What a caller sees of a module it calls as a subworkflow or uses as a flow agent
- * (issue #6, Subworkflows are isolated modules): its variables (bound by `input`), its
+ * (docs/language.md, Composition): its variables (bound by `input`), its
  * outputs (read as `steps.<step>.<output>`), what it expects from its caller, and
  * whether it compiles. Modules are resolved apart; only this crosses between them.
  */

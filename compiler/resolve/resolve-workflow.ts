@@ -37,8 +37,8 @@ export function isReservedName(name: string): boolean {
 }
 
 /**
- * Resolves names (DESIGN.md, Pipeline step 4): builds a scope per workflow with inline
- * bodies nested in their parent's scope (seed 001: a body sees the enclosing agents,
+ * Resolves names (docs/architecture.md, The compiler: Resolve): builds a scope per workflow with inline
+ * bodies nested in their parent's scope (docs/language.md, Composition: a body sees the enclosing agents,
  * adapters and variables), and checks every step target, `next`, subworkflow and
  * channel reference, and every expression's references. Unknown names get a
  * did-you-mean over what is visible from that point.
@@ -275,7 +275,7 @@ class Resolver {
 
   /**
    * An agent that is a flow (`use = "./x.hcl"`) must be declared by the header's `use`
-   * list (seed 000: "every imported flow the body composes must appear in the header").
+   * list (docs/language.md, Composition: every flow used as an agent is listed in the header).
    */
   private undeclaredUse(a: { name: string; use?: { path: string; range: Range; module?: string } }, s: Scope) {
     if (!a.use?.module) return;

@@ -18,7 +18,7 @@ export type NodeKind = "step" | "state" | "wait" | "approval" | "branch";
 
 /**
  * The names one workflow (root or inline body) declares, and its enclosing scope
- * (DESIGN.md, Pipeline step 4): an inline body sees its parent's adapters, agents,
+ * (docs/architecture.md, The compiler: Resolve): an inline body sees its parent's adapters, agents,
  * variables, locals and steps and may declare its own; lookups walk outwards.
  */
 export class Scope {

@@ -1,8 +1,8 @@
 import type { Value } from "../../compiler/expr/value.js";
 
 /**
- * Adapters: plugin types whose sessions execute steps (DESIGN.md, Engine: "Adapters
- * have sessions: opened once per scope, closed LIFO on scope exit"). Built in: noop,
+ * Adapters: plugin types whose sessions execute steps (docs/architecture.md, The engine:
+ * adapters have sessions, opened once per scope, closed last-in first-out). Built in: noop,
  * shell, local, and the agent CLIs; any other type is an out-of-process executable
  * `criteria-adapter-<type>` speaking NDJSON over stdio.
  */

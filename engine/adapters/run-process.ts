@@ -209,7 +209,7 @@ export function runProcess(o: RunProcessOptions): Promise<ProcessResult> {
       if (o.pidFile) rmSync(o.pidFile, { force: true });
       const code = exitInfo?.code ?? null;
       const sig = exitInfo?.signal ?? null;
-      // A result that arrived is never a timeout (issue #7): a process that exited 0 on its
+      // A result that arrived is never a timeout: a process that exited 0 on its
       // own, not by our signal, finished its work even if the timer fired first.
       if ((end === "timeout" || end === "cancelled") && code === 0 && sig === null) end = "exited";
       const exitCode = code ?? (sig ? 128 + (constants.signals[sig] ?? 0) : null);

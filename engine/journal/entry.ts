@@ -2,7 +2,7 @@ import type { Value } from "../../compiler/expr/value.js";
 import type { Reason } from "../adapters/adapter.js";
 
 /**
- * Journal entries (DESIGN.md, Engine: "journal is truth"): append-only
+ * Journal entries (docs/architecture.md, The engine: the journal is truth): append-only
  * `{seq, run_id, step_id, attempt, entry_type, at_ms, payload}`, stored as canonical
  * JSON. `seq` is global and gap-free in the store; `at_ms` is milliseconds since the
  * epoch from the runner's injectable clock. The payload shape is fixed per type.

@@ -1,10 +1,10 @@
 /**
  * What can go wrong with the journal, as values the CLI turns into one line and an exit
- * code (issue #7: every storage failure is a user error with the path, never a stack
+ * code (every storage failure is a user error with the path, never a stack
  * trace, and the run stays resumable).
  */
 
-/** Refusal to run: another live process holds the run's lease (issue #3: "never allowed to double-run"). */
+/** Refusal to run: another live process holds the run's lease (docs/architecture.md, The engine: a run is never run by two processes at once). */
 export class RunLockedError extends Error {
   constructor(
     readonly runId: string,
@@ -32,7 +32,7 @@ export class JournalWriteError extends JournalError {}
 export class JournalReadError extends JournalError {}
 
 /**
- * An entry fails its checksum (issue #7: a corrupted journal must not re-run finished
+ * An entry fails its checksum (a corrupted journal must not re-run finished
  * work). Resume refuses unless told to set the damaged entries aside.
  */
 export class JournalDamagedError extends JournalError {

@@ -1,6 +1,6 @@
 import type { JournalEntry, Payloads } from "./entry.js";
 
-/** What the journal says about one run: the fold of its entries (issue #3, Resume). */
+/** What the journal says about one run: the fold of its entries (docs/architecture.md, Resume). */
 export interface RunRecord {
   run_id: string;
   spawned?: Payloads["run.spawned"];
@@ -55,7 +55,7 @@ export function emptyRecord(runId: string): RunRecord {
 
 /**
  * Folds journal entries into per-run records in one pass: O(entries), no replay of
- * adapters (DESIGN.md: "Cost is linear in journal length"). Applying the same entries
+ * adapters (docs/architecture.md, Resume: cost is linear in the journal). Applying the same entries
  * again gives the same record; the runner folds what it appends as it goes, so a live
  * run and a resumed one hold the same state.
  */

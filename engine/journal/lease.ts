@@ -20,7 +20,7 @@ interface LeaseRow {
 }
 
 /**
- * Leases on run trees (issue #7: a run killed on one host must be resumable on
+ * Leases on run trees (a run killed on one host must be resumable on
  * another): the holder renews its lease every TTL/3 (a heartbeat); anyone may take a
  * lease over once it has expired, at once when its holder is a dead process of this
  * host, or with `force`. Each takeover bumps the lease's epoch, and every append by a

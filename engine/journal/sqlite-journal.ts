@@ -84,7 +84,7 @@ export interface Damage {
 }
 
 /**
- * The embedded journal store (DESIGN.md, Engine): SQLite through better-sqlite3 12,
+ * The embedded journal store (docs/architecture.md, The engine): SQLite through better-sqlite3 12,
  * WAL with `synchronous=FULL` (a committed entry survives power loss), in
  * `<stateDir>/journal.db`. Entries are appended only inside transactions, each with a
  * sha256 checksum of its canonical form; a torn WAL tail (a write cut short by a kill
@@ -307,7 +307,7 @@ export class SqliteJournal {
   }
 
   /**
-   * Earlier runs of `identity` for a memory pack (seed 000, A3): the runs whose
+   * Earlier runs of `identity` for a memory pack (docs/language.md, Composition): the runs whose
    * remembered outputs best match `query` (SQLite FTS5, bm25), then the newest, as many
    * as fit in `budgetBytes` of text (UTF-8). Runs of the tree `excludeRoot` are skipped.
    */

@@ -22,7 +22,7 @@ export class EvalFailure extends Error {
 
 /**
  * The standard functions with the file functions (`file`, `fileexists`, `fileset`,
- * `templatefile`) confined to `root` (DESIGN.md: "`file` confined to the root") and the
+ * `templatefile`) confined to `root` (docs/language.md, Functions) and the
  * directories of `CRITERIA_WORKFLOW_ALLOWED_PATHS` (`:`-separated): a path that
  * resolves, symlinks included, outside all of them is refused. `file()` and
  * `templatefile()` read at most `CRITERIA_FILE_FUNC_MAX_BYTES` bytes (default 1 MiB,

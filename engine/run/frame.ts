@@ -6,7 +6,7 @@ import type { SessionScope } from "./sessions.js";
 
 /**
  * One run in progress (root or nested) as the runner walks it: its graph, values and
- * sessions, and the run it is nested in. Nested runs come in two kinds (issue #6): a
+ * sessions, and the run it is nested in. Nested runs come in two kinds (docs/language.md, Composition): a
  * body (inline or `workflow_file`) sees everything of its enclosing run; a module's run
  * (a subworkflow, a flow used as an agent) is `isolated`: it sees only what the call
  * passed (its variables, `input`, and the adapters and agents it `expects`).

@@ -9,7 +9,7 @@ export function specHash(g: Graph): string {
   return sha256(canonicalJson(g));
 }
 
-/** The idempotency key of a step's work: sha256(run_id ‖ step_id ‖ iteration) (DESIGN.md). */
+/** The idempotency key of a step's work: sha256(run_id ‖ step_id ‖ iteration). */
 export function idempotencyKey(runId: string, stepId: string, iteration: number | undefined): string {
   return sha256(`${runId}\u0000${stepId}\u0000${iteration ?? ""}`);
 }

@@ -2,7 +2,7 @@ import type { Value } from "../../compiler/expr/value.js";
 import { EvalFailure } from "./evaluate.js";
 
 /**
- * The items an iterating step walks (DESIGN.md, Iterating steps): `count` n → 0..n-1,
+ * The items an iterating step walks (docs/language.md, Iteration): `count` n → 0..n-1,
  * a list → its values (key = index), a map → its entries in key order.
  *
  * @param value the evaluated `count` / `for_each` / `parallel` expression

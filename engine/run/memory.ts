@@ -2,7 +2,7 @@ import type { Value } from "../../compiler/expr/value.js";
 import type { MemoryItem } from "../journal/entry.js";
 
 /**
- * Where a flow's memory comes from (seed 000, A3; DESIGN.md `memory.injected`): given
+ * Where a flow's memory comes from (docs/language.md, Composition; the `memory.injected` entry): given
  * the run's identity and a query (the text of its input), earlier runs' outputs within
  * a size budget. The default is the journal itself (`SqliteJournal.recall`: SQLite FTS5
  * over the outputs of this identity's earlier successful runs).

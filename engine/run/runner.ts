@@ -59,7 +59,7 @@ interface ItemOutcome {
 /** What a step visit ends with (an iterating step's output is the list of its items'). */
 type StepOutcome = Omit<ItemOutcome, "output"> & { output: Record<string, Value> | Record<string, Value>[] };
 
-/** How a child run is called (issue #6, Nested runs: one code path for all three). */
+/** How a child run is called (docs/architecture.md, Nested runs: one code path for all three). */
 interface ChildCall {
   kind: "body" | "subworkflow" | "flow";
   graph: Graph;
@@ -79,7 +79,7 @@ export interface RunnerOptions {
   adapterFor: (type: string) => Adapter;
   /** Directory relative paths in the workflow resolve against. */
   baseDir: string;
-  /** Milliseconds since the epoch; injectable so tests are exact (STYLE.md). */
+  /** Milliseconds since the epoch; injectable so tests are exact . */
   clock?: () => number;
   /** Sleeps `ms` (injectable with the clock). */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
@@ -128,7 +128,7 @@ export class RunRefused extends Error {
 /**
  * The run reached an approval or a signal wait with no decision yet, in non-interactive
  * mode (`--no-wait`, the default in CI): it is parked, everything journaled, and
- * `criteria approve|reject|signal` then `criteria resume` continue it (issue #7).
+ * `criteria approve|reject|signal` then `criteria resume` continue it.
  */
 export class RunParked extends Error {
   constructor(
@@ -178,7 +178,7 @@ const AGGREGATE_OUTCOMES = new Set(["all_succeeded", "any_failed", "default"]);
 /** The largest step output an event carries (the journal keeps all of it). */
 const EVENT_OUTPUT_BYTES = 8192;
 
-/** A step's output for its event: whole when small, else a note of its size (issue #7). */
+/** A step's output for its event: whole when small, else a note of its size. */
 function boundedOutput(output: Value): { output: Value } | { output_bytes: number } {
   const bytes = Buffer.byteLength(JSON.stringify(output) ?? "");
   return bytes <= EVENT_OUTPUT_BYTES ? { output } : { output_bytes: bytes };
@@ -199,7 +199,7 @@ function merge(f: Frame, output: Value): void {
 }
 
 /**
- * Runs a compiled graph with its journal (DESIGN.md, Engine; issue #3). Every
+ * Runs a compiled graph with its journal (docs/architecture.md, The engine; docs/architecture.md, The engine). Every
  * decision is journaled before it takes effect; on resume the journal is folded
  * (linear, once) and the walk re-uses every completed step, iteration, branch, wait
  * and approval from it without executing anything, marks an interrupted attempt
@@ -328,7 +328,7 @@ export class Runner {
   }
 
   /**
-   * The directory a resumed run's relative paths resolve against (issue #7: a checkout
+   * The directory a resumed run's relative paths resolve against (a checkout
    * that moved between apply and resume): `--workdir`, else the journaled one relative to
    * the journal's directory, else the journaled absolute one, whichever exists first.
    * @throws RunRefused before anything runs when none exists
@@ -584,7 +584,7 @@ export class Runner {
   }
 
   /**
-   * The memory pack of a run whose header sets `memory { script = true }` (seed 000, A3):
+   * The memory pack of a run whose header sets `memory { script = true }` (docs/language.md, Composition):
    * recalled once, before its first step (which consumes it), and journaled; a resumed
    * run re-uses the journaled pack and never recalls again.
    */
@@ -1152,7 +1152,7 @@ export class Runner {
   }
 
   /**
-   * What a step runs as a child run, if it does (issue #6): its inline or `workflow_file`
+   * What a step runs as a child run, if it does (docs/language.md, Composition): its inline or `workflow_file`
    * body (sees everything around it), a subworkflow (an isolated module whose variables
    * the declaration's `input` and the step's `input` bind), or a flow used as an agent
    * (an isolated module whose `input` is the step's input; same-named keys bind its
@@ -1203,7 +1203,7 @@ export class Runner {
 
   /**
    * Runs a child run for a step (one code path for bodies, subworkflows and flows used as
-   * agents; issue #6, Nested runs). Its id is deterministic (`parent/step#visit[item]`),
+   * agents; docs/architecture.md, Nested runs). Its id is deterministic (`parent/step#visit[item]`),
    * so a resumed parent finds it: a completed child is not run again, an interrupted one
    * resumes inside. Its terminal state decides the step's outcome: `success` (or `return`
    * from an iteration), else `failure` with the child's reason threaded through.

@@ -3,7 +3,7 @@ import type { Adapter, Session, SessionContext } from "../adapters/adapter.js";
 
 /**
  * The sessions one run (root or nested) owns. Opened lazily, once, on first use; closed
- * LIFO when the run ends, also on failure (DESIGN.md, Engine). A run that uses an
+ * LIFO when the run ends, also on failure (docs/architecture.md, The engine). A run that uses an
  * adapter or agent it inherits (a body's enclosing workflow's, or a module's `expects`)
  * asks the owning run's scope (frame.ts `ownerOf`), so it uses the caller's *live*
  * session: an alias, not a copy.

@@ -1,4 +1,4 @@
-# flow_as_agent — seed 000: flows used as agents. The chief composes two flows by `use`:
+# flow_as_agent — docs/language.md, Composition: flows used as agents. The chief composes two flows by `use`:
 # the reviewer (a flow with its own identity and memory) and triage. Both use the style
 # flow, and triage uses the reviewer too: a diamond, each file loaded once. Calling a flow
 # runs it as a nested run journaled under the calling step, with the flow's identity.

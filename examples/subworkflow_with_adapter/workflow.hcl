@@ -1,4 +1,4 @@
-# subworkflow_with_adapter — seed 001's pattern: the parent's agent is passed to a per-item
+# subworkflow_with_adapter — docs/language.md, Composition's pattern: the parent's agent is passed to a per-item
 # subworkflow (Option A) and runs there on the parent's live session, opened once for all
 # items; the subworkflow also declares a shell adapter of its own (Option B), which gets its
 # own session in each child run. Agents use the deterministic `local` adapter (./scripts).

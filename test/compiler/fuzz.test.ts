@@ -1,5 +1,5 @@
 /**
- * Fuzzing (issue #2, item 9): mutations of valid workflows never make the compiler
+ * Fuzzing (docs/language.md, Files and modules): mutations of valid workflows never make the compiler
  * throw, hang or emit a diagnostic without a position, and never an internal_error.
  * FUZZ_RUNS sets the number of cases (default 2,000; CI uses the default).
  */

@@ -1,5 +1,5 @@
 /**
- * Input limits that need generated files (issue #2, item 8): a file over 4 MiB is
+ * Input limits that need generated files (docs/language.md, Files and modules): a file over 4 MiB is
  * refused before it is read, a non-regular file (a FIFO) is refused without blocking,
  * and a large valid file just under the limit still compiles.
  */

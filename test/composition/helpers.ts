@@ -1,5 +1,5 @@
 /**
- * Helpers for the composition tests (issue #6): multi-file projects written to real
+ * Helpers for the composition tests (docs/language.md, Composition): multi-file projects written to real
  * temporary directories, compiled with the real compiler and run with the real runner
  * on a real SQLite journal; a counting adapter where a test must see sessions open.
  */

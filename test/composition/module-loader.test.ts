@@ -1,5 +1,5 @@
 /**
- * The module loader (issue #6, item 1): a PATH is a file or a directory module; edges
+ * The module loader (docs/language.md, Composition): a PATH is a file or a directory module; edges
  * (workflow_file, subworkflow source, use) are followed, each file read once by real
  * path; cycles are refused with the chain; no path leaves the root (`--root`,
  * `CRITERIA_WORKFLOW_ALLOWED_PATHS`), symlinks included, before anything is opened.

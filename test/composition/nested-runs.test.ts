@@ -1,5 +1,5 @@
 /**
- * Nested runs (issue #6, item 6): one code path for bodies, subworkflows and flows used
+ * Nested runs (docs/language.md, Composition): one code path for bodies, subworkflows and flows used
  * as agents. The child's terminal state decides the step's outcome (its failure threaded
  * through), child ids are deterministic so a resumed parent finds its children (a
  * completed child is not run again, an interrupted one resumes inside), and nesting
@@ -261,7 +261,7 @@ state "done" { terminal = true }
     expect(journal.runs({ roots: false }).map((r) => r.run_id).sort()).toEqual(["ids", "ids/call#1[0]", "ids/call#1[1]"]);
   });
 
-  it("a workflow_file body behaves as an inline body: it sees the enclosing agents and variables (seed 001)", async () => {
+  it("a workflow_file body behaves as an inline body: it sees the enclosing agents and variables (docs/language.md, Composition)", async () => {
     const dir = project({
       "main.hcl": `workflow "agent_in_body" {
   version       = "1"

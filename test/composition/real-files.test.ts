@@ -1,5 +1,5 @@
 /**
- * The Go tool's users' subworkflow files run end to end (issue #6, Done when):
+ * The Go tool's users' subworkflow files run end to end (docs/language.md, Composition):
  * `criteria apply` of the W14 phase3-subworkflow parent and of v0.5.7's
  * llm-pack/05-subworkflow, as real processes on real journals.
  */

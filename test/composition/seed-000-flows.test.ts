@@ -38,7 +38,7 @@ async function cli(argv: string[], cwd = repo): Promise<{ code: number; out: str
   }
 }
 
-describe("seed 000: flows used as agents", () => {
+describe("docs/language.md, Composition: flows used as agents", () => {
   it("A1: validate chief.hcl prints the resolved use graph and is ok", async () => {
     const r = await cli(["validate", "--verbose", "examples/flow_as_agent/chief.hcl"]);
     expect(r.code, r.out).toBe(0);

@@ -77,7 +77,7 @@ output "reviewed" {
 `,
 });
 
-describe("seed 001: subworkflows use the parent's adapters", () => {
+describe("docs/language.md, Composition: subworkflows use the parent's adapters", () => {
   it("compile: the child graph holds the passed adapter as an inherited alias, once per module", async () => {
     const dir = project(files());
     const g = await graphIn(dir, "main.hcl");

@@ -1,5 +1,5 @@
 /**
- * The crash matrix (issue #3): the reference workflow runs in a real child process
+ * The crash matrix (docs/architecture.md, The engine): the reference workflow runs in a real child process
  * that SIGKILLs itself right after journal entry N (CRITERIA_FAULT_KILL_AFTER_SEQ),
  * for every N from 1 to the last entry; each run is resumed in a new process. Every
  * resumed run must end in the same state with the same outputs as an uninterrupted

@@ -1,6 +1,6 @@
 /**
- * Every example runs end to end (issue #3: "`criteria apply examples/...` runs every
- * example that needs no external service"). Agent CLIs are fakes on PATH
+ * Every example runs end to end (docs/architecture.md, Tests and measurements:
+ * every example that needs no external service runs). Agent CLIs are fakes on PATH
  * (testdata/fake-agents), time is an injected clock that jumps over waits, approvals
  * are auto-approved and signals are delivered when a run waits for one.
  */

@@ -1,5 +1,5 @@
 /**
- * The engine over compiled graphs (issue #3): routing, iteration, bodies as nested
+ * The engine over compiled graphs (docs/architecture.md, The engine): routing, iteration, bodies as nested
  * runs, branches, waits, approvals, policies, outputs, sessions, resume and locks.
  * Real SQLite journals in temp directories; adapters are the built-ins or small
  * counting adapters where a test must see what ran.

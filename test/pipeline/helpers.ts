@@ -1,5 +1,5 @@
 /**
- * Helpers for the pipeline tests (issue #7): the real CLI in a real child process, real
+ * Helpers for the pipeline tests: the real CLI in a real child process, real
  * signals and pipes, real journal files.
  */
 import { spawn, spawnSync, type SpawnSyncReturns } from "node:child_process";

@@ -1,4 +1,4 @@
-# Reference workflow of the crash matrix for composition (issue #6): a subworkflow that
+# Reference workflow of the crash matrix for composition (docs/language.md, Composition): a subworkflow that
 # runs on a passed-in adapter (the parent's shell session) and one of its own, a flow used
 # as an agent, and an iterating subworkflow step. Every shell step appends one line to
 # var.log, so a step run twice shows up twice.

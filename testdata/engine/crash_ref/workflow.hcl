@@ -1,4 +1,4 @@
-# Reference workflow of the crash matrix (issue #3): every shell step appends one
+# Reference workflow of the crash matrix (docs/architecture.md, The engine): every shell step appends one
 # line to var.log, so a step run twice shows up twice. It has a top-level step, a
 # for_each over an adapter step, a count body of two steps, and an output.
 workflow "crash_ref" {
