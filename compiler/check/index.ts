@@ -3,6 +3,7 @@ import { checkAdapterUse } from "./check-adapter-use.js";
 import { checkBodies } from "./check-bodies.js";
 import { checkCalls } from "./check-calls.js";
 import { checkEnvironments } from "./check-environments.js";
+import { checkExits } from "./check-exits.js";
 import { checkHeader } from "./check-header.js";
 import { checkLiteralTypes } from "./check-literal-types.js";
 import { checkLocals } from "./check-locals.js";
@@ -33,6 +34,7 @@ export const CHECKS: readonly Check[] = [
   checkSecrets,
   checkStates,
   checkReachability,
+  checkExits,
   checkLoops,
   checkLiteralTypes,
   checkAdapterUse,

@@ -27,6 +27,9 @@ type BlockRule =
   | { kind: "header" };
 
 /** Top-level (and inline-body) block types → canonical sections. */
+/** Header attributes an older inline body writes in the body itself (`workflow { entry = "x" step ... }`). */
+const BODY_HEADER_ATTRIBUTES = new Set(["entry", "initial_state", "target_state"]);
+
 const BODY_BLOCKS: Record<string, BlockRule> = lookupTable({
   workflow: { kind: "header" },
   variable: { kind: "named", section: "variables", labels: 1 },
@@ -127,6 +130,14 @@ class Lowering {
       const v = value[key];
       const kp = childPointer(from, key);
       const rule = BODY_BLOCKS[key];
+      if (!topLevel && BODY_HEADER_ATTRIBUTES.has(key) && !isBlockValue(v)) {
+        // An older inline body names its first step in the body itself (`entry = "x"`):
+        // it belongs to the body's header.
+        const header = (doc.workflow ??= jsonObject()) as JsonObject;
+        if (!this.out.has(childPointer(to, "workflow"))) this.alias(childPointer(to, "workflow"), kp);
+        header[key] = this.copy(v, kp, childPointer(childPointer(to, "workflow"), key));
+        continue;
+      }
       if (!rule || !isBlockValue(v)) {
         // An attribute at body level (or an unknown block): keep it where it stands so the
         // schema reports it (fail closed, with a did-you-mean).

@@ -58,6 +58,7 @@ export const CODES = {
   missing_outcome: { severity: "error", doc: "A required outcome is missing (`all_succeeded` on an iterating step, any outcome on a step)." },
   undeclared_outcome: { severity: "error", doc: "A reference to an outcome the step does not declare (`default_outcome`, aggregate outcomes on a non-iterating step)." },
   continue_outside_iteration: { severity: "error", doc: "`_continue` is used outside the body of an iterating step." },
+  no_exit: { severity: "error", doc: "Nodes a run can reach never lead to a state, `_continue` or `return`: a run that gets there cannot end." },
   unbounded_loop: { severity: "warning", doc: "A cycle of steps has no bound (no `max_visits` on any step in it and no `policy.max_total_steps`)." },
   wait_trigger: { severity: "error", doc: "A wait sets neither `duration` nor `signal`: it needs one." },
   wait_duration_and_signal: { severity: "warning", doc: "A wait sets both `duration` and `signal`: the duration bounds the signal wait (write `timeout`; the Go tool refuses both)." },

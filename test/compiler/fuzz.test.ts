@@ -19,15 +19,17 @@ function seeds(): { name: string; text: string }[] {
     for (const n of readdirSync(dir)) {
       const p = join(dir, n);
       if (statSync(p).isDirectory()) walk(p);
-      else if ([".hcl", ".yaml", ".yml", ".json"].includes(extname(n))) out.push({ name: n, text: readFileSync(p, "utf8") });
+      else if ([".hcl", ".chcl", ".yaml", ".yml", ".json"].includes(extname(n))) out.push({ name: n, text: readFileSync(p, "utf8") });
     }
   };
   walk(join(repo, "examples"));
+  // The v0.5 language: our runnable cases and the Go tool's v0.5.7 modules (every era of its files).
+  walk(join(repo, "testdata", "v05"));
   walk(join(repo, "..", "shared", "criteria"));
   return out;
 }
 
-const FRAGMENTS = ['"', "{", "}", "[", "]", "${", "}", "=", "\n", "#", "//", "/*", "<<EOT\n", "\nEOT\n", ":", "- ", "&a ", "*a", "_continue", "return", "each.value", "var.", "steps.", "step \"x\" {", "state \"y\" { terminal = true }", "\t", "\u00e9", "\u0000", "\\", "%{", "..."];
+const FRAGMENTS = ['"', "{", "}", "[", "]", "${", "}", "=", "\n", "#", "//", "/*", "<<EOT\n", "\nEOT\n", ":", "- ", "&a ", "*a", "_continue", "return", "each.value", "var.", "steps.", "step \"x\" {", "state \"y\" { terminal = true }", "\t", "\u00e9", "\u0000", "\\", "%{", "...", "data.internal.n.value", "while.index", "write {", "match {", "default {", "next = continue", "secret = true", "secret_input {", "optional(", "path.module", "step.output."];
 
 type Mutation = { kind: "insert" | "delete" | "replace" | "dupline" | "truncate" | "swap"; at: number; len: number; frag: string };
 
