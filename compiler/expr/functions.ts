@@ -154,11 +154,6 @@ export function makeFunctions(opts: FunctionOptions = {}): FunctionTable {
       });
       return out;
     }),
-    coalesce: fn("values...", "The first argument that is neither null nor an empty string.", 1, Infinity, (a) => {
-      const v = a.find((x) => x !== null && x !== "");
-      if (v === undefined) throw new FunctionError("no non-null, non-empty-string arguments");
-      return v;
-    }),
     tostring: fn("value", "Converts a string, number or bool to a string (null stays null).", 1, 1, ([v]) => convertOrNull(v, toStr, "string")),
     tonumber: fn("value", "Converts a number or numeric string to a number (null stays null).", 1, 1, ([v]) => convertOrNull(v, toNumber, "number")),
     tobool: fn("value", 'Converts a bool or the string "true"/"false" to a bool (null stays null).', 1, 1, ([v]) => convertOrNull(v, toBool, "bool")),

@@ -394,6 +394,7 @@ step "a" {
 step "b" {
   adapter = "noop"
   outcome "success" { next = "a" }
+  outcome "failure" { next = "failed" }
 }`;
     const { runner } = setup();
     const end = await runner.start(await graphOf(loopy("")), {}, "r");

@@ -27,7 +27,7 @@ beforeAll(() => {
   w(join(root, "main.md"), "main");
   w(join(shared, "prompts", "a.md"), "shared a");
   w(join(shared, "prompts", "b.md"), "shared b");
-  w(join(shared, "greet.tmpl"), "Hi ${name}");
+  w(join(shared, "greet.tmpl"), "Hi {{ .name }}");
   w(join(shared, "big.txt"), "y".repeat(5000));
   w(join(shared, "latin1.txt"), Buffer.from([0x63, 0x61, 0x66, 0xe9]));
   w(join(base, "private", "secret.txt"), "secret");

@@ -26,13 +26,34 @@ beforeAll(() => {
   w("prompts/sub/gamma.md", "gamma");
   w("prompts/sub/deeper/delta.md", "delta");
   w("prompts/.hidden.md", "hidden");
-  w("templates/greet.tmpl", "Hello, ${name}!%{ for i, x in items } ${i}:${upper(x)}%{ endfor }\n");
-  w("templates/value.tmpl", "${items}");
-  w("templates/missing.tmpl", "line one\n  ${nope}\n");
-  w("templates/bad.tmpl", "ok\n${ (\n");
-  w("templates/recursive.tmpl", '${templatefile("templates/value.tmpl", {items = 1})}');
-  w("templates/fails.tmpl", "a\nb ${x + 1}");
-  w("templates/nested.tmpl", "${trimfrontmatter(file(\"prompts/alpha.md\"))}");
+  w("templates/greet.tmpl", 'Hello, {{ .name }}!{{ range $i, $x := .items }} {{ $i }}:{{ $x | printf "%q" }}{{ end }}\n');
+  w("templates/value.tmpl", "{{ .items }}");
+  w("templates/missing.tmpl", "line one\n  {{ .nope }}\n");
+  w("templates/nested-missing.tmpl", "{{ range .steps }}\n{{ .name }}: {{ .result.summary }}\n{{ end }}");
+  w("templates/bad.tmpl", "ok\n{{ if .x }\n");
+  w("templates/unclosed.tmpl", "a\n  {{ range .items }}\n  b\n");
+  w("templates/recursive.tmpl", '{{ templatefile "templates/value.tmpl" . }}');
+  w("templates/fails.tmpl", "a\nb {{ index .x 5 }}");
+  w("templates/runaway.tmpl", "{{ range .n }}{{ range $.n }}{{ end }}{{ end }}");
+  w("templates/huge.tmpl", '{{ range .n }}{{ printf "%1000d" 1 }}{{ end }}');
+  w(
+    "templates/prompt.tmpl",
+    [
+      "{{- /* A review prompt, as LLM workflows write them. */ -}}",
+      "You are reviewing {{ .repo }} (score {{ .score }}, threshold {{ printf \"%.1f\" .threshold }}).",
+      "{{ if .files -}}",
+      "Files:",
+      "{{- range $i, $f := .files }}",
+      "  {{ $i }}. {{ $f.path }}{{ with $f.note }} ({{ . }}){{ end }}",
+      "{{- end }}",
+      "{{ else -}}",
+      "No files.",
+      "{{ end -}}",
+      "Labels: {{ range $k, $v := .labels }}{{ $k }}={{ $v }} {{ end }}",
+      "Reviewer: {{ .reviewer }}",
+      "",
+    ].join("\n"),
+  );
   w("binary.bin", Buffer.from([0x66, 0x6f, 0xff, 0xfe]));
   w("big.txt", "x".repeat(3000));
   w("empty.txt", "");
@@ -200,33 +221,76 @@ describe("globToRegExp", () => {
   });
 });
 
-describe("templatefile()", () => {
-  test("renders an HCL template with the keys of vars as its variables; functions work", () => {
-    expect(ok('templatefile("templates/greet.tmpl", {name = "Ada", items = ["x", "y"]})')).toBe("Hello, Ada! 0:X 1:Y\n");
+describe("templatefile(): Go text/template, through the engine's file hooks", () => {
+  test("renders the file with vars as its data (fields, range with $i, $x, pipes into printf)", () => {
+    expect(ok('templatefile("templates/greet.tmpl", {name = "Ada", items = ["x", "y"]})')).toBe('Hello, Ada! 0:"x" 1:"y"\n');
     expect(ok('templatefile("templates/greet.tmpl", v)', { v: { name: "Bo", items: [] } })).toBe("Hello, Bo!\n");
+    expect(ok('templatefile("./templates/../templates/greet.tmpl", {name = "Cy", items = null})')).toBe("Hello, Cy!\n");
   });
 
-  test("a template that is one interpolation yields the value itself", () => {
-    expect(ok('templatefile("templates/value.tmpl", {items = [1, 2]})')).toEqual([1, 2]);
+  test("the result is always a string (a list prints as Go prints it)", () => {
+    expect(ok('templatefile("templates/value.tmpl", {items = [1, 2.5, "a", null, true]})')).toBe("[1 2.5 a <nil> true]");
   });
 
-  test("file functions are available inside the template", () => {
-    expect(ok('templatefile("templates/nested.tmpl", {})')).toBe("alpha body\n");
+  test("an LLM prompt template: trim markers, comments, if/else, range over a list and a sorted map, with, printf, null", () => {
+    const vars = {
+      repo: "criteria",
+      score: 42.0,
+      threshold: 0.75,
+      files: [{ path: "a.go", note: "new" }, { path: "b.go", note: null }],
+      labels: { z: 1, a: "x" },
+      reviewer: null,
+    };
+    expect(ok("templatefile(\"templates/prompt.tmpl\", v)", { v: vars })).toBe(
+      "You are reviewing criteria (score 42, threshold 0.8).\nFiles:\n  0. a.go (new)\n  1. b.go\nLabels: a=x z=1 \nReviewer: <no value>\n",
+    );
+    expect(ok("templatefile(\"templates/prompt.tmpl\", v)", { v: { ...vars, files: [], labels: {} } })).toBe(
+      "You are reviewing criteria (score 42, threshold 0.8).\nNo files.\nLabels: \nReviewer: <no value>\n",
+    );
   });
 
   test.each<[string, RegExp, string]>([
-    ['templatefile("templates/missing.tmpl", {})', /vars map does not contain key "nope", referenced at templates\/missing\.tmpl:2,5/, "{}"],
-    ['templatefile("templates/greet.tmpl", {"bad name" = 1})', /invalid template variable name "bad name"/, '{"bad name" = 1}'],
-    ['templatefile("templates/greet.tmpl", ["x"])', /object or map is required/, '["x"]'],
-    ['templatefile("templates/bad.tmpl", {})', /templates\/bad\.tmpl:3,1: Invalid expression/, '"templates/bad.tmpl"'],
-    ['templatefile("templates/recursive.tmpl", {})', /cannot recursively call templatefile/, 'templatefile("templates/recursive.tmpl", {})'],
-    ['templatefile("templates/fails.tmpl", {x = "a"})', /templates\/fails\.tmpl:2,5: .*a number is required/, 'templatefile("templates/fails.tmpl", {x = "a"})'],
+    // missingkey=error: the key and path:line:col; blamed on vars.
+    ['templatefile("templates/missing.tmpl", {})', /templates\/missing\.tmpl:2:6: at <\.nope>: map has no entry for key "nope"$/, "{}"],
+    ['templatefile("templates/nested-missing.tmpl", {steps = [{name = "a", result = {}}]})', /templates\/nested-missing\.tmpl:2:17: at <\.result\.summary>: map has no entry for key "summary"/, "{steps = [{name = \"a\", result = {}}]}"],
+    // vars must be an object or map.
+    ['templatefile("templates/greet.tmpl", ["x"])', /vars must be an object or map, but got list/, '["x"]'],
+    ['templatefile("templates/greet.tmpl", "x")', /vars must be an object or map, but got string/, '"x"'],
+    ['templatefile("templates/greet.tmpl", null)', /vars must be an object or map, but got null/, "null"],
+    // Syntax errors: file, line and column; blamed on the path.
+    ['templatefile("templates/bad.tmpl", {})', /templates\/bad\.tmpl:2:10: unexpected "\}" in operand$/, '"templates/bad.tmpl"'],
+    ['templatefile("templates/unclosed.tmpl", {items = []})', /templates\/unclosed\.tmpl:4:1: unexpected EOF: the \{\{range\}\} at 2:6 has no \{\{end\}\}/, '"templates/unclosed.tmpl"'],
+    ['templatefile("templates/recursive.tmpl", {})', /templates\/recursive\.tmpl:1:4: function "templatefile" not defined/, '"templates/recursive.tmpl"'],
+    // Execution errors: the whole call.
+    ['templatefile("templates/fails.tmpl", {x = [1]})', /templates\/fails\.tmpl:2:6: at <index \.x 5>: error calling index: index out of range: 5/, 'templatefile("templates/fails.tmpl", {x = [1]})'],
+    ['templatefile("templates/runaway.tmpl", {n = 1001})', /runaway\.tmpl:1:24: at <\$\.n>: range loops ran more than 1000000 iterations/, 'templatefile("templates/runaway.tmpl", {n = 1001})'],
+    ['templatefile("templates/huge.tmpl", {n = 5000})', /huge\.tmpl:1:\d+: .*the output is larger than 4194304 bytes/, 'templatefile("templates/huge.tmpl", {n = 5000})'],
+    // The file hooks' rules hold.
     ['templatefile("../secret.txt", {})', /outside the workflow directory/, 'templatefile("../secret.txt", {})'],
+    ['templatefile("escape.txt", {})', /outside the workflow directory/, 'templatefile("escape.txt", {})'],
     ['templatefile("nope.tmpl", {})', /no file "nope\.tmpl"/, 'templatefile("nope.tmpl", {})'],
+    ['templatefile("binary.bin", {})', /not valid UTF-8/, 'templatefile("binary.bin", {})'],
   ])("%s", (text, message, covered) => {
     const e = err(text);
     expect(e.message).toMatch(message);
     expect(slice(text, e)).toBe(covered);
+  });
+
+  test("the size cap of CRITERIA_FILE_FUNC_MAX_BYTES applies to templates", () => {
+    process.env.CRITERIA_FILE_FUNC_MAX_BYTES = "2000";
+    expect(err('templatefile("big.txt", {})').message).toMatch(/"big\.txt" is larger than 2000 bytes/);
+    delete process.env.CRITERIA_FILE_FUNC_MAX_BYTES;
+    expect(ok('length(templatefile("big.txt", {}))')).toBe(3000);
+  });
+
+  test("vars keys need not be identifiers (index reaches them)", () => {
+    writeFileSync(join(root, "templates", "keys.tmpl"), '{{ index . "bad name" }}/{{ index . "x-y" }}');
+    expect(ok('templatefile("templates/keys.tmpl", {"bad name" = 1, "x-y" = "z"})')).toBe("1/z");
+  });
+
+  test("a template's text is data: HCL ${} and %{} are not interpolated", () => {
+    writeFileSync(join(root, "templates", "hcl.tmpl"), "${name} %{ if x }{{ .name }}");
+    expect(ok('templatefile("templates/hcl.tmpl", {name = "n"})')).toBe("${name} %{ if x }n");
   });
 });
 

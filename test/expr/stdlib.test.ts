@@ -1,7 +1,7 @@
 /**
  * One value case and one error case (at least) for every function of the Go tool's
  * list (LANGUAGE-SPEC.md "Functions": the criteria table, the go-cty stdlib table and
- * the function notes) plus Terraform's templatefile and fileset, evaluated through the
+ * the function notes) plus templatefile and fileset, evaluated through the
  * engine's function table (file hooks confined to a temporary workflow directory).
  * Errors must be evaluation errors (`eval_error`), never crashes.
  */
@@ -110,7 +110,7 @@ const CASES: Record<string, { ok: Ok[]; err: Err[] }> = {
   distinct: { ok: [['distinct(["a", "b", "a", "c"])', ["a", "b", "c"]]], err: [['distinct("a")', /list is required/]] },
   element: { ok: [['element(["a", "b", "c"], 3)', "a"]], err: [["element([], 0)", /empty list/]] },
   flatten: { ok: [['flatten([["a", "b"], [], ["c", ["d"]]])', ["a", "b", "c", "d"]]], err: [['flatten("a")', /list is required/]] },
-  index: { ok: [['index(["a", "b", "c"], "b")', 1]], err: [["index([1, 2], 3)", /item not found/]] },
+  index: { ok: [['index(["a", "b", "c"], 1)', "b"], ['index({a = 1, b = 2}, "b")', 2]], err: [["index([1, 2], 2)", /invalid index 2/], ['index({a = 1}, "z")', /no key "z"/]] },
   keys: { ok: [["keys({b = 1, a = 2})", ["a", "b"]]], err: [["keys([1])", /object or map is required, but got list/]] },
   length: { ok: [['length(["a", "b"])', 2], ["length({a = 1})", 1], ['length("héllo")', 5]], err: [["length(1)", /string, list or object is required/]] },
   lookup: { ok: [['lookup({a = "x"}, "a", "d")', "x"], ['lookup({a = "x"}, "b", "d")', "d"]], err: [['lookup({a = 1}, "z")', /no key "z"/]] },
@@ -161,7 +161,7 @@ const CASES: Record<string, { ok: Ok[]; err: Err[] }> = {
   file: { ok: [['file("doc.md")', "---\ntitle: T\n---\nBody\n"]], err: [['file("../outside.txt")', /outside the workflow directory/], ['file("missing.txt")', /no file "missing\.txt"/]] },
   fileexists: { ok: [['fileexists("doc.md")', true], ['fileexists("dir")', false], ['fileexists("missing.txt")', false]], err: [['fileexists("../outside.txt")', /outside the workflow directory/]] },
   trimfrontmatter: { ok: [['trimfrontmatter(file("doc.md"))', "Body\n"], ['trimfrontmatter("plain")', "plain"]], err: [["trimfrontmatter([1])", /string is required/]] },
-  templatefile: { ok: [['templatefile("t.tmpl", {name = "Ada", items = ["x", "y"]})', "Hi Ada: x,y"]], err: [['templatefile("t.tmpl", {name = "Ada"})', /vars map does not contain key "items"/], ['templatefile("t.tmpl", [1])', /object or map is required/]] },
+  templatefile: { ok: [['templatefile("t.tmpl", {name = "Ada", items = ["x", "y"]})', "Hi Ada: x,y,"]], err: [['templatefile("t.tmpl", {name = "Ada"})', /t\.tmpl:1:\d+: .*map has no entry for key "items"/], ['templatefile("t.tmpl", [1])', /vars must be an object or map, but got list/]] },
   fileset: { ok: [['fileset("dir", "*.md")', ["dir/a.md", "dir/b.md"]], ['fileset(".", "**/*.md")', ["dir/a.md", "dir/b.md", "dir/sub/c.md", "doc.md"]]], err: [['fileset("nope", "*")', /directory "nope" does not exist/], ['fileset("dir", "[a")', /invalid pattern/]] },
 };
 
@@ -173,7 +173,7 @@ beforeAll(() => {
   root = join(base, "wf");
   mkdirSync(join(root, "dir", "sub"), { recursive: true });
   writeFileSync(join(root, "doc.md"), "---\ntitle: T\n---\nBody\n");
-  writeFileSync(join(root, "t.tmpl"), '${"Hi"} ${name}: ${join(",", items)}');
+  writeFileSync(join(root, "t.tmpl"), '{{ "Hi" }} {{ .name }}: {{ range .items }}{{ . }},{{ end }}');
   writeFileSync(join(root, "dir", "a.md"), "a");
   writeFileSync(join(root, "dir", "b.md"), "b");
   writeFileSync(join(root, "dir", "notes.txt"), "n");

@@ -1,7 +1,18 @@
 /**
- * Collection and set functions of go-cty's stdlib: chunklist, coalescelist, compact,
- * index, reverse, reverselist, sort, zipmap, sethaselement, setintersection,
+ * Collection and set functions of go-cty's stdlib: chunklist, coalesce, coalescelist,
+ * compact, index, reverse, reverselist, sort, zipmap, sethaselement, setintersection,
  * setproduct, setsubtract, setsymmetricdifference, setunion.
+ *
+ * `index(collection, key)` is go-cty's `IndexFunc` (the Go tool registers
+ * `stdlib.IndexFunc`, LANGUAGE-SPEC.md "Functions"), not Terraform's `index(list, value)`:
+ * the element of a list or tuple at a whole-number index, or of a map or object at a
+ * string key; the key is not converted (a list's key must be a number, a map's a
+ * string); an index outside the list or an absent key is an error naming it.
+ * `coalesce(vals...)` is go-cty's `CoalesceFunc`, not Terraform's: the first argument
+ * that is not null, where an empty string is a value like any other. As cty unifies the
+ * arguments' types, a result is converted to string when the non-null arguments mix
+ * strings with numbers or bools (`coalesce(null, 1, "a")` is "1"); numbers with bools,
+ * or primitives with collections, are "all arguments must have the same type".
  *
  * Sets are lists without duplicates (HCL `==` equality); set results keep the order in
  * which their elements are first seen across the arguments (cty orders sets by its own
@@ -11,7 +22,9 @@
  * registers cty's string `reverse`; Terraform's `reverse` is a list function).
  */
 import { argInt, argList, compareCodePoints, elemStr, fn, graphemes } from "./args.js";
-import { deepEqual, FunctionError, jsonEncode, newObject, type FunctionTable, type Value } from "../value.js";
+import {
+  deepEqual, formatNumber, FunctionError, getOwn, isObject, jsonEncode, newObject, toStr, typeName, type FunctionTable, type Value,
+} from "../value.js";
 
 /** The most combinations `setproduct` makes. */
 export const SETPRODUCT_LIMIT = 100_000;
@@ -56,6 +69,40 @@ function setproduct(a: Value[]): Value {
   return total === 0 ? [] : out;
 }
 
+/** go-cty's `IndexFunc`: the element of a list at a number, or of a map or object at a string. */
+function indexOf([c, k]: Value[]): Value {
+  if (Array.isArray(c)) {
+    if (typeof k !== "number") throw new FunctionError(k === null ? "the key must not be null" : `the key for a list must be a number, but got ${typeName(k)}`, 1);
+    if (!Number.isInteger(k) || k < 0 || k >= c.length) {
+      const has = c.length === 0 ? "the list is empty" : `the list has ${c.length} element${c.length === 1 ? "" : "s"} (indexes 0 to ${c.length - 1})`;
+      throw new FunctionError(`invalid index ${formatNumber(k)}: ${has}`, 1);
+    }
+    return c[k] ?? null;
+  }
+  if (isObject(c)) {
+    if (typeof k !== "string") throw new FunctionError(k === null ? "the key must not be null" : `the key for a map or object must be a string, but got ${typeName(k)}`, 1);
+    const v = getOwn(c, k);
+    if (v === undefined) throw new FunctionError(`invalid index: the map has no key ${JSON.stringify(k)}`, 1);
+    return v;
+  }
+  throw new FunctionError(c === null ? "must not be null" : `collection must be a list, a map or a tuple, but got ${typeName(c)}`, 0);
+}
+
+/**
+ * go-cty's `CoalesceFunc`: the first non-null argument (an empty string counts), after
+ * cty's type unification of the arguments (a string among primitives makes the result
+ * a string).
+ */
+function coalesce(a: Value[]): Value {
+  const present = a.filter((v) => v !== null);
+  if (present.length === 0) throw new FunctionError("no non-null arguments");
+  const kinds = new Set(present.map((v) => (Array.isArray(v) ? "list" : isObject(v) ? "object" : typeof v)));
+  const primitives = [...kinds].every((k) => k === "string" || k === "number" || k === "boolean");
+  if (kinds.size > 1 && (!primitives || !kinds.has("string"))) throw new FunctionError("all arguments must have the same type");
+  const first = present[0];
+  return kinds.has("string") ? (toStr(first) ?? first) : first;
+}
+
 /** The collection and set functions of go-cty's stdlib. */
 export function collectionFunctions(): FunctionTable {
   return {
@@ -69,6 +116,7 @@ export function collectionFunctions(): FunctionTable {
       for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
       return out;
     }),
+    coalesce: fn("vals...", "The first argument that is not null; an empty string is a value (go-cty's coalesce; Terraform's skips empty strings).", 1, Infinity, coalesce),
     coalescelist: fn("lists...", "The first of its list arguments that is not empty (null arguments are skipped).", 1, Infinity, (a) => {
       for (let i = 0; i < a.length; i++) {
         if (a[i] === null) continue;
@@ -86,12 +134,9 @@ export function collectionFunctions(): FunctionTable {
       });
       return out;
     }),
-    index: fn("list, value", "The index of the first element equal to value; an error when there is none.", 2, 2, (a) => {
-      const list = argList(a, 0);
-      const i = list.findIndex((v) => deepEqual(v, a[1]));
-      if (i < 0) throw new FunctionError("item not found", 1);
-      return i;
-    }),
+    index: fn("collection, key",
+      "The element of a list at a whole-number index, or of a map or object at a string key; an error when there is none (go-cty's index, not Terraform's).",
+      2, 2, indexOf),
     reverse: fn("list_or_string", "A list with its elements in reverse order, or a string with its characters reversed.", 1, 1, ([v]) => {
       if (typeof v === "string") return graphemes(v).reverse().join("");
       return [...argList([v], 0)].reverse();

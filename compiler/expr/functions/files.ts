@@ -6,33 +6,25 @@
  * must confine paths to the workflow's directory; without a hook the function is an
  * error ("not available in this context"). Hook exceptions become evaluation errors.
  *
- * `templatefile(path, vars)` reads the file with `readFile` and renders it as an HCL
- * template (`${...}`, `%{if}`, `%{for}`), as Terraform does (the Go tool used Go's
- * text/template instead). Its variables are exactly the keys of `vars`, which must be
- * identifiers; every function is available except `templatefile` itself. A template
- * that is one interpolation (`${x}`) yields x's value unconverted.
+ * `templatefile(path, vars)` reads the file with `readFile` (the same path confinement
+ * and size cap as `file`) and renders it as a Go `text/template` with `vars` as its data
+ * (`{{ .key }}`, `{{ if }}`, `{{ range }}`, pipes and Go's template functions), as the
+ * Go tool does (its docs: workflow.md "templatefile(path, vars)"; Terraform's HCL
+ * `${...}` templates are not used). `vars` must be an object or map; a key the template
+ * reads but `vars` lacks is an error naming the key and `path:line:col`
+ * (`missingkey=error`); null renders as `<no value>`; whole numbers render without a
+ * fraction (42.0 is `42`). The interpreter, its subset and its limits (4 MiB of output,
+ * 1,000,000 loop iterations) are in go-template/. The result is always a string.
  *
  * `globToRegExp(pattern)`: Terraform's fileset patterns (doublestar) over `/`-separated
  * relative paths: `*` (any run of characters but `/`), `?` (one character but `/`),
  * `**` as a whole path segment (any number of directories), `[abc]` `[a-z]` `[!a]`
  * `[^a]` classes, `{a,b}` alternatives (nestable), `\x` a literal x.
  */
-import { argObj, argStr, fn } from "./args.js";
+import { argStr, fn } from "./args.js";
+import { GoTemplateError, renderGoTemplate } from "./go-template/index.js";
 import type { FunctionOptions } from "../functions.js";
-import { evaluate } from "../eval.js";
-import { parseTemplate } from "../parse.js";
-import { references } from "../references.js";
-import { FunctionError, type FunctionTable, type Value } from "../value.js";
-
-/** HCL identifiers (hclsyntax `ValidIdentifier`). */
-const IDENT = /^\p{ID_Start}[\p{ID_Continue}-]*$/u;
-
-/** 1-based line and column of a UTF-16 offset in `text`. */
-function lineCol(text: string, offset: number): string {
-  const before = text.slice(0, offset);
-  const line = before.split("\n").length;
-  return `${line},${offset - before.lastIndexOf("\n")}`;
-}
+import { FunctionError, isObject, typeName, type FunctionTable } from "../value.js";
 
 /** A regular expression matching the relative paths that a fileset pattern selects. */
 export function globToRegExp(pattern: string): RegExp {
@@ -93,32 +85,12 @@ export function globToRegExp(pattern: string): RegExp {
   }
 }
 
-/** Renders the template text of `path` with `vars` as its variables. */
-function renderTemplate(path: string, text: string, vars: Record<string, Value>, functions: FunctionTable): Value {
-  const parsed = parseTemplate(text);
-  if (!parsed.expr) {
-    const e = parsed.errors[0];
-    throw new FunctionError(`${path}:${e ? `${lineCol(text, e.start)}: ${e.message}` : " syntax error"}`, 0);
-  }
-  for (const ref of references(parsed.expr)) {
-    if (!Object.hasOwn(vars, ref.root)) {
-      throw new FunctionError(`vars map does not contain key ${JSON.stringify(ref.root)}, referenced at ${path}:${lineCol(text, ref.start)}`, 1);
-    }
-  }
-  const r = evaluate(parsed.expr, { variables: vars, functions });
-  if (r.value === undefined || r.errors.length > 0) {
-    throw new FunctionError(r.errors.map((e) => `${path}:${lineCol(text, e.start)}: ${e.message}`).join("; ") || `${path}: no value`);
-  }
-  return r.value;
-}
-
 /**
- * The file functions over the caller's hooks. `table` returns the whole function table,
- * which templates may call (without `templatefile`, as in Terraform).
+ * The file functions over the caller's hooks. `_table` (the whole function table) is not
+ * used: Go templates call only their own functions.
  */
-export function fileFunctions(opts: FunctionOptions, table: () => FunctionTable): FunctionTable {
+export function fileFunctions(opts: FunctionOptions, _table?: () => FunctionTable): FunctionTable {
   const unavailable = (name: string) => new FunctionError(`${name}() is not available in this context`);
-  let inner: FunctionTable | undefined;
   return {
     file: fn("path", "The contents of a file, by path relative to the workflow's directory.", 1, 1, (a) => {
       const path = argStr(a, 0);
@@ -137,21 +109,22 @@ export function fileFunctions(opts: FunctionOptions, table: () => FunctionTable)
       if (!opts.fileSet) throw unavailable("fileset");
       return opts.fileSet(dir, pattern);
     }),
-    templatefile: fn("path, vars", "Renders a file as an HCL template (${...}, %{if}, %{for}) with the keys of vars as its variables.", 2, 2, (a) => {
-      const path = argStr(a, 0);
-      const vars = argObj(a, 1);
-      for (const k of Object.keys(vars)) {
-        if (!IDENT.test(k)) throw new FunctionError(`invalid template variable name ${JSON.stringify(k)}: must start with a letter, followed by zero or more letters, digits, and underscores`, 1);
-      }
-      if (!opts.readFile) throw unavailable("templatefile");
-      const text = opts.readFile(path);
-      inner ??= {
-        ...table(),
-        templatefile: fn("path, vars", "Not available inside a template.", 2, 2, () => {
-          throw new FunctionError("cannot recursively call templatefile from inside another template function");
-        }),
-      };
-      return renderTemplate(path, text, vars, inner);
-    }),
+    templatefile: fn("path, vars",
+      "Renders a file as a Go text/template ({{ .key }}, {{ if }}, {{ range }}, pipes) with the object vars as its data; a missing key is an error (the Go tool's templatefile, workflow.md).",
+      2, 2, (a) => {
+        const path = argStr(a, 0);
+        const vars = a[1];
+        if (!isObject(vars)) {
+          throw new FunctionError(`vars must be an object or map, but got ${typeName(vars)}`, 1);
+        }
+        if (!opts.readFile) throw unavailable("templatefile");
+        const text = opts.readFile(path);
+        try {
+          return renderGoTemplate(text, vars, path);
+        } catch (err) {
+          if (!(err instanceof GoTemplateError)) throw err;
+          throw new FunctionError(err.message, err.kind === "syntax" ? 0 : err.kind === "missingkey" ? 1 : undefined);
+        }
+      }),
   };
 }
