@@ -4,9 +4,24 @@ import type { Graph } from "../compiler/build/graph.js";
 import { mismatch, parseType } from "../compiler/decode/types.js";
 import { suggest } from "../compiler/diagnostics/did-you-mean.js";
 import type { Value } from "../compiler/expr/value.js";
+import { evaluate } from "../compiler/expr/eval.js";
+import { parseExpression } from "../compiler/expr/parse.js";
 import { CliError, EXIT } from "./io.js";
 
 const usage = (m: string) => new CliError(m, EXIT.usage);
+
+/**
+ * `raw` as an HCL literal value (`{ name = "z" }`, `[1, 2]`, `true`): an expression of
+ * literals only, evaluated with no variables; undefined when it is not one.
+ */
+function hclLiteral(raw: string): Value | undefined {
+  // Long digit runs go to the JSON/YAML path, which refuses integers beyond 2^53 rather than round them.
+  if (/\d{16,}/.test(raw)) return undefined;
+  const parsed = parseExpression(raw);
+  if (!parsed.expr) return undefined;
+  const r = evaluate(parsed.expr, { variables: {}, functions: {} });
+  return r.errors.length === 0 ? r.value : undefined;
+}
 
 /**
  * The workflow's variables from `CRITERIA_VAR_<name>` environment variables, then
@@ -65,10 +80,15 @@ export function parseVars(graph: Graph, pairs: string[], files: string[], given:
       if (raw !== "true" && raw !== "false") throw usage(`${where}: ${shown} is not true or false`);
       v = raw === "true";
     } else if (kind && kind !== "string") {
-      try {
-        v = exact(parseYaml(raw, { intAsBigInt: true }), where) as Value;
-      } catch {
-        if (kind !== "any") throw usage(`${where}: ${shown} is not JSON for a ${t}`);
+      // HCL syntax first, as Terraform's -var takes it ({ name = "z" }, ["a", "b"]), then JSON/YAML.
+      const hcl = hclLiteral(raw);
+      if (hcl !== undefined) v = hcl;
+      else {
+        try {
+          v = exact(parseYaml(raw, { intAsBigInt: true }), where) as Value;
+        } catch {
+          if (kind !== "any") throw usage(`${where}: ${shown} is neither HCL nor JSON for a ${t}`);
+        }
       }
     }
     set(k, v, where);

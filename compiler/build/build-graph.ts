@@ -110,6 +110,7 @@ function build(scope: Scope, res: Resolution, root: WorkflowSpec, moduleKey: (id
     approvals: w.approvals.map((a) => ({ name: a.name, approvers: a.approvers, ...(a.reason ? { reason: expr(a.reason) } : {}), ...(a.timeout ? { timeout_ms: a.timeout.ms } : {}), outcomes: a.outcomes.map(outcome) })),
     branches: w.branches.map((b) => ({
       name: b.name,
+      ...(b.keyword === "switch" ? { switch: true as const } : {}),
       arms: b.arms.map((a) => ({ when: expr(a.when), next: a.next?.name ?? "", ...(Object.keys(a.output).length > 0 ? { output: exprs(a.output) } : {}) })),
       ...(b.default ? { default: b.default.name } : {}),
       ...(b.defaultOutput && Object.keys(b.defaultOutput).length > 0 ? { default_output: exprs(b.defaultOutput) } : {}),

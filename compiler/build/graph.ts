@@ -38,7 +38,7 @@ export interface Graph {
    * Branch and switch nodes: the first arm whose `when` holds is taken, else `default`.
    * An arm's (or the default's) `output` becomes `steps.<node>.*` before its target is entered.
    */
-  branches: { name: string; arms: { when: GraphExpr; next: string; output?: Record<string, GraphExpr> }[]; default?: string; default_output?: Record<string, GraphExpr> }[];
+  branches: { name: string; switch?: true; arms: { when: GraphExpr; next: string; output?: Record<string, GraphExpr> }[]; default?: string; default_output?: Record<string, GraphExpr> }[];
   /** Declared outputs; `secret` ones are redacted wherever a run's outputs are shown. */
   outputs: { name: string; type?: string; description?: string; value?: GraphExpr; secret?: boolean }[];
   /** Step names in declaration order. */

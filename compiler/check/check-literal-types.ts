@@ -6,8 +6,9 @@ import type { Range } from "../diagnostics/range.js";
 import type { Check } from "./context.js";
 
 /**
- * Literal values agree with their declared or implied types: a variable's default
- * and an output's value with their `type` (compiler/decode/types.ts); a literal
+ * Literal values agree with their declared or implied types: a variable's default,
+ * an output's value and a data value's initial value with their `type`
+ * (compiler/decode/types.ts); a literal
  * `for_each` is a list or map; a literal `parallel` a list, map or count.
  * Expressions are checked at run time.
  */
@@ -20,6 +21,7 @@ export const checkLiteralTypes: Check = {
       const typed: { what: string; type?: string; typeRange?: Range; nameRange: Range; value?: ExprSource }[] = [
         ...w.variables.map((v) => ({ what: `variable "${v.name}"`, type: v.type, typeRange: v.typeRange, nameRange: v.nameRange, value: v.default })),
         ...w.outputs.map((o) => ({ what: `output "${o.name}"`, type: o.type, typeRange: o.typeRange, nameRange: o.nameRange, value: o.value })),
+        ...w.data.map((d) => ({ what: `data "${d.kind}" "${d.name.slice(d.kind.length + 1)}"`, type: d.type, typeRange: d.typeRange, nameRange: d.nameRange, value: d.value })),
       ];
       for (const v of typed) {
         if (v.type === undefined) continue;

@@ -31,6 +31,11 @@ export const checkNodeShapes: Check = {
           }
         }
       }
+      // The upstream spec, "Switch": omitting default is a warning unless a condition always holds.
+      for (const b of s.workflow.branches) {
+        if (b.keyword !== "switch" || b.default || b.arms.some((a) => a.when.kind === "literal" && (a.when.value === true || a.when.value === "true"))) continue;
+        out.push(diag("switch_without_default", b.nameRange, `switch "${b.name}" has no default: a run where no condition holds fails here`, { hint: "add default { next = ... }" }));
+      }
       for (const a of s.workflow.approvals) {
         const names = new Set(a.outcomes.map((o) => o.name));
         const missing = ["approved", "rejected"].filter((n) => !names.has(n));

@@ -147,6 +147,20 @@ class Decoder {
    * A field that takes text: a YAML number written otherwise than it reads back (`1.10`)
    * is kept as written, with a warning to quote it (never `1.1`).
    */
+  /**
+   * A field that takes literal text (a signal's name, an approver, a version): an
+   * expression there would be kept as its source text (`${var.x}`), so it is refused.
+   */
+  literal(v: JsonValue | undefined, ptr: string): string | undefined {
+    const s = typeof v === "number" ? this.asText(v, ptr) : str(v);
+    if (s === undefined) return undefined;
+    if (/(^|[^$])\$\{/.test(s)) {
+      this.diagnostics.push(diag("invalid_value", this.range(ptr), `${describePointer(ptr)}: must be literal text, not an expression (${s})`, { hint: "write the text itself, in quotes; these fields are fixed when the workflow is compiled" }));
+      return undefined;
+    }
+    return s;
+  }
+
   asText(v: JsonValue, ptr: string): string {
     const written = typeof v === "number" ? this.map.get(ptr)?.numberText : undefined;
     if (written === undefined) return String(v);
@@ -196,7 +210,7 @@ class Decoder {
    * time): a timeout of 0 would end every step before it starts.
    */
   duration(v: JsonValue | undefined, ptr: string, zeroOk = false): { text: string; ms: number; range: Range } | undefined {
-    const s = str(v);
+    const s = str(v) === undefined ? undefined : this.literal(v, ptr);
     if (s === undefined) return undefined;
     const ms = parseDuration(s);
     if (ms === undefined) {
@@ -250,7 +264,9 @@ class Decoder {
     for (const [name, v, p, r] of this.named(doc.locals, at("locals"))) w.locals.push({ name, ...r, value: this.expr(v, p) });
     if (isObj(doc.policy)) {
       const p = doc.policy;
-      w.policy = { range: this.range(at("policy")), maxTotalSteps: int(p.max_total_steps), maxStepRetries: int(p.max_step_retries), maxVisitsWarnThreshold: int(p.max_visits_warn_threshold), maxDepth: int(p.max_depth) };
+      // The Go tool's zeros: max_total_steps = 0 is the default; max_visits_warn_threshold = 0 turns the warning off.
+      const total = int(p.max_total_steps);
+      w.policy = { range: this.range(at("policy")), maxTotalSteps: total === 0 ? undefined : total, maxStepRetries: int(p.max_step_retries), maxVisitsWarnThreshold: int(p.max_visits_warn_threshold), maxDepth: int(p.max_depth) };
     }
     if (isObj(doc.permissions)) {
       w.permissions = { allowTools: this.stringList(doc.permissions.allow_tools, childPointer(at("permissions"), "allow_tools")).map((x) => x.ref), range: this.range(at("permissions")) };
@@ -350,7 +366,7 @@ class Decoder {
         this.diagnostics.push(diag("invalid_value", this.keyRange(childPointer(p, "timeout")), `wait "${name}": "timeout" bounds a wait for a signal; a wait without one lasts its "duration"`, { hint: `write duration = ${JSON.stringify(o.timeout)}` }));
       }
       const duration = this.duration(o.duration ?? o.timeout, childPointer(p, o.duration !== undefined ? "duration" : "timeout"), true);
-      w.waits.push({ name, ...r, duration, signal: str(o.signal), outcomes: this.outcomes(o.outcomes, childPointer(p, "outcomes")), next: this.nodeRef(o.next, childPointer(p, "next")) });
+      w.waits.push({ name, ...r, duration, signal: this.literal(o.signal, childPointer(p, "signal")), outcomes: this.outcomes(o.outcomes, childPointer(p, "outcomes")), next: this.nodeRef(o.next, childPointer(p, "next")) });
       // A trigger (the upstream spec, "Wait"); a signal wait is bounded by "timeout".
       if (o.duration === undefined && o.signal === undefined) {
         this.diagnostics.push(diag("wait_trigger", r.nameRange, `wait "${name}" needs "duration" or "signal"`, { hint: `e.g. duration = "30s", or signal = "deploy-ready"` }));
@@ -364,7 +380,7 @@ class Decoder {
       w.approvals.push({
         name,
         ...r,
-        approvers: this.stringList(o.approvers, childPointer(p, "approvers")).map((x) => x.ref),
+        approvers: Array.isArray(o.approvers) ? o.approvers.flatMap((x, i) => this.literal(x, childPointer(childPointer(p, "approvers"), i)) ?? []) : [],
         ...(o.reason !== undefined ? { reason: this.expr(o.reason, childPointer(p, "reason")) } : {}),
         timeout: this.duration(o.timeout, childPointer(p, "timeout")),
         outcomes: this.outcomes(o.outcomes, childPointer(p, "outcomes")),
@@ -391,7 +407,7 @@ class Decoder {
       name: str(o.name) ?? "",
       nameRange: this.range(childPointer(ptr, "name")),
       range: this.range(ptr),
-      version: o.version === undefined ? undefined : this.asText(o.version, childPointer(ptr, "version")),
+      version: o.version === undefined ? undefined : this.literal(o.version, childPointer(ptr, "version")),
       // An inline body's older `entry` is its initial_state.
       initialState: this.nodeRef(o.initial_state ?? o.entry, childPointer(ptr, o.initial_state === undefined && o.entry !== undefined ? "entry" : "initial_state")),
       ...(typeof o.verification === "string" ? { verification: o.verification } : {}),
@@ -488,18 +504,20 @@ class Decoder {
   }
 
   branch(name: string, o: JsonObject, ptr: string, r: { range: Range; nameRange: Range }): BranchSpec {
-    const b: BranchSpec = { name, ...r, arms: [], keyword: "branch" };
+    const b: BranchSpec = { name, ...r, arms: [], keyword: o.switch === true ? "switch" : "branch" };
+    const armWord = b.keyword === "switch" ? "match" : "arm";
+    const condWord = b.keyword === "switch" ? "condition" : "when";
     if (Array.isArray(o.arms)) {
       o.arms.forEach((a, i) => {
         const ap = childPointer(childPointer(ptr, "arms"), i);
         if (!isObj(a)) return;
         const when = this.expr(a.when ?? true, childPointer(ap, "when"));
         if (when.kind === "literal" && typeof when.value !== "boolean" && when.value !== "true" && when.value !== "false") {
-          this.diagnostics.push(diag("invalid_type", when.range, `branch "${name}" arm ${i + 1}: "when" must be true, false or an expression, not ${JSON.stringify(when.value)}`));
+          this.diagnostics.push(diag("invalid_type", when.range, `${b.keyword} "${name}" ${armWord} ${i + 1}: "${condWord}" must be true, false or an expression, not ${JSON.stringify(when.value)}`));
         }
         // A switch condition that is a template with text outside ${} is a string, always true elsewhere: refuse it.
         if (isStringTemplate(when)) {
-          this.diagnostics.push(diag("condition_is_string", when.range, `${b.keyword} "${name}" arm ${i + 1}: the condition is a string template, not a bool`, { hint: "write the expression itself, without quotes: condition = var.env == \"prod\"" }));
+          this.diagnostics.push(diag("condition_is_string", when.range, `${b.keyword} "${name}" ${armWord} ${i + 1}: the condition is a string template, not a bool`, { hint: "write the expression itself, without quotes: condition = var.env == \"prod\"" }));
         }
         b.arms.push({ range: this.range(ap), when, next: this.nodeRef(a.next, childPointer(ap, "next")), output: this.exprMap(a.output, childPointer(ap, "output")) });
       });
@@ -509,7 +527,7 @@ class Decoder {
       b.default = this.nodeRef(o.default[k], childPointer(childPointer(ptr, "default"), k));
       b.defaultOutput = this.exprMap(o.default.output, childPointer(childPointer(ptr, "default"), "output"));
     } else if (o.default !== undefined) b.default = this.nodeRef(o.default, childPointer(ptr, "default"));
-    if (b.arms.length === 0 && !b.default) this.diagnostics.push(diag("missing_field", r.nameRange, `branch "${name}" has no arms and no default`));
+    if (b.arms.length === 0 && !b.default) this.diagnostics.push(diag("missing_field", r.nameRange, `${b.keyword} "${name}" has no ${b.keyword === "switch" ? "match blocks" : "arms"} and no default`));
     return b;
   }
 
@@ -535,7 +553,8 @@ class Decoder {
     }
     s.description = str(o.description);
     s.timeout = this.duration(o.timeout, at("timeout"));
-    s.maxVisits = int(o.max_visits);
+    // max_visits = 0 is the Go tool's "unlimited".
+    s.maxVisits = int(o.max_visits) === 0 ? undefined : int(o.max_visits);
     // max_visits / parallel_max may be compile-time expressions (var.*, local.*).
     for (const k of ["max_visits", "parallel_max"] as const) {
       const v = o[k];

@@ -360,6 +360,8 @@ class Lowering {
       return null;
     }
     const out: JsonObject = jsonObject();
+    // A switch lowers to the branches section like a branch; the mark keeps its name in messages.
+    if (keyword === "switch") out.switch = true;
     for (const k of this.ordered(b, from)) {
       const v = b[k];
       const kf = childPointer(from, k);

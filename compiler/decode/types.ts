@@ -206,30 +206,42 @@ export function mismatch(type: TypeExpr, value: JsonValue, path = ""): string | 
 }
 
 /**
- * `value` with the defaults of its type's `optional(T, default)` attributes filled in
- * (null for `optional(T)`), at every depth. Call after {@link mismatch} found no problem.
+ * `value` converted to `type`, at every depth, as HCL converts (Terraform's variable
+ * type conversion): `"3"` → 3 and `"true"` → true where a number or bool is declared,
+ * numbers and bools → strings where a string is; an object keeps only its declared
+ * attributes (others are dropped), and an absent or null `optional(T, default)`
+ * attribute takes its default (converted too), `optional(T)` null. Call after
+ * {@link mismatch} found no problem; what does not convert is returned as it is.
  */
-export function withDefaults(type: TypeExpr, value: JsonValue): JsonValue {
+export function convert(type: TypeExpr, value: JsonValue): JsonValue {
   if (value === null) return value;
   switch (type.kind) {
+    case "any":
+      return value;
+    case "string":
+      return typeof value === "number" || typeof value === "boolean" ? String(value) : value;
+    case "number":
+      return typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value)) ? Number(value) : value;
+    case "bool":
+      return value === "true" ? true : value === "false" ? false : value;
     case "list":
     case "set":
-      return Array.isArray(value) ? value.map((v) => withDefaults(type.of, v)) : value;
+      return Array.isArray(value) ? value.map((v) => convert(type.of, v)) : value;
     case "tuple":
-      return Array.isArray(value) ? value.map((v, i) => (type.items[i] ? withDefaults(type.items[i], v) : v)) : value;
+      return Array.isArray(value) ? value.map((v, i) => (type.items[i] ? convert(type.items[i], v) : v)) : value;
     case "map":
-      return typeof value === "object" && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withDefaults(type.of, v)])) : value;
+      return typeof value === "object" && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, convert(type.of, v)])) : value;
     case "object": {
       if (typeof value !== "object" || Array.isArray(value)) return value;
-      const out: Record<string, JsonValue> = { ...value };
+      const out: Record<string, JsonValue> = {};
       for (const [k, t] of Object.entries(type.fields)) {
         const opt = type.optional?.[k];
-        if (opt && (!Object.prototype.hasOwnProperty.call(out, k) || out[k] === null)) out[k] = opt.default;
-        else if (Object.prototype.hasOwnProperty.call(out, k)) out[k] = withDefaults(t, out[k]);
+        const has = Object.prototype.hasOwnProperty.call(value, k) && value[k] !== null;
+        if (has) out[k] = convert(t, value[k]);
+        else if (opt) out[k] = opt.default === null ? null : convert(t, opt.default);
+        else if (Object.prototype.hasOwnProperty.call(value, k)) out[k] = null;
       }
       return out;
     }
-    default:
-      return value;
   }
 }

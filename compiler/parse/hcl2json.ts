@@ -35,6 +35,15 @@ export function hcl2json(firstFileBytes = 0): HclParse {
   return parse;
 }
 
+/**
+ * Drops the running parser, so the next `hcl2json()` starts a fresh Go runtime. Needed
+ * after a stack overflow inside it: the Go runtime does not survive one, and every later
+ * parse in the process would fail.
+ */
+export function resetHcl2json(): void {
+  parse = undefined;
+}
+
 function fastPath(): HclParse | undefined {
   try {
     const wasm = join(packageRoot(), "dist", "hcl2json.wasm");

@@ -1,7 +1,7 @@
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { SourceFile } from "../diagnostics/source-file.js";
 import { MAX_DEPTH, type JsonValue, type ParsedFile } from "./document.js";
-import { hcl2json } from "./hcl2json.js";
+import { hcl2json, resetHcl2json } from "./hcl2json.js";
 import { scanHcl } from "./hcl-scan.js";
 import { nestingDepth } from "./nesting-depth.js";
 
@@ -22,10 +22,26 @@ export async function parseHcl(file: SourceFile): Promise<{ parsed?: ParsedFile;
   try {
     value = await hcl2json(file.text.length)(NAME, file.text);
   } catch (e) {
-    return { diagnostics: hclErrors(file, String((e as Error)?.message ?? e)) };
+    const message = String((e as Error)?.message ?? e);
+    // hcl2json's recursion ran out of stack: an expression nests too deeply (a long run
+    // of unary operators or conditionals, which the bracket count above does not see).
+    if (/Maximum call stack size exceeded/.test(message)) {
+      resetHcl2json();
+      return { diagnostics: [tooDeep(file)] };
+    }
+    return { diagnostics: hclErrors(file, message) };
   }
   const scan = scanHcl(file);
   return { parsed: { file, dialect: "hcl", value, map: scan.map }, diagnostics: [] };
+}
+
+/** `nesting_too_deep` at the longest run of operators (`!!!…`, `- - -…`, `? :` chains) of the file. */
+function tooDeep(file: SourceFile) {
+  let best = { at: 0, len: 0 };
+  for (const m of file.text.matchAll(/(?:[!\-?:][ \t]*){64,}/g)) if (m[0].length > best.len) best = { at: m.index ?? 0, len: m[0].length };
+  return diag("nesting_too_deep", file.range(best.at, best.at + Math.min(best.len, 1)), `an expression nests too deeply (${best.len > 0 ? "a run of operators" : "operators or conditionals"} beyond what the HCL parser can follow)`, {
+    hint: "split it into locals, or write it without the repeated operators",
+  });
 }
 
 /**
@@ -36,7 +52,9 @@ export function hclErrors(file: SourceFile, message: string): Diagnostic[] {
   const out: Diagnostic[] = [];
   const re = new RegExp(`${NAME.replace(/\./g, "\\.")}:(\\d+),(\\d+)-(?:(\\d+),)?(\\d+): `, "g");
   const hits = [...message.matchAll(re)];
-  for (let i = 0; i < hits.length; i++) {
+  // Only the first error is shown (the rest are usually its echoes): building all of them
+  // cost O(errors × line length), minutes for one long line of bad characters.
+  for (let i = 0; i < Math.min(hits.length, 1); i++) {
     const m = hits[i];
     const textStart = (m.index ?? 0) + m[0].length;
     const textEnd = i + 1 < hits.length ? hits[i + 1].index ?? message.length : message.length;
@@ -68,8 +86,8 @@ export function hclErrors(file: SourceFile, message: string): Diagnostic[] {
   }
   // The first syntax error is the one to fix: later ones are usually its echoes
   // (an unterminated string makes every following line "invalid").
-  if (out.length > 1 && out[0].code === "syntax_error") {
-    const rest = out.length - 1;
+  if (hits.length > 1 && out[0].code === "syntax_error") {
+    const rest = hits.length - 1;
     out[0].hint = `${out[0].hint ? `${out[0].hint}. ` : ""}(${rest} more syntax error${rest === 1 ? "" : "s"} after this one, often its echoes)`;
     return [out[0]];
   }

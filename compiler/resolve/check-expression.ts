@@ -236,7 +236,7 @@ function outputProblem(path: (string | number)[], found: { decl: StepSpec; scope
   const iterating = iterates(st);
   // An iterating step's output is a list, one item per iteration.
   if (iterating && typeof path[1] === "string") {
-    return { message: `steps.${st.name} is a list (one output per ${st.count !== undefined ? "count" : st.forEach !== undefined ? "for_each" : "parallel"} item), not an object`, hint: `write steps.${st.name}[0].${path[1]}, or [for r in steps.${st.name} : r.${path[1]}]` };
+    return { message: `steps.${st.name} is a list (one output per ${st.count !== undefined ? "count" : st.forEach !== undefined ? "for_each" : st.while !== undefined ? "while" : "parallel"} item), not an object`, hint: `write steps.${st.name}[0].${path[1]}, or [for r in steps.${st.name} : r.${path[1]}]` };
   }
   const keys = ctx.outputKeys?.(found.decl, found.scope);
   if (!keys) return undefined;

@@ -230,6 +230,13 @@ class Resolver {
       for (const x of a.adapters) this.ref(s, "adapters", x.ref.replace(/^adapter\./, ""), x.range, `agent "${a.name}" adapters`);
       for (const x of a.agents) this.ref(s, "agents", x.ref.replace(/^agent\./, ""), x.range, `agent "${a.name}" agents`);
     }
+    // An environment's values are fixed for the run (no step outputs, no items); a secret
+    // would reach every step's process in plain: bind it with secret_input instead.
+    for (const e of w.environments) {
+      const what = `environment "${e.type}" "${e.name.slice(e.type.length + 1)}"`;
+      this.exprs(e.variables, { ...base, each: false, steps: false, what }, "variables");
+      this.exprs(e.config, { ...base, each: false, steps: false, what }, "config");
+    }
     for (const sw of w.subworkflows) {
       const secrets = secretVariables(sw.source.module ? this.modules(sw.source.module) : undefined);
       for (const [k, v] of Object.entries(sw.input)) this.expr(v, { ...base, what: `subworkflow "${sw.name}" input "${k}"`, secretOk: secrets.has(k) });
@@ -240,7 +247,13 @@ class Resolver {
       for (const p of c.participants) this.ref(s, "agents", p.ref.replace(/^agent\./, ""), p.range, `channel "${c.name}" participants`);
     }
     for (const sv of w.sharedVariables) this.expr(sv.value, { ...base, steps: false, what: `shared_variable "${sv.name}"` });
-    for (const d of w.data) this.expr(d.value, { ...base, steps: false, what: `data "${d.name.replace(".", '" "')}"` });
+    for (const d of w.data) {
+      // The initial value is a literal (the upstream spec, "Data Values"): it exists before anything runs.
+      const refs = this.expr(d.value, { ...base, steps: false, what: `data "${d.name.replace(".", '" "')}"` });
+      if (d.value && (refs.length > 0 || d.value.kind === "template")) {
+        this.diagnostics.push(diag("invalid_value", d.value.range, `data "${d.name.replace(".", '" "')}": the initial value must be a literal, not an expression`, { hint: "write the value itself; set it from an expression with a write block in the first step's outcome" }));
+      }
+    }
     for (const st of w.steps) this.step(st, s, base);
     for (const wt of w.waits) {
       this.node(wt.next, s, `wait "${wt.name}"`);

@@ -80,6 +80,11 @@ export interface SessionContext {
   base_dir: string;
   /** Where criteria keeps state (journal, scratch files). */
   state_dir: string;
+  /**
+   * Where the adapter's own diagnostic lines go (a plugin's stderr), one line per call:
+   * the run masks its secrets in them before showing them. Absent: process.stderr.
+   */
+  log?: (line: string) => void;
 }
 
 /** A plugin type. */

@@ -306,6 +306,7 @@ class ProcessSession implements Session {
     this.stderrTail.push(line);
     if (this.stderrTail.length > 20) this.stderrTail.shift();
     if (this.opts.onStderr) this.opts.onStderr(line, { type: this.type, adapter_id: this.ctx.adapter_id });
+    else if (this.ctx.log) this.ctx.log(`[${this.label}] ${line}`);
     else process.stderr.write(`[${this.label}] ${line}\n`);
   }
 

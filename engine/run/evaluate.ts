@@ -5,7 +5,7 @@ import { makeFunctions } from "../../compiler/expr/functions.js";
 import { fileOptionsFromEnv, workflowFileHooks } from "./workflow-files.js";
 import { parseExpression, parseTemplate } from "../../compiler/expr/parse.js";
 import type { FunctionTable, Value } from "../../compiler/expr/value.js";
-import { mismatch, parseType, withDefaults } from "../../compiler/decode/types.js";
+import { convert, mismatch, parseType } from "../../compiler/decode/types.js";
 import type { JsonValue } from "../../compiler/parse/document.js";
 
 const parsed = new WeakMap<GraphExpr, { expr?: Expr; error?: string }>();
@@ -70,18 +70,17 @@ function evalComposite(v: Value, at: string, variables: Record<string, Value>, f
 }
 
 /**
- * A value converted to its declared type (HCL's conversions: `"3"` → 3, `"true"` →
- * true, 3 → `"3"`), or {@link EvalFailure} naming what does not fit.
+ * A value converted to its declared type at every depth (HCL's conversions: `"3"` → 3,
+ * `"true"` → true, 3 → `"3"`, undeclared object attributes dropped, optional
+ * attributes' defaults filled; compiler/decode/types.ts `convert`), or
+ * {@link EvalFailure} naming what does not fit.
  */
 export function conform(typeText: string, v: Value, what: string): Value {
   const t = parseType(typeText).type;
   if (!t) return v;
   const why = mismatch(t, v as JsonValue);
   if (why) throw new EvalFailure(`${what}: ${why} (type ${typeText})`);
-  if (t.kind === "number" && typeof v === "string") return Number(v);
-  if (t.kind === "bool" && typeof v === "string") return v === "true";
-  if (t.kind === "string" && (typeof v === "number" || typeof v === "boolean")) return String(v);
-  return withDefaults(t, v as JsonValue) as Value;
+  return convert(t, v as JsonValue) as Value;
 }
 
 /** Evaluates a map of expressions. */

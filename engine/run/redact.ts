@@ -6,6 +6,9 @@ export const MASK = "***";
 /** Secrets shorter than this cannot be masked without masking ordinary text too. */
 export const MIN_SECRET_LENGTH = 3;
 
+/** The shortest piece of a secret masked where a text was cut through it. */
+const EDGE_MIN = 4;
+
 /**
  * The run's redaction registry (docs/language.md, Secrets; the upstream adapters guide,
  * "Redaction registry"; GitHub Actions' masking): every secret value the run holds
@@ -21,10 +24,22 @@ export const MIN_SECRET_LENGTH = 3;
 export class Redactor {
   private readonly secrets = new Set<string>();
   private pattern: RegExp | undefined;
+  /** Positions (`file:line:col`) of expressions that read a secret: their error messages are withheld. */
+  private readonly withheld = new Set<string>();
 
   /** True when no secret is registered (redaction is then the identity, and free). */
   get empty(): boolean {
-    return this.secrets.size === 0;
+    return this.secrets.size === 0 && this.withheld.size === 0;
+  }
+
+  /**
+   * Withholds the error messages of the expression at `at` (`file:line:col`): it reads a
+   * secret, and a message about its value (a conversion error quoting it, a parser's
+   * excerpt of it) would show the secret or something derived from it. A message
+   * starting with `at: ` keeps its position and says why the rest is withheld.
+   */
+  withhold(at: string): void {
+    this.withheld.add(at);
   }
 
   /**
@@ -48,12 +63,47 @@ export class Redactor {
 
   /** `v` with every registered secret masked (a new value; `v` is not changed). */
   redact<T>(v: T): T {
-    if (!this.pattern) return v;
+    if (this.empty) return v;
     return this.walk(v) as T;
   }
 
+  private text(s: string): string {
+    let out = s;
+    if (this.withheld.size > 0) {
+      const at = /^([^\s]+:\d+:\d+): /.exec(out)?.[1];
+      if (at !== undefined && this.withheld.has(at)) out = `${at}: the expression failed; its message is withheld because the expression reads a secret`;
+    }
+    if (!this.pattern) return out;
+    out = out.replace(this.pattern, MASK);
+    return this.edges(out);
+  }
+
+  /**
+   * Masks a secret cut in two at the edge of a text (an output tail that starts inside
+   * one, or a head that ends inside one): a prefix of at least EDGE_MIN characters at
+   * the end, or a suffix at the start. (A shorter piece of a secret is not the secret.)
+   */
+  private edges(s: string): string {
+    let out = s;
+    for (const secret of this.secrets) {
+      for (let n = secret.length - 1; n >= EDGE_MIN; n--) {
+        if (out.startsWith(secret.slice(secret.length - n))) {
+          out = MASK + out.slice(n);
+          break;
+        }
+      }
+      for (let n = secret.length - 1; n >= EDGE_MIN; n--) {
+        if (out.endsWith(secret.slice(0, n))) {
+          out = out.slice(0, out.length - n) + MASK;
+          break;
+        }
+      }
+    }
+    return out;
+  }
+
   private walk(v: unknown): unknown {
-    if (typeof v === "string") return v.replace(this.pattern!, MASK);
+    if (typeof v === "string") return this.text(v);
     if (typeof v === "number" || typeof v === "boolean") return this.secrets.has(String(v)) ? MASK : v;
     if (Array.isArray(v)) return v.map((x) => this.walk(x));
     if (v !== null && typeof v === "object") {

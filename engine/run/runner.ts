@@ -158,6 +158,37 @@ function resolveSecrets(values: Record<string, Value>, at: string): Record<strin
   return out;
 }
 
+/**
+ * The positions of every expression that reads a secret variable, in the graph, its
+ * bodies (which see their workflow's variables) and its modules (their own variables).
+ */
+function secretReadingExpressions(root: Graph): string[] {
+  const out: string[] = [];
+  const visit = (g: Graph, inherited: string[]) => {
+    const names = [...inherited, ...g.variables.filter((v) => v.secret).map((v) => v.name)];
+    const reads = names.length > 0 ? new RegExp(`\\bvar\\.(${names.map((n) => n.replace(/[.*+?^${}()|[\]\\-]/g, "\\$&")).join("|")})\\b`) : undefined;
+    const walk = (v: unknown): void => {
+      if (Array.isArray(v)) v.forEach(walk);
+      else if (v !== null && typeof v === "object") {
+        const e = v as Partial<GraphExpr>;
+        if (reads && typeof e.text === "string" && typeof e.at === "string" && typeof e.kind === "string") {
+          if (reads.test(e.text)) out.push(e.at);
+          return;
+        }
+        for (const [k, x] of Object.entries(v)) {
+          if (k === "modules") continue;
+          if (k === "body" && x && typeof x === "object") visit(x as Graph, names);
+          else walk(x);
+        }
+      }
+    };
+    walk({ ...g, body: undefined });
+  };
+  visit(root, []);
+  for (const m of Object.values(root.modules ?? {})) visit(m, []);
+  return out;
+}
+
 /** An abort signal any number of parallel steps may listen to. */
 function unlimited(s: AbortSignal): AbortSignal {
   setMaxListeners(0, s);
@@ -363,6 +394,7 @@ export class Runner {
     }
     const secretVariables = graph.variables.filter((v) => v.secret).map((v) => v.name);
     for (const name of secretVariables) this.registerSecret(vars[name], `secret variable "${name}"`, this.rootId);
+    for (const at of secretReadingExpressions(graph)) this.redactor.withhold(at);
     const shared: Record<string, Value> = {};
     for (const s of graph.shared_variables) shared[s.name] = s.value ? evalExpr(s.value, { var: vars }, fns) : null;
     this.shared = shared;
@@ -509,7 +541,13 @@ export class Runner {
       if (!parent) this.emit({ event: "run.started", run_id: runId, workflow: graph.name });
     } else if (!parent) this.emit({ event: "run.resumed", run_id: runId, workflow: graph.name });
     if (rec.completed) return this.endFromRecord(runId, rec.completed);
-    const sessions = new SessionScope({ run_id: runId, base_dir: call.isolated || !parent ? this.dirOf(graph) : this.frameDir(parent), state_dir: this.opts.journal.stateDir });
+    const sessions = new SessionScope({
+      run_id: runId,
+      base_dir: call.isolated || !parent ? this.dirOf(graph) : this.frameDir(parent),
+      state_dir: this.opts.journal.stateDir,
+      // A plugin's stderr is shown, masked like everything else the run shows.
+      log: (line) => process.stderr.write(`${this.redactor.redact(line)}\n`),
+    });
     // `steps.*` as seen from this run: a body sees the enclosing runs' outputs (they wait
     // while this run goes on), then its own, added as its steps complete. O(1) per step.
     const outputs = Object.assign(Object.create(null) as Record<string, Value>, call.isolated ? undefined : parent?.outputs);
@@ -637,7 +675,7 @@ export class Runner {
           for (let i = 0; i < branch.arms.length; i++) {
             const v = evalExpr(branch.arms[i].when, ns, this.fns(f));
             if (v !== true && v !== false && v !== "true" && v !== "false") {
-              throw new EvalFailure(`${branch.arms[i].when.at}: branch "${node}" arm ${i + 1}: "when" must be true or false, not ${JSON.stringify(v)}`);
+              throw new EvalFailure(`${branch.arms[i].when.at}: ${branch.switch ? `switch "${node}" match ${i + 1}: "condition"` : `branch "${node}" arm ${i + 1}: "when"`} must be true or false, not ${JSON.stringify(v)}`);
             }
             if (v === true || v === "true") {
               arm = i;
@@ -645,7 +683,7 @@ export class Runner {
             }
           }
           const next = arm >= 0 ? branch.arms[arm].next : branch.default;
-          if (next === undefined) return this.fail(f.runId, "unknown_outcome", `branch "${node}": no arm matched and there is no default`);
+          if (next === undefined) return this.fail(f.runId, "unknown_outcome", `${branch.switch ? "switch" : "branch"} "${node}": no ${branch.switch ? "condition held" : "arm matched"} and there is no default`);
           // The arm's `output` becomes steps.<node> before its target is entered.
           const out = arm >= 0 ? branch.arms[arm].output : branch.default_output;
           const output = out ? evalMap(out, ns, this.fns(f)) : undefined;
@@ -684,10 +722,10 @@ export class Runner {
     const root = this.rootGraph(f);
     this.totalSteps++;
     if (this.totalSteps > root.policy.max_total_steps) return `policy max_total_steps = ${root.policy.max_total_steps} exceeded at step "${step.name}"`;
-    const maxVisits = step.max_visits_expr ? this.compileTimeInt(f, step.max_visits_expr, "max_visits") : step.max_visits;
+    const maxVisits = this.maxVisits(f, step);
     if (maxVisits !== undefined && visit > maxVisits) return `step "${step.name}" visited more than max_visits = ${maxVisits} times`;
     const warnKey = `${f.runId}\u0000${step.name}`;
-    if (visit >= root.policy.max_visits_warn_threshold && !this.warned.has(warnKey)) {
+    if (root.policy.max_visits_warn_threshold > 0 && visit >= root.policy.max_visits_warn_threshold && !this.warned.has(warnKey)) {
       this.warned.add(warnKey);
       this.emit({ event: "warning", run_id: f.runId, message: `step "${step.name}" has been visited ${visit} times (max_visits_warn_threshold)` });
     }
@@ -721,7 +759,7 @@ export class Runner {
     }
     const started = this.clock();
     this.emit({ event: "step.started", run_id: f.runId, step: step.name, visit });
-    // The step-entry snapshot: every expression of this visit, writes included, reads it.
+    // The step-entry snapshot: the expressions of this visit, writes included, read it.
     const ns = this.namespaces(f);
     let result: StepOutcome;
     try {
@@ -740,7 +778,10 @@ export class Runner {
       try {
         // Older files read the step's own output as steps.<self> in its projections.
         f.outputs[step.name] = output as Value;
-        effects = outcomeEffects(outcome, output, { ...ns, steps: f.outputs }, this.fns(f), f.data);
+        // An iterating step's aggregate outcome reads what its items wrote (the upstream
+        // spec: write after a for_each, while or parallel step reads the accumulated state).
+        const snapshot = step.iteration ? this.namespaces(f) : ns;
+        effects = outcomeEffects(outcome, output, { ...snapshot, steps: f.outputs }, this.fns(f), f.data);
         output = effects.output;
       } catch (e) {
         outcome = undefined;
@@ -912,7 +953,7 @@ export class Runner {
       };
       await Promise.all(Array.from({ length: Math.min(limit, total) }, worker));
     } else if (isWhile) {
-      const maxVisits = step.max_visits_expr ? this.compileTimeInt(f, step.max_visits_expr, "max_visits") : step.max_visits;
+      const maxVisits = this.maxVisits(f, step);
       const maxTotal = this.rootGraph(f).policy.max_total_steps;
       let prev: Value = null;
       for (let i = 0; !stop; i++) {
@@ -956,12 +997,18 @@ export class Runner {
 
   /**
    * `parallel_max` / `max_visits` written as an expression of `var.*` / `local.*`: a
-   * whole number of at least 1, or {@link EvalFailure} naming the position.
+   * whole number of at least `min`, or {@link EvalFailure} naming the position.
    */
-  private compileTimeInt(f: Frame, e: GraphExpr, what: string): number {
+  private compileTimeInt(f: Frame, e: GraphExpr, what: string, min = 1): number {
     const v = evalExpr(e, this.namespaces(f), this.fns(f));
-    if (typeof v !== "number" || !Number.isInteger(v) || v < 1) throw new EvalFailure(`${e.at}: ${what} must be a whole number of at least 1, not ${JSON.stringify(v)}`);
+    if (typeof v !== "number" || !Number.isInteger(v) || v < min) throw new EvalFailure(`${e.at}: ${what} must be a whole number of at least ${min}, not ${JSON.stringify(v)}`);
     return v;
+  }
+
+  /** A step's max_visits (its expression evaluated); undefined when unlimited (absent, or the Go tool's 0). */
+  private maxVisits(f: Frame, step: GraphStep): number | undefined {
+    const n = step.max_visits_expr ? this.compileTimeInt(f, step.max_visits_expr, "max_visits", 0) : step.max_visits;
+    return n === 0 ? undefined : n;
   }
 
   /**

@@ -12,6 +12,7 @@ import { compile } from "../../compiler/index.js";
 import { MAX_FILE_BYTES } from "../../compiler/load/read-source.js";
 
 const dir = mkdtempSync(join(tmpdir(), "criteria-limits-"));
+const repo = join(import.meta.dirname, "..", "..");
 
 describe("input limits", () => {
   it("refuses a file over 4 MiB with file_too_large at 1:1", async () => {
@@ -46,5 +47,23 @@ describe("input limits", () => {
     const c = await compile(f);
     expect(c.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
     expect(c.graph?.steps.length).toBe(i);
+  }, 60_000);
+
+  it("a run of 100,000 ! is nesting_too_deep at its position, and the next file still parses (the HCL runtime is restarted)", async () => {
+    const f = join(dir, "deep.hcl");
+    writeFileSync(f, `workflow "d" {\n  version = "1"\n  initial_state = "a"\n  target_state = "done"\n}\nlocals {\n  v = ${"!".repeat(100_000)}true\n}\n`);
+    const c = await compile(f);
+    expect(c.diagnostics.map((d) => `${d.range.start.line}:${d.range.start.column} ${d.code}`)).toEqual(["7:7 nesting_too_deep"]);
+    const ok = await compile(join(repo, "examples", "review_loop"));
+    expect(ok.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+  }, 60_000);
+
+  it("a line of 100,000 $ is one syntax error that counts the rest (it took minutes: each echo re-read the line)", async () => {
+    const f = join(dir, "dollars.hcl");
+    writeFileSync(f, `workflow {\n  name = "x"\n}\nlocals {\n  v = ${"$".repeat(100_000)}\n}\n`);
+    const c = await compile(f);
+    expect(c.diagnostics).toHaveLength(1);
+    expect(c.diagnostics[0]).toMatchObject({ code: "syntax_error", range: { start: { line: 5 } } });
+    expect(c.diagnostics[0].hint).toMatch(/\(\d+ more syntax errors after this one/);
   }, 60_000);
 });

@@ -4,7 +4,7 @@
  * Go tool's variable types allow.
  */
 import { describe, expect, it } from "vitest";
-import { mismatch, parseType, withDefaults } from "../../compiler/decode/types.js";
+import { convert, mismatch, parseType } from "../../compiler/decode/types.js";
 
 describe("optional object attributes", () => {
   const t = parseType('object({ name = string, retries = optional(number, 3), tags = optional(list(string)), mode = optional(string, "fast lane") })').type!;
@@ -23,11 +23,15 @@ describe("optional object attributes", () => {
     expect(mismatch(t, { name: "x", retries: "many" })).toBe('"many" is not a number at .retries');
   });
 
-  it("defaults fill what is absent or null, at every depth", () => {
-    expect(withDefaults(t, { name: "x" })).toEqual({ name: "x", retries: 3, tags: null, mode: "fast lane" });
-    expect(withDefaults(t, { name: "x", retries: 5, tags: ["a"] })).toEqual({ name: "x", retries: 5, tags: ["a"], mode: "fast lane" });
+  it("conversion fills defaults, converts leaves and drops undeclared attributes, at every depth", () => {
+    expect(convert(parseType("list(number)").type!, ["1", "2"])).toEqual([1, 2]);
+    expect(convert(parseType("object({ a = number })").type!, { a: "7", extra: 1 })).toEqual({ a: 7 });
+    expect(convert(parseType("object({ inner = optional(object({ x = optional(bool, true) }), {}) })").type!, {})).toEqual({ inner: { x: true } });
+    expect(convert(parseType("map(string)").type!, { a: 1, b: true })).toEqual({ a: "1", b: "true" });
+    expect(convert(t, { name: "x" })).toEqual({ name: "x", retries: 3, tags: null, mode: "fast lane" });
+    expect(convert(t, { name: "x", retries: 5, tags: ["a"] })).toEqual({ name: "x", retries: 5, tags: ["a"], mode: "fast lane" });
     const list = parseType("list(object({ a = optional(bool, true) }))").type!;
-    expect(withDefaults(list, [{}, { a: false }])).toEqual([{ a: true }, { a: false }]);
+    expect(convert(list, [{}, { a: false }])).toEqual([{ a: true }, { a: false }]);
   });
 
   it("a default that does not fit its type, or is not a literal, is an error", () => {

@@ -86,6 +86,34 @@ describe("secrets never leak", () => {
   });
 });
 
+describe("secrets never leak through side doors (a new user's findings)", () => {
+  const dir = join(repo, "testdata", "v05", "secrets");
+
+  it("a plugin adapter's stderr is shown masked, also when it crashes printing a secret", () => {
+    const r = apply(join(dir, "leaky", "main.hcl"), [], { CRITERIA_VAR_tok: TOKEN });
+    expect(r.stderr).toContain("debug env:");
+    expectNoSecret("plugin stderr", r.stdout + r.stderr);
+    expectNoSecret("journal bytes", allBytes(r.state));
+  });
+
+  it("a condition's error message that quoted part of a secret is withheld, keeping its position", () => {
+    const r = apply(join(dir, "derived", "main.hcl"), [], { CRITERIA_VAR_tok: "averyveryverylongsecretvalue_xyz123" });
+    expect(r.completed).toMatchObject({ success: false, reason: "eval_error" });
+    expect(String(r.completed?.detail)).toMatch(/derived\/main\.hcl:18:17: the expression failed; its message is withheld because the expression reads a secret/);
+    for (const piece of ["averyveryv", "averyveryverylongsecretvalue_xyz123"]) {
+      expect((r.stdout + r.stderr).includes(piece), piece).toBe(false);
+      expect(allBytes(r.state).includes(piece), piece).toBe(false);
+    }
+  });
+
+  it("an output cut through a secret masks the piece that is left", () => {
+    const r = apply(join(dir, "truncated", "main.hcl"), [], { CRITERIA_VAR_tok: "hunter2secret" });
+    const done = r.events.find((e) => e.event === "step.completed") as { output: { stdout: string } };
+    expect(done.output.stdout).toBe("***");
+    for (const piece of ["unter2secret", "hunter2secret"]) expect(allBytes(r.state).includes(piece), piece).toBe(false);
+  });
+});
+
 describe("secrets are checked at validate time", () => {
   it("a secret read into an input, a template or a plain output is refused at its position", () => {
     const r = cli(["validate", join(repo, "testdata", "invalid", "secret_exposed.hcl"), "--format", "json"]);

@@ -122,8 +122,23 @@ describe("v0.5 constructs run (testdata/v05)", () => {
     });
   }
 
+  it("values are converted to their declared types at every depth (variables, data values, outputs)", () => {
+    const r = apply(join(cases, "type_conversion.hcl"));
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.completed?.outputs).toEqual({ w: { a: "x", b: 5 }, nums: [1, 2], eq: true, deq: true, typed: 42 });
+    // --var in HCL syntax (as Terraform takes it), converted the same way.
+    const v = apply(join(cases, "type_conversion.hcl"), ["--var", 'nums=["7", 8]', "--var", 'w={ a = "y", extra = true }']);
+    expect(v.completed?.outputs).toMatchObject({ w: { a: "y", b: 5 }, nums: [7, 8], eq: false });
+  });
+
+  it("a while step's aggregate outcome reads what its items wrote", () => {
+    const r = apply(join(cases, "while_aggregate.hcl"));
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.completed?.outputs).toEqual({ left: 0, seen: 0 });
+  });
+
   it("every case validates without errors", () => {
-    for (const f of ["data_write", "while_counter", "while_bounded", "switch_output", "outcome_default", "return_top", "parallel_max_var"]) {
+    for (const f of ["data_write", "while_counter", "while_bounded", "switch_output", "outcome_default", "return_top", "parallel_max_var", "type_conversion", "while_aggregate"]) {
       const r = cli(["validate", join(cases, `${f}.hcl`)]);
       expect(r.status, `${f}: ${r.stdout}${r.stderr}`).toBe(0);
     }

@@ -1,5 +1,5 @@
 # Agent "reviewer" is declared but never used (an unused_declaration warning);
-# step "build" has max_visits = 0, below the minimum of 1 (the error).
+# step "build" has max_visits = -1, below the minimum of 0 (0 is unlimited; the error).
 workflow "demo" {
   version       = "1"
   initial_state = "build"
@@ -12,7 +12,7 @@ agent "reviewer" {
 
 step "build" {
   adapter    = "noop"
-  max_visits = 0
+  max_visits = -1
   outcome "success" { next = "done" }
 }
 
