@@ -21,7 +21,8 @@ export function renderEvent(e: RunEvent, startMs: number): string | undefined {
     case "step.completed":
       return `${t} ${where(e.run_id)}${e.step} → ${e.outcome || "(none)"}${e.next ? ` → ${e.next}` : ""}${e.reason !== "ok" ? `  [${e.reason}${e.detail ? `: ${e.detail}` : ""}]` : ""}  (${e.ms} ms)`;
     case "iteration.completed":
-      return `${t} ${where(e.run_id)}${e.step} [${e.index + 1}/${e.total}] ${e.outcome}${e.success ? "" : " ✗"}`;
+      // A while loop's total is unknown (-1): show the item's number alone.
+      return `${t} ${where(e.run_id)}${e.step} [${e.index + 1}${e.total >= 0 ? `/${e.total}` : ""}] ${e.outcome}${e.success ? "" : " ✗"}`;
     case "branch.taken":
       return `${t} ${where(e.run_id)}${e.node} → ${e.next}`;
     case "wait.started":

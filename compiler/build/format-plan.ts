@@ -16,7 +16,7 @@ export function toPlan(g: Graph): string {
   out.push(`policy: max_total_steps=${g.policy.max_total_steps}  max_step_retries=${g.policy.max_step_retries}`);
   out.push("", "variables:");
   if (g.variables.length === 0) out.push("  (none)");
-  for (const v of g.variables) out.push(`  ${v.name}${v.type ? `: ${v.type}` : ""}${v.default ? ` = ${v.secret ? "(secret)" : v.default.text}` : "  (required)"}${v.secret ? "  (secret)" : ""}`);
+  for (const v of g.variables) out.push(`  ${v.name}${v.type ? `: ${v.type}` : ""}${v.default ? ` = ${v.secret ? "(secret)" : v.default.text}` : `  (required${v.secret ? ", secret" : ""})`}`);
   out.push("", "adapters:");
   const own = g.adapters.filter((a) => !a.inherited);
   if (own.length === 0) out.push("  (none)");

@@ -137,8 +137,8 @@ class Decoder {
     const s = this.refText(v);
     if (s === undefined) return undefined;
     const m = /^(state|step|steps|wait|approval|branch|switch)\.([\p{ID_Start}_][\p{ID_Continue}-]*)$/u.exec(s);
-    // v0.5 writes the reserved targets as bare keywords: next = continue, next = return.
-    if (!m) return { name: s === "continue" && WRAPPED.test(String(v)) ? "_continue" : s, range: this.range(ptr) };
+    // v0.5 writes the reserved targets as keywords: next = continue (also "continue" in YAML), next = return.
+    if (!m) return { name: s === "continue" ? "_continue" : s, range: this.range(ptr) };
     const kinds = { state: "state", step: "step", steps: "step", wait: "wait", approval: "approval", branch: "branch", switch: "branch" } as const;
     return { name: m[2], range: this.range(ptr), kind: kinds[m[1] as keyof typeof kinds] };
   }

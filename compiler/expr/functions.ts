@@ -158,9 +158,12 @@ export function makeFunctions(opts: FunctionOptions = {}): FunctionTable {
     tonumber: fn("value", "Converts a number or numeric string to a number (null stays null).", 1, 1, ([v]) => convertOrNull(v, toNumber, "number")),
     tobool: fn("value", 'Converts a bool or the string "true"/"false" to a bool (null stays null).', 1, 1, ([v]) => convertOrNull(v, toBool, "bool")),
     jsonencode: fn("value", "Encodes a value as compact JSON with sorted object keys.", 1, 1, ([v]) => jsonEncode(v)),
-    jsondecode: fn("string", "Decodes a JSON string into a value.", 1, 1, (a) => {
+    jsondecode: fn("string", "Decodes a JSON string into a value (a number beyond the range of numbers is an error).", 1, 1, (a) => {
       try {
-        return JSON.parse(argStr(a, 0)) as Value;
+        return JSON.parse(argStr(a, 0), (_k, v: unknown) => {
+          if (typeof v === "number" && !Number.isFinite(v)) throw new FunctionError("a number in the JSON is beyond the range of numbers (about ±1.8e308)", 0);
+          return v;
+        }) as Value;
       } catch (err) {
         if (err instanceof FunctionError) throw err;
         throw new FunctionError(`invalid JSON: ${(err as Error).message}`, 0);

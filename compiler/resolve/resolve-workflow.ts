@@ -31,9 +31,9 @@ export interface ResolveOptions {
   cwd?: string;
 }
 
-/** Reserved names: targets with a meaning of their own, and the `__` prefix kept for generated nodes. */
+/** Reserved names: targets with a meaning of their own (`continue` too, v0.5's keyword), and the `__` prefix kept for generated nodes. */
 export function isReservedName(name: string): boolean {
-  return name === "_continue" || name === "return" || name.startsWith("__");
+  return name === "_continue" || name === "continue" || name === "return" || name.startsWith("__");
 }
 
 /**
@@ -131,7 +131,7 @@ class Resolver {
     for (const [kind, list] of nodes) {
       for (const n of list) {
         if (isReservedName(n.name)) {
-          this.diagnostics.push(diag("reserved_name", n.nameRange, `"${n.name}" is a reserved name and cannot name a ${kind}`, { hint: `"_continue" and "return" are targets with a meaning of their own; names starting with "__" are kept for criteria` }));
+          this.diagnostics.push(diag("reserved_name", n.nameRange, `"${n.name}" is a reserved name and cannot name a ${kind}`, { hint: `"continue", "_continue" and "return" are targets with a meaning of their own; names starting with "__" are kept for criteria` }));
           continue;
         }
         const prev = first.get(n.name);

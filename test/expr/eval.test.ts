@@ -89,6 +89,8 @@ describe("traversals", () => {
 
   test("relative traversal after calls and literals", () => {
     expect(evalOk('jsondecode("{\\"a\\": [1, 2]}").a[1]', vars)).toBe(2);
+    // A number beyond the range of numbers is an error, not null (it came back as null).
+    expect(evalErr('jsondecode("1e400")', vars)[0].message).toMatch(/beyond the range of numbers/);
     expect(evalOk("[10, 20, 30][2]", vars)).toBe(30);
   });
 
