@@ -3,10 +3,13 @@
 // chunk for the engine. A few files instead of ~80 saves ~50 ms of module loading on
 // every cold run (bench/cold-start.ts). Native and lazily loaded packages stay external.
 import { build } from "esbuild";
+import { rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+// Chunk names carry content hashes: clear the last build's so they do not pile up.
+rmSync(join(root, "dist", "bundle"), { recursive: true, force: true });
 await build({
   entryPoints: { criteria: join(root, "dist", "cli.js") },
   outdir: join(root, "dist", "bundle"),
@@ -18,7 +21,7 @@ await build({
   platform: "node",
   format: "esm",
   target: "node20",
-  external: ["better-sqlite3", "@cdktn/hcl2json", "ajv", "ajv/*"],
+  external: ["better-sqlite3", "ajv", "ajv/*"],
   // CommonJS dependencies bundled into an ES module still call require().
   banner: { js: "import { createRequire as __criteriaRequire } from 'node:module'; const require = __criteriaRequire(import.meta.url);" },
   logLevel: "warning",

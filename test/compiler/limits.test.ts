@@ -49,21 +49,22 @@ describe("input limits", () => {
     expect(c.graph?.steps.length).toBe(i);
   }, 60_000);
 
-  it("a run of 100,000 ! is nesting_too_deep at its position, and the next file still parses (the HCL runtime is restarted)", async () => {
+  it("a run of 100,000 ! is nesting_too_deep where it passes the limit (it overflowed the stack of hcl2json's runtime), and the next file still parses", async () => {
     const f = join(dir, "deep.hcl");
     writeFileSync(f, `workflow "d" {\n  version = "1"\n  initial_state = "a"\n  target_state = "done"\n}\nlocals {\n  v = ${"!".repeat(100_000)}true\n}\n`);
     const c = await compile(f);
-    expect(c.diagnostics.map((d) => `${d.range.start.line}:${d.range.start.column} ${d.code}`)).toEqual(["7:7 nesting_too_deep"]);
+    // Column 70: the 65th "!" (MAX_DEPTH is 64) after "  v = ".
+    expect(c.diagnostics.map((d) => `${d.range.start.line}:${d.range.start.column} ${d.code}`)).toEqual(["7:70 nesting_too_deep"]);
     const ok = await compile(join(repo, "examples", "review_loop"));
     expect(ok.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
   }, 60_000);
 
-  it("a line of 100,000 $ is one syntax error that counts the rest (it took minutes: each echo re-read the line)", async () => {
+  it("a line of 100,000 $ is one syntax error (it took minutes: each echo re-read the line)", async () => {
     const f = join(dir, "dollars.hcl");
     writeFileSync(f, `workflow {\n  name = "x"\n}\nlocals {\n  v = ${"$".repeat(100_000)}\n}\n`);
     const c = await compile(f);
     expect(c.diagnostics).toHaveLength(1);
     expect(c.diagnostics[0]).toMatchObject({ code: "syntax_error", range: { start: { line: 5 } } });
-    expect(c.diagnostics[0].hint).toMatch(/\(\d+ more syntax errors after this one/);
+    expect(c.diagnostics[0].message).toMatch(/invalid character: "\$"/);
   }, 60_000);
 });

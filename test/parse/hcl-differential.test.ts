@@ -27,7 +27,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { hasErrors } from "../../compiler/diagnostics/diagnostic.js";
 import { SourceFile } from "../../compiler/diagnostics/source-file.js";
-import { scanHcl } from "../../compiler/parse/hcl-scan.js";
+import { scanHcl } from "./oracle/hcl-scan.js";
 import { parseHclNative, type HclParseResult } from "../../compiler/parse/hcl/index.js";
 import { childPointer } from "../../compiler/parse/source-map.js";
 import { hcl2jsonOracle } from "./hcl2json-oracle.js";

@@ -5,8 +5,8 @@ import fc from "fast-check";
 import { parse as hclToJson } from "@cdktn/hcl2json";
 import { SourceFile } from "../../compiler/diagnostics/source-file.js";
 import { childPointer } from "../../compiler/parse/source-map.js";
-import { scanHcl, MAX_DEPTH } from "../../compiler/parse/hcl-scan.js";
-import { canonicalNumber, decodeQuoted } from "../../compiler/parse/hcl-lex.js";
+import { scanHcl, MAX_DEPTH } from "./oracle/hcl-scan.js";
+import { canonicalNumber, decodeQuoted } from "./oracle/hcl-lex.js";
 
 const CRITERIA = "/work/shared/criteria";
 const FIXTURES = new URL("../../testdata/hcl-scan/", import.meta.url).pathname;

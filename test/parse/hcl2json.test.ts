@@ -7,7 +7,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { hcl2json } from "../../compiler/parse/hcl2json.js";
+import { hcl2json } from "./oracle/hcl2json.js";
 
 const repo = join(import.meta.dirname, "..", "..");
 const lib = (createRequire(import.meta.url)("@cdktn/hcl2json") as { parse: (f: string, c: string) => Promise<unknown> }).parse;

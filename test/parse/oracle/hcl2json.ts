@@ -2,8 +2,14 @@ import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
-import type { JsonValue } from "./document.js";
-import { packageRoot } from "../package-root.js";
+import type { JsonValue } from "../../../compiler/parse/document.js";
+import { packageRoot } from "../../../compiler/package-root.js";
+
+/*
+ * The differential oracle of the HCL parser's tests (test/parse/hcl-differential.test.ts):
+ * criteria parses HCL with its own parser (compiler/parse/hcl/); `@cdktn/hcl2json`, Go's
+ * HCL in WebAssembly, is a devDependency kept to compare against.
+ */
 
 /** hcl2json's `parse`: HCL text to its JSON rendering; rejects with HCL's diagnostics text. */
 export type HclParse = (filename: string, contents: string) => Promise<Record<string, JsonValue>>;

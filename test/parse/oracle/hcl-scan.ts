@@ -1,4 +1,8 @@
 /**
+ * A test oracle now (test/parse/hcl-differential.test.ts compares the source map of
+ * compiler/parse/hcl/ with it): the scanner that rebuilt source positions while criteria
+ * parsed HCL with hcl2json.
+ *
  * Rebuilds source positions for the JSON that `@cdktn/hcl2json` makes of an HCL file.
  *
  * hcl2json drops positions and sorts keys; this scanner walks the same text and records,
@@ -34,9 +38,9 @@
  * next line or brace, and returns what it has. It never throws, runs in linear time, and
  * limits nesting to `MAX_DEPTH` (deeper constructs are kept as opaque expressions).
  */
-import type { Position } from "../diagnostics/range.js";
-import type { SourceFile } from "../diagnostics/source-file.js";
-import { childPointer, type SourceEntry, type SourceMap } from "./source-map.js";
+import type { Position } from "../../../compiler/diagnostics/range.js";
+import type { SourceFile } from "../../../compiler/diagnostics/source-file.js";
+import { childPointer, type SourceEntry, type SourceMap } from "../../../compiler/parse/source-map.js";
 import { HclLexer, canonicalNumber, decodeQuoted, type ScanError, type Token } from "./hcl-lex.js";
 
 export type { ScanError } from "./hcl-lex.js";
