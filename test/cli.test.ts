@@ -69,6 +69,36 @@ describe("criteria validate", () => {
     expect(o.stdout).toMatch(/^::error file=.*repro\.hcl,line=\d+,col=\d+,endLine=\d+,endColumn=\d+,title=criteria unknown_target::/m);
   });
 
+  it("counts columns as HCL does (graphemes) in text, JSON and GitHub output, and UTF-16 units in SARIF as its columnKind says", async () => {
+    // Before the reference: a character outside the BMP (2 UTF-16 units) and `e` + U+0301 (2 code points): one column each.
+    const f = join(dir, "columns.hcl");
+    const prefix = '  input { label = "🎉e\u0301 ';
+    writeFileSync(f, readFileSync(join(repo, "testdata", "invalid", "unicode_before_unknown_reference.hcl"), "utf8").replace(/^ {2}input \{ label = "café 🎉 /m, prefix));
+    const line = readFileSync(f, "utf8").split("\n").findIndex((l) => l.startsWith(prefix)) + 1;
+    expect(line).toBeGreaterThan(0);
+    const graphemes = 19 + 3 + 2 + 1; // the 19 ASCII characters, 🎉, é, the space, `${`; then `var`
+    const units = 19 + 2 + 2 + 1 + 2 + 1;
+    const json = io();
+    await main(["validate", "--format", "json", f], json);
+    const d = JSON.parse(json.stdout).diagnostics.find((x: { code: string }) => x.code === "unknown_reference");
+    expect(d.range.start).toEqual({ line, column: graphemes });
+    const text = io();
+    await main(["validate", f], text);
+    expect(text.stdout).toContain(`columns.hcl:${line}:${graphemes}: error[unknown_reference]`);
+    // The caret sits under `var` as the eye counts: one space per grapheme before it.
+    const caret = text.stdout.split("\n").find((l) => l.includes("^"))!;
+    expect(caret.indexOf("^") - caret.indexOf("|") - 2).toBe(graphemes - 1);
+    const gh = io({ GITHUB_ACTIONS: "true" });
+    await main(["validate", f], gh);
+    expect(gh.stdout).toContain(`line=${line},col=${graphemes},`);
+    const sarif = io();
+    await main(["validate", "--format", "sarif", f], sarif);
+    const run = JSON.parse(sarif.stdout).runs[0];
+    expect(run.columnKind).toBe("utf16CodeUnits");
+    const r = run.results.find((x: { ruleId: string }) => x.ruleId === "unknown_reference");
+    expect(r.locations[0].physicalLocation.region).toMatchObject({ startLine: line, startColumn: units });
+  });
+
   it("exit 2 on a usage error", async () => {
     const o = io();
     expect(await main(["validate"], o)).toBe(2);

@@ -12,7 +12,8 @@ function artifactUri(file: string): string {
 /**
  * Builds a SARIF 2.1.0 log (for GitHub code scanning) from sorted diagnostics: one
  * run, one rule per code of the closed table, one result per diagnostic with a
- * physical location (region columns in UTF-16 code units, SARIF's default).
+ * physical location whose region columns are UTF-16 code units, as `columnKind`
+ * states (SARIF's default; the text, JSON and GitHub output count graphemes as HCL does).
  *
  * @param version the tool version, for `tool.driver.version`
  */
@@ -46,9 +47,9 @@ export function toSarif(ds: readonly Diagnostic[], version: string): object {
                 artifactLocation: { uri: artifactUri(d.range.file) },
                 region: {
                   startLine: d.range.start.line,
-                  startColumn: d.range.start.column,
+                  startColumn: d.range.start.utf16Column ?? d.range.start.column,
                   endLine: d.range.end.line,
-                  endColumn: d.range.end.column,
+                  endColumn: d.range.end.utf16Column ?? d.range.end.column,
                 },
               },
             },

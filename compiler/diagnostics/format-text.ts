@@ -1,5 +1,5 @@
 import type { Diagnostic } from "./diagnostic.js";
-import type { SourceFile } from "./source-file.js";
+import { graphemeCount, type SourceFile } from "./source-file.js";
 
 /** Longest source excerpt shown, in characters. */
 const MAX_EXCERPT = 160;
@@ -27,18 +27,23 @@ export function formatText(d: Diagnostic, sources: ReadonlyMap<string, SourceFil
     const gutter = String(start.line);
     const pad = " ".repeat(gutter.length);
     let visible = text.replace(/\t/g, " ");
-    let col = start.column;
-    let width = end.line === start.line ? Math.max(1, end.column - start.column) : Math.max(1, visible.length - start.column + 1);
+    // Cut in UTF-16 units (string indexes), place the caret in graphemes (what the eye counts).
+    const at16 = Math.min((start.utf16Column ?? start.column) - 1, visible.length);
+    const end16 = end.line === start.line ? Math.min((end.utf16Column ?? end.column) - 1, visible.length) : visible.length;
+    let from = 0;
+    let to = visible.length;
     // A very long line (minified JSON, a generated file): show a window around the column.
     if (visible.length > MAX_EXCERPT) {
-      const from = Math.max(0, col - 1 - 40);
-      visible = `${from > 0 ? "…" : ""}${visible.slice(from, from + MAX_EXCERPT)}${from + MAX_EXCERPT < visible.length ? "…" : ""}`;
-      col = col - from + (from > 0 ? 1 : 0);
-      width = Math.min(width, MAX_EXCERPT - (col - 1));
+      from = Math.max(0, at16 - 40);
+      to = Math.min(visible.length, from + MAX_EXCERPT);
     }
+    const prefix = from > 0 ? "…" : "";
+    const col = graphemeCount(prefix + visible.slice(from, at16));
+    const width = Math.max(1, graphemeCount(visible.slice(at16, Math.max(at16, Math.min(end16, to)))));
+    visible = `${prefix}${visible.slice(from, to)}${to < visible.length ? "…" : ""}`;
     lines.push(`${pad} |`);
     lines.push(`${gutter} | ${visible}`);
-    lines.push(`${pad} | ${" ".repeat(col - 1)}${c.red(`^${"~".repeat(Math.max(0, width - 1))}`)}`);
+    lines.push(`${pad} | ${" ".repeat(col)}${c.red(`^${"~".repeat(Math.max(0, width - 1))}`)}`);
   }
   for (const r of d.related ?? []) {
     lines.push(`  note: ${r.message} (${r.range.file}:${r.range.start.line}:${r.range.start.column})`);

@@ -1,5 +1,18 @@
 import type { Position, Range } from "./range.js";
 
+/** One segmenter for every file: grapheme clusters, as HCL counts columns. */
+let graphemes: Intl.Segmenter | undefined;
+
+/** Number of grapheme clusters in `s` (the count HCL's scanner gives a column). */
+export function graphemeCount(s: string): number {
+  // A line without code units above U+007F (nearly every line) needs no segmenter.
+  if (!/[^\x00-\x7f]/.test(s)) return s.length;
+  graphemes ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
+  let n = 0;
+  for (const _ of graphemes.segment(s)) n++;
+  return n;
+}
+
 /**
  * One loaded file's text with a line index, so that offsets become line:column only
  * when a diagnostic is printed (the eemeli/yaml LineCounter idea).
@@ -32,10 +45,46 @@ export class SourceFile {
       if (this.lineStarts[mid] <= off) lo = mid;
       else hi = mid - 1;
     }
-    return { line: lo + 1, column: off - this.lineStarts[lo] + 1, offset: off };
+    return this.positionOnLine(lo, off);
   }
 
-  /** Offset of a 1-based line and column (clamped). */
+  /**
+   * The position of `offset` (already clamped) on 0-based line `line`: the grapheme
+   * column from the line's text before it, the UTF-16 column from the offsets.
+   */
+  positionOnLine(line: number, offset: number): Position {
+    const start = this.lineStarts[line];
+    const utf16Column = offset - start + 1;
+    if (utf16Column === 1 || this.isAsciiLine(line)) return { line: line + 1, column: utf16Column, utf16Column, offset };
+    // A long non-ASCII line (minified JSON) asked in increasing order: count on from the
+    // last answer when it ended before an ASCII character (which always starts a cluster).
+    const last = this.last;
+    let column: number;
+    if (last && last.line === line && last.offset <= offset && this.text.charCodeAt(last.offset) < 0x80) {
+      column = last.column + graphemeCount(this.text.slice(last.offset, offset));
+    } else {
+      column = graphemeCount(this.text.slice(start, offset)) + 1;
+    }
+    this.last = { line, offset, column };
+    return { line: line + 1, column, utf16Column, offset };
+  }
+
+  /** Per line: 0 not looked at yet, 1 ASCII only, 2 has a code unit above U+007F. */
+  private ascii: Uint8Array | undefined;
+  private last: { line: number; offset: number; column: number } | undefined;
+
+  private isAsciiLine(line: number): boolean {
+    this.ascii ??= new Uint8Array(this.lineStarts.length);
+    let flag = this.ascii[line];
+    if (flag === 0) {
+      const end = this.lineStarts[line + 1] ?? this.text.length;
+      flag = /[^\x00-\x7f]/.test(this.text.slice(this.lineStarts[line], end)) ? 2 : 1;
+      this.ascii[line] = flag;
+    }
+    return flag === 1;
+  }
+
+  /** Offset of a 1-based line and 1-based UTF-16 column (clamped). */
   offsetAt(line: number, column: number): number {
     const l = Math.max(1, Math.min(line, this.lineStarts.length));
     return Math.min(this.lineStarts[l - 1] + Math.max(column, 1) - 1, this.text.length);
