@@ -4,28 +4,22 @@
  * what it needs with dynamic imports only (so a mode pays for nothing else), and prints
  * one JSON object on stdout. Modes:
  *
- * - `phases <hcl> <yaml>`: where a cold run's time goes (node boot, imports, schema
- *   compile, hcl2json module load, first HCL parse, warm parses).
- * - `wasm-parts`: the pieces of hcl2json's start-up done by hand (fs-extra load, read +
- *   gunzip of main.wasm.gz, WebAssembly.compile, instantiate + Go runtime start).
- * - `first-parse <hcl> [raw.wasm]`: time to the first parsed HCL file, through hcl2json
- *   or (with a pre-gunzipped wasm) through a direct loader that skips fs-extra and gunzip.
+ * - `phases <hcl> <yaml>`: where a cold run's time goes (node boot, loading the bundle
+ *   with its code cache, first HCL and YAML validate, a second one).
+ * - `parse <file> <rounds>`: the HCL parser alone (compiler/parse/hcl) over one file,
+ *   `rounds` times after one warm-up: ms per parse, MB/s, and the scanner alone.
  * - `compile <file> [warm-file]`: one compile (after warming the parser on `warm-file`),
  *   its time and the peak RSS; then a second compile of the same file.
  * - `batch <file>...`: compile() over the files twice in one process (cold, then warm).
  */
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..", "..");
-const require = createRequire(join(root, "package.json"));
 const now = () => performance.now();
 const rssMB = () => process.resourceUsage().maxRSS / 1024;
-
-type Parser = { parse(name: string, text: string): Promise<unknown> };
 
 /** Outcome of one compile as the parent needs it. */
 interface CompileInfo {
@@ -44,94 +38,60 @@ async function timedCompile(path: string): Promise<CompileInfo> {
   return { ms, ok: errs.length === 0 && c.graph !== undefined, errors: errs.length, firstError: errs[0] ? `${errs[0].code}: ${errs[0].message}` : undefined };
 }
 
+type Main = (argv: string[], io: object) => Promise<number>;
+
 async function phases(hcl: string, yaml: string): Promise<Record<string, number>> {
   const out: Record<string, number> = { boot: now() };
   let t = now();
-  await import("../cli.js");
-  out.importCli = now() - t;
-  const { compile } = await import("../compiler/index.js");
+  readFileSync(join(root, "dist", "bundle", "criteria.cjs"));
+  readFileSync(join(root, "dist", "bundle", "criteria.cjs.cache"));
+  out.readFiles = now() - t;
   t = now();
-  await compile(yaml);
-  out.firstYamlCompile = now() - t;
-  t = now();
-  await compile(yaml);
-  out.warmYamlCompile = now() - t;
-  const text = readFileSync(join(hcl, "workflow.hcl"), "utf8");
-  t = now();
-  const h = require("@cdktn/hcl2json") as Parser;
-  out.requireHcl2json = now() - t;
-  t = now();
-  await h.parse("a.hcl", text);
-  out.firstHclParse = now() - t;
-  t = now();
-  await h.parse("a.hcl", text);
-  out.secondHclParse = now() - t;
-  t = now();
-  await compile(hcl);
-  out.warmHclCompile = now() - t;
-  const cpu = process.cpuUsage();
-  out.cpuUser = cpu.user / 1000;
-  out.cpuSystem = cpu.system / 1000;
+  const loader = (await import(pathToFileURL(join(root, "bin", "load-bundle.mjs")).href)) as { loadBundle(): { exports: { main: Main } } };
+  const { main } = loader.loadBundle().exports;
+  out.loadBundle = now() - t;
+  const io = { out() {}, err() {}, color: false, isTTY: false, env: {} };
+  const validate = async (path: string) => {
+    const s = now();
+    const code = await main(["validate", path], io);
+    if (code !== 0) throw new Error(`validate ${path} exited ${code}`);
+    return now() - s;
+  };
+  out.firstHcl = await validate(hcl);
+  out.firstYaml = await validate(yaml);
+  out.secondHcl = await validate(hcl);
   out.total = now();
   return out;
 }
 
-function wasmPath(): string {
-  return join(dirname(require.resolve("@cdktn/hcl2json/package.json")), "main.wasm.gz");
-}
-
-async function wasmParts(): Promise<Record<string, number>> {
-  const { gunzipSync } = await import("node:zlib");
-  const out: Record<string, number> = {};
-  let t = now();
-  try {
-    require("fs-extra");
-    out.requireFsExtra = now() - t;
-  } catch {
-    out.requireFsExtra = NaN;
+async function parse(file: string, rounds: number): Promise<Record<string, number>> {
+  const { parseHclNative } = await import("../compiler/parse/hcl/index.js");
+  const { scanTokens } = await import("../compiler/parse/hcl/scanner.js");
+  const { SourceFile } = await import("../compiler/diagnostics/source-file.js");
+  const text = readFileSync(file, "utf8");
+  const mb = Buffer.byteLength(text) / 1e6;
+  const once = () => parseHclNative(new SourceFile(file, text));
+  const first = now();
+  const r = once();
+  const firstMs = now() - first;
+  if (r.diagnostics.some((d) => d.severity === "error")) throw new Error(`parse ${file}: ${r.diagnostics[0].message}`);
+  const times: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const t = now();
+    once();
+    times.push(now() - t);
   }
-  t = now();
-  const raw = gunzipSync(readFileSync(wasmPath()));
-  out.readGunzip = now() - t;
-  out.wasmMB = raw.length / 1e6;
-  t = now();
-  const mod = await WebAssembly.compile(raw);
-  out.wasmCompile = now() - t;
-  t = now();
-  const parse = await startGo(mod);
-  out.instantiateAndGoStart = now() - t;
-  t = now();
-  await parse("a.hcl", 'a = "b"\n');
-  out.firstTinyParse = now() - t;
-  out.total = now();
-  return out;
-}
-
-/** Starts hcl2json's Go program from a compiled module and returns its `parse`, as hcl2json's bridge does. */
-async function startGo(mod: WebAssembly.Module): Promise<(name: string, text: string) => Promise<unknown>> {
-  const pkg = dirname(require.resolve("@cdktn/hcl2json/package.json"));
-  require(join(pkg, "wasm", "bridge_wasm_exec.js"));
-  const g = globalThis as unknown as { Go: new () => { importObject: WebAssembly.Imports; run(i: WebAssembly.Instance): Promise<void> }; __parse_terraform_config_wasm__: Record<string, (...a: unknown[]) => void> };
-  const go = new g.Go();
-  const inst = await WebAssembly.instantiate(mod, go.importObject);
-  const jsRoot: Record<string, (...a: unknown[]) => void> = {};
-  g.__parse_terraform_config_wasm__ = jsRoot;
-  void go.run(inst);
-  while (typeof jsRoot.parse !== "function") await new Promise((r) => setImmediate(r));
-  return (name, text) => new Promise((res, rej) => jsRoot.parse(name, text, (err: unknown, json: string) => (err ? rej(new Error(String(err))) : res(JSON.parse(json)))));
-}
-
-async function firstParse(hcl: string, rawWasm?: string): Promise<Record<string, number>> {
-  const text = readFileSync(join(hcl, "workflow.hcl"), "utf8");
-  const t = now();
-  if (rawWasm) {
-    const mod = await WebAssembly.compile(readFileSync(rawWasm));
-    const parse = await startGo(mod);
-    await parse("a.hcl", text);
-  } else {
-    await (require("@cdktn/hcl2json") as Parser).parse("a.hcl", text);
+  times.sort((a, b) => a - b);
+  const ms = times[times.length >> 1];
+  const scanTimes: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const t = now();
+    scanTokens(text);
+    scanTimes.push(now() - t);
   }
-  return { boot: t, firstParse: now() - t, total: now() };
+  scanTimes.sort((a, b) => a - b);
+  const scanMs = scanTimes[scanTimes.length >> 1];
+  return { mb, firstMs, ms, mbPerS: mb / (ms / 1000), scanMs, scanMbPerS: mb / (scanMs / 1000), peakRssMB: rssMB() };
 }
 
 async function compileMode(path: string, warm?: string): Promise<Record<string, unknown>> {
@@ -171,10 +131,8 @@ async function run(): Promise<unknown> {
   switch (mode) {
     case "phases":
       return phases(args[0], args[1]);
-    case "wasm-parts":
-      return wasmParts();
-    case "first-parse":
-      return firstParse(args[0], args[1]);
+    case "parse":
+      return parse(args[0], Number(args[1]));
     case "compile":
       return compileMode(args[0], args[1]);
     case "batch":

@@ -297,3 +297,23 @@ export function writeRealistic(dir: string, dialect: Dialect, count: number): st
   }
   return paths;
 }
+
+/**
+ * The HCL parser issue's big file: noop steps with a 400-character input each, chained
+ * until the text reaches `bytes` (3 MiB gives 6,334 steps), ending in `done`. Built in
+ * linear time (the length is summed as steps are added). Also used by
+ * test/compiler/limits.test.ts.
+ */
+export function bigNoteFile(bytes: number): { text: string; steps: number } {
+  const steps: string[] = [];
+  let length = 0;
+  while (length < bytes) {
+    const i = steps.length;
+    const step = `step "s${i}" {\n  adapter = "noop"\n  input { note = "${"n".repeat(400)}" }\n  outcome "success" { next = "s${i + 1}" }\n}`;
+    steps.push(step);
+    length += step.length + 1;
+  }
+  const n = steps.length;
+  steps[n - 1] = steps[n - 1].replace(`next = "s${n}"`, `next = "done"`);
+  return { text: `workflow "big" {\n  version = "1"\n  initial_state = "s0"\n  target_state = "done"\n}\n${steps.join("\n")}\nstate "done" { terminal = true }\n`, steps: n };
+}

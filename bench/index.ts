@@ -12,7 +12,7 @@ import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { batch, BATCH_GOAL_MS, type BatchReport } from "./batch.js";
-import { benchPaths, COLD_GOAL_RATIO, coldStart, TIERING_BUDGET_FLAG, type ColdStartReport } from "./cold-start.js";
+import { benchPaths, COLD_GOAL_RATIO, coldStart, type ColdStartReport } from "./cold-start.js";
 import { fmtRatio } from "./report.js";
 import { scaling, type ScalingReport } from "./scaling.js";
 import { engineBench, type EngineReport } from "./engine.js";
@@ -63,18 +63,9 @@ async function main(): Promise<void> {
   let bat: BatchReport | undefined;
   let scale: ScalingReport | undefined;
   if (opts.only.has("cold")) cold = await coldStart(paths, { runs: opts.runs, warmups: 2, phaseRuns: opts.quick ? 2 : 3 });
-  if (opts.only.has("batch")) bat = await batch(paths, { files: 200, runs: opts.quick ? 1 : 3, flagSets: [[], ["--liftoff-only"], [TIERING_BUDGET_FLAG]] });
+  if (opts.only.has("batch")) bat = await batch(paths, { files: 200, runs: opts.quick ? 1 : 3 });
   if (opts.only.has("scaling")) {
-    const sizes = opts.quick ? [100, 500, 1000] : [100, 500, 1000, 5000];
-    scale = await scaling(paths, {
-      sizes,
-      runs: opts.quick ? 1 : 3,
-      dialects: ["hcl", "yaml"],
-      // Other V8 flag sets for HCL, at the two sizes of the growth ratio only (fewer runs).
-      hclFlagSets: [["--liftoff-only"], [TIERING_BUDGET_FLAG]],
-      flagSizes: [500, sizes[sizes.length - 1]],
-      flagRuns: opts.quick ? 1 : 2,
-    });
+    scale = await scaling(paths, { sizes: opts.quick ? [100, 500, 1000] : [100, 500, 1000, 5000], runs: opts.quick ? 1 : 3, dialects: ["hcl", "yaml"] });
   }
 
   let eng: EngineReport | undefined;
@@ -94,12 +85,10 @@ async function main(): Promise<void> {
       const r = cold.results.find((x) => x.id === id);
       if (r?.ratio !== undefined) lines.push(`cold ${id.toUpperCase()} (as shipped): ${fmtRatio(r.ratio)} of node -e '' (goal <= ${COLD_GOAL_RATIO}x) ${r.verdict}`);
     }
-    const best = cold.results.filter((r) => r.id.startsWith("hcl") && r.ratio !== undefined).sort((a, b) => a.ratio! - b.ratio!)[0];
-    if (best) lines.push(`cold HCL, best variant: ${best.label}: ${fmtRatio(best.ratio!)} ${best.verdict}`);
   }
   if (bat) {
     for (const r of bat.rows.filter((x) => x.how.startsWith("compile() loop, 1st") || x.how.startsWith("CLI"))) {
-      lines.push(`batch ${r.dialect} ${r.flags.join(" ") || "default"}, ${r.how.startsWith("CLI") ? r.how : "compile() loop incl. parser start"}: ${r.perFileMs.toFixed(2)} ms/file (goal < ${BATCH_GOAL_MS}) ${r.verdict}`);
+      lines.push(`batch ${r.dialect}, ${r.how}: ${r.perFileMs.toFixed(2)} ms/file (goal <= ${BATCH_GOAL_MS[r.dialect]}) ${r.verdict}`);
     }
   }
   if (scale) for (const [k, g] of Object.entries(scale.goals)) lines.push(`scaling ${k}: ${g.value} (goal ${g.goal}) ${g.verdict}`);

@@ -1,28 +1,43 @@
 // Build step: bundles dist/cli.js and everything it imports from this repository (plus
-// commander and yaml) into dist/bundle/criteria.mjs, which bin/criteria runs, and a
-// chunk for the engine. A few files instead of ~80 saves ~50 ms of module loading on
-// every cold run (bench/cold-start.ts). Native and lazily loaded packages stay external.
+// commander and yaml) into one CommonJS file, dist/bundle/criteria.cjs, which
+// bin/criteria runs (bin/load-bundle.mjs), then writes V8's code cache for it
+// (scripts/code-cache.mjs). One file instead of ~80 saves module loading, the code
+// cache saves compiling it: together most of a cold run (bench/cold-start.ts).
+// CommonJS because Node 20 offers a code cache only for vm.Script; code reached through
+// `await import()` (the engine) is bundled too, and runs only when imported.
+// Native and lazily loaded packages stay external.
 import { build } from "esbuild";
-import { rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-// Chunk names carry content hashes: clear the last build's so they do not pile up.
 rmSync(join(root, "dist", "bundle"), { recursive: true, force: true });
+// The entry: the CLI, with the schema validator build-assets.mjs precompiled bundled in
+// (code-cached with the rest instead of required and compiled at the first check).
+const entry = join(root, "dist", "bundle-entry.js");
+writeFileSync(
+  entry,
+  [
+    `import validator from "./schema/validate-workflow.cjs";`,
+    `import { usePrecompiledValidator } from "./compiler/decode/check-schema.js";`,
+    `usePrecompiledValidator(validator);`,
+    `export * from "./cli.js";`,
+    ``,
+  ].join("\n"),
+);
 await build({
-  entryPoints: { criteria: join(root, "dist", "cli.js") },
-  outdir: join(root, "dist", "bundle"),
-  outExtension: { ".js": ".mjs" },
+  entryPoints: [entry],
+  outfile: join(root, "dist", "bundle", "criteria.cjs"),
   bundle: true,
-  // Dynamically imported code (the engine: runner, journal, adapters) goes to its own
-  // chunk, which `validate` never loads.
-  splitting: true,
   platform: "node",
-  format: "esm",
+  format: "cjs",
   target: "node20",
   external: ["better-sqlite3", "ajv", "ajv/*"],
-  // CommonJS dependencies bundled into an ES module still call require().
-  banner: { js: "import { createRequire as __criteriaRequire } from 'node:module'; const require = __criteriaRequire(import.meta.url);" },
+  // The sources are ES modules: `import.meta.url` becomes the bundle's own URL.
+  define: { "import.meta.url": "__criteria_bundle_url" },
+  banner: { js: "const __criteria_bundle_url = require('node:url').pathToFileURL(__filename).href;" },
   logLevel: "warning",
 });
+execFileSync(process.execPath, [join(root, "scripts", "code-cache.mjs")], { stdio: "inherit" });

@@ -27,9 +27,11 @@ export const checkLoops: Check = {
         adjacency[from].push(to);
       }
       const components = stronglyConnected(adjacency).filter((c) => c.length > 1 || selfLoops.has(c[0]));
+      // Steps by node index, so each component finds its steps in its own size.
+      const stepAt = new Map(s.workflow.steps.map((st) => [id.get(st.name), st]));
+      const order = new Map(s.workflow.steps.map((st, i) => [st, i]));
       for (const comp of components) {
-        const members = new Set<string>(comp.map((k) => names[k]));
-        const steps = s.workflow.steps.filter((st) => members.has(st.name));
+        const steps = comp.flatMap((k) => stepAt.get(k) ?? []).sort((a, b) => order.get(a)! - order.get(b)!);
         if (steps.length === 0 || steps.some((st) => st.maxVisits !== undefined)) continue;
         out.push(
           diag("unbounded_loop", steps[0].nameRange, `steps ${steps.map((st) => `"${st.name}"`).join(" -> ")} form a loop with no bound`, {

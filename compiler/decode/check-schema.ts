@@ -19,6 +19,15 @@ export function workflowSchema(): object {
 }
 
 /**
+ * Installs the validator precompiled by `make build` (dist/schema/validate-workflow.cjs)
+ * when the CLI bundle carries it (scripts/bundle.mjs), so it is compiled from V8's code
+ * cache with the rest of the bundle instead of being required at the first check.
+ */
+export function usePrecompiledValidator(v: ValidateFunction): void {
+  validator = v;
+}
+
+/**
  * The validator: the one `make build` precompiled (scripts/build-assets.mjs, ajv
  * standalone code: no schema compilation at start-up), else compiled once per process
  * (tests run from the sources) with the same options: `allErrors`, `verbose` (the

@@ -1,5 +1,6 @@
 import type { Diagnostic } from "./diagnostic.js";
-import { graphemeCount, type SourceFile } from "./source-file.js";
+import { graphemeCount } from "../graphemes.js";
+import type { SourceFile } from "./source-file.js";
 
 /** Longest source excerpt shown, in characters. */
 const MAX_EXCERPT = 160;

@@ -1,17 +1,5 @@
+import { graphemeCount } from "../graphemes.js";
 import type { Position, Range } from "./range.js";
-
-/** One segmenter for every file: grapheme clusters, as HCL counts columns. */
-let graphemes: Intl.Segmenter | undefined;
-
-/** Number of grapheme clusters in `s` (the count HCL's scanner gives a column). */
-export function graphemeCount(s: string): number {
-  // A line without code units above U+007F (nearly every line) needs no segmenter.
-  if (!/[^\x00-\x7f]/.test(s)) return s.length;
-  graphemes ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
-  let n = 0;
-  for (const _ of graphemes.segment(s)) n++;
-  return n;
-}
 
 /**
  * One loaded file's text with a line index, so that offsets become line:column only

@@ -35,7 +35,9 @@ export type SourceMap = Map<string, SourceEntry>;
 
 /** Escapes one pointer segment (RFC 6901: `~` → `~0`, `/` → `~1`). */
 export function pointerSegment(key: string | number): string {
-  return String(key).replace(/~/g, "~0").replace(/\//g, "~1");
+  const k = String(key);
+  // Nearly every key has neither character: skip the two regular expressions.
+  return k.includes("~") || k.includes("/") ? k.replace(/~/g, "~0").replace(/\//g, "~1") : k;
 }
 
 /** Joins a parent pointer and a segment. */

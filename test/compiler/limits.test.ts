@@ -8,6 +8,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { bigNoteFile } from "../../bench/generate.js";
 import { compile } from "../../compiler/index.js";
 import { MAX_FILE_BYTES } from "../../compiler/load/read-source.js";
 
@@ -30,23 +31,12 @@ describe("input limits", () => {
   });
 
   it("compiles a valid 3 MiB file", async () => {
-    const steps: string[] = [];
-    let i = 0;
-    // Built in linear time: the length is summed as steps are added (joining on every
-    // iteration built ~9 GB of strings).
-    let length = 0;
-    while (length < 3 * 1024 * 1024) {
-      const step = `step "s${i}" {\n  adapter = "noop"\n  input { note = "${"n".repeat(400)}" }\n  outcome "success" { next = "s${i + 1}" }\n}`;
-      steps.push(step);
-      length += step.length + 1;
-      i++;
-    }
-    steps[steps.length - 1] = steps[steps.length - 1].replace(`next = "s${i}"`, `next = "done"`);
+    const big = bigNoteFile(3 * 1024 * 1024);
     const f = join(dir, "big.hcl");
-    writeFileSync(f, `workflow "big" {\n  version = "1"\n  initial_state = "s0"\n  target_state = "done"\n}\n${steps.join("\n")}\nstate "done" { terminal = true }\n`);
+    writeFileSync(f, big.text);
     const c = await compile(f);
     expect(c.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
-    expect(c.graph?.steps.length).toBe(i);
+    expect(c.graph?.steps.length).toBe(big.steps);
   }, 60_000);
 
   it("a run of 100,000 ! is nesting_too_deep where it passes the limit (it overflowed the stack of hcl2json's runtime), and the next file still parses", async () => {

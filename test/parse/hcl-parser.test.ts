@@ -177,7 +177,7 @@ describe("line endings, BOM, numbers", () => {
     expect(r.diagnostics).toEqual([]);
     expect(r.parsed!.value).toEqual({ script: 'set -eu\necho "${x}"\n', b: "two", c: "${[for v in l :\n v]}" });
     const b = r.parsed!.map.get("/b")!;
-    expect(b.range.start).toEqual({ line: 5, column: 5, offset: text.indexOf('"two"') });
+    expect(b.range.start).toEqual({ line: 5, column: 5, utf16Column: 5, offset: text.indexOf('"two"') });
     expect(JSON.stringify(r.parsed!.value)).not.toMatch(/\\r/);
   });
 

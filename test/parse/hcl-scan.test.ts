@@ -270,12 +270,12 @@ describe("positions", () => {
     expect(span(at("/state/done").range)).toBe("56:1-59:2");
   });
 
-  it("counts columns in UTF-16 code units and handles CRLF and heredocs", () => {
+  it("counts columns in graphemes (HCL's count) and handles CRLF and heredocs", () => {
     const text = 'a = "😀"\r\nbé = "x" # c\r\nh = <<EOT\r\nline ${x}\r\n  EOT\r\nt = [\r\n  1,\r\n  "two",\r\n]\r\n';
     const file = new SourceFile("u.hcl", text);
     const { map: m, errors } = scanHcl(file);
     expect(errors).toEqual([]);
-    expect(span(m.get("/a")!.range)).toBe("1:5-1:9");
+    expect(span(m.get("/a")!.range)).toBe("1:5-1:8");
     expect(span(m.get("/bé")!.keyRange!)).toBe("2:1-2:3");
     expect(span(m.get("/bé")!.range)).toBe("2:6-2:9");
     expect(span(m.get("/h")!.range)).toBe("3:5-5:6");

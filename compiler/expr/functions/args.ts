@@ -15,20 +15,7 @@ export function fn(params: string, doc: string, minArgs: number, maxArgs: number
   return { params, doc, minArgs, maxArgs, impl };
 }
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
-
-/**
- * The user-perceived characters of a string. ASCII needs no segmenter; longer texts are
- * segmented line by line (no grapheme spans a line break), because Intl.Segmenter in
- * Node 20 is quadratic on long inputs (150 KB of stdout took 23 s).
- */
-export function graphemes(s: string): string[] {
-  if (/^[\x00-\x7f]*$/.test(s)) return s.split("");
-  if (s.length < 4096) return Array.from(segmenter.segment(s), (x) => x.segment);
-  const out: string[] = [];
-  for (const line of s.split(/(?<=\n)/)) for (const x of segmenter.segment(line)) out.push(x.segment);
-  return out;
-}
+export { graphemes } from "../../graphemes.js";
 
 /** "must not be null", or "a <kind> is required, but got <type>". */
 function wrongKind(v: Value, kind: string): string {

@@ -14,15 +14,15 @@
  * take cty byte buffers, which expressions cannot make; here they measure and slice a
  * string's UTF-8 bytes (a slice that would split a character is an error).
  */
-import { createHash, randomUUID } from "node:crypto";
 import { parseDocument, stringify } from "yaml";
+import { nodeCrypto } from "../../node-crypto.js";
 import { argInt, argStr, fn } from "./args.js";
 import { FunctionError, newObject, type FunctionTable, type Value } from "../value.js";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 function hash(algorithm: string, name: string) {
-  return fn("string", `The hex-encoded ${name} digest of the string's UTF-8 bytes.`, 1, 1, (a) => createHash(algorithm).update(argStr(a, 0), "utf8").digest("hex"));
+  return fn("string", `The hex-encoded ${name} digest of the string's UTF-8 bytes.`, 1, 1, (a) => nodeCrypto().createHash(algorithm).update(argStr(a, 0), "utf8").digest("hex"));
 }
 
 /** UTF-8 bytes as a string, or `undefined` when they are not valid UTF-8. */
@@ -202,6 +202,6 @@ export function encodingFunctions(): FunctionTable {
     csvdecode: fn("string", "Decodes CSV text with a header line into a list of objects of strings, one per row.", 1, 1, csvdecode),
     byteslen: fn("string", "The number of bytes in the string's UTF-8 encoding.", 1, 1, (a) => Buffer.byteLength(argStr(a, 0), "utf8")),
     bytesslice: fn("string, offset, length", "length bytes of the string's UTF-8 encoding from offset (clamped at the end).", 3, 3, bytesslice),
-    uuid: fn("", "A new random (version 4) UUID; a different value on every call.", 0, 0, () => randomUUID()),
+    uuid: fn("", "A new random (version 4) UUID; a different value on every call.", 0, 0, () => nodeCrypto().randomUUID()),
   };
 }

@@ -17,7 +17,7 @@
  *   computed keys and other expressions are mapped only as a whole.
  * Map insertion order is source order (creation order, as in hcl-scan.ts).
  */
-import type { Position } from "../../diagnostics/range.js";
+import type { Range } from "../../diagnostics/range.js";
 import type { SourceFile } from "../../diagnostics/source-file.js";
 import type { JsonObject, JsonValue } from "../document.js";
 import { jsonObject } from "../document.js";
@@ -257,26 +257,42 @@ class Builder {
 }
 
 /**
- * `SourceFile.position` with a line hint: offsets come in nearly increasing order, so
- * most lookups hit the hinted line or the next one instead of a binary search.
+ * One source map entry whose ranges become `Position`s only when read: a big file maps
+ * hundreds of thousands of values, and building every position up front was most of
+ * the parser's time and garbage (bench/scaling.ts, the parser alone). Reads give the
+ * same `SourceEntry` as a plain object would, once computed.
  */
-class Positions {
-  private line = 0;
+class LazyEntry implements SourceEntry {
+  private rangeCache: Range | undefined;
+  private keyRangeCache: Range | undefined;
 
-  constructor(private readonly file: SourceFile) {}
+  constructor(
+    private readonly file: SourceFile,
+    private readonly start: number,
+    private readonly end: number,
+    private readonly keyStart: number,
+    private readonly keyEnd: number,
+    private readonly hasExprText: boolean,
+  ) {}
 
-  at(offset: number): Position {
-    const starts = this.file.lineStarts;
-    const off = Math.max(0, Math.min(offset, this.file.text.length));
-    for (let line = this.line; line <= this.line + 1 && line < starts.length; line++) {
-      if (starts[line] <= off && (line + 1 === starts.length || off < starts[line + 1])) {
-        this.line = line;
-        return this.file.positionOnLine(line, off);
-      }
-    }
-    const position = this.file.position(off);
-    this.line = position.line - 1;
-    return position;
+  get range(): Range {
+    return (this.rangeCache ??= this.file.range(this.start, this.end));
+  }
+
+  get keyRange(): Range | undefined {
+    if (this.keyStart < 0) return undefined;
+    return (this.keyRangeCache ??= this.file.range(this.keyStart, Math.max(this.keyStart, this.keyEnd)));
+  }
+
+  get exprText(): string | undefined {
+    return this.hasExprText ? this.file.text.slice(this.start, this.end) : undefined;
+  }
+
+  /** The plain entry's JSON (`range`, then `keyRange` and `exprText` when present). */
+  toJSON(): SourceEntry {
+    const keyRange = this.keyRange;
+    const exprText = this.exprText;
+    return { range: this.range, ...(keyRange ? { keyRange } : {}), ...(exprText !== undefined ? { exprText } : {}) };
   }
 }
 
@@ -287,11 +303,7 @@ class Positions {
  */
 function flatten(file: SourceFile, nodes: readonly Node[]): SourceMap {
   const map: SourceMap = new Map();
-  const starts = new Positions(file);
-  const ends = new Positions(file);
-  const keys = new Positions(file);
   const alive = new Uint8Array(nodes.length);
-  const text = file.text;
   for (const node of nodes) {
     const parent = node.parent;
     if (parent === null) {
@@ -305,12 +317,7 @@ function flatten(file: SourceFile, nodes: readonly Node[]): SourceMap {
     alive[node.seq] = 1;
     const start = Math.max(0, node.start);
     const end = Math.max(start, node.end);
-    const entry: SourceEntry = { range: { file: file.path, start: starts.at(start), end: ends.at(end) } };
-    if (node.keyStart >= 0) {
-      entry.keyRange = { file: file.path, start: keys.at(node.keyStart), end: keys.at(Math.max(node.keyStart, node.keyEnd)) };
-    }
-    if (node.kind === "attr" || node.kind === "value") entry.exprText = text.slice(start, end);
-    map.set(node.pointer, entry);
+    map.set(node.pointer, new LazyEntry(file, start, end, node.keyStart, node.keyEnd, node.kind === "attr" || node.kind === "value"));
   }
   return map;
 }

@@ -541,7 +541,7 @@ class Positions {
     for (let line = this.line; line <= this.line + 1 && line < starts.length; line++) {
       if (starts[line] <= off && (line + 1 === starts.length || off < starts[line + 1])) {
         this.line = line;
-        return { line: line + 1, column: off - starts[line] + 1, offset: off };
+        return this.file.positionOnLine(line, off);
       }
     }
     const position = this.file.position(off);
