@@ -16,6 +16,7 @@ import { toMermaid } from "./compiler/build/format-mermaid.js";
 import { toPlan } from "./compiler/build/format-plan.js";
 import { CliError, EXIT, processIo, type Io } from "./cli/io.js";
 import { compileOptions, rootOption } from "./cli/compile-options.js";
+import { registerFmtCommand } from "./cli/fmt-command.js";
 import { registerRunCommands } from "./cli/run-commands.js";
 import { JournalError } from "./engine/journal/errors.js";
 import { formatUseGraph } from "./compiler/load/use-graph.js";
@@ -141,6 +142,10 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
       }
       io.out(`${name as Code} (${entry.severity}): ${entry.doc}\n`);
     });
+
+  registerFmtCommand(program, io, (c) => {
+    code = c;
+  });
 
   registerRunCommands(program, io, (c) => {
     code = c;

@@ -83,7 +83,7 @@ function build(scope: Scope, res: Resolution, root: WorkflowSpec, moduleKey: (id
   if (p?.maxDepth !== undefined) policy.max_depth = p.maxDepth;
   const plugins = new Set<string>();
   const collect = (g: Graph) => {
-    for (const a of g.adapters) if (!a.inherited || a.implicit) plugins.add(a.type);
+    for (const a of g.adapters) plugins.add(a.type);
     for (const a of g.agents) if (a.adapter ?? a.cli) plugins.add((a.adapter ?? a.cli)!);
     for (const s of g.steps) if (s.body) collect(s.body);
   };
