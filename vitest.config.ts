@@ -3,6 +3,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    // Builds the CLI first (make build): tests that run bin/criteria never run a stale bundle.
+    globalSetup: ["test/global-setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // In CI, also a JSON report, from which .ci/run prints a plain "N passed, N failed" line.

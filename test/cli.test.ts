@@ -3,7 +3,7 @@
  * and the seed's acceptance (shared/seeds/001: an agent used inside a type = "workflow"
  * body validates; misspelt, it gives file, line, column and the right name).
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -136,9 +136,6 @@ describe("criteria compile and plan", () => {
 });
 
 describe("bin/criteria as a real process", () => {
-  beforeAll(() => {
-    execFileSync("npx", ["tsc", "-p", "tsconfig.json"], { cwd: repo });
-  }, 120_000);
   it("exit codes 0, 1, 2", () => {
     const run = (args: string[]) => spawnSync(process.execPath, [join(repo, "bin", "criteria"), ...args], { encoding: "utf8" });
     expect(run(["validate", seedFile]).status).toBe(0);

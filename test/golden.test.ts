@@ -1,8 +1,10 @@
 /**
  * Golden tests (actionlint's testdata/ok + testdata/err): every case under
  * testdata/invalid/ is a workflow file or directory (`warn_*`: only warnings) with a `.out` file beside it
- * listing the expected diagnostics, one per line: `line:col severity code` (file
- * relative to the case when it is a directory: `file:line:col severity code`).
+ * listing the expected diagnostics, one per line: `line:col-endline:endcol severity code:
+ * message (hint: ...)` (file relative to the case when it is a directory:
+ * `file:line:col-...`), so a range that collapsed or a hint that got lost fails too;
+ * the repository's own path in a message reads `<repo>`.
  * testdata/projects/<case>/ are multi-module cases (actionlint's testdata/projects):
  * the entry is the case's `main.hcl` (or `main.yaml`), and `<case>.out` names files
  * relative to the case directory. testdata/ok/ cases must give no errors.
@@ -15,7 +17,8 @@ import { describe, expect, it } from "vitest";
 import { compile } from "../compiler/index.js";
 import { ALL_CODES } from "../compiler/diagnostics/codes.js";
 
-const root = join(import.meta.dirname, "..", "testdata");
+const repo = join(import.meta.dirname, "..");
+const root = join(repo, "testdata");
 const update = process.env.UPDATE_GOLDEN === "1";
 
 function cases(dir: string): string[] {
@@ -31,9 +34,10 @@ async function render(path: string, relativeTo?: string): Promise<string> {
   const base = relativeTo ?? (statSync(path).isDirectory() ? path : undefined);
   return c.diagnostics
     .map((d) => {
-      const loc = `${d.range.start.line}:${d.range.start.column}`;
+      const loc = `${d.range.start.line}:${d.range.start.column}-${d.range.end.line}:${d.range.end.column}`;
       const file = base ? `${relative(base, d.range.file.startsWith("/") ? d.range.file : join(process.cwd(), d.range.file))}:` : "";
-      return `${file}${loc} ${d.severity} ${d.code}`;
+      const text = `${d.message}${d.hint ? ` (hint: ${d.hint})` : ""}`.split(repo).join("<repo>");
+      return `${file}${loc} ${d.severity} ${d.code}: ${text}`;
     })
     .join("\n");
 }
@@ -94,7 +98,8 @@ describe("testdata/ok", () => {
 describe("diagnostic codes", () => {
   it("every code has an invalid fixture that produces it", async () => {
     const seen = new Set<string>();
-    for (const outFile of outFiles()) for (const line of readFileSync(outFile, "utf8").split("\n")) seen.add(line.split(" ").at(-1) ?? "");
+    // `loc severity code: message`: the code is the third field.
+    for (const outFile of outFiles()) for (const line of readFileSync(outFile, "utf8").split("\n")) seen.add(/^\S+ (?:error|warning) (\w+):/.exec(line)?.[1] ?? "");
     const missing = ALL_CODES.filter((c) => !seen.has(c) && c !== "internal_error" && c !== "file_unreadable" && c !== "file_too_large" && c !== "yaml_alias_limit");
     expect(missing).toEqual([]);
   });

@@ -31,7 +31,9 @@ export function parseYaml(file: SourceFile): { parsed?: ParsedFile; diagnostics:
     return { diagnostics: [diag("syntax_error", file.range(0), `${file.path}: ${(e as Error).message}`)] };
   }
   for (const err of doc.errors) {
-    const [s, e] = err.pos;
+    let [s, e] = err.pos;
+    // The yaml library starts some ranges at the line's indentation: start at the text.
+    while (s < e && (file.text[s] === " " || file.text[s] === "\t")) s++;
     const msg = err.code === "MULTIPLE_DOCS" ? "a workflow file holds one YAML document, but this one has more (a second ---)" : err.message.split("\n")[0].replace(/ at line \d+, column \d+$/, "");
     diagnostics.push(diag("syntax_error", file.range(s, e), msg, { hint: yamlHint(err.code) }));
   }
@@ -170,7 +172,9 @@ export function parseJson(file: SourceFile): { parsed?: ParsedFile; diagnostics:
     const msg = String((e as Error).message);
     const pos = /position (\d+)/.exec(msg);
     const lc = /line (\d+) column (\d+)/.exec(msg);
-    const at = pos ? Number(pos[1]) : lc ? file.offsetAt(Number(lc[1]), Number(lc[2])) : 0;
+    // Without a position (Node 20: `Unexpected token 's', "..." is not valid JSON`) the
+    // first token is the bad one: point at it, not at the white space before it.
+    const at = pos ? Number(pos[1]) : lc ? file.offsetAt(Number(lc[1]), Number(lc[2])) : Math.max(0, file.text.search(/\S/));
     return {
       diagnostics: [
         diag("syntax_error", file.range(at, at + 1), msg.replace(/ in JSON at position \d+.*$/, "").replace(/^JSON\.parse: /, ""), {

@@ -3,13 +3,15 @@
  * that SIGKILLs itself right after journal entry N (CRITERIA_FAULT_KILL_AFTER_SEQ),
  * for every N from 1 to the last entry; each run is resumed in a new process. Every
  * resumed run must end in the same state with the same outputs as an uninterrupted
- * run; every step line written before the kill appears exactly once, the interrupted
- * step's line at most twice (the documented at-least-once window: a step killed after
- * its process ran but before `effect.confirmed` was committed runs again).
+ * run (its end pinned, its step and iteration records equal to an uninterrupted run's);
+ * the journal before the resume ends with the commit holding entry N; every step line
+ * written before the kill appears exactly once, and only the interrupted step's line
+ * may appear twice (the documented at-least-once window: a step killed after its
+ * process ran but before `effect.confirmed` was committed runs again).
  * Also: a torn write-ahead log (truncated mid-frame) is detected and resumed from the
  * last whole entry.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, statSync, truncateSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -26,15 +28,30 @@ const bin = join(repo, "bin", "criteria");
  * switch outputs), with the lines each writes.
  */
 const REFERENCES = [
-  { name: "crash_ref", workflow: join(repo, "testdata", "engine", "crash_ref"), lines: ["prepare", "fan-a", "fan-b", "work-0", "check-0", "work-1", "check-1", "finish"] },
+  {
+    name: "crash_ref",
+    workflow: join(repo, "testdata", "engine", "crash_ref"),
+    lines: ["prepare", "fan-a", "fan-b", "work-0", "check-0", "work-1", "check-1", "finish"],
+    // Pinned, not taken from a reference run of the same binary: wrong-but-consistent outputs fail.
+    completed: { state: "done", success: true, reason: "ok", outputs: { summary: "ready\n/all-done\n" } },
+  },
   {
     name: "crash_nested",
     workflow: join(repo, "testdata", "engine", "crash_nested", "main.hcl"),
     lines: ["prepare", "stage-single-a", "stage-single-b", "helper-one", "helper-two", "stage-x-a", "stage-x-b", "stage-y-a", "stage-y-b", "finish"],
+    completed: { state: "done", success: true, reason: "ok", outputs: { summary: "ready\n/helped: help with single/x,y/all-done\n" } },
   },
   // v0.5: data writes, a while loop over a written value, a switch storing an output.
-  { name: "crash_v05", workflow: join(repo, "testdata", "engine", "crash_v05", "main.hcl"), lines: ["seed", "drain-0", "drain-1", "drain-2", "finish-drained"] },
+  {
+    name: "crash_v05",
+    workflow: join(repo, "testdata", "engine", "crash_v05", "main.hcl"),
+    lines: ["seed", "drain-0", "drain-1", "drain-2", "finish-drained"],
+    completed: { state: "done", success: true, reason: "ok", outputs: { left: 0 } },
+  },
 ];
+
+/** Most entries one journal commit holds (an attempt's effect confirmation and its completion, ...). */
+const MAX_ENTRIES_PER_COMMIT = 3;
 const { workflow, lines: LINES } = REFERENCES[0];
 
 function cli(args: string[], env: NodeJS.ProcessEnv = {}) {
@@ -56,30 +73,50 @@ function lines(file: string): string[] {
   return existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean) : [];
 }
 
-beforeAll(() => {
-  execFileSync("npx", ["tsc", "-p", "tsconfig.json"], { cwd: repo });
-}, 120_000);
-
 /** An uninterrupted run of a reference workflow: its end and how many entries it journals. */
-function referenceRun(workflow: string, LINES: string[]): { completed: unknown; count: number } {
-  const dir = mkdtempSync(join(tmpdir(), "criteria-ref-"));
-  const log = join(dir, "log.txt");
-  const r = cli(["apply", workflow, "--var", `log=${log}`, "--state-dir", join(dir, "state"), "--run-id", "ref", "--output", "json"]);
-  expect(r.status, r.stderr).toBe(0);
-  const f = final(join(dir, "state"), "ref");
-  expect(lines(log)).toEqual(LINES);
-  return { completed: f.completed, count: f.entries.length };
+/**
+ * Every step and iteration record of a run tree (which step, which item, outcome,
+ * output, data written), without run ids and times, sorted: what a resumed run must
+ * reproduce besides its end.
+ */
+function records(entries: ReturnType<typeof final>["entries"]): string[] {
+  return entries
+    .filter((e) => e.entry_type === "step.completed" || e.entry_type === "iteration.completed" || e.entry_type === "branch.taken")
+    .map((e) => {
+      const { at_ms: _at, ...payload } = e.payload as Record<string, unknown>;
+      return JSON.stringify([e.entry_type, e.step_id, payload]);
+    })
+    .sort();
 }
 
-for (const { name, workflow, lines: LINES } of REFERENCES) {
+/** An uninterrupted run of a reference workflow: its end, its records and how many entries it journals. */
+function referenceRun(workflow: string, LINES: string[]): { completed: unknown; records: string[]; count: number } {
+  const dir = mkdtempSync(join(tmpdir(), "criteria-ref-"));
+  const log = join(dir, "log.txt");
+  // The same run id as the killed runs (in its own state directory): child run ids, which
+  // the records name, derive from it.
+  const r = cli(["apply", workflow, "--var", `log=${log}`, "--state-dir", join(dir, "state"), "--run-id", "r", "--output", "json"]);
+  expect(r.status, r.stderr).toBe(0);
+  const f = final(join(dir, "state"), "r");
+  expect(lines(log)).toEqual(LINES);
+  return { completed: f.completed, records: records(f.entries), count: f.entries.length };
+}
+
+for (const { name, workflow, lines: LINES, completed: COMPLETED } of REFERENCES) {
 describe(`crash matrix: ${name}`, () => {
-  let reference: { completed: unknown; count: number };
+  let reference: { completed: unknown; records: string[]; count: number };
   beforeAll(() => {
     reference = referenceRun(workflow, LINES);
   }, 120_000);
 
+  it("the uninterrupted run ends as pinned", () => {
+    expect(reference.completed).toEqual(COMPLETED);
+  });
+
   it("resumes to the same end from a kill after every journal entry", () => {
     let covered = 0;
+    /** The distinct journals a kill left (by their last entry): commits of several entries make fewer than kill points. */
+    const states = new Set<number>();
     for (let n = 1; n <= reference.count; n++) {
       const dir = mkdtempSync(join(tmpdir(), `criteria-crash-${n}-`));
       const log = join(dir, "log.txt");
@@ -88,6 +125,14 @@ describe(`crash matrix: ${name}`, () => {
       const killed = first.signal === "SIGKILL";
       if (n < reference.count) expect(killed, `kill point ${n}: ${first.stderr}`).toBe(true);
       const before = final(state, "r");
+      // The kill happened at entry n: the journal ends with the commit that holds it.
+      const last = before.entries.length === 0 ? 0 : before.entries[before.entries.length - 1].seq;
+      if (killed) {
+        expect(before.entries.map((e) => e.seq), `kill point ${n}: entries 1..${last} all there`).toEqual(Array.from({ length: last }, (_, i) => i + 1));
+        expect(last, `kill point ${n}: the journal ends at ${last}`).toBeGreaterThanOrEqual(n);
+        expect(last, `kill point ${n}: the journal ends at ${last}`).toBeLessThan(n + MAX_ENTRIES_PER_COMMIT);
+        states.add(last);
+      }
       const confirmedBefore = new Set(before.entries.filter((e) => e.entry_type === "effect.confirmed").map((e) => (e.payload as { idempotency_key: string }).idempotency_key));
       const linesBefore = lines(log);
       if (killed) {
@@ -95,7 +140,8 @@ describe(`crash matrix: ${name}`, () => {
         expect(again.status, `resume after kill point ${n}: ${again.stderr}\n${again.stdout}`).toBe(0);
       }
       const after = final(state, "r");
-      expect(after.completed, `kill point ${n}`).toEqual(reference.completed);
+      expect(after.completed, `kill point ${n}`).toEqual(COMPLETED);
+      expect(records(after.entries), `kill point ${n}: step and iteration records`).toEqual(reference.records);
       const got = lines(log);
       // Every expected line is there; none more than twice; at most one line twice.
       for (const l of LINES) {
@@ -104,13 +150,18 @@ describe(`crash matrix: ${name}`, () => {
         expect(c).toBeLessThanOrEqual(2);
       }
       expect(got.length - LINES.length, `kill point ${n}: ${JSON.stringify(got)}`).toBeLessThanOrEqual(1);
-      // A line whose effect was confirmed before the kill appears exactly once.
+      // A line whose effect was confirmed before the kill appears exactly once; the one
+      // line that may appear twice is the interrupted step's: written, not yet confirmed.
       const confirmedLines = linesBefore.length - (linesBefore.length > confirmedBefore.size ? 1 : 0);
       for (const l of linesBefore.slice(0, confirmedLines)) expect(got.filter((x) => x === l).length, `kill point ${n}: ${l}`).toBe(1);
+      const interrupted = linesBefore.length > confirmedLines ? linesBefore[linesBefore.length - 1] : undefined;
+      for (const l of new Set(got)) {
+        if (got.filter((x) => x === l).length > 1) expect(l, `kill point ${n}: only the interrupted step's line may repeat (${JSON.stringify(got)})`).toBe(interrupted);
+      }
       covered++;
     }
     expect(covered).toBe(reference.count);
-    console.log(`crash matrix ${name}: ${covered} kill points covered`);
+    console.log(`crash matrix ${name}: ${covered} kill points covered, ${states.size} distinct journal states before resume`);
   }, 600_000);
 });
 }

@@ -1,0 +1,21 @@
+// The fuzz test's worker (test/compiler/fuzz.test.ts): compiles one file per message with
+// the built compiler (dist/, fresh: the test run's global setup builds it) and answers
+// with what the test checks. A worker can be terminated mid-compile, so a hang is caught
+// even when it is a synchronous loop.
+import { parentPort } from "node:worker_threads";
+import { compile } from "../../dist/compiler/index.js";
+
+parentPort.on("message", async ({ id, file }) => {
+  try {
+    const c = await compile(file);
+    const text = c.sources.get(c.diagnostics[0]?.range.file ?? "")?.text;
+    parentPort.postMessage({
+      id,
+      text,
+      hasGraph: c.graph !== undefined,
+      diagnostics: c.diagnostics.map((d) => ({ code: d.code, severity: d.severity, message: d.message, range: d.range, known: c.sources.has(d.range.file) })),
+    });
+  } catch (e) {
+    parentPort.postMessage({ id, thrown: String(e?.stack ?? e) });
+  }
+});
