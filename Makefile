@@ -11,7 +11,7 @@ REAL_FILES := $(wildcard $(SHARED)/v0.2.0/*.hcl) $(wildcard $(SHARED)/v0.3.0/*.h
   $(wildcard $(SHARED)/w14-f9cadf3/phase3-subworkflow/parent.hcl) $(wildcard $(SHARED)/w14-f9cadf3/phase3-subworkflow/subworkflows/inner) \
   $(wildcard $(V05)/hello $(V05)/subworkflow $(V05)/subworkflow/subworkflows/inner $(V05)/llm-pack/05-subworkflow/child) $(patsubst %/,%,$(wildcard $(V05)/llm-pack/0*/))
 
-.PHONY: all install build test validate demo bench clean
+.PHONY: all install build test validate demo bench mutation clean
 
 all: build
 
@@ -51,3 +51,9 @@ bench: build
 
 clean:
 	rm -rf dist
+
+# Mutation testing of the core modules (StrykerJS, stryker.config.mjs); slow on two cores,
+# incremental after the first run. MUTATE=compiler/check narrows it. Report:
+# reports/mutation/mutation.html and the score per file on the terminal.
+mutation: build
+	npx stryker run

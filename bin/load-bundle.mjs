@@ -1,21 +1,45 @@
 // Loads the built CLI bundle (dist/bundle/criteria.cjs) with V8's code cache for it
 // (dist/bundle/criteria.cjs.cache, written by scripts/code-cache.mjs at build time):
-// the bundle's ~1 MB of JavaScript is then deserialized instead of parsed and compiled,
-// which is most of a cold `criteria validate` (bench/cold-start.ts). This is what
-// Node 22's module.enableCompileCache() does; Node 20 has only vm.Script's cachedData.
-// A cache made by another node or with other V8 flags is rejected by V8 itself and the
-// bundle compiles as usual: slower, never wrong.
+// the bundle's ~1.3 MB of JavaScript is then deserialized instead of parsed and
+// compiled, which is most of a cold `criteria validate` (bench/cold-start.ts). This is
+// what Node 22's module.enableCompileCache() does; Node 20 has only vm.Script's
+// cachedData. V8 itself checks only that the cache was made by the same V8 with the
+// same flags for a source of the same length: it does not checksum the cache, and a
+// damaged one can crash the process. So the build also writes the CRC-32 of the bundle
+// and of its cache (criteria.cjs.cache.crc), and a cache whose bytes or whose bundle do
+// not match is not used: the bundle compiles as usual, slower, never wrong.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Script } from "node:vm";
+import zlib from "node:zlib";
 
 const bundleDir = join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "bundle");
 
-/** The bundle's file name and its code-cache file's. */
+/** The bundle's file name, its code cache's and the checksums of both. */
 export const BUNDLE = join(bundleDir, "criteria.cjs");
 export const CODE_CACHE = `${BUNDLE}.cache`;
+export const CODE_CACHE_CRC = `${CODE_CACHE}.crc`;
+
+/** `{ source, cache }`: the CRC-32 of the bundle's text and of its cache, as the build records them. */
+export function checksums(source, cache) {
+  return { source: zlib.crc32(source), cache: zlib.crc32(cache) };
+}
+
+/** The cache when it is whole and made for this bundle, else undefined. */
+function trustedCache(source) {
+  // zlib.crc32 came with Node 20.15: without it, no check, so no cache.
+  if (typeof zlib.crc32 !== "function") return undefined;
+  try {
+    const cache = readFileSync(CODE_CACHE);
+    const want = JSON.parse(readFileSync(CODE_CACHE_CRC, "utf8"));
+    const got = checksums(source, cache);
+    return got.source === want.source && got.cache === want.cache ? cache : undefined;
+  } catch {
+    return undefined; // no cache, or no checksums: compile
+  }
+}
 
 /**
  * Evaluates the bundle as CommonJS (the same wrapper `require` uses) and returns its
@@ -26,14 +50,7 @@ export const CODE_CACHE = `${BUNDLE}.cache`;
  */
 export function loadBundle(options = {}) {
   const source = readFileSync(BUNDLE, "utf8");
-  let cachedData;
-  if (options.codeCache !== false) {
-    try {
-      cachedData = readFileSync(CODE_CACHE);
-    } catch {
-      // No cache (a build without it): compile.
-    }
-  }
+  const cachedData = options.codeCache === false ? undefined : trustedCache(source);
   // CommonJS's own wrapper: the bundle sees `require`, `module` and `__filename`.
   const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
   const script = new Script(wrapped, { filename: BUNDLE, cachedData });

@@ -4,7 +4,8 @@
  * cache still works, only slower: this test is what notices). Run after `make build`.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
@@ -23,5 +24,40 @@ describe("the CLI bundle", () => {
     const r = spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: repo, encoding: "utf8" });
     expect(r.stderr).toBe("");
     expect(JSON.parse(r.stdout)).toEqual({ rejected: false, code: 0, out: "examples/review_loop: ok\n" });
+  });
+
+  /** A copy of the built CLI (bin, dist/bundle, package.json, schema; node_modules linked) to damage. */
+  function copyOfTheCli(): string {
+    const dir = mkdtempSync(join(tmpdir(), "criteria-bundle-"));
+    cpSync(join(repo, "bin"), join(dir, "bin"), { recursive: true });
+    cpSync(join(repo, "dist", "bundle"), join(dir, "dist", "bundle"), { recursive: true });
+    cpSync(join(repo, "package.json"), join(dir, "package.json"));
+    cpSync(join(repo, "schema"), join(dir, "schema"), { recursive: true });
+    symlinkSync(join(repo, "node_modules"), join(dir, "node_modules"));
+    return dir;
+  }
+
+  it("a damaged cache is not used (V8 would crash on it): the CLI still works", () => {
+    const dir = copyOfTheCli();
+    const cache = join(dir, "dist", "bundle", "criteria.cjs.cache");
+    const bytes = readFileSync(cache);
+    bytes.fill(0xff, 5000, 5064); // the corruption that made V8 segfault
+    writeFileSync(cache, bytes);
+    const r = spawnSync(process.execPath, [join(dir, "bin", "criteria"), "--version"], { encoding: "utf8" });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it("a cache made for another bundle of the same length is not used: the new code runs", () => {
+    const dir = copyOfTheCli();
+    const bundle = join(dir, "dist", "bundle", "criteria.cjs");
+    const text = readFileSync(bundle, "utf8");
+    const from = "name the state a successful run ends in";
+    expect(text).toContain(from);
+    writeFileSync(bundle, text.replace(from, from.toUpperCase()));
+    const f = join(dir, "no-target.hcl");
+    writeFileSync(f, 'workflow "w" {\n  version = "1"\n  initial_state = "a"\n}\nstep "a" {\n  adapter = "noop"\n  outcome "success" { next = "done" }\n}\nstate "done" { terminal = true }\n');
+    const r = spawnSync(process.execPath, [join(dir, "bin", "criteria"), "validate", f], { encoding: "utf8" });
+    expect(r.stdout + r.stderr).toContain(from.toUpperCase());
   });
 });

@@ -1,4 +1,5 @@
 import { setMaxListeners } from "node:events";
+import { afterEffect } from "./fault.js";
 import { statSync } from "node:fs";
 import { relative, resolve as resolvePath } from "node:path";
 import { DEFAULT_POLICY, type Graph, type GraphExpr, type GraphStep } from "../../compiler/build/graph.js";
@@ -1118,6 +1119,7 @@ export class Runner {
       } finally {
         f.signal.removeEventListener("abort", onAbort);
       }
+      if (adapter.effectful) afterEffect();
       // A secret the step printed is masked in its output, live as on resume.
       if (!this.redactor.empty) res = this.redactor.redact(res);
       if (f.signal.aborted) {
