@@ -11,6 +11,8 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     exclude: ["test/engine/crash-matrix.test.ts", "test/bundle.test.ts", "**/node_modules/**"],
+    // Child processes, not worker threads: some tests change directory (process.chdir).
+    pool: "forks",
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

@@ -1,0 +1,191 @@
+/**
+ * `criteria fmt --to v0.5`: the inputs a new user's trial broke it with, each kept as
+ * it was found. Every case must come out parsing, validating as before, compiling to
+ * the same graph (agents that are adapter sessions counted as adapters), with every
+ * comment kept.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { main, type Io } from "../../cli.js";
+import { compile } from "../../compiler/index.js";
+
+const work = mkdtempSync(join(tmpdir(), "criteria-fmt-reg-"));
+let n = 0;
+
+function io(): Io & { stdout: string; stderr: string } {
+  const o = { stdout: "", stderr: "", color: false, isTTY: false, env: {}, out: (s: string) => void (o.stdout += s), err: (s: string) => void (o.stderr += s) };
+  return o;
+}
+
+/** Step targets and sessions of a compiled graph, position-free: what a rewrite must not change. */
+async function sessions(path: string): Promise<unknown> {
+  const c = await compile(path);
+  expect(c.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.range.start.line} ${d.code} ${d.message}`)).toEqual([]);
+  const g = c.graph!;
+  const id = (t: { kind: string; name?: string; id?: string }) => {
+    if (t.kind !== "agent") return t.id;
+    const a = g.agents.find((x) => x.name === t.name)!;
+    return `${a.adapter}.${a.name}`;
+  };
+  const byId = new Map<string, unknown>();
+  for (const a of g.adapters) byId.set(a.id, { on_crash: a.on_crash, config: a.config });
+  for (const a of g.agents) if (a.adapter) byId.set(`${a.adapter}.${a.name}`, { on_crash: a.on_crash, config: a.config });
+  return JSON.parse(JSON.stringify({
+    steps: g.steps.map((s) => ({ name: s.name, target: s.target ? id(s.target as { kind: string; name?: string; id?: string }) : undefined, input: s.input, outcomes: s.outcomes })),
+    sessions: [...byId.entries()].sort(([a], [b]) => a.localeCompare(b)),
+    states: g.states,
+    branches: g.branches,
+  }, (k, v) => (k === "at" ? undefined : v)));
+}
+
+const comments = (t: string) => (t.match(/#[^\n]*|\/\/[^\n]*|\/\*[\s\S]*?\*\//g) ?? []).sort();
+
+/** Writes `files` into a fresh directory, runs fmt on `target` (a file or the directory), returns paths. */
+async function fmt(files: Record<string, string>, target?: string): Promise<{ dir: string; path: string; before: unknown; code: number; out: string }> {
+  const dir = join(work, `case${n++}`);
+  mkdirSync(dir);
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  const path = target === undefined ? dir : join(dir, target);
+  const before = await sessions(path);
+  const o = io();
+  const code = await main(["fmt", "--to", "v0.5", path], o);
+  return { dir, path, before, code, out: o.stdout + o.stderr };
+}
+
+async function expectSame(r: Awaited<ReturnType<typeof fmt>>, files: Record<string, string>) {
+  expect(r.code, r.out).toBe(0);
+  expect(await sessions(r.path)).toEqual(r.before);
+  for (const name of Object.keys(files)) {
+    const after = readFileSync(join(r.dir, name), "utf8");
+    expect(comments(after), `${name}: comments kept`).toEqual(comments(files[name]));
+    expect(after.replace(/#[^\n]*|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, "")).not.toMatch(/transition_to\s*=|^workflow\s+"/m);
+  }
+}
+
+describe("fmt --to v0.5: a new user's inputs", () => {
+  it("section comments with blank lines inside the header are not copied, and stay before their blocks", async () => {
+    const files = {
+      "sections.hcl": `workflow "x" {
+  initial_state = "a"
+  target_state  = "done"
+
+  # ---- steps ----
+
+  step "a" {
+    adapter = "noop"
+    outcome "success" { transition_to = "done" }
+  }
+
+  # ---- states ----
+
+  state "done" { terminal = true }
+}
+`,
+    };
+    const r = await fmt(files, "sections.hcl");
+    await expectSame(r, files);
+    const out = readFileSync(r.path, "utf8");
+    expect(out.match(/step "a"/g)).toHaveLength(1);
+    expect(out.indexOf("# ---- steps ----")).toBeLessThan(out.indexOf('step "a"'));
+    expect(out.indexOf("# ---- states ----")).toBeLessThan(out.indexOf('state "done"'));
+    expect(out.indexOf("# ---- states ----")).toBeGreaterThan(out.indexOf('step "a"'));
+  });
+
+  it("a directory module is rewritten as one: an agent used in another file, one implicit adapter declaration", async () => {
+    const files = {
+      "a_agents.hcl": `agent "rev" { adapter = "copilot" }\n`,
+      "b_steps.hcl": `step "one" {\n  adapter = "shell"\n  input { command = "true" }\n  outcome "success" { transition_to = "two" }\n}\nstep "two" {\n  agent = "rev"\n  input { prompt = "hi" }\n  outcome "success" { transition_to = "three" }\n}\n`,
+      "c_workflow.hcl": `workflow "mf" {\n  version       = "1"\n  initial_state = "one"\n  target_state  = "done"\n}\nstep "three" {\n  adapter = "shell"\n  input { command = "true" }\n  outcome "success" { transition_to = "done" }\n}\nstate "done" { terminal = true }\n`,
+    };
+    const r = await fmt(files);
+    await expectSame(r, files);
+    const all = readdirSync(r.dir).map((f) => readFileSync(join(r.dir, f), "utf8")).join("\n");
+    expect(all.match(/adapter "shell" "default"/g)).toHaveLength(1);
+    expect(all).toContain('adapter "copilot" "rev"');
+    expect(all).toContain("target = adapter.copilot.rev");
+  });
+
+  it("an agent with the name and type of a declared adapter stays an agent", async () => {
+    const files = {
+      "w.hcl": `workflow "x" {\n  version = "1"\n  initial_state = "s"\n  target_state = "done"\n}\nadapter "copilot" "n" {\n  config { model = "a" }\n}\nagent "n" {\n  adapter = "copilot"\n  config { model = "b" }\n}\nstep "s" {\n  agent = "n"\n  input { prompt = "x" }\n  outcome "success" { next = "t" }\n}\nstep "t" {\n  target = adapter.copilot.n\n  input { prompt = "x" }\n  outcome "success" { next = "done" }\n}\nstate "done" { terminal = true }\n`,
+    };
+    const r = await fmt(files, "w.hcl");
+    await expectSame(r, files);
+    expect(readFileSync(r.path, "utf8")).toContain('agent "n"');
+  });
+
+  it("agent \"default\" and steps naming its type directly stay two sessions", async () => {
+    const files = {
+      "w.hcl": `workflow "x" {\n  version = "1"\n  initial_state = "s"\n  target_state = "done"\n}\nagent "default" {\n  adapter  = "shell"\n  on_crash = "respawn"\n}\nstep "s" {\n  agent = "default"\n  input { command = "true" }\n  outcome "success" { next = "t" }\n}\nstep "t" {\n  adapter = "shell"\n  input { command = "true" }\n  outcome "success" { next = "done" }\n}\nstate "done" { terminal = true }\n`,
+    };
+    const r = await fmt(files, "w.hcl");
+    await expectSame(r, files);
+    expect(readFileSync(r.path, "utf8")).toContain('agent "default"');
+  });
+
+  it("transition_to inside data (input, config, variable defaults, outputs) is data: kept", async () => {
+    const files = {
+      "w.hcl": `workflow "x" {\n  version = "1"\n  initial_state = "s"\n  target_state = "done"\n}\nadapter "shell" "default" {\n  config {\n    transition_to = "x"\n  }\n}\nstep "s" {\n  target = adapter.shell.default\n  input {\n    command = "true"\n    meta = { transition_to = "x" }\n  }\n  outcome "success" { transition_to = "done" }\n}\nstate "done" { terminal = true }\n`,
+    };
+    const r = await fmt(files, "w.hcl");
+    expect(r.code, r.out).toBe(0);
+    expect(await sessions(r.path)).toEqual(r.before);
+    const out = readFileSync(r.path, "utf8");
+    expect(out.match(/transition_to = "x"/g)).toHaveLength(2);
+    expect(out).toContain('outcome "success" { next = "done" }');
+  });
+
+  it("comments on the header's own lines are kept: after `{`, before and after `}`", async () => {
+    for (const [name, text] of Object.entries({
+      "after_close.hcl": `workflow "x" {\n  version = "1"\n  initial_state = "s"\n  target_state = "s"\n  state "s" { terminal = true }\n} # keep me\n`,
+      "after_open.hcl": `workflow "x" { # c\n  version = "1"\n  initial_state = "s"\n  target_state = "s"\n  state "s" { terminal = true }\n}\n`,
+      "block_before_close.hcl": `workflow "x" {\n  version = "1"\n  initial_state = "s"\n  target_state = "s"\n  state "s" { terminal = true }\n  /* x */ }\n`,
+      "fields_only.hcl": `workflow "x" { // c\n  version = "1"\n  initial_state = "s"\n  target_state = "s"\n  # last\n}\nstate "s" { terminal = true }\n`,
+    })) {
+      const files = { [name]: text };
+      const r = await fmt(files, name);
+      await expectSame(r, files);
+    }
+  });
+
+  it("a one-line header gets its fields on lines of their own", async () => {
+    // (A one-line block holds one field: such a header never validates, but it is rewritten well.)
+    const dir = join(work, `case${n++}`);
+    mkdirSync(dir);
+    const f = join(dir, "w.hcl");
+    writeFileSync(f, `workflow "x" { version = "1" }\nstep "a" {\n  adapter = "noop"\n  outcome "success" { next = "done" }\n}\nstate "done" { terminal = true }\n`);
+    expect(await main(["fmt", "--to", "v0.5", f], io())).toBe(0);
+    expect(readFileSync(f, "utf8")).toMatch(/^workflow \{\n  name = "x"\n  version = "1"\n\}\n/);
+  });
+
+  it("an agent's adapter line with a comment after it leaves the comment where it was", async () => {
+    const files = { "w.hcl": `workflow "x" {\n  version = "1"\n  initial_state = "s"\n  target_state = "done"\n  agent "a" {\n    adapter = "copilot" # copilot for now\n  }\n  step "s" {\n    agent = "a"\n    input { prompt = "p" }\n    outcome "success" { transition_to = "done" }\n  }\n  state "done" { terminal = true }\n}\n` };
+    const r = await fmt(files, "w.hcl");
+    await expectSame(r, files);
+    expect(readFileSync(r.path, "utf8")).toContain('adapter "copilot" "a" {\n  # copilot for now\n}');
+  });
+
+  it("a symlink is followed: the file it points at is rewritten, the link stays", async () => {
+    const dir = join(work, `case${n++}`);
+    mkdirSync(join(dir, "real"), { recursive: true });
+    writeFileSync(join(dir, "real", "t.hcl"), `workflow "x" {\n  version = "1"\n  initial_state = "s"\n  target_state = "s"\n}\nstate "s" { terminal = true }\n`);
+    symlinkSync(join(dir, "real", "t.hcl"), join(dir, "link.hcl"));
+    expect(await main(["fmt", "--to", "v0.5", join(dir, "link.hcl")], io())).toBe(0);
+    expect(readFileSync(join(dir, "real", "t.hcl"), "utf8")).toMatch(/name +=  ?"x"/);
+    expect(readdirSync(dir).sort()).toEqual(["link.hcl", "real"]);
+    expect(readFileSync(join(dir, "link.hcl"), "utf8")).toMatch(/name +=  ?"x"/);
+  });
+
+  it("--check --stdout exits 1 when the file would change; --stdout takes one file", async () => {
+    const dir = join(work, `case${n++}`);
+    mkdirSync(dir);
+    const f = join(dir, "w.hcl");
+    writeFileSync(f, `workflow "x" {\n  version = "1"\n}\n`);
+    const o = io();
+    expect(await main(["fmt", "--to", "v0.5", "--check", "--stdout", f], o)).toBe(1);
+    expect(o.stdout).toMatch(/name +=  ?"x"/);
+    expect(await main(["fmt", "--to", "v0.5", "--stdout", f, f], io())).toBe(2);
+  });
+});
