@@ -90,7 +90,7 @@ function records(entries: ReturnType<typeof final>["entries"]): string[] {
 }
 
 /** An uninterrupted run of a reference workflow: its end, its records and how many entries it journals. */
-function referenceRun(workflow: string, LINES: string[]): { completed: unknown; records: string[]; count: number } {
+function referenceRun(workflow: string, LINES: string[]): { completed: unknown; records: string[]; count: number; effects: number } {
   const dir = mkdtempSync(join(tmpdir(), "criteria-ref-"));
   const log = join(dir, "log.txt");
   // The same run id as the killed runs (in its own state directory): child run ids, which
@@ -99,15 +99,53 @@ function referenceRun(workflow: string, LINES: string[]): { completed: unknown; 
   expect(r.status, r.stderr).toBe(0);
   const f = final(join(dir, "state"), "r");
   expect(lines(log)).toEqual(LINES);
-  return { completed: f.completed, records: records(f.entries), count: f.entries.length };
+  return { completed: f.completed, records: records(f.entries), count: f.entries.length, effects: f.entries.filter((e) => e.entry_type === "effect.recorded").length };
 }
 
 for (const { name, workflow, lines: LINES, completed: COMPLETED } of REFERENCES) {
 describe(`crash matrix: ${name}`, () => {
-  let reference: { completed: unknown; records: string[]; count: number };
+  let reference: { completed: unknown; records: string[]; count: number; effects: number };
   beforeAll(() => {
     reference = referenceRun(workflow, LINES);
   }, 120_000);
+
+  // The window no journal entry marks: the effect ran, its confirmation was not written.
+  it("resumes to the same end from a kill after every effect, before its confirmation", () => {
+    expect(reference.effects).toBeGreaterThan(0);
+    let repeated = 0;
+    for (let n = 1; n <= reference.effects; n++) {
+      const dir = mkdtempSync(join(tmpdir(), `criteria-effect-${n}-`));
+      const log = join(dir, "log.txt");
+      const state = join(dir, "state");
+      const first = cli(["apply", workflow, "--var", `log=${log}`, "--state-dir", state, "--run-id", "r", "--output", "json"], { CRITERIA_FAULT_KILL_AFTER_EFFECT: String(n) });
+      expect(first.signal, `effect ${n}: ${first.stderr}`).toBe("SIGKILL");
+      const before = final(state, "r");
+      const confirmed = before.entries.filter((e) => e.entry_type === "effect.confirmed").length;
+      const recorded = before.entries.filter((e) => e.entry_type === "effect.recorded").length;
+      expect(recorded, `effect ${n}: the effect was recorded, not confirmed`).toBeGreaterThan(confirmed);
+      const linesBefore = lines(log);
+      const again = cli(["resume", "r", "--state-dir", state, "--output", "json"]);
+      expect(again.status, `resume after effect ${n}: ${again.stderr}`).toBe(0);
+      const after = final(state, "r");
+      expect(after.completed, `effect ${n}`).toEqual(COMPLETED);
+      expect(records(after.entries), `effect ${n}: step and iteration records`).toEqual(reference.records);
+      const got = lines(log);
+      for (const l of LINES) expect(got.filter((x) => x === l).length, `effect ${n}: ${l} in ${JSON.stringify(got)}`).toBeGreaterThanOrEqual(1);
+      // Only effects that ran unconfirmed may run again: their lines are the last ones written.
+      const unconfirmed = new Set(linesBefore.slice(confirmed));
+      for (const l of new Set(got)) {
+        const c = got.filter((x) => x === l).length;
+        if (c > 1) {
+          expect(unconfirmed.has(l), `effect ${n}: ${l} ran twice but was confirmed (${JSON.stringify(got)})`).toBe(true);
+          expect(c).toBe(2);
+          repeated++;
+        }
+      }
+    }
+    // The at-least-once window was exercised, not only allowed.
+    expect(repeated).toBeGreaterThan(0);
+    console.log(`crash matrix ${name}: ${reference.effects} kill points after an effect, ${repeated} effects ran again`);
+  }, 600_000);
 
   it("the uninterrupted run ends as pinned", () => {
     expect(reference.completed).toEqual(COMPLETED);
