@@ -24,6 +24,11 @@ export default {
   timeoutMS: 30000,
   ignoreStatic: true,
   thresholds: { high: 80, low: 75, break: null },
+  // In place, not in a sandbox copy: the copy loses testdata's symlinks (which golden
+  // cases test). Stryker restores every file when it ends; do not edit while it runs.
+  inPlace: true,
+  // No `// @ts-nocheck` insertion: nothing type-checks the mutants (see above).
+  disableTypeChecks: false,
   tempDirName: ".stryker-tmp",
   // Stryker rewrites tsconfig.json's references with TypeScript's JavaScript API, which
   // TypeScript 7 no longer has; vitest compiles the sources itself, so point it at none.

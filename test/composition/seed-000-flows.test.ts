@@ -30,11 +30,12 @@ async function cli(argv: string[], cwd = repo): Promise<{ code: number; out: str
   let err = "";
   const io: Io = { out: (s) => void (out += s), err: (s) => void (err += s), color: false, isTTY: false, env: {} };
   const prev = process.cwd();
-  process.chdir(cwd);
+  // Only when needed: a worker thread (the mutation run's) cannot change directory.
+  if (prev !== cwd) process.chdir(cwd);
   try {
     return { code: await main(argv, io), out, err };
   } finally {
-    process.chdir(prev);
+    if (prev !== cwd) process.chdir(prev);
   }
 }
 

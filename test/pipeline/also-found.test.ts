@@ -5,10 +5,10 @@
  * `--state-dir ""` is a usage error; a journal deleted mid-run stops the run (exit 4);
  * binary output says so; SARIF URIs are percent-encoded.
  */
+import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { main, type Io } from "../../cli.js";
 import { cli, entries, ndjson, start, temp, until } from "./helpers.js";
 
 const wf = (dir: string, steps: string) => {
@@ -96,15 +96,9 @@ describe("also found", () => {
   it("SARIF URIs are percent-encoded", async () => {
     const dir = temp();
     writeFileSync(join(dir, "sp ace.hcl"), `workflow {\n  name = "w"\n  initial_state = "nope"\n  target_state = "done"\n}\nstate "done" { terminal = true }\n`);
-    let out = "";
-    const io: Io = { out: (s) => void (out += s), err: () => {}, color: false, isTTY: false, env: {} };
-    const prev = process.cwd();
-    process.chdir(dir);
-    try {
-      await main(["validate", "--format", "sarif", "sp ace.hcl"], io);
-    } finally {
-      process.chdir(prev);
-    }
-    expect(out).toContain(`"uri": "sp%20ace.hcl"`);
+    // A relative path as the user typed it, from the file's directory (a real process: a
+    // test worker cannot change directory).
+    const r = spawnSync(process.execPath, [join(import.meta.dirname, "..", "..", "bin", "criteria"), "validate", "--format", "sarif", "sp ace.hcl"], { cwd: dir, encoding: "utf8" });
+    expect(r.stdout).toContain(`"uri": "sp%20ace.hcl"`);
   });
 });

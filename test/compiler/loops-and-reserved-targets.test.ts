@@ -1,0 +1,55 @@
+/**
+ * The loop check (`unbounded_loop`, compiler/check/check-loops.ts) and the reserved
+ * targets check (`continue_outside_iteration`, check-reserved-targets.ts) on the cases
+ * the mutation run (make mutation) showed no test pinned: a policy bound, a self loop,
+ * a loop whose steps are not all unbounded, `_continue` as the initial state, and
+ * `_continue` on an iterating step's per-item and aggregate outcomes.
+ */
+import { describe, expect, it } from "vitest";
+import { compileIn, project } from "../composition/helpers.js";
+
+const header = (extra = "") => `workflow "w" {\n  version = "1"\n  initial_state = "a"\n  target_state = "done"\n${extra}}\nadapter "noop" "default" {}\nstate "done" { terminal = true }\n`;
+
+async function found(text: string): Promise<string[]> {
+  const dir = project({ "main.hcl": text });
+  const c = await compileIn(dir, "main.hcl");
+  return c.diagnostics.map((d) => `${d.range.start.line}:${d.range.start.column} ${d.code}`);
+}
+
+const loop = (maxVisits = "") => `step "a" {\n  target = adapter.noop.default\n${maxVisits}  outcome "success" { next = "b" }\n}\nstep "b" {\n  target = adapter.noop.default\n  outcome "success" { next = "a" }\n  outcome "failure" { next = "done" }\n}\n`;
+
+describe("unbounded_loop", () => {
+  it("a two-step loop with no bound warns, at its first step", async () => {
+    expect(await found(header() + loop())).toEqual(["8:6 unbounded_loop"]);
+  });
+
+  it("policy { max_total_steps } bounds every loop: no warning", async () => {
+    expect(await found(header("  policy {\n    max_total_steps = 50\n  }\n") + loop())).toEqual([]);
+  });
+
+  it("max_visits on one step of the loop bounds it", async () => {
+    expect(await found(header() + loop("  max_visits = 3\n"))).toEqual([]);
+  });
+
+  it("a step that routes to itself is a loop", async () => {
+    expect(await found(header() + `step "a" {\n  target = adapter.noop.default\n  outcome "retry" { next = "a" }\n  outcome "success" { next = "done" }\n}\n`)).toEqual(["8:6 unbounded_loop"]);
+  });
+
+  it("a transition to an unknown node is not an edge of a loop (the unknown name is its own error)", async () => {
+    expect(await found(header() + `step "a" {\n  target = adapter.noop.default\n  outcome "success" { next = "nowhere" }\n  outcome "done" { next = "done" }\n}\n`)).toEqual(["10:30 unknown_node"]);
+  });
+});
+
+describe("continue_outside_iteration", () => {
+  it("_continue as the top level's initial state is refused", async () => {
+    const text = `workflow "w" {\n  version = "1"\n  initial_state = "_continue"\n  target_state = "done"\n}\nadapter "noop" "default" {}\nstep "a" {\n  target = adapter.noop.default\n  outcome "success" { next = "done" }\n}\nstate "done" { terminal = true }\n`;
+    expect(await found(text)).toContain("3:19 continue_outside_iteration");
+  });
+
+  it("on an iterating step: a per-item outcome may continue, an aggregate outcome may not", async () => {
+    const step = (outcome: string) =>
+      header() + `step "a" {\n  target = adapter.noop.default\n  for_each = ["x", "y"]\n  outcome "${outcome}" { next = "_continue" }\n  outcome "all_succeeded" { next = "done" }\n  outcome "any_failed" { next = "done" }\n}\n`;
+    expect((await found(step("success"))).filter((d) => d.endsWith("continue_outside_iteration"))).toEqual([]);
+    expect((await found(step("default"))).filter((d) => d.endsWith("continue_outside_iteration"))).toHaveLength(1);
+  });
+});
