@@ -33,6 +33,8 @@ export interface AttemptRecord {
   confirmedAttempt: number;
   /** Confirmed results that were retryable failures (adapter_error, crashed, timeout): the retry budget spent. */
   transientFailures: number;
+  /** The attempts counted in `transientFailures` (so folding an entry twice counts it once). */
+  transientAttempts: Set<number>;
 }
 
 /** Results the runner retries, within `policy.max_step_retries`. */
@@ -98,7 +100,7 @@ export function applyEntry(tree: TreeRecord, e: JournalEntry): void {
       const a = p as { idempotency_key: string };
       let rec = r.attempts.get(a.idempotency_key);
       if (!rec) {
-        rec = { started: 0, crashed: new Set(), interrupted: new Set(), confirmedAttempt: 0, transientFailures: 0 };
+        rec = { started: 0, crashed: new Set(), interrupted: new Set(), confirmedAttempt: 0, transientFailures: 0, transientAttempts: new Set() };
         r.attempts.set(a.idempotency_key, rec);
       }
       if (e.entry_type === "step.attempt.started") rec.started = Math.max(rec.started, e.attempt);
@@ -111,7 +113,10 @@ export function applyEntry(tree: TreeRecord, e: JournalEntry): void {
         const c = p as Payloads["effect.confirmed"];
         rec.confirmed = c;
         rec.confirmedAttempt = e.attempt;
-        if (RETRYABLE.has(c.reason)) rec.transientFailures++;
+        if (RETRYABLE.has(c.reason)) {
+          rec.transientAttempts.add(e.attempt);
+          rec.transientFailures = rec.transientAttempts.size;
+        }
       }
       break;
     }

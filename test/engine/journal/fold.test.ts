@@ -1,0 +1,101 @@
+/**
+ * The journal's fold (engine/journal/fold.ts; docs/architecture.md, Resume): what a
+ * resumed run knows is exactly what its entries say. The crash matrix checks this
+ * through real processes, which a mutation run cannot see into; this test pins the
+ * fold itself, entry type by entry type, in process.
+ */
+import { describe, expect, it } from "vitest";
+import type { JournalEntry } from "../../../engine/journal/entry.js";
+import { foldEntries } from "../../../engine/journal/fold.js";
+
+let seq = 0;
+/** An entry as the journal returns it (`seq` counting from 1). */
+function e(run_id: string, step_id: string, attempt: number, entry_type: string, payload: object, at_ms = 1000 + seq): JournalEntry {
+  return { seq: ++seq, run_id, step_id, attempt, entry_type, at_ms, payload } as unknown as JournalEntry;
+}
+
+describe("foldEntries", () => {
+  seq = 0;
+  const key = "k-build";
+  const entries = [
+    e("r", "", 0, "run.spawned", { graph: {} }, 500),
+    e("r", "", 0, "memory.injected", { pack: "p" }),
+    e("r", "build", 1, "step.attempt.started", { idempotency_key: key, visit: 1 }),
+    e("r", "build", 1, "effect.recorded", { idempotency_key: key, visit: 1 }),
+    e("r", "build", 1, "step.attempt.crashed", { idempotency_key: key }),
+    e("r", "build", 2, "step.attempt.started", { idempotency_key: key, visit: 1 }),
+    e("r", "build", 2, "effect.confirmed", { idempotency_key: key, outcome: "failure", output: {}, reason: "timeout" }),
+    e("r", "build", 3, "step.attempt.started", { idempotency_key: key, visit: 1 }),
+    e("r", "build", 3, "step.attempt.interrupted", { idempotency_key: key, cause: "signal" }),
+    e("r", "build", 4, "step.attempt.started", { idempotency_key: key, visit: 1 }),
+    e("r", "build", 4, "effect.confirmed", { idempotency_key: key, outcome: "success", output: { x: 1 }, reason: "ok" }),
+    e("r", "build", 4, "step.completed", { visit: 1, outcome: "success", next: "fan", output: { x: 1 }, reason: "ok" }),
+    e("r", "fan", 0, "iteration.completed", { visit: 1, index: 0, outcome: "success" }),
+    e("r", "fan", 0, "iteration.completed", { visit: 1, index: 1, outcome: "failure" }),
+    e("r", "route", 0, "branch.taken", { visit: 2, arm: 1, next: "hold" }),
+    e("r", "hold", 0, "wait.started", { visit: 1, signal: "go" }),
+    e("r", "", 0, "signal.received", { name: "go" }),
+    e("r", "hold", 0, "wait.completed", { visit: 1, outcome: "received", signal_seq: 17 }),
+    e("r", "gate", 0, "approval.requested", { visit: 1, approvers: ["a"] }),
+    e("r", "gate", 0, "approval.decided", { visit: 1, decision: "approved", signal_seq: 99 }),
+    e("r/child", "", 0, "run.spawned", { graph: {} }, 2000),
+    e("r/child", "", 0, "run.completed", { state: "done", success: true, reason: "ok", outputs: {} }),
+    e("r", "", 0, "run.completed", { state: "done", success: true, reason: "ok", outputs: { a: 1 } }),
+  ];
+  const tree = foldEntries(entries);
+  const r = tree.runs.get("r")!;
+
+  it("keeps one record per run, and the last seq", () => {
+    expect([...tree.runs.keys()]).toEqual(["r", "r/child"]);
+    expect(tree.lastSeq).toBe(entries.length);
+    expect(tree.runs.get("r/child")!.completed).toEqual({ state: "done", success: true, reason: "ok", outputs: {} });
+  });
+
+  it("run spawn (with its time), memory and completion", () => {
+    expect(r.spawned).toEqual({ graph: {} });
+    expect(r.spawned_at_ms).toBe(500);
+    expect(r.memory).toEqual({ pack: "p" });
+    expect(r.completed).toEqual({ state: "done", success: true, reason: "ok", outputs: { a: 1 } });
+  });
+
+  it("attempts: the highest started, crashed and interrupted ones, the last confirmed result and the retry budget spent", () => {
+    expect([...r.attempts.keys()]).toEqual([key]);
+    const a = r.attempts.get(key)!;
+    expect(a.started).toBe(4);
+    expect([...a.crashed].sort()).toEqual([1, 3]);
+    expect([...a.interrupted]).toEqual([3]);
+    expect(a.confirmed).toEqual({ idempotency_key: key, outcome: "success", output: { x: 1 }, reason: "ok" });
+    expect(a.confirmedAttempt).toBe(4);
+    expect(a.transientFailures).toBe(1); // the timeout; the success spends nothing
+  });
+
+  it("steps by node#visit, iterations by node#visit#index, branches by node#visit", () => {
+    expect([...r.steps.keys()]).toEqual(["build#1"]);
+    expect(r.steps.get("build#1")!.next).toBe("fan");
+    expect([...r.iterations.keys()]).toEqual(["fan#1#0", "fan#1#1"]);
+    expect(r.iterations.get("fan#1#1")!.outcome).toBe("failure");
+    expect([...r.branches.entries()]).toEqual([["route#2", { visit: 2, arm: 1, next: "hold" }]]);
+  });
+
+  it("waits and approvals by node#visit, the signals they consumed, and every signal in order", () => {
+    const w = r.waits.get("hold#1")!;
+    expect(w.started?.entry_type).toBe("wait.started");
+    expect(w.completed).toEqual({ visit: 1, outcome: "received", signal_seq: 17 });
+    const ap = r.approvals.get("gate#1")!;
+    expect(ap.requested).toEqual({ visit: 1, approvers: ["a"] });
+    expect(ap.decided).toEqual({ visit: 1, decision: "approved", signal_seq: 99 });
+    expect(tree.signals.map((s) => s.seq)).toEqual([17]);
+    expect([...tree.consumed].sort((x, y) => x - y)).toEqual([17, 99]);
+  });
+
+  it("folding more entries into a tree continues it; the same entries again give the same record", () => {
+    const again = foldEntries(entries.slice(0, 12));
+    foldEntries(entries.slice(12), again);
+    expect(again.runs.get("r")!.completed).toEqual(r.completed);
+    expect(again.runs.get("r")!.attempts.get(key)!.started).toBe(4);
+    const twice = foldEntries([...entries, ...entries]);
+    expect(twice.runs.get("r")!.steps).toEqual(r.steps);
+    expect(twice.runs.get("r")!.attempts.get(key)!.started).toBe(4);
+    expect(twice.runs.get("r")!.attempts.get(key)!.transientFailures).toBe(1);
+  });
+});
