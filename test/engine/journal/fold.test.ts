@@ -42,16 +42,22 @@ describe("foldEntries", () => {
     e("r/child", "", 0, "run.completed", { state: "done", success: true, reason: "ok", outputs: {} }),
     e("r", "", 0, "run.completed", { state: "done", success: true, reason: "ok", outputs: { a: 1 } }),
   ];
-  const tree = foldEntries(entries);
-  const r = tree.runs.get("r")!;
+  // Folded inside each test, not at collection: a mutation run activates a mutant only
+  // while the tests that cover it run.
+  const fold = () => {
+    const tree = foldEntries(entries);
+    return { tree, r: tree.runs.get("r")! };
+  };
 
   it("keeps one record per run, and the last seq", () => {
+    const { tree, r } = fold();
     expect([...tree.runs.keys()]).toEqual(["r", "r/child"]);
     expect(tree.lastSeq).toBe(entries.length);
     expect(tree.runs.get("r/child")!.completed).toEqual({ state: "done", success: true, reason: "ok", outputs: {} });
   });
 
   it("run spawn (with its time), memory and completion", () => {
+    const { tree, r } = fold();
     expect(r.spawned).toEqual({ graph: {} });
     expect(r.spawned_at_ms).toBe(500);
     expect(r.memory).toEqual({ pack: "p" });
@@ -59,6 +65,7 @@ describe("foldEntries", () => {
   });
 
   it("attempts: the highest started, crashed and interrupted ones, the last confirmed result and the retry budget spent", () => {
+    const { tree, r } = fold();
     expect([...r.attempts.keys()]).toEqual([key]);
     const a = r.attempts.get(key)!;
     expect(a.started).toBe(4);
@@ -70,6 +77,7 @@ describe("foldEntries", () => {
   });
 
   it("steps by node#visit, iterations by node#visit#index, branches by node#visit", () => {
+    const { tree, r } = fold();
     expect([...r.steps.keys()]).toEqual(["build#1"]);
     expect(r.steps.get("build#1")!.next).toBe("fan");
     expect([...r.iterations.keys()]).toEqual(["fan#1#0", "fan#1#1"]);
@@ -78,6 +86,7 @@ describe("foldEntries", () => {
   });
 
   it("waits and approvals by node#visit, the signals they consumed, and every signal in order", () => {
+    const { tree, r } = fold();
     const w = r.waits.get("hold#1")!;
     expect(w.started?.entry_type).toBe("wait.started");
     expect(w.completed).toEqual({ visit: 1, outcome: "received", signal_seq: 17 });
@@ -89,6 +98,7 @@ describe("foldEntries", () => {
   });
 
   it("folding more entries into a tree continues it; the same entries again give the same record", () => {
+    const { tree, r } = fold();
     const again = foldEntries(entries.slice(0, 12));
     foldEntries(entries.slice(12), again);
     expect(again.runs.get("r")!.completed).toEqual(r.completed);
