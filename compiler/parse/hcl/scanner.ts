@@ -21,7 +21,7 @@
  * template ends that template (a zero-width `QuotedNewline`), so an unclosed quote
  * breaks one line, not the rest of the file.
  */
-import { T, TokenList } from "./tokens.js";
+import { T, TokenList, type TokenKind } from "./tokens.js";
 import { isSpaceCode as isUnicodeSpace } from "./values.js";
 
 const MAIN = 0;
@@ -333,36 +333,12 @@ export function scanTokens(text: string): TokenList {
           pos++;
         }
         continue;
-      case 91:
-        pos = op1(toks, pos, T.OBrack);
-        continue;
-      case 93:
-        pos = op1(toks, pos, T.CBrack);
-        continue;
-      case 40:
-        pos = op1(toks, pos, T.OParen);
-        continue;
-      case 41:
-        pos = op1(toks, pos, T.CParen);
-        continue;
-      case 44:
-        pos = op1(toks, pos, T.Comma);
-        continue;
-      case 63:
-        pos = op1(toks, pos, T.Question);
-        continue;
-      case 43:
-        pos = op1(toks, pos, T.Plus);
-        continue;
-      case 45:
-        pos = op1(toks, pos, T.Minus);
-        continue;
-      case 42:
-        pos = op1(toks, pos, T.Star);
-        continue;
-      case 37:
-        pos = op1(toks, pos, T.Percent);
-        continue;
+    }
+    const single = c < 128 ? SINGLE_CHAR_TOKENS[c] : 0;
+    if (single !== 0) {
+      toks.push(single as TokenKind, pos, pos + 1);
+      pos++;
+      continue;
     }
     if (isDigit(c)) {
       const end = numberEnd(text, pos);
@@ -384,12 +360,22 @@ export function scanTokens(text: string): TokenList {
   return toks;
 }
 
-function op1(toks: TokenList, pos: number, kind: (typeof T)[keyof typeof T]): number {
-  toks.push(kind, pos, pos + 1);
-  return pos + 1;
-}
+/** The punctuation that is always one token of one character, by character code (0: none). */
+const SINGLE_CHAR_TOKENS = new Uint8Array(128);
+for (const [char, kind] of [
+  ["[", T.OBrack],
+  ["]", T.CBrack],
+  ["(", T.OParen],
+  [")", T.CParen],
+  [",", T.Comma],
+  ["?", T.Question],
+  ["+", T.Plus],
+  ["-", T.Minus],
+  ["*", T.Star],
+  ["%", T.Percent],
+] as const) SINGLE_CHAR_TOKENS[char.charCodeAt(0)] = kind;
 
-function op2(toks: TokenList, pos: number, two: boolean, kind2: (typeof T)[keyof typeof T], kind1: (typeof T)[keyof typeof T]): number {
+function op2(toks: TokenList, pos: number, two: boolean, kind2: TokenKind, kind1: TokenKind): number {
   if (two) {
     toks.push(kind2, pos, pos + 2);
     return pos + 2;

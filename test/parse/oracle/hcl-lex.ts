@@ -368,28 +368,5 @@ export function decodeQuoted(raw: string): string {
   return out;
 }
 
-/**
- * The decimal rendering cty (and so hcl2json) gives a number literal used as an object
- * key: no exponent, no leading or trailing zeros (`1.0` → `1`, `1e3` → `1000`,
- * `0.10` → `0.1`). Exact, on the literal's digits; undefined for a malformed literal or
- * an exponent beyond ±4096 (not worth rendering).
- */
-export function canonicalNumber(literal: string): string | undefined {
-  const m = /^([0-9]+)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?$/.exec(literal);
-  if (!m) return undefined;
-  const intPart = m[1];
-  const frac = m[2] ?? "";
-  const exp = Number(m[3] ?? "0");
-  if (!(Math.abs(exp) <= 4096)) return undefined;
-  let digits = intPart + frac;
-  let point = intPart.length + exp; // position of the decimal point within `digits`
-  if (point < 0) {
-    digits = "0".repeat(-point) + digits;
-    point = 0;
-  } else if (point > digits.length) {
-    digits = digits + "0".repeat(point - digits.length);
-  }
-  const whole = digits.slice(0, point).replace(/^0+/, "") || "0";
-  const fraction = digits.slice(point).replace(/0+$/, "");
-  return fraction ? `${whole}.${fraction}` : whole;
-}
+/** Number keys are rendered as the parser renders them (one implementation of cty's decimal form). */
+export { canonicalNumber } from "../../../compiler/parse/hcl/values.js";
