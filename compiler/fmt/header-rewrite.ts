@@ -93,9 +93,13 @@ export function rewriteHeader(text: string, tokens: TokenList, root: CstBody, ch
     pieces.push({ ...tokenSpan(text, tokens, c, c), kept: false });
   }
   pieces.sort((a, b) => a.start - b.start);
-  // A comment goes with the item after it; the last ones, with the item before them.
-  for (let i = pieces.length - 1; i >= 0; i--) if (!pieces[i].item && i + 1 < pieces.length) pieces[i].kept = pieces[i + 1].kept;
-  for (let i = 0; i < pieces.length; i++) if (!pieces[i].item && (i + 1 === pieces.length || !pieces.slice(i + 1).some((p) => p.item))) pieces[i].kept = i === 0 ? true : pieces[i - 1].kept;
+  // A comment goes with the item after it; those after the last item, with the item before them.
+  let lastItem = -1;
+  pieces.forEach((p, i) => {
+    if (p.item) lastItem = i;
+  });
+  for (let i = lastItem - 1; i >= 0; i--) if (!pieces[i].item) pieces[i].kept = pieces[i + 1].kept;
+  for (let i = Math.max(0, lastItem + 1); i < pieces.length; i++) pieces[i].kept = i === 0 ? true : pieces[i - 1].kept;
 
   const hoisted = pieces.filter((p) => !p.kept);
   if (hoisted.length === 0 && isBlank(text, ends[open], openLineEnd - (text[openLineEnd - 1] === "\n" ? 1 : 0)) && onCloseLine.length === 0 && lineStart(text, starts[close]) !== lineStart(text, starts[open])) {
@@ -133,7 +137,8 @@ export function rewriteHeader(text: string, tokens: TokenList, root: CstBody, ch
     if (i === 0 || blankAbove(p.start)) out += nl;
     out += piece(p, width);
   });
-  changes.push(`${hoisted.filter((p) => p.item).length} block${hoisted.filter((p) => p.item).length === 1 ? "" : "s"} moved out of the header to the top level`);
+  const moved = hoisted.filter((p) => p.item).length;
+  changes.push(`${moved} block${moved === 1 ? "" : "s"} moved out of the header to the top level`);
   const after = text.slice(span.end);
   return text.slice(0, span.start) + out + (after.trim() !== "" && !/^\r?\n/.test(after) ? nl : "") + after;
 }

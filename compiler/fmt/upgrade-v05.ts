@@ -146,7 +146,8 @@ function planModule(parsed: readonly { file: SourceFile; result: HclParseResult 
         }
       } else {
         // `memory { agent = "n" }` and the like: an agent named elsewhere stays an agent.
-        const named = stringOf(attr(b.body, "agent")?.expr ?? { kind: "literal", value: null, start: 0, end: 0 });
+        const agentAttr = attr(b.body, "agent");
+        const named = agentAttr ? stringOf(agentAttr.expr) : undefined;
         if (named !== undefined) blocked.add(named);
       }
     }
