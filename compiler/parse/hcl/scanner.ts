@@ -145,13 +145,13 @@ export function scanTokens(text: string): TokenList {
           continue;
         }
         if ((c === 36 || c === 37) /* $ % */) {
-          const d = text.charCodeAt(p + 1);
-          if (d === 123 /* { */) {
+          const mark = templateMark(text, p, c);
+          if (mark === "open") {
             if (p > pos) toks.push(T.QuotedLit, pos, p);
             pos = openSequence(p, c);
             break;
           }
-          if (d === c && text.charCodeAt(p + 2) === 123) {
+          if (mark === "escaped") {
             p += 3;
             continue;
           }
@@ -202,14 +202,14 @@ export function scanTokens(text: string): TokenList {
           break;
         }
         if (c === 36 || c === 37) {
-          const d = text.charCodeAt(p + 1);
-          if (d === 123) {
+          const mark = templateMark(text, p, c);
+          if (mark === "open") {
             if (p > pos) toks.push(T.StringLit, pos, p);
             lineStart[top] = false;
             pos = openSequence(p, c);
             break;
           }
-          if (d === c && text.charCodeAt(p + 2) === 123) {
+          if (mark === "escaped") {
             p += 3;
             continue;
           }
@@ -358,6 +358,17 @@ export function scanTokens(text: string): TokenList {
   }
   toks.push(T.EOF, n, n);
   return toks;
+}
+
+/**
+ * At a `$` or `%` (code `c`) at `p` of template text: "open" when it opens a `${` or
+ * `%{` sequence, "escaped" for `$${` / `%%{` (three characters of literal text), else
+ * undefined (a plain character).
+ */
+function templateMark(text: string, p: number, c: number): "open" | "escaped" | undefined {
+  const d = text.charCodeAt(p + 1);
+  if (d === 123 /* { */) return "open";
+  return d === c && text.charCodeAt(p + 2) === 123 ? "escaped" : undefined;
 }
 
 /** The punctuation that is always one token of one character, by character code (0: none). */
