@@ -1,4 +1,4 @@
-import { accessSync, constants, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { accessSync, constants, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, extname, join } from "node:path";
 import { Option, type Command } from "commander";
 import type { SourceFile } from "../compiler/diagnostics/source-file.js";
@@ -28,10 +28,11 @@ function modules(path: string): string[][] {
 /**
  * Writes `text` over `path` without ever leaving it half written: a temporary file
  * beside the real file (a symlink is followed: the file it points at is rewritten),
- * then a rename. A file the user cannot write is refused, as `terraform fmt` does.
+ * then a rename; `bom`: the file began with a UTF-8 BOM, which is written back. A file
+ * the user cannot write is refused, as `terraform fmt` does.
  * Returns an error message, or undefined when written.
  */
-function writeOver(path: string, text: string): string | undefined {
+function writeOver(path: string, text: string, bom: boolean): string | undefined {
   let target: string;
   try {
     target = realpathSync(path);
@@ -39,10 +40,9 @@ function writeOver(path: string, text: string): string | undefined {
   } catch (e) {
     return `cannot write ${path}: ${(e as NodeJS.ErrnoException).code === "EACCES" ? "it is read-only" : (e as Error).message}`;
   }
-  const bom = readFileSync(target).subarray(0, 3).equals(Buffer.from([0xef, 0xbb, 0xbf])) ? "\ufeff" : "";
   const tmp = join(dirname(target), `.${extname(target).slice(1)}-criteria-fmt-${process.pid}`);
   try {
-    writeFileSync(tmp, bom + text, { mode: statSync(target).mode });
+    writeFileSync(tmp, (bom ? "\ufeff" : "") + text, { mode: statSync(target).mode });
     renameSync(tmp, target);
     return undefined;
   } catch (e) {
@@ -81,6 +81,7 @@ export function registerFmtCommand(program: Command, io: Io, setCode: (code: num
       const worse = (c: number) => (code = Math.max(code, c));
       for (const paths of all) {
         const files: SourceFile[] = [];
+        const boms = new Set<SourceFile>();
         for (const path of paths) {
           if (!HCL.has(extname(path)) && /\.(ya?ml|json)$/i.test(path)) {
             io.err(`${path}: skipped (YAML and JSON have one form; nothing to rewrite)\n`);
@@ -93,6 +94,7 @@ export function registerFmtCommand(program: Command, io: Io, setCode: (code: num
             continue;
           }
           files.push(read.file);
+          if (read.bom) boms.add(read.file);
         }
         if (files.length === 0) continue;
         const results: Upgrade[] = upgradeModuleToV05(files);
@@ -119,7 +121,7 @@ export function registerFmtCommand(program: Command, io: Io, setCode: (code: num
             worse(EXIT.problems);
             continue;
           }
-          const error = writeOver(path, up.text);
+          const error = writeOver(path, up.text, boms.has(up.file));
           if (error) {
             io.out(`${error}; left unchanged\n`);
             worse(EXIT.problems);

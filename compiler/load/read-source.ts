@@ -13,9 +13,9 @@ export const MAX_FILE_BYTES = 4 * 1024 * 1024;
  *
  * @param absPath the path to read
  * @param shown the path printed in diagnostics
- * @returns the SourceFile, or undefined with one diagnostic
+ * @returns the SourceFile and whether a BOM was dropped, or no file with one diagnostic
  */
-export function readSource(absPath: string, shown: string): { file?: SourceFile; diagnostics: Diagnostic[] } {
+export function readSource(absPath: string, shown: string): { file?: SourceFile; bom?: boolean; diagnostics: Diagnostic[] } {
   const empty = new SourceFile(shown, "");
   const at = empty.range(0);
   let size: number;
@@ -50,7 +50,7 @@ export function readSource(absPath: string, shown: string): { file?: SourceFile;
 /**
  * Decodes bytes already in memory (stdin, tests) with the same refusals as {@link readSource}.
  */
-export function decodeSource(bytes: Uint8Array, shown: string): { file?: SourceFile; diagnostics: Diagnostic[] } {
+export function decodeSource(bytes: Uint8Array, shown: string): { file?: SourceFile; bom?: boolean; diagnostics: Diagnostic[] } {
   if (bytes.length > MAX_FILE_BYTES) {
     const at = new SourceFile(shown, "").range(0);
     return fail(diag("file_too_large", at, `${shown} is ${bytes.length} bytes, over the ${MAX_FILE_BYTES}-byte limit`));
@@ -78,8 +78,10 @@ export function decodeSource(bytes: Uint8Array, shown: string): { file?: SourceF
       }),
     );
   }
+  // TextDecoder drops a leading BOM itself: it is seen in the bytes.
+  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  return { file: new SourceFile(shown, text), diagnostics: [] };
+  return { file: new SourceFile(shown, text), bom, diagnostics: [] };
 }
 
 function fail(d: Diagnostic) {
