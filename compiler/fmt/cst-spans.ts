@@ -35,14 +35,6 @@ export function itemSpan(text: string, tokens: TokenList, item: CstItem): { star
   return tokenSpan(text, tokens, firstToken(item), lastToken(item));
 }
 
-/** The end of a label: a quoted label runs to its closing quote. */
-export function labelEnd(tokens: TokenList, tok: number): number {
-  if (tokens.kinds[tok] !== T.OQuote) return tokens.ends[tok];
-  let i = tok + 1;
-  while (i < tokens.count && tokens.kinds[i] !== T.CQuote && tokens.kinds[i] !== T.EOF) i++;
-  return tokens.ends[i];
-}
-
 /** Offsets of the lines inside heredocs in `[from, to)` (their text is their value: never re-indented). */
 export function heredocLines(text: string, tokens: TokenList, from: number, to: number): Set<number> {
   const out = new Set<number>();

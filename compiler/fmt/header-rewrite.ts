@@ -8,8 +8,8 @@
  * ones, with the item before them); comments on the header's own lines stay on them.
  */
 import type { CstAttribute, CstBlock, CstBody, CstItem } from "../parse/hcl/cst.js";
-import type { TokenList } from "../parse/hcl/tokens.js";
-import { heredocLines, itemSpan, labelEnd, tokenSpan } from "./cst-spans.js";
+import { labelEnd, type TokenList } from "../parse/hcl/tokens.js";
+import { heredocLines, itemSpan, tokenSpan } from "./cst-spans.js";
 import { applyEdits, indentAt, isBlank, lineEnd, lineStart, newlineOf } from "./text-edits.js";
 
 /** Blocks of the labelled header that stay in the v0.5 header. */

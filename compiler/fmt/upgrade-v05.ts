@@ -26,8 +26,8 @@ import { diag } from "../diagnostics/diagnostic.js";
 import { SourceFile } from "../diagnostics/source-file.js";
 import type { CstAttribute, CstBlock, CstBody, Expr } from "../parse/hcl/cst.js";
 import { parseHclNative, type HclParseResult } from "../parse/hcl/index.js";
-import { T, type TokenList } from "../parse/hcl/tokens.js";
-import { blocksWithParent, firstToken, labelEnd } from "./cst-spans.js";
+import { labelEnd, T, type TokenList } from "../parse/hcl/tokens.js";
+import { blocksWithParent, firstToken } from "./cst-spans.js";
 import { hclQuote, rewriteHeader } from "./header-rewrite.js";
 import { applyEdits, indentAt, isBlank, lineEnd, lineStart, newlineOf, type TextEdit } from "./text-edits.js";
 

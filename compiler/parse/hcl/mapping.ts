@@ -24,7 +24,7 @@ import { jsonObject } from "../document.js";
 import { pointerSegment, type SourceEntry, type SourceMap } from "../source-map.js";
 import type { CstBlock, CstBody, Expr } from "./cst.js";
 import type { Problem } from "./diagnostics.js";
-import { T, type TokenList } from "./tokens.js";
+import { labelEnd, type TokenList } from "./tokens.js";
 import { Converter, isSpaceCode } from "./values.js";
 
 type NodeKind = "root" | "attr" | "value" | "blocks" | "block";
@@ -143,7 +143,7 @@ class Builder {
     let instance: Node | null = null;
     if (level) {
       const keyTok = block.labelTokens.length > 0 ? block.labelTokens[block.labelTokens.length - 1] : block.typeToken;
-      instance = this.node("block", starts[keyTok], this.labelEnd(keyTok));
+      instance = this.node("block", starts[keyTok], labelEnd(this.tokens, keyTok));
       instance.children = new Map();
       this.attach(level, String(level.count++), instance);
       instance.start = blockStart;
@@ -184,15 +184,6 @@ class Builder {
     }
   }
 
-  /** The end of a label token: a quoted label runs to its closing quote. */
-  private labelEnd(tok: number): number {
-    const { kinds, starts, ends } = this.tokens;
-    if (kinds[tok] !== T.OQuote) return ends[tok];
-    let i = tok + 1;
-    while (i < this.tokens.count - 1 && kinds[i] !== T.CQuote && kinds[i] !== T.QuotedNewline && kinds[i] !== T.EOF) i++;
-    return kinds[i] === T.CQuote ? ends[i] : starts[i];
-  }
-
   private mixedLabels(block: CstBlock, earlier: CstBlock | undefined, more: boolean): void {
     const { starts, ends } = this.tokens;
     const n = block.labels.length;
@@ -218,7 +209,7 @@ class Builder {
   private level(parent: Node, key: string, keyTok: number, created: Node[]): Node | null {
     const existing = parent.children!.get(key);
     if (existing) return existing.kind === "blocks" ? existing : null;
-    const level = this.node("blocks", this.tokens.starts[keyTok], this.labelEnd(keyTok));
+    const level = this.node("blocks", this.tokens.starts[keyTok], labelEnd(this.tokens, keyTok));
     level.children = new Map();
     this.attach(parent, key, level);
     created.push(level);

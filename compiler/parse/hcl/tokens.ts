@@ -139,3 +139,15 @@ export class TokenList {
     return lo;
   }
 }
+
+/**
+ * The end offset of the label at token `tok`: a quoted label runs to its closing quote
+ * (to where it stops, when it is not closed on its line); any other label is one token.
+ */
+export function labelEnd(tokens: TokenList, tok: number): number {
+  const { kinds, starts, ends } = tokens;
+  if (kinds[tok] !== T.OQuote) return ends[tok];
+  let i = tok + 1;
+  while (i < tokens.count - 1 && kinds[i] !== T.CQuote && kinds[i] !== T.QuotedNewline && kinds[i] !== T.EOF) i++;
+  return kinds[i] === T.CQuote ? ends[i] : starts[i];
+}
