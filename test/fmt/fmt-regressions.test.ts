@@ -8,16 +8,12 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFi
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { main, type Io } from "../../cli.js";
+import { main } from "../../cli.js";
 import { compile } from "../../compiler/index.js";
+import { COMMENT, comments, io, OLDER_FORM } from "./helpers.js";
 
 const work = mkdtempSync(join(tmpdir(), "criteria-fmt-reg-"));
 let n = 0;
-
-function io(): Io & { stdout: string; stderr: string } {
-  const o = { stdout: "", stderr: "", color: false, isTTY: false, env: {}, out: (s: string) => void (o.stdout += s), err: (s: string) => void (o.stderr += s) };
-  return o;
-}
 
 /** Step targets and sessions of a compiled graph, position-free: what a rewrite must not change. */
 async function sessions(path: string): Promise<unknown> {
@@ -40,8 +36,6 @@ async function sessions(path: string): Promise<unknown> {
   }, (k, v) => (k === "at" ? undefined : v)));
 }
 
-const comments = (t: string) => (t.match(/#[^\n]*|\/\/[^\n]*|\/\*[\s\S]*?\*\//g) ?? []).sort();
-
 /** Writes `files` into a fresh directory, runs fmt on `target` (a file or the directory), returns paths. */
 async function fmt(files: Record<string, string>, target?: string): Promise<{ dir: string; path: string; before: unknown; code: number; out: string }> {
   const dir = join(work, `case${n++}`);
@@ -60,7 +54,7 @@ async function expectSame(r: Awaited<ReturnType<typeof fmt>>, files: Record<stri
   for (const name of Object.keys(files)) {
     const after = readFileSync(join(r.dir, name), "utf8");
     expect(comments(after), `${name}: comments kept`).toEqual(comments(files[name]));
-    expect(after.replace(/#[^\n]*|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, "")).not.toMatch(/transition_to\s*=|^workflow\s+"/m);
+    expect(after.replace(COMMENT, "")).not.toMatch(OLDER_FORM);
   }
 }
 

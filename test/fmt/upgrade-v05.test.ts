@@ -14,7 +14,8 @@ import { describe, expect, it } from "vitest";
 import { SourceFile } from "../../compiler/diagnostics/source-file.js";
 import { upgradeModuleToV05 } from "../../compiler/fmt/upgrade-v05.js";
 import { compile } from "../../compiler/index.js";
-import { main, type Io } from "../../cli.js";
+import { main } from "../../cli.js";
+import { COMMENT, comments, io, OLDER_FORM } from "./helpers.js";
 
 const repo = join(import.meta.dirname, "..", "..");
 const shared = join(repo, "..", "shared", "criteria");
@@ -77,11 +78,6 @@ function normalize(graph: unknown, root: string): unknown {
   return JSON.parse(JSON.stringify(walk(graph), (k, v) => (k === "adapters" && Array.isArray(v) ? [...v].sort((x, y) => String(x.id).localeCompare(String(y.id))) : v)));
 }
 
-const COMMENT = /(#|\/\/)[^\n]*|\/\*[\s\S]*?\*\//g;
-
-function comments(text: string): string[] {
-  return (text.match(COMMENT) ?? []).map((c) => c.trim()).sort();
-}
 
 describe("fmt --to v0.5 round-trip", () => {
   const all = cases();
@@ -117,7 +113,7 @@ describe("fmt --to v0.5 round-trip", () => {
             expect(comments(up.text), `${f}: comments kept`).toEqual(comments(texts[i]));
             expect(again[i].text, `${f}: a second rewrite changes nothing`).toBe(up.text);
             // Nothing of the older forms is left (a rewrite that did nothing would pass the rest).
-            expect(up.text.replace(COMMENT, ""), f).not.toMatch(/\btransition_to\s*=|^workflow\s+"/m);
+            expect(up.text.replace(COMMENT, ""), f).not.toMatch(OLDER_FORM);
             writeFileSync(f, up.text);
           });
         }
@@ -134,10 +130,6 @@ describe("fmt --to v0.5 round-trip", () => {
 });
 
 describe("criteria fmt", () => {
-  function io(): Io & { stdout: string; stderr: string } {
-    const o = { stdout: "", stderr: "", color: false, isTTY: false, env: {}, out: (s: string) => void (o.stdout += s), err: (s: string) => void (o.stderr += s) };
-    return o;
-  }
   const legacy = 'workflow "w" {\r\n  version       = "1"\r\n  initial_state = "a"\r\n  target_state  = "done"\r\n\r\n  # the only step\r\n  step "a" {\r\n    adapter = "noop" # implicit\r\n    outcome "success" { transition_to = "done" }\r\n  }\r\n  state "done" { terminal = true }\r\n}\r\n';
 
   it("rewrites in place keeping a BOM and CRLF, --check then passes; --check on the old file exits 1 and writes nothing", async () => {
