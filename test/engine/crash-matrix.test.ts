@@ -102,6 +102,30 @@ function referenceRun(workflow: string, LINES: string[]): { completed: unknown; 
   return { completed: f.completed, records: records(f.entries), count: f.entries.length, effects: f.entries.filter((e) => e.entry_type === "effect.recorded").length };
 }
 
+/** A run of `workflow` in a fresh directory with the fault injection `env`: the first process, then its journal and lines. */
+function faulted(workflow: string, env: NodeJS.ProcessEnv, tag: string) {
+  const dir = mkdtempSync(join(tmpdir(), `criteria-${tag}-`));
+  const log = join(dir, "log.txt");
+  const state = join(dir, "state");
+  const first = cli(["apply", workflow, "--var", `log=${log}`, "--state-dir", state, "--run-id", "r", "--output", "json"], env);
+  return { log, state, first, before: final(state, "r"), linesBefore: lines(log) };
+}
+
+/**
+ * Resumes run "r" of `state` when it was killed, then checks that it ended as pinned
+ * with the uninterrupted run's step and iteration records. Returns the lines written.
+ */
+function resumeToTheEnd(run: ReturnType<typeof faulted>, killed: boolean, what: string, completed: unknown, reference: { records: string[] }): string[] {
+  if (killed) {
+    const again = cli(["resume", "r", "--state-dir", run.state, "--output", "json"]);
+    expect(again.status, `resume after ${what}: ${again.stderr}\n${again.stdout}`).toBe(0);
+  }
+  const after = final(run.state, "r");
+  expect(after.completed, what).toEqual(completed);
+  expect(records(after.entries), `${what}: step and iteration records`).toEqual(reference.records);
+  return lines(run.log);
+}
+
 for (const { name, workflow, lines: LINES, completed: COMPLETED } of REFERENCES) {
 describe(`crash matrix: ${name}`, () => {
   let reference: { completed: unknown; records: string[]; count: number; effects: number };
@@ -114,22 +138,13 @@ describe(`crash matrix: ${name}`, () => {
     expect(reference.effects).toBeGreaterThan(0);
     let repeated = 0;
     for (let n = 1; n <= reference.effects; n++) {
-      const dir = mkdtempSync(join(tmpdir(), `criteria-effect-${n}-`));
-      const log = join(dir, "log.txt");
-      const state = join(dir, "state");
-      const first = cli(["apply", workflow, "--var", `log=${log}`, "--state-dir", state, "--run-id", "r", "--output", "json"], { CRITERIA_FAULT_KILL_AFTER_EFFECT: String(n) });
-      expect(first.signal, `effect ${n}: ${first.stderr}`).toBe("SIGKILL");
-      const before = final(state, "r");
-      const confirmed = before.entries.filter((e) => e.entry_type === "effect.confirmed").length;
-      const recorded = before.entries.filter((e) => e.entry_type === "effect.recorded").length;
+      const run = faulted(workflow, { CRITERIA_FAULT_KILL_AFTER_EFFECT: String(n) }, `effect-${n}`);
+      expect(run.first.signal, `effect ${n}: ${run.first.stderr}`).toBe("SIGKILL");
+      const confirmed = run.before.entries.filter((e) => e.entry_type === "effect.confirmed").length;
+      const recorded = run.before.entries.filter((e) => e.entry_type === "effect.recorded").length;
       expect(recorded, `effect ${n}: the effect was recorded, not confirmed`).toBeGreaterThan(confirmed);
-      const linesBefore = lines(log);
-      const again = cli(["resume", "r", "--state-dir", state, "--output", "json"]);
-      expect(again.status, `resume after effect ${n}: ${again.stderr}`).toBe(0);
-      const after = final(state, "r");
-      expect(after.completed, `effect ${n}`).toEqual(COMPLETED);
-      expect(records(after.entries), `effect ${n}: step and iteration records`).toEqual(reference.records);
-      const got = lines(log);
+      const linesBefore = run.linesBefore;
+      const got = resumeToTheEnd(run, true, `effect ${n}`, COMPLETED, reference);
       for (const l of LINES) expect(got.filter((x) => x === l).length, `effect ${n}: ${l} in ${JSON.stringify(got)}`).toBeGreaterThanOrEqual(1);
       // Only effects that ran unconfirmed may run again: their lines are the last ones written.
       const unconfirmed = new Set(linesBefore.slice(confirmed));
@@ -156,13 +171,10 @@ describe(`crash matrix: ${name}`, () => {
     /** The distinct journals a kill left (by their last entry): commits of several entries make fewer than kill points. */
     const states = new Set<number>();
     for (let n = 1; n <= reference.count; n++) {
-      const dir = mkdtempSync(join(tmpdir(), `criteria-crash-${n}-`));
-      const log = join(dir, "log.txt");
-      const state = join(dir, "state");
-      const first = cli(["apply", workflow, "--var", `log=${log}`, "--state-dir", state, "--run-id", "r", "--output", "json"], { CRITERIA_FAULT_KILL_AFTER_SEQ: String(n) });
-      const killed = first.signal === "SIGKILL";
-      if (n < reference.count) expect(killed, `kill point ${n}: ${first.stderr}`).toBe(true);
-      const before = final(state, "r");
+      const run = faulted(workflow, { CRITERIA_FAULT_KILL_AFTER_SEQ: String(n) }, `crash-${n}`);
+      const killed = run.first.signal === "SIGKILL";
+      if (n < reference.count) expect(killed, `kill point ${n}: ${run.first.stderr}`).toBe(true);
+      const before = run.before;
       // The kill happened at entry n: the journal ends with the commit that holds it.
       const last = before.entries.length === 0 ? 0 : before.entries[before.entries.length - 1].seq;
       if (killed) {
@@ -172,15 +184,8 @@ describe(`crash matrix: ${name}`, () => {
         states.add(last);
       }
       const confirmedBefore = new Set(before.entries.filter((e) => e.entry_type === "effect.confirmed").map((e) => (e.payload as { idempotency_key: string }).idempotency_key));
-      const linesBefore = lines(log);
-      if (killed) {
-        const again = cli(["resume", "r", "--state-dir", state, "--output", "json"]);
-        expect(again.status, `resume after kill point ${n}: ${again.stderr}\n${again.stdout}`).toBe(0);
-      }
-      const after = final(state, "r");
-      expect(after.completed, `kill point ${n}`).toEqual(COMPLETED);
-      expect(records(after.entries), `kill point ${n}: step and iteration records`).toEqual(reference.records);
-      const got = lines(log);
+      const linesBefore = run.linesBefore;
+      const got = resumeToTheEnd(run, killed, `kill point ${n}`, COMPLETED, reference);
       // Every expected line is there; none more than twice; at most one line twice.
       for (const l of LINES) {
         const c = got.filter((x) => x === l).length;
