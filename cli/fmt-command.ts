@@ -1,27 +1,25 @@
-import { accessSync, constants, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { accessSync, constants, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, extname, join } from "node:path";
 import { Option, type Command } from "commander";
 import type { SourceFile } from "../compiler/diagnostics/source-file.js";
 import { formatText } from "../compiler/diagnostics/format-text.js";
 import { upgradeModuleToV05, type Upgrade } from "../compiler/fmt/upgrade-v05.js";
 import { readSource } from "../compiler/load/read-source.js";
+import { WORKFLOW_EXTENSIONS, workflowFiles } from "../compiler/load/workflow-files.js";
 import { CliError, EXIT, type Io } from "./io.js";
 
-const HCL = new Set([".hcl", ".chcl"]);
+/** The dialect a file's name says (`hcl`, `yaml`), as the module loader reads it. */
+const dialectOf = (path: string) => WORKFLOW_EXTENSIONS[extname(path).toLowerCase()];
 
 /**
- * The modules a PATH names: a file alone, or a directory's `.hcl`/`.chcl` files (one
- * workflow: rewritten together). Other files of a directory are not looked at.
+ * The modules a PATH names: a file alone, or the HCL files of a directory module as the
+ * compiler reads it (compiler/load/workflow-files.ts: one workflow, rewritten together).
+ * A PATH that cannot be listed is passed on for readSource to report.
  */
 function modules(path: string): string[][] {
-  let dir = false;
-  try {
-    dir = statSync(path).isDirectory();
-  } catch {
-    // readSource reports it with its position
-  }
-  if (!dir) return [[path]];
-  const files = readdirSync(path).filter((n) => HCL.has(extname(n))).sort().map((n) => join(path, n));
+  const found = workflowFiles(path);
+  if (found.kind !== "dir") return found.kind === "empty-dir" ? [] : [[path]];
+  const files = found.files.filter((f) => dialectOf(f) === "hcl");
   return files.length > 0 ? [files] : [];
 }
 
@@ -83,7 +81,7 @@ export function registerFmtCommand(program: Command, io: Io, setCode: (code: num
         const files: SourceFile[] = [];
         const boms = new Set<SourceFile>();
         for (const path of paths) {
-          if (!HCL.has(extname(path)) && /\.(ya?ml|json)$/i.test(path)) {
+          if (dialectOf(path) === "yaml") {
             io.err(`${path}: skipped (YAML and JSON have one form; nothing to rewrite)\n`);
             continue;
           }
