@@ -11,7 +11,7 @@ REAL_FILES := $(wildcard $(SHARED)/v0.2.0/*.hcl) $(wildcard $(SHARED)/v0.3.0/*.h
   $(wildcard $(SHARED)/w14-f9cadf3/phase3-subworkflow/parent.hcl) $(wildcard $(SHARED)/w14-f9cadf3/phase3-subworkflow/subworkflows/inner) \
   $(wildcard $(V05)/hello $(V05)/subworkflow $(V05)/subworkflow/subworkflows/inner $(V05)/llm-pack/05-subworkflow/child) $(patsubst %/,%,$(wildcard $(V05)/llm-pack/0*/))
 
-.PHONY: all install build test validate demo bench mutation clean
+.PHONY: all install build typecheck test validate demo bench mutation clean
 
 all: build
 
@@ -32,7 +32,11 @@ $(BUILT): node_modules/.package-lock.json $(shell find cli.ts cli compiler engin
 
 build: $(BUILT)
 
-test: build
+# The tests are type-checked too (vitest strips types without checking them).
+typecheck: node_modules/.package-lock.json
+	npx tsc -p tsconfig.test.json
+
+test: build typecheck
 	npx vitest run
 
 validate: build

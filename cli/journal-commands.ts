@@ -3,12 +3,13 @@ import { Option, type Command } from "commander";
 import type { Graph } from "../compiler/build/graph.js";
 import { suggest } from "../compiler/diagnostics/did-you-mean.js";
 import type { Value } from "../compiler/expr/value.js";
+import type { Journal } from "../engine/journal/journal.js";
 import { renderEntry } from "./render-events.js";
 import { CliError, EXIT, type Io } from "./io.js";
 import { engine } from "./run-session.js";
 
 /** Opens an existing journal for reading commands; a missing or broken one is a one-line error. */
-export async function openJournal(dir: string) {
+export async function openJournal(dir: string): Promise<Journal> {
   const { SqliteJournal, JournalOpenError } = await engine();
   try {
     return new SqliteJournal(dir, { mustExist: true });
@@ -39,19 +40,19 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
     .action(async (opts: { stateDir?: string; all?: boolean; output: string }) => {
       const j = await openJournal(stateDir(opts.stateDir, io));
       try {
-        const rows = j.runs({ roots: !opts.all });
+        const rows = await j.runs({ roots: !opts.all });
         if (opts.output === "json") io.out(rows.map((r) => JSON.stringify(r)).join("\n") + (rows.length ? "\n" : ""));
         else if (rows.length === 0) io.out("no runs\n");
         else {
           for (const r of rows) {
             // An active run nobody holds (killed, or its host gone) says so: resume continues it.
-            const holder = r.status === "active" && r.parent_run_id === null ? j.holder(r.run_id) : undefined;
+            const holder = r.status === "active" && r.parent_run_id === null ? await j.holder(r.run_id) : undefined;
             const held = r.status !== "active" || r.parent_run_id !== null ? "" : holder?.alive ? `  (running: process ${holder.pid} on ${holder.host})` : "  (stopped: criteria resume continues it)";
             io.out(`${r.run_id}  ${r.status.padEnd(9)}  ${r.workflow}  ${new Date(r.created_ms).toISOString()}${r.final_state ? `  state=${r.final_state}` : ""}${held}\n`);
           }
         }
       } finally {
-        j.close();
+        await j.close();
       }
     });
 
@@ -65,8 +66,8 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
       const j = await openJournal(stateDir(opts.stateDir, io));
       try {
         // A nested run (`criteria runs --all` lists them) is read from its root's tree.
-        const root = j.run(run)?.root_run_id ?? run;
-        const tree = j.read(root);
+        const root = (await j.run(run))?.root_run_id ?? run;
+        const tree = await j.read(root);
         const corrupt = tree.corrupt;
         const entries = root === run ? tree.entries : tree.entries.filter((e) => e.run_id === run || e.run_id.startsWith(`${run}/`));
         if (entries.length === 0) {
@@ -78,11 +79,11 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
         for (const e of entries) io.out((opts.output === "json" ? JSON.stringify(e) : renderEntry(e, start)) + "\n");
         // Damage is reported, and the command fails: what follows the damaged entry is not shown.
         if (corrupt && tree.damage) {
-          io.err(`criteria: ${j.damageReport(root, tree.damage.seq).message}\n`);
+          io.err(`criteria: ${(await j.damageReport(root, tree.damage.seq)).message}\n`);
           setCode(EXIT.problems);
         }
       } finally {
-        j.close();
+        await j.close();
       }
     });
 
@@ -95,10 +96,10 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
     const { deliverSignal, foldEntries } = await engine();
     const j = await openJournal(stateDir(dir, io));
     try {
-      const row = j.run(run);
+      const row = await j.run(run);
       if (!row) throw new CliError(`no run ${run} in ${stateDir(dir, io)} (criteria runs lists them)`);
       if (row.status !== "active") throw new CliError(`run ${run} has already ended (${row.status})`);
-      const tree = foldEntries(j.read(row.root_run_id).entries);
+      const tree = foldEntries((await j.read(row.root_run_id)).entries);
       const graph = tree.runs.get(row.root_run_id)?.spawned?.graph as Graph | undefined;
       const graphs: Graph[] = [];
       const walk = (g: Graph | undefined) => {
@@ -127,11 +128,11 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
         if (given) throw new CliError(`approval "${target.approval}" of run ${run} has already been decided`);
         if (!waiting) throw new CliError(`run ${run} is not waiting for approval "${target.approval}"`);
       }
-      const e = deliverSignal(j, row.root_run_id, name, payload, by, Date.now());
+      const e = await deliverSignal(j, row.root_run_id, name, payload, by, Date.now());
       io.out(`delivered ${name} to ${run} (journal entry ${e.seq})\n`);
       return EXIT.ok;
     } finally {
-      j.close();
+      await j.close();
     }
   };
 

@@ -128,10 +128,10 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
           try {
             // Opening recovers a torn write-ahead log (and checkpoints it): say so here.
             for (const note of j.notes) sink({ event: "warning", run_id: run, message: note });
-            row = j.run(run);
-            spawned = row && !row.parent_run_id && row.status === "active" ? j.spawned(run) : undefined;
+            row = await j.run(run);
+            spawned = row && !row.parent_run_id && row.status === "active" ? await j.spawned(run) : undefined;
           } finally {
-            j.close();
+            await j.close();
           }
           const changed = spawned ? await sourceChanged(spawned, opts.workdir) : undefined;
           if (changed) sink({ event: "warning", run_id: run, message: changed });
@@ -162,16 +162,16 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
     .action(async (run: string, opts: { stateDir?: string }) => {
       const j = await openJournal(stateDir(opts.stateDir, io));
       try {
-        const row = j.run(run);
+        const row = await j.run(run);
         if (!row) throw new CliError(`no run ${run} in ${stateDir(opts.stateDir, io)} (criteria runs lists them)`);
-        const held = j.breakLease(row.root_run_id);
+        const held = await j.breakLease(row.root_run_id);
         if (!held) io.out(`run ${row.root_run_id} was not held by any process; nothing to unlock\n`);
         else {
           const when = held.expiresMs > Date.now() ? `its lease ran until ${new Date(held.expiresMs).toISOString()}` : `its lease had expired at ${new Date(held.expiresMs).toISOString()}`;
           io.out(`unlocked run ${row.root_run_id}: it was held by process ${held.pid} on ${held.host} (${held.alive ? "still running: it can no longer write to the journal" : "not running"}; ${when}); criteria resume ${row.root_run_id} continues it\n`);
         }
       } finally {
-        j.close();
+        await j.close();
       }
     });
 

@@ -45,7 +45,7 @@ export async function apply(graph: Graph, vars: Record<string, Value>, opts: Eng
     for (const note of journal.notes) opts.events?.({ event: "warning", run_id: opts.runId ?? "", message: note });
     return await new Runner({ journal, adapterFor, adapterExists, ...opts }).start(graph, vars, opts.runId, opts.input, opts.source);
   } finally {
-    journal.close();
+    await journal.close();
   }
 }
 
@@ -63,6 +63,6 @@ export async function resume(runId: string, opts: Omit<EngineOptions, "baseDir">
     for (const note of journal.notes) opts.events?.({ event: "warning", run_id: runId, message: note });
     return await new Runner({ journal, adapterFor, adapterExists, baseDir: opts.workdir ?? process.cwd(), ...opts }).resume(runId, { workdir: opts.workdir });
   } finally {
-    journal.close();
+    await journal.close();
   }
 }

@@ -3,7 +3,7 @@
  * compiles in strict mode, that every YAML/JSON example validates against directly
  * (as an editor using it would), and that fails closed on unknown fields.
  */
-import Ajv from "ajv";
+import { Ajv } from "ajv";
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { extname, join } from "node:path";
 import { parse } from "yaml";

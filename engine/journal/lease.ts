@@ -4,6 +4,7 @@ import { statSync } from "node:fs";
 import { hostname } from "node:os";
 import { procStat } from "../process-info.js";
 import { LeaseLostError, RunLockedError } from "./errors.js";
+import type { LeaseHolder } from "./journal.js";
 
 /** How long a lease lasts unless renewed: 30 s (`CRITERIA_LEASE_TTL_MS` overrides it). */
 export const DEFAULT_LEASE_TTL_MS = 30_000;
@@ -30,23 +31,25 @@ interface LeaseRow {
  */
 export class Leases {
   private readonly held = new Map<string, { owner: string; epoch: number; timer: NodeJS.Timeout; lost?: string }>();
-  private readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private readonly owner = ownerToken();
 
   /** The journal file's inode when opened: a deleted or replaced file is noticed at the next heartbeat. */
   private readonly inode: number | undefined;
   /** When the file was last looked at from an append (it is looked at once a second at most). */
   private lastFileCheck = 0;
   private readonly leaseOf: Database.Statement;
+  private readonly ttlMs: number;
 
   /**
    * @param file the journal's database file (watched: deleted mid-run, the lease is lost)
-   * @param ttlMs how long a lease lasts unless renewed
+   * @param ttlMs how long a lease lasts unless renewed (default `CRITERIA_LEASE_TTL_MS`, else 30 s)
    */
   constructor(
     private readonly db: Database.Database,
     private readonly file: string,
-    private readonly ttlMs: number = Number(process.env.CRITERIA_LEASE_TTL_MS) || DEFAULT_LEASE_TTL_MS,
+    ttlMs?: number,
   ) {
+    this.ttlMs = ttlMs ?? (Number(process.env.CRITERIA_LEASE_TTL_MS) || DEFAULT_LEASE_TTL_MS);
     this.inode = inodeOf(file);
     this.leaseOf = db.prepare("SELECT owner, epoch FROM locks WHERE root_run_id = ?");
   }
@@ -63,14 +66,7 @@ export class Leases {
     const tx = this.db.transaction(() => {
       const row = this.db.prepare("SELECT pid, host, start_ticks, acquired_ms, owner, epoch, expires_ms FROM locks WHERE root_run_id = ?").get(root) as LeaseRow | undefined;
       const epoch = (row?.epoch ?? 0) + 1;
-      if (row && row.owner !== this.owner && row.pid !== 0) {
-        const expires = row.expires_ms ?? row.acquired_ms + this.ttlMs;
-        const who = `process ${row.pid} on ${row.host}`;
-        if (expires <= now) note = `took over run ${root} from ${who}, whose lease expired at ${new Date(expires).toISOString()}`;
-        else if (row.host === hostname() && !alive(row.pid, row.start_ticks)) note = `took over run ${root} from ${who}, which is gone`;
-        else if (force) note = `--force: took run ${root} from ${who}, whose lease ran until ${new Date(expires).toISOString()}; if it still runs, it can no longer write to the journal`;
-        else throw new RunLockedError(root, row.pid, row.host, expires);
-      }
+      if (row) note = takeOver(root, { ...row, expiresMs: row.expires_ms ?? row.acquired_ms + this.ttlMs }, this.owner, now, force);
       this.db
         .prepare("INSERT OR REPLACE INTO locks (root_run_id, pid, host, acquired_ms, start_ticks, owner, epoch, expires_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
         .run(root, process.pid, hostname(), now, procStat(process.pid)?.start ?? null, this.owner, epoch, now + this.ttlMs);
@@ -137,12 +133,9 @@ export class Leases {
   }
 
   /** Who holds `root`'s lease, and until when (for `criteria runs` and `criteria unlock`). */
-  holder(root: string): { pid: number; host: string; expiresMs: number; alive: boolean } | undefined {
+  holder(root: string): LeaseHolder | undefined {
     const row = this.db.prepare("SELECT pid, host, start_ticks, acquired_ms, owner, epoch, expires_ms FROM locks WHERE root_run_id = ?").get(root) as LeaseRow | undefined;
-    if (!row || row.pid === 0) return undefined;
-    const expiresMs = row.expires_ms ?? row.acquired_ms + this.ttlMs;
-    const live = expiresMs > Date.now() && (row.host !== hostname() || alive(row.pid, row.start_ticks));
-    return { pid: row.pid, host: row.host, expiresMs, alive: live };
+    return row ? holderOf({ ...row, expiresMs: row.expires_ms ?? row.acquired_ms + this.ttlMs }, Date.now()) : undefined;
   }
 
   /** Ends every heartbeat (the journal is closing). */
@@ -154,6 +147,46 @@ export class Leases {
     const h = this.held.get(root);
     if (h) clearInterval(h.timer);
   }
+}
+
+/** A lease as either store keeps it: who holds it and until when (`pid` 0: given back or broken). */
+export interface LeaseState {
+  pid: number;
+  host: string;
+  /** The holder's start time in clock ticks (/proc), where known: a reused pid is another process. */
+  start_ticks: string | null;
+  /** The holder's owner token (host, pid and a random part: one per open journal). */
+  owner: string | null;
+  /** When it runs out unless renewed, ms since the epoch by the store's clock. */
+  expiresMs: number;
+}
+
+/**
+ * Whether `owner` may take the lease `row` on `root` at `nowMs`, and what to say when it
+ * takes one over (the same rule for every store): a lease that is its own, given back,
+ * expired, or held by a dead process of this host is taken; a live one only with `force`.
+ * @returns the note to say as a warning, or undefined when nothing was taken over
+ * @throws RunLockedError when a live holder's lease runs and not `force`
+ */
+export function takeOver(root: string, row: LeaseState, owner: string, nowMs: number, force: boolean): string | undefined {
+  if (row.owner === owner || row.pid === 0) return undefined;
+  const who = `process ${row.pid} on ${row.host}`;
+  if (row.expiresMs <= nowMs) return `took over run ${root} from ${who}, whose lease expired at ${new Date(row.expiresMs).toISOString()}`;
+  if (row.host === hostname() && !alive(row.pid, row.start_ticks)) return `took over run ${root} from ${who}, which is gone`;
+  if (force) return `--force: took run ${root} from ${who}, whose lease ran until ${new Date(row.expiresMs).toISOString()}; if it still runs, it can no longer write to the journal`;
+  throw new RunLockedError(root, row.pid, row.host, row.expiresMs);
+}
+
+/** Who holds a lease at `nowMs`, or undefined when it was given back or broken. */
+export function holderOf(row: LeaseState, nowMs: number): LeaseHolder | undefined {
+  if (row.pid === 0) return undefined;
+  const live = row.expiresMs > nowMs && (row.host !== hostname() || alive(row.pid, row.start_ticks));
+  return { pid: row.pid, host: row.host, expiresMs: row.expiresMs, alive: live };
+}
+
+/** A token naming one open journal of this process as a lease owner. */
+export function ownerToken(): string {
+  return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 }
 
 function inodeOf(file: string): number | undefined {

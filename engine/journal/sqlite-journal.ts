@@ -1,26 +1,13 @@
 import type Database from "better-sqlite3";
 import { createRequire } from "node:module";
-import { crc32 } from "node:zlib";
 import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { canonicalJson } from "./canonical-json.js";
 import type { EntryType, JournalEntry, MemoryItem, NewEntry } from "./entry.js";
 import { JournalDamagedError, JournalOpenError, JournalReadError, JournalWriteError, LeaseLostError, RunLockedError, storageReason } from "./errors.js";
+import type { Damage, Journal, LeaseHolder, RunRow } from "./journal.js";
 import { Leases } from "./lease.js";
-
-/** A run summary from the `runs` index (derived from the journal, written in the same transactions). */
-export interface RunRow {
-  run_id: string;
-  root_run_id: string;
-  parent_run_id: string | null;
-  workflow: string;
-  status: "active" | "succeeded" | "failed";
-  created_ms: number;
-  updated_ms: number;
-  final_state: string | null;
-  /** The run's identity (a flow's header `identity`, else its name), when it has one. */
-  identity: string | null;
-}
+import { checksum, memoryText, pickMemory, recallTerms, tallyDamage, type DamagedRow } from "./store-rules.js";
 
 export { JournalDamagedError, JournalOpenError, JournalReadError, JournalWriteError, LeaseLostError, RunLockedError } from "./errors.js";
 
@@ -77,14 +64,8 @@ const MIGRATIONS: [string, string, string][] = [
   ["locks", "expires_ms", "INTEGER"],
 ];
 
-/** A checksum failure found while reading: the first damaged entry. */
-export interface Damage {
-  seq: number;
-  message: string;
-}
-
 /**
- * The embedded journal store (docs/architecture.md, The engine): SQLite through better-sqlite3 12,
+ * The embedded {@link Journal} (docs/architecture.md, The engine): SQLite through better-sqlite3 12,
  * WAL with `synchronous=FULL` (a committed entry survives power loss), in
  * `<stateDir>/journal.db`. Entries are appended only inside transactions, each with a
  * sha256 checksum of its canonical form; a torn WAL tail (a write cut short by a kill
@@ -93,7 +74,7 @@ export interface Damage {
  * Fault injection for the crash matrix: with `CRITERIA_FAULT_KILL_AFTER_SEQ=N` in the
  * environment, the process SIGKILLs itself right after the commit holding entry N.
  */
-export class SqliteJournal {
+export class SqliteJournal implements Journal {
   private readonly db!: Database.Database;
   private readonly insert: Database.Statement;
   private readonly upsertRun: Database.Statement;
@@ -116,8 +97,12 @@ export class SqliteJournal {
    */
   constructor(
     readonly stateDir: string,
-    /** `FULL` (default: a commit survives power loss). `OFF` only for benchmarks that build big journals fast. */
-    opts: { synchronous?: "FULL" | "OFF"; mustExist?: boolean } = {},
+    /**
+     * `synchronous`: `FULL` (default: a commit survives power loss); `OFF` only for benchmarks
+     * that build big journals fast. `mustExist`: refuse a state directory without a journal.
+     * `leaseTtlMs`: how long a lease lasts unless renewed (default `CRITERIA_LEASE_TTL_MS`, else 30 s).
+     */
+    opts: { synchronous?: "FULL" | "OFF"; mustExist?: boolean; leaseTtlMs?: number } = {},
   ) {
     const file = join(stateDir, "journal.db");
     if (opts.mustExist && !existsSync(file)) throw new JournalOpenError(`no journal in ${stateDir} (runs are journaled where criteria apply ran, or in --state-dir)`);
@@ -139,7 +124,7 @@ export class SqliteJournal {
         if (!cols.some((c) => c.name === column)) this.db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
       }
       this.file = file;
-      this.leases = new Leases(this.db, file);
+      this.leases = new Leases(this.db, file, opts.leaseTtlMs);
       this.insert = this.db.prepare(
         "INSERT INTO journal (seq, root_run_id, run_id, step_id, attempt, entry_type, at_ms, payload, checksum) VALUES (@seq, @root, @run_id, @step_id, @attempt, @entry_type, @at_ms, @payload, @checksum)",
       );
@@ -168,6 +153,11 @@ export class SqliteJournal {
     this.killAfter = k !== undefined && /^\d+$/.test(k) ? Number(k) : undefined;
   }
 
+  /** The journal's database file. */
+  get location(): string {
+    return this.file;
+  }
+
   /** The next seq, read inside the write transaction (another process may have appended a signal). */
   private nextSeq(): number {
     return (this.maxSeq.get() as { m: number }).m + 1;
@@ -179,7 +169,7 @@ export class SqliteJournal {
    * `sync: false` the commit is not flushed to disk on its own (see below).
    * @throws JournalWriteError when the write fails (disk full, read-only, locked too long)
    */
-  append(rootRunId: string, entries: NewEntry[], opts: { sync?: boolean } = {}): JournalEntry[] {
+  async append(rootRunId: string, entries: NewEntry[], opts: { sync?: boolean } = {}): Promise<JournalEntry[]> {
     let out: JournalEntry[];
     // An entry whose loss on power failure changes nothing (an attempt about to start: lost
     // or not, an unconfirmed attempt runs again) is committed without its own fsync; the
@@ -229,9 +219,9 @@ export class SqliteJournal {
    * does not match ends the read (everything before it is kept) and is reported in
    * `corrupt`.
    */
-  read(rootRunId: string, afterSeq = 0): { entries: JournalEntry[]; corrupt?: string; damage?: Damage } {
+  async read(rootRunId: string, afterSeq = 0): Promise<{ entries: JournalEntry[]; corrupt?: string; damage?: Damage }> {
     const entries: JournalEntry[] = [];
-    const damage = this.scan(rootRunId, (e) => void entries.push(e), afterSeq);
+    const damage = await this.scan(rootRunId, (e) => void entries.push(e), afterSeq);
     return damage ? { entries, corrupt: damage.message, damage } : { entries };
   }
 
@@ -240,7 +230,7 @@ export class SqliteJournal {
    * journal: resume folds as it reads). Returns a note when a checksum fails; the
    * entries before it have been visited.
    */
-  scan(rootRunId: string, visit: (e: JournalEntry) => void, afterSeq = 0): Damage | undefined {
+  async scan(rootRunId: string, visit: (e: JournalEntry) => void, afterSeq = 0): Promise<Damage | undefined> {
     try {
       const rows = this.readRows.iterate(rootRunId, afterSeq) as IterableIterator<[number, string, string, number, string, number, string, number]>;
       for (const [seq, run_id, step_id, attempt, entry_type, at_ms, payload, sum] of rows) {
@@ -263,18 +253,11 @@ export class SqliteJournal {
    * What resuming past damaged entry `seq` of a run tree would lose: the entries from
    * it to the end, and the steps that completed in them (read as far as they parse).
    */
-  damageReport(rootRunId: string, seq: number): JournalDamagedError {
+  async damageReport(rootRunId: string, seq: number): Promise<JournalDamagedError> {
     return this.reading(() => {
       const rows = this.db.prepare("SELECT run_id, step_id, entry_type FROM journal WHERE root_run_id = ? AND seq >= ? ORDER BY seq").all(rootRunId, seq) as { run_id: string; step_id: string; entry_type: string }[];
-      // A step whose confirmed effect is kept is re-used, not run again, even if its completion is lost.
-      const kept = new Set(
-        (this.db.prepare("SELECT run_id, step_id FROM journal WHERE root_run_id = ? AND seq < ? AND entry_type = 'effect.confirmed'").all(rootRunId, seq) as { run_id: string; step_id: string }[]).map((r) => `${r.run_id}\u0000${r.step_id}`),
-      );
-      const steps = new Set<string>();
-      for (const r of rows) {
-        if ((r.entry_type === "step.completed" || r.entry_type === "effect.confirmed") && !kept.has(`${r.run_id}\u0000${r.step_id}`)) steps.add(r.step_id);
-      }
-      return new JournalDamagedError(rootRunId, seq, rows.length, [...steps]);
+      const confirmed = this.db.prepare("SELECT run_id, step_id, entry_type FROM journal WHERE root_run_id = ? AND seq < ? AND entry_type = 'effect.confirmed'").all(rootRunId, seq) as DamagedRow[];
+      return new JournalDamagedError(rootRunId, seq, rows.length, tallyDamage(confirmed, rows));
     });
   }
 
@@ -284,7 +267,7 @@ export class SqliteJournal {
    * the tree's rows of the `runs` index rebuilt from what remains.
    * @returns how many entries were set aside
    */
-  quarantine(rootRunId: string, seq: number, nowMs: number): number {
+  async quarantine(rootRunId: string, seq: number, nowMs: number): Promise<number> {
     const tx = this.db.transaction(() => {
       this.db
         .prepare("INSERT INTO journal_quarantine SELECT seq, root_run_id, run_id, step_id, attempt, entry_type, at_ms, payload, checksum, ? FROM journal WHERE root_run_id = ? AND seq >= ?")
@@ -311,8 +294,8 @@ export class SqliteJournal {
    * remembered outputs best match `query` (SQLite FTS5, bm25), then the newest, as many
    * as fit in `budgetBytes` of text (UTF-8). Runs of the tree `excludeRoot` are skipped.
    */
-  recall(identity: string, query: string, budgetBytes: number, excludeRoot: string): MemoryItem[] {
-    const terms = [...new Set(query.toLowerCase().match(/[\p{L}\p{N}_]{2,}/gu) ?? [])].slice(0, 32);
+  async recall(identity: string, query: string, budgetBytes: number, excludeRoot: string): Promise<MemoryItem[]> {
+    const terms = recallTerms(query);
     const exclude = `${excludeRoot}/%`;
     const rows = (
       terms.length > 0
@@ -322,22 +305,11 @@ export class SqliteJournal {
         : []
     ) as MemoryItem[];
     const recent = this.db.prepare("SELECT run_id, at_ms, text FROM memory WHERE identity = ? AND run_id != ? AND run_id NOT LIKE ? ORDER BY at_ms DESC LIMIT 200").all(identity, excludeRoot, exclude) as MemoryItem[];
-    const out: MemoryItem[] = [];
-    const seen = new Set<string>();
-    let left = budgetBytes;
-    for (const r of [...rows, ...recent]) {
-      if (seen.has(r.run_id) || left <= 0) continue;
-      seen.add(r.run_id);
-      const bytes = Buffer.byteLength(r.text);
-      const text = bytes <= left ? r.text : Buffer.from(r.text).subarray(0, left).toString("utf8").replace(/\uFFFD$/, "");
-      out.push({ run_id: r.run_id, at_ms: Number(r.at_ms), text });
-      left -= Buffer.byteLength(text);
-    }
-    return out;
+    return pickMemory([...rows, ...recent], budgetBytes);
   }
 
   /** A root run's `run.spawned` payload (its first entry), without reading the rest. @throws JournalReadError */
-  spawned(rootRunId: string): JournalEntry<"run.spawned">["payload"] | undefined {
+  async spawned(rootRunId: string): Promise<JournalEntry<"run.spawned">["payload"] | undefined> {
     return this.reading(() => {
       const row = this.db.prepare("SELECT payload FROM journal WHERE root_run_id = ? AND run_id = ? AND entry_type = 'run.spawned' ORDER BY seq LIMIT 1").get(rootRunId, rootRunId) as { payload: string } | undefined;
       return row ? (JSON.parse(row.payload) as JournalEntry<"run.spawned">["payload"]) : undefined;
@@ -345,13 +317,13 @@ export class SqliteJournal {
   }
 
   /** Runs, newest first; `roots` limits to root runs. @throws JournalReadError */
-  runs(opts: { roots?: boolean; limit?: number } = {}): RunRow[] {
+  async runs(opts: { roots?: boolean; limit?: number } = {}): Promise<RunRow[]> {
     const where = opts.roots ? "WHERE parent_run_id IS NULL" : "";
     return this.reading(() => this.db.prepare(`SELECT * FROM runs ${where} ORDER BY created_ms DESC, run_id DESC LIMIT ?`).all(opts.limit ?? 1000) as RunRow[]);
   }
 
   /** One run's row, or undefined. @throws JournalReadError */
-  run(runId: string): RunRow | undefined {
+  async run(runId: string): Promise<RunRow | undefined> {
     return this.reading(() => this.db.prepare("SELECT * FROM runs WHERE run_id = ?").get(runId) as RunRow | undefined);
   }
 
@@ -370,7 +342,7 @@ export class SqliteJournal {
    * @returns a note of what was taken over, to be said as a warning
    * @throws RunLockedError, JournalWriteError
    */
-  lock(rootRunId: string, opts: { force?: boolean } = {}): string | undefined {
+  async lock(rootRunId: string, opts: { force?: boolean } = {}): Promise<string | undefined> {
     try {
       return this.leases.acquire(rootRunId, opts.force);
     } catch (e) {
@@ -380,12 +352,12 @@ export class SqliteJournal {
   }
 
   /** Releases this process's lease on the run tree. Never throws (a failure must not hide another). */
-  unlock(rootRunId: string): void {
+  async unlock(rootRunId: string): Promise<void> {
     this.leases.release(rootRunId);
   }
 
   /** Who holds a run tree's lease (`criteria runs`, `criteria unlock`). */
-  holder(rootRunId: string): ReturnType<Leases["holder"]> {
+  async holder(rootRunId: string): Promise<LeaseHolder | undefined> {
     return this.reading(() => this.leases.holder(rootRunId));
   }
 
@@ -394,8 +366,8 @@ export class SqliteJournal {
    * that still runs it can no longer write to the journal.
    * @returns who held it, when someone did
    */
-  breakLease(rootRunId: string): ReturnType<Leases["holder"]> {
-    const held = this.holder(rootRunId);
+  async breakLease(rootRunId: string): Promise<LeaseHolder | undefined> {
+    const held = await this.holder(rootRunId);
     try {
       this.db.prepare("UPDATE locks SET pid = 0, expires_ms = 0, owner = NULL, epoch = COALESCE(epoch, 0) + 1 WHERE root_run_id = ?").run(rootRunId);
     } catch (e) {
@@ -404,28 +376,12 @@ export class SqliteJournal {
     return held;
   }
 
-  close(): void {
+  async close(): Promise<void> {
     this.leases.stopAll();
     this.db.close();
   }
 }
 
-
-/** The text a run leaves in memory: its outputs, one `name: value` per line. */
-function memoryText(outputs: Record<string, unknown>): string {
-  return Object.entries(outputs)
-    .map(([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`)
-    .join("\n");
-}
-
-/**
- * CRC-32 of an entry's fields: detects a torn or corrupted row (not tampering, which
- * needs a key). CRC-32 rather than a cryptographic hash: it is checked for every entry
- * on every resume.
- */
-function checksum(seq: number, root: string, runId: string, stepId: string, attempt: number, type: string, atMs: number, payload: string): number {
-  return crc32(`${seq}\0${root}\0${runId}\0${stepId}\0${attempt}\0${type}\0${atMs}\0${payload}`);
-}
 
 /**
  * Detects a WAL whose last frame was cut short (its size is not a whole number of

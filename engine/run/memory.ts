@@ -4,7 +4,7 @@ import type { MemoryItem } from "../journal/entry.js";
 /**
  * Where a flow's memory comes from (docs/language.md, Composition; the `memory.injected` entry): given
  * the run's identity and a query (the text of its input), earlier runs' outputs within
- * a size budget. The default is the journal itself (`SqliteJournal.recall`: SQLite FTS5
+ * a size budget. The default is the journal itself (`Journal.recall`: SQLite FTS5
  * over the outputs of this identity's earlier successful runs).
  */
 export interface MemoryProvider {
@@ -12,7 +12,7 @@ export interface MemoryProvider {
    * @param budgetBytes the most text (UTF-8 bytes) to return
    * @param excludeRoot a run whose tree is not recalled (the run asking)
    */
-  recall(identity: string, query: string, budgetBytes: number, excludeRoot: string): MemoryItem[];
+  recall(identity: string, query: string, budgetBytes: number, excludeRoot: string): MemoryItem[] | Promise<MemoryItem[]>;
 }
 
 /** The size budget of one memory pack: 4 KiB of text. */

@@ -8,7 +8,7 @@ import type { FunctionTable, Value } from "../../compiler/expr/value.js";
 import type { Adapter, Reason, StepRequest, StepResult } from "../adapters/adapter.js";
 import type { JournalEntry, NewEntry, Payloads } from "../journal/entry.js";
 import { applyEntry, foldEntries, RETRYABLE, type TreeRecord } from "../journal/fold.js";
-import type { SqliteJournal } from "../journal/sqlite-journal.js";
+import type { Journal } from "../journal/journal.js";
 import { chainOf, DeadlineExceeded, deadlineOf, ownerOf, rootOf, subworkflowOf, type Frame } from "./frame.js";
 import { MEMORY_BUDGET_BYTES, memoryNamespace, queryOf, type MemoryProvider } from "./memory.js";
 import { conform, EvalFailure, engineFunctions, evalExpr, evalMap } from "./evaluate.js";
@@ -75,7 +75,7 @@ interface ChildCall {
 
 /** What the runner needs from outside: the journal, adapters, a clock, an event sink. */
 export interface RunnerOptions {
-  journal: SqliteJournal;
+  journal: Journal;
   /** The adapter for a plugin type (built in or out-of-process). */
   adapterFor: (type: string) => Adapter;
   /** Directory relative paths in the workflow resolve against. */
@@ -266,12 +266,28 @@ export class Runner {
     this.opts.events?.(this.redactor.redact({ ...e, at_ms: this.clock() } as RunEvent));
   }
 
-  /** Journals entries (their payloads masked of every secret) and folds them into the tree. */
-  private append(entries: NewEntry[], opts: { sync?: boolean } = {}): JournalEntry[] {
+  /**
+   * Journals entries (their payloads masked of every secret) and folds them into the tree.
+   * Appends and journal reads of this runner happen one at a time, in call order (parallel
+   * items append concurrently): the tree is folded in `seq` order whatever the store.
+   */
+  private append(entries: NewEntry[], opts: { sync?: boolean } = {}): Promise<JournalEntry[]> {
     if (!this.redactor.empty) entries = entries.map((e) => ({ ...e, payload: this.masked(e) }) as NewEntry);
-    const written = this.opts.journal.append(this.rootId, entries, opts);
-    for (const e of written) applyEntry(this.tree, e);
-    return written;
+    return this.serially(async () => {
+      const written = await this.opts.journal.append(this.rootId, entries, opts);
+      for (const e of written) applyEntry(this.tree, e);
+      return written;
+    });
+  }
+
+  /** The tail of this runner's journal operations: each starts when the one before it has ended. */
+  private journalQueue: Promise<unknown> = Promise.resolve();
+
+  /** Runs `op` after every journal operation queued before it (see {@link append}). */
+  private serially<T>(op: () => Promise<T>): Promise<T> {
+    const done = this.journalQueue.then(op);
+    this.journalQueue = done.catch(() => undefined);
+    return done;
   }
 
   private entry<T extends keyof Payloads>(run_id: string, step_id: string, attempt: number, entry_type: T, payload: Payloads[T]): NewEntry {
@@ -285,14 +301,14 @@ export class Runner {
    */
   async start(graph: Graph, inputs: Record<string, Value>, runId?: string, input: Record<string, Value> = {}, source?: { entry: string; hash: string }): Promise<RunEnd> {
     this.rootId = runId ?? newRunId(this.clock());
-    this.takeLease(this.rootId);
+    await this.takeLease(this.rootId);
     try {
-      if (this.opts.journal.run(this.rootId)) throw new RunRefused(`run ${this.rootId} already exists; continue it with criteria resume ${this.rootId}, or choose another --run-id`, true);
+      if (await this.opts.journal.run(this.rootId)) throw new RunRefused(`run ${this.rootId} already exists; continue it with criteria resume ${this.rootId}, or choose another --run-id`, true);
       return await this.root(graph, inputs, input, this.opts.baseDir, source);
     } catch (e) {
       throw this.maskError(e);
     } finally {
-      this.opts.journal.unlock(this.rootId);
+      await this.opts.journal.unlock(this.rootId);
     }
   }
 
@@ -306,18 +322,18 @@ export class Runner {
    */
   async resume(runId: string, opts: { workdir?: string } = {}): Promise<RunEnd> {
     this.rootId = runId;
-    this.takeLease(runId);
+    await this.takeLease(runId);
     try {
       this.tree = foldEntries([]);
-      let damage = this.opts.journal.scan(runId, (e) => applyEntry(this.tree, e));
+      let damage = await this.opts.journal.scan(runId, (e) => applyEntry(this.tree, e));
       if (damage && this.opts.discardDamaged) {
-        const report = this.opts.journal.damageReport(runId, damage.seq);
-        const moved = this.opts.journal.quarantine(runId, damage.seq, this.clock());
+        const report = await this.opts.journal.damageReport(runId, damage.seq);
+        const moved = await this.opts.journal.quarantine(runId, damage.seq, this.clock());
         this.emit({ event: "warning", run_id: runId, message: `--discard-damaged: set aside ${moved} journal entries from entry ${damage.seq} on (the journal's quarantine keeps them)${report.steps.length ? `; steps ${report.steps.map((x) => `"${x}"`).join(", ")} run again` : ""}` });
         this.tree = foldEntries([]);
-        damage = this.opts.journal.scan(runId, (e) => applyEntry(this.tree, e));
+        damage = await this.opts.journal.scan(runId, (e) => applyEntry(this.tree, e));
       }
-      if (damage) throw this.opts.journal.damageReport(runId, damage.seq);
+      if (damage) throw await this.opts.journal.damageReport(runId, damage.seq);
       const root = this.tree.runs.get(runId);
       if (!root?.spawned?.graph) throw new RunRefused(`no run ${runId} in the journal (criteria runs lists them)`);
       if (root.completed) return this.endFromRecord(runId, root.completed);
@@ -326,7 +342,7 @@ export class Runner {
     } catch (e) {
       throw this.maskError(e);
     } finally {
-      this.opts.journal.unlock(runId);
+      await this.opts.journal.unlock(runId);
     }
   }
 
@@ -354,8 +370,8 @@ export class Runner {
   }
 
   /** Takes the run's lease, saying what it took over. */
-  private takeLease(runId: string): void {
-    const note = this.opts.journal.lock(runId, { force: this.opts.force === true });
+  private async takeLease(runId: string): Promise<void> {
+    const note = await this.opts.journal.lock(runId, { force: this.opts.force === true });
     if (note) this.emit({ event: "warning", run_id: runId, message: note });
   }
 
@@ -537,7 +553,7 @@ export class Runner {
     const graph = call.graph;
     let rec = this.tree.runs.get(runId);
     if (!rec?.spawned) {
-      this.append([this.entry(runId, "", 0, "run.spawned", spawn)]);
+      await this.append([this.entry(runId, "", 0, "run.spawned", spawn)]);
       rec = this.tree.runs.get(runId)!;
       if (!parent) this.emit({ event: "run.started", run_id: runId, workflow: graph.name });
     } else if (!parent) this.emit({ event: "run.resumed", run_id: runId, workflow: graph.name });
@@ -559,7 +575,7 @@ export class Runner {
     } catch (e) {
       if (!(e instanceof EvalFailure)) throw e;
       const end = this.fail(runId, "eval_error", e.message);
-      this.append([this.entry(runId, "", 0, "run.completed", { state: "", success: false, reason: end.reason, detail: e.message, outputs: {} })]);
+      await this.append([this.entry(runId, "", 0, "run.completed", { state: "", success: false, reason: end.reason, detail: e.message, outputs: {} })]);
       if (!parent) this.emit({ event: "run.completed", run_id: runId, state: "", success: false, reason: end.reason, detail: end.detail, outputs: {} });
       return end;
     }
@@ -580,7 +596,7 @@ export class Runner {
       signal: call.deadline ? unlimited(AbortSignal.any([parent?.signal ?? this.abort.signal, call.deadline.signal])) : (parent?.signal ?? this.abort.signal),
       ...(call.deadline ? { deadline: call.deadline } : {}),
     };
-    if (graph.memory?.script) f.memory = this.memoryFor(f, spawn.identity ?? graph.name);
+    if (graph.memory?.script) f.memory = await this.memoryFor(f, spawn.identity ?? graph.name);
     let end: RunEnd;
     try {
       end = await this.walk(f);
@@ -617,7 +633,7 @@ export class Runner {
     // A nested run that declares no outputs gives its caller its steps' merged outputs:
     // journaled, so a resumed caller reads the same result.
     const result = parent && graph.outputs.length === 0 && Object.keys(f.merged).length > 0 ? { result: { ...f.merged } } : {};
-    this.append([this.entry(runId, "", 0, "run.completed", { state: end.state, success: end.success, reason: end.reason, ...(end.detail ? { detail: end.detail } : {}), outputs: end.outputs, ...result })]);
+    await this.append([this.entry(runId, "", 0, "run.completed", { state: end.state, success: end.success, reason: end.reason, ...(end.detail ? { detail: end.detail } : {}), outputs: end.outputs, ...result })]);
     if (!parent) this.emit({ event: "run.completed", run_id: runId, state: end.state, success: end.success, reason: end.reason, detail: end.detail, outputs: end.outputs });
     return end;
   }
@@ -627,13 +643,13 @@ export class Runner {
    * recalled once, before its first step (which consumes it), and journaled; a resumed
    * run re-uses the journaled pack and never recalls again.
    */
-  private memoryFor(f: Frame, identity: string): Value {
+  private async memoryFor(f: Frame, identity: string): Promise<Value> {
     if (!f.rec.memory) {
       const query = queryOf(f.inputs);
       const provider = this.opts.memory ?? this.opts.journal;
-      const items = provider.recall(identity, query, MEMORY_BUDGET_BYTES, f.runId);
+      const items = await provider.recall(identity, query, MEMORY_BUDGET_BYTES, f.runId);
       const bytes = items.reduce((n, i) => n + Buffer.byteLength(i.text), 0);
-      this.append([this.entry(f.runId, f.graph.initial_state, 0, "memory.injected", { consuming_step_id: f.graph.initial_state, identity, query, items, bytes, budget_bytes: MEMORY_BUDGET_BYTES })]);
+      await this.append([this.entry(f.runId, f.graph.initial_state, 0, "memory.injected", { consuming_step_id: f.graph.initial_state, identity, query, items, bytes, budget_bytes: MEMORY_BUDGET_BYTES })]);
     }
     return memoryNamespace(f.rec.memory!.items);
   }
@@ -688,7 +704,7 @@ export class Runner {
           // The arm's `output` becomes steps.<node> before its target is entered.
           const out = arm >= 0 ? branch.arms[arm].output : branch.default_output;
           const output = out ? evalMap(out, ns, this.fns(f)) : undefined;
-          this.append([this.entry(f.runId, node, 0, "branch.taken", { visit, arm, next, ...(output ? { output } : {}) })]);
+          await this.append([this.entry(f.runId, node, 0, "branch.taken", { visit, arm, next, ...(output ? { output } : {}) })]);
           taken = f.rec.branches.get(`${node}#${visit}`)!;
         }
         if (taken.output) {
@@ -755,7 +771,7 @@ export class Runner {
       return { next: recorded.next || undefined, reason: recorded.reason, detail: recorded.detail, ...(recorded.projection ? { projection: recorded.projection } : {}) };
     }
     if (over) {
-      this.append([this.entry(f.runId, step.name, 0, "step.completed", { visit, outcome: "", next: "", output: {}, reason: "policy_exceeded", detail: over })]);
+      await this.append([this.entry(f.runId, step.name, 0, "step.completed", { visit, outcome: "", next: "", output: {}, reason: "policy_exceeded", detail: over })]);
       return { reason: "policy_exceeded", detail: over };
     }
     const started = this.clock();
@@ -791,7 +807,7 @@ export class Runner {
       }
     }
     const next = outcome?.next ?? "";
-    this.append([
+    await this.append([
       ...result.pending,
       this.entry(f.runId, step.name, 0, "step.completed", {
         visit,
@@ -899,7 +915,7 @@ export class Runner {
             detail = e.message;
           }
         }
-        this.append([
+        await this.append([
           ...r.pending,
           this.entry(f.runId, step.name, 0, "iteration.completed", {
             visit,
@@ -1046,7 +1062,7 @@ export class Runner {
     let attempt = rec?.started ?? 0;
     const named = `step "${step.name}"${iteration !== undefined ? `[${iteration}]` : ""}`;
     if (rec && rec.started > 0 && rec.confirmedAttempt !== rec.started && !rec.crashed.has(rec.started)) {
-      this.append([this.entry(f.runId, step.name, rec.started, "step.attempt.crashed", { idempotency_key: key, ...tag })]);
+      await this.append([this.entry(f.runId, step.name, rec.started, "step.attempt.crashed", { idempotency_key: key, ...tag })]);
       // The killed criteria process may have left the attempt's processes running: stop
       // them before the work runs again, so the two never overlap.
       const reaped = await reapOrphan(orphanFile(this.opts.journal.stateDir, key));
@@ -1091,7 +1107,7 @@ export class Runner {
       if (adapter.effectful) {
         // Journaled before the effect, not flushed: a power loss that takes it also takes
         // the effect's confirmation, and an unconfirmed attempt runs again either way.
-        this.append([started, this.entry(f.runId, step.name, attempt, "effect.recorded", { idempotency_key: key, adapter: adapter.type, ...tag })], { sync: false });
+        await this.append([started, this.entry(f.runId, step.name, attempt, "effect.recorded", { idempotency_key: key, adapter: adapter.type, ...tag })], { sync: false });
       } else pending.push(started);
       const session = await sessions.get(sessionId, () => ({ adapter, config: config() }));
       const ctl = new AbortController();
@@ -1127,7 +1143,7 @@ export class Runner {
         // Stopped on purpose (not a crash): say so in the journal when the attempt is there.
         if (adapter.effectful) {
           try {
-            this.append([this.entry(f.runId, step.name, attempt, "step.attempt.interrupted", { idempotency_key: key, ...tag, cause: stop instanceof DeadlineExceeded ? "timeout" : "signal" })]);
+            await this.append([this.entry(f.runId, step.name, attempt, "step.attempt.interrupted", { idempotency_key: key, ...tag, cause: stop instanceof DeadlineExceeded ? "timeout" : "signal" })]);
           } catch {
             // the journal cannot be written: resume marks the attempt crashed instead
           }
@@ -1141,7 +1157,7 @@ export class Runner {
       if (RETRYABLE.has(res.reason)) {
         // A retryable failure is journaled at once: it spends retry budget even if the
         // process dies before the next attempt.
-        this.append([...pending.splice(0), confirmed]);
+        await this.append([...pending.splice(0), confirmed]);
         if (f.rec.attempts.get(key)!.transientFailures <= retries && !(res.reason === "crashed" && onCrash === "abort_run")) {
           this.emit({ event: "warning", run_id: f.runId, message: `step "${step.name}" attempt ${attempt} failed (${res.reason}); retrying` });
           continue;
@@ -1314,7 +1330,7 @@ export class Runner {
       const left = untilMs === undefined ? Infinity : untilMs - this.clock();
       if (left <= 0) return undefined;
       await this.sleep(Math.min(this.opts.pollMs ?? 250, left), f.signal);
-      this.opts.journal.scan(this.rootId, (e) => applyEntry(this.tree, e), this.tree.lastSeq);
+      await this.serially(() => this.opts.journal.scan(this.rootId, (e) => applyEntry(this.tree, e), this.tree.lastSeq));
     }
   }
 

@@ -16,7 +16,7 @@ export interface NodeHost {
   signal: AbortSignal;
   /** The error to throw when interrupted. */
   interrupted(): Error;
-  append(entries: NewEntry[]): JournalEntry[];
+  append(entries: NewEntry[]): Promise<JournalEntry[]>;
   entry<T extends keyof Payloads>(run_id: string, step_id: string, attempt: number, entry_type: T, payload: Payloads[T]): NewEntry;
   emit(e: RunEvent): void;
   /** The first unconsumed `signal.received` of that name; undefined once `untilMs` passes. */
@@ -47,24 +47,24 @@ export async function runWait(h: NodeHost, f: NodeRun, w: Graph["waits"][number]
   let until = rec?.started?.payload.until_ms;
   if (!rec?.started) {
     until = w.duration_ms !== undefined ? h.clock() + w.duration_ms : undefined;
-    h.append([h.entry(f.runId, w.name, 0, "wait.started", { visit, ...(until !== undefined ? { until_ms: until } : {}), ...(w.signal ? { signal: w.signal } : {}) })]);
+    await h.append([h.entry(f.runId, w.name, 0, "wait.started", { visit, ...(until !== undefined ? { until_ms: until } : {}), ...(w.signal ? { signal: w.signal } : {}) })]);
   }
   h.emit({ event: "wait.started", run_id: f.runId, node: w.name, ...(until !== undefined ? { until_ms: until } : {}), ...(w.signal ? { signal: w.signal } : {}) });
   if (!w.signal) {
     await h.sleep((until ?? h.clock()) - h.clock(), h.signal);
     if (h.signal.aborted) throw h.interrupted();
     const next = route(["elapsed", "timeout", "success"]);
-    h.append([h.entry(f.runId, w.name, 0, "wait.completed", { visit, outcome: "elapsed", next })]);
+    await h.append([h.entry(f.runId, w.name, 0, "wait.completed", { visit, outcome: "elapsed", next })]);
     return { outcome: "elapsed", next };
   }
   const sig = await h.awaitSignal(w.signal, until);
   if (!sig) {
     const next = route(["timeout", "elapsed"]);
-    h.append([h.entry(f.runId, w.name, 0, "wait.completed", { visit, outcome: "timeout", next })]);
+    await h.append([h.entry(f.runId, w.name, 0, "wait.completed", { visit, outcome: "timeout", next })]);
     return { outcome: "timeout", next };
   }
   const next = route([w.signal, "received", "signal", "success"]);
-  h.append([h.entry(f.runId, w.name, 0, "wait.completed", { visit, outcome: "received", next, signal_seq: sig.seq, ...(sig.payload.payload !== undefined ? { signal_payload: sig.payload.payload } : {}) })]);
+  await h.append([h.entry(f.runId, w.name, 0, "wait.completed", { visit, outcome: "received", next, signal_seq: sig.seq, ...(sig.payload.payload !== undefined ? { signal_payload: sig.payload.payload } : {}) })]);
   return { outcome: "received", next };
 }
 
@@ -82,7 +82,7 @@ export async function runApproval(h: NodeHost, f: NodeRun, a: Graph["approvals"]
   if (!rec?.requested) {
     const reason = a.reason ? String(f.evaluate(a.reason)) : undefined;
     until = a.timeout_ms !== undefined ? h.clock() + a.timeout_ms : undefined;
-    h.append([h.entry(f.runId, a.name, 0, "approval.requested", { visit, approvers: a.approvers, ...(reason ? { reason } : {}), ...(until !== undefined ? { until_ms: until } : {}) })]);
+    await h.append([h.entry(f.runId, a.name, 0, "approval.requested", { visit, approvers: a.approvers, ...(reason ? { reason } : {}), ...(until !== undefined ? { until_ms: until } : {}) })]);
   }
   let decision: "approved" | "rejected" | "timeout";
   let by: string | undefined;
@@ -98,7 +98,7 @@ export async function runApproval(h: NodeHost, f: NodeRun, a: Graph["approvals"]
     seq = sig?.seq;
   }
   const next = routeOf(decision) ?? "";
-  h.append([h.entry(f.runId, a.name, 0, "approval.decided", { visit, decision, ...(by ? { by } : {}), outcome: decision, next, ...(seq !== undefined ? { signal_seq: seq } : {}) })]);
+  await h.append([h.entry(f.runId, a.name, 0, "approval.decided", { visit, decision, ...(by ? { by } : {}), outcome: decision, next, ...(seq !== undefined ? { signal_seq: seq } : {}) })]);
   h.emit({ event: "approval.decided", run_id: f.runId, node: a.name, decision });
   return { next: next || undefined, decision };
 }

@@ -73,7 +73,7 @@ export function runnerFor(baseDir: string, extra: Partial<RunnerOptions> = {}, s
   const journal = new SqliteJournal(stateDir);
   const events: RunEvent[] = [];
   const runner = new Runner({ journal, adapterFor, baseDir, events: (e) => events.push(e), pollMs: 5, ...extra });
-  return { runner, journal, events, stateDir, entries: (id: string) => journal.read(id).entries };
+  return { runner, journal, events, stateDir, entries: async (id: string) => (await journal.read(id)).entries };
 }
 
 /** Compiles and runs `entry` of a project to its end. */

@@ -73,7 +73,7 @@ describe("nested runs", () => {
     const count = counting();
     const { end, entries } = await runIn(dir, "main.hcl", { extra: { adapterFor: count.adapterFor } });
     expect(end).toMatchObject({ success: false, state: "failed", reason: "failure_state" });
-    const call = entries("run").find((e): e is JournalEntry<"step.completed"> => e.entry_type === "step.completed" && e.step_id === "call");
+    const call = (await entries("run")).find((e): e is JournalEntry<"step.completed"> => e.entry_type === "step.completed" && e.step_id === "call");
     expect(call?.payload).toMatchObject({ outcome: "failure", next: "failed", reason: "child_failed", child_run_ids: ["run/call#1"], child_states: ["broken"] });
     expect(call?.payload.detail).toBe(`subworkflow "child" (run run/call#1) failed: reached state "broken" (success = false)`);
   });
@@ -132,13 +132,13 @@ state "broken" {
     const a = runnerFor(dir, { adapterFor: count.adapterFor, signal: stop.signal });
     await expect(a.runner.start(g, {}, "r")).rejects.toBeInstanceOf(RunInterrupted);
     expect(count.calls).toEqual(["r:first", "r/call#1:a", "r/call#1:b"]);
-    a.journal.close();
+    await a.journal.close();
     const b = runnerFor(dir, { adapterFor: count.adapterFor }, a.stateDir);
     const end = await b.runner.resume("r");
     expect(end).toMatchObject({ success: true, state: "done" });
     // first and a are not run again; b, interrupted before its result was confirmed, runs again.
     expect(count.calls).toEqual(["r:first", "r/call#1:a", "r/call#1:b", "r/call#1:b", "r:last"]);
-    const call = b.entries("r").find((e) => e.entry_type === "step.completed" && e.step_id === "call");
+    const call = (await b.entries("r")).find((e) => e.entry_type === "step.completed" && e.step_id === "call");
     expect(call?.payload).toMatchObject({ output: { from_child: "a and b ran" }, child_states: ["done"] });
     // Resuming a finished run runs nothing.
     const c = runnerFor(dir, { adapterFor: count.adapterFor }, a.stateDir);
@@ -146,7 +146,7 @@ state "broken" {
     expect(count.calls).toHaveLength(5);
   });
 
-  it("a body without outputs killed between its run.completed and its iteration's completion gives the same result on resume", () => {
+  it("a body without outputs killed between its run.completed and its iteration's completion gives the same result on resume", async () => {
     const dir = project({
       "main.hcl": `${HEADER("p", "loop")}
 adapter "noop" "default" {}
@@ -170,16 +170,16 @@ output "made" { value = steps.loop[0].made }
     const ref = mkdtempSync(join(tmpdir(), "criteria-body-"));
     expect(run(ref).status).toBe(0);
     const j = new SqliteJournal(ref);
-    const entries = j.read("k").entries;
-    j.close();
+    const entries = (await j.read("k")).entries;
+    await j.close();
     const childDone = entries.find((e) => e.entry_type === "run.completed" && e.run_id !== "k")!;
     const state = mkdtempSync(join(tmpdir(), "criteria-body-"));
     expect(run(state, { CRITERIA_FAULT_KILL_AFTER_SEQ: String(childDone.seq) }).signal).toBe("SIGKILL");
     const resumed = spawnSync(process.execPath, [bin, "resume", "k", "--state-dir", state, "-o", "json"], { encoding: "utf8" });
     expect(resumed.status, resumed.stderr).toBe(0);
     const j2 = new SqliteJournal(state);
-    const end = j2.read("k").entries.find((e) => e.entry_type === "run.completed" && e.run_id === "k");
-    j2.close();
+    const end = (await j2.read("k")).entries.find((e) => e.entry_type === "run.completed" && e.run_id === "k");
+    await j2.close();
     expect(end?.payload).toMatchObject({ success: true, outputs: { made: "by x" } });
   });
 
@@ -191,7 +191,7 @@ output "made" { value = steps.loop[0].made }
     const r = runnerFor(dir, { adapterFor: count.adapterFor });
     const end = await r.runner.start(g, {}, "d");
     expect(end.success).toBe(false);
-    const call = r.entries("d").find((e): e is JournalEntry<"step.completed"> => e.entry_type === "step.completed" && e.step_id === "call");
+    const call = (await r.entries("d")).find((e): e is JournalEntry<"step.completed"> => e.entry_type === "step.completed" && e.step_id === "call");
     expect(call?.payload).toMatchObject({ reason: "policy_exceeded", detail: "runs would nest 1 deep, past policy max_depth = 0: parent > child" });
     expect(count.calls).toEqual(["d:first"]);
   });
@@ -223,7 +223,7 @@ output "ran" { value = steps.a.stdout }
     });
     const { end, entries } = await runIn(dir, "main.hcl");
     expect(end.success, end.detail).toBe(true);
-    const call = entries("run").find((e) => e.entry_type === "step.completed" && e.step_id === "call");
+    const call = (await entries("run")).find((e) => e.entry_type === "step.completed" && e.step_id === "call");
     expect(call?.payload).toMatchObject({ output: { read: "the child's prompt", ran: "the child's prompt" } });
   });
 
@@ -251,14 +251,14 @@ state "done" { terminal = true }
 `,
     });
     const { entries, journal } = await runIn(dir, "main.hcl", { runId: "ids" });
-    const spawned = entries("ids").filter((e): e is JournalEntry<"run.spawned"> => e.entry_type === "run.spawned");
+    const spawned = (await entries("ids")).filter((e): e is JournalEntry<"run.spawned"> => e.entry_type === "run.spawned");
     expect(spawned.map((e) => [e.run_id, e.payload.parent_step_id, e.payload.iteration, e.payload.inputs])).toEqual([
       ["ids", undefined, undefined, {}],
       ["ids/call#1[0]", "call", 0, { n: 0 }],
       ["ids/call#1[1]", "call", 1, { n: 1 }],
     ]);
-    expect(journal.runs({ roots: true }).map((r) => r.run_id)).toEqual(["ids"]);
-    expect(journal.runs({ roots: false }).map((r) => r.run_id).sort()).toEqual(["ids", "ids/call#1[0]", "ids/call#1[1]"]);
+    expect((await journal.runs({ roots: true })).map((r) => r.run_id)).toEqual(["ids"]);
+    expect((await journal.runs({ roots: false })).map((r) => r.run_id).sort()).toEqual(["ids", "ids/call#1[0]", "ids/call#1[1]"]);
   });
 
   it("a workflow_file body behaves as an inline body: it sees the enclosing agents and variables (docs/language.md, Composition)", async () => {
@@ -295,11 +295,11 @@ state "done" { terminal = true }
     const { end, entries } = await runIn(dir, "main.hcl", { extra: { adapterFor: count.adapterFor } });
     expect(end.success, end.detail).toBe(true);
     expect(count.opened).toEqual(["agent.executor@run"]);
-    const loop = entries("run").find((e) => e.entry_type === "step.completed" && e.step_id === "loop");
+    const loop = (await entries("run")).find((e) => e.entry_type === "step.completed" && e.step_id === "loop");
     expect(loop?.payload).toMatchObject({ output: [{ said: "hello 0" }, { said: "hello 1" }] });
   });
 
-  it("a step's timeout bounds the child run it spawns: the child is stopped and journaled as timed out (found by a new-user trial: it was ignored)", () => {
+  it("a step's timeout bounds the child run it spawns: the child is stopped and journaled as timed out (found by a new-user trial: it was ignored)", async () => {
     const dir = project({
       "main.hcl": `${HEADER("p", "ask", '  use = ["./flows/slow.hcl"]\n')}
 step "ask" {
@@ -331,8 +331,8 @@ state "done" { terminal = true }
     expect(Date.now() - t0).toBeLessThan(4500); // not the 5 s of the child's step (a bound, not a timing assertion)
     expect(r.status, r.stderr).toBe(1);
     const j = new SqliteJournal(state);
-    const entries = j.read("t").entries;
-    j.close();
+    const entries = (await j.read("t")).entries;
+    await j.close();
     expect(entries.find((e) => e.entry_type === "run.completed" && e.run_id === "t/ask#1")?.payload).toMatchObject({ success: false, reason: "timeout" });
     expect(entries.find((e) => e.entry_type === "step.completed" && e.step_id === "ask")?.payload).toMatchObject({ outcome: "failure", next: "failed", reason: "timeout" });
     expect(existsSync(join(dir, "flows", "done.txt"))).toBe(false);
@@ -384,10 +384,10 @@ step "never" {
 `,
     });
     const { entries } = await runIn(dir, "main.hcl");
-    const a = entries("run").find((e) => e.entry_type === "step.completed" && e.step_id === "a");
+    const a = (await entries("run")).find((e) => e.entry_type === "step.completed" && e.step_id === "a");
     expect(a?.payload).toMatchObject({ outcome: "failure", reason: "child_failed", output: { sq: 4 } });
     expect((a?.payload as { output: Record<string, unknown> }).output).toEqual({ sq: 4 });
-    const after = entries("run").find((e) => e.entry_type === "step.completed" && e.step_id === "after");
+    const after = (await entries("run")).find((e) => e.entry_type === "step.completed" && e.step_id === "after");
     expect(after?.payload).toMatchObject({ outcome: "success", reason: "ok" });
   });
 

@@ -60,21 +60,21 @@ describe("docs/language.md, Composition: flows used as agents", () => {
     ]);
   });
 
-  it("A2: apply chief.hcl --input journals a nested run with the reviewer's identity, named by the parent step", () => {
+  it("A2: apply chief.hcl --input journals a nested run with the reviewer's identity, named by the parent step", async () => {
     const state = mkdtempSync(join(tmpdir(), "criteria-a2-"));
     const r = spawnSync(process.execPath, [bin, "apply", join(example, "chief.hcl"), "--input", '{"task": "add retries to the http client"}', "--state-dir", state, "--run-id", "a2", "-o", "json"], { encoding: "utf8" });
     expect(r.status, r.stderr + r.stdout).toBe(0);
     const j = new SqliteJournal(state);
     try {
-      const entries = j.read("a2").entries;
+      const entries = (await j.read("a2")).entries;
       const spawned = entries.filter((e): e is JournalEntry<"run.spawned"> => e.entry_type === "run.spawned" && e.run_id === "a2/review#1");
       expect(spawned).toHaveLength(1);
       expect(spawned[0].payload).toMatchObject({ workflow: "reviewer", identity: "team-reviewer", parent_run_id: "a2", parent_step_id: "review", call: "flow", input: { task: "add retries to the http client (triaged: high)" } });
       const done = entries.find((e): e is JournalEntry<"step.completed"> => e.entry_type === "step.completed" && e.run_id === "a2" && e.step_id === "review");
       expect(done?.payload).toMatchObject({ outcome: "success", child_run_ids: ["a2/review#1"], child_states: ["done"], output: { verdict: "approved: tests cover the change" } });
-      expect(j.runs({ roots: false }).find((x) => x.run_id === "a2/review#1")?.identity).toBe("team-reviewer");
+      expect((await j.runs({ roots: false })).find((x) => x.run_id === "a2/review#1")?.identity).toBe("team-reviewer");
     } finally {
-      j.close();
+      await j.close();
     }
   });
 
@@ -84,7 +84,7 @@ describe("docs/language.md, Composition: flows used as agents", () => {
     const calls: string[] = [];
     const first = runnerFor(example, {}, state);
     await first.runner.start(g, {}, "m1", { task: "add retries" });
-    const mem = first.entries("m1").filter((e): e is JournalEntry<"memory.injected"> => e.entry_type === "memory.injected");
+    const mem = (await first.entries("m1")).filter((e): e is JournalEntry<"memory.injected"> => e.entry_type === "memory.injected");
     // One per reviewer run (triage's second opinion and the chief's review), never the parent's.
     expect(mem.map((e) => [e.run_id, e.payload.consuming_step_id])).toEqual([
       ["m1/triage#1/second_opinion#1", "style"],
@@ -94,16 +94,16 @@ describe("docs/language.md, Composition: flows used as agents", () => {
     // The child's first step is the reviewer's, not the chief's (its first step is "triage").
     expect(g.initial_state).toBe("triage");
     expect(g.modules!["flows/reviewer.hcl"].initial_state).toBe("style");
-    first.journal.close();
+    await first.journal.close();
     // A second run recalls what the first one's reviewer runs returned (FTS5 over the journal).
     const second = runnerFor(example, { memory: { recall: (...a) => (calls.push(a[0]), second.journal.recall(...a)) } }, state);
     await second.runner.start(g, {}, "m2", { task: "add retries again" });
-    const recalled = second.entries("m2").filter((e): e is JournalEntry<"memory.injected"> => e.entry_type === "memory.injected");
+    const recalled = (await second.entries("m2")).filter((e): e is JournalEntry<"memory.injected"> => e.entry_type === "memory.injected");
     expect(recalled[0].payload.items.map((i) => i.run_id)).toContain("m1/review#1");
     expect(recalled[0].payload.items[0].text).toContain("verdict: approved: tests cover the change");
     expect(recalled[0].payload.bytes).toBeLessThanOrEqual(recalled[0].payload.budget_bytes);
     expect(calls).toEqual(["team-reviewer", "team-reviewer"]);
-    second.journal.close();
+    await second.journal.close();
   });
 
   it("A3: a resumed run re-uses the journaled memory pack and never recalls again", async () => {
@@ -130,15 +130,15 @@ state "done" { terminal = true }
     const killed = spawnSync(process.execPath, [bin, "apply", join(dir, "flow.hcl"), "--state-dir", state, "--run-id", "r", "-o", "json"], { encoding: "utf8" });
     expect(killed.signal).toBe("SIGKILL");
     const j = new SqliteJournal(state);
-    const before = j.read("r").entries.filter((e) => e.entry_type === "memory.injected");
-    j.close();
+    const before = (await j.read("r")).entries.filter((e) => e.entry_type === "memory.injected");
+    await j.close();
     expect(before).toHaveLength(1);
     // Resume with a provider that fails the test if asked (and a step that no longer kills).
     const r = runnerFor(dir, { memory: { recall: () => { throw new Error("recalled again on resume"); } }, adapterFor: (t) => ({ type: t, effectful: true, open: async () => ({ execute: async () => ({ outcome: "success", output: {}, reason: "ok" }), close: async () => {} }) }) }, state);
     const end = await r.runner.resume("r");
     expect(end.success, end.detail).toBe(true);
-    expect(r.entries("r").filter((e) => e.entry_type === "memory.injected")).toHaveLength(1);
-    r.journal.close();
+    expect((await r.entries("r")).filter((e) => e.entry_type === "memory.injected")).toHaveLength(1);
+    await r.journal.close();
   });
 
   it("a flow run alone: --input is checked before a run starts (found by a new-user trial: runs were journaled, then failed)", async () => {

@@ -123,7 +123,7 @@ describe("docs/language.md, Composition: subworkflows use the parent's adapters"
     expect(end.success, end.detail).toBe(true);
     expect(count.opened.filter((o) => o.startsWith("adapter.count.reviewer@"))).toHaveLength(1);
     expect(new Set(count.opened.filter((o) => o.startsWith("adapter.count.local@"))).size).toBe(4);
-    const done = entries("run").find((e) => e.entry_type === "step.completed" && e.step_id === "each_item");
+    const done = (await entries("run")).find((e) => e.entry_type === "step.completed" && e.step_id === "each_item");
     expect(done?.payload).toMatchObject({ outcome: "all_succeeded", output: [{ reviewed: "a" }, { reviewed: "b" }, { reviewed: "c" }, { reviewed: "d" }] });
   });
 

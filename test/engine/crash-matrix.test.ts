@@ -16,6 +16,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, statSync, truncateSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import type { JournalEntry } from "../../engine/journal/entry.js";
 import { SqliteJournal } from "../../engine/journal/sqlite-journal.js";
 import { procStat } from "../../engine/process-info.js";
 
@@ -58,14 +59,14 @@ function cli(args: string[], env: NodeJS.ProcessEnv = {}) {
   return spawnSync(process.execPath, [bin, ...args], { encoding: "utf8", env: { ...process.env, ...env }, timeout: 60_000 });
 }
 
-function final(stateDir: string, runId: string) {
+async function final(stateDir: string, runId: string) {
   const j = new SqliteJournal(stateDir);
   try {
-    const entries = j.read(runId).entries;
+    const entries = (await j.read(runId)).entries;
     const done = entries.find((e) => e.run_id === runId && e.entry_type === "run.completed");
     return { entries, completed: done?.payload };
   } finally {
-    j.close();
+    await j.close();
   }
 }
 
@@ -73,13 +74,12 @@ function lines(file: string): string[] {
   return existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean) : [];
 }
 
-/** An uninterrupted run of a reference workflow: its end and how many entries it journals. */
 /**
  * Every step and iteration record of a run tree (which step, which item, outcome,
  * output, data written), without run ids and times, sorted: what a resumed run must
  * reproduce besides its end.
  */
-function records(entries: ReturnType<typeof final>["entries"]): string[] {
+function records(entries: JournalEntry[]): string[] {
   return entries
     .filter((e) => e.entry_type === "step.completed" || e.entry_type === "iteration.completed" || e.entry_type === "branch.taken")
     .map((e) => {
@@ -90,37 +90,37 @@ function records(entries: ReturnType<typeof final>["entries"]): string[] {
 }
 
 /** An uninterrupted run of a reference workflow: its end, its records and how many entries it journals. */
-function referenceRun(workflow: string, LINES: string[]): { completed: unknown; records: string[]; count: number; effects: number } {
+async function referenceRun(workflow: string, LINES: string[]): Promise<{ completed: unknown; records: string[]; count: number; effects: number }> {
   const dir = mkdtempSync(join(tmpdir(), "criteria-ref-"));
   const log = join(dir, "log.txt");
   // The same run id as the killed runs (in its own state directory): child run ids, which
   // the records name, derive from it.
   const r = cli(["apply", workflow, "--var", `log=${log}`, "--state-dir", join(dir, "state"), "--run-id", "r", "--output", "json"]);
   expect(r.status, r.stderr).toBe(0);
-  const f = final(join(dir, "state"), "r");
+  const f = await final(join(dir, "state"), "r");
   expect(lines(log)).toEqual(LINES);
   return { completed: f.completed, records: records(f.entries), count: f.entries.length, effects: f.entries.filter((e) => e.entry_type === "effect.recorded").length };
 }
 
 /** A run of `workflow` in a fresh directory with the fault injection `env`: the first process, then its journal and lines. */
-function faulted(workflow: string, env: NodeJS.ProcessEnv, tag: string) {
+async function faulted(workflow: string, env: NodeJS.ProcessEnv, tag: string) {
   const dir = mkdtempSync(join(tmpdir(), `criteria-${tag}-`));
   const log = join(dir, "log.txt");
   const state = join(dir, "state");
   const first = cli(["apply", workflow, "--var", `log=${log}`, "--state-dir", state, "--run-id", "r", "--output", "json"], env);
-  return { log, state, first, before: final(state, "r"), linesBefore: lines(log) };
+  return { log, state, first, before: await final(state, "r"), linesBefore: lines(log) };
 }
 
 /**
  * Resumes run "r" of `state` when it was killed, then checks that it ended as pinned
  * with the uninterrupted run's step and iteration records. Returns the lines written.
  */
-function resumeToTheEnd(run: ReturnType<typeof faulted>, killed: boolean, what: string, completed: unknown, reference: { records: string[] }): string[] {
+async function resumeToTheEnd(run: Awaited<ReturnType<typeof faulted>>, killed: boolean, what: string, completed: unknown, reference: { records: string[] }): Promise<string[]> {
   if (killed) {
     const again = cli(["resume", "r", "--state-dir", run.state, "--output", "json"]);
     expect(again.status, `resume after ${what}: ${again.stderr}\n${again.stdout}`).toBe(0);
   }
-  const after = final(run.state, "r");
+  const after = await final(run.state, "r");
   expect(after.completed, what).toEqual(completed);
   expect(records(after.entries), `${what}: step and iteration records`).toEqual(reference.records);
   return lines(run.log);
@@ -129,22 +129,22 @@ function resumeToTheEnd(run: ReturnType<typeof faulted>, killed: boolean, what: 
 for (const { name, workflow, lines: LINES, completed: COMPLETED } of REFERENCES) {
 describe(`crash matrix: ${name}`, () => {
   let reference: { completed: unknown; records: string[]; count: number; effects: number };
-  beforeAll(() => {
-    reference = referenceRun(workflow, LINES);
+  beforeAll(async () => {
+    reference = await referenceRun(workflow, LINES);
   }, 120_000);
 
   // The window no journal entry marks: the effect ran, its confirmation was not written.
-  it("resumes to the same end from a kill after every effect, before its confirmation", () => {
+  it("resumes to the same end from a kill after every effect, before its confirmation", async () => {
     expect(reference.effects).toBeGreaterThan(0);
     let repeated = 0;
     for (let n = 1; n <= reference.effects; n++) {
-      const run = faulted(workflow, { CRITERIA_FAULT_KILL_AFTER_EFFECT: String(n) }, `effect-${n}`);
+      const run = await faulted(workflow, { CRITERIA_FAULT_KILL_AFTER_EFFECT: String(n) }, `effect-${n}`);
       expect(run.first.signal, `effect ${n}: ${run.first.stderr}`).toBe("SIGKILL");
       const confirmed = run.before.entries.filter((e) => e.entry_type === "effect.confirmed").length;
       const recorded = run.before.entries.filter((e) => e.entry_type === "effect.recorded").length;
       expect(recorded, `effect ${n}: the effect was recorded, not confirmed`).toBeGreaterThan(confirmed);
       const linesBefore = run.linesBefore;
-      const got = resumeToTheEnd(run, true, `effect ${n}`, COMPLETED, reference);
+      const got = await resumeToTheEnd(run, true, `effect ${n}`, COMPLETED, reference);
       for (const l of LINES) expect(got.filter((x) => x === l).length, `effect ${n}: ${l} in ${JSON.stringify(got)}`).toBeGreaterThanOrEqual(1);
       // Only effects that ran unconfirmed may run again: their lines are the last ones written.
       const unconfirmed = new Set(linesBefore.slice(confirmed));
@@ -166,12 +166,12 @@ describe(`crash matrix: ${name}`, () => {
     expect(reference.completed).toEqual(COMPLETED);
   });
 
-  it("resumes to the same end from a kill after every journal entry", () => {
+  it("resumes to the same end from a kill after every journal entry", async () => {
     let covered = 0;
     /** The distinct journals a kill left (by their last entry): commits of several entries make fewer than kill points. */
     const states = new Set<number>();
     for (let n = 1; n <= reference.count; n++) {
-      const run = faulted(workflow, { CRITERIA_FAULT_KILL_AFTER_SEQ: String(n) }, `crash-${n}`);
+      const run = await faulted(workflow, { CRITERIA_FAULT_KILL_AFTER_SEQ: String(n) }, `crash-${n}`);
       const killed = run.first.signal === "SIGKILL";
       if (n < reference.count) expect(killed, `kill point ${n}: ${run.first.stderr}`).toBe(true);
       const before = run.before;
@@ -185,7 +185,7 @@ describe(`crash matrix: ${name}`, () => {
       }
       const confirmedBefore = new Set(before.entries.filter((e) => e.entry_type === "effect.confirmed").map((e) => (e.payload as { idempotency_key: string }).idempotency_key));
       const linesBefore = run.linesBefore;
-      const got = resumeToTheEnd(run, killed, `kill point ${n}`, COMPLETED, reference);
+      const got = await resumeToTheEnd(run, killed, `kill point ${n}`, COMPLETED, reference);
       // Every expected line is there; none more than twice; at most one line twice.
       for (const l of LINES) {
         const c = got.filter((x) => x === l).length;
@@ -211,11 +211,11 @@ describe(`crash matrix: ${name}`, () => {
 
 describe("crash matrix: torn write", () => {
   let reference: { completed: unknown; count: number };
-  beforeAll(() => {
-    reference = referenceRun(workflow, LINES);
+  beforeAll(async () => {
+    reference = await referenceRun(workflow, LINES);
   }, 120_000);
 
-  it("detects a torn write-ahead log and resumes from the last whole entry", () => {
+  it("detects a torn write-ahead log and resumes from the last whole entry", async () => {
     const dir = mkdtempSync(join(tmpdir(), "criteria-torn-"));
     const log = join(dir, "log.txt");
     const state = join(dir, "state");
@@ -227,12 +227,12 @@ describe("crash matrix: torn write", () => {
     // What the journal held before the tear (read from a copy: opening the original would checkpoint it).
     const copy = join(dir, "copy");
     cpSync(state, copy, { recursive: true });
-    const whole = final(copy, "t").entries;
+    const whole = (await final(copy, "t")).entries;
     truncateSync(wal, size - 100); // cut the last frame short
     const again = cli(["resume", "t", "--state-dir", state, "--output", "json"]);
     expect(again.status, again.stderr).toBe(0);
     expect(again.stdout).toContain("torn");
-    const after = final(state, "t");
+    const after = await final(state, "t");
     expect(after.completed).toEqual(reference.completed);
     // Nothing before the torn transaction is lost (the last transaction holds at most 3 entries).
     const prefix = whole.slice(0, whole.length - 3);

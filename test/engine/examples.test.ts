@@ -55,8 +55,8 @@ describe("examples run end to end", () => {
       const end = await runner.start(c.graph!, vars, "run", { task: "review the change" });
       expect(end.reason, end.detail).toBe("ok");
       expect(end.success, `${name} ended in "${end.state}": ${end.detail}`).toBe(true);
-      const entries = journal.read("run").entries;
-      journal.close();
+      const entries = (await journal.read("run")).entries;
+      await journal.close();
       // Child runs are named after the run that started them: the root's id prefix is stable.
       const record = {
         state: end.state,

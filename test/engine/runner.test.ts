@@ -36,7 +36,7 @@ function setup(extra: Partial<RunnerOptions> = {}) {
   const journal = new SqliteJournal(dir);
   const events: RunEvent[] = [];
   const runner = new Runner({ journal, adapterFor, baseDir: dir, events: (e) => events.push(e), pollMs: 5, ...extra });
-  return { dir, journal, runner, events, entries: (id: string) => journal.read(id).entries };
+  return { dir, journal, runner, events, entries: async (id: string) => (await journal.read(id)).entries };
 }
 
 const HEAD = (initial: string) => `workflow "t" {\n  version = "1"\n  initial_state = "${initial}"\n  target_state = "done"\n}\nstate "done" { terminal = true }\nstate "failed" {\n  terminal = true\n  success = false\n}\n`;
@@ -80,7 +80,7 @@ step "b" {
     const { runner, entries } = setup();
     const end = await runner.start(g, {}, "r1");
     expect(end).toMatchObject({ state: "failed", success: false });
-    const types = entries("r1").map((e) => `${e.entry_type}:${e.step_id}`);
+    const types = (await entries("r1")).map((e) => `${e.entry_type}:${e.step_id}`);
     // noop has no side effects: its attempt is journaled with its completion, no effect entries.
     expect(types).toEqual(["run.spawned:", "step.attempt.started:a", "step.completed:a", "step.attempt.started:b", "step.completed:b", "run.completed:"]);
   });
@@ -125,7 +125,7 @@ branch "decide" {
 }`);
     const { runner, entries } = setup();
     expect(await runner.start(g, {}, "r")).toMatchObject({ state: "done", success: true });
-    expect(entries("r").find((e) => e.entry_type === "branch.taken")?.payload).toMatchObject({ arm: 1, next: "done" });
+    expect((await entries("r")).find((e) => e.entry_type === "branch.taken")?.payload).toMatchObject({ arm: 1, next: "done" });
     const { runner: r2 } = setup();
     expect(await r2.start(g, { env: "dev" }, "r")).toMatchObject({ state: "failed" });
   });
@@ -163,7 +163,7 @@ step "b" {
 output "n" { value = shared.n }`);
     const { runner, entries } = setup();
     expect((await runner.start(g, {}, "r")).outputs).toEqual({ n: 2 });
-    expect(entries("r").find((e) => e.entry_type === "step.completed" && e.step_id === "a")?.payload).toMatchObject({ shared: { n: 2 } });
+    expect((await entries("r")).find((e) => e.entry_type === "step.completed" && e.step_id === "a")?.payload).toMatchObject({ shared: { n: 2 } });
   });
 });
 
@@ -188,11 +188,11 @@ ${body}
     const { runner, entries } = setup();
     const end = await runner.start(await graphOf(loop("count = 3", ok)), {}, "r");
     expect(end).toMatchObject({ state: "done", success: true });
-    const spawned = entries("r").filter((e) => e.entry_type === "run.spawned").map((e) => e.run_id);
+    const spawned = (await entries("r")).filter((e) => e.entry_type === "run.spawned").map((e) => e.run_id);
     expect(spawned).toEqual(["r", "r/loop#1[0]", "r/loop#1[1]", "r/loop#1[2]"]);
-    const child = entries("r").find((e) => e.run_id === "r/loop#1[1]" && e.entry_type === "run.spawned")!;
+    const child = (await entries("r")).find((e) => e.run_id === "r/loop#1[1]" && e.entry_type === "run.spawned")!;
     expect(child.payload).toMatchObject({ parent_run_id: "r", parent_step_id: "loop", iteration: 1 });
-    const done = entries("r").find((e) => e.entry_type === "step.completed" && e.step_id === "loop")!;
+    const done = (await entries("r")).find((e) => e.entry_type === "step.completed" && e.step_id === "loop")!;
     expect(done.payload).toMatchObject({ outcome: "all_succeeded", output: [{ i: 0, v: 0 }, { i: 1, v: 1 }, { i: 2, v: 2 }], child_run_ids: ["r/loop#1[0]", "r/loop#1[1]", "r/loop#1[2]"] });
   });
 
@@ -204,7 +204,7 @@ ${body}
 }`;
     const { runner, entries } = setup();
     await runner.start(await graphOf(loop(`for_each = { b = 2, a = 1 }`, body)), {}, "r");
-    const done = entries("r").find((e) => e.entry_type === "step.completed" && e.step_id === "loop")!;
+    const done = (await entries("r")).find((e): e is JournalEntry<"step.completed"> => e.entry_type === "step.completed" && e.step_id === "loop")!;
     expect(done.payload.output).toEqual([{ k: "a", v: 1, last: false }, { k: "b", v: 2, last: true }]);
   });
 
@@ -228,10 +228,10 @@ state "broken" {
 }`;
     const { runner, entries } = setup();
     expect(await runner.start(await graphOf(loop("count = 3", body, `on_failure = "abort"`)), {}, "r")).toMatchObject({ state: "failed" });
-    expect(entries("r").filter((e) => e.entry_type === "iteration.completed").map((e) => (e.payload as { success: boolean }).success)).toEqual([true, false]);
+    expect((await entries("r")).filter((e) => e.entry_type === "iteration.completed").map((e) => (e.payload as { success: boolean }).success)).toEqual([true, false]);
     const { runner: r2, entries: e2 } = setup();
     expect(await r2.start(await graphOf(loop("count = 3", body, `on_failure = "continue"`)), {}, "r")).toMatchObject({ state: "failed" });
-    expect(e2("r").filter((e) => e.entry_type === "iteration.completed")).toHaveLength(3);
+    expect((await e2("r")).filter((e) => e.entry_type === "iteration.completed")).toHaveLength(3);
   });
 
   it("return leaves the iteration early, successfully", async () => {
@@ -243,7 +243,7 @@ state "broken" {
 }`;
     const { runner, entries } = setup();
     expect(await runner.start(await graphOf(loop("count = 5", body)), {}, "r")).toMatchObject({ state: "done", success: true });
-    expect(entries("r").filter((e) => e.entry_type === "iteration.completed")).toHaveLength(2);
+    expect((await entries("r")).filter((e) => e.entry_type === "iteration.completed")).toHaveLength(2);
   });
 
   it("a non-iterating body's failure becomes its step's failure, reason threaded through", async () => {
@@ -303,7 +303,7 @@ step "fan" {
     const { runner, entries } = setup({ adapterFor: (t) => (t === "count" ? slow : adapterFor(t)) });
     expect(await runner.start(g, {}, "r")).toMatchObject({ state: "done" });
     expect(peak).toBe(2);
-    expect(entries("r").find((e) => e.entry_type === "step.completed")?.payload.output).toEqual(["a", "b", "c", "d", "e"].map((v) => ({ v })));
+    expect((await entries("r")).find((e): e is JournalEntry<"step.completed"> => e.entry_type === "step.completed")?.payload.output).toEqual(["a", "b", "c", "d", "e"].map((v) => ({ v })));
   });
 });
 
@@ -347,7 +347,7 @@ wait "pause" {
     const { runner, entries } = setup({ clock: () => now, sleep: async (ms) => void (slept.push(ms), (now += ms)) });
     expect(await runner.start(g, {}, "r")).toMatchObject({ state: "done" });
     expect(slept).toEqual([90_000]);
-    expect(entries("r").find((e) => e.entry_type === "wait.started")?.payload).toMatchObject({ until_ms: 1_090_000 });
+    expect((await entries("r")).find((e) => e.entry_type === "wait.started")?.payload).toMatchObject({ until_ms: 1_090_000 });
   });
 
   it("a signal wait continues when the signal is delivered", async () => {
@@ -378,7 +378,7 @@ approval "ask" {
     await new Promise((r) => setTimeout(r, 30));
     deliverSignal(journal, "r", "approval:ask", "rejected", "alice", Date.now());
     expect(await run).toMatchObject({ state: "failed" });
-    expect(entries("r").find((e) => e.entry_type === "approval.decided")?.payload).toMatchObject({ decision: "rejected", by: "alice" });
+    expect((await entries("r")).find((e) => e.entry_type === "approval.decided")?.payload).toMatchObject({ decision: "rejected", by: "alice" });
   });
 });
 
@@ -450,9 +450,9 @@ step "three" {
     expect(await r2.resume("r")).toMatchObject({ state: "done", success: true });
     expect(after.calls).toEqual(["two", "three"]);
     // Stopped on purpose (Ctrl-C), so journaled as interrupted, not found crashed on resume.
-    const stopped = s1.entries("r").filter((e) => e.entry_type === "step.attempt.interrupted" || e.entry_type === "step.attempt.crashed");
+    const stopped = (await s1.entries("r")).filter((e) => e.entry_type === "step.attempt.interrupted" || e.entry_type === "step.attempt.crashed");
     expect(stopped.map((e) => [e.entry_type, e.step_id, e.attempt])).toEqual([["step.attempt.interrupted", "two", 1]]);
-    const started = s1.entries("r").filter((e) => e.entry_type === "step.attempt.started" && e.step_id === "two");
+    const started = (await s1.entries("r")).filter((e) => e.entry_type === "step.attempt.started" && e.step_id === "two");
     expect(started.map((e) => e.attempt)).toEqual([1, 2]);
   });
 
@@ -477,7 +477,7 @@ step "three" {
     const c = counting();
     class Flaky extends SqliteJournal {
       fail = true;
-      override append(root: string, entries: NewEntry[]): JournalEntry[] {
+      override async append(root: string, entries: NewEntry[]): Promise<JournalEntry[]> {
         if (this.fail && entries.some((e) => e.entry_type === "step.completed" && e.step_id === "two")) throw new JournalWriteError("disk full");
         return super.append(root, entries);
       }
@@ -485,7 +485,7 @@ step "three" {
     const dir = mkdtempSync(join(tmpdir(), "criteria-flaky-"));
     const journal = new Flaky(dir);
     await expect(new Runner({ journal, adapterFor: c.adapterFor, baseDir: dir }).start(g, {}, "r")).rejects.toBeInstanceOf(JournalWriteError);
-    expect(journal.read("r").entries.some((e) => e.step_id === "two" && e.entry_type === "step.completed")).toBe(false);
+    expect((await journal.read("r")).entries.some((e) => e.step_id === "two" && e.entry_type === "step.completed")).toBe(false);
     journal.fail = false;
     expect(await new Runner({ journal, adapterFor: c.adapterFor, baseDir: dir }).resume("r")).toMatchObject({ state: "done" });
     expect(c.calls).toEqual(["one", "two", "two", "three"]);
@@ -539,7 +539,7 @@ step "a" {
     await expect(setup().runner.start(g, {}, "r")).rejects.toThrow(/variable "who" is required/);
     const s = setup();
     await s.runner.start(g, { who: "ann" } as Record<string, Value>, "r");
-    expect(s.entries("r").find((e) => e.entry_type === "step.completed")?.payload.output).toEqual({ hi: "hello ann" });
+    expect((await s.entries("r")).find((e): e is JournalEntry<"step.completed"> => e.entry_type === "step.completed")?.payload.output).toEqual({ hi: "hello ann" });
   });
 });
 
@@ -639,7 +639,7 @@ step "a" {
 }`);
     const s = setup();
     expect(await s.runner.start(g, {}, "r")).toMatchObject({ state: "done" });
-    expect(s.entries("r").find((e) => e.entry_type === "step.completed")?.payload.output).toMatchObject({ stdout: "hello-2\n" });
+    expect((await s.entries("r")).find((e): e is JournalEntry<"step.completed"> => e.entry_type === "step.completed")?.payload.output).toMatchObject({ stdout: "hello-2\n" });
   });
 });
 
@@ -658,7 +658,7 @@ step "flaky" {
     const c = counting(() => ({ outcome: "failure", output: {}, reason: "timeout", detail: "timed out" }));
     class StopsBeforeRetry extends SqliteJournal {
       fail = true;
-      override append(root: string, entries: NewEntry[]): JournalEntry[] {
+      override async append(root: string, entries: NewEntry[]): Promise<JournalEntry[]> {
         // Dies as the second attempt starts: the first attempt's failure is already journaled.
         if (this.fail && entries.some((e) => e.entry_type === "step.attempt.started" && e.attempt === 2)) throw new JournalWriteError("killed");
         return super.append(root, entries);
@@ -700,7 +700,7 @@ step "s" {
 }`);
     const s = setup();
     await s.runner.start(g, {}, "r");
-    expect(s.entries("r").find((e) => e.entry_type === "step.completed")?.payload.output).toEqual({ ...expected, deep: { who: "world", sum: 3 } });
+    expect((await s.entries("r")).find((e): e is JournalEntry<"step.completed"> => e.entry_type === "step.completed")?.payload.output).toEqual({ ...expected, deep: { who: "world", sum: 3 } });
   });
 
   it("YAML: templates inside maps and lists are evaluated, and checked at their own positions", async () => {
@@ -725,7 +725,7 @@ states:
     expect(c.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
     const s = setup();
     await s.runner.start(c.graph!, {}, "r");
-    expect(s.entries("r").find((e) => e.entry_type === "step.completed")?.payload.output).toEqual(expected);
+    expect((await s.entries("r")).find((e): e is JournalEntry<"step.completed"> => e.entry_type === "step.completed")?.payload.output).toEqual(expected);
     writeFileSync(file, yaml("var.wh"));
     const bad = await compile(file);
     expect(bad.diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.column])).toEqual([["unknown_reference", 9, 70]]);
@@ -753,7 +753,7 @@ wait "gate" {
     const g = await graphOf(src);
     const s = setup({ clock: () => now, sleep: async (ms) => void (now += ms) });
     expect(await s.runner.start(g, {}, "r")).toMatchObject({ state: "failed" });
-    expect(s.entries("r").find((e) => e.entry_type === "wait.completed")?.payload).toMatchObject({ outcome: "timeout", next: "failed" });
+    expect((await s.entries("r")).find((e) => e.entry_type === "wait.completed")?.payload).toMatchObject({ outcome: "timeout", next: "failed" });
   });
 });
 

@@ -42,19 +42,19 @@ export function stateDir(): string {
 }
 
 /** Every journal entry of run `runId` (and its nested runs) in `state`. */
-export function journal(state: string, runId: string): JournalEntry[] {
+export async function journal(state: string, runId: string): Promise<JournalEntry[]> {
   const j = new SqliteJournal(state);
   try {
-    return j.read(runId).entries;
+    return (await j.read(runId)).entries;
   } finally {
-    j.close();
+    await j.close();
   }
 }
 
 /** `criteria apply PATH -o json` with run id `r`; returns the result, its journal and the run.completed event. */
-export function apply(path: string, extra: string[] = [], env: Record<string, string> = {}) {
+export async function apply(path: string, extra: string[] = [], env: Record<string, string> = {}) {
   const state = stateDir();
   const r = cli(["apply", path, "--state-dir", state, "--run-id", "r", "-o", "json", ...extra], env);
   const completed = r.events.find((e) => e.event === "run.completed");
-  return { ...r, state, entries: journal(state, "r"), completed };
+  return { ...r, state, entries: await journal(state, "r"), completed };
 }

@@ -32,8 +32,8 @@ function expectNoSecret(surface: string, text: string) {
 }
 
 describe("secrets never leak", () => {
-  it("apply: the step sees the values; events, stderr, outputs, the journal's bytes and criteria journal do not", () => {
-    const r = apply(workflow, [], env);
+  it("apply: the step sees the values; events, stderr, outputs, the journal's bytes and criteria journal do not", async () => {
+    const r = await apply(workflow, [], env);
     expect(r.status, r.stderr).toBe(0);
     // The step's own check (test "$TOKEN" = "$API_KEY" && test -n "$PIN") passed, and what it printed is masked.
     const done = r.events.find((e) => e.event === "step.completed") as { output: { stdout: string; stderr: string } };
@@ -89,15 +89,15 @@ describe("secrets never leak", () => {
 describe("secrets never leak through side doors (a new user's findings)", () => {
   const dir = join(repo, "testdata", "v05", "secrets");
 
-  it("a plugin adapter's stderr is shown masked, also when it crashes printing a secret", () => {
-    const r = apply(join(dir, "leaky", "main.hcl"), [], { CRITERIA_VAR_tok: TOKEN });
+  it("a plugin adapter's stderr is shown masked, also when it crashes printing a secret", async () => {
+    const r = await apply(join(dir, "leaky", "main.hcl"), [], { CRITERIA_VAR_tok: TOKEN });
     expect(r.stderr).toContain("debug env:");
     expectNoSecret("plugin stderr", r.stdout + r.stderr);
     expectNoSecret("journal bytes", allBytes(r.state));
   });
 
-  it("a condition's error message that quoted part of a secret is withheld, keeping its position", () => {
-    const r = apply(join(dir, "derived", "main.hcl"), [], { CRITERIA_VAR_tok: "averyveryverylongsecretvalue_xyz123" });
+  it("a condition's error message that quoted part of a secret is withheld, keeping its position", async () => {
+    const r = await apply(join(dir, "derived", "main.hcl"), [], { CRITERIA_VAR_tok: "averyveryverylongsecretvalue_xyz123" });
     expect(r.completed).toMatchObject({ success: false, reason: "eval_error" });
     expect(String(r.completed?.detail)).toMatch(/derived\/main\.hcl:18:17: the expression failed; its message is withheld because the expression reads a secret/);
     for (const piece of ["averyveryv", "averyveryverylongsecretvalue_xyz123"]) {
@@ -106,8 +106,8 @@ describe("secrets never leak through side doors (a new user's findings)", () => 
     }
   });
 
-  it("an output cut through a secret masks the piece that is left", () => {
-    const r = apply(join(dir, "truncated", "main.hcl"), [], { CRITERIA_VAR_tok: "hunter2secret" });
+  it("an output cut through a secret masks the piece that is left", async () => {
+    const r = await apply(join(dir, "truncated", "main.hcl"), [], { CRITERIA_VAR_tok: "hunter2secret" });
     const done = r.events.find((e) => e.event === "step.completed") as { output: { stdout: string } };
     expect(done.output.stdout).toBe("***");
     for (const piece of ["unter2secret", "hunter2secret"]) expect(allBytes(r.state).includes(piece), piece).toBe(false);

@@ -8,11 +8,11 @@ import { describe, expect, it } from "vitest";
 import { apply, repo } from "../language/helpers.js";
 
 describe("a Windows-saved HCL file", () => {
-  it("CRLF + BOM + a heredoc with set -eu: the shell step succeeds", () => {
-    const r = apply(join(repo, "testdata", "windows", "crlf_bom.hcl"));
+  it("CRLF + BOM + a heredoc with set -eu: the shell step succeeds", async () => {
+    const r = await apply(join(repo, "testdata", "windows", "crlf_bom.hcl"));
     expect(r.status, r.stderr).toBe(0);
     expect(r.completed).toMatchObject({ success: true, state: "done" });
     const build = r.entries.find((e) => e.entry_type === "step.completed" && e.step_id === "build");
-    expect((build?.payload as { output: { stdout: string; stderr: string } }).output).toMatchObject({ stdout: expect.stringMatching(/^built on /), stderr: "" });
+    expect((build?.payload as unknown as { output: { stdout: string; stderr: string } }).output).toMatchObject({ stdout: expect.stringMatching(/^built on /), stderr: "" });
   });
 });

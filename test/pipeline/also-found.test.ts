@@ -84,12 +84,12 @@ describe("also found", () => {
     expect(err).toMatch(/was deleted or replaced while the run was going on/);
   });
 
-  it("binary step output says so (stdout_binary)", () => {
+  it("binary step output says so (stdout_binary)", async () => {
     const dir = temp();
     const path = wf(dir, `step "a" {\n  target = adapter.shell.default\n  input { command = "printf '\\\\377\\\\376ok'" }\n  outcome "success" { next = state.done }\n}\n`);
     const r = cli(["apply", path, "--state-dir", join(dir, "s"), "--run-id", "r", "-o", "json"]);
     expect(r.status, r.stderr).toBe(0);
-    const done = entries(join(dir, "s"), "r").find((e) => e.entry_type === "step.completed");
+    const done = (await entries(join(dir, "s"), "r")).find((e) => e.entry_type === "step.completed");
     expect(done?.payload).toMatchObject({ output: { stdout_binary: true } });
   });
 

@@ -64,19 +64,19 @@ describe("approvals and signal waits in CI (item 7)", () => {
     expect(r.stderr).toContain(`waiting for signal "go": deliver it with criteria signal s go`);
   });
 
-  it("an approval's timeout routes to its timeout outcome; a parked run resumed after the deadline takes it", () => {
+  it("an approval's timeout routes to its timeout outcome; a parked run resumed after the deadline takes it", async () => {
     const dir = temp();
     writeFileSync(join(dir, "w.hcl"), gate(`  timeout = "1s"\n`));
     const waited = cli(["apply", "w.hcl", "--state-dir", join(dir, "a"), "--run-id", "t", "--wait"], { cwd: dir, env: { CI: "true" } });
     expect(waited.status).toBe(1);
-    expect(entries(join(dir, "a"), "t").find((e) => e.entry_type === "approval.decided")?.payload).toMatchObject({ decision: "timeout", next: "failed" });
+    expect((await entries(join(dir, "a"), "t")).find((e) => e.entry_type === "approval.decided")?.payload).toMatchObject({ decision: "timeout", next: "failed" });
     const parked = cli(["apply", "w.hcl", "--state-dir", join(dir, "b"), "--run-id", "t"], { cwd: dir, env: { CI: "true" } });
     expect(parked.status).toBe(5);
     expect(parked.stderr).toMatch(/approval "gate" \(until .*, then its timeout route\)/);
     spawnSync("sleep", ["1.2"]); // past the journaled deadline
     const after = cli(["resume", "t", "--state-dir", join(dir, "b")], { cwd: dir, env: { CI: "true" } });
     expect(after.status).toBe(1);
-    expect(entries(join(dir, "b"), "t").find((e) => e.entry_type === "approval.decided")?.payload).toMatchObject({ decision: "timeout", next: "failed" });
+    expect((await entries(join(dir, "b"), "t")).find((e) => e.entry_type === "approval.decided")?.payload).toMatchObject({ decision: "timeout", next: "failed" });
   }, 30_000);
 });
 

@@ -28,12 +28,12 @@ export function start(args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: str
 }
 
 /** A run's journal entries (its whole tree). */
-export function entries(stateDir: string, runId: string): JournalEntry[] {
+export async function entries(stateDir: string, runId: string): Promise<JournalEntry[]> {
   const j = new SqliteJournal(stateDir);
   try {
-    return j.read(runId).entries;
+    return (await j.read(runId)).entries;
   } finally {
-    j.close();
+    await j.close();
   }
 }
 

@@ -23,14 +23,14 @@ function workflow(dir: string, steps = ["one", "two", "three"]): string {
 const lines = (dir: string) => readFileSync(join(dir, "log"), "utf8").split("\n").filter(Boolean);
 
 describe("a corrupted journal entry (item 3)", () => {
-  it("resume refuses (exit 1) naming the entry and the finished steps it would run again; journal exits 1; --discard-damaged sets them aside", () => {
+  it("resume refuses (exit 1) naming the entry and the finished steps it would run again; journal exits 1; --discard-damaged sets them aside", async () => {
     const dir = temp();
     const wf = workflow(dir);
     const state = join(dir, "state");
     // Stop the run after step two's completion (the process kills itself right there).
     const ref = temp();
     expect(cli(["apply", workflow(ref), "--state-dir", join(ref, "state"), "--run-id", "r"]).status).toBe(0);
-    const twoDone = entries(join(ref, "state"), "r").find((e) => e.entry_type === "step.completed" && e.step_id === "two")!.seq;
+    const twoDone = (await entries(join(ref, "state"), "r")).find((e) => e.entry_type === "step.completed" && e.step_id === "two")!.seq;
     const first = cli(["apply", wf, "--state-dir", state, "--run-id", "r", "-o", "json"], { env: { CRITERIA_FAULT_KILL_AFTER_SEQ: String(twoDone) } });
     expect(first.signal).toBe("SIGKILL");
     expect(lines(dir)).toEqual(["one", "two"]);

@@ -10,8 +10,6 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { SqliteJournal } from "../../engine/journal/sqlite-journal.js";
-import { LeaseLostError } from "../../engine/journal/errors.js";
 import { bin, cli, temp } from "./helpers.js";
 
 const canUnshare = spawnSync("unshare", ["-u", "true"]).status === 0;
@@ -70,25 +68,5 @@ describe("leases (item 2)", () => {
     expect(forced.status, forced.stderr).toBe(0);
     expect(forced.stdout).toContain("--force: took run r from process 4242 on runner-b");
   }, 30_000);
-
-  it("a holder that lost its lease can never write again (fencing)", () => {
-    const state = temp();
-    const a = new SqliteJournal(state);
-    const b = new SqliteJournal(state);
-    try {
-      a.lock("r");
-      const entry = { run_id: "r", step_id: "", attempt: 0, entry_type: "signal.received" as const, at_ms: 1, payload: { name: "x" } };
-      a.append("r", [entry]);
-      expect(b.lock("r", { force: true })).toMatch(/--force: took run r/);
-      expect(() => a.append("r", [entry])).toThrow(LeaseLostError);
-      expect(b.append("r", [entry])).toHaveLength(1);
-      // A process with no lease (a signal from another shell) may still deliver.
-      const c = new SqliteJournal(state);
-      expect(c.append("r", [entry])).toHaveLength(1);
-      c.close();
-    } finally {
-      a.close();
-      b.close();
-    }
-  });
+  // Fencing in-process (a holder that lost its lease can never write again): test/engine/journal/contract.ts.
 });

@@ -60,7 +60,7 @@ describe("a closed stdout (item 1)", () => {
     const code = await new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)));
     expect(code).toBe(0);
     expect(lines(join(dir, "log"))).toEqual(["one", "two", "three"]);
-    expect(entries(join(dir, "state"), "r").at(-1)).toMatchObject({ entry_type: "run.completed", payload: { success: true } });
+    expect((await entries(join(dir, "state"), "r")).at(-1)).toMatchObject({ entry_type: "run.completed", payload: { success: true } });
   }, 30_000);
 });
 
@@ -86,7 +86,7 @@ describe("signals (item 5)", () => {
     const events = ndjson(out);
     expect(events.at(-1)).toMatchObject({ event: "exit", code: 4, status: "stopped", run_id: "r" });
     // Journaled as stopped on purpose, not as a crash.
-    expect(entries(join(dir, "state"), "r").filter((e) => e.entry_type.startsWith("step.attempt.") && e.step_id === "two").map((e) => e.entry_type)).toEqual(["step.attempt.started", "step.attempt.interrupted"]);
+    expect((await entries(join(dir, "state"), "r")).filter((e) => e.entry_type.startsWith("step.attempt.") && e.step_id === "two").map((e) => e.entry_type)).toEqual(["step.attempt.started", "step.attempt.interrupted"]);
     // Resumable: the interrupted step runs again, to the end.
     rmSync(join(dir, "flag"));
     const again = cli(["resume", "r", "--state-dir", join(dir, "state"), "--workdir", dir, "-o", "json"], { cwd: dir });

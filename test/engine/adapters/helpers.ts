@@ -9,6 +9,7 @@ export function request(over: Partial<StepRequest> = {}): StepRequest {
     run_id: "run-1",
     step: "s",
     attempt: 1,
+    visit: 1,
     idempotency_key: "key-1",
     input: {},
     env: {},

@@ -50,14 +50,14 @@ describe("foldEntries", () => {
   };
 
   it("keeps one record per run, and the last seq", () => {
-    const { tree, r } = fold();
+    const { tree } = fold();
     expect([...tree.runs.keys()]).toEqual(["r", "r/child"]);
     expect(tree.lastSeq).toBe(entries.length);
     expect(tree.runs.get("r/child")!.completed).toEqual({ state: "done", success: true, reason: "ok", outputs: {} });
   });
 
   it("run spawn (with its time), memory and completion", () => {
-    const { tree, r } = fold();
+    const { r } = fold();
     expect(r.spawned).toEqual({ graph: {} });
     expect(r.spawned_at_ms).toBe(500);
     expect(r.memory).toEqual({ pack: "p" });
@@ -65,7 +65,7 @@ describe("foldEntries", () => {
   });
 
   it("attempts: the highest started, crashed and interrupted ones, the last confirmed result and the retry budget spent", () => {
-    const { tree, r } = fold();
+    const { r } = fold();
     expect([...r.attempts.keys()]).toEqual([key]);
     const a = r.attempts.get(key)!;
     expect(a.started).toBe(4);
@@ -77,7 +77,7 @@ describe("foldEntries", () => {
   });
 
   it("steps by node#visit, iterations by node#visit#index, branches by node#visit", () => {
-    const { tree, r } = fold();
+    const { r } = fold();
     expect([...r.steps.keys()]).toEqual(["build#1"]);
     expect(r.steps.get("build#1")!.next).toBe("fan");
     expect([...r.iterations.keys()]).toEqual(["fan#1#0", "fan#1#1"]);
@@ -98,7 +98,7 @@ describe("foldEntries", () => {
   });
 
   it("folding more entries into a tree continues it; the same entries again give the same record", () => {
-    const { tree, r } = fold();
+    const { r } = fold();
     const again = foldEntries(entries.slice(0, 12));
     foldEntries(entries.slice(12), again);
     expect(again.runs.get("r")!.completed).toEqual(r.completed);

@@ -1,0 +1,129 @@
+import type { JournalEntry, MemoryItem, NewEntry } from "./entry.js";
+import type { JournalDamagedError } from "./errors.js";
+
+/** A run summary from the `runs` index (derived from the journal, written in the same transactions as its entries). */
+export interface RunRow {
+  run_id: string;
+  root_run_id: string;
+  parent_run_id: string | null;
+  workflow: string;
+  status: "active" | "succeeded" | "failed";
+  /** Milliseconds since the epoch, from the runner's clock (the entry's `at_ms`). */
+  created_ms: number;
+  updated_ms: number;
+  final_state: string | null;
+  /** The run's identity (a flow's header `identity`, else its name), when it has one. */
+  identity: string | null;
+}
+
+/** A checksum failure found while reading: the first damaged entry. */
+export interface Damage {
+  seq: number;
+  message: string;
+}
+
+/** Who holds a run tree's lease (`criteria runs`, `criteria unlock`). */
+export interface LeaseHolder {
+  pid: number;
+  host: string;
+  /** When the lease runs out unless renewed, in ms since the epoch (the store's clock). */
+  expiresMs: number;
+  /** The holder is still running it: the lease has not expired, and (on its own host) the process lives. */
+  alive: boolean;
+}
+
+/**
+ * The journal store (docs/architecture.md, The engine: the journal is truth), whatever
+ * holds it: SQLite embedded in the state directory ({@link SqliteJournal}, the default) or a
+ * PostgreSQL database shared by machines ({@link PostgresJournal}). Both pass one
+ * contract suite (test/engine/journal/contract.ts). Every method is asynchronous because
+ * a networked store is; errors are the classes of errors.ts, never a driver's own.
+ *
+ * Promises every implementation keeps:
+ * - `append` is atomic (all entries or none) and checks, in the same transaction, that the
+ *   caller still holds the run tree's lease when it took one (fencing: {@link LeaseLostError}).
+ * - within a run tree, `seq` increases in commit order, so a reader that resumes after the
+ *   last `seq` it saw never misses an entry (signals appended by another process included).
+ * - every entry carries a checksum; a read stops at the first entry that fails it ({@link Damage}).
+ * - the `runs` index and the memory of remembered outputs are written in the append's own
+ *   transaction: they never hold a run the journal does not.
+ */
+export interface Journal {
+  /** Where the journal is, for messages: a file path, or a database URL without its password. */
+  readonly location: string;
+  /** The local state directory (orphan-process files, paths journaled relative to it). */
+  readonly stateDir: string;
+  /** Notes from opening (e.g. a torn write-ahead log tail that was recovered), to be said as warnings. */
+  readonly notes: string[];
+
+  /**
+   * Appends entries of one run tree atomically and returns them with their `seq`.
+   * `sync: false` lets the store skip flushing this commit on its own (an entry whose loss
+   * on power failure changes nothing); the next synced commit makes it durable.
+   * @throws JournalWriteError when the store cannot be written; LeaseLostError when the caller's lease is gone
+   */
+  append(rootRunId: string, entries: NewEntry[], opts?: { sync?: boolean }): Promise<JournalEntry[]>;
+
+  /**
+   * Streams a run tree's entries after `afterSeq` in `seq` order to `visit`, checksums
+   * verified. Returns the first damaged entry, when one fails its checksum (the entries
+   * before it have been visited).
+   * @throws JournalReadError
+   */
+  scan(rootRunId: string, visit: (e: JournalEntry) => void, afterSeq?: number): Promise<Damage | undefined>;
+
+  /** Every entry of a run tree (after `afterSeq`), and the damage that ended the read if any. @throws JournalReadError */
+  read(rootRunId: string, afterSeq?: number): Promise<{ entries: JournalEntry[]; corrupt?: string; damage?: Damage }>;
+
+  /** What resuming past damaged entry `seq` would lose: the entries from it on and the steps completed in them. @throws JournalReadError */
+  damageReport(rootRunId: string, seq: number): Promise<JournalDamagedError>;
+
+  /**
+   * Sets aside the run tree's entries from `seq` on (`resume --discard-damaged`), in one
+   * transaction, into the quarantine, and rebuilds the tree's `runs` rows from what remains.
+   * @returns how many entries were set aside
+   * @throws JournalWriteError
+   */
+  quarantine(rootRunId: string, seq: number, nowMs: number): Promise<number>;
+
+  /**
+   * Earlier runs of `identity` for a memory pack (docs/language.md, Composition): those whose
+   * remembered outputs best match `query`, then the newest, as many as fit in
+   * `budgetBytes` of UTF-8 text; runs of the tree `excludeRoot` are skipped.
+   */
+  recall(identity: string, query: string, budgetBytes: number, excludeRoot: string): Promise<MemoryItem[]>;
+
+  /** A root run's `run.spawned` payload, without reading the rest. @throws JournalReadError */
+  spawned(rootRunId: string): Promise<JournalEntry<"run.spawned">["payload"] | undefined>;
+
+  /** Runs, newest first; `roots` keeps root runs only; `limit` defaults to 1,000. @throws JournalReadError */
+  runs(opts?: { roots?: boolean; limit?: number }): Promise<RunRow[]>;
+
+  /** One run's row, or undefined. @throws JournalReadError */
+  run(runId: string): Promise<RunRow | undefined>;
+
+  /**
+   * Takes the run tree's lease for this process, renewed by a heartbeat every TTL/3 until
+   * {@link unlock}. An expired lease, or a dead holder's on this host, is taken over (the
+   * returned note says so); so is any with `force`.
+   * @throws RunLockedError while a live holder's lease runs; JournalWriteError
+   */
+  lock(rootRunId: string, opts?: { force?: boolean }): Promise<string | undefined>;
+
+  /** Gives this process's lease on the run tree back. Never throws (a failure must not hide another). */
+  unlock(rootRunId: string): Promise<void>;
+
+  /** Who holds the run tree's lease, if anyone. @throws JournalReadError */
+  holder(rootRunId: string): Promise<LeaseHolder | undefined>;
+
+  /**
+   * Ends any lease on the run tree, whoever holds it (`criteria unlock RUN`): its holder can
+   * no longer append.
+   * @returns who held it
+   * @throws JournalWriteError
+   */
+  breakLease(rootRunId: string): Promise<LeaseHolder | undefined>;
+
+  /** Stops heartbeats and closes the store. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,68 @@
+import { crc32 } from "node:zlib";
+import type { MemoryItem } from "./entry.js";
+
+/**
+ * What every journal store computes the same way (engine/journal/journal.ts): entry
+ * checksums, the text a run leaves in memory, how a memory pack is cut to its budget, and
+ * which finished steps a damaged tail would run again. Pure functions: no store, no I/O.
+ */
+
+/**
+ * CRC-32 of an entry's fields: detects a torn or corrupted row (not tampering, which
+ * needs a key). CRC-32 rather than a cryptographic hash: it is checked for every entry
+ * on every resume. An unsigned 32-bit number.
+ */
+export function checksum(seq: number, root: string, runId: string, stepId: string, attempt: number, type: string, atMs: number, payload: string): number {
+  return crc32(`${seq}\0${root}\0${runId}\0${stepId}\0${attempt}\0${type}\0${atMs}\0${payload}`);
+}
+
+/** The text a run leaves in memory: its outputs, one `name: value` per line (strings as they are, the rest as JSON). */
+export function memoryText(outputs: Record<string, unknown>): string {
+  return Object.entries(outputs)
+    .map(([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`)
+    .join("\n");
+}
+
+/** The words a memory query searches for: lower-cased letters, digits and `_`, two or more, at most 32, each once. */
+export function recallTerms(query: string): string[] {
+  return [...new Set(query.toLowerCase().match(/[\p{L}\p{N}_]{2,}/gu) ?? [])].slice(0, 32);
+}
+
+/**
+ * A memory pack from candidate rows (best matches first, then the newest): each run once,
+ * as many as fit in `budgetBytes` of UTF-8, the last one cut on a character boundary.
+ */
+export function pickMemory(rows: MemoryItem[], budgetBytes: number): MemoryItem[] {
+  const out: MemoryItem[] = [];
+  const seen = new Set<string>();
+  let left = budgetBytes;
+  for (const r of rows) {
+    if (seen.has(r.run_id) || left <= 0) continue;
+    seen.add(r.run_id);
+    const bytes = Buffer.byteLength(r.text);
+    const text = bytes <= left ? r.text : Buffer.from(r.text).subarray(0, left).toString("utf8").replace(/\uFFFD$/, "");
+    out.push({ run_id: r.run_id, at_ms: Number(r.at_ms), text });
+    left -= Buffer.byteLength(text);
+  }
+  return out;
+}
+
+/** An entry as a damage report sees it. */
+export interface DamagedRow {
+  run_id: string;
+  step_id: string;
+  entry_type: string;
+}
+
+/**
+ * The steps that finished in the entries a damaged tail would lose (`lost`) and would run
+ * again: a step whose effect was confirmed before the damage (`confirmedBefore`) is re-used.
+ */
+export function tallyDamage(confirmedBefore: DamagedRow[], lost: DamagedRow[]): string[] {
+  const kept = new Set(confirmedBefore.filter((r) => r.entry_type === "effect.confirmed").map((r) => `${r.run_id}\u0000${r.step_id}`));
+  const steps = new Set<string>();
+  for (const r of lost) {
+    if ((r.entry_type === "step.completed" || r.entry_type === "effect.confirmed") && !kept.has(`${r.run_id}\u0000${r.step_id}`)) steps.add(r.step_id);
+  }
+  return [...steps];
+}

@@ -1,0 +1,301 @@
+/**
+ * The Journal contract (engine/journal/journal.ts): one suite every store passes, run
+ * in-process against a real store (a real SQLite file; a real PostgreSQL cluster started
+ * by the test). What each promise of the interface means, tested entry by entry.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import type { JournalEntry, NewEntry, Payloads } from "../../../engine/journal/entry.js";
+import { JournalDamagedError, JournalWriteError, LeaseLostError, RunLockedError } from "../../../engine/journal/errors.js";
+import type { Journal } from "../../../engine/journal/journal.js";
+
+/** What a store's test gives the contract. */
+export interface StoreUnderTest {
+  /** Opens a handle on one fresh store per call of `fresh` (handles of one store share its data). */
+  fresh(): Promise<{ open(opts?: { leaseTtlMs?: number }): Promise<Journal>; corrupt(seq: number): Promise<void> }>;
+}
+
+let seq = 0;
+/** An entry of run `run` (tree root: the part before the first `/`). */
+export function entry<T extends keyof Payloads>(run: string, type: T, payload: Payloads[T], step = "", attempt = 0, at = 1_000 + seq++): NewEntry {
+  return { run_id: run, step_id: step, attempt, entry_type: type, at_ms: at, payload } as NewEntry;
+}
+
+const spawned = (workflow: string, extra: Partial<Payloads["run.spawned"]> = {}): Payloads["run.spawned"] => ({ workflow, spec_hash: "h", inputs: {}, ...extra });
+const completed = (success: boolean, state: string, outputs: Payloads["run.completed"]["outputs"] = {}): Payloads["run.completed"] => ({ state, success, reason: success ? "ok" : "adapter_failed", outputs });
+const stepDone = (outcome: string, next: string): Payloads["step.completed"] => ({ visit: 1, outcome, next, output: {}, reason: "ok" });
+
+/** Registers the contract's tests for one store. */
+export function journalContract(name: string, store: StoreUnderTest): void {
+  const open: Journal[] = [];
+  afterEach(async () => {
+    for (const j of open.splice(0)) await j.close();
+  });
+  async function fresh() {
+    const s = await store.fresh();
+    return {
+      corrupt: s.corrupt,
+      open: async (opts?: { leaseTtlMs?: number }) => {
+        const j = await s.open(opts);
+        open.push(j);
+        return j;
+      },
+    };
+  }
+
+  describe(`Journal contract: ${name}: appends and reads`, () => {
+    it("gives each entry a seq, increasing, and reads back exactly what was appended, in order", async () => {
+      const j = await (await fresh()).open();
+      const a = await j.append("r", [entry("r", "run.spawned", spawned("w")), entry("r", "step.attempt.started", { idempotency_key: "k", visit: 1 }, "s", 1)]);
+      const b = await j.append("r", [entry("r", "signal.received", { name: "go", payload: { n: [1, "x"] }, by: "ann" })]);
+      expect(a.map((e) => e.entry_type)).toEqual(["run.spawned", "step.attempt.started"]);
+      const seqs = [...a, ...b].map((e) => e.seq);
+      for (let i = 1; i < seqs.length; i++) expect(seqs[i]).toBeGreaterThan(seqs[i - 1]);
+      const { entries, corrupt, damage } = await j.read("r");
+      expect(corrupt).toBeUndefined();
+      expect(damage).toBeUndefined();
+      expect(entries).toEqual([...a, ...b]);
+      expect(entries[2]).toMatchObject({ run_id: "r", step_id: "", attempt: 0, payload: { name: "go", payload: { n: [1, "x"] }, by: "ann" } });
+      expect(entries[1]).toMatchObject({ step_id: "s", attempt: 1, at_ms: a[1].at_ms });
+    });
+
+    it("reads one run tree only, and after a given seq only", async () => {
+      const j = await (await fresh()).open();
+      const [x1] = await j.append("x", [entry("x", "run.spawned", spawned("w"))]);
+      await j.append("y", [entry("y", "run.spawned", spawned("w"))]);
+      const [x2] = await j.append("x", [entry("x/c#1", "run.spawned", spawned("c", { parent_run_id: "x" }))]);
+      expect((await j.read("x")).entries.map((e) => e.seq)).toEqual([x1.seq, x2.seq]);
+      expect((await j.read("x", x1.seq)).entries.map((e) => e.seq)).toEqual([x2.seq]);
+      expect((await j.read("x", x2.seq)).entries).toEqual([]);
+      expect((await j.read("nobody")).entries).toEqual([]);
+      const seen: number[] = [];
+      expect(await j.scan("x", (e) => seen.push(e.seq))).toBeUndefined();
+      expect(seen).toEqual([x1.seq, x2.seq]);
+    });
+
+    it("an append is all or nothing: an entry that cannot be written fails the whole batch", async () => {
+      const j = await (await fresh()).open();
+      await j.append("r", [entry("r", "run.spawned", spawned("w"))]);
+      const bad = entry("r", "signal.received", { name: "x", payload: 1n as unknown as number });
+      await expect(j.append("r", [entry("r", "signal.received", { name: "first" }), bad])).rejects.toBeInstanceOf(JournalWriteError);
+      expect((await j.read("r")).entries.map((e) => e.entry_type)).toEqual(["run.spawned"]);
+      // The store is still usable.
+      expect(await j.append("r", [entry("r", "signal.received", { name: "after" })])).toHaveLength(1);
+    });
+
+    it("appends from two handles (a signal from another process) interleave in seq order", async () => {
+      const s = await fresh();
+      const a = await s.open();
+      const b = await s.open();
+      const writes: Promise<JournalEntry[]>[] = [];
+      for (let i = 0; i < 20; i++) writes.push((i % 2 ? a : b).append("r", [entry("r", "signal.received", { name: `n${i}` })]));
+      const written = (await Promise.all(writes)).flat();
+      const read = (await a.read("r")).entries;
+      expect(read).toHaveLength(20);
+      expect([...read].sort((p, q) => p.seq - q.seq)).toEqual(read);
+      expect(new Set(read.map((e) => e.seq))).toEqual(new Set(written.map((e) => e.seq)));
+      // A reader that resumes after the last seq it saw misses nothing.
+      const half = read[9].seq;
+      expect((await b.read("r", half)).entries).toEqual(read.slice(10));
+    });
+  });
+
+  describe(`Journal contract: ${name}: the runs index`, () => {
+    it("is written with the entries: spawned runs are active, completed ones carry their end", async () => {
+      const j = await (await fresh()).open();
+      await j.append("r", [entry("r", "run.spawned", spawned("main", { identity: "me" }), "", 0, 10)]);
+      await j.append("r", [entry("r/c#1", "run.spawned", spawned("child", { parent_run_id: "r", parent_step_id: "c" }), "", 0, 20)]);
+      expect(await j.run("r")).toEqual({ run_id: "r", root_run_id: "r", parent_run_id: null, workflow: "main", status: "active", created_ms: 10, updated_ms: 10, final_state: null, identity: "me" });
+      expect(await j.run("r/c#1")).toMatchObject({ root_run_id: "r", parent_run_id: "r", workflow: "child", identity: null });
+      await j.append("r", [entry("r/c#1", "run.completed", completed(false, "failed"), "", 0, 30)]);
+      await j.append("r", [entry("r", "run.completed", completed(true, "done"), "", 0, 40)]);
+      expect(await j.run("r")).toMatchObject({ status: "succeeded", final_state: "done", created_ms: 10, updated_ms: 40 });
+      expect(await j.run("r/c#1")).toMatchObject({ status: "failed", final_state: "failed", updated_ms: 30 });
+      expect(await j.run("nobody")).toBeUndefined();
+    });
+
+    it("lists runs newest first, roots only when asked, as many as the limit", async () => {
+      const j = await (await fresh()).open();
+      await j.append("a", [entry("a", "run.spawned", spawned("w"), "", 0, 100)]);
+      await j.append("b", [entry("b", "run.spawned", spawned("w"), "", 0, 300)]);
+      await j.append("a", [entry("a/x#1", "run.spawned", spawned("w", { parent_run_id: "a" }), "", 0, 200)]);
+      expect((await j.runs()).map((r) => r.run_id)).toEqual(["b", "a/x#1", "a"]);
+      expect((await j.runs({ roots: true })).map((r) => r.run_id)).toEqual(["b", "a"]);
+      expect((await j.runs({ limit: 1 })).map((r) => r.run_id)).toEqual(["b"]);
+    });
+
+    it("spawned() gives a root run's own spawn, not a child's", async () => {
+      const j = await (await fresh()).open();
+      expect(await j.spawned("r")).toBeUndefined();
+      await j.append("r", [entry("r", "run.spawned", spawned("root", { graph: { a: 1 } })), entry("r/c#1", "run.spawned", spawned("child", { parent_run_id: "r" }))]);
+      expect(await j.spawned("r")).toEqual(spawned("root", { graph: { a: 1 } }));
+    });
+  });
+
+  describe(`Journal contract: ${name}: memory`, () => {
+    async function remembered() {
+      const j = await (await fresh()).open();
+      let t = 100;
+      const run = async (id: string, identity: string, success: boolean, outputs: Record<string, string>) => {
+        await j.append(id, [entry(id, "run.spawned", spawned("w", { identity }), "", 0, t++)]);
+        await j.append(id, [entry(id, "run.completed", completed(success, success ? "done" : "failed", outputs), "", 0, t++)]);
+      };
+      await run("old", "rev", true, { verdict: "the retry loop needs a bound" });
+      await run("mid", "rev", true, { verdict: "naming is fine", notes: "tests pass" });
+      await run("new", "rev", true, { verdict: "looks good" });
+      await run("lost", "rev", false, { verdict: "retry retry retry" });
+      await run("empty", "rev", true, {});
+      await run("other", "someone-else", true, { verdict: "retry everything" });
+      return j;
+    }
+
+    it("recalls the identity's successful runs with outputs, best match first, then the newest", async () => {
+      const j = await remembered();
+      const items = await j.recall("rev", "the RETRY loop", 4096, "me");
+      expect(items.map((i) => i.run_id)).toEqual(["old", "new", "mid"]);
+      expect(items[0]).toEqual({ run_id: "old", at_ms: 101, text: "verdict: the retry loop needs a bound" });
+      expect(items[2].text).toBe("verdict: naming is fine\nnotes: tests pass");
+      // Without words to match: newest first.
+      expect((await j.recall("rev", "", 4096, "me")).map((i) => i.run_id)).toEqual(["new", "mid", "old"]);
+      expect(await j.recall("nobody", "retry", 4096, "me")).toEqual([]);
+    });
+
+    it("skips the asking run's tree and stays within the byte budget, cutting on a character", async () => {
+      const j = await remembered();
+      expect((await j.recall("rev", "retry", 4096, "old")).map((i) => i.run_id)).toEqual(["new", "mid"]);
+      const cut = await j.recall("rev", "retry", 12, "me");
+      expect(cut).toEqual([{ run_id: "old", at_ms: 101, text: "verdict: the" }]);
+      await j.append("u", [entry("u", "run.spawned", spawned("w", { identity: "uni" }), "", 0, 1)]);
+      await j.append("u", [entry("u", "run.completed", completed(true, "done", { v: "é" }), "", 0, 2)]);
+      expect((await j.recall("uni", "", 5, "me"))[0].text).toBe("v: é");
+      expect((await j.recall("uni", "", 4, "me"))[0].text).toBe("v: ");
+      expect(await j.recall("rev", "retry", 0, "me")).toEqual([]);
+    });
+  });
+
+  describe(`Journal contract: ${name}: damage`, () => {
+    async function damaged() {
+      const s = await fresh();
+      const j = await s.open();
+      await j.append("r", [entry("r", "run.spawned", spawned("w"))]);
+      await j.append("r", [entry("r", "effect.confirmed", { idempotency_key: "k1", visit: 1, outcome: "success", output: {}, reason: "ok" }, "one", 1)]);
+      await j.append("r", [entry("r", "step.completed", stepDone("success", "two"), "one")]);
+      const [bad] = await j.append("r", [entry("r", "step.completed", stepDone("success", "three"), "two")]);
+      await j.append("r", [entry("r/c#1", "run.spawned", spawned("c", { parent_run_id: "r" })), entry("r", "step.completed", stepDone("success", "four"), "three")]);
+      await j.append("r", [entry("r", "step.completed", stepDone("success", "done"), "one"), entry("r", "run.completed", completed(true, "done"))]);
+      await s.corrupt(bad.seq);
+      return { j, bad };
+    }
+
+    it("a read stops before the first entry that fails its checksum, and says which", async () => {
+      const { j, bad } = await damaged();
+      const { entries, damage, corrupt } = await j.read("r");
+      expect(entries.map((e) => e.step_id)).toEqual(["", "one", "one"]);
+      expect(damage).toEqual({ seq: bad.seq, message: `entry ${bad.seq} fails its checksum; reading stopped before it` });
+      expect(corrupt).toBe(damage!.message);
+      const seen: string[] = [];
+      expect(await j.scan("r", (e) => seen.push(e.step_id))).toEqual(damage);
+      expect(seen).toEqual(["", "one", "one"]);
+    });
+
+    it("the damage report counts what resuming past it loses and the finished steps that would run again", async () => {
+      const { j, bad } = await damaged();
+      const report = await j.damageReport("r", bad.seq);
+      expect(report).toBeInstanceOf(JournalDamagedError);
+      expect(report).toMatchObject({ runId: "r", seq: bad.seq, lost: 5 });
+      // "one" completed again after the damage, but its effect was confirmed before it: it is re-used, not run.
+      expect(report.steps).toEqual(["two", "three"]);
+    });
+
+    it("quarantine sets the damaged entries aside and rebuilds the runs index from what remains", async () => {
+      const { j, bad } = await damaged();
+      const kept = (await j.read("r")).entries;
+      expect(await j.run("r")).toMatchObject({ status: "succeeded" });
+      expect(await j.quarantine("r", bad.seq, 5)).toBe(5);
+      expect((await j.read("r")).entries).toEqual(kept);
+      expect((await j.read("r")).damage).toBeUndefined();
+      expect(await j.run("r")).toMatchObject({ status: "active", final_state: null });
+      expect(await j.run("r/c#1")).toBeUndefined();
+      // The next append continues after what remains.
+      const [next] = await j.append("r", [entry("r", "signal.received", { name: "x" })]);
+      expect(next.seq).toBeGreaterThan(bad.seq - 1);
+      expect((await j.read("r")).entries).toHaveLength(4);
+    });
+  });
+
+  describe(`Journal contract: ${name}: leases`, () => {
+    const e = () => entry("r", "signal.received", { name: "x" });
+
+    it("a live holder's lease refuses another; force takes it over and fences the old holder", async () => {
+      const s = await fresh();
+      const a = await s.open();
+      const b = await s.open();
+      expect(await a.lock("r")).toBeUndefined();
+      await a.append("r", [e()]);
+      const refused = await b.lock("r").catch((x: unknown) => x);
+      expect(refused).toBeInstanceOf(RunLockedError);
+      expect((refused as RunLockedError).pid).toBe(process.pid);
+      expect(await b.lock("r", { force: true })).toMatch(/^--force: took run r from process \d+ on .+, whose lease ran until .+; if it still runs, it can no longer write to the journal$/);
+      await expect(a.append("r", [e()])).rejects.toBeInstanceOf(LeaseLostError);
+      // Lost is lost: it stays refused.
+      await expect(a.append("r", [e()])).rejects.toThrow(/can no longer write run r: another process took it over/);
+      expect(await b.append("r", [e()])).toHaveLength(1);
+      // A process holding no lease (a signal from another shell) is not fenced.
+      const c = await s.open();
+      expect(await c.append("r", [e()])).toHaveLength(1);
+      expect((await c.read("r")).entries).toHaveLength(3);
+    });
+
+    it("a lease given back is taken again without a note; holder() says who holds it", async () => {
+      const s = await fresh();
+      const a = await s.open();
+      const b = await s.open();
+      expect(await a.holder("r")).toBeUndefined();
+      await a.lock("r");
+      const h = await b.holder("r");
+      expect(h).toMatchObject({ pid: process.pid, alive: true });
+      expect(h!.expiresMs).toBeGreaterThan(Date.now());
+      await a.unlock("r");
+      expect(await b.holder("r")).toBeUndefined();
+      expect(await b.lock("r")).toBeUndefined();
+      await expect(a.append("r", [e()])).resolves.toHaveLength(1); // a holds nothing now: unfenced
+      await b.unlock("r");
+      await b.unlock("r"); // twice: never throws
+    });
+
+    it("an expired lease is taken over, saying whose it was; a renewed one is not", async () => {
+      const s = await fresh();
+      const a = await s.open({ leaseTtlMs: 150 });
+      const b = await s.open({ leaseTtlMs: 150 });
+      await a.lock("r");
+      await new Promise((r) => setTimeout(r, 500)); // three TTLs: the heartbeat renewed it
+      await expect(b.lock("r")).rejects.toBeInstanceOf(RunLockedError);
+      await a.close(); // heartbeats stop; the lease is not given back
+      await new Promise((r) => setTimeout(r, 250));
+      expect(await b.holder("r")).toMatchObject({ alive: false });
+      expect(await b.lock("r")).toMatch(/^took over run r from process \d+ on .+, whose lease expired at /);
+    });
+
+    it("breakLease ends the lease whoever holds it: its holder cannot write any more", async () => {
+      const s = await fresh();
+      const a = await s.open();
+      const b = await s.open();
+      expect(await b.breakLease("r")).toBeUndefined();
+      await a.lock("r");
+      expect(await b.breakLease("r")).toMatchObject({ pid: process.pid, alive: true });
+      expect(await b.holder("r")).toBeUndefined();
+      await expect(a.append("r", [e()])).rejects.toBeInstanceOf(LeaseLostError);
+      expect(await b.lock("r")).toBeUndefined();
+      expect(await b.append("r", [e()])).toHaveLength(1);
+    });
+
+    it("leases are per run tree", async () => {
+      const s = await fresh();
+      const a = await s.open();
+      const b = await s.open();
+      await a.lock("r");
+      expect(await b.lock("q")).toBeUndefined();
+      expect(await b.append("q", [entry("q", "signal.received", { name: "x" })])).toHaveLength(1);
+      expect(await a.append("r", [e()])).toHaveLength(1);
+    });
+  });
+}
