@@ -8,11 +8,33 @@ import { renderEntry } from "./render-events.js";
 import { CliError, EXIT, type Io } from "./io.js";
 import { engine } from "./run-session.js";
 
+/**
+ * Where a command's journal is: the PostgreSQL database of `--store` (else `CRITERIA_STORE`),
+ * else the SQLite journal in the state directory. `stateDir` is kept either way (local state).
+ */
+export interface JournalPlace {
+  stateDir: string;
+  store?: string;
+}
+
+/** The place from a command's `--state-dir` and `--store` options and the environment. */
+export function placeOf(opts: { stateDir?: string; store?: string }, io: Io): JournalPlace {
+  const store = opts.store ?? io.env.CRITERIA_STORE;
+  if (opts.store === "") throw new CliError(`--store "": give a postgres:// URL, or leave --store out for the SQLite journal in the state directory`, EXIT.usage);
+  if (store && !/^postgres(ql)?:\/\//i.test(store)) throw new CliError(`${opts.store !== undefined ? "--store" : "CRITERIA_STORE"} ${store}: expected a postgres:// or postgresql:// URL (leave it out for the SQLite journal in the state directory)`, EXIT.usage);
+  return { stateDir: stateDir(opts.stateDir, io), ...(store ? { store } : {}) };
+}
+
+/** The place as messages name it: the store's URL (without its password) or the state directory. */
+export function placeName(p: JournalPlace): string {
+  return p.store ? p.store.replace(/(\/\/[^:/@]*:)[^@/]*@/, "$1***@") : p.stateDir;
+}
+
 /** Opens an existing journal for reading commands; a missing or broken one is a one-line error. */
-export async function openJournal(dir: string): Promise<Journal> {
-  const { SqliteJournal, JournalOpenError } = await engine();
+export async function openJournal(place: JournalPlace): Promise<Journal> {
+  const { openStore, JournalOpenError } = await engine();
   try {
-    return new SqliteJournal(dir, { mustExist: true });
+    return await openStore({ ...place, mustExist: true });
   } catch (e) {
     throw e instanceof JournalOpenError ? new CliError(e.message) : e;
   }
@@ -23,6 +45,9 @@ export function stateDir(opt: string | undefined, io: Io): string {
   if (opt === "") throw new CliError(`--state-dir "": name a directory (default: $CRITERIA_STATE_DIR or .criteria)`, EXIT.usage);
   return resolve(opt ?? io.env.CRITERIA_STATE_DIR ?? ".criteria");
 }
+
+/** The `--store` option's help, the same on every command that reads or writes a journal. */
+export const STORE_HELP = "the PostgreSQL journal to use, postgres://… (default: $CRITERIA_STORE, else the SQLite journal in the state directory)";
 
 const usage = (m: string) => new CliError(m, EXIT.usage);
 
@@ -35,10 +60,11 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
     .command("runs")
     .description("list runs in the journal, newest first")
     .option("--state-dir <dir>", "journal directory")
+    .option("--store <url>", STORE_HELP)
     .option("--all", "include nested runs")
     .addOption(new Option("-o, --output <format>", "text or json").choices(["text", "json"]).default("text"))
-    .action(async (opts: { stateDir?: string; all?: boolean; output: string }) => {
-      const j = await openJournal(stateDir(opts.stateDir, io));
+    .action(async (opts: { stateDir?: string; store?: string; all?: boolean; output: string }) => {
+      const j = await openJournal(placeOf(opts, io));
       try {
         const rows = await j.runs({ roots: !opts.all });
         if (opts.output === "json") io.out(rows.map((r) => JSON.stringify(r)).join("\n") + (rows.length ? "\n" : ""));
@@ -61,9 +87,10 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
     .description("print a run's journal as a timeline (or NDJSON)")
     .argument("<run>", "the run id")
     .option("--state-dir <dir>", "journal directory")
+    .option("--store <url>", STORE_HELP)
     .addOption(new Option("-o, --output <format>", "text or json (NDJSON)").choices(["text", "json"]).default("text"))
-    .action(async (run: string, opts: { stateDir?: string; output: string }) => {
-      const j = await openJournal(stateDir(opts.stateDir, io));
+    .action(async (run: string, opts: { stateDir?: string; store?: string; output: string }) => {
+      const j = await openJournal(placeOf(opts, io));
       try {
         // A nested run (`criteria runs --all` lists them) is read from its root's tree.
         const root = (await j.run(run))?.root_run_id ?? run;
@@ -71,7 +98,7 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
         const corrupt = tree.corrupt;
         const entries = root === run ? tree.entries : tree.entries.filter((e) => e.run_id === run || e.run_id.startsWith(`${run}/`));
         if (entries.length === 0) {
-          io.err(`criteria: no run ${run} in ${stateDir(opts.stateDir, io)} (criteria runs lists them)\n`);
+          io.err(`criteria: no run ${run} in ${placeName(placeOf(opts, io))} (criteria runs lists them)\n`);
           setCode(EXIT.problems);
           return;
         }
@@ -92,12 +119,13 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
    * the run is active, the signal is one a `wait` of the workflow listens for, the
    * approval node exists and is waiting for a decision nobody has given yet.
    */
-  const deliver = async (run: string, target: { signal: string } | { approval: string }, payload: Value | undefined, by: string | undefined, dir: string | undefined) => {
+  const deliver = async (run: string, target: { signal: string } | { approval: string }, payload: Value | undefined, by: string | undefined, where: { stateDir?: string; store?: string }) => {
     const { deliverSignal, foldEntries } = await engine();
-    const j = await openJournal(stateDir(dir, io));
+    const place = placeOf(where, io);
+    const j = await openJournal(place);
     try {
       const row = await j.run(run);
-      if (!row) throw new CliError(`no run ${run} in ${stateDir(dir, io)} (criteria runs lists them)`);
+      if (!row) throw new CliError(`no run ${run} in ${placeName(place)} (criteria runs lists them)`);
       if (row.status !== "active") throw new CliError(`run ${run} has already ended (${row.status})`);
       const tree = foldEntries((await j.read(row.root_run_id)).entries);
       const graph = tree.runs.get(row.root_run_id)?.spawned?.graph as Graph | undefined;
@@ -143,7 +171,8 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
     .argument("<name>", "the signal name")
     .option("--payload <json>", "a JSON value carried with the signal")
     .option("--state-dir <dir>", "journal directory")
-    .action(async (run: string, name: string, opts: { payload?: string; stateDir?: string }) => {
+    .option("--store <url>", STORE_HELP)
+    .action(async (run: string, name: string, opts: { payload?: string; stateDir?: string; store?: string }) => {
       let payload: Value | undefined;
       if (opts.payload !== undefined) {
         try {
@@ -154,7 +183,7 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
           return;
         }
       }
-      setCode(await deliver(run, { signal: name }, payload, undefined, opts.stateDir));
+      setCode(await deliver(run, { signal: name }, payload, undefined, opts));
     });
 
   for (const decision of ["approve", "reject"] as const) {
@@ -165,8 +194,9 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
       .argument("<node>", "the approval node's name")
       .option("--by <name>", "who decides (recorded in the journal)", io.env.USER ?? "cli")
       .option("--state-dir <dir>", "journal directory")
-      .action(async (run: string, node: string, opts: { by: string; stateDir?: string }) => {
-        setCode(await deliver(run, { approval: node }, decision === "approve" ? "approved" : "rejected", opts.by, opts.stateDir));
+      .option("--store <url>", STORE_HELP)
+      .action(async (run: string, node: string, opts: { by: string; stateDir?: string; store?: string }) => {
+        setCode(await deliver(run, { approval: node }, decision === "approve" ? "approved" : "rejected", opts.by, opts));
       });
   }
 }

@@ -9,7 +9,7 @@ import { workflowFiles } from "../compiler/load/workflow-files.js";
 import type { RunEnd, RunEvent } from "../engine/index.js";
 import { compileOptions, rootOption } from "./compile-options.js";
 import { CliError, EXIT, type Io } from "./io.js";
-import { openJournal, registerJournalCommands, stateDir } from "./journal-commands.js";
+import { openJournal, placeName, placeOf, registerJournalCommands, STORE_HELP } from "./journal-commands.js";
 import { renderEvent } from "./render-events.js";
 import { checkInput, parseInput, parseVars } from "./run-inputs.js";
 import { engine, runSession, type SessionEnd } from "./run-session.js";
@@ -68,20 +68,21 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
       .option("--var <name=value>", "set a variable (repeatable)", collect, [])
       .option("--var-file <file>", "variables from a JSON/YAML file (repeatable)", collect, [])
       .option("--state-dir <dir>", "journal directory (default: $CRITERIA_STATE_DIR or .criteria)")
+      .option("--store <url>", STORE_HELP)
       .option("--run-id <id>", "choose the run id (refused if it exists)")
       .option("--input <json>", "the run's input object, read as input.<key> (a flow run alone); @file.json reads it from a file")
       .option("--auto-approve", "approve every approval node"),
   )
     .addOption(rootOption())
     .addOption(outputOpt())
-    .action(async (path: string, opts: { var: string[]; varFile: string[]; input?: string; stateDir?: string; runId?: string; autoApprove?: boolean; output?: string; root?: string; wait?: boolean }) => {
+    .action(async (path: string, opts: { var: string[]; varFile: string[]; input?: string; stateDir?: string; store?: string; runId?: string; autoApprove?: boolean; output?: string; root?: string; wait?: boolean }) => {
       const json = isJson(opts.output);
       setCode(
         await runSession(io, json, async (signal) => {
           if (opts.runId !== undefined && !RUN_ID.test(opts.runId)) {
             throw usage(`--run-id "${opts.runId}": use letters, digits, ".", "_" and "-" (at most 128, starting with a letter or digit)`);
           }
-          const dir = stateDir(opts.stateDir, io);
+          const place = placeOf(opts, io);
           const input = opts.input !== undefined ? parseInput(opts.input) : {};
           const c = await compile(path, compileOptions(opts, io));
           if (!c.graph) {
@@ -96,7 +97,7 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
           const baseDir = found.kind === "dir" ? resolve(path) : dirname(resolve(path));
           const source = { entry: relative(baseDir, resolve(path)) || ".", hash: sourceHash(c.sources, process.cwd(), baseDir) };
           const { apply } = await engine();
-          const end = await apply(graph, vars, { stateDir: dir, baseDir, events: eventSink(io, json), autoApprove: opts.autoApprove, signal, runId: opts.runId, input, park: parks(opts.wait, io), source });
+          const end = await apply(graph, vars, { ...place, baseDir, events: eventSink(io, json), autoApprove: opts.autoApprove, signal, runId: opts.runId, input, park: parks(opts.wait, io), source });
           return endOf(end);
         }),
       );
@@ -108,6 +109,7 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
       .description("continue a run from its journal: finished steps are re-used, nothing confirmed runs twice")
       .argument("<run>", "the run id (criteria runs lists them)")
       .option("--state-dir <dir>", "journal directory")
+      .option("--store <url>", STORE_HELP)
       .option("--auto-approve", "approve every approval node")
       .option("--force", "take the run over even from a live process whose lease has not expired (that process can no longer write)")
       .option("--discard-damaged", "resume past a damaged journal entry: set it and the entries after it aside (kept in the journal's quarantine), re-running what they recorded")
@@ -115,14 +117,14 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
       .option("--var <name=value>", "a secret variable of the run again (secrets are never journaled; CRITERIA_VAR_<name> works too)", collect, []),
   )
     .addOption(outputOpt())
-    .action(async (run: string, opts: { stateDir?: string; autoApprove?: boolean; output?: string; force?: boolean; discardDamaged?: boolean; workdir?: string; wait?: boolean; var: string[] }) => {
+    .action(async (run: string, opts: { stateDir?: string; store?: string; autoApprove?: boolean; output?: string; force?: boolean; discardDamaged?: boolean; workdir?: string; wait?: boolean; var: string[] }) => {
       const json = isJson(opts.output);
       setCode(
         await runSession(io, json, async (signal) => {
-          const dir = stateDir(opts.stateDir, io);
+          const place = placeOf(opts, io);
           const sink = eventSink(io, json);
           const { resume } = await engine();
-          const j = await openJournal(dir);
+          const j = await openJournal(place);
           let row;
           let spawned;
           try {
@@ -135,7 +137,7 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
           }
           const changed = spawned ? await sourceChanged(spawned, opts.workdir) : undefined;
           if (changed) sink({ event: "warning", run_id: run, message: changed });
-          if (!row) throw new CliError(`no run ${run} in ${dir} (criteria runs lists them)`);
+          if (!row) throw new CliError(`no run ${run} in ${placeName(place)} (criteria runs lists them)`);
           if (row.parent_run_id) throw new CliError(`${run} is a nested run; resume its root run ${row.root_run_id}`);
           if (row.status !== "active") {
             const message = `run ${run} has already ended: ${row.status}${row.final_state ? ` in state "${row.final_state}"` : ""} (criteria journal ${run} shows it)`;
@@ -148,7 +150,7 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
             if (i <= 0) throw usage(`--var ${p}: expected name=value`);
             secretVars[p.slice(0, i)] = p.slice(i + 1);
           }
-          const end = await resume(run, { stateDir: dir, events: sink, autoApprove: opts.autoApprove, signal, force: opts.force, discardDamaged: opts.discardDamaged, workdir: opts.workdir, park: parks(opts.wait, io), secretVars });
+          const end = await resume(run, { ...place, events: sink, autoApprove: opts.autoApprove, signal, force: opts.force, discardDamaged: opts.discardDamaged, workdir: opts.workdir, park: parks(opts.wait, io), secretVars });
           return endOf(end);
         }),
       );
@@ -159,11 +161,12 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
     .description("end a run's lease, whoever holds it (a process that still runs it can no longer write); say what it overrides")
     .argument("<run>", "the run id")
     .option("--state-dir <dir>", "journal directory")
-    .action(async (run: string, opts: { stateDir?: string }) => {
-      const j = await openJournal(stateDir(opts.stateDir, io));
+    .option("--store <url>", STORE_HELP)
+    .action(async (run: string, opts: { stateDir?: string; store?: string }) => {
+      const j = await openJournal(placeOf(opts, io));
       try {
         const row = await j.run(run);
-        if (!row) throw new CliError(`no run ${run} in ${stateDir(opts.stateDir, io)} (criteria runs lists them)`);
+        if (!row) throw new CliError(`no run ${run} in ${placeName(placeOf(opts, io))} (criteria runs lists them)`);
         const held = await j.breakLease(row.root_run_id);
         if (!held) io.out(`run ${row.root_run_id} was not held by any process; nothing to unlock\n`);
         else {

@@ -2,11 +2,13 @@ import type { Graph } from "../compiler/build/graph.js";
 import type { Value } from "../compiler/expr/value.js";
 import { findAdapterExecutable } from "./adapters/process-adapter.js";
 import { adapterFor, isBuiltIn } from "./adapters/registry.js";
-import { SqliteJournal } from "./journal/sqlite-journal.js";
+import { openStore } from "./journal/open-store.js";
 import type { RunEvent } from "./run/events.js";
 import { Runner, type RunEnd } from "./run/runner.js";
 
 export { SqliteJournal } from "./journal/sqlite-journal.js";
+export { openStore } from "./journal/open-store.js";
+export type { Journal } from "./journal/journal.js";
 export { RunLockedError, JournalError, JournalWriteError, JournalOpenError, JournalReadError, JournalDamagedError, LeaseLostError } from "./journal/errors.js";
 export { Runner, RunInterrupted, RunRefused, RunParked, type RunEnd } from "./run/runner.js";
 export { deliverSignal } from "./run/signals.js";
@@ -19,8 +21,10 @@ const adapterExists = (type: string, dir: string) => isBuiltIn(type) || findAdap
 
 /** Options shared by {@link apply} and {@link resume}. */
 export interface EngineOptions {
-  /** Journal directory (`--state-dir`, `CRITERIA_STATE_DIR`, default `.criteria/`). */
+  /** Journal directory (`--state-dir`, `CRITERIA_STATE_DIR`, default `.criteria/`); with `store`, the local state only. */
   stateDir: string;
+  /** A PostgreSQL journal's URL (`--store`, `CRITERIA_STORE`) instead of the SQLite one in `stateDir`. */
+  store?: string;
   /** Where the workflow's relative paths resolve (its directory). */
   baseDir: string;
   events?: (e: RunEvent) => void;
@@ -33,14 +37,14 @@ export interface EngineOptions {
 }
 
 /**
- * Runs a compiled graph to its end, journaled under `stateDir` (docs/architecture.md, The engine).
+ * Runs a compiled graph to its end, journaled under `stateDir` or in `store` (docs/architecture.md, The engine).
  * @param vars values for the workflow's variables (`--var`)
  * @param opts.runId a chosen run id (refused if it already exists); `opts.input` the run's `input` namespace;
  *   `opts.source` the files it was compiled from (`resume` says when they changed)
  * @throws RunLockedError when another live process holds the run; RunInterrupted on abort
  */
 export async function apply(graph: Graph, vars: Record<string, Value>, opts: EngineOptions & { runId?: string; input?: Record<string, Value>; source?: { entry: string; hash: string } }): Promise<RunEnd> {
-  const journal = new SqliteJournal(opts.stateDir);
+  const journal = await openStore(opts);
   try {
     for (const note of journal.notes) opts.events?.({ event: "warning", run_id: opts.runId ?? "", message: note });
     return await new Runner({ journal, adapterFor, adapterExists, ...opts }).start(graph, vars, opts.runId, opts.input, opts.source);
@@ -58,7 +62,7 @@ export async function apply(graph: Graph, vars: Record<string, Value>, opts: Eng
  * @throws RunLockedError when another live process holds the run; JournalDamagedError
  */
 export async function resume(runId: string, opts: Omit<EngineOptions, "baseDir"> & { force?: boolean; discardDamaged?: boolean; workdir?: string; secretVars?: Record<string, string> }): Promise<RunEnd> {
-  const journal = new SqliteJournal(opts.stateDir);
+  const journal = await openStore(opts);
   try {
     for (const note of journal.notes) opts.events?.({ event: "warning", run_id: runId, message: note });
     return await new Runner({ journal, adapterFor, adapterExists, baseDir: opts.workdir ?? process.cwd(), ...opts }).resume(runId, { workdir: opts.workdir });

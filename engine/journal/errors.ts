@@ -60,14 +60,30 @@ export class LeaseLostError extends Error {
   }
 }
 
-/** A plain account of an SQLite or file-system error, for a one-line message. */
+/** A plain account of an SQLite, PostgreSQL or file-system error, for a one-line message. */
 export function storageReason(e: unknown): string {
   const code = String((e as { code?: string }).code ?? "");
   const msg = (e as Error)?.message ?? String(e);
+  const pg = postgresReason(code, msg);
+  if (pg) return pg;
   if (code === "SQLITE_FULL" || /disk is full|ENOSPC/i.test(msg)) return "the disk is full";
   if (code.startsWith("SQLITE_READONLY") || /readonly|read-only|EROFS/i.test(msg)) return "the journal is read-only";
   if (code === "SQLITE_CORRUPT" || code === "SQLITE_NOTADB" || /malformed|not a database|vtable constructor failed/i.test(msg)) return "the journal database is damaged";
   if (code.startsWith("SQLITE_IOERR") || /disk I\/O error|EFBIG|EIO/i.test(msg)) return /^disk I\/O error$/i.test(msg) ? "a disk I/O error (is the disk full, or failing?)" : `a disk I/O error (${msg})`;
   if (code === "SQLITE_BUSY" || /database is locked/i.test(msg)) return "the journal stayed locked by another process for too long";
   return msg;
+}
+
+/** PostgreSQL's and its connection's errors (SQLSTATE codes, socket errors), or undefined for others. */
+function postgresReason(code: string, msg: string): string | undefined {
+  if ((code === "ECONNREFUSED" || code === "ENOENT") && /connect /.test(msg)) return `no PostgreSQL server answers there: is it running? (${msg})`;
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN") return `the host is unknown (${msg})`;
+  if (code === "28P01" || code === "28000") return `the server refused the login (${msg})`;
+  if (code === "3D000") return `the database does not exist (${msg})`;
+  if (code === "42501") return `permission denied (${msg})`;
+  if (code === "53100") return "the database's disk is full";
+  if (code === "25006") return "the database is read-only";
+  if (code === "57P01" || code === "57P02" || code === "57P03" || /Connection terminated/i.test(msg)) return `the database server went away (${msg})`;
+  if (/timeout exceeded when trying to connect/i.test(msg)) return "no answer from the database server in 10 s";
+  return undefined;
 }

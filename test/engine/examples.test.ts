@@ -48,7 +48,7 @@ describe("examples run end to end", () => {
           await new Promise((r) => setImmediate(r));
         },
         events: (e) => {
-          if (e.event === "wait.started" && e.signal) deliverSignal(journal, "run", e.signal, null, "test", now);
+          if (e.event === "wait.started" && e.signal) void deliverSignal(journal, "run", e.signal, null, "test", now);
         },
       });
       const vars = Object.fromEntries(c.graph!.variables.filter((v) => v.required).map((v) => [v.name, v.type === "number" ? 1 : "x"]));

@@ -359,7 +359,7 @@ wait "gate" {
     const { runner, journal } = setup();
     const run = runner.start(g, {}, "r");
     await new Promise((r) => setTimeout(r, 30));
-    deliverSignal(journal, "r", "deployed", { ok: true }, "test", Date.now());
+    await deliverSignal(journal, "r", "deployed", { ok: true }, "test", Date.now());
     expect(await run).toMatchObject({ state: "done" });
   });
 
@@ -376,7 +376,7 @@ approval "ask" {
     const { runner: r2, journal, entries } = setup();
     const run = r2.start(g, {}, "r");
     await new Promise((r) => setTimeout(r, 30));
-    deliverSignal(journal, "r", "approval:ask", "rejected", "alice", Date.now());
+    await deliverSignal(journal, "r", "approval:ask", "rejected", "alice", Date.now());
     expect(await run).toMatchObject({ state: "failed" });
     expect((await entries("r")).find((e) => e.entry_type === "approval.decided")?.payload).toMatchObject({ decision: "rejected", by: "alice" });
   });
@@ -615,7 +615,7 @@ wait "gate" {
       const s = setup({ sleep: undefined, pollMs: 1 });
       const run = s.runner.start(g, {}, "r");
       await new Promise((r) => setTimeout(r, 150));
-      deliverSignal(s.journal, "r", "go", null, "t", Date.now());
+      void deliverSignal(s.journal, "r", "go", null, "t", Date.now());
       expect(await run).toMatchObject({ state: "done" });
     } finally {
       process.off("warning", onWarning);
@@ -745,7 +745,7 @@ wait "gate" {
     const s = setup();
     const run = s.runner.start(g, {}, "r");
     await new Promise((r) => setTimeout(r, 30));
-    deliverSignal(s.journal, "r", "go", null, "t", Date.now());
+    void deliverSignal(s.journal, "r", "go", null, "t", Date.now());
     expect(await run).toMatchObject({ state: "done" });
   });
   it("with a duration, no signal in time takes the timeout outcome", async () => {

@@ -1,0 +1,451 @@
+import { createRequire } from "node:module";
+import { hostname } from "node:os";
+import type { Pool, PoolClient } from "pg";
+import { procStat } from "../process-info.js";
+import { canonicalJson } from "./canonical-json.js";
+import type { EntryType, JournalEntry, MemoryItem, NewEntry } from "./entry.js";
+import { JournalDamagedError, JournalOpenError, JournalReadError, JournalWriteError, LeaseLostError, RunLockedError, storageReason } from "./errors.js";
+import type { Damage, Journal, LeaseHolder, RunRow } from "./journal.js";
+import { DEFAULT_LEASE_TTL_MS, holderOf, ownerToken, takeOver, type LeaseState } from "./lease.js";
+import { checksum, memoryText, pickMemory, recallTerms, tallyDamage } from "./store-rules.js";
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS journal (
+  seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  root_run_id TEXT NOT NULL,
+  run_id TEXT NOT NULL,
+  step_id TEXT NOT NULL,
+  attempt INTEGER NOT NULL,
+  entry_type TEXT NOT NULL,
+  at_ms BIGINT NOT NULL,
+  payload TEXT NOT NULL,
+  checksum BIGINT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS journal_root ON journal(root_run_id, seq);
+CREATE TABLE IF NOT EXISTS runs (
+  run_id TEXT PRIMARY KEY,
+  root_run_id TEXT NOT NULL,
+  parent_run_id TEXT,
+  workflow TEXT NOT NULL,
+  status TEXT NOT NULL,
+  created_ms BIGINT NOT NULL,
+  updated_ms BIGINT NOT NULL,
+  final_state TEXT,
+  identity TEXT
+);
+CREATE INDEX IF NOT EXISTS runs_created ON runs(created_ms DESC, run_id DESC);
+CREATE TABLE IF NOT EXISTS memory (
+  identity TEXT NOT NULL,
+  run_id TEXT NOT NULL,
+  at_ms BIGINT NOT NULL,
+  text TEXT NOT NULL,
+  words TSVECTOR GENERATED ALWAYS AS (to_tsvector('simple', text)) STORED
+);
+CREATE INDEX IF NOT EXISTS memory_words ON memory USING GIN (words);
+CREATE TABLE IF NOT EXISTS leases (
+  root_run_id TEXT PRIMARY KEY,
+  owner TEXT,
+  epoch BIGINT NOT NULL,
+  pid INTEGER NOT NULL,
+  host TEXT NOT NULL,
+  start_ticks TEXT,
+  expires_at TIMESTAMPTZ NOT NULL
+);
+CREATE TABLE IF NOT EXISTS journal_quarantine (
+  seq BIGINT PRIMARY KEY,
+  root_run_id TEXT NOT NULL,
+  run_id TEXT NOT NULL,
+  step_id TEXT NOT NULL,
+  attempt INTEGER NOT NULL,
+  entry_type TEXT NOT NULL,
+  at_ms BIGINT NOT NULL,
+  payload TEXT NOT NULL,
+  checksum BIGINT NOT NULL,
+  quarantined_ms BIGINT NOT NULL
+);
+`;
+
+/** Rows of a run tree read per round trip by {@link PostgresJournal.scan}. */
+const SCAN_PAGE = 1000;
+
+/** The type OIDs of `int8` and `numeric`: read as numbers (seqs and times fit in 2^53). */
+const INT8 = 20;
+
+/** A lease this process holds: its token and epoch, the heartbeat, and why it was lost. */
+interface Held {
+  epoch: number;
+  timer: NodeJS.Timeout;
+  lost?: string;
+}
+
+/**
+ * The {@link Journal} in PostgreSQL (`--store postgres://…`, `CRITERIA_STORE`): the journal
+ * several machines share (the scale-out issue). The same tables as the SQLite journal;
+ * `seq` comes from an identity column and each append is one transaction that first takes
+ * a transaction-scoped advisory lock on its run tree, so entries of one tree are numbered
+ * in commit order (a reader resuming after the last seq it saw misses none). Leases are
+ * rows `(root_run_id, owner, epoch, expires_at)` judged by the database's clock only
+ * (`clock_timestamp()`), renewed every TTL/3, and checked under the same lock in every
+ * append (fencing). `sync: false` appends commit with `synchronous_commit = off`.
+ *
+ * Open with {@link PostgresJournal.open}; the `pg` driver is loaded on first use.
+ */
+export class PostgresJournal implements Journal {
+  readonly notes: string[] = [];
+  private readonly owner = ownerToken();
+  private readonly held = new Map<string, Held>();
+  private closed = false;
+
+  private constructor(
+    private readonly pool: Pool,
+    readonly location: string,
+    readonly stateDir: string,
+    private readonly ttlMs: number,
+  ) {}
+
+  /**
+   * Connects to the database at `url` and creates the tables when missing (once, under an
+   * advisory lock: workers starting together do not race).
+   * @param opts.stateDir the local state directory (orphan-process files); `mustExist`: refuse a
+   *   database without a journal; `leaseTtlMs`: how long a lease lasts unless renewed
+   * @throws JournalOpenError (unreachable server, refused login, missing database, no journal)
+   */
+  static async open(url: string, opts: { stateDir: string; mustExist?: boolean; leaseTtlMs?: number }): Promise<PostgresJournal> {
+    const location = withoutPassword(url);
+    const pg = createRequire(import.meta.url)("pg") as typeof import("pg");
+    const types = { getTypeParser: (oid: number, format?: "text" | "binary") => (oid === INT8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as "text")) };
+    const pool = new pg.Pool({ connectionString: url, max: 4, types, connectionTimeoutMillis: 10_000 });
+    // An idle client's error (the server restarted) must not crash the process: the next query reports it.
+    pool.on("error", () => undefined);
+    const j = new PostgresJournal(pool, location, opts.stateDir, opts.leaseTtlMs ?? (Number(process.env.CRITERIA_LEASE_TTL_MS) || DEFAULT_LEASE_TTL_MS));
+    try {
+      if (opts.mustExist) {
+        const r = await pool.query("SELECT to_regclass('journal') IS NOT NULL AS present");
+        if (!r.rows[0].present) throw new JournalOpenError(`no journal in ${location} (runs are journaled where criteria apply --store ran)`);
+      } else {
+        await j.transaction(async (c) => {
+          await c.query("SELECT pg_advisory_xact_lock(7305817241)");
+          await c.query(SCHEMA);
+        });
+      }
+    } catch (e) {
+      await pool.end().catch(() => undefined);
+      if (e instanceof JournalOpenError) throw e;
+      throw new JournalOpenError(`cannot open the journal ${location}: ${storageReason(e)}`);
+    }
+    return j;
+  }
+
+  /** Runs `f` in one transaction on one client; rolls back when it throws. */
+  private async transaction<T>(f: (c: PoolClient) => Promise<T>, opts: { sync?: boolean } = {}): Promise<T> {
+    const c = await this.pool.connect();
+    try {
+      await c.query("BEGIN");
+      if (opts.sync === false) await c.query("SET LOCAL synchronous_commit = off");
+      const out = await f(c);
+      await c.query("COMMIT");
+      return out;
+    } catch (e) {
+      await c.query("ROLLBACK").catch(() => undefined);
+      throw e;
+    } finally {
+      c.release();
+    }
+  }
+
+  /** Serialises writers of one run tree until the transaction ends. */
+  private lockTree(c: PoolClient, root: string) {
+    return c.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [root]);
+  }
+
+  async append(rootRunId: string, entries: NewEntry[], opts: { sync?: boolean } = {}): Promise<JournalEntry[]> {
+    try {
+      return await this.transaction(async (c) => {
+        await this.lockTree(c, rootRunId);
+        await this.checkLease(c, rootRunId);
+        const out: JournalEntry[] = [];
+        // The seqs first (each checksum covers its seq), taken under the tree's lock: in commit order.
+        const { rows: seqs } = await c.query<{ seq: number }>("SELECT nextval(pg_get_serial_sequence('journal', 'seq')) AS seq FROM generate_series(1, $1::int)", [entries.length]);
+        const numbers = seqs.map((r) => r.seq).sort((x, y) => x - y);
+        for (const [i, e] of entries.entries()) {
+          const payload = canonicalJson(e.payload);
+          const seq = numbers[i];
+          await c.query("INSERT INTO journal (seq, root_run_id, run_id, step_id, attempt, entry_type, at_ms, payload, checksum) OVERRIDING SYSTEM VALUE VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)", [
+            seq,
+            rootRunId,
+            e.run_id,
+            e.step_id,
+            e.attempt,
+            e.entry_type,
+            e.at_ms,
+            payload,
+            checksum(seq, rootRunId, e.run_id, e.step_id, e.attempt, e.entry_type, e.at_ms, payload),
+          ]);
+          if (e.entry_type === "run.spawned") {
+            const p = e.payload;
+            await c.query("INSERT INTO runs (run_id, root_run_id, parent_run_id, workflow, status, created_ms, updated_ms, identity) VALUES ($1, $2, $3, $4, 'active', $5, $5, $6) ON CONFLICT (run_id) DO NOTHING", [
+              e.run_id,
+              rootRunId,
+              p.parent_run_id ?? null,
+              p.workflow,
+              e.at_ms,
+              p.identity ?? null,
+            ]);
+          } else if (e.entry_type === "run.completed") {
+            const p = e.payload;
+            const { rows: r } = await c.query<{ identity: string | null }>("UPDATE runs SET status = $1, updated_ms = $2, final_state = $3 WHERE run_id = $4 RETURNING identity", [p.success ? "succeeded" : "failed", e.at_ms, p.state, e.run_id]);
+            const identity = r[0]?.identity;
+            if (identity && p.success && Object.keys(p.outputs).length > 0) await c.query("INSERT INTO memory (identity, run_id, at_ms, text) VALUES ($1, $2, $3, $4)", [identity, e.run_id, e.at_ms, memoryText(p.outputs)]);
+          }
+          out.push({ ...e, seq } as JournalEntry);
+        }
+        return out;
+      }, opts);
+    } catch (err) {
+      if (err instanceof LeaseLostError) throw err;
+      throw new JournalWriteError(`cannot write the journal ${this.location}: ${storageReason(err)}`);
+    }
+  }
+
+  /** Inside an append: the lease on `root`, if this journal took one, is still its own. @throws LeaseLostError */
+  private async checkLease(c: PoolClient, root: string): Promise<void> {
+    const h = this.held.get(root);
+    if (!h) return;
+    if (h.lost) throw new LeaseLostError(root, h.lost);
+    const { rows } = await c.query<{ owner: string | null; epoch: number }>("SELECT owner, epoch FROM leases WHERE root_run_id = $1", [root]);
+    if (rows[0]?.owner !== this.owner || rows[0].epoch !== h.epoch) {
+      h.lost = "another process took it over";
+      throw new LeaseLostError(root, h.lost);
+    }
+  }
+
+  async read(rootRunId: string, afterSeq = 0): Promise<{ entries: JournalEntry[]; corrupt?: string; damage?: Damage }> {
+    const entries: JournalEntry[] = [];
+    const damage = await this.scan(rootRunId, (e) => void entries.push(e), afterSeq);
+    return damage ? { entries, corrupt: damage.message, damage } : { entries };
+  }
+
+  async scan(rootRunId: string, visit: (e: JournalEntry) => void, afterSeq = 0): Promise<Damage | undefined> {
+    let after = afterSeq;
+    for (;;) {
+      const rows = await this.reading(async () => {
+        const r = await this.pool.query<{ seq: number; run_id: string; step_id: string; attempt: number; entry_type: string; at_ms: number; payload: string; checksum: number }>(
+          "SELECT seq, run_id, step_id, attempt, entry_type, at_ms, payload, checksum FROM journal WHERE root_run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
+          [rootRunId, after, SCAN_PAGE],
+        );
+        return r.rows;
+      });
+      for (const r of rows) {
+        let parsed: unknown;
+        try {
+          parsed = checksum(r.seq, rootRunId, r.run_id, r.step_id, r.attempt, r.entry_type, r.at_ms, r.payload) === r.checksum ? JSON.parse(r.payload) : undefined;
+        } catch {
+          parsed = undefined;
+        }
+        if (parsed === undefined) return { seq: r.seq, message: `entry ${r.seq} fails its checksum; reading stopped before it` };
+        visit({ seq: r.seq, run_id: r.run_id, step_id: r.step_id, attempt: r.attempt, entry_type: r.entry_type as EntryType, at_ms: r.at_ms, payload: parsed } as JournalEntry);
+        after = r.seq;
+      }
+      if (rows.length < SCAN_PAGE) return undefined;
+    }
+  }
+
+  async damageReport(rootRunId: string, seq: number): Promise<JournalDamagedError> {
+    return this.reading(async () => {
+      const { rows } = await this.pool.query<{ run_id: string; step_id: string; entry_type: string; before: boolean }>(
+        "SELECT run_id, step_id, entry_type, seq < $2 AS before FROM journal WHERE root_run_id = $1 AND (seq >= $2 OR entry_type = 'effect.confirmed') ORDER BY seq",
+        [rootRunId, seq],
+      );
+      const lost = rows.filter((r) => !r.before);
+      return new JournalDamagedError(rootRunId, seq, lost.length, tallyDamage(rows.filter((r) => r.before), lost));
+    });
+  }
+
+  async quarantine(rootRunId: string, seq: number, nowMs: number): Promise<number> {
+    try {
+      return await this.transaction(async (c) => {
+        await this.lockTree(c, rootRunId);
+        await c.query(
+          "INSERT INTO journal_quarantine SELECT seq, root_run_id, run_id, step_id, attempt, entry_type, at_ms, payload, checksum, $3 FROM journal WHERE root_run_id = $1 AND seq >= $2",
+          [rootRunId, seq, nowMs],
+        );
+        const moved = (await c.query("DELETE FROM journal WHERE root_run_id = $1 AND seq >= $2", [rootRunId, seq])).rowCount ?? 0;
+        await c.query("DELETE FROM runs WHERE root_run_id = $1", [rootRunId]);
+        const { rows } = await c.query<{ run_id: string; entry_type: string; at_ms: number; payload: string }>(
+          "SELECT run_id, entry_type, at_ms, payload FROM journal WHERE root_run_id = $1 AND entry_type IN ('run.spawned', 'run.completed') ORDER BY seq",
+          [rootRunId],
+        );
+        for (const r of rows) {
+          const p = JSON.parse(r.payload) as { parent_run_id?: string; workflow: string; identity?: string; success: boolean; state: string };
+          if (r.entry_type === "run.spawned") {
+            await c.query("INSERT INTO runs (run_id, root_run_id, parent_run_id, workflow, status, created_ms, updated_ms, identity) VALUES ($1, $2, $3, $4, 'active', $5, $5, $6) ON CONFLICT (run_id) DO NOTHING", [
+              r.run_id,
+              rootRunId,
+              p.parent_run_id ?? null,
+              p.workflow,
+              r.at_ms,
+              p.identity ?? null,
+            ]);
+          } else await c.query("UPDATE runs SET status = $1, updated_ms = $2, final_state = $3 WHERE run_id = $4", [p.success ? "succeeded" : "failed", r.at_ms, p.state, r.run_id]);
+        }
+        return moved;
+      });
+    } catch (err) {
+      throw new JournalWriteError(`cannot write the journal ${this.location}: ${storageReason(err)}`);
+    }
+  }
+
+  /** Full-text search (`to_tsvector('simple')`, ranked by `ts_rank`) in place of SQLite's FTS5 bm25. */
+  async recall(identity: string, query: string, budgetBytes: number, excludeRoot: string): Promise<MemoryItem[]> {
+    const terms = recallTerms(query);
+    const exclude = `${excludeRoot}/%`;
+    return this.reading(async () => {
+      const best =
+        terms.length > 0
+          ? (
+              await this.pool.query<MemoryItem>(
+                "SELECT run_id, at_ms, text FROM memory, to_tsquery('simple', $1) q WHERE words @@ q AND identity = $2 AND run_id <> $3 AND run_id NOT LIKE $4 ORDER BY ts_rank(words, q) DESC, at_ms DESC LIMIT 200",
+                [terms.map((t) => `'${t}'`).join(" | "), identity, excludeRoot, exclude],
+              )
+            ).rows
+          : [];
+      const recent = (await this.pool.query<MemoryItem>("SELECT run_id, at_ms, text FROM memory WHERE identity = $1 AND run_id <> $2 AND run_id NOT LIKE $3 ORDER BY at_ms DESC LIMIT 200", [identity, excludeRoot, exclude])).rows;
+      return pickMemory([...best, ...recent], budgetBytes);
+    });
+  }
+
+  async spawned(rootRunId: string): Promise<JournalEntry<"run.spawned">["payload"] | undefined> {
+    return this.reading(async () => {
+      const { rows } = await this.pool.query<{ payload: string }>("SELECT payload FROM journal WHERE root_run_id = $1 AND run_id = $1 AND entry_type = 'run.spawned' ORDER BY seq LIMIT 1", [rootRunId]);
+      return rows[0] ? (JSON.parse(rows[0].payload) as JournalEntry<"run.spawned">["payload"]) : undefined;
+    });
+  }
+
+  async runs(opts: { roots?: boolean; limit?: number } = {}): Promise<RunRow[]> {
+    const where = opts.roots ? "WHERE parent_run_id IS NULL" : "";
+    return this.reading(async () => (await this.pool.query<RunRow>(`SELECT * FROM runs ${where} ORDER BY created_ms DESC, run_id DESC LIMIT $1`, [opts.limit ?? 1000])).rows);
+  }
+
+  async run(runId: string): Promise<RunRow | undefined> {
+    return this.reading(async () => (await this.pool.query<RunRow>("SELECT * FROM runs WHERE run_id = $1", [runId])).rows[0]);
+  }
+
+  async lock(rootRunId: string, opts: { force?: boolean } = {}): Promise<string | undefined> {
+    let note: string | undefined;
+    let epoch: number;
+    try {
+      epoch = await this.transaction(async (c) => {
+        await this.lockTree(c, rootRunId);
+        const { rows } = await c.query<LeaseRow>(`SELECT ${LEASE_COLUMNS} FROM leases WHERE root_run_id = $1`, [rootRunId]);
+        const now = (await c.query<{ now: number }>("SELECT (extract(epoch FROM clock_timestamp()) * 1000)::int8 AS now")).rows[0].now;
+        if (rows[0]) note = takeOver(rootRunId, leaseState(rows[0]), this.owner, now, opts.force === true);
+        const next = (rows[0]?.epoch ?? 0) + 1;
+        await c.query(
+          `INSERT INTO leases (root_run_id, owner, epoch, pid, host, start_ticks, expires_at) VALUES ($1, $2, $3, $4, $5, $6, clock_timestamp() + make_interval(secs => $7::float8 / 1000))
+           ON CONFLICT (root_run_id) DO UPDATE SET owner = EXCLUDED.owner, epoch = EXCLUDED.epoch, pid = EXCLUDED.pid, host = EXCLUDED.host, start_ticks = EXCLUDED.start_ticks, expires_at = EXCLUDED.expires_at`,
+          [rootRunId, this.owner, next, process.pid, hostname(), procStat(process.pid)?.start ?? null, this.ttlMs],
+        );
+        return next;
+      });
+    } catch (e) {
+      if (e instanceof RunLockedError) throw e;
+      throw new JournalWriteError(`cannot write the journal ${this.location}: ${storageReason(e)}`);
+    }
+    this.stopHeartbeat(rootRunId);
+    const timer = setInterval(() => void this.renew(rootRunId), Math.max(1, Math.floor(this.ttlMs / 3)));
+    timer.unref();
+    this.held.set(rootRunId, { epoch, timer });
+    return note;
+  }
+
+  /** Extends this journal's lease on `root` by the database clock; notes a lost lease (the next append refuses). */
+  private async renew(root: string): Promise<void> {
+    const h = this.held.get(root);
+    if (!h || h.lost || this.closed) return;
+    try {
+      const r = await this.pool.query("UPDATE leases SET expires_at = clock_timestamp() + make_interval(secs => $1::float8 / 1000) WHERE root_run_id = $2 AND owner = $3 AND epoch = $4", [this.ttlMs, root, this.owner, h.epoch]);
+      if (r.rowCount === 0) h.lost = "another process took it over";
+    } catch {
+      // the server is unreachable: the next append reports it
+    }
+  }
+
+  async unlock(rootRunId: string): Promise<void> {
+    const h = this.held.get(rootRunId);
+    this.stopHeartbeat(rootRunId);
+    this.held.delete(rootRunId);
+    if (!h) return;
+    try {
+      await this.pool.query("UPDATE leases SET pid = 0, expires_at = clock_timestamp() WHERE root_run_id = $1 AND owner = $2 AND epoch = $3", [rootRunId, this.owner, h.epoch]);
+    } catch {
+      // unreachable: the lease runs out on its own
+    }
+  }
+
+  async holder(rootRunId: string): Promise<LeaseHolder | undefined> {
+    return this.reading(async () => {
+      const { rows } = await this.pool.query<LeaseRow & { now: number }>(`SELECT ${LEASE_COLUMNS}, (extract(epoch FROM clock_timestamp()) * 1000)::int8 AS now FROM leases WHERE root_run_id = $1`, [rootRunId]);
+      return rows[0] ? holderOf(leaseState(rows[0]), rows[0].now) : undefined;
+    });
+  }
+
+  async breakLease(rootRunId: string): Promise<LeaseHolder | undefined> {
+    const held = await this.holder(rootRunId);
+    try {
+      await this.transaction(async (c) => {
+        await this.lockTree(c, rootRunId);
+        await c.query("UPDATE leases SET pid = 0, owner = NULL, epoch = epoch + 1, expires_at = clock_timestamp() WHERE root_run_id = $1", [rootRunId]);
+      });
+    } catch (e) {
+      throw new JournalWriteError(`cannot write the journal ${this.location}: ${storageReason(e)}`);
+    }
+    return held;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const root of [...this.held.keys()]) this.stopHeartbeat(root);
+    await this.pool.end().catch(() => undefined);
+  }
+
+  private stopHeartbeat(root: string): void {
+    const h = this.held.get(root);
+    if (h) clearInterval(h.timer);
+  }
+
+  private async reading<T>(f: () => Promise<T>): Promise<T> {
+    try {
+      return await f();
+    } catch (e) {
+      throw new JournalReadError(`cannot read the journal ${this.location}: ${storageReason(e)}`);
+    }
+  }
+}
+
+/** A row of the `leases` table as read. */
+interface LeaseRow {
+  owner: string | null;
+  epoch: number;
+  pid: number;
+  host: string;
+  start_ticks: string | null;
+  expires_ms: number;
+}
+
+const LEASE_COLUMNS = "owner, epoch, pid, host, start_ticks, (extract(epoch FROM expires_at) * 1000)::int8 AS expires_ms";
+
+function leaseState(r: LeaseRow): LeaseState {
+  return { pid: r.pid, host: r.host, start_ticks: r.start_ticks, owner: r.owner, expiresMs: r.expires_ms };
+}
+
+/** A connection URL without its password, for messages. */
+export function withoutPassword(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = "***";
+    return u.toString();
+  } catch {
+    return url.replace(/:[^:@/]*@/, ":***@");
+  }
+}

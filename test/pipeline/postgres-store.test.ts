@@ -1,0 +1,100 @@
+/**
+ * The CLI on a PostgreSQL journal (`--store`, `CRITERIA_STORE`), against a real cluster
+ * started by the test: a run killed after each of its effects (SIGKILL, before the
+ * effect's confirmation) resumes to the same end as on SQLite with nothing confirmed run
+ * twice; runs, journal, signal and resume work against the store; a bad store is a usage
+ * error. The same exactly-once promise as the embedded journal (the scale-out issue, item 1).
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findPostgres, startCluster, type Cluster } from "../engine/journal/postgres-cluster.js";
+import { cli, repo, temp } from "./helpers.js";
+
+const found = findPostgres();
+const skip = "missing" in found ? found.missing : undefined;
+if (skip) console.log(`skipped: ${skip}`);
+
+let cluster: Cluster;
+beforeAll(async () => {
+  if (!skip && "bin" in found) cluster = await startCluster(found.bin);
+}, 60_000);
+afterAll(() => cluster?.stop());
+
+const nested = join(repo, "testdata", "engine", "crash_nested", "main.hcl");
+const LINES = ["prepare", "stage-single-a", "stage-single-b", "helper-one", "helper-two", "stage-x-a", "stage-x-b", "stage-y-a", "stage-y-b", "finish"];
+const COMPLETED = { state: "done", success: true, reason: "ok", outputs: { summary: "ready\n/helped: help with single/x,y/all-done\n" } };
+
+const lines = (file: string) => readFileSync(file, "utf8").split("\n").filter(Boolean);
+const events = (stdout: string) => stdout.trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as { event: string; [k: string]: unknown });
+
+describe.skipIf(skip !== undefined)("the CLI on a PostgreSQL journal", () => {
+  it("a run killed after each effect resumes to the pinned end; a confirmed effect never runs again", async () => {
+    const url = await cluster.freshSchema();
+    let repeated = 0;
+    for (let n = 1; n <= LINES.length; n++) {
+      const dir = temp("criteria-pgkill-");
+      const log = join(dir, "log.txt");
+      const run = `k${n}`;
+      const first = cli(["apply", nested, "--var", `log=${log}`, "--store", url, "--state-dir", join(dir, "state"), "--run-id", run, "-o", "json"], { env: { CRITERIA_FAULT_KILL_AFTER_EFFECT: String(n) } });
+      expect(first.signal, `effect ${n}: ${first.stderr}`).toBe("SIGKILL");
+      const before = lines(log);
+      const listed = cli(["runs", "--store", url, "--state-dir", join(dir, "state")]);
+      expect(listed.stdout).toMatch(new RegExp(`^${run}  active .*\\(stopped: criteria resume continues it\\)$`, "m"));
+      const again = cli(["resume", run, "--store", url, "--state-dir", join(dir, "state"), "-o", "json"]);
+      expect(again.status, `effect ${n}: ${again.stderr}`).toBe(0);
+      const end = events(again.stdout).find((e) => e.event === "run.completed" && e.run_id === run);
+      expect(end, `effect ${n}`).toMatchObject({ state: COMPLETED.state, success: true, outputs: COMPLETED.outputs });
+      const got = lines(log);
+      expect([...new Set(got)].sort(), `effect ${n}`).toEqual([...LINES].sort());
+      // Only the effect that ran unconfirmed (the last line before the kill) may run again.
+      for (const l of new Set(got)) {
+        const c = got.filter((x) => x === l).length;
+        if (c > 1) {
+          expect(l, `effect ${n}: ${JSON.stringify(got)}`).toBe(before[before.length - 1]);
+          expect(c).toBe(2);
+          repeated++;
+        }
+      }
+    }
+    expect(repeated).toBeGreaterThan(0);
+    const journal = cli(["journal", "k1", "--store", url, "-o", "json"]);
+    expect(journal.status, journal.stderr).toBe(0);
+    const entries = events(journal.stdout) as unknown as { entry_type: string; seq: number }[];
+    expect(entries.at(-1)?.entry_type).toBe("run.completed");
+    expect(entries.filter((e) => e.entry_type === "step.attempt.crashed")).toHaveLength(1);
+  }, 300_000);
+
+  it("CRITERIA_STORE selects it; a parked run is signalled and resumed through it", async () => {
+    const url = await cluster.freshSchema();
+    const dir = temp("criteria-pgsig-");
+    const wf = join(dir, "w.hcl");
+    writeFileSync(
+      wf,
+      `workflow "w" {\n  version = "1"\n  initial_state = "gate"\n  target_state = "done"\n}\nstate "done" { terminal = true }\nwait "gate" {\n  signal = "deployed"\n  next = "done"\n}\n`,
+    );
+    const env = { CRITERIA_STORE: url, CRITERIA_STATE_DIR: join(dir, "state") };
+    const parked = cli(["apply", wf, "--run-id", "p", "--no-wait"], { env });
+    expect(parked.status, parked.stderr).toBe(5);
+    const sent = cli(["signal", "p", "deployed", "--payload", '{"v":1}'], { env });
+    expect(sent.status, sent.stderr).toBe(0);
+    expect(sent.stdout).toMatch(/^delivered deployed to p \(journal entry \d+\)$/m);
+    const resumed = cli(["resume", "p"], { env });
+    expect(resumed.status, resumed.stderr).toBe(0);
+    expect(cli(["runs"], { env }).stdout).toMatch(/^p  succeeded  w .* state=done$/m);
+    // Nothing was written to the state directory's SQLite journal.
+    expect(cli(["runs", "--state-dir", join(dir, "state")], { env: { CRITERIA_STORE: "" } }).stderr).toMatch(/no journal in/);
+  }, 60_000);
+
+  it("a store that is not a PostgreSQL URL is a usage error; an unreachable one a one-line error without its password", () => {
+    const bad = cli(["runs", "--store", "mysql://x"]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toBe("criteria: --store mysql://x: expected a postgres:// or postgresql:// URL (leave it out for the SQLite journal in the state directory)\n");
+    const env = cli(["runs"], { env: { CRITERIA_STORE: "sqlite:x" } });
+    expect(env.status).toBe(2);
+    expect(env.stderr).toMatch(/^criteria: CRITERIA_STORE sqlite:x: expected a postgres/);
+    const down = cli(["runs", "--store", "postgres://me:hunter2@127.0.0.1:1/db"]);
+    expect(down.status).toBe(1);
+    expect(down.stderr).toBe("criteria: cannot open the journal postgres://me:***@127.0.0.1:1/db: no PostgreSQL server answers there: is it running? (connect ECONNREFUSED 127.0.0.1:1)\n");
+  });
+});
