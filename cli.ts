@@ -18,6 +18,7 @@ import { CliError, EXIT, processIo, type Io } from "./cli/io.js";
 import { compileOptions, rootOption } from "./cli/compile-options.js";
 import { registerFmtCommand } from "./cli/fmt-command.js";
 import { registerRunCommands } from "./cli/run-commands.js";
+import { registerWorkerCommand } from "./cli/worker-command.js";
 import { JournalError } from "./engine/journal/errors.js";
 import { formatUseGraph } from "./compiler/load/use-graph.js";
 
@@ -148,6 +149,10 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   });
 
   registerRunCommands(program, io, (c) => {
+    code = c;
+  });
+
+  registerWorkerCommand(program, io, (c) => {
     code = c;
   });
 

@@ -71,11 +71,12 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
       .option("--store <url>", STORE_HELP)
       .option("--run-id <id>", "choose the run id (refused if it exists)")
       .option("--input <json>", "the run's input object, read as input.<key> (a flow run alone); @file.json reads it from a file")
-      .option("--auto-approve", "approve every approval node"),
+      .option("--auto-approve", "approve every approval node")
+      .option("--detach", "only submit the run to the workers sharing --store (criteria worker) and print its id"),
   )
     .addOption(rootOption())
     .addOption(outputOpt())
-    .action(async (path: string, opts: { var: string[]; varFile: string[]; input?: string; stateDir?: string; store?: string; runId?: string; autoApprove?: boolean; output?: string; root?: string; wait?: boolean }) => {
+    .action(async (path: string, opts: { var: string[]; varFile: string[]; input?: string; stateDir?: string; store?: string; runId?: string; autoApprove?: boolean; output?: string; root?: string; wait?: boolean; detach?: boolean }) => {
       const json = isJson(opts.output);
       setCode(
         await runSession(io, json, async (signal) => {
@@ -97,7 +98,7 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
           const baseDir = found.kind === "dir" ? resolve(path) : dirname(resolve(path));
           const source = { entry: relative(baseDir, resolve(path)) || ".", hash: sourceHash(c.sources, process.cwd(), baseDir) };
           const { apply } = await engine();
-          const end = await apply(graph, vars, { ...place, baseDir, events: eventSink(io, json), autoApprove: opts.autoApprove, signal, runId: opts.runId, input, park: parks(opts.wait, io), source });
+          const end = await apply(graph, vars, { ...place, baseDir, events: eventSink(io, json), autoApprove: opts.autoApprove, signal, runId: opts.runId, input, park: parks(opts.wait, io), source, detach: opts.detach === true });
           return endOf(end);
         }),
       );

@@ -7,7 +7,7 @@ export const engine = () => import("../engine/index.js");
 export interface SessionEnd {
   code: number;
   /** `succeeded`, `failed`, `stopped` (resumable), `parked`, or `error` (nothing ran, or not to its end). */
-  status: "succeeded" | "failed" | "stopped" | "parked" | "error";
+  status: "succeeded" | "failed" | "stopped" | "parked" | "submitted" | "error";
   run_id?: string;
   message?: string;
 }
@@ -25,7 +25,7 @@ export interface SessionEnd {
  * @returns the exit code
  */
 export async function runSession(io: Io, json: boolean, fn: (signal: AbortSignal) => Promise<SessionEnd>): Promise<number> {
-  const { RunInterrupted, RunLockedError, RunRefused, RunParked, JournalError, JournalWriteError, LeaseLostError, killLiveProcessGroups } = await engine();
+  const { RunInterrupted, RunLockedError, RunRefused, RunParked, RunSubmitted, JournalError, JournalWriteError, LeaseLostError, killLiveProcessGroups } = await engine();
   const ctl = new AbortController();
   let signals = 0;
   // The steps' process groups do not see the terminal's signals themselves: pass them on.
@@ -44,6 +44,7 @@ export async function runSession(io: Io, json: boolean, fn: (signal: AbortSignal
   } catch (e) {
     const runId = (e as { runId?: string }).runId;
     if (e instanceof RunInterrupted) end = { code: EXIT.stopped, status: "stopped", run_id: e.runId, message: `run ${e.runId} stopped before its end; continue it with criteria resume ${e.runId}` };
+    else if (e instanceof RunSubmitted) end = { code: EXIT.ok, status: "submitted", run_id: e.runId, message: e.message };
     else if (e instanceof RunParked) end = { code: EXIT.parked, status: "parked", run_id: e.runId, message: e.message };
     else if (e instanceof RunLockedError) end = { code: EXIT.problems, status: "error", run_id: runId, message: `${e.message}; refusing to run it twice` };
     else if (e instanceof LeaseLostError) end = { code: EXIT.stopped, status: "stopped", run_id: runId, message: e.message };
@@ -57,6 +58,8 @@ export async function runSession(io: Io, json: boolean, fn: (signal: AbortSignal
     killLiveProcessGroups("SIGKILL");
   }
   if (json) io.out(JSON.stringify({ event: "exit", code: end.code, status: end.status, ...(end.run_id ? { run_id: end.run_id } : {}), ...(end.message ? { message: end.message } : {}) }) + "\n");
-  if (end.message && end.status !== "succeeded" && end.status !== "failed") io.err(`criteria: ${end.message}\n`);
+  if (end.status === "submitted") {
+    if (!json) io.out(`${end.message}\n`);
+  } else if (end.message && end.status !== "succeeded" && end.status !== "failed") io.err(`criteria: ${end.message}\n`);
   return end.code;
 }

@@ -2,15 +2,18 @@ import type { Graph } from "../compiler/build/graph.js";
 import type { Value } from "../compiler/expr/value.js";
 import { findAdapterExecutable } from "./adapters/process-adapter.js";
 import { adapterFor, isBuiltIn } from "./adapters/registry.js";
+import { JournalWriteError, storageReason } from "./journal/errors.js";
 import { openStore } from "./journal/open-store.js";
+import { PostgresJournal } from "./journal/postgres-journal.js";
+import { prepareQueue } from "./worker/worker.js";
 import type { RunEvent } from "./run/events.js";
-import { Runner, type RunEnd } from "./run/runner.js";
+import { Runner, RunRefused, type RunEnd } from "./run/runner.js";
 
 export { SqliteJournal } from "./journal/sqlite-journal.js";
 export { openStore } from "./journal/open-store.js";
 export type { Journal } from "./journal/journal.js";
 export { RunLockedError, JournalError, JournalWriteError, JournalOpenError, JournalReadError, JournalDamagedError, LeaseLostError } from "./journal/errors.js";
-export { Runner, RunInterrupted, RunRefused, RunParked, type RunEnd } from "./run/runner.js";
+export { Runner, RunInterrupted, RunRefused, RunParked, RunSubmitted, type RunEnd } from "./run/runner.js";
 export { deliverSignal } from "./run/signals.js";
 export type { RunEvent } from "./run/events.js";
 export { killLiveProcessGroups } from "./adapters/run-process.js";
@@ -36,18 +39,29 @@ export interface EngineOptions {
   park?: boolean;
 }
 
+export { runWorker, type WorkerOptions, type WorkerReport } from "./worker/worker.js";
+
 /**
  * Runs a compiled graph to its end, journaled under `stateDir` or in `store` (docs/architecture.md, The engine).
  * @param vars values for the workflow's variables (`--var`)
  * @param opts.runId a chosen run id (refused if it already exists); `opts.input` the run's `input` namespace;
  *   `opts.source` the files it was compiled from (`resume` says when they changed)
- * @throws RunLockedError when another live process holds the run; RunInterrupted on abort
+ *   `opts.detach` only submits it to the workers sharing the `store` (throws RunSubmitted once journaled)
+ * @throws RunLockedError when another live process holds the run; RunInterrupted on abort; RunSubmitted
  */
-export async function apply(graph: Graph, vars: Record<string, Value>, opts: EngineOptions & { runId?: string; input?: Record<string, Value>; source?: { entry: string; hash: string } }): Promise<RunEnd> {
+export async function apply(graph: Graph, vars: Record<string, Value>, opts: EngineOptions & { runId?: string; input?: Record<string, Value>; source?: { entry: string; hash: string }; detach?: boolean }): Promise<RunEnd> {
   const journal = await openStore(opts);
   try {
     for (const note of journal.notes) opts.events?.({ event: "warning", run_id: opts.runId ?? "", message: note });
-    return await new Runner({ journal, adapterFor, adapterExists, ...opts }).start(graph, vars, opts.runId, opts.input, opts.source);
+    if (opts.detach) {
+      if (!(journal instanceof PostgresJournal)) throw new RunRefused("--detach hands the run to workers (criteria worker), which share a PostgreSQL journal: add --store postgres://…", true);
+      try {
+        await prepareQueue(journal);
+      } catch (e) {
+        throw new JournalWriteError(`cannot write the journal ${journal.location}: ${storageReason(e)}`);
+      }
+    }
+    return await new Runner({ journal, adapterFor, adapterExists, ...opts, submit: opts.detach === true }).start(graph, vars, opts.runId, opts.input, opts.source);
   } finally {
     await journal.close();
   }

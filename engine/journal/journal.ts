@@ -32,6 +32,22 @@ export interface LeaseHolder {
   alive: boolean;
 }
 
+/** How an append is committed, and what it asks of workers. */
+export interface AppendOptions {
+  /**
+   * `false`: the store may skip flushing this commit on its own (an entry whose loss on power
+   * failure changes nothing); the next synced commit makes it durable.
+   */
+  sync?: boolean;
+  /**
+   * Ask the workers sharing the store (`criteria worker`) to advance the run tree, at
+   * `atMs` (ms since the epoch) or at once, in the same transaction as the entries: a
+   * signal, an approval, a submitted run or a timer can never be lost between the two.
+   * A store without workers ignores it.
+   */
+  wake?: { atMs?: number };
+}
+
 /**
  * The journal store (docs/architecture.md, The engine: the journal is truth), whatever
  * holds it: SQLite embedded in the state directory ({@link SqliteJournal}, the default) or a
@@ -55,14 +71,17 @@ export interface Journal {
   readonly stateDir: string;
   /** Notes from opening (e.g. a torn write-ahead log tail that was recovered), to be said as warnings. */
   readonly notes: string[];
+  /**
+   * The journal lives beside the workflow's checkout (a state directory that moves with it),
+   * so a run's directory is also journaled relative to it and found again after a move.
+   */
+  readonly besideCheckout: boolean;
 
   /**
    * Appends entries of one run tree atomically and returns them with their `seq`.
-   * `sync: false` lets the store skip flushing this commit on its own (an entry whose loss
-   * on power failure changes nothing); the next synced commit makes it durable.
    * @throws JournalWriteError when the store cannot be written; LeaseLostError when the caller's lease is gone
    */
-  append(rootRunId: string, entries: NewEntry[], opts?: { sync?: boolean }): Promise<JournalEntry[]>;
+  append(rootRunId: string, entries: NewEntry[], opts?: AppendOptions): Promise<JournalEntry[]>;
 
   /**
    * Streams a run tree's entries after `afterSeq` in `seq` order to `visit`, checksums

@@ -5,7 +5,7 @@ import { procStat } from "../process-info.js";
 import { canonicalJson } from "./canonical-json.js";
 import type { EntryType, JournalEntry, MemoryItem, NewEntry } from "./entry.js";
 import { JournalDamagedError, JournalOpenError, JournalReadError, JournalWriteError, LeaseLostError, RunLockedError, storageReason } from "./errors.js";
-import type { Damage, Journal, LeaseHolder, RunRow } from "./journal.js";
+import type { AppendOptions, Damage, Journal, LeaseHolder, RunRow } from "./journal.js";
 import { DEFAULT_LEASE_TTL_MS, holderOf, ownerToken, takeOver, type LeaseState } from "./lease.js";
 import { checksum, memoryText, pickMemory, recallTerms, tallyDamage } from "./store-rules.js";
 
@@ -65,6 +65,26 @@ CREATE TABLE IF NOT EXISTS journal_quarantine (
 );
 `;
 
+/** graphile-worker's schema (its default): where `criteria worker` keeps its jobs. */
+export const QUEUE_SCHEMA = "graphile_worker";
+
+/** The task that advances a run: payload `{ run: <root run id> }` (engine/worker/worker.ts). */
+export const ADVANCE_TASK = "advance";
+
+/**
+ * Enqueues `advance(root)` in the caller's transaction: at once with job key `root` (a
+ * pending wake-up is moved to now, never doubled), or at `atMs` with key `root@atMs` (one
+ * per deadline: a timer never replaces a wake-up, nor one the other).
+ */
+export async function wake(c: Pick<PoolClient, "query">, root: string, atMs?: number): Promise<void> {
+  await c.query(`SELECT ${QUEUE_SCHEMA}.add_job($1, json_build_object('run', $2::text), run_at := COALESCE(to_timestamp($3::float8 / 1000), now()), max_attempts := 25, job_key := $4)`, [
+    ADVANCE_TASK,
+    root,
+    atMs ?? null,
+    atMs === undefined ? root : `${root}@${atMs}`,
+  ]);
+}
+
 /** Rows of a run tree read per round trip by {@link PostgresJournal.scan}. */
 const SCAN_PAGE = 1000;
 
@@ -86,15 +106,21 @@ interface Held {
  * in commit order (a reader resuming after the last seq it saw misses none). Leases are
  * rows `(root_run_id, owner, epoch, expires_at)` judged by the database's clock only
  * (`clock_timestamp()`), renewed every TTL/3, and checked under the same lock in every
- * append (fencing). `sync: false` appends commit with `synchronous_commit = off`.
+ * append (fencing). `sync: false` appends commit with `synchronous_commit = off`. A wake-up
+ * (`AppendOptions.wake`) enqueues graphile-worker's `advance` job in the same transaction
+ * when its schema is in the database (a worker has started there, or `apply --detach`).
  *
  * Open with {@link PostgresJournal.open}; the `pg` driver is loaded on first use.
  */
 export class PostgresJournal implements Journal {
   readonly notes: string[] = [];
+  /** A database, not a directory beside the checkout. */
+  readonly besideCheckout = false;
   private readonly owner = ownerToken();
   private readonly held = new Map<string, Held>();
   private closed = false;
+  /** Workers share this database: graphile-worker's schema is there, and wake-ups go to its queue. */
+  private queue = false;
 
   private constructor(
     private readonly pool: Pool,
@@ -107,14 +133,15 @@ export class PostgresJournal implements Journal {
    * Connects to the database at `url` and creates the tables when missing (once, under an
    * advisory lock: workers starting together do not race).
    * @param opts.stateDir the local state directory (orphan-process files); `mustExist`: refuse a
-   *   database without a journal; `leaseTtlMs`: how long a lease lasts unless renewed
+   *   database without a journal; `leaseTtlMs`: how long a lease lasts unless renewed;
+   *   `poolSize`: connections at most (default 4; a worker needs one per concurrent run and more)
    * @throws JournalOpenError (unreachable server, refused login, missing database, no journal)
    */
-  static async open(url: string, opts: { stateDir: string; mustExist?: boolean; leaseTtlMs?: number }): Promise<PostgresJournal> {
+  static async open(url: string, opts: { stateDir: string; mustExist?: boolean; leaseTtlMs?: number; poolSize?: number }): Promise<PostgresJournal> {
     const location = withoutPassword(url);
     const pg = createRequire(import.meta.url)("pg") as typeof import("pg");
     const types = { getTypeParser: (oid: number, format?: "text" | "binary") => (oid === INT8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as "text")) };
-    const pool = new pg.Pool({ connectionString: url, max: 4, types, connectionTimeoutMillis: 10_000 });
+    const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 4, types, connectionTimeoutMillis: 10_000 });
     // An idle client's error (the server restarted) must not crash the process: the next query reports it.
     pool.on("error", () => undefined);
     const j = new PostgresJournal(pool, location, opts.stateDir, opts.leaseTtlMs ?? (Number(process.env.CRITERIA_LEASE_TTL_MS) || DEFAULT_LEASE_TTL_MS));
@@ -128,12 +155,23 @@ export class PostgresJournal implements Journal {
           await c.query(SCHEMA);
         });
       }
+      j.queue = (await pool.query("SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1) AS q", [QUEUE_SCHEMA])).rows[0].q === true;
     } catch (e) {
       await pool.end().catch(() => undefined);
       if (e instanceof JournalOpenError) throw e;
       throw new JournalOpenError(`cannot open the journal ${location}: ${storageReason(e)}`);
     }
     return j;
+  }
+
+  /** Sends wake-ups to graphile-worker's queue from now on (its schema has just been installed). */
+  useQueue(): void {
+    this.queue = true;
+  }
+
+  /** The connection pool (the worker's queue shares it). */
+  get connections(): Pool {
+    return this.pool;
   }
 
   /** Runs `f` in one transaction on one client; rolls back when it throws. */
@@ -158,7 +196,7 @@ export class PostgresJournal implements Journal {
     return c.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [root]);
   }
 
-  async append(rootRunId: string, entries: NewEntry[], opts: { sync?: boolean } = {}): Promise<JournalEntry[]> {
+  async append(rootRunId: string, entries: NewEntry[], opts: AppendOptions = {}): Promise<JournalEntry[]> {
     try {
       return await this.transaction(async (c) => {
         await this.lockTree(c, rootRunId);
@@ -199,6 +237,7 @@ export class PostgresJournal implements Journal {
           }
           out.push({ ...e, seq } as JournalEntry);
         }
+        if (opts.wake && this.queue) await wake(c, rootRunId, opts.wake.atMs);
         return out;
       }, opts);
     } catch (err) {

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { canonicalJson } from "./canonical-json.js";
 import type { EntryType, JournalEntry, MemoryItem, NewEntry } from "./entry.js";
 import { JournalDamagedError, JournalOpenError, JournalReadError, JournalWriteError, LeaseLostError, RunLockedError, storageReason } from "./errors.js";
-import type { Damage, Journal, LeaseHolder, RunRow } from "./journal.js";
+import type { AppendOptions, Damage, Journal, LeaseHolder, RunRow } from "./journal.js";
 import { Leases } from "./lease.js";
 import { checksum, memoryText, pickMemory, recallTerms, tallyDamage, type DamagedRow } from "./store-rules.js";
 
@@ -67,7 +67,7 @@ const MIGRATIONS: [string, string, string][] = [
 /**
  * The embedded {@link Journal} (docs/architecture.md, The engine): SQLite through better-sqlite3 12,
  * WAL with `synchronous=FULL` (a committed entry survives power loss), in
- * `<stateDir>/journal.db`. Entries are appended only inside transactions, each with a
+ * `<stateDir>/journal.db`. Wake-ups asked of workers are ignored: workers need the PostgreSQL journal. Entries are appended only inside transactions, each with a
  * sha256 checksum of its canonical form; a torn WAL tail (a write cut short by a kill
  * or a full disk) is detected on open and SQLite recovers to the last whole commit.
  *
@@ -90,6 +90,8 @@ export class SqliteJournal implements Journal {
   private readonly synchronous: "FULL" | "OFF";
   /** Notes from opening (e.g. a torn tail that was recovered). */
   readonly notes: string[] = [];
+  /** In the state directory, which moves with the checkout. */
+  readonly besideCheckout = true;
 
   /**
    * Opens (creating if needed) the journal under `stateDir`.
@@ -169,7 +171,7 @@ export class SqliteJournal implements Journal {
    * `sync: false` the commit is not flushed to disk on its own (see below).
    * @throws JournalWriteError when the write fails (disk full, read-only, locked too long)
    */
-  async append(rootRunId: string, entries: NewEntry[], opts: { sync?: boolean } = {}): Promise<JournalEntry[]> {
+  async append(rootRunId: string, entries: NewEntry[], opts: AppendOptions = {}): Promise<JournalEntry[]> {
     let out: JournalEntry[];
     // An entry whose loss on power failure changes nothing (an attempt about to start: lost
     // or not, an unconfirmed attempt runs again) is committed without its own fsync; the

@@ -8,7 +8,7 @@ import type { FunctionTable, Value } from "../../compiler/expr/value.js";
 import type { Adapter, Reason, StepRequest, StepResult } from "../adapters/adapter.js";
 import type { JournalEntry, NewEntry, Payloads } from "../journal/entry.js";
 import { applyEntry, foldEntries, RETRYABLE, type TreeRecord } from "../journal/fold.js";
-import type { Journal } from "../journal/journal.js";
+import type { AppendOptions, Journal } from "../journal/journal.js";
 import { chainOf, DeadlineExceeded, deadlineOf, ownerOf, rootOf, subworkflowOf, type Frame } from "./frame.js";
 import { MEMORY_BUDGET_BYTES, memoryNamespace, queryOf, type MemoryProvider } from "./memory.js";
 import { conform, EvalFailure, engineFunctions, evalExpr, evalMap } from "./evaluate.js";
@@ -95,6 +95,16 @@ export interface RunnerOptions {
   memory?: MemoryProvider;
   /** Park instead of waiting for an approval or a signal (`--no-wait`; the default in CI). */
   park?: boolean;
+  /**
+   * Park at a duration wait too, instead of sleeping through it (`criteria worker`: a
+   * timer job advances the run when it is due). Implies nothing without `park`.
+   */
+  parkTimers?: boolean;
+  /**
+   * Only submit the run (`criteria apply --detach`): journal its `run.spawned`, waking the
+   * workers that share the store, and end with {@link RunSubmitted}.
+   */
+  submit?: boolean;
   /** Take the run's lease even from a live holder (`criteria resume --force`). */
   force?: boolean;
   /** Resume past a damaged journal entry, setting it and what follows aside (`--discard-damaged`). */
@@ -135,8 +145,17 @@ export class RunParked extends Error {
   constructor(
     readonly runId: string,
     message: string,
+    /** When the wait it is parked at times out or elapses (ms since the epoch), if it does. */
+    readonly untilMs?: number,
   ) {
     super(message);
+  }
+}
+
+/** The run was submitted to the workers (`criteria apply --detach`): its `run.spawned` is journaled, nothing ran here. */
+export class RunSubmitted extends Error {
+  constructor(readonly runId: string) {
+    super(`submitted run ${runId}: a worker sharing the store runs it (criteria runs and criteria journal ${runId} follow it)`);
   }
 }
 
@@ -267,12 +286,15 @@ export class Runner {
   }
 
   /**
-   * Journals entries (their payloads masked of every secret) and folds them into the tree.
+   * Journals entries (their payloads masked of every secret) and folds them into the tree;
+   * `opts.wake` is passed on only when this run parks (the workers then advance it).
    * Appends and journal reads of this runner happen one at a time, in call order (parallel
    * items append concurrently): the tree is folded in `seq` order whatever the store.
    */
-  private append(entries: NewEntry[], opts: { sync?: boolean } = {}): Promise<JournalEntry[]> {
+  private append(entries: NewEntry[], opts: AppendOptions = {}): Promise<JournalEntry[]> {
     if (!this.redactor.empty) entries = entries.map((e) => ({ ...e, payload: this.masked(e) }) as NewEntry);
+    // Timers are handed to workers only by a parking run: one that waits handles its own.
+    if (opts.wake && !this.opts.park && !this.opts.submit) opts = { ...opts, wake: undefined };
     return this.serially(async () => {
       const written = await this.opts.journal.append(this.rootId, entries, opts);
       for (const e of written) applyEntry(this.tree, e);
@@ -431,7 +453,7 @@ export class Runner {
         ...(Object.keys(input).length > 0 ? { input } : {}),
         graph,
         base_dir: baseDir,
-        base_dir_rel: relative(this.opts.journal.stateDir, baseDir) || ".",
+        ...(this.opts.journal.besideCheckout ? { base_dir_rel: relative(this.opts.journal.stateDir, baseDir) || "." } : {}),
         ...(source ? { source } : {}),
       },
     );
@@ -553,7 +575,8 @@ export class Runner {
     const graph = call.graph;
     let rec = this.tree.runs.get(runId);
     if (!rec?.spawned) {
-      await this.append([this.entry(runId, "", 0, "run.spawned", spawn)]);
+      await this.append([this.entry(runId, "", 0, "run.spawned", spawn)], !parent && this.opts.submit ? { wake: {} } : {});
+      if (!parent && this.opts.submit) throw new RunSubmitted(runId);
       rec = this.tree.runs.get(runId)!;
       if (!parent) this.emit({ event: "run.started", run_id: runId, workflow: graph.name });
     } else if (!parent) this.emit({ event: "run.resumed", run_id: runId, workflow: graph.name });
@@ -1341,7 +1364,8 @@ export class Runner {
       sleep: this.sleep,
       signal: f.signal,
       interrupted: () => this.stopped(f),
-      append: (entries) => this.append(entries),
+      append: (entries, opts) => this.append(entries, opts),
+      parkTimer: (untilMs) => (this.opts.park && this.opts.parkTimers && untilMs > this.clock() ? new RunParked(this.rootId, `run ${this.rootId} is parked until ${new Date(untilMs).toISOString()} (a duration wait)`, untilMs) : undefined),
       entry: (...a) => this.entry(...a),
       emit: (e) => this.emit(e),
       awaitSignal: (name, untilMs) => this.awaitSignal(f, name, untilMs),
@@ -1356,7 +1380,7 @@ export class Runner {
     const what = name.startsWith("approval:")
       ? `approval "${name.slice(9)}"${until}: decide with criteria approve ${r} ${name.slice(9)} (or criteria reject ${r} ${name.slice(9)})`
       : `signal "${name}"${until}: deliver it with criteria signal ${r} ${name}`;
-    return new RunParked(r, `run ${r} is parked, waiting for ${what}, then continue it with criteria resume ${r}`);
+    return new RunParked(r, `run ${r} is parked, waiting for ${what}, then continue it with criteria resume ${r}`, untilMs);
   }
 
   /** Why run `f` stops now that its signal is aborted: a step timeout around it, or an interruption. */

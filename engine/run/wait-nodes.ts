@@ -2,6 +2,7 @@ import type { Graph, GraphExpr } from "../../compiler/build/graph.js";
 import type { Value } from "../../compiler/expr/value.js";
 import type { JournalEntry, NewEntry, Payloads } from "../journal/entry.js";
 import type { RunRecord } from "../journal/fold.js";
+import type { AppendOptions } from "../journal/journal.js";
 import type { RunEvent } from "./events.js";
 
 /**
@@ -16,7 +17,9 @@ export interface NodeHost {
   signal: AbortSignal;
   /** The error to throw when interrupted. */
   interrupted(): Error;
-  append(entries: NewEntry[]): Promise<JournalEntry[]>;
+  append(entries: NewEntry[], opts?: AppendOptions): Promise<JournalEntry[]>;
+  /** The error to park with at a duration wait due at `untilMs`, when the runner parks timers; else undefined (it sleeps). */
+  parkTimer(untilMs: number): Error | undefined;
   entry<T extends keyof Payloads>(run_id: string, step_id: string, attempt: number, entry_type: T, payload: Payloads[T]): NewEntry;
   emit(e: RunEvent): void;
   /** The first unconsumed `signal.received` of that name; undefined once `untilMs` passes. */
@@ -47,10 +50,13 @@ export async function runWait(h: NodeHost, f: NodeRun, w: Graph["waits"][number]
   let until = rec?.started?.payload.until_ms;
   if (!rec?.started) {
     until = w.duration_ms !== undefined ? h.clock() + w.duration_ms : undefined;
-    await h.append([h.entry(f.runId, w.name, 0, "wait.started", { visit, ...(until !== undefined ? { until_ms: until } : {}), ...(w.signal ? { signal: w.signal } : {}) })]);
+    // The deadline goes to the workers with it (a parked run is woken then).
+    await h.append([h.entry(f.runId, w.name, 0, "wait.started", { visit, ...(until !== undefined ? { until_ms: until } : {}), ...(w.signal ? { signal: w.signal } : {}) })], until !== undefined ? { wake: { atMs: until } } : {});
   }
   h.emit({ event: "wait.started", run_id: f.runId, node: w.name, ...(until !== undefined ? { until_ms: until } : {}), ...(w.signal ? { signal: w.signal } : {}) });
   if (!w.signal) {
+    const parked = until !== undefined ? h.parkTimer(until) : undefined;
+    if (parked) throw parked;
     await h.sleep((until ?? h.clock()) - h.clock(), h.signal);
     if (h.signal.aborted) throw h.interrupted();
     const next = route(["elapsed", "timeout", "success"]);
@@ -82,7 +88,7 @@ export async function runApproval(h: NodeHost, f: NodeRun, a: Graph["approvals"]
   if (!rec?.requested) {
     const reason = a.reason ? String(f.evaluate(a.reason)) : undefined;
     until = a.timeout_ms !== undefined ? h.clock() + a.timeout_ms : undefined;
-    await h.append([h.entry(f.runId, a.name, 0, "approval.requested", { visit, approvers: a.approvers, ...(reason ? { reason } : {}), ...(until !== undefined ? { until_ms: until } : {}) })]);
+    await h.append([h.entry(f.runId, a.name, 0, "approval.requested", { visit, approvers: a.approvers, ...(reason ? { reason } : {}), ...(until !== undefined ? { until_ms: until } : {}) })], until !== undefined ? { wake: { atMs: until } } : {});
   }
   let decision: "approved" | "rejected" | "timeout";
   let by: string | undefined;

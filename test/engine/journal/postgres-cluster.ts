@@ -24,6 +24,8 @@ export interface Cluster {
   url: string;
   /** A URL whose tables live in a new, empty schema (`search_path`): a fresh store per call. */
   freshSchema(): Promise<string>;
+  /** A URL of a new, empty database: a fresh store with its own worker queue. */
+  freshDatabase(): Promise<string>;
   stop(): void;
 }
 
@@ -57,6 +59,14 @@ export async function startCluster(bin: string): Promise<Cluster> {
       await c.query(`CREATE SCHEMA ${schema}`);
       await c.end();
       return `${url}&options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+    },
+    async freshDatabase() {
+      const db = `d${process.pid}_${++n}`;
+      const c = new Client({ connectionString: url });
+      await c.connect();
+      await c.query(`CREATE DATABASE ${db}`);
+      await c.end();
+      return url.replace("/postgres?", `/${db}?`);
     },
     stop() {
       try {

@@ -1,0 +1,172 @@
+import { createRequire } from "node:module";
+import type { JobHelpers, Runner as QueueRunner, TaskList } from "graphile-worker";
+import { findAdapterExecutable } from "../adapters/process-adapter.js";
+import { adapterFor, isBuiltIn } from "../adapters/registry.js";
+import { LeaseLostError, RunLockedError } from "../journal/errors.js";
+import { ADVANCE_TASK, PostgresJournal, QUEUE_SCHEMA, wake } from "../journal/postgres-journal.js";
+import type { RunEvent } from "../run/events.js";
+import { Runner, RunInterrupted, RunParked, RunRefused } from "../run/runner.js";
+
+/** How long a worker waits before trying again a run another process holds (ms). */
+const BUSY_RETRY_MS = 1000;
+
+/** Options of {@link runWorker}. */
+export interface WorkerOptions {
+  /** The PostgreSQL journal's URL (`--store`). */
+  store: string;
+  /** The local state directory (orphan-process files of the steps this worker runs). */
+  stateDir: string;
+  /** Runs advanced at once (`--concurrency`, default 4). */
+  concurrency?: number;
+  /** How long a lease lasts unless renewed (ms; default `CRITERIA_LEASE_TTL_MS`, else 30 s). */
+  leaseTtlMs?: number;
+  /** Every run event, and the worker's own notes as `warning` events. */
+  events?: (e: RunEvent) => void;
+  /** Aborting stops the worker: runs in progress stop where they stand (journaled) and are handed back to the queue. */
+  signal?: AbortSignal;
+}
+
+/** What a worker did, for its exit line and tests. */
+export interface WorkerReport {
+  /** Jobs that advanced a run (to its end, a park, or an interruption). */
+  advanced: number;
+  /** Jobs that found the run held by another process and scheduled a retry. */
+  busy: number;
+  /** Runs this worker lost the lease of mid-run (fenced: it wrote nothing more). */
+  fenced: number;
+  /** Runs the sweeper handed back to the queue (their holder's lease expired). */
+  swept: number;
+}
+
+/**
+ * A worker (`criteria worker --store postgres://…`; the scale-out issue, item 3): takes
+ * `advance(run)` jobs from graphile-worker's queue in the journal's database (LISTEN/NOTIFY,
+ * so a wake-up is picked up at once) and advances each run as far as it goes: to its end,
+ * to a wait or an approval (parked, leases given back; a signal, a decision or the
+ * deadline enqueues the next `advance` in the same transaction that records it), or until
+ * the worker stops. Ownership is decided by the journal's lease, never by the queue's job
+ * lock (held for hours after a crash): a job for a run another process holds is retried
+ * a second later; a sweeper re-enqueues every active run whose holder's lease expired (a
+ * killed or paused worker), every TTL/2. Child runs (bodies, subworkflows, flows) run in
+ * the job of their root run, under its lease.
+ *
+ * Resolves when `signal` aborts and every job has stopped.
+ * @throws JournalOpenError when the store cannot be opened
+ */
+export async function runWorker(opts: WorkerOptions): Promise<WorkerReport> {
+  const concurrency = opts.concurrency ?? 4;
+  const journal = await PostgresJournal.open(opts.store, { stateDir: opts.stateDir, leaseTtlMs: opts.leaseTtlMs, poolSize: concurrency + 4 });
+  const ttl = opts.leaseTtlMs ?? (Number(process.env.CRITERIA_LEASE_TTL_MS) || 30_000);
+  const report: WorkerReport = { advanced: 0, busy: 0, fenced: 0, swept: 0 };
+  const note = (run_id: string, message: string) => opts.events?.({ event: "warning", run_id, message, at_ms: Date.now() });
+  const stopping = new AbortController();
+  opts.signal?.addEventListener("abort", () => stopping.abort(), { once: true });
+  const gw = graphileWorker();
+  const queueOptions = { pgPool: journal.connections, schema: QUEUE_SCHEMA, logger: quietLogger(gw) };
+  let queue: QueueRunner | undefined;
+  let sweeper: NodeJS.Timeout | undefined;
+  try {
+    await prepareQueue(journal);
+
+    const advance = async (payload: unknown, helpers: JobHelpers) => {
+      const run = (payload as { run?: unknown } | null)?.run;
+      if (typeof run !== "string") return; // not ours to judge: drop it
+      try {
+        const end = await new Runner({
+          journal,
+          adapterFor,
+          adapterExists: (type, dir) => isBuiltIn(type) || findAdapterExecutable(type, dir) !== undefined,
+          baseDir: process.cwd(),
+          park: true,
+          parkTimers: true,
+          signal: stopping.signal,
+          events: opts.events,
+        }).resume(run);
+        report.advanced++;
+        note(run, `run ${run} ended in state "${end.state}" (${end.success ? "succeeded" : "failed"})`);
+      } catch (e) {
+        if (e instanceof RunParked) {
+          report.advanced++;
+          note(run, e.message);
+        } else if (e instanceof RunLockedError) {
+          // Another process is advancing it: look again shortly (its job may end before it sees this wake-up).
+          report.busy++;
+          await helpers.addJob(ADVANCE_TASK, { run }, { jobKey: run, runAt: new Date(Date.now() + BUSY_RETRY_MS), maxAttempts: 25 });
+        } else if (e instanceof LeaseLostError) {
+          report.fenced++;
+          note(run, e.message);
+        } else if (e instanceof RunInterrupted) {
+          // The worker is stopping: the run is journaled where it stood; hand it back.
+          await helpers.addJob(ADVANCE_TASK, { run }, { jobKey: run, maxAttempts: 25 });
+          note(run, `run ${run} handed back to the queue: this worker is stopping`);
+        } else if (e instanceof RunRefused) {
+          note(run, `run ${run} cannot be advanced: ${e.message}`);
+        } else throw e; // a storage failure: the queue retries the job with backoff
+      }
+    };
+    const taskList: TaskList = { [ADVANCE_TASK]: advance };
+    queue = await gw.run({ ...queueOptions, concurrency, taskList, noHandleSignals: true, pollInterval: 2000 });
+
+    // Runs whose holder died or froze: their lease expired while they were active (a
+    // worker, or a foreground apply); and jobs a dead worker took before it held the run's
+    // lease (the queue would keep them locked for hours), unlocked for another worker.
+    const sweep = async () => {
+      try {
+        const { rows: expired } = await journal.connections.query<{ run_id: string }>(
+          `SELECT r.run_id FROM runs r JOIN leases l ON l.root_run_id = r.run_id
+           WHERE r.parent_run_id IS NULL AND r.status = 'active' AND l.pid <> 0 AND l.expires_at < clock_timestamp()`,
+        );
+        for (const r of expired) await wake(journal.connections, r.run_id);
+        const { rows: stuck } = await journal.connections.query<{ run_id: string }>(
+          `UPDATE ${QUEUE_SCHEMA}._private_jobs j SET locked_at = NULL, locked_by = NULL
+           FROM ${QUEUE_SCHEMA}._private_tasks t
+           WHERE t.id = j.task_id AND t.identifier = $1
+             AND j.locked_at < clock_timestamp() - make_interval(secs => $2::float8 / 1000)
+             AND NOT EXISTS (SELECT 1 FROM leases l WHERE l.root_run_id = j.payload->>'run' AND l.pid <> 0 AND l.expires_at > clock_timestamp())
+           RETURNING j.payload->>'run' AS run_id`,
+          [ADVANCE_TASK, 2 * ttl],
+        );
+        for (const r of [...expired, ...stuck]) {
+          report.swept++;
+          note(r.run_id, `run ${r.run_id}: its holder stopped answering (lease expired); handed back to the queue`);
+        }
+      } catch {
+        // the database is unreachable: the next sweep tries again
+      }
+    };
+    sweeper = setInterval(() => void sweep(), Math.max(50, Math.floor(ttl / 2)));
+    await sweep();
+    await new Promise<void>((resolve) => {
+      if (stopping.signal.aborted) resolve();
+      stopping.signal.addEventListener("abort", () => resolve(), { once: true });
+    });
+  } finally {
+    if (sweeper) clearInterval(sweeper);
+    await queue?.stop().catch(() => undefined);
+    await journal.close();
+  }
+  return report;
+}
+
+/** graphile-worker, loaded on first use (only workers and `apply --detach` need it). */
+function graphileWorker(): typeof import("graphile-worker") {
+  return createRequire(import.meta.url)("graphile-worker") as typeof import("graphile-worker");
+}
+
+/**
+ * Installs (or upgrades) graphile-worker's schema in the journal's database, then sends the
+ * journal's wake-ups to it: what `apply --detach` needs before its run can be picked up.
+ * @throws Error from the database (the caller reports it as a storage failure)
+ */
+export async function prepareQueue(journal: PostgresJournal): Promise<void> {
+  const gw = graphileWorker();
+  await gw.runMigrations({ pgPool: journal.connections, schema: QUEUE_SCHEMA, logger: quietLogger(gw) });
+  journal.useQueue();
+}
+
+/** graphile-worker's logger, kept to errors (the worker reports what it does as run events). */
+function quietLogger(gw: typeof import("graphile-worker")) {
+  return new gw.Logger(() => (level, message) => {
+    if (level === "error") process.stderr.write(`criteria worker: queue: ${message}\n`);
+  });
+}

@@ -1,0 +1,91 @@
+/**
+ * `criteria worker` and `apply --detach` on a real PostgreSQL cluster (the scale-out issue,
+ * item 3): a submitted run is advanced by a worker; a run parked at a signal wait is woken
+ * by `criteria signal` (the wake-up is enqueued in the signal's own transaction); a
+ * duration wait parks the run and a timer job wakes it; a worker stopped with SIGTERM hands
+ * its run back and another finishes it.
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cli, temp } from "../../pipeline/helpers.js";
+import { findPostgres, startCluster, type Cluster } from "../journal/postgres-cluster.js";
+import { startWorker, stopWorker, until, type WorkerProcess } from "./helpers.js";
+
+const found = findPostgres();
+const skip = "missing" in found ? found.missing : undefined;
+if (skip) console.log(`skipped: ${skip}`);
+
+let cluster: Cluster;
+beforeAll(async () => {
+  if (!skip && "bin" in found) cluster = await startCluster(found.bin);
+}, 60_000);
+afterAll(() => cluster?.stop());
+
+const HEAD = (initial: string) => `workflow "w" {\n  version = "1"\n  initial_state = "${initial}"\n  target_state = "done"\n}\nstate "done" { terminal = true }\nadapter "shell" "default" {}\n`;
+
+describe.skipIf(skip !== undefined)("workers", () => {
+  const workers: WorkerProcess[] = [];
+  afterAll(async () => {
+    for (const w of workers) await stopWorker(w);
+  });
+
+  it("a submitted run parked at a signal wait is woken by criteria signal; a duration wait parks and a timer wakes it", async () => {
+    const url = await cluster.freshDatabase();
+    const dir = temp("criteria-wk-");
+    const wf = join(dir, "w.hcl");
+    writeFileSync(
+      wf,
+      `${HEAD("gate")}wait "gate" {\n  signal = "go"\n  next = "pause"\n}\nwait "pause" {\n  duration = "1s"\n  next = "last"\n}\nstep "last" {\n  target = adapter.shell.default\n  input { command = "echo finished" }\n  outcome "success" { next = "done" }\n}\n`,
+    );
+    const submitted = cli(["apply", wf, "--store", url, "--state-dir", join(dir, "s"), "--run-id", "sig", "--detach", "-o", "text"]);
+    expect(submitted.status, submitted.stderr).toBe(0);
+    expect(submitted.stdout).toBe("submitted run sig: a worker sharing the store runs it (criteria runs and criteria journal sig follow it)\n");
+    const w = startWorker(url, join(dir, "w"));
+    workers.push(w);
+    // The worker takes the run to its signal wait and parks it.
+    const parked = /run sig is parked, waiting for signal \\"go\\"/;
+    await until(url, () => parked.test(w.out()), 20_000);
+    expect(w.out()).toMatch(parked);
+    const sent = cli(["signal", "sig", "go", "--store", url]);
+    expect(sent.status, sent.stderr).toBe(0);
+    const rows = await until(url, (r) => r.some((x) => x.run_id === "sig" && x.status !== "active"), 20_000);
+    expect(rows.find((r) => r.run_id === "sig"), w.out()).toMatchObject({ status: "succeeded", final_state: "done" });
+    // The duration wait parked the run (no worker slept through it): a timer job woke it.
+    expect(w.out()).toMatch(/run sig is parked until .* \(a duration wait\)/);
+    const journal = cli(["journal", "sig", "--store", url, "-o", "json"]);
+    const types = journal.stdout.trim().split("\n").map((l) => (JSON.parse(l) as { entry_type: string }).entry_type);
+    expect(types.filter((t) => t === "wait.completed")).toHaveLength(2);
+    expect(types.at(-1)).toBe("run.completed");
+  }, 60_000);
+
+  it("a worker stopped with SIGTERM hands its run back; another worker finishes it", async () => {
+    const url = await cluster.freshDatabase();
+    const dir = temp("criteria-wk-");
+    const wf = join(dir, "w.hcl");
+    writeFileSync(wf, `${HEAD("slow")}step "slow" {\n  target = adapter.shell.default\n  input { command = "sleep 3; echo slept" }\n  outcome "success" { next = "done" }\n}\n`);
+    const a = startWorker(url, join(dir, "a"));
+    workers.push(a);
+    expect(cli(["apply", wf, "--store", url, "--state-dir", join(dir, "s"), "--run-id", "h", "--detach"]).status).toBe(0);
+    await until(url, () => /"step":"slow"/.test(a.out()), 20_000);
+    expect(await stopWorker(a)).toBe(0);
+    expect(a.out()).toMatch(/run h handed back to the queue: this worker is stopping/);
+    const b = startWorker(url, join(dir, "b"));
+    workers.push(b);
+    const rows = await until(url, (r) => r.some((x) => x.run_id === "h" && x.status !== "active"), 30_000);
+    expect(rows.find((r) => r.run_id === "h"), b.out()).toMatchObject({ status: "succeeded" });
+  }, 60_000);
+
+  it("--detach needs a PostgreSQL store; a worker needs one too", () => {
+    const dir = temp("criteria-wk-");
+    const wf = join(dir, "w.hcl");
+    writeFileSync(wf, `${HEAD("done")}`);
+    const detached = cli(["apply", wf, "--state-dir", join(dir, "s"), "--detach", "-o", "text"]);
+    expect(detached.status).toBe(2);
+    expect(detached.stderr).toBe("criteria: --detach hands the run to workers (criteria worker), which share a PostgreSQL journal: add --store postgres://…\n");
+    const worker = cli(["worker"], { env: { CRITERIA_STORE: "" } });
+    expect(worker.status).toBe(2);
+    expect(worker.stderr).toBe("criteria: criteria worker needs a PostgreSQL journal: --store postgres://… (or CRITERIA_STORE)\n");
+    expect(cli(["worker", "--store", "postgres://x@h/d", "--concurrency", "0"]).stderr).toBe("criteria: --concurrency 0: a whole number from 1 to 256\n");
+  });
+});
