@@ -124,7 +124,8 @@ export interface Journal {
   /**
    * Takes the run tree's lease for this process, renewed by a heartbeat every TTL/3 until
    * {@link unlock}. An expired lease, or a dead holder's on this host, is taken over (the
-   * returned note says so); so is any with `force`.
+   * returned note says so); so is any with `force`. A lease this journal already holds is
+   * refused too (two runners of one process never share a run), even with `force`.
    * @throws RunLockedError while a live holder's lease runs; JournalWriteError
    */
   lock(rootRunId: string, opts?: { force?: boolean }): Promise<string | undefined>;

@@ -62,6 +62,9 @@ export class Leases {
    */
   acquire(root: string, force = false): string | undefined {
     const now = Date.now();
+    // Held here already: another runner of this process has it (two jobs for one run in a worker).
+    const mine = this.held.get(root);
+    if (mine && !mine.lost) throw new RunLockedError(root, process.pid, hostname());
     let note: string | undefined;
     const tx = this.db.transaction(() => {
       const row = this.db.prepare("SELECT pid, host, start_ticks, acquired_ms, owner, epoch, expires_ms FROM locks WHERE root_run_id = ?").get(root) as LeaseRow | undefined;

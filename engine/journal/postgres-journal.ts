@@ -370,6 +370,9 @@ export class PostgresJournal implements Journal {
   }
 
   async lock(rootRunId: string, opts: { force?: boolean } = {}): Promise<string | undefined> {
+    // Held here already: another runner of this process has it (two jobs for one run in a worker).
+    const mine = this.held.get(rootRunId);
+    if (mine && !mine.lost) throw new RunLockedError(rootRunId, process.pid, hostname());
     let note: string | undefined;
     let epoch: number;
     try {

@@ -288,6 +288,18 @@ export function journalContract(name: string, store: StoreUnderTest): void {
       expect(await b.append("r", [e()])).toHaveLength(1);
     });
 
+    it("a lease this journal already holds is refused to a second runner of the same process, even forced", async () => {
+      // Found by the workers' chaos test: two jobs for one run in one worker both "took" the
+      // lease (same owner), ran the same step twice, and the first one's unlock unfenced the other.
+      const j = await (await fresh()).open();
+      await j.lock("r");
+      await expect(j.lock("r")).rejects.toBeInstanceOf(RunLockedError);
+      await expect(j.lock("r", { force: true })).rejects.toBeInstanceOf(RunLockedError);
+      expect(await j.append("r", [e()])).toHaveLength(1);
+      await j.unlock("r");
+      expect(await j.lock("r")).toBeUndefined();
+    });
+
     it("leases are per run tree", async () => {
       const s = await fresh();
       const a = await s.open();

@@ -14,6 +14,12 @@ variable "ledger" {
   description = "file every effect appends its idempotency key and attempt to"
 }
 
+variable "pace" {
+  type        = string
+  default     = "0.2"
+  description = "seconds each effect takes"
+}
+
 adapter "shell" "default" {}
 
 subworkflow "stage" {
@@ -21,12 +27,13 @@ subworkflow "stage" {
   adapters = [adapter.shell.default]
   input = {
     ledger = var.ledger
+    pace   = var.pace
   }
 }
 
 step "prepare" {
   target = adapter.shell.default
-  input { command = "echo \"$CRITERIA_IDEMPOTENCY_KEY $CRITERIA_ATTEMPT\" >> '${var.ledger}' && sleep 0.2 && echo ready" }
+  input { command = "echo \"$CRITERIA_IDEMPOTENCY_KEY $CRITERIA_ATTEMPT\" >> '${var.ledger}' && sleep ${var.pace} && echo ready" }
   outcome "success" { next = step.fan }
   outcome "failure" { next = state.failed }
 }
@@ -34,7 +41,7 @@ step "prepare" {
 step "fan" {
   target   = adapter.shell.default
   for_each = ["a", "b", "c"]
-  input { command = "echo \"$CRITERIA_IDEMPOTENCY_KEY $CRITERIA_ATTEMPT\" >> '${var.ledger}' && sleep 0.2 && echo ${each.value}" }
+  input { command = "echo \"$CRITERIA_IDEMPOTENCY_KEY $CRITERIA_ATTEMPT\" >> '${var.ledger}' && sleep ${var.pace} && echo ${each.value}" }
   outcome "all_succeeded" { next = step.stage }
   outcome "any_failed"    { next = state.failed }
 }

@@ -11,12 +11,13 @@ workflow {
 
 variable "ledger" { type = string }
 variable "tag" { type = string }
+variable "pace" { type = string }
 
 adapter "shell" "own" {}
 
 step "a" {
   target = adapter.shell.default
-  input { command = "echo \"$CRITERIA_IDEMPOTENCY_KEY $CRITERIA_ATTEMPT\" >> '${var.ledger}' && sleep 0.2" }
+  input { command = "echo \"$CRITERIA_IDEMPOTENCY_KEY $CRITERIA_ATTEMPT\" >> '${var.ledger}' && sleep ${var.pace}" }
   outcome "success" { next = step.b }
   outcome "failure" { next = state.failed }
 }
