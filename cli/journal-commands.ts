@@ -3,6 +3,7 @@ import { Option, type Command } from "commander";
 import type { Graph } from "../compiler/build/graph.js";
 import { suggest } from "../compiler/diagnostics/did-you-mean.js";
 import type { Value } from "../compiler/expr/value.js";
+import type { JournalEntry } from "../engine/journal/entry.js";
 import type { Journal } from "../engine/journal/journal.js";
 import { renderEntry } from "./render-events.js";
 import { CliError, EXIT, type Io } from "./io.js";
@@ -51,6 +52,9 @@ export const STORE_HELP = "the PostgreSQL journal to use, postgres://… (defaul
 
 const usage = (m: string) => new CliError(m, EXIT.usage);
 
+/** How often `journal --follow` looks for new entries (ms). */
+const FOLLOW_POLL_MS = 300;
+
 /**
  * Registers the commands that read a journal or deliver to a run (docs/architecture.md, The engine): runs,
  * journal, signal, approve, reject. Each sets the exit code through `setCode`.
@@ -89,27 +93,45 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
     .option("--state-dir <dir>", "journal directory")
     .option("--store <url>", STORE_HELP)
     .addOption(new Option("-o, --output <format>", "text or json (NDJSON)").choices(["text", "json"]).default("text"))
-    .action(async (run: string, opts: { stateDir?: string; store?: string; output: string }) => {
+    .option("--follow", "keep printing entries as they are journaled, until the run ends (exit 0 when it succeeded, 1 when it failed)")
+    .action(async (run: string, opts: { stateDir?: string; store?: string; output: string; follow?: boolean }) => {
       const j = await openJournal(placeOf(opts, io));
+      const stop = new AbortController();
+      const onSignal = () => stop.abort();
+      process.once("SIGINT", onSignal);
       try {
         // A nested run (`criteria runs --all` lists them) is read from its root's tree.
         const root = (await j.run(run))?.root_run_id ?? run;
-        const tree = await j.read(root);
-        const corrupt = tree.corrupt;
-        const entries = root === run ? tree.entries : tree.entries.filter((e) => e.run_id === run || e.run_id.startsWith(`${run}/`));
-        if (entries.length === 0) {
+        const mine = (e: JournalEntry) => root === run || e.run_id === run || e.run_id.startsWith(`${run}/`);
+        let tree = await j.read(root);
+        if (!tree.entries.some(mine)) {
           io.err(`criteria: no run ${run} in ${placeName(placeOf(opts, io))} (criteria runs lists them)\n`);
           setCode(EXIT.problems);
           return;
         }
-        const start = entries[0].at_ms;
-        for (const e of entries) io.out((opts.output === "json" ? JSON.stringify(e) : renderEntry(e, start)) + "\n");
-        // Damage is reported, and the command fails: what follows the damaged entry is not shown.
-        if (corrupt && tree.damage) {
-          io.err(`criteria: ${(await j.damageReport(root, tree.damage.seq)).message}\n`);
-          setCode(EXIT.problems);
+        const start = tree.entries.find(mine)!.at_ms;
+        let last = 0;
+        let end: JournalEntry<"run.completed"> | undefined;
+        for (;;) {
+          for (const e of tree.entries) {
+            last = e.seq;
+            if (!mine(e)) continue;
+            io.out((opts.output === "json" ? JSON.stringify(e) : renderEntry(e, start)) + "\n");
+            if (e.entry_type === "run.completed" && e.run_id === run) end = e as JournalEntry<"run.completed">;
+          }
+          // Damage is reported, and the command fails: what follows the damaged entry is not shown.
+          if (tree.damage) {
+            io.err(`criteria: ${(await j.damageReport(root, tree.damage.seq)).message}\n`);
+            setCode(EXIT.problems);
+            return;
+          }
+          if (!opts.follow || end || stop.signal.aborted) break;
+          await new Promise((r) => setTimeout(r, FOLLOW_POLL_MS));
+          tree = await j.read(root, last);
         }
+        if (opts.follow && end) setCode(end.payload.success ? EXIT.ok : EXIT.problems);
       } finally {
+        process.off("SIGINT", onSignal);
         await j.close();
       }
     });

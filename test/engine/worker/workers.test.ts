@@ -2,13 +2,15 @@
  * `criteria worker` and `apply --detach` on a real PostgreSQL cluster (the scale-out issue,
  * item 3): a submitted run is advanced by a worker; a run parked at a signal wait is woken
  * by `criteria signal` (the wake-up is enqueued in the signal's own transaction); a
- * duration wait parks the run and a timer job wakes it; a worker stopped with SIGTERM hands
+ * duration wait parks the run and a timer job wakes it; `journal --follow` prints it to its
+ * end and exits with its outcome; a worker stopped with SIGTERM hands
  * its run back and another finishes it.
  */
+import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cli, temp } from "../../pipeline/helpers.js";
+import { bin, cli, temp } from "../../pipeline/helpers.js";
 import { findPostgres, startCluster, type Cluster } from "../journal/postgres-cluster.js";
 import { startWorker, stopWorker, until, type WorkerProcess } from "./helpers.js";
 
@@ -47,10 +49,18 @@ describe.skipIf(skip !== undefined)("workers", () => {
     const parked = /run sig is parked, waiting for signal \\"go\\"/;
     await until(url, () => parked.test(w.out()), 20_000);
     expect(w.out()).toMatch(parked);
+    // Someone following it from another shell (as CI would after --detach).
+    const follower = spawn(process.execPath, [bin, "journal", "sig", "--store", url, "--follow"], { stdio: ["ignore", "pipe", "pipe"] });
+    let followed = "";
+    follower.stdout.on("data", (d: Buffer) => (followed += d.toString()));
+    const followerExit = new Promise<number | null>((r) => follower.once("exit", r));
     const sent = cli(["signal", "sig", "go", "--store", url]);
     expect(sent.status, sent.stderr).toBe(0);
     const rows = await until(url, (r) => r.some((x) => x.run_id === "sig" && x.status !== "active"), 20_000);
     expect(rows.find((r) => r.run_id === "sig"), w.out()).toMatchObject({ status: "succeeded", final_state: "done" });
+    expect(await followerExit).toBe(0);
+    expect(followed).toMatch(/signal\.received/);
+    expect(followed.trim().split("\n").at(-1)).toMatch(/run\.completed/);
     // The duration wait parked the run (no worker slept through it): a timer job woke it.
     expect(w.out()).toMatch(/run sig is parked until .* \(a duration wait\)/);
     const journal = cli(["journal", "sig", "--store", url, "-o", "json"]);
