@@ -6,6 +6,9 @@ export default defineConfig({
     // Builds the CLI first (make build): tests that run bin/criteria never run a stale bundle.
     globalSetup: ["test/global-setup.ts"],
     testTimeout: 60_000,
+    // Most of the suite waits on child processes (the CLI, shell steps, PostgreSQL): more
+    // files at once than cores keeps both cores busy (the crash matrix is split per workflow for it).
+    maxWorkers: 3,
     hookTimeout: 60_000,
     // In CI, also a JSON report, from which .ci/run prints a plain "N passed, N failed" line.
     reporters: process.env.CI ? ["default", ["json", { outputFile: "test-results.json" }]] : ["default"],

@@ -10,7 +10,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
-    exclude: ["test/engine/crash-matrix.test.ts", "test/bundle.test.ts", "**/node_modules/**"],
+    exclude: ["test/engine/crash-matrix/**", "test/engine/worker/**", "test/pipeline/postgres-store.test.ts", "test/bundle.test.ts", "**/node_modules/**"],
     // Child processes, not worker threads: some tests change directory (process.chdir).
     pool: "forks",
     testTimeout: 60_000,

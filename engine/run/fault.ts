@@ -1,5 +1,5 @@
 /**
- * Fault injection for the crash matrix (test/engine/crash-matrix.test.ts), beside the
+ * Fault injection for the crash matrix (test/engine/crash-matrix/), beside the
  * journal's `CRITERIA_FAULT_KILL_AFTER_SEQ`: with `CRITERIA_FAULT_KILL_AFTER_EFFECT=N` in
  * the environment, the process SIGKILLs itself right after the N-th effect of the
  * process (an effectful adapter's attempt) returned, before its confirmation is

@@ -8,27 +8,26 @@
  * written before the kill appears exactly once, and only the interrupted step's line
  * may appear twice (the documented at-least-once window: a step killed after its
  * process ran but before `effect.confirmed` was committed runs again).
- * Also: a torn write-ahead log (truncated mid-frame) is detected and resumed from the
- * last whole entry.
+ * One file per reference workflow (crash-*.test.ts) registers its matrix, so they run in
+ * parallel; kills.test.ts holds the torn write and the orphaned processes.
  */
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, statSync, truncateSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { JournalEntry } from "../../engine/journal/entry.js";
-import { SqliteJournal } from "../../engine/journal/sqlite-journal.js";
-import { procStat } from "../../engine/process-info.js";
+import type { JournalEntry } from "../../../engine/journal/entry.js";
+import { SqliteJournal } from "../../../engine/journal/sqlite-journal.js";
 
-const repo = join(import.meta.dirname, "..", "..");
-const bin = join(repo, "bin", "criteria");
+export const repo = join(import.meta.dirname, "..", "..", "..");
+export const bin = join(repo, "bin", "criteria");
 /**
  * The reference workflows: `crash_ref` (top-level steps, for_each, a count body) and
  * `crash_nested` (a subworkflow on a passed-in adapter and one of its own, a flow used
  * as an agent, an iterating subworkflow step) and `crash_v05` (data writes, while,
  * switch outputs), with the lines each writes.
  */
-const REFERENCES = [
+export const REFERENCES = [
   {
     name: "crash_ref",
     workflow: join(repo, "testdata", "engine", "crash_ref"),
@@ -52,14 +51,13 @@ const REFERENCES = [
 ];
 
 /** Most entries one journal commit holds (an attempt's effect confirmation and its completion, ...). */
-const MAX_ENTRIES_PER_COMMIT = 3;
-const { workflow, lines: LINES } = REFERENCES[0];
+export const MAX_ENTRIES_PER_COMMIT = 3;
 
-function cli(args: string[], env: NodeJS.ProcessEnv = {}) {
+export function cli(args: string[], env: NodeJS.ProcessEnv = {}) {
   return spawnSync(process.execPath, [bin, ...args], { encoding: "utf8", env: { ...process.env, ...env }, timeout: 60_000 });
 }
 
-async function final(stateDir: string, runId: string) {
+export async function final(stateDir: string, runId: string) {
   const j = new SqliteJournal(stateDir);
   try {
     const entries = (await j.read(runId)).entries;
@@ -70,7 +68,7 @@ async function final(stateDir: string, runId: string) {
   }
 }
 
-function lines(file: string): string[] {
+export function lines(file: string): string[] {
   return existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean) : [];
 }
 
@@ -79,7 +77,7 @@ function lines(file: string): string[] {
  * output, data written), without run ids and times, sorted: what a resumed run must
  * reproduce besides its end.
  */
-function records(entries: JournalEntry[]): string[] {
+export function records(entries: JournalEntry[]): string[] {
   return entries
     .filter((e) => e.entry_type === "step.completed" || e.entry_type === "iteration.completed" || e.entry_type === "branch.taken")
     .map((e) => {
@@ -90,7 +88,7 @@ function records(entries: JournalEntry[]): string[] {
 }
 
 /** An uninterrupted run of a reference workflow: its end, its records and how many entries it journals. */
-async function referenceRun(workflow: string, LINES: string[]): Promise<{ completed: unknown; records: string[]; count: number; effects: number }> {
+export async function referenceRun(workflow: string, LINES: string[]): Promise<{ completed: unknown; records: string[]; count: number; effects: number }> {
   const dir = mkdtempSync(join(tmpdir(), "criteria-ref-"));
   const log = join(dir, "log.txt");
   // The same run id as the killed runs (in its own state directory): child run ids, which
@@ -103,7 +101,7 @@ async function referenceRun(workflow: string, LINES: string[]): Promise<{ comple
 }
 
 /** A run of `workflow` in a fresh directory with the fault injection `env`: the first process, then its journal and lines. */
-async function faulted(workflow: string, env: NodeJS.ProcessEnv, tag: string) {
+export async function faulted(workflow: string, env: NodeJS.ProcessEnv, tag: string) {
   const dir = mkdtempSync(join(tmpdir(), `criteria-${tag}-`));
   const log = join(dir, "log.txt");
   const state = join(dir, "state");
@@ -115,7 +113,7 @@ async function faulted(workflow: string, env: NodeJS.ProcessEnv, tag: string) {
  * Resumes run "r" of `state` when it was killed, then checks that it ended as pinned
  * with the uninterrupted run's step and iteration records. Returns the lines written.
  */
-async function resumeToTheEnd(run: Awaited<ReturnType<typeof faulted>>, killed: boolean, what: string, completed: unknown, reference: { records: string[] }): Promise<string[]> {
+export async function resumeToTheEnd(run: Awaited<ReturnType<typeof faulted>>, killed: boolean, what: string, completed: unknown, reference: { records: string[] }): Promise<string[]> {
   if (killed) {
     const again = cli(["resume", "r", "--state-dir", run.state, "--output", "json"]);
     expect(again.status, `resume after ${what}: ${again.stderr}\n${again.stdout}`).toBe(0);
@@ -126,7 +124,8 @@ async function resumeToTheEnd(run: Awaited<ReturnType<typeof faulted>>, killed: 
   return lines(run.log);
 }
 
-for (const { name, workflow, lines: LINES, completed: COMPLETED } of REFERENCES) {
+/** Registers the crash matrix of one reference workflow: a kill after every effect, and after every journal entry. */
+export function crashMatrix({ name, workflow, lines: LINES, completed: COMPLETED }: (typeof REFERENCES)[number]): void {
 describe(`crash matrix: ${name}`, () => {
   let reference: { completed: unknown; records: string[]; count: number; effects: number };
   beforeAll(async () => {
@@ -208,78 +207,3 @@ describe(`crash matrix: ${name}`, () => {
   }, 600_000);
 });
 }
-
-describe("crash matrix: torn write", () => {
-  let reference: { completed: unknown; count: number };
-  beforeAll(async () => {
-    reference = await referenceRun(workflow, LINES);
-  }, 120_000);
-
-  it("detects a torn write-ahead log and resumes from the last whole entry", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "criteria-torn-"));
-    const log = join(dir, "log.txt");
-    const state = join(dir, "state");
-    const kill = Math.floor(reference.count / 2);
-    const first = cli(["apply", workflow, "--var", `log=${log}`, "--state-dir", state, "--run-id", "t", "--output", "json"], { CRITERIA_FAULT_KILL_AFTER_SEQ: String(kill) });
-    expect(first.signal).toBe("SIGKILL");
-    const wal = join(state, "journal.db-wal");
-    const size = statSync(wal).size;
-    // What the journal held before the tear (read from a copy: opening the original would checkpoint it).
-    const copy = join(dir, "copy");
-    cpSync(state, copy, { recursive: true });
-    const whole = (await final(copy, "t")).entries;
-    truncateSync(wal, size - 100); // cut the last frame short
-    const again = cli(["resume", "t", "--state-dir", state, "--output", "json"]);
-    expect(again.status, again.stderr).toBe(0);
-    expect(again.stdout).toContain("torn");
-    const after = await final(state, "t");
-    expect(after.completed).toEqual(reference.completed);
-    // Nothing before the torn transaction is lost (the last transaction holds at most 3 entries).
-    const prefix = whole.slice(0, whole.length - 3);
-    expect(prefix.length).toBeGreaterThan(0);
-    expect(after.entries.slice(0, prefix.length)).toEqual(prefix);
-    for (const l of LINES) expect(lines(log)).toContain(l);
-  }, 120_000);
-});
-
-describe("an attempt's processes do not outlive a killed criteria", () => {
-  it("resume stops the orphaned process group before running the step again", async () => {
-    const { spawn } = await import("node:child_process");
-    const { writeFileSync, rmSync, readdirSync } = await import("node:fs");
-    const dir = mkdtempSync(join(tmpdir(), "criteria-orphan-"));
-    const log = join(dir, "log.txt");
-    const flag = join(dir, "slow");
-    writeFileSync(flag, "");
-    writeFileSync(
-      join(dir, "w.hcl"),
-      `workflow "o" {
-  version = "1"
-  initial_state = "work"
-  target_state = "done"
-}
-adapter "shell" "default" {}
-step "work" {
-  target = adapter.shell.default
-  input { command = "echo start >> '${log}'; if [ -f '${flag}' ]; then sleep 30; fi; echo end >> '${log}'" }
-  outcome "success" { next = "done" }
-}
-state "done" { terminal = true }
-`,
-    );
-    const state = join(dir, "state");
-    const child = spawn(process.execPath, [bin, "apply", join(dir, "w.hcl"), "--state-dir", state, "--run-id", "o", "-o", "json"], { stdio: "ignore" });
-    for (let i = 0; i < 100 && !lines(log).includes("start"); i++) await new Promise((r) => setTimeout(r, 100));
-    child.kill("SIGKILL");
-    await new Promise((r) => child.once("exit", r));
-    const [pidFile] = readdirSync(join(state, "processes"));
-    const orphan = Number(readFileSync(join(state, "processes", pidFile), "utf8").split(" ")[0]);
-    expect(() => process.kill(orphan, 0)).not.toThrow(); // the sleep outlived criteria
-    rmSync(flag);
-    const again = cli(["resume", "o", "--state-dir", state, "-o", "json"]);
-    expect(again.status, again.stderr).toBe(0);
-    expect(again.stdout).toContain("leftover processes were stopped");
-    const state2 = procStat(orphan)?.state;
-    expect(state2 === undefined || state2 === "Z", `orphan state ${state2}`).toBe(true); // gone (or dead, awaiting its reaper)
-    expect(lines(log).filter((l) => l === "end")).toHaveLength(1);
-  }, 60_000);
-});

@@ -1,0 +1,4 @@
+/** The crash matrix of `crash_ref` (test/engine/crash-matrix/matrix.ts): one file per workflow, so they run in parallel. */
+import { crashMatrix, REFERENCES } from "./matrix.js";
+
+crashMatrix(REFERENCES[0]);
