@@ -7,19 +7,11 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findPostgres, startCluster, type Cluster } from "../engine/journal/postgres-cluster.js";
+import { describe, expect, it } from "vitest";
+import { useCluster } from "../engine/journal/postgres-cluster.js";
 import { cli, repo, temp } from "./helpers.js";
 
-const found = findPostgres();
-const skip = "missing" in found ? found.missing : undefined;
-if (skip) console.log(`skipped: ${skip}`);
-
-let cluster: Cluster;
-beforeAll(async () => {
-  if (!skip && "bin" in found) cluster = await startCluster(found.bin);
-}, 60_000);
-afterAll(() => cluster?.stop());
+const { skip, cluster } = useCluster();
 
 const nested = join(repo, "testdata", "engine", "crash_nested", "main.hcl");
 const LINES = ["prepare", "stage-single-a", "stage-single-b", "helper-one", "helper-two", "stage-x-a", "stage-x-b", "stage-y-a", "stage-y-b", "finish"];
@@ -30,7 +22,7 @@ const events = (stdout: string) => stdout.trim().split("\n").filter(Boolean).map
 
 describe.skipIf(skip !== undefined)("the CLI on a PostgreSQL journal", () => {
   it("a run killed after each effect resumes to the pinned end; a confirmed effect never runs again", async () => {
-    const url = await cluster.freshSchema();
+    const url = await cluster().freshSchema();
     let repeated = 0;
     for (let n = 1; n <= LINES.length; n++) {
       const dir = temp("criteria-pgkill-");
@@ -66,7 +58,7 @@ describe.skipIf(skip !== undefined)("the CLI on a PostgreSQL journal", () => {
   }, 300_000);
 
   it("CRITERIA_STORE selects it; a parked run is signalled and resumed through it", async () => {
-    const url = await cluster.freshSchema();
+    const url = await cluster().freshSchema();
     const dir = temp("criteria-pgsig-");
     const wf = join(dir, "w.hcl");
     writeFileSync(

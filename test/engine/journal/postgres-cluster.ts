@@ -9,6 +9,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { afterAll, beforeAll } from "vitest";
 import { join } from "node:path";
 
 /** Where the server programs are, or why there are none. */
@@ -76,4 +77,21 @@ export async function startCluster(bin: string): Promise<Cluster> {
       }
     },
   };
+}
+
+/**
+ * A cluster for the test file that calls this (at its top level): started before its
+ * tests, stopped after them. `skip` says why there is none (the tests then skip with it,
+ * printed once); `cluster()` is the running one.
+ */
+export function useCluster(): { skip: string | undefined; cluster: () => Cluster } {
+  const found = findPostgres();
+  const skip = "missing" in found ? found.missing : undefined;
+  if (skip) console.log(`skipped: ${skip}`);
+  let running: Cluster | undefined;
+  beforeAll(async () => {
+    if ("bin" in found) running = await startCluster(found.bin);
+  }, 60_000);
+  afterAll(() => running?.stop());
+  return { skip, cluster: () => running! };
 }

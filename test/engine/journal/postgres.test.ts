@@ -4,31 +4,23 @@
  * the URL's password hidden, a database without a journal.
  */
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { JournalOpenError } from "../../../engine/journal/errors.js";
 import { PostgresJournal, withoutPassword } from "../../../engine/journal/postgres-journal.js";
 import { journalContract } from "./contract.js";
-import { findPostgres, startCluster, type Cluster } from "./postgres-cluster.js";
+import { useCluster } from "./postgres-cluster.js";
 
-const found = findPostgres();
-const skip = "missing" in found ? found.missing : undefined;
-if (skip) console.log(`skipped: ${skip}`);
-
-let cluster: Cluster;
-beforeAll(async () => {
-  if (!skip && "bin" in found) cluster = await startCluster(found.bin);
-}, 60_000);
-afterAll(() => cluster?.stop());
+const { skip, cluster } = useCluster();
 
 describe.skipIf(skip !== undefined)("PostgreSQL journal", () => {
   journalContract("PostgreSQL", {
     async fresh() {
-      const url = await cluster.freshSchema();
+      const url = await cluster().freshSchema();
       const schema = decodeURIComponent(url).match(/search_path=(\w+)/)![1];
       return {
         open: (opts) => PostgresJournal.open(url, { stateDir: "/nonexistent", ...opts }),
         corrupt: async (seq) => {
-          const c = new pg.Client({ connectionString: cluster.url });
+          const c = new pg.Client({ connectionString: cluster().url });
           await c.connect();
           await c.query(`UPDATE ${schema}.journal SET payload = replace(payload, 'success', 'failure') WHERE seq = $1`, [seq]);
           await c.end();
@@ -46,7 +38,7 @@ describe.skipIf(skip !== undefined)("PostgreSQL journal", () => {
     });
 
     it("a database without a journal is refused when one must exist, and created otherwise", async () => {
-      const url = await cluster.freshSchema();
+      const url = await cluster().freshSchema();
       await expect(PostgresJournal.open(url, { stateDir: "/x", mustExist: true })).rejects.toThrow(/^no journal in postgresql:/);
       const j = await PostgresJournal.open(url, { stateDir: "/x" });
       expect(j.location).toBe(url);

@@ -9,24 +9,16 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { compile } from "../../../compiler/index.js";
 import { apply, RunSubmitted } from "../../../engine/index.js";
 import type { JournalEntry } from "../../../engine/journal/entry.js";
 import { PostgresJournal } from "../../../engine/journal/postgres-journal.js";
 import { temp } from "../../pipeline/helpers.js";
-import { findPostgres, startCluster, type Cluster } from "../journal/postgres-cluster.js";
+import { useCluster } from "../journal/postgres-cluster.js";
 import { chaos, startWorker, stopWorker, until, type WorkerProcess } from "./helpers.js";
 
-const found = findPostgres();
-const skip = "missing" in found ? found.missing : undefined;
-if (skip) console.log(`skipped: ${skip}`);
-
-let cluster: Cluster;
-beforeAll(async () => {
-  if (!skip && "bin" in found) cluster = await startCluster(found.bin);
-}, 60_000);
-afterAll(() => cluster?.stop());
+const { skip, cluster } = useCluster();
 
 const RUNS = 50;
 const WORKERS = 3;
@@ -70,7 +62,7 @@ describe.skipIf(skip !== undefined)("workers under chaos", () => {
     const seed = Number(process.env.CHAOS_SEED ?? Date.now() % 100_000);
     console.log(`chaos seed ${seed} (CHAOS_SEED=${seed} replays the schedule)`);
     const random = prng(seed);
-    const url = await cluster.freshDatabase();
+    const url = await cluster().freshDatabase();
     const dir = temp("criteria-chaos-");
     const ledger = join(dir, "ledger");
     const env = { CRITERIA_LEASE_TTL_MS: String(TTL_MS) };

@@ -9,20 +9,12 @@
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { bin, cli, temp } from "../../pipeline/helpers.js";
-import { findPostgres, startCluster, type Cluster } from "../journal/postgres-cluster.js";
+import { useCluster } from "../journal/postgres-cluster.js";
 import { startWorker, stopWorker, until, type WorkerProcess } from "./helpers.js";
 
-const found = findPostgres();
-const skip = "missing" in found ? found.missing : undefined;
-if (skip) console.log(`skipped: ${skip}`);
-
-let cluster: Cluster;
-beforeAll(async () => {
-  if (!skip && "bin" in found) cluster = await startCluster(found.bin);
-}, 60_000);
-afterAll(() => cluster?.stop());
+const { skip, cluster } = useCluster();
 
 const HEAD = (initial: string) => `workflow "w" {\n  version = "1"\n  initial_state = "${initial}"\n  target_state = "done"\n}\nstate "done" { terminal = true }\nadapter "shell" "default" {}\n`;
 
@@ -33,7 +25,7 @@ describe.skipIf(skip !== undefined)("workers", () => {
   });
 
   it("a submitted run parked at a signal wait is woken by criteria signal; a duration wait parks and a timer wakes it", async () => {
-    const url = await cluster.freshDatabase();
+    const url = await cluster().freshDatabase();
     const dir = temp("criteria-wk-");
     const wf = join(dir, "w.hcl");
     writeFileSync(
@@ -70,7 +62,7 @@ describe.skipIf(skip !== undefined)("workers", () => {
   }, 60_000);
 
   it("a worker stopped with SIGTERM hands its run back; another worker finishes it", async () => {
-    const url = await cluster.freshDatabase();
+    const url = await cluster().freshDatabase();
     const dir = temp("criteria-wk-");
     const wf = join(dir, "w.hcl");
     writeFileSync(wf, `${HEAD("slow")}step "slow" {\n  target = adapter.shell.default\n  input { command = "sleep 3; echo slept" }\n  outcome "success" { next = "done" }\n}\n`);
