@@ -169,6 +169,12 @@ export function journalContract(name: string, store: StoreUnderTest): void {
       expect((await j.recall("uni", "", 5, "me"))[0].text).toBe("v: é");
       expect((await j.recall("uni", "", 4, "me"))[0].text).toBe("v: ");
       expect(await j.recall("rev", "retry", 0, "me")).toEqual([]);
+      // A flow called inside the asking run's tree is skipped too; one of another tree whose id starts alike is not.
+      for (const [root, id] of [["ask", "ask/review#1"], ["asked", "asked/review#1"]]) {
+        await j.append(root, [entry(id, "run.spawned", spawned("w", { identity: "rev", parent_run_id: root }), "", 0, 900)]);
+        await j.append(root, [entry(id, "run.completed", completed(true, "done", { verdict: "retry inside" }), "", 0, 901)]);
+      }
+      expect((await j.recall("rev", "inside", 4096, "ask")).map((i) => i.run_id)).toEqual(["asked/review#1", "new", "mid", "old"]);
     });
   });
 
@@ -176,7 +182,8 @@ export function journalContract(name: string, store: StoreUnderTest): void {
     async function damaged() {
       const s = await fresh();
       const j = await s.open();
-      await j.append("r", [entry("r", "run.spawned", spawned("w"))]);
+      await j.append("r", [entry("r", "run.spawned", spawned("w", { identity: "me" }))]);
+      await j.append("r", [entry("r/k#1", "run.spawned", spawned("k", { parent_run_id: "r", identity: "kid" })), entry("r/k#1", "run.completed", completed(false, "broke"))]);
       await j.append("r", [entry("r", "effect.confirmed", { idempotency_key: "k1", visit: 1, outcome: "success", output: {}, reason: "ok" }, "one", 1)]);
       await j.append("r", [entry("r", "step.completed", stepDone("success", "two"), "one")]);
       const [bad] = await j.append("r", [entry("r", "step.completed", stepDone("success", "three"), "two")]);
@@ -189,12 +196,12 @@ export function journalContract(name: string, store: StoreUnderTest): void {
     it("a read stops before the first entry that fails its checksum, and says which", async () => {
       const { j, bad } = await damaged();
       const { entries, damage, corrupt } = await j.read("r");
-      expect(entries.map((e) => e.step_id)).toEqual(["", "one", "one"]);
+      expect(entries.map((e) => e.step_id)).toEqual(["", "", "", "one", "one"]);
       expect(damage).toEqual({ seq: bad.seq, message: `entry ${bad.seq} fails its checksum; reading stopped before it` });
       expect(corrupt).toBe(damage!.message);
       const seen: string[] = [];
       expect(await j.scan("r", (e) => seen.push(e.step_id))).toEqual(damage);
-      expect(seen).toEqual(["", "one", "one"]);
+      expect(seen).toEqual(["", "", "", "one", "one"]);
     });
 
     it("the damage report counts what resuming past it loses and the finished steps that would run again", async () => {
@@ -213,12 +220,13 @@ export function journalContract(name: string, store: StoreUnderTest): void {
       expect(await j.quarantine("r", bad.seq, 5)).toBe(5);
       expect((await j.read("r")).entries).toEqual(kept);
       expect((await j.read("r")).damage).toBeUndefined();
-      expect(await j.run("r")).toMatchObject({ status: "active", final_state: null });
+      expect(await j.run("r")).toMatchObject({ status: "active", final_state: null, parent_run_id: null, identity: "me", workflow: "w" });
       expect(await j.run("r/c#1")).toBeUndefined();
+      expect(await j.run("r/k#1")).toMatchObject({ parent_run_id: "r", identity: "kid", status: "failed", final_state: "broke" });
       // The next append continues after what remains.
       const [next] = await j.append("r", [entry("r", "signal.received", { name: "x" })]);
       expect(next.seq).toBeGreaterThan(bad.seq - 1);
-      expect((await j.read("r")).entries).toHaveLength(4);
+      expect((await j.read("r")).entries).toHaveLength(kept.length + 1);
     });
   });
 
