@@ -5,6 +5,7 @@ import { suggest } from "../compiler/diagnostics/did-you-mean.js";
 import type { Value } from "../compiler/expr/value.js";
 import type { JournalEntry } from "../engine/journal/entry.js";
 import type { Journal } from "../engine/journal/journal.js";
+import { schemeOf, withoutPassword } from "../engine/journal/store-url.js";
 import { renderEntry } from "./render-events.js";
 import { CliError, EXIT, type Io } from "./io.js";
 import { engine } from "./run-session.js";
@@ -22,13 +23,19 @@ export interface JournalPlace {
 export function placeOf(opts: { stateDir?: string; store?: string }, io: Io): JournalPlace {
   const store = opts.store ?? io.env.CRITERIA_STORE;
   if (opts.store === "") throw new CliError(`--store "": give a postgres:// URL, or leave --store out for the SQLite journal in the state directory`, EXIT.usage);
-  if (store && !/^postgres(ql)?:\/\//i.test(store)) throw new CliError(`${opts.store !== undefined ? "--store" : "CRITERIA_STORE"} ${store}: expected a postgres:// or postgresql:// URL (leave it out for the SQLite journal in the state directory)`, EXIT.usage);
+  // The value is not echoed: it may hold a password.
+  if (store && !/^postgres(ql)?:\/\//i.test(store)) throw new CliError(`${opts.store !== undefined ? "--store" : "CRITERIA_STORE"}: expected a postgres:// or postgresql:// URL, not a ${schemeOf(store) || "scheme-less"} one (leave it out for the SQLite journal in the state directory)`, EXIT.usage);
   return { stateDir: stateDir(opts.stateDir, io), ...(store ? { store } : {}) };
+}
+
+/** What a suggested command needs to find the journal again: ` --store <URL without its password>` for a database given as `--store`. */
+export function storeFlag(p: JournalPlace): string {
+  return p.store ? ` --store ${withoutPassword(p.store)}` : "";
 }
 
 /** The place as messages name it: the store's URL (without its password) or the state directory. */
 export function placeName(p: JournalPlace): string {
-  return p.store ? p.store.replace(/(\/\/[^:/@]*:)[^@/]*@/, "$1***@") : p.stateDir;
+  return p.store ? withoutPassword(p.store) : p.stateDir;
 }
 
 /** Opens an existing journal for reading commands; a missing or broken one is a one-line error. */
@@ -99,6 +106,7 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
       const stop = new AbortController();
       const onSignal = () => stop.abort();
       process.once("SIGINT", onSignal);
+      process.once("SIGTERM", onSignal);
       try {
         // A nested run (`criteria runs --all` lists them) is read from its root's tree.
         const root = (await j.run(run))?.root_run_id ?? run;
@@ -130,8 +138,14 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
           tree = await j.read(root, last);
         }
         if (opts.follow && end) setCode(end.payload.success ? EXIT.ok : EXIT.problems);
+        // Found by a new-user trial: Ctrl-C exited 0, which `journal --follow && deploy` reads as success.
+        else if (opts.follow) {
+          io.err(`criteria: stopped following run ${run} before it ended (it goes on; criteria journal ${run} --follow picks it up again)\n`);
+          setCode(EXIT.stopped);
+        }
       } finally {
         process.off("SIGINT", onSignal);
+        process.off("SIGTERM", onSignal);
         await j.close();
       }
     });
@@ -162,7 +176,8 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
       let name: string;
       if ("signal" in target) {
         if (target.signal.startsWith("approval:")) throw usage(`"${target.signal}" is an approval: use criteria approve|reject ${run} ${target.signal.slice(9)}`);
-        const signals = graphs.flatMap((g) => g.waits.map((w) => w.signal ?? w.name));
+        // Waits for a signal only (found by a new-user trial: a duration wait's name was offered).
+        const signals = graphs.flatMap((g) => g.waits.flatMap((w) => (w.signal ? [w.signal] : w.duration_ms === undefined ? [w.name] : [])));
         if (!signals.includes(target.signal)) {
           throw new CliError(`workflow of run ${run} waits for no signal "${target.signal}"${signals.length ? `; ${suggest(target.signal, signals) ?? `it waits for ${signals.join(", ")}`}` : ""}`);
         }

@@ -33,6 +33,8 @@ export function renderEvent(e: RunEvent, startMs: number): string | undefined {
       return `${t} ${where(e.run_id)}${e.node}: ${e.decision}`;
     case "warning":
       return `${t} warning: ${e.message}`;
+    case "worker.note":
+      return `${t} ${e.message}`;
     case "run.completed":
       return `${t} run ${e.run_id} ${e.success ? "succeeded" : "failed"}${e.state ? ` in state "${e.state}"` : ""}${e.success ? "" : ` (${e.reason}${e.detail ? `: ${e.detail}` : ""})`}`;
   }

@@ -9,7 +9,7 @@ import { workflowFiles } from "../compiler/load/workflow-files.js";
 import type { RunEnd, RunEvent } from "../engine/index.js";
 import { compileOptions, rootOption } from "./compile-options.js";
 import { CliError, EXIT, type Io } from "./io.js";
-import { openJournal, placeName, placeOf, registerJournalCommands, STORE_HELP } from "./journal-commands.js";
+import { openJournal, placeName, placeOf, registerJournalCommands, STORE_HELP, storeFlag } from "./journal-commands.js";
 import { renderEvent } from "./render-events.js";
 import { checkInput, parseInput, parseVars } from "./run-inputs.js";
 import { engine, runSession, type SessionEnd } from "./run-session.js";
@@ -78,12 +78,14 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
     .addOption(outputOpt())
     .action(async (path: string, opts: { var: string[]; varFile: string[]; input?: string; stateDir?: string; store?: string; runId?: string; autoApprove?: boolean; output?: string; root?: string; wait?: boolean; detach?: boolean }) => {
       const json = isJson(opts.output);
+      let flag = "";
       setCode(
         await runSession(io, json, async (signal) => {
           if (opts.runId !== undefined && !RUN_ID.test(opts.runId)) {
             throw usage(`--run-id "${opts.runId}": use letters, digits, ".", "_" and "-" (at most 128, starting with a letter or digit)`);
           }
           const place = placeOf(opts, io);
+          flag = storeFlag(place);
           const input = opts.input !== undefined ? parseInput(opts.input) : {};
           const c = await compile(path, compileOptions(opts, io));
           if (!c.graph) {
@@ -100,7 +102,7 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
           const { apply } = await engine();
           const end = await apply(graph, vars, { ...place, baseDir, events: eventSink(io, json), autoApprove: opts.autoApprove, signal, runId: opts.runId, input, park: parks(opts.wait, io), source, detach: opts.detach === true });
           return endOf(end);
-        }),
+        }, () => flag),
       );
     });
 
@@ -120,9 +122,11 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
     .addOption(outputOpt())
     .action(async (run: string, opts: { stateDir?: string; store?: string; autoApprove?: boolean; output?: string; force?: boolean; discardDamaged?: boolean; workdir?: string; wait?: boolean; var: string[] }) => {
       const json = isJson(opts.output);
+      let flag = "";
       setCode(
         await runSession(io, json, async (signal) => {
           const place = placeOf(opts, io);
+          flag = storeFlag(place);
           const sink = eventSink(io, json);
           const { resume } = await engine();
           const j = await openJournal(place);
@@ -153,7 +157,7 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
           }
           const end = await resume(run, { ...place, events: sink, autoApprove: opts.autoApprove, signal, force: opts.force, discardDamaged: opts.discardDamaged, workdir: opts.workdir, park: parks(opts.wait, io), secretVars });
           return endOf(end);
-        }),
+        }, () => flag),
       );
     });
 

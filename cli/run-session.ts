@@ -22,9 +22,10 @@ export interface SessionEnd {
  *   `{"event":"exit","code","status","run_id"?,"message"?}` ends the stream, whatever the ending.
  *
  * @param fn the command; returns how it ended, or throws an engine or CLI error
+ * @param place the options that name the run's journal again in a suggested command (` --store …`), once known
  * @returns the exit code
  */
-export async function runSession(io: Io, json: boolean, fn: (signal: AbortSignal) => Promise<SessionEnd>): Promise<number> {
+export async function runSession(io: Io, json: boolean, fn: (signal: AbortSignal) => Promise<SessionEnd>, place: () => string = () => ""): Promise<number> {
   const { RunInterrupted, RunLockedError, RunRefused, RunParked, RunSubmitted, JournalError, JournalWriteError, LeaseLostError, killLiveProcessGroups } = await engine();
   const ctl = new AbortController();
   let signals = 0;
@@ -43,12 +44,12 @@ export async function runSession(io: Io, json: boolean, fn: (signal: AbortSignal
     end = await fn(ctl.signal);
   } catch (e) {
     const runId = (e as { runId?: string }).runId;
-    if (e instanceof RunInterrupted) end = { code: EXIT.stopped, status: "stopped", run_id: e.runId, message: `run ${e.runId} stopped before its end; continue it with criteria resume ${e.runId}` };
+    if (e instanceof RunInterrupted) end = { code: EXIT.stopped, status: "stopped", run_id: e.runId, message: `run ${e.runId} stopped before its end; continue it with criteria resume ${e.runId}${place()}` };
     else if (e instanceof RunSubmitted) end = { code: EXIT.ok, status: "submitted", run_id: e.runId, message: e.message };
     else if (e instanceof RunParked) end = { code: EXIT.parked, status: "parked", run_id: e.runId, message: e.message };
     else if (e instanceof RunLockedError) end = { code: EXIT.problems, status: "error", run_id: runId, message: `${e.message}; refusing to run it twice` };
     else if (e instanceof LeaseLostError) end = { code: EXIT.stopped, status: "stopped", run_id: runId, message: e.message };
-    else if (e instanceof JournalWriteError) end = { code: EXIT.stopped, status: "stopped", run_id: runId, message: `${e.message}; the journal holds everything before it: criteria resume continues` };
+    else if (e instanceof JournalWriteError) end = { code: EXIT.stopped, status: "stopped", run_id: runId, message: `${e.message}; the journal holds everything before it: criteria resume${runId ? ` ${runId}` : ""}${place()} continues` };
     else if (e instanceof RunRefused) end = { code: e.usage ? EXIT.usage : EXIT.problems, status: "error", run_id: runId, message: e.message };
     else if (e instanceof JournalError) end = { code: EXIT.problems, status: "error", run_id: runId, message: e.message };
     else if (e instanceof CliError) end = { code: e.exitCode, status: "error", message: e.message };

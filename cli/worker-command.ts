@@ -22,7 +22,7 @@ export function registerWorkerCommand(program: Command, io: Io, setCode: (c: num
     .action(async (opts: { store?: string; stateDir?: string; concurrency: string; output: string }) => {
       const place = placeOf(opts, io);
       if (!place.store) throw new CliError("criteria worker needs a PostgreSQL journal: --store postgres://… (or CRITERIA_STORE)", EXIT.usage);
-      const concurrency = Number(opts.concurrency);
+      const concurrency = /^\d+$/.test(opts.concurrency) ? Number(opts.concurrency) : NaN;
       if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 256) throw new CliError(`--concurrency ${opts.concurrency}: a whole number from 1 to 256`, EXIT.usage);
       const { runWorker, JournalError } = await engine();
       const stop = new AbortController();
@@ -33,13 +33,16 @@ export function registerWorkerCommand(program: Command, io: Io, setCode: (c: num
       const events = (e: RunEvent) => {
         if (opts.output === "json") io.out(JSON.stringify(e) + "\n");
         else {
-          const line = e.event === "warning" ? `${e.run_id}: ${e.message}` : renderEvent(e, start);
+          const line = e.event === "worker.note" ? `criteria worker: ${e.message}` : renderEvent(e, start);
           if (line) io.out(line + "\n");
         }
       };
+      // graphile-worker prints a dying worker's error with console.trace: one line instead.
+      const trace = console.trace;
+      console.trace = (...a: unknown[]) => io.err(`criteria worker: queue: ${String(a[0]).split("\n")[0]}\n`);
       try {
-        if (opts.output !== "json") io.out(`criteria worker: advancing runs of ${placeName(place)} (${concurrency} at once); Ctrl-C stops\n`);
-        const r = await runWorker({ store: place.store, stateDir: place.stateDir, concurrency, events, signal: stop.signal });
+        const onReady = () => (opts.output !== "json" ? io.out(`criteria worker: advancing runs of ${placeName(place)} (${concurrency} at once); Ctrl-C stops\n`) : undefined);
+        const r = await runWorker({ store: place.store, stateDir: place.stateDir, concurrency, events, signal: stop.signal, onReady });
         const line = `criteria worker: stopped: ${r.advanced} advanced, ${r.busy} found busy, ${r.fenced} fenced, ${r.swept} swept`;
         io.out(opts.output === "json" ? JSON.stringify({ event: "exit", code: 0, status: "stopped", ...r }) + "\n" : line + "\n");
         setCode(EXIT.ok);
@@ -47,6 +50,7 @@ export function registerWorkerCommand(program: Command, io: Io, setCode: (c: num
         if (e instanceof JournalError) throw new CliError(e.message);
         throw e;
       } finally {
+        console.trace = trace;
         for (const n of names) process.off(n, onSignal);
       }
     });

@@ -13,7 +13,7 @@ export { SqliteJournal } from "./journal/sqlite-journal.js";
 export { openStore } from "./journal/open-store.js";
 export type { Journal } from "./journal/journal.js";
 export { RunLockedError, JournalError, JournalWriteError, JournalOpenError, JournalReadError, JournalDamagedError, LeaseLostError } from "./journal/errors.js";
-export { Runner, RunInterrupted, RunRefused, RunParked, RunSubmitted, type RunEnd } from "./run/runner.js";
+export { Runner, RunInterrupted, RunRefused, RunNeedsSecrets, RunParked, RunSubmitted, type RunEnd } from "./run/runner.js";
 export { deliverSignal } from "./run/signals.js";
 export type { RunEvent } from "./run/events.js";
 export { killLiveProcessGroups } from "./adapters/run-process.js";

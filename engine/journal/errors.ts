@@ -83,7 +83,7 @@ function postgresReason(code: string, msg: string): string | undefined {
   if (code === "42501") return `permission denied (${msg})`;
   if (code === "53100") return "the database's disk is full";
   if (code === "25006") return "the database is read-only";
+  if (/timeout exceeded when trying to connect|connection timeout/i.test(msg)) return "the database server does not answer (no answer in 10 s)";
   if (code === "57P01" || code === "57P02" || code === "57P03" || /Connection terminated/i.test(msg)) return `the database server went away (${msg})`;
-  if (/timeout exceeded when trying to connect/i.test(msg)) return "no answer from the database server in 10 s";
   return undefined;
 }

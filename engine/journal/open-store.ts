@@ -1,6 +1,7 @@
 import { JournalOpenError } from "./errors.js";
 import type { Journal } from "./journal.js";
 import { SqliteJournal } from "./sqlite-journal.js";
+import { schemeOf } from "./store-url.js";
 
 /** The URL schemes `--store` takes: PostgreSQL's two. */
 const POSTGRES = /^postgres(ql)?:\/\//i;
@@ -15,7 +16,7 @@ const POSTGRES = /^postgres(ql)?:\/\//i;
 export async function openStore(opts: { stateDir: string; store?: string; mustExist?: boolean }): Promise<Journal> {
   if (opts.store === undefined || opts.store === "") return new SqliteJournal(opts.stateDir, { mustExist: opts.mustExist });
   if (!POSTGRES.test(opts.store)) {
-    throw new JournalOpenError(`--store ${opts.store}: expected a postgres:// or postgresql:// URL (leave it out for the SQLite journal in the state directory)`);
+    throw new JournalOpenError(`--store: expected a postgres:// or postgresql:// URL, not a ${schemeOf(opts.store) || "scheme-less"} one (leave it out for the SQLite journal in the state directory)`);
   }
   const { PostgresJournal } = await import("./postgres-journal.js");
   return PostgresJournal.open(opts.store, { stateDir: opts.stateDir, mustExist: opts.mustExist });

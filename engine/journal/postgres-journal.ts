@@ -6,6 +6,7 @@ import { canonicalJson } from "./canonical-json.js";
 import type { EntryType, JournalEntry, MemoryItem, NewEntry } from "./entry.js";
 import { JournalDamagedError, JournalOpenError, JournalReadError, JournalWriteError, LeaseLostError, RunLockedError, storageReason } from "./errors.js";
 import type { AppendOptions, Damage, Journal, LeaseHolder, RunRow } from "./journal.js";
+import { withoutPassword } from "./store-url.js";
 import { DEFAULT_LEASE_TTL_MS, holderOf, ownerToken, takeOver, type LeaseState } from "./lease.js";
 import { checksum, memoryText, pickMemory, recallTerms, tallyDamage } from "./store-rules.js";
 
@@ -149,9 +150,11 @@ export class PostgresJournal implements Journal {
       if (opts.mustExist) {
         const r = await pool.query("SELECT to_regclass('journal') IS NOT NULL AS present");
         if (!r.rows[0].present) throw new JournalOpenError(`no journal in ${location} (runs are journaled where criteria apply --store ran)`);
+        await checkTables(pool, location);
       } else {
         await j.transaction(async (c) => {
           await c.query("SELECT pg_advisory_xact_lock(7305817241)");
+          await checkTables(c, location);
           await c.query(SCHEMA);
         });
       }
@@ -465,6 +468,32 @@ export class PostgresJournal implements Journal {
   }
 }
 
+/** The columns criteria reads of each of its tables: a table of that name without them is someone else's. */
+const COLUMNS: Record<string, string[]> = {
+  journal: ["seq", "root_run_id", "run_id", "step_id", "attempt", "entry_type", "at_ms", "payload", "checksum"],
+  runs: ["run_id", "root_run_id", "parent_run_id", "workflow", "status", "created_ms", "updated_ms", "final_state", "identity"],
+  leases: ["root_run_id", "owner", "epoch", "pid", "host", "start_ticks", "expires_at"],
+};
+
+/**
+ * Refuses a database whose `journal`, `runs` or `leases` table is not criteria's (found by a
+ * new-user trial: raw "column does not exist" errors later).
+ * @throws JournalOpenError naming the table and the way out
+ */
+async function checkTables(c: Pick<PoolClient, "query">, location: string): Promise<void> {
+  const { rows } = await c.query<{ table_name: string; column_name: string }>(
+    "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ANY($1)",
+    [Object.keys(COLUMNS)],
+  );
+  for (const [table, want] of Object.entries(COLUMNS)) {
+    const have = new Set(rows.filter((r) => r.table_name === table).map((r) => r.column_name));
+    const missing = want.filter((c) => !have.has(c));
+    if (have.size > 0 && missing.length > 0) {
+      throw new JournalOpenError(`cannot open the journal ${location}: its table "${table}" is not criteria's (no column ${missing.map((c) => `"${c}"`).join(", ")}); use another database, or another schema with ?options=-c%20search_path%3Dcriteria`);
+    }
+  }
+}
+
 /** A row of the `leases` table as read. */
 interface LeaseRow {
   owner: string | null;
@@ -479,15 +508,4 @@ const LEASE_COLUMNS = "owner, epoch, pid, host, start_ticks, (extract(epoch FROM
 
 function leaseState(r: LeaseRow): LeaseState {
   return { pid: r.pid, host: r.host, start_ticks: r.start_ticks, owner: r.owner, expiresMs: r.expires_ms };
-}
-
-/** A connection URL without its password, for messages. */
-export function withoutPassword(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = "***";
-    return u.toString();
-  } catch {
-    return url.replace(/:[^:@/]*@/, ":***@");
-  }
 }

@@ -29,4 +29,6 @@ export type RunEvent = { at_ms?: number } & (
   | { event: "approval.requested"; run_id: string; node: string; approvers: string[] }
   | { event: "approval.decided"; run_id: string; node: string; decision: string }
   | { event: "warning"; run_id: string; message: string }
+  /** What a worker did with a run (`criteria worker`): advanced it, parked it, handed it back. */
+  | { event: "worker.note"; run_id: string; message: string }
 );

@@ -147,10 +147,15 @@ export class RunParked extends Error {
     message: string,
     /** When the wait it is parked at times out or elapses (ms since the epoch), if it does. */
     readonly untilMs?: number,
+    /** What it waits for, with the command that gives it (`signal "go": deliver it with ...`). */
+    readonly waitingFor: string = message,
   ) {
     super(message);
   }
 }
+
+/** A run cannot go on here: its secret variables (never journaled) are not in this process's environment. */
+export class RunNeedsSecrets extends RunRefused {}
 
 /** The run was submitted to the workers (`criteria apply --detach`): its `run.spawned` is journaled, nothing ran here. */
 export class RunSubmitted extends Error {
@@ -386,7 +391,7 @@ export class Runner {
       inputs[name] = type ? conformOrRefuse(type, raw, name) : raw;
     }
     if (missing.length > 0) {
-      throw new RunRefused(`secret variable${missing.length > 1 ? "s" : ""} ${missing.map((n) => `"${n}"`).join(", ")} ${missing.length > 1 ? "are" : "is"} not journaled: pass ${missing.map((n) => `--var ${n}=... (or CRITERIA_VAR_${n})`).join(" and ")} to resume`, true);
+      throw new RunNeedsSecrets(`secret variable${missing.length > 1 ? "s" : ""} ${missing.map((n) => `"${n}"`).join(", ")} ${missing.length > 1 ? "are" : "is"} not journaled: pass ${missing.map((n) => `--var ${n}=... (or CRITERIA_VAR_${n})`).join(" and ")} to resume`, true);
     }
     return inputs;
   }
@@ -1365,7 +1370,7 @@ export class Runner {
       signal: f.signal,
       interrupted: () => this.stopped(f),
       append: (entries, opts) => this.append(entries, opts),
-      parkTimer: (untilMs) => (this.opts.park && this.opts.parkTimers && untilMs > this.clock() ? new RunParked(this.rootId, `run ${this.rootId} is parked until ${new Date(untilMs).toISOString()} (a duration wait)`, untilMs) : undefined),
+      parkTimer: (untilMs) => (this.opts.park && this.opts.parkTimers && untilMs > this.clock() ? new RunParked(this.rootId, `run ${this.rootId} is parked until ${new Date(untilMs).toISOString()} (a duration wait)`, untilMs, `${new Date(untilMs).toISOString()} (a duration wait)`) : undefined),
       entry: (...a) => this.entry(...a),
       emit: (e) => this.emit(e),
       awaitSignal: (name, untilMs) => this.awaitSignal(f, name, untilMs),
@@ -1378,9 +1383,14 @@ export class Runner {
     const r = this.rootId;
     const until = untilMs !== undefined ? ` (until ${new Date(untilMs).toISOString()}, then its timeout route)` : "";
     const what = name.startsWith("approval:")
-      ? `approval "${name.slice(9)}"${until}: decide with criteria approve ${r} ${name.slice(9)} (or criteria reject ${r} ${name.slice(9)})`
-      : `signal "${name}"${until}: deliver it with criteria signal ${r} ${name}`;
-    return new RunParked(r, `run ${r} is parked, waiting for ${what}, then continue it with criteria resume ${r}`, untilMs);
+      ? `approval "${name.slice(9)}"${until}: decide with criteria approve ${r} ${name.slice(9)}${this.storeFlag()} (or criteria reject ${r} ${name.slice(9)}${this.storeFlag()})`
+      : `signal "${name}"${until}: deliver it with criteria signal ${r} ${name}${this.storeFlag()}`;
+    return new RunParked(r, `run ${r} is parked, waiting for ${what}, then continue it with criteria resume ${r}${this.storeFlag()}`, untilMs, what);
+  }
+
+  /** What the commands this runner suggests need to find its journal again: `--store` for a database (its URL without a password). */
+  private storeFlag(): string {
+    return this.opts.journal.besideCheckout ? "" : ` --store ${this.opts.journal.location}`;
   }
 
   /** Why run `f` stops now that its signal is aborted: a step timeout around it, or an interruption. */

@@ -1,14 +1,18 @@
 import { createRequire } from "node:module";
-import type { JobHelpers, Runner as QueueRunner, TaskList } from "graphile-worker";
+import { EventEmitter } from "node:events";
+import type { JobHelpers, Runner as QueueRunner, TaskList, WorkerEvents } from "graphile-worker";
 import { findAdapterExecutable } from "../adapters/process-adapter.js";
 import { adapterFor, isBuiltIn } from "../adapters/registry.js";
 import { LeaseLostError, RunLockedError } from "../journal/errors.js";
 import { ADVANCE_TASK, PostgresJournal, QUEUE_SCHEMA, wake } from "../journal/postgres-journal.js";
 import type { RunEvent } from "../run/events.js";
-import { Runner, RunInterrupted, RunParked, RunRefused } from "../run/runner.js";
+import { Runner, RunInterrupted, RunNeedsSecrets, RunParked, RunRefused } from "../run/runner.js";
 
 /** How long a worker waits before trying again a run another process holds (ms). */
 const BUSY_RETRY_MS = 1000;
+
+/** How long before a run whose secrets this worker lacks is offered again (ms). */
+const SECRETS_RETRY_MS = 30_000;
 
 /** Options of {@link runWorker}. */
 export interface WorkerOptions {
@@ -24,6 +28,8 @@ export interface WorkerOptions {
   events?: (e: RunEvent) => void;
   /** Aborting stops the worker: runs in progress stop where they stand (journaled) and are handed back to the queue. */
   signal?: AbortSignal;
+  /** Called once the store is open and the queue started. */
+  onReady?: () => void;
 }
 
 /** What a worker did, for its exit line and tests. */
@@ -58,7 +64,7 @@ export async function runWorker(opts: WorkerOptions): Promise<WorkerReport> {
   const journal = await PostgresJournal.open(opts.store, { stateDir: opts.stateDir, leaseTtlMs: opts.leaseTtlMs, poolSize: concurrency + 4 });
   const ttl = opts.leaseTtlMs ?? (Number(process.env.CRITERIA_LEASE_TTL_MS) || 30_000);
   const report: WorkerReport = { advanced: 0, busy: 0, fenced: 0, swept: 0 };
-  const note = (run_id: string, message: string) => opts.events?.({ event: "warning", run_id, message, at_ms: Date.now() });
+  const note = (run_id: string, message: string) => opts.events?.({ event: "worker.note", run_id, message, at_ms: Date.now() });
   const stopping = new AbortController();
   opts.signal?.addEventListener("abort", () => stopping.abort(), { once: true });
   const gw = graphileWorker();
@@ -87,7 +93,7 @@ export async function runWorker(opts: WorkerOptions): Promise<WorkerReport> {
       } catch (e) {
         if (e instanceof RunParked) {
           report.advanced++;
-          note(run, e.message);
+          note(run, `run ${run} parked, waiting for ${e.waitingFor}; a worker advances it when that comes`);
         } else if (e instanceof RunLockedError) {
           // Another process is advancing it: look again shortly (its job may end before it sees this wake-up).
           report.busy++;
@@ -99,13 +105,43 @@ export async function runWorker(opts: WorkerOptions): Promise<WorkerReport> {
           // The worker is stopping: the run is journaled where it stood; hand it back.
           await helpers.addJob(ADVANCE_TASK, { run }, { jobKey: run, maxAttempts: 25 });
           note(run, `run ${run} handed back to the queue: this worker is stopping`);
+        } else if (e instanceof RunNeedsSecrets) {
+          // Another worker may have them (found by a new-user trial: the run was dropped for good).
+          await helpers.addJob(ADVANCE_TASK, { run }, { jobKey: run, runAt: new Date(Date.now() + SECRETS_RETRY_MS), maxAttempts: 25 });
+          note(run, `run ${run} cannot go on here: ${e.message}; handed back to the queue for a worker that has them (again in ${SECRETS_RETRY_MS / 1000} s)`);
         } else if (e instanceof RunRefused) {
           note(run, `run ${run} cannot be advanced: ${e.message}`);
         } else throw e; // a storage failure: the queue retries the job with backoff
       }
     };
     const taskList: TaskList = { [ADVANCE_TASK]: advance };
-    queue = await gw.run({ ...queueOptions, concurrency, taskList, noHandleSignals: true, pollInterval: 2000 });
+    // graphile-worker's pool does not replace a worker that died (one that could not release a
+    // job while the database was down): the whole queue is started again instead.
+    const events = new EventEmitter() as WorkerEvents;
+    const startQueue = async () => {
+      queue = await gw.run({ ...queueOptions, concurrency, taskList, noHandleSignals: true, pollInterval: 2000, events });
+    };
+    let restarting = false;
+    events.on("worker:fatalError", () => {
+      if (restarting || stopping.signal.aborted) return;
+      restarting = true;
+      note("", "the queue lost the database: starting it again");
+      void (async () => {
+        await Promise.race([queue?.stop().catch(() => undefined), sleep(5000)]);
+        while (!stopping.signal.aborted) {
+          try {
+            await startQueue();
+            note("", "the queue is back");
+            break;
+          } catch {
+            await sleep(2000);
+          }
+        }
+        restarting = false;
+      })();
+    });
+    await startQueue();
+    opts.onReady?.();
 
     // Runs whose holder died or froze: their lease expired while they were active (a
     // worker, or a foreground apply); and jobs a dead worker took before it held the run's
@@ -122,6 +158,7 @@ export async function runWorker(opts: WorkerOptions): Promise<WorkerReport> {
            FROM ${QUEUE_SCHEMA}._private_tasks t
            WHERE t.id = j.task_id AND t.identifier = $1
              AND j.locked_at < clock_timestamp() - make_interval(secs => $2::float8 / 1000)
+             AND EXISTS (SELECT 1 FROM runs r WHERE r.run_id = j.payload->>'run' AND r.status = 'active')
              AND NOT EXISTS (SELECT 1 FROM leases l WHERE l.root_run_id = j.payload->>'run' AND l.pid <> 0 AND l.expires_at > clock_timestamp())
            RETURNING j.payload->>'run' AS run_id`,
           [ADVANCE_TASK, 2 * ttl],
@@ -164,9 +201,22 @@ export async function prepareQueue(journal: PostgresJournal): Promise<void> {
   journal.useQueue();
 }
 
-/** graphile-worker's logger, kept to errors (the worker reports what it does as run events). */
+/**
+ * graphile-worker's logger, kept to errors (the worker reports what it does as run events),
+ * each as its first line only (no stack traces) and the same error at most once in 10 s (a
+ * lost database repeats them many times a second).
+ */
 function quietLogger(gw: typeof import("graphile-worker")) {
+  const said = new Map<string, number>();
   return new gw.Logger(() => (level, message) => {
-    if (level === "error") process.stderr.write(`criteria worker: queue: ${message}\n`);
+    if (level !== "error") return;
+    const line = message.split("\n")[0].slice(0, 300);
+    const key = line.replace(/\d+/g, "#");
+    const now = Date.now();
+    if ((said.get(key) ?? 0) > now - 10_000) return;
+    said.set(key, now);
+    process.stderr.write(`criteria worker: queue: ${line}\n`);
   });
 }
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());

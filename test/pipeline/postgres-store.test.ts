@@ -79,12 +79,15 @@ describe.skipIf(skip !== undefined)("the CLI on a PostgreSQL journal", () => {
   }, 60_000);
 
   it("a store that is not a PostgreSQL URL is a usage error; an unreachable one a one-line error without its password", () => {
-    const bad = cli(["runs", "--store", "mysql://x"]);
+    // The value is never echoed (found by a new-user trial: a password in it was printed).
+    const bad = cli(["runs", "--store", "mysql://u:S3cretPW@h/db"]);
     expect(bad.status).toBe(2);
-    expect(bad.stderr).toBe("criteria: --store mysql://x: expected a postgres:// or postgresql:// URL (leave it out for the SQLite journal in the state directory)\n");
+    expect(bad.stderr).toBe("criteria: --store: expected a postgres:// or postgresql:// URL, not a mysql: one (leave it out for the SQLite journal in the state directory)\n");
     const env = cli(["runs"], { env: { CRITERIA_STORE: "sqlite:x" } });
     expect(env.status).toBe(2);
-    expect(env.stderr).toMatch(/^criteria: CRITERIA_STORE sqlite:x: expected a postgres/);
+    expect(env.stderr).toMatch(/^criteria: CRITERIA_STORE: expected a postgres:\/\/ or postgresql:\/\/ URL, not a sqlite: one/);
+    const query = cli(["runs", "--store", "postgres://c@127.0.0.1:1/p?sslpassword=TopSecret1&password=TopSecret2"]);
+    expect(query.stderr).not.toMatch(/TopSecret/);
     const down = cli(["runs", "--store", "postgres://me:hunter2@127.0.0.1:1/db"]);
     expect(down.status).toBe(1);
     expect(down.stderr).toBe("criteria: cannot open the journal postgres://me:***@127.0.0.1:1/db: no PostgreSQL server answers there: is it running? (connect ECONNREFUSED 127.0.0.1:1)\n");

@@ -42,7 +42,8 @@ describe("storageReason", () => {
     ["57P02", "crash shutdown", "the database server went away (crash shutdown)"],
     ["57P03", "the database system is starting up", "the database server went away (the database system is starting up)"],
     [undefined, "Connection terminated unexpectedly", "the database server went away (Connection terminated unexpectedly)"],
-    [undefined, "timeout exceeded when trying to connect", "no answer from the database server in 10 s"],
+    [undefined, "timeout exceeded when trying to connect", "the database server does not answer (no answer in 10 s)"],
+    [undefined, "Connection terminated due to connection timeout", "the database server does not answer (no answer in 10 s)"],
   ])("%s %s", (code, message, expected) => {
     expect(storageReason(err(code, message))).toBe(expected);
   });

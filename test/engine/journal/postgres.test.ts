@@ -6,7 +6,8 @@
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { JournalOpenError } from "../../../engine/journal/errors.js";
-import { PostgresJournal, withoutPassword } from "../../../engine/journal/postgres-journal.js";
+import { PostgresJournal } from "../../../engine/journal/postgres-journal.js";
+import { withoutPassword } from "../../../engine/journal/store-url.js";
 import { journalContract } from "./contract.js";
 import { useCluster } from "./postgres-cluster.js";
 
@@ -48,9 +49,25 @@ describe.skipIf(skip !== undefined)("PostgreSQL journal", () => {
       await again.close();
     });
 
+    it("a database whose journal or runs table is someone else's is refused, naming it (found by a new-user trial)", async () => {
+      const url = await cluster().freshSchema();
+      const schema = decodeURIComponent(url).match(/search_path=(\w+)/)![1];
+      const c = new pg.Client({ connectionString: cluster().url });
+      await c.connect();
+      await c.query(`CREATE TABLE ${schema}.runs (id int, name text)`);
+      await c.end();
+      await expect(PostgresJournal.open(url, { stateDir: "/x" })).rejects.toThrow(/: its table "runs" is not criteria's \(no column "run_id", .*\); use another database, or another schema/);
+    });
+
     it("hides a password in any URL it names", () => {
       expect(withoutPassword("postgres://u:p@h/d")).toBe("postgres://u:***@h/d");
       expect(withoutPassword("postgres://u@h/d")).toBe("postgres://u@h/d");
+      // Found by a new-user trial: query parameters, and values that are not URLs, were printed whole.
+      expect(withoutPassword("postgres://c@127.0.0.1:1/p?sslpassword=TopSecret1&password=TopSecret2")).toBe("postgres://c@127.0.0.1:1/p?sslpassword=***&password=***");
+      expect(withoutPassword("postgresql://c@localhost/postgres?host=/tmp/pgt&password=Q9")).toBe("postgresql://c@localhost/postgres?host=/tmp/pgt&password=***");
+      expect(withoutPassword("postgresql://c@localhost/postgres?host=/tmp/pgt")).toBe("postgresql://c@localhost/postgres?host=/tmp/pgt");
+      expect(withoutPassword("postgres:criteria:TopSecret4@127.0.0.1/x")).not.toContain("TopSecret4");
+      expect(withoutPassword("not a url")).toBe("(not a URL)");
     });
   });
 });

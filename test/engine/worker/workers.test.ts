@@ -38,7 +38,7 @@ describe.skipIf(skip !== undefined)("workers", () => {
     const w = startWorker(url, join(dir, "w"));
     workers.push(w);
     // The worker takes the run to its signal wait and parks it.
-    const parked = /run sig is parked, waiting for signal \\"go\\"/;
+    const parked = /run sig parked, waiting for signal \\"go\\": deliver it with criteria signal sig go --store postgresql:\/\/criteria@localhost\/d\d+_\d+\?host=[^ ]+; a worker advances it when that comes/;
     await until(url, () => parked.test(w.out()), 20_000);
     expect(w.out()).toMatch(parked);
     // Someone following it from another shell (as CI would after --detach).
@@ -54,7 +54,7 @@ describe.skipIf(skip !== undefined)("workers", () => {
     expect(followed).toMatch(/signal\.received/);
     expect(followed.trim().split("\n").at(-1)).toMatch(/run\.completed/);
     // The duration wait parked the run (no worker slept through it): a timer job woke it.
-    expect(w.out()).toMatch(/run sig is parked until .* \(a duration wait\)/);
+    expect(w.out()).toMatch(/run sig parked, waiting for \d{4}-.* \(a duration wait\)/);
     const journal = cli(["journal", "sig", "--store", url, "-o", "json"]);
     const types = journal.stdout.trim().split("\n").map((l) => (JSON.parse(l) as { entry_type: string }).entry_type);
     expect(types.filter((t) => t === "wait.completed")).toHaveLength(2);
