@@ -27,6 +27,8 @@ export interface Cluster {
   freshSchema(): Promise<string>;
   /** A URL of a new, empty database: a fresh store with its own worker queue. */
   freshDatabase(): Promise<string>;
+  /** Stops the server at once (as a crash would) and starts it again after `downMs`. */
+  outage(downMs: number): Promise<void>;
   stop(): void;
 }
 
@@ -68,6 +70,11 @@ export async function startCluster(bin: string): Promise<Cluster> {
       await c.query(`CREATE DATABASE ${db}`);
       await c.end();
       return url.replace("/postgres?", `/${db}?`);
+    },
+    async outage(downMs: number) {
+      run("pg_ctl", ["-D", data, "-w", "-s", "-m", "immediate", "stop"]);
+      await new Promise((r) => setTimeout(r, downMs));
+      run("pg_ctl", ["-D", data, "-w", "-s", "-l", join(dir, "log"), "-o", `-k ${dir} -c listen_addresses='' -c fsync=off -c full_page_writes=off`, "start"]);
     },
     stop() {
       try {

@@ -78,6 +78,22 @@ describe.skipIf(skip !== undefined)("workers", () => {
     expect(rows.find((r) => r.run_id === "h"), b.out()).toMatchObject({ status: "succeeded" });
   }, 60_000);
 
+  it("a worker outlives a database outage mid-run: it finishes the run afterwards, printing no stack trace", async () => {
+    const url = await cluster().freshDatabase();
+    const dir = temp("criteria-wk-");
+    const wf = join(dir, "w.hcl");
+    writeFileSync(wf, `${HEAD("one")}step "one" {\n  target = adapter.shell.default\n  input { command = "sleep 2; echo one" }\n  outcome "success" { next = "two" }\n}\nstep "two" {\n  target = adapter.shell.default\n  input { command = "echo two" }\n  outcome "success" { next = "done" }\n}\n`);
+    const w = startWorker(url, join(dir, "w"), { CRITERIA_LEASE_TTL_MS: "3000" });
+    workers.push(w);
+    expect(cli(["apply", wf, "--store", url, "--state-dir", join(dir, "s"), "--run-id", "o", "--detach"]).status).toBe(0);
+    await until(url, () => /"step":"one"/.test(w.out()), 20_000);
+    await cluster().outage(3000);
+    const rows = await until(url, (r) => r.some((x) => x.run_id === "o" && x.status !== "active"), 45_000);
+    expect(rows.find((r) => r.run_id === "o"), w.out()).toMatchObject({ status: "succeeded" });
+    expect(w.out(), "no stack frames").not.toMatch(/^\s+at /m);
+    expect(w.child.exitCode).toBeNull(); // still serving
+  }, 90_000);
+
   it("--detach needs a PostgreSQL store; a worker needs one too", () => {
     const dir = temp("criteria-wk-");
     const wf = join(dir, "w.hcl");
