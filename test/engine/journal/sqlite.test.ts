@@ -8,7 +8,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { JournalOpenError } from "../../../engine/journal/errors.js";
-import { SqliteJournal } from "../../../engine/journal/sqlite-journal.js";
+import { SqliteJournal, tornWalTail } from "../../../engine/journal/sqlite-journal.js";
 import { journalContract } from "./contract.js";
 
 journalContract("SQLite", {
@@ -48,5 +48,39 @@ describe("SQLite journal: opening", () => {
     expect(j.stateDir).toBe(dir);
     expect(j.notes).toEqual([]);
     await j.close();
+  });
+});
+
+describe("SQLite journal: a torn write-ahead log is noticed", () => {
+  /** A WAL of `frames` whole frames of `pageSize`, plus `stray` bytes. */
+  function wal(dir: string, pageSize: number, frames: number, stray: number): string {
+    const header = Buffer.alloc(32);
+    header.writeUInt32BE(0x377f0682, 0);
+    header.writeUInt32BE(3007000, 4);
+    header.writeUInt32BE(pageSize, 8);
+    const db = join(dir, "journal.db");
+    writeFileSync(db, "");
+    writeFileSync(`${db}-wal`, Buffer.concat([header, Buffer.alloc(frames * (24 + pageSize) + stray)]));
+    return db;
+  }
+
+  it("a tail shorter than a frame, or than the header, is reported; a whole log, an empty or absent one is not", () => {
+    const dir = () => mkdtempSync(join(tmpdir(), "criteria-wal-"));
+    expect(tornWalTail(wal(dir(), 4096, 2, 100))).toBe("journal: the last write to the write-ahead log was torn (100 stray bytes); recovered to the last whole commit");
+    expect(tornWalTail(wal(dir(), 4096, 2, 0))).toBeUndefined();
+    expect(tornWalTail(wal(dir(), 256, 1, 7))).toBeUndefined(); // not a page size SQLite writes: not judged
+    const short = dir();
+    writeFileSync(join(short, "journal.db"), "");
+    writeFileSync(join(short, "journal.db-wal"), Buffer.alloc(10));
+    expect(tornWalTail(join(short, "journal.db"))).toBe("journal: the write-ahead log is torn (10 bytes, shorter than its header); recovered to the last whole commit");
+    const empty = dir();
+    writeFileSync(join(empty, "journal.db"), "");
+    writeFileSync(join(empty, "journal.db-wal"), "");
+    expect(tornWalTail(join(empty, "journal.db"))).toBeUndefined();
+    expect(tornWalTail(join(dir(), "journal.db"))).toBeUndefined();
+    // A log without its database is not judged either.
+    const lone = dir();
+    writeFileSync(join(lone, "journal.db-wal"), Buffer.alloc(10));
+    expect(tornWalTail(join(lone, "journal.db"))).toBeUndefined();
   });
 });
