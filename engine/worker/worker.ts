@@ -24,7 +24,7 @@ export interface WorkerOptions {
   concurrency?: number;
   /** How long a lease lasts unless renewed (ms; default `CRITERIA_LEASE_TTL_MS`, else 30 s). */
   leaseTtlMs?: number;
-  /** Every run event, and the worker's own notes as `warning` events. */
+  /** Every run event, and what the worker does with each run as `worker.note` events. */
   events?: (e: RunEvent) => void;
   /** Aborting stops the worker: runs in progress stop where they stand (journaled) and are handed back to the queue. */
   signal?: AbortSignal;
