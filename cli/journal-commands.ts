@@ -75,7 +75,8 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
     .option("--all", "include nested runs")
     .addOption(new Option("-o, --output <format>", "text or json").choices(["text", "json"]).default("text"))
     .action(async (opts: { stateDir?: string; store?: string; all?: boolean; output: string }) => {
-      const j = await openJournal(placeOf(opts, io));
+      const place = placeOf(opts, io);
+      const j = await openJournal(place);
       try {
         const rows = await j.runs({ roots: !opts.all });
         if (opts.output === "json") io.out(rows.map((r) => JSON.stringify(r)).join("\n") + (rows.length ? "\n" : ""));
@@ -84,7 +85,9 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
           for (const r of rows) {
             // An active run nobody holds (killed, or its host gone) says so: resume continues it.
             const holder = r.status === "active" && r.parent_run_id === null ? await j.holder(r.run_id) : undefined;
-            const held = r.status !== "active" || r.parent_run_id !== null ? "" : holder?.alive ? `  (running: process ${holder.pid} on ${holder.host})` : "  (stopped: criteria resume continues it)";
+            // On a shared database a run nobody holds may be queued or parked for the workers (found by a new-user trial).
+            const idle = place.store ? `  (not running: a worker takes it when it is woken; criteria resume ${r.run_id}${storeFlag(place)} continues it here)` : "  (stopped: criteria resume continues it)";
+            const held = r.status !== "active" || r.parent_run_id !== null ? "" : holder?.alive ? `  (running: process ${holder.pid} on ${holder.host})` : idle;
             io.out(`${r.run_id}  ${r.status.padEnd(9)}  ${r.workflow}  ${new Date(r.created_ms).toISOString()}${r.final_state ? `  state=${r.final_state}` : ""}${held}\n`);
           }
         }
