@@ -3,7 +3,7 @@
  * (truncated mid-frame) is detected and resumed from the last whole entry; an attempt's
  * processes do not outlive a killed criteria.
  */
-import { cpSync, mkdtempSync, readFileSync, statSync, truncateSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, statSync, truncateSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -71,7 +71,10 @@ state "done" { terminal = true }
     );
     const state = join(dir, "state");
     const child = spawn(process.execPath, [bin, "apply", join(dir, "w.hcl"), "--state-dir", state, "--run-id", "o", "-o", "json"], { stdio: "ignore" });
-    for (let i = 0; i < 100 && !lines(log).includes("start"); i++) await new Promise((r) => setTimeout(r, 100));
+    // Killed once the step runs and criteria has recorded its process (under load the shell may
+    // write its line before criteria writes the record: found when the suite ran 3 files at once).
+    const recorded = () => existsSync(join(state, "processes")) && readdirSync(join(state, "processes")).length > 0;
+    for (let i = 0; i < 200 && !(lines(log).includes("start") && recorded()); i++) await new Promise((r) => setTimeout(r, 50));
     child.kill("SIGKILL");
     await new Promise((r) => child.once("exit", r));
     const [pidFile] = readdirSync(join(state, "processes"));
