@@ -89,7 +89,7 @@ export async function wake(c: Pick<PoolClient, "query">, root: string, atMs?: nu
 /** Rows of a run tree read per round trip by {@link PostgresJournal.scan}. */
 const SCAN_PAGE = 1000;
 
-/** The type OIDs of `int8` and `numeric`: read as numbers (seqs and times fit in 2^53). */
+/** The type OID of `int8`: read as a number (seqs, times and counts fit in 2^53). */
 const INT8 = 20;
 
 /** A lease this process holds: its token and epoch, the heartbeat, and why it was lost. */
