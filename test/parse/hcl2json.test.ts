@@ -24,7 +24,10 @@ describe("hcl2json fast path", () => {
     expect(existsSync(join(repo, "dist", "hcl2json.wasm"))).toBe(true);
     expect(hcl2json()).not.toBe(lib);
   });
-  const files = [...hclFiles(join(repo, "examples")), ...hclFiles(join(repo, "testdata", "invalid")).slice(0, 40)];
+  // Files made to exhaust a parser's stack (deep_*) last: after a crash a Go runtime may be
+  // dead (on Node 24, even when both crashed alike), so nothing after one is compared.
+  const deepLast = (fs: string[]) => [...fs.filter((f) => !/\/deep_[^/]*$/.test(f)), ...fs.filter((f) => /\/deep_[^/]*$/.test(f))];
+  const files = deepLast([...hclFiles(join(repo, "examples")), ...hclFiles(join(repo, "testdata", "invalid")).slice(0, 40)]);
   it(`gives the package's values and errors for ${files.length} files`, async () => {
     const parse = hcl2json();
     for (const f of files) {
@@ -38,10 +41,7 @@ describe("hcl2json fast path", () => {
       if (a.status === "rejected" && b.status === "rejected") {
         if (crash(a.reason) || crash(b.reason)) {
           expect([crash(a.reason), crash(b.reason)], `${f}: ${String(a.reason)} / ${String(b.reason)}`).toEqual([true, true]);
-          if (String(a.reason) === String(b.reason)) continue;
-          // Crashed differently (by Node version: which runtime overflows its stack first): one of
-          // the two Go runtimes may not have survived, so nothing after it can be compared here.
-          console.log(`hcl2json: both crashed on ${f}, differently (${String(a.reason)} / ${String(b.reason)}); the files after it are not compared`);
+          console.log(`hcl2json: both crashed on ${f} (${String(a.reason)} / ${String(b.reason)}); the files after it are not compared`);
           break;
         }
         expect(String(a.reason), f).toBe(String(b.reason));
