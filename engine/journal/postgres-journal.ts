@@ -3,7 +3,7 @@ import { hostname } from "node:os";
 import type { Pool, PoolClient } from "pg";
 import { procStat } from "../process-info.js";
 import { canonicalJson } from "./canonical-json.js";
-import type { EntryType, JournalEntry, MemoryItem, NewEntry } from "./entry.js";
+import type { EntryType, JournalEntry, MemoryItem, NewEntry, Payloads } from "./entry.js";
 import { JournalDamagedError, JournalOpenError, JournalReadError, JournalWriteError, LeaseLostError, RunLockedError, storageReason } from "./errors.js";
 import type { AppendOptions, Damage, Journal, LeaseHolder, RunRow } from "./journal.js";
 import { withoutPassword } from "./store-url.js";
@@ -222,20 +222,10 @@ export class PostgresJournal implements Journal {
             payload,
             checksum(seq, rootRunId, e.run_id, e.step_id, e.attempt, e.entry_type, e.at_ms, payload),
           ]);
-          if (e.entry_type === "run.spawned") {
+          if (e.entry_type === "run.spawned") await indexSpawned(c, rootRunId, e.run_id, e.at_ms, e.payload);
+          else if (e.entry_type === "run.completed") {
             const p = e.payload;
-            await c.query("INSERT INTO runs (run_id, root_run_id, parent_run_id, workflow, status, created_ms, updated_ms, identity) VALUES ($1, $2, $3, $4, 'active', $5, $5, $6) ON CONFLICT (run_id) DO NOTHING", [
-              e.run_id,
-              rootRunId,
-              p.parent_run_id ?? null,
-              p.workflow,
-              e.at_ms,
-              p.identity ?? null,
-            ]);
-          } else if (e.entry_type === "run.completed") {
-            const p = e.payload;
-            const { rows: r } = await c.query<{ identity: string | null }>("UPDATE runs SET status = $1, updated_ms = $2, final_state = $3 WHERE run_id = $4 RETURNING identity", [p.success ? "succeeded" : "failed", e.at_ms, p.state, e.run_id]);
-            const identity = r[0]?.identity;
+            const identity = await indexCompleted(c, e.run_id, e.at_ms, p);
             if (identity && p.success && Object.keys(p.outputs).length > 0) await c.query("INSERT INTO memory (identity, run_id, at_ms, text) VALUES ($1, $2, $3, $4)", [identity, e.run_id, e.at_ms, memoryText(p.outputs)]);
           }
           out.push({ ...e, seq } as JournalEntry);
@@ -318,17 +308,9 @@ export class PostgresJournal implements Journal {
           [rootRunId],
         );
         for (const r of rows) {
-          const p = JSON.parse(r.payload) as { parent_run_id?: string; workflow: string; identity?: string; success: boolean; state: string };
-          if (r.entry_type === "run.spawned") {
-            await c.query("INSERT INTO runs (run_id, root_run_id, parent_run_id, workflow, status, created_ms, updated_ms, identity) VALUES ($1, $2, $3, $4, 'active', $5, $5, $6) ON CONFLICT (run_id) DO NOTHING", [
-              r.run_id,
-              rootRunId,
-              p.parent_run_id ?? null,
-              p.workflow,
-              r.at_ms,
-              p.identity ?? null,
-            ]);
-          } else await c.query("UPDATE runs SET status = $1, updated_ms = $2, final_state = $3 WHERE run_id = $4", [p.success ? "succeeded" : "failed", r.at_ms, p.state, r.run_id]);
+          const p = JSON.parse(r.payload) as Payloads["run.spawned"] & Payloads["run.completed"];
+          if (r.entry_type === "run.spawned") await indexSpawned(c, rootRunId, r.run_id, r.at_ms, p);
+          else await indexCompleted(c, r.run_id, r.at_ms, p);
         }
         return moved;
       });
@@ -492,6 +474,24 @@ async function checkTables(c: Pick<PoolClient, "query">, location: string): Prom
       throw new JournalOpenError(`cannot open the journal ${location}: its table "${table}" is not criteria's (no column ${missing.map((c) => `"${c}"`).join(", ")}); use another database, or another schema with ?options=-c%20search_path%3Dcriteria`);
     }
   }
+}
+
+/** Adds a spawned run to the `runs` index (once: a run spawned again on resume keeps its row). */
+async function indexSpawned(c: Pick<PoolClient, "query">, root: string, runId: string, atMs: number, p: Payloads["run.spawned"]): Promise<void> {
+  await c.query("INSERT INTO runs (run_id, root_run_id, parent_run_id, workflow, status, created_ms, updated_ms, identity) VALUES ($1, $2, $3, $4, 'active', $5, $5, $6) ON CONFLICT (run_id) DO NOTHING", [
+    runId,
+    root,
+    p.parent_run_id ?? null,
+    p.workflow,
+    atMs,
+    p.identity ?? null,
+  ]);
+}
+
+/** Marks a run of the `runs` index ended. @returns its identity, for memory */
+async function indexCompleted(c: Pick<PoolClient, "query">, runId: string, atMs: number, p: Payloads["run.completed"]): Promise<string | null | undefined> {
+  const { rows } = await c.query<{ identity: string | null }>("UPDATE runs SET status = $1, updated_ms = $2, final_state = $3 WHERE run_id = $4 RETURNING identity", [p.success ? "succeeded" : "failed", atMs, p.state, runId]);
+  return rows[0]?.identity;
 }
 
 /** A row of the `leases` table as read. */
