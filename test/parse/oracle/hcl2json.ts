@@ -55,6 +55,7 @@ function fastPath(): HclParse | undefined {
     const wasm = join(packageRoot(), "dist", "hcl2json.wasm");
     if (!existsSync(wasm)) return undefined;
     require("@cdktn/hcl2json/wasm/bridge_wasm_exec.js");
+    retryBusyWrites();
     const Go = (globalThis as { Go?: new () => { importObject: WebAssembly.Imports; run(i: WebAssembly.Instance): Promise<void> } }).Go;
     if (!Go) return undefined;
     const go = new Go();
@@ -75,4 +76,31 @@ function fastPath(): HclParse | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The Go runtime writes its crash traces with `fs.writeSync` on the process's stdout/stderr,
+ * which under a test runner are pipes that may be full: EAGAIN then escaped as an uncaught
+ * error (seen once on Node 22 with 3 test files at once). The shim reads `globalThis.fs`,
+ * which its bridge set to node's `fs`: it gets a view of it whose `writeSync` waits and
+ * tries again instead. Node's own `fs` is left as it is.
+ */
+function retryBusyWrites(): void {
+  const g = globalThis as { fs?: typeof import("node:fs") };
+  const real = g.fs;
+  if (!real || (real as { retrying?: boolean }).retrying) return;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  g.fs = Object.assign(Object.create(real) as typeof import("node:fs"), {
+    retrying: true,
+    writeSync: (...a: Parameters<typeof import("node:fs").writeSync>) => {
+      for (;;) {
+        try {
+          return (real.writeSync as (...x: unknown[]) => number)(...a);
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code !== "EAGAIN") throw e;
+          Atomics.wait(pause, 0, 0, 5);
+        }
+      }
+    },
+  });
 }
