@@ -159,7 +159,7 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
    * approval node exists and is waiting for a decision nobody has given yet.
    */
   const deliver = async (run: string, target: { signal: string } | { approval: string }, payload: Value | undefined, by: string | undefined, where: { stateDir?: string; store?: string }) => {
-    const { deliverSignal, foldEntries } = await engine();
+    const { deliverSignal, foldEntries, activeUnits } = await engine();
     const place = placeOf(where, io);
     const j = await openJournal(place);
     try {
@@ -196,7 +196,7 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
         if (given) throw new CliError(`approval "${target.approval}" of run ${run} has already been decided`);
         if (!waiting) throw new CliError(`run ${run} is not waiting for approval "${target.approval}"`);
       }
-      const e = await deliverSignal(j, row.root_run_id, name, payload, by, Date.now());
+      const e = await deliverSignal(j, row.root_run_id, name, payload, by, Date.now(), activeUnits(tree, row.root_run_id));
       io.out(`delivered ${name} to ${run} (journal entry ${e.seq})\n`);
       return EXIT.ok;
     } finally {

@@ -96,5 +96,14 @@ export interface Adapter {
    * and its completion are journaled together, in one transaction.
    */
   effectful: boolean;
+  /**
+   * True when a session keeps nothing between steps (each step is a process or a
+   * computation of its own: shell, noop), so a fresh session with the same config behaves
+   * the same. A child run that inherits only such sessions from its caller may be
+   * advanced in a job of its own, on another worker (the scale-out issue, item 4); one
+   * that inherits any other (an agent's conversation, a plugin's process) stays in its
+   * caller's job. Absent: false.
+   */
+  stateless?: boolean;
   open(config: Record<string, Value>, ctx: SessionContext): Promise<Session>;
 }

@@ -15,6 +15,7 @@ import { abortReason, failed, reasonFor, toObjectValue } from "./result.js";
 export const noopAdapter: Adapter = {
   type: "noop",
   effectful: false,
+  stateless: true,
   async open(): Promise<Session> {
     return {
       execute: async (req) => executeNoop(req),

@@ -69,6 +69,9 @@ export function createShellAdapter(opts: ShellAdapterOptions = {}): Adapter {
   return {
     type: "shell",
     effectful: true,
+    // Each step is its own process; what a step leaves running (a server started in the
+    // background) stays on the machine that ran it, as after a resume elsewhere.
+    stateless: true,
     async open(config: Record<string, Value>, ctx: SessionContext): Promise<Session> {
       let settings: ShellSettings | undefined;
       let problem: string | undefined;

@@ -45,6 +45,11 @@ export interface Payloads {
     input?: Record<string, Value>;
     /** How the run was called: `body`, `subworkflow` or `flow` (absent on the root). */
     call?: "body" | "subworkflow" | "flow";
+    /**
+     * A child run advanced in a job of its own, under its own lease (workers; the scale-out
+     * issue, item 4): its parent parks until its `run.completed`, which wakes the parent's job.
+     */
+    detached?: boolean;
     each?: { index: number; total: number; key: Value; value: Value; prev?: Value };
     /** Only on the root: the compiled graph, so `resume` needs no source files. */
     graph?: unknown;

@@ -53,6 +53,17 @@ export class JournalDamagedError extends JournalError {
   }
 }
 
+/**
+ * The signal (or decision) an append meant to consume was consumed first by another wait
+ * of the run tree ({@link AppendOptions.consumes}): nothing was written; the wait goes on
+ * waiting. Jobs advancing runs of one tree on several workers race for one signal so.
+ */
+export class SignalTakenError extends Error {
+  constructor(readonly seq: number) {
+    super(`journal entry ${seq} (a signal or a decision) was consumed by another wait first`);
+  }
+}
+
 /** This process's lease on a run was taken over (it expired, or `--force`): it may not write. */
 export class LeaseLostError extends Error {
   constructor(readonly runId: string, now: string) {

@@ -1,5 +1,5 @@
 import type { JournalEntry, MemoryItem, NewEntry } from "./entry.js";
-import type { JournalDamagedError } from "./errors.js";
+import type { JournalDamagedError, LeaseLostError, SignalTakenError } from "./errors.js";
 
 /** A run summary from the `runs` index (derived from the journal, written in the same transactions as its entries). */
 export interface RunRow {
@@ -40,12 +40,29 @@ export interface AppendOptions {
    */
   sync?: boolean;
   /**
-   * Ask the workers sharing the store (`criteria worker`) to advance the run tree, at
-   * `atMs` (ms since the epoch) or at once, in the same transaction as the entries: a
-   * signal, an approval, a submitted run or a timer can never be lost between the two.
-   * A store without workers ignores it.
+   * Ask the workers sharing the store (`criteria worker`) to advance a run, at `atMs` (ms
+   * since the epoch) or at once, in the same transaction as the entries: a signal, an
+   * approval, a submitted run, a child's end or a timer can never be lost between the two.
+   * `runs` are the runs to advance (a root, or child runs advanced in their own jobs;
+   * default the tree's root). A store without workers ignores it.
    */
-  wake?: { atMs?: number };
+  wake?: { atMs?: number; runs?: string[] };
+  /**
+   * The run whose lease the caller holds (a root run, or a child run advanced in its own
+   * job; the scale-out issue, item 4), checked in the append's transaction: an append
+   * naming a lease this journal does not hold (never taken, given back, taken over) is
+   * refused with {@link LeaseLostError}. Without it, the tree's root lease is checked
+   * when this journal holds it, and appends of processes that hold none (a signal, an
+   * approval) are not fenced.
+   */
+  lease?: string;
+  /**
+   * The `seq` of the `signal.received` this append consumes (a wait's or an approval's
+   * end): refused with {@link SignalTakenError}, writing nothing, when an entry of the tree
+   * already consumed it. Checked in the append's transaction, so one signal ends one wait
+   * whichever process advances each.
+   */
+  consumes?: number;
 }
 
 /**
@@ -57,7 +74,8 @@ export interface AppendOptions {
  *
  * Promises every implementation keeps:
  * - `append` is atomic (all entries or none) and checks, in the same transaction, that the
- *   caller still holds the run tree's lease when it took one (fencing: {@link LeaseLostError}).
+ *   caller still holds the lease it names, or the run tree's when it took that one
+ *   (fencing: {@link LeaseLostError}).
  * - within a run tree, `seq` increases in commit order, so a reader that resumes after the
  *   last `seq` it saw never misses an entry (signals appended by another process included).
  * - every entry carries a checksum; a read stops at the first entry that fails it ({@link Damage}).
@@ -122,27 +140,28 @@ export interface Journal {
   run(runId: string): Promise<RunRow | undefined>;
 
   /**
-   * Takes the run tree's lease for this process, renewed by a heartbeat every TTL/3 until
+   * Takes a run's lease for this process (a root run's covers its tree; a child run
+   * advanced in its own job has its own: the scale-out issue, item 4), renewed by a heartbeat every TTL/3 until
    * {@link unlock}. An expired lease, or a dead holder's on this host, is taken over (the
    * returned note says so); so is any with `force`. A lease this journal already holds is
    * refused too (two runners of one process never share a run), even with `force`.
    * @throws RunLockedError while a live holder's lease runs; JournalWriteError
    */
-  lock(rootRunId: string, opts?: { force?: boolean }): Promise<string | undefined>;
+  lock(runId: string, opts?: { force?: boolean }): Promise<string | undefined>;
 
-  /** Gives this process's lease on the run tree back. Never throws (a failure must not hide another). */
-  unlock(rootRunId: string): Promise<void>;
+  /** Gives this process's lease on the run back. Never throws (a failure must not hide another). */
+  unlock(runId: string): Promise<void>;
 
-  /** Who holds the run tree's lease, if anyone. @throws JournalReadError */
-  holder(rootRunId: string): Promise<LeaseHolder | undefined>;
+  /** Who holds the run's lease, if anyone. @throws JournalReadError */
+  holder(runId: string): Promise<LeaseHolder | undefined>;
 
   /**
-   * Ends any lease on the run tree, whoever holds it (`criteria unlock RUN`): its holder can
+   * Ends any lease on the run, whoever holds it (`criteria unlock RUN`): its holder can
    * no longer append.
    * @returns who held it
    * @throws JournalWriteError
    */
-  breakLease(rootRunId: string): Promise<LeaseHolder | undefined>;
+  breakLease(runId: string): Promise<LeaseHolder | undefined>;
 
   /** Stops heartbeats and closes the store. */
   close(): Promise<void>;

@@ -4,7 +4,10 @@ import { statSync } from "node:fs";
 import { hostname } from "node:os";
 import { procStat } from "../process-info.js";
 import { LeaseLostError, RunLockedError } from "./errors.js";
-import type { LeaseHolder } from "./journal.js";
+import type { AppendOptions, LeaseHolder } from "./journal.js";
+
+/** Why an append naming a lease this process does not hold is refused ({@link AppendOptions.lease}). */
+export const NOT_HELD = "it holds no lease on it (never taken, or given back)";
 
 /** How long a lease lasts unless renewed: 30 s (`CRITERIA_LEASE_TTL_MS` overrides it). */
 export const DEFAULT_LEASE_TTL_MS = 30_000;
@@ -103,12 +106,16 @@ export class Leases {
   /**
    * Inside an append transaction by this process: the lease on `root`, if this process
    * took one, is still its own. Appends by processes that hold no lease (a signal or an
-   * approval delivered from another shell) are not fenced.
+   * approval delivered from another shell) are not fenced, unless `named`: the caller
+   * says it holds this lease ({@link AppendOptions.lease}), so holding none is a loss.
    * @throws LeaseLostError
    */
-  check(root: string): void {
+  check(root: string, named = false): void {
     const h = this.held.get(root);
-    if (!h) return;
+    if (!h) {
+      if (named) throw new LeaseLostError(root, NOT_HELD);
+      return;
+    }
     const now = Date.now();
     if (!h.lost && now - this.lastFileCheck >= 1000) {
       this.lastFileCheck = now;

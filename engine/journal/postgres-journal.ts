@@ -4,10 +4,10 @@ import type { Pool, PoolClient } from "pg";
 import { procStat } from "../process-info.js";
 import { canonicalJson } from "./canonical-json.js";
 import type { EntryType, JournalEntry, MemoryItem, NewEntry, Payloads } from "./entry.js";
-import { JournalDamagedError, JournalOpenError, JournalReadError, JournalWriteError, LeaseLostError, RunLockedError, storageReason } from "./errors.js";
+import { JournalDamagedError, JournalOpenError, JournalReadError, JournalWriteError, LeaseLostError, RunLockedError, SignalTakenError, storageReason } from "./errors.js";
 import type { AppendOptions, Damage, Journal, LeaseHolder, RunRow } from "./journal.js";
 import { withoutPassword } from "./store-url.js";
-import { DEFAULT_LEASE_TTL_MS, holderOf, ownerToken, takeOver, type LeaseState } from "./lease.js";
+import { DEFAULT_LEASE_TTL_MS, holderOf, NOT_HELD, ownerToken, takeOver, type LeaseState } from "./lease.js";
 import { checksum, memoryText, pickMemory, recallTerms, tallyDamage } from "./store-rules.js";
 
 const SCHEMA = `
@@ -69,20 +69,20 @@ CREATE TABLE IF NOT EXISTS journal_quarantine (
 /** graphile-worker's schema (its default): where `criteria worker` keeps its jobs. */
 export const QUEUE_SCHEMA = "graphile_worker";
 
-/** The task that advances a run: payload `{ run: <root run id> }` (engine/worker/worker.ts). */
+/** The task that advances a run: payload `{ run: <run id> }`, a root run or a child run advanced in its own job (engine/worker/worker.ts). */
 export const ADVANCE_TASK = "advance";
 
 /**
- * Enqueues `advance(root)` in the caller's transaction: at once with job key `root` (a
- * pending wake-up is moved to now, never doubled), or at `atMs` with key `root@atMs` (one
+ * Enqueues `advance(run)` in the caller's transaction: at once with job key `run` (a
+ * pending wake-up is moved to now, never doubled), or at `atMs` with key `run@atMs` (one
  * per deadline: a timer never replaces a wake-up, nor one the other).
  */
-export async function wake(c: Pick<PoolClient, "query">, root: string, atMs?: number): Promise<void> {
+export async function wake(c: Pick<PoolClient, "query">, run: string, atMs?: number): Promise<void> {
   await c.query(`SELECT ${QUEUE_SCHEMA}.add_job($1, json_build_object('run', $2::text), run_at := COALESCE(to_timestamp($3::float8 / 1000), now()), max_attempts := 25, job_key := $4)`, [
     ADVANCE_TASK,
-    root,
+    run,
     atMs ?? null,
-    atMs === undefined ? root : `${root}@${atMs}`,
+    atMs === undefined ? run : `${run}@${atMs}`,
   ]);
 }
 
@@ -105,7 +105,8 @@ interface Held {
  * `seq` comes from an identity column and each append is one transaction that first takes
  * a transaction-scoped advisory lock on its run tree, so entries of one tree are numbered
  * in commit order (a reader resuming after the last seq it saw misses none). Leases are
- * rows `(root_run_id, owner, epoch, expires_at)` judged by the database's clock only
+ * rows `(root_run_id, owner, epoch, expires_at)` (the column holds the run the lease covers:
+ * a root run, or a child run advanced in its own job) judged by the database's clock only
  * (`clock_timestamp()`), renewed every TTL/3, and checked under the same lock in every
  * append (fencing). `sync: false` appends commit with `synchronous_commit = off`. A wake-up
  * (`AppendOptions.wake`) enqueues graphile-worker's `advance` job in the same transaction
@@ -203,7 +204,14 @@ export class PostgresJournal implements Journal {
     try {
       return await this.transaction(async (c) => {
         await this.lockTree(c, rootRunId);
-        await this.checkLease(c, rootRunId);
+        await this.checkLease(c, opts.lease ?? rootRunId, opts.lease !== undefined);
+        if (opts.consumes !== undefined) {
+          const { rowCount } = await c.query(
+            "SELECT 1 FROM journal WHERE root_run_id = $1 AND entry_type IN ('wait.completed', 'approval.decided') AND (payload::jsonb ->> 'signal_seq')::int8 = $2 LIMIT 1",
+            [rootRunId, opts.consumes],
+          );
+          if (rowCount) throw new SignalTakenError(opts.consumes);
+        }
         const out: JournalEntry[] = [];
         // The seqs first (each checksum covers its seq), taken under the tree's lock: in commit order.
         const { rows: seqs } = await c.query<{ seq: number }>("SELECT nextval(pg_get_serial_sequence('journal', 'seq')) AS seq FROM generate_series(1, $1::int)", [entries.length]);
@@ -230,19 +238,26 @@ export class PostgresJournal implements Journal {
           }
           out.push({ ...e, seq } as JournalEntry);
         }
-        if (opts.wake && this.queue) await wake(c, rootRunId, opts.wake.atMs);
+        if (opts.wake && this.queue) for (const run of opts.wake.runs ?? [rootRunId]) await wake(c, run, opts.wake.atMs);
         return out;
       }, opts);
     } catch (err) {
-      if (err instanceof LeaseLostError) throw err;
+      if (err instanceof LeaseLostError || err instanceof SignalTakenError) throw err;
       throw new JournalWriteError(`cannot write the journal ${this.location}: ${storageReason(err)}`);
     }
   }
 
-  /** Inside an append: the lease on `root`, if this journal took one, is still its own. @throws LeaseLostError */
-  private async checkLease(c: PoolClient, root: string): Promise<void> {
+  /**
+   * Inside an append: the lease on `root` (a run tree's, or a child run's), if this journal
+   * took one, is still its own; when `named` (the caller said it holds it), holding none is a loss too.
+   * @throws LeaseLostError
+   */
+  private async checkLease(c: PoolClient, root: string, named: boolean): Promise<void> {
     const h = this.held.get(root);
-    if (!h) return;
+    if (!h) {
+      if (named) throw new LeaseLostError(root, NOT_HELD);
+      return;
+    }
     if (h.lost) throw new LeaseLostError(root, h.lost);
     const { rows } = await c.query<{ owner: string | null; epoch: number }>("SELECT owner, epoch FROM leases WHERE root_run_id = $1", [root]);
     if (rows[0]?.owner !== this.owner || rows[0].epoch !== h.epoch) {

@@ -4,7 +4,7 @@ import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync } from 
 import { join } from "node:path";
 import { canonicalJson } from "./canonical-json.js";
 import type { EntryType, JournalEntry, MemoryItem, NewEntry } from "./entry.js";
-import { JournalDamagedError, JournalOpenError, JournalReadError, JournalWriteError, LeaseLostError, RunLockedError, storageReason } from "./errors.js";
+import { JournalDamagedError, JournalOpenError, JournalReadError, JournalWriteError, LeaseLostError, RunLockedError, SignalTakenError, storageReason } from "./errors.js";
 import type { AppendOptions, Damage, Journal, LeaseHolder, RunRow } from "./journal.js";
 import { Leases } from "./lease.js";
 import { checksum, memoryText, pickMemory, recallTerms, tallyDamage, type DamagedRow } from "./store-rules.js";
@@ -83,7 +83,9 @@ export class SqliteJournal implements Journal {
   private readonly remember: Database.Statement;
   private readonly maxSeq: Database.Statement;
   private readonly readRows: Database.Statement;
-  private readonly appendTx: Database.Transaction<(root: string, entries: NewEntry[]) => JournalEntry[]>;
+  private readonly appendTx: Database.Transaction<(root: string, entries: NewEntry[], opts: AppendOptions) => JournalEntry[]>;
+  /** The entry that consumed signal `seq` of a tree, if any ({@link AppendOptions.consumes}). */
+  private readonly consumedBy: Database.Statement;
   private readonly killAfter: number | undefined;
   private readonly file: string;
   private readonly leases: Leases;
@@ -140,7 +142,10 @@ export class SqliteJournal implements Journal {
       this.readRows = this.db
         .prepare("SELECT seq, run_id, step_id, attempt, entry_type, at_ms, payload, checksum FROM journal WHERE root_run_id = ? AND seq > ? ORDER BY seq")
         .raw(true);
-      this.appendTx = this.db.transaction((root: string, entries: NewEntry[]) => this.appendEntries(root, entries));
+      this.appendTx = this.db.transaction((root: string, entries: NewEntry[], opts: AppendOptions) => this.appendEntries(root, entries, opts));
+      this.consumedBy = this.db.prepare(
+        "SELECT seq FROM journal WHERE root_run_id = ? AND entry_type IN ('wait.completed', 'approval.decided') AND json_extract(payload, '$.signal_seq') = ? LIMIT 1",
+      );
     } catch (e) {
       try {
         this.db?.close();
@@ -179,9 +184,9 @@ export class SqliteJournal implements Journal {
     const soft = opts.sync === false && this.synchronous === "FULL";
     try {
       if (soft) this.db.pragma("synchronous = NORMAL");
-      out = this.appendTx.immediate(rootRunId, entries);
+      out = this.appendTx.immediate(rootRunId, entries, opts);
     } catch (err) {
-      if (err instanceof LeaseLostError) throw err;
+      if (err instanceof LeaseLostError || err instanceof SignalTakenError) throw err;
       throw new JournalWriteError(`cannot write the journal ${this.file}: ${storageReason(err)}`);
     } finally {
       if (soft) this.db.pragma("synchronous = FULL");
@@ -191,9 +196,10 @@ export class SqliteJournal implements Journal {
   }
 
   /** The body of {@link append}, inside one transaction (made once: better-sqlite3 transactions are reusable). */
-  private appendEntries(rootRunId: string, entries: NewEntry[]): JournalEntry[] {
+  private appendEntries(rootRunId: string, entries: NewEntry[], opts: AppendOptions): JournalEntry[] {
     const out: JournalEntry[] = [];
-    this.leases.check(rootRunId);
+    this.leases.check(opts.lease ?? rootRunId, opts.lease !== undefined);
+    if (opts.consumes !== undefined && this.consumedBy.get(rootRunId, opts.consumes)) throw new SignalTakenError(opts.consumes);
     let seq = this.nextSeq();
     for (const e of entries) {
       const payload = canonicalJson(e.payload);

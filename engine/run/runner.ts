@@ -7,7 +7,7 @@ import { expectedOf } from "../../compiler/build/graph-edges.js";
 import type { FunctionTable, Value } from "../../compiler/expr/value.js";
 import type { Adapter, Reason, StepRequest, StepResult } from "../adapters/adapter.js";
 import type { JournalEntry, NewEntry, Payloads } from "../journal/entry.js";
-import { applyEntry, foldEntries, RETRYABLE, type TreeRecord } from "../journal/fold.js";
+import { applyEntry, foldEntries, RETRYABLE, type RunRecord, type TreeRecord } from "../journal/fold.js";
 import type { AppendOptions, Journal } from "../journal/journal.js";
 import { chainOf, DeadlineExceeded, deadlineOf, ownerOf, rootOf, subworkflowOf, type Frame } from "./frame.js";
 import { MEMORY_BUDGET_BYTES, memoryNamespace, queryOf, type MemoryProvider } from "./memory.js";
@@ -23,6 +23,7 @@ import { idempotencyKey, newRunId, specHash } from "./identity.js";
 import { iterationItems } from "./iteration-items.js";
 import { runApproval, runWait, type NodeHost, type NodeRun } from "./wait-nodes.js";
 import { defaultSleep, MAX_TIMER_MS } from "./sleep.js";
+import { ChildrenPending, firstOf, NotThisUnit, sharesCallerSessions, UnitEnded, unitOf, within } from "./child-jobs.js";
 
 /** How a run (root or nested) ended. */
 export interface RunEnd {
@@ -105,6 +106,13 @@ export interface RunnerOptions {
    * workers that share the store, and end with {@link RunSubmitted}.
    */
   submit?: boolean;
+  /**
+   * Spawn child runs into jobs of their own (`criteria worker`; the scale-out issue, item 4):
+   * a child that inherits no session it cannot re-open elsewhere (child-jobs.ts) is
+   * journaled `detached` with a wake-up for its job, and its parent parks
+   * ({@link RunParked}) until it ends. Implies nothing without `park`.
+   */
+  detachChildren?: boolean;
   /** Take the run's lease even from a live holder (`criteria resume --force`). */
   force?: boolean;
   /** Resume past a damaged journal entry, setting it and what follows aside (`--discard-damaged`). */
@@ -272,6 +280,11 @@ export class Runner {
   private readonly abort: AbortController = new AbortController();
   private tree: TreeRecord = foldEntries([]);
   private rootId = "";
+  /**
+   * The run whose lease this runner holds and inside which alone it writes: the root, or a
+   * child run advanced in its own job (the runs around it are only replayed).
+   */
+  private unit = "";
   private totalSteps = 0;
   private warned = new Set<string>();
   /** The secrets this run holds, masked wherever it records or shows anything. */
@@ -297,9 +310,15 @@ export class Runner {
    * items append concurrently): the tree is folded in `seq` order whatever the store.
    */
   private append(entries: NewEntry[], opts: AppendOptions = {}): Promise<JournalEntry[]> {
+    // A child run's job writes only inside it; what it replays around it is another job's.
+    const foreign = entries.find((e) => !within(e.run_id, this.unit));
+    if (foreign) return Promise.reject(new NotThisUnit(foreign.run_id));
     if (!this.redactor.empty) entries = entries.map((e) => ({ ...e, payload: this.masked(e) }) as NewEntry);
     // Timers are handed to workers only by a parking run: one that waits handles its own.
     if (opts.wake && !this.opts.park && !this.opts.submit) opts = { ...opts, wake: undefined };
+    // A timer or a submission wakes this job's own run (its lease unit) unless told otherwise.
+    if (opts.wake && !opts.wake.runs) opts = { ...opts, wake: { ...opts.wake, runs: [this.unit] } };
+    opts = { ...opts, lease: this.unit };
     return this.serially(async () => {
       const written = await this.opts.journal.append(this.rootId, entries, opts);
       for (const e of written) applyEntry(this.tree, e);
@@ -327,13 +346,13 @@ export class Runner {
    * @param source the files it was compiled from (journaled: `resume` says when they changed)
    */
   async start(graph: Graph, inputs: Record<string, Value>, runId?: string, input: Record<string, Value> = {}, source?: { entry: string; hash: string }): Promise<RunEnd> {
-    this.rootId = runId ?? newRunId(this.clock());
+    this.rootId = this.unit = runId ?? newRunId(this.clock());
     await this.takeLease(this.rootId);
     try {
       if (await this.opts.journal.run(this.rootId)) throw new RunRefused(`run ${this.rootId} already exists; continue it with criteria resume ${this.rootId}, or choose another --run-id`, true);
       return await this.root(graph, inputs, input, this.opts.baseDir, source);
     } catch (e) {
-      throw this.maskError(e);
+      throw this.maskError(this.parkedIfPending(e));
     } finally {
       await this.opts.journal.unlock(this.rootId);
     }
@@ -345,29 +364,39 @@ export class Runner {
    * `discardDamaged`: then the entries from the damage on are set aside first. The
    * workflow's directory is found again where the run left it relative to the journal
    * (a checkout that moved with its `.criteria/`), else where it was, else `workdir`.
+   * `runId` may also be a child run spawned into a job of its own ({@link RunnerOptions.detachChildren}):
+   * then its tree is replayed down to it, and it alone is advanced, under its own lease,
+   * to its end (which wakes its parent's job) or a park.
    * @throws RunLockedError, JournalDamagedError, RunRefused, RunInterrupted, RunParked
    */
   async resume(runId: string, opts: { workdir?: string } = {}): Promise<RunEnd> {
-    this.rootId = runId;
+    this.rootId = this.unit = runId;
     await this.takeLease(runId);
     try {
+      const rootId = (await this.opts.journal.run(runId))?.root_run_id ?? runId;
+      this.rootId = rootId;
       this.tree = foldEntries([]);
-      let damage = await this.opts.journal.scan(runId, (e) => applyEntry(this.tree, e));
+      let damage = await this.opts.journal.scan(rootId, (e) => applyEntry(this.tree, e));
       if (damage && this.opts.discardDamaged) {
-        const report = await this.opts.journal.damageReport(runId, damage.seq);
-        const moved = await this.opts.journal.quarantine(runId, damage.seq, this.clock());
-        this.emit({ event: "warning", run_id: runId, message: `--discard-damaged: set aside ${moved} journal entries from entry ${damage.seq} on (the journal's quarantine keeps them)${report.steps.length ? `; steps ${report.steps.map((x) => `"${x}"`).join(", ")} run again` : ""}` });
+        const report = await this.opts.journal.damageReport(rootId, damage.seq);
+        const moved = await this.opts.journal.quarantine(rootId, damage.seq, this.clock());
+        this.emit({ event: "warning", run_id: rootId, message: `--discard-damaged: set aside ${moved} journal entries from entry ${damage.seq} on (the journal's quarantine keeps them)${report.steps.length ? `; steps ${report.steps.map((x) => `"${x}"`).join(", ")} run again` : ""}` });
         this.tree = foldEntries([]);
-        damage = await this.opts.journal.scan(runId, (e) => applyEntry(this.tree, e));
+        damage = await this.opts.journal.scan(rootId, (e) => applyEntry(this.tree, e));
       }
-      if (damage) throw await this.opts.journal.damageReport(runId, damage.seq);
-      const root = this.tree.runs.get(runId);
-      if (!root?.spawned?.graph) throw new RunRefused(`no run ${runId} in the journal (criteria runs lists them)`);
-      if (root.completed) return this.endFromRecord(runId, root.completed);
+      if (damage) throw await this.opts.journal.damageReport(rootId, damage.seq);
+      const root = this.tree.runs.get(rootId);
+      if (!root?.spawned?.graph) throw new RunRefused(`no run ${rootId} in the journal (criteria runs lists them)`);
+      const unit = this.tree.runs.get(runId);
+      if (runId !== rootId && !unit?.spawned?.detached) {
+        throw new RunRefused(`run ${runId} is a child run that runs in its parent's job: resume its root run, criteria resume ${rootId}${this.storeFlag()}`, true);
+      }
+      if (unit?.completed) return this.endFromRecord(runId, unit.completed);
       const graph = root.spawned.graph as Graph;
       return await this.root(graph, this.secretsAgain(graph, root.spawned), root.spawned.input ?? {}, this.workdirOf(root.spawned, opts.workdir), root.spawned.source);
     } catch (e) {
-      throw this.maskError(e);
+      if (e instanceof UnitEnded) return e.end as RunEnd;
+      throw this.maskError(this.parkedIfPending(e));
     } finally {
       await this.opts.journal.unlock(runId);
     }
@@ -394,6 +423,26 @@ export class Runner {
       throw new RunNeedsSecrets(`secret variable${missing.length > 1 ? "s" : ""} ${missing.map((n) => `"${n}"`).join(", ")} ${missing.length > 1 ? "are" : "is"} not journaled: pass ${missing.map((n) => `--var ${n}=... (or CRITERIA_VAR_${n})`).join(" and ")} to resume`, true);
     }
     return inputs;
+  }
+
+  /**
+   * What leaves the runner for an error the walk ended with: child runs pending in their
+   * own jobs park this run; a replay that found no way to its unit refuses (never seen: a
+   * safeguard); anything else as it is.
+   */
+  private parkedIfPending(e: unknown): unknown {
+    if (e instanceof ChildrenPending) {
+      const what = `child run${e.runIds.length > 1 ? "s" : ""} ${e.runIds.join(", ")} (advanced by workers)`;
+      return new RunParked(this.unit, `run ${this.unit} is parked, waiting for ${what}; it goes on when ${e.runIds.length > 1 ? "they end" : "it ends"}`, undefined, what);
+    }
+    if (e instanceof NotThisUnit) return new RunRefused(`run ${this.unit} cannot be advanced alone: replaying its tree reached run ${e.runId}, which another job advances`);
+    return e;
+  }
+
+  /** A park at a wait or an approval that also waits for child runs in their own jobs. */
+  private alsoWaiting(p: RunParked, children: string[]): RunParked {
+    const what = `${p.waitingFor}, and child run${children.length > 1 ? "s" : ""} ${children.join(", ")} (advanced by workers)`;
+    return new RunParked(p.runId, `${p.message}; it also waits for child run${children.length > 1 ? "s" : ""} ${children.join(", ")} (advanced by workers)`, p.untilMs, what);
   }
 
   /** Takes the run's lease, saying what it took over. */
@@ -584,7 +633,7 @@ export class Runner {
       if (!parent && this.opts.submit) throw new RunSubmitted(runId);
       rec = this.tree.runs.get(runId)!;
       if (!parent) this.emit({ event: "run.started", run_id: runId, workflow: graph.name });
-    } else if (!parent) this.emit({ event: "run.resumed", run_id: runId, workflow: graph.name });
+    } else if (runId === this.unit) this.emit({ event: "run.resumed", run_id: runId, workflow: graph.name });
     if (rec.completed) return this.endFromRecord(runId, rec.completed);
     const sessions = new SessionScope({
       run_id: runId,
@@ -602,10 +651,7 @@ export class Runner {
       data = call.isolated || !parent ? new DataStore(graph.data ?? [], undefined, fns) : DataStore.forBody(graph.data, parent.data, fns);
     } catch (e) {
       if (!(e instanceof EvalFailure)) throw e;
-      const end = this.fail(runId, "eval_error", e.message);
-      await this.append([this.entry(runId, "", 0, "run.completed", { state: "", success: false, reason: end.reason, detail: e.message, outputs: {} })]);
-      if (!parent) this.emit({ event: "run.completed", run_id: runId, state: "", success: false, reason: end.reason, detail: end.detail, outputs: {} });
-      return end;
+      return this.completed(rec, this.fail(runId, "eval_error", e.message), {});
     }
     const f: Frame = {
       graph,
@@ -660,9 +706,21 @@ export class Runner {
     end.merged_output = f.merged;
     // A nested run that declares no outputs gives its caller its steps' merged outputs:
     // journaled, so a resumed caller reads the same result.
-    const result = parent && graph.outputs.length === 0 && Object.keys(f.merged).length > 0 ? { result: { ...f.merged } } : {};
-    await this.append([this.entry(runId, "", 0, "run.completed", { state: end.state, success: end.success, reason: end.reason, ...(end.detail ? { detail: end.detail } : {}), outputs: end.outputs, ...result })]);
-    if (!parent) this.emit({ event: "run.completed", run_id: runId, state: end.state, success: end.success, reason: end.reason, detail: end.detail, outputs: end.outputs });
+    return this.completed(rec, end, parent && graph.outputs.length === 0 && Object.keys(f.merged).length > 0 ? { result: { ...f.merged } } : {});
+  }
+
+  /**
+   * Journals a run's end: `run.completed`, waking its parent's job when the run was
+   * advanced in a job of its own. The end of the run a child job advances unwinds the
+   * replay around it ({@link UnitEnded}).
+   */
+  private async completed(rec: RunRecord, end: RunEnd, result: { result?: Record<string, Value> }): Promise<RunEnd> {
+    const runId = rec.run_id;
+    const parentId = rec.spawned?.parent_run_id;
+    const wake = rec.spawned?.detached && parentId !== undefined ? { wake: { runs: [unitOf(this.tree, this.rootId, parentId)] } } : {};
+    await this.append([this.entry(runId, "", 0, "run.completed", { state: end.state, success: end.success, reason: end.reason, ...(end.detail ? { detail: end.detail } : {}), outputs: end.outputs, ...result })], wake);
+    if (runId === this.unit) this.emit({ event: "run.completed", run_id: runId, state: end.state, success: end.success, reason: end.reason, detail: end.detail, outputs: end.outputs });
+    if (runId === this.unit && runId !== this.rootId) throw new UnitEnded(end);
     return end;
   }
 
@@ -993,10 +1051,26 @@ export class Runner {
     if (it.kind === "parallel") {
       const limit = Math.max(1, it.parallel_max_expr ? this.compileTimeInt(f, it.parallel_max_expr, "parallel_max") : (it.parallel_max ?? total));
       let next = 0;
+      // Every item in flight ends (settles) before the step does, whatever another ended
+      // with: nothing runs on behind a park, an interruption or a lost lease. An item that
+      // parks, or waits for child runs in their own jobs, keeps its place among the
+      // `parallel_max` until the run is advanced again; one that belongs to another job
+      // (replayed around the child run a job advances) gives its place up.
+      const errors: unknown[] = [];
       const worker = async () => {
-        while (!stop && next < total) await runItem(next++, null);
+        while (!stop && next < total) {
+          try {
+            await runItem(next++, null);
+          } catch (e) {
+            if (e instanceof NotThisUnit) continue;
+            errors.push(e);
+            if (!(e instanceof ChildrenPending) && !(e instanceof RunParked)) stop = true;
+            return;
+          }
+        }
       };
       await Promise.all(Array.from({ length: Math.min(limit, total) }, worker));
+      if (errors.length > 0) throw firstOf(errors, { is: (e) => e instanceof RunParked, with: (p, children) => this.alsoWaiting(p as RunParked, children) });
     } else if (isWhile) {
       const maxVisits = this.maxVisits(f, step);
       const maxTotal = this.rootGraph(f).policy.max_total_steps;
@@ -1309,15 +1383,7 @@ export class Runner {
     }
     const g = call.graph;
     const identity = call.kind === "body" ? g.identity : (g.identity ?? g.name);
-    // The step's timeout bounds its child run (counted from its spawn, also across a resume).
-    let timer: NodeJS.Timeout | undefined;
-    if (step.timeout_ms !== undefined) {
-      const ctl = new AbortController();
-      const since = this.tree.runs.get(childId)?.spawned_at_ms ?? this.clock();
-      timer = setTimeout(() => ctl.abort(), Math.max(0, Math.min(step.timeout_ms - (this.clock() - since), MAX_TIMER_MS)));
-      call = { ...call, deadline: { ms: step.timeout_ms, signal: ctl.signal } };
-    }
-    const end = await this.runGraph(call, childId, f, each, {
+    const spawn: Payloads["run.spawned"] = {
       workflow: g.name,
       spec_hash: specHash(g),
       ...(identity ? { identity } : {}),
@@ -1328,7 +1394,20 @@ export class Runner {
       inputs: call.kind === "body" ? {} : call.vars,
       ...(call.kind === "flow" ? { input: call.input } : {}),
       ...(each ? { each: { index: each._idx as number, total: each._total as number, key: each.key, value: each.value, prev: each._prev } } : {}),
-    }).finally(() => clearTimeout(timer));
+    };
+    const release = await this.placeChild(childId, g, spawn);
+    // The step's timeout bounds its child run (counted from its spawn, also across a resume).
+    let timer: NodeJS.Timeout | undefined;
+    if (step.timeout_ms !== undefined) {
+      const ctl = new AbortController();
+      const since = this.tree.runs.get(childId)?.spawned_at_ms ?? this.clock();
+      timer = setTimeout(() => ctl.abort(), Math.max(0, Math.min(step.timeout_ms - (this.clock() - since), MAX_TIMER_MS)));
+      call = { ...call, deadline: { ms: step.timeout_ms, signal: ctl.signal } };
+    }
+    const end = await this.runGraph(call, childId, f, each, spawn).finally(async () => {
+      clearTimeout(timer);
+      await release?.();
+    });
     // A module's result is its declared outputs (its internals stay inside); a body's, or a
     // module's that declares none, its steps' merged outputs.
     const declares = g.outputs.length > 0;
@@ -1343,6 +1422,41 @@ export class Runner {
       child_run_ids: [childId],
       child_states: [end.state],
     };
+  }
+
+  /**
+   * Where child run `childId` runs (the scale-out issue, item 4), before it runs here:
+   * - ended: here (its journaled end is read back);
+   * - on the way to the run a child job advances, or that run: here (replayed into);
+   * - outside that run: not here ({@link NotThisUnit});
+   * - spawned into a job of its own, or to be (workers, a child that inherits no session it
+   *   cannot re-open elsewhere): its `run.spawned` is journaled `detached` with its job's
+   *   wake-up, and this run waits for it ({@link ChildrenPending});
+   * - spawned detached but run by a process without workers (`criteria resume`): here,
+   *   under the child's own lease (refused while a worker holds it).
+   * @returns how to give back a lease taken here
+   */
+  private async placeChild(childId: string, g: Graph, spawn: Payloads["run.spawned"]): Promise<(() => Promise<void>) | undefined> {
+    const rec = this.tree.runs.get(childId);
+    if (rec?.completed || within(this.unit, childId)) return undefined;
+    if (!within(childId, this.unit)) throw new NotThisUnit(childId);
+    const detached = rec?.spawned ? rec.spawned.detached === true : this.opts.detachChildren === true && this.opts.park === true && !sharesCallerSessions(g, (type) => this.stateless(type));
+    if (!detached) return undefined;
+    if (this.opts.detachChildren && this.opts.park) {
+      if (!rec?.spawned) await this.append([this.entry(childId, "", 0, "run.spawned", { ...spawn, detached: true })], { wake: { runs: [childId] } });
+      throw new ChildrenPending([childId]);
+    }
+    await this.takeLease(childId);
+    return () => this.opts.journal.unlock(childId);
+  }
+
+  /** Whether sessions of adapter type `type` keep nothing between steps ({@link Adapter.stateless}); false when unknown. */
+  private stateless(type: string): boolean {
+    try {
+      return this.opts.adapterFor(type).stateless === true;
+    } catch {
+      return false;
+    }
   }
 
   /** Waits until an unconsumed signal named `name` is in the journal (polling). */
@@ -1370,7 +1484,7 @@ export class Runner {
       signal: f.signal,
       interrupted: () => this.stopped(f),
       append: (entries, opts) => this.append(entries, opts),
-      parkTimer: (untilMs) => (this.opts.park && this.opts.parkTimers && untilMs > this.clock() ? new RunParked(this.rootId, `run ${this.rootId} is parked until ${new Date(untilMs).toISOString()} (a duration wait)`, untilMs, `${new Date(untilMs).toISOString()} (a duration wait)`) : undefined),
+      parkTimer: (untilMs) => (this.opts.park && this.opts.parkTimers && untilMs > this.clock() ? new RunParked(this.unit, `run ${this.unit} is parked until ${new Date(untilMs).toISOString()} (a duration wait)`, untilMs, `${new Date(untilMs).toISOString()} (a duration wait)`) : undefined),
       entry: (...a) => this.entry(...a),
       emit: (e) => this.emit(e),
       awaitSignal: (name, untilMs) => this.awaitSignal(f, name, untilMs),
@@ -1385,7 +1499,7 @@ export class Runner {
     const what = name.startsWith("approval:")
       ? `approval "${name.slice(9)}"${until}: decide with criteria approve ${r} ${name.slice(9)}${this.storeFlag()} (or criteria reject ${r} ${name.slice(9)}${this.storeFlag()})`
       : `signal "${name}"${until}: deliver it with criteria signal ${r} ${name}${this.storeFlag()}`;
-    return new RunParked(r, `run ${r} is parked, waiting for ${what}, then continue it with criteria resume ${r}${this.storeFlag()}`, untilMs, what);
+    return new RunParked(this.unit, `run ${this.unit} is parked, waiting for ${what}, then continue it with criteria resume ${this.unit}${this.storeFlag()}`, untilMs, what);
   }
 
   /** What the commands this runner suggests need to find its journal again: `--store` for a database (its URL without a password). */

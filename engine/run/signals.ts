@@ -5,11 +5,12 @@ import type { Journal } from "../journal/journal.js";
 /**
  * Records a signal or an approval decision for a run tree (`criteria signal|approve|reject`),
  * as a `signal.received` entry appended without a lease (it is not the run's holder), waking
- * the workers that share the store in the same transaction.
+ * in the same transaction the workers' jobs of `wake` (the tree's active lease units,
+ * child-jobs.ts `activeUnits`: any of them may be the one waiting; default the root).
  * @returns the entry, with its `seq`
  * @throws JournalWriteError
  */
-export async function deliverSignal(journal: Journal, rootRunId: string, name: string, payload: Value | undefined, by: string | undefined, now: number): Promise<JournalEntry> {
+export async function deliverSignal(journal: Journal, rootRunId: string, name: string, payload: Value | undefined, by: string | undefined, now: number, wake: string[] = [rootRunId]): Promise<JournalEntry> {
   const e: NewEntry = { run_id: rootRunId, step_id: "", attempt: 0, entry_type: "signal.received", at_ms: now, payload: { name, ...(payload !== undefined ? { payload } : {}), ...(by ? { by } : {}) } };
-  return (await journal.append(rootRunId, [e], { wake: {} }))[0];
+  return (await journal.append(rootRunId, [e], { wake: { runs: wake } }))[0];
 }

@@ -3,6 +3,7 @@ import type { Value } from "../../compiler/expr/value.js";
 import type { JournalEntry, NewEntry, Payloads } from "../journal/entry.js";
 import type { RunRecord } from "../journal/fold.js";
 import type { AppendOptions } from "../journal/journal.js";
+import { SignalTakenError } from "../journal/errors.js";
 import type { RunEvent } from "./events.js";
 
 /**
@@ -63,15 +64,32 @@ export async function runWait(h: NodeHost, f: NodeRun, w: Graph["waits"][number]
     await h.append([h.entry(f.runId, w.name, 0, "wait.completed", { visit, outcome: "elapsed", next })]);
     return { outcome: "elapsed", next };
   }
-  const sig = await h.awaitSignal(w.signal, until);
-  if (!sig) {
-    const next = route(["timeout", "elapsed"]);
-    await h.append([h.entry(f.runId, w.name, 0, "wait.completed", { visit, outcome: "timeout", next })]);
-    return { outcome: "timeout", next };
+  for (;;) {
+    const sig = await h.awaitSignal(w.signal, until);
+    if (!sig) {
+      const next = route(["timeout", "elapsed"]);
+      await h.append([h.entry(f.runId, w.name, 0, "wait.completed", { visit, outcome: "timeout", next })]);
+      return { outcome: "timeout", next };
+    }
+    const next = route([w.signal, "received", "signal", "success"]);
+    const entry = h.entry(f.runId, w.name, 0, "wait.completed", { visit, outcome: "received", next, signal_seq: sig.seq, ...(sig.payload.payload !== undefined ? { signal_payload: sig.payload.payload } : {}) });
+    if (await consumed(h, entry, sig.seq)) return { outcome: "received", next };
   }
-  const next = route([w.signal, "received", "signal", "success"]);
-  await h.append([h.entry(f.runId, w.name, 0, "wait.completed", { visit, outcome: "received", next, signal_seq: sig.seq, ...(sig.payload.payload !== undefined ? { signal_payload: sig.payload.payload } : {}) })]);
-  return { outcome: "received", next };
+}
+
+/**
+ * Journals the end of a wait or an approval that consumes signal `seq`; false when
+ * another wait of the tree consumed it first (a job advancing another run of the tree,
+ * on another worker): nothing was written, and the caller waits for the next one.
+ */
+async function consumed(h: NodeHost, entry: NewEntry, seq: number): Promise<boolean> {
+  try {
+    await h.append([entry], { consumes: seq });
+    return true;
+  } catch (e) {
+    if (e instanceof SignalTakenError) return false;
+    throw e;
+  }
 }
 
 /**
@@ -91,20 +109,28 @@ export async function runApproval(h: NodeHost, f: NodeRun, a: Graph["approvals"]
     await h.append([h.entry(f.runId, a.name, 0, "approval.requested", { visit, approvers: a.approvers, ...(reason ? { reason } : {}), ...(until !== undefined ? { until_ms: until } : {}) })], until !== undefined ? { wake: { atMs: until } } : {});
   }
   let decision: "approved" | "rejected" | "timeout";
-  let by: string | undefined;
-  let seq: number | undefined;
-  if (h.autoApprove) {
-    decision = "approved";
-    by = "--auto-approve";
-  } else {
-    h.emit({ event: "approval.requested", run_id: f.runId, node: a.name, approvers: a.approvers });
-    const sig = await h.awaitSignal(`approval:${a.name}`, until);
-    decision = !sig ? "timeout" : sig.payload.payload === "rejected" ? "rejected" : "approved";
-    by = sig?.payload.by;
-    seq = sig?.seq;
+  let next: string;
+  if (!h.autoApprove) h.emit({ event: "approval.requested", run_id: f.runId, node: a.name, approvers: a.approvers });
+  for (;;) {
+    let by: string | undefined;
+    let seq: number | undefined;
+    if (h.autoApprove) {
+      decision = "approved";
+      by = "--auto-approve";
+    } else {
+      const sig = await h.awaitSignal(`approval:${a.name}`, until);
+      decision = !sig ? "timeout" : sig.payload.payload === "rejected" ? "rejected" : "approved";
+      by = sig?.payload.by;
+      seq = sig?.seq;
+    }
+    next = routeOf(decision) ?? "";
+    const entry = h.entry(f.runId, a.name, 0, "approval.decided", { visit, decision, ...(by ? { by } : {}), outcome: decision, next, ...(seq !== undefined ? { signal_seq: seq } : {}) });
+    if (seq === undefined) {
+      await h.append([entry]);
+      break;
+    }
+    if (await consumed(h, entry, seq)) break;
   }
-  const next = routeOf(decision) ?? "";
-  await h.append([h.entry(f.runId, a.name, 0, "approval.decided", { visit, decision, ...(by ? { by } : {}), outcome: decision, next, ...(seq !== undefined ? { signal_seq: seq } : {}) })]);
   h.emit({ event: "approval.decided", run_id: f.runId, node: a.name, decision });
   return { next: next || undefined, decision };
 }

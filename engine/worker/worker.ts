@@ -53,8 +53,11 @@ export interface WorkerReport {
  * the worker stops. Ownership is decided by the journal's lease, never by the queue's job
  * lock (held for hours after a crash): a job for a run another process holds is retried
  * a second later; a sweeper re-enqueues every active run whose holder's lease expired (a
- * killed or paused worker), every TTL/2. Child runs (bodies, subworkflows, flows) run in
- * the job of their root run, under its lease.
+ * killed or paused worker), every TTL/2. A child run (a body, a subworkflow, a flow used as
+ * an agent) gets a job and a lease of its own, so it may run on another worker, unless it
+ * inherits a session of its caller that cannot be opened again elsewhere (an agent's, a
+ * plugin's: then it runs in its caller's job); its parent parks until the child's end
+ * wakes it (engine/run/child-jobs.ts).
  *
  * Resolves when `signal` aborts and every job has stopped.
  * @throws JournalOpenError when the store cannot be opened
@@ -85,6 +88,7 @@ export async function runWorker(opts: WorkerOptions): Promise<WorkerReport> {
           baseDir: process.cwd(),
           park: true,
           parkTimers: true,
+          detachChildren: true,
           signal: stopping.signal,
           events: opts.events,
         }).resume(run);
@@ -150,7 +154,7 @@ export async function runWorker(opts: WorkerOptions): Promise<WorkerReport> {
       try {
         const { rows: expired } = await journal.connections.query<{ run_id: string }>(
           `SELECT r.run_id FROM runs r JOIN leases l ON l.root_run_id = r.run_id
-           WHERE r.parent_run_id IS NULL AND r.status = 'active' AND l.pid <> 0 AND l.expires_at < clock_timestamp()`,
+           WHERE r.status = 'active' AND l.pid <> 0 AND l.expires_at < clock_timestamp()`,
         );
         for (const r of expired) await wake(journal.connections, r.run_id);
         const { rows: stuck } = await journal.connections.query<{ run_id: string }>(

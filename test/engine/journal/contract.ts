@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { JournalEntry, NewEntry, Payloads } from "../../../engine/journal/entry.js";
-import { JournalDamagedError, JournalWriteError, LeaseLostError, RunLockedError } from "../../../engine/journal/errors.js";
+import { JournalDamagedError, JournalWriteError, LeaseLostError, RunLockedError, SignalTakenError } from "../../../engine/journal/errors.js";
 import type { Journal } from "../../../engine/journal/journal.js";
 
 /** What a store's test gives the contract. */
@@ -316,6 +316,46 @@ export function journalContract(name: string, store: StoreUnderTest): void {
       expect(await b.lock("q")).toBeUndefined();
       expect(await b.append("q", [entry("q", "signal.received", { name: "x" })])).toHaveLength(1);
       expect(await a.append("r", [e()])).toHaveLength(1);
+    });
+
+    it("a child run's lease is its own: appends naming it are fenced by it, not by the root's", async () => {
+      const s = await fresh();
+      const parentJob = await s.open();
+      const childJob = await s.open();
+      await parentJob.lock("r");
+      // A child run advanced in its own job, on another worker: its lease is taken beside the root's.
+      expect(await childJob.lock("r/c#1")).toBeUndefined();
+      await expect(parentJob.lock("r/c#1")).rejects.toBeInstanceOf(RunLockedError);
+      expect(await childJob.append("r", [entry("r/c#1", "signal.received", { name: "x" })], { lease: "r/c#1" })).toHaveLength(1);
+      expect(await parentJob.append("r", [entry("r", "signal.received", { name: "y" })], { lease: "r" })).toHaveLength(1);
+      // Naming a lease this journal does not hold (never taken, or given back) is a loss.
+      await expect(parentJob.append("r", [entry("r/c#1", "signal.received", { name: "z" })], { lease: "r/c#1" })).rejects.toThrow(
+        "this process can no longer write run r/c#1: it holds no lease on it (never taken, or given back); it stopped without writing anything more",
+      );
+      await childJob.unlock("r/c#1");
+      await expect(childJob.append("r", [entry("r/c#1", "signal.received", { name: "z" })], { lease: "r/c#1" })).rejects.toBeInstanceOf(LeaseLostError);
+      // The child's lease broken by hand fences its holder.
+      await parentJob.lock("r/c#1");
+      await childJob.breakLease("r/c#1");
+      await expect(parentJob.append("r", [entry("r/c#1", "signal.received", { name: "z" })], { lease: "r/c#1" })).rejects.toBeInstanceOf(LeaseLostError);
+      expect((await parentJob.read("r")).entries).toHaveLength(2);
+    });
+
+    it("one signal is consumed once: a second append consuming it is refused and writes nothing", async () => {
+      const s = await fresh();
+      const a = await s.open();
+      const b = await s.open();
+      const [sig] = await a.append("r", [entry("r", "run.spawned", spawned("w")), entry("r", "signal.received", { name: "go" })]).then((x) => x.slice(1));
+      const waited = (run: string) => entry(run, "wait.completed", { visit: 1, outcome: "received", next: "done", signal_seq: sig.seq }, "gate");
+      expect(await a.append("r", [waited("r/x#1")], { consumes: sig.seq })).toHaveLength(1);
+      const taken = b.append("r", [waited("r/y#1")], { consumes: sig.seq });
+      await expect(taken).rejects.toBeInstanceOf(SignalTakenError);
+      await expect(b.append("r", [waited("r/y#1")], { consumes: sig.seq })).rejects.toThrow(`journal entry ${sig.seq} (a signal or a decision) was consumed by another wait first`);
+      // A decision is consumed the same way; another signal is not taken by it.
+      const [other] = await b.append("r", [entry("r", "signal.received", { name: "approval:gate", payload: "approved", by: "ann" })]);
+      expect(await b.append("r", [entry("r/y#1", "approval.decided", { visit: 1, decision: "approved", outcome: "approved", next: "done", signal_seq: other.seq }, "gate")], { consumes: other.seq })).toHaveLength(1);
+      await expect(a.append("r", [entry("r/x#1", "approval.decided", { visit: 1, decision: "approved", outcome: "approved", next: "done", signal_seq: other.seq }, "gate")], { consumes: other.seq })).rejects.toBeInstanceOf(SignalTakenError);
+      expect((await a.read("r")).entries.map((e) => e.entry_type)).toEqual(["run.spawned", "signal.received", "wait.completed", "signal.received", "approval.decided"]);
     });
   });
 }

@@ -1,7 +1,7 @@
 /**
  * Chaos on loopback (the scale-out issue, item 5): 3 worker processes share a PostgreSQL
  * journal; 50 runs of a workflow with effectful shell steps, an iterating step, a
- * subworkflow and a duration wait are submitted; every few seconds a random worker is
+ * subworkflow (run in a job of its own) and a duration wait are submitted; every few seconds a random worker is
  * SIGKILLed (and replaced), and one is SIGSTOPped until its runs are taken over, then continued.
  * Every run must end as pinned; every effect must be confirmed exactly once (one
  * `effect.confirmed` per idempotency key: a worker that lost its lease never confirms), and
@@ -154,6 +154,8 @@ describe.skipIf(skip !== undefined)("workers under chaos", () => {
         const entries = (await j.read(`c${i}`)).entries;
         const end = entries.find((e) => e.entry_type === "run.completed" && e.run_id === `c${i}`);
         expect(end?.payload, `c${i}`).toMatchObject({ state: "done", success: true, outputs: OUTPUTS });
+        // The subworkflow (it inherits only the stateless shell session) ran in a job of its own.
+        expect(entries.filter((e) => e.entry_type === "run.spawned" && (e.payload as { detached?: boolean }).detached).map((e) => e.run_id)).toEqual([`c${i}/stage#1`]);
         const confirmed = entries.filter((e): e is JournalEntry<"effect.confirmed"> => e.entry_type === "effect.confirmed");
         expect(confirmed, `run c${i}`).toHaveLength(7);
         for (const e of confirmed) {
