@@ -32,6 +32,12 @@ export interface LeaseHolder {
   alive: boolean;
 }
 
+/** A job for the workers sharing the store: advance `runs` (default: the tree's root) at `atMs` (ms since the epoch), or at once. */
+export interface WakeUp {
+  atMs?: number;
+  runs?: string[];
+}
+
 /** How an append is committed, and what it asks of workers. */
 export interface AppendOptions {
   /**
@@ -40,13 +46,12 @@ export interface AppendOptions {
    */
   sync?: boolean;
   /**
-   * Ask the workers sharing the store (`criteria worker`) to advance a run, at `atMs` (ms
-   * since the epoch) or at once, in the same transaction as the entries: a signal, an
+   * Ask the workers sharing the store (`criteria worker`) to advance runs (a root, or child
+   * runs advanced in their own jobs), in the same transaction as the entries: a signal, an
    * approval, a submitted run, a child's end or a timer can never be lost between the two.
-   * `runs` are the runs to advance (a root, or child runs advanced in their own jobs;
-   * default the tree's root). A store without workers ignores it.
+   * A store without workers ignores it.
    */
-  wake?: { atMs?: number; runs?: string[] };
+  wake?: WakeUp | WakeUp[];
   /**
    * The run whose lease the caller holds (a root run, or a child run advanced in its own
    * job; the scale-out issue, item 4), checked in the append's transaction: an append

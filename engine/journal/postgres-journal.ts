@@ -238,7 +238,7 @@ export class PostgresJournal implements Journal {
           }
           out.push({ ...e, seq } as JournalEntry);
         }
-        if (opts.wake && this.queue) for (const run of opts.wake.runs ?? [rootRunId]) await wake(c, run, opts.wake.atMs);
+        if (opts.wake && this.queue) for (const w of [opts.wake].flat()) for (const run of w.runs ?? [rootRunId]) await wake(c, run, w.atMs);
         return out;
       }, opts);
     } catch (err) {

@@ -317,7 +317,7 @@ export class Runner {
     // Timers are handed to workers only by a parking run: one that waits handles its own.
     if (opts.wake && !this.opts.park && !this.opts.submit) opts = { ...opts, wake: undefined };
     // A timer or a submission wakes this job's own run (its lease unit) unless told otherwise.
-    if (opts.wake && !opts.wake.runs) opts = { ...opts, wake: { ...opts.wake, runs: [this.unit] } };
+    if (opts.wake) opts = { ...opts, wake: [opts.wake].flat().map((w) => ({ ...w, runs: w.runs ?? [this.unit] })) };
     opts = { ...opts, lease: this.unit };
     return this.serially(async () => {
       const written = await this.opts.journal.append(this.rootId, entries, opts);
@@ -1395,13 +1395,16 @@ export class Runner {
       ...(call.kind === "flow" ? { input: call.input } : {}),
       ...(each ? { each: { index: each._idx as number, total: each._total as number, key: each.key, value: each.value, prev: each._prev } } : {}),
     };
-    const release = await this.placeChild(childId, g, spawn);
+    const release = await this.placeChild(childId, g, spawn, step.timeout_ms);
     // The step's timeout bounds its child run (counted from its spawn, also across a resume).
     let timer: NodeJS.Timeout | undefined;
     if (step.timeout_ms !== undefined) {
       const ctl = new AbortController();
       const since = this.tree.runs.get(childId)?.spawned_at_ms ?? this.clock();
-      timer = setTimeout(() => ctl.abort(), Math.max(0, Math.min(step.timeout_ms - (this.clock() - since), MAX_TIMER_MS)));
+      const left = step.timeout_ms - (this.clock() - since);
+      // Already past (a child job woken at its deadline): stopped before it waits again.
+      if (left <= 0) ctl.abort();
+      else timer = setTimeout(() => ctl.abort(), Math.min(left, MAX_TIMER_MS));
       call = { ...call, deadline: { ms: step.timeout_ms, signal: ctl.signal } };
     }
     const end = await this.runGraph(call, childId, f, each, spawn).finally(async () => {
@@ -1431,19 +1434,23 @@ export class Runner {
    * - outside that run: not here ({@link NotThisUnit});
    * - spawned into a job of its own, or to be (workers, a child that inherits no session it
    *   cannot re-open elsewhere): its `run.spawned` is journaled `detached` with its job's
-   *   wake-up, and this run waits for it ({@link ChildrenPending});
+   *   wake-up (and another at the calling step's deadline, `timeoutMs` from now, so a child
+   *   parked past it ends `timeout`), and this run waits for it ({@link ChildrenPending});
    * - spawned detached but run by a process without workers (`criteria resume`): here,
    *   under the child's own lease (refused while a worker holds it).
    * @returns how to give back a lease taken here
    */
-  private async placeChild(childId: string, g: Graph, spawn: Payloads["run.spawned"]): Promise<(() => Promise<void>) | undefined> {
+  private async placeChild(childId: string, g: Graph, spawn: Payloads["run.spawned"], timeoutMs: number | undefined): Promise<(() => Promise<void>) | undefined> {
     const rec = this.tree.runs.get(childId);
     if (rec?.completed || within(this.unit, childId)) return undefined;
     if (!within(childId, this.unit)) throw new NotThisUnit(childId);
     const detached = rec?.spawned ? rec.spawned.detached === true : this.opts.detachChildren === true && this.opts.park === true && !sharesCallerSessions(g, (type) => this.stateless(type));
     if (!detached) return undefined;
     if (this.opts.detachChildren && this.opts.park) {
-      if (!rec?.spawned) await this.append([this.entry(childId, "", 0, "run.spawned", { ...spawn, detached: true })], { wake: { runs: [childId] } });
+      if (!rec?.spawned) {
+        const deadline = timeoutMs !== undefined ? [{ runs: [childId], atMs: this.clock() + timeoutMs }] : [];
+        await this.append([this.entry(childId, "", 0, "run.spawned", { ...spawn, detached: true })], { wake: [{ runs: [childId] }, ...deadline] });
+      }
       throw new ChildrenPending([childId]);
     }
     await this.takeLease(childId);
@@ -1467,8 +1474,8 @@ export class Runner {
         this.tree.consumed.add(hit.seq);
         return hit;
       }
-      if (this.opts.park && (untilMs === undefined || untilMs > this.clock())) throw this.parked(name, untilMs);
       if (f.signal.aborted) throw this.stopped(f);
+      if (this.opts.park && (untilMs === undefined || untilMs > this.clock())) throw this.parked(name, untilMs);
       const left = untilMs === undefined ? Infinity : untilMs - this.clock();
       if (left <= 0) return undefined;
       await this.sleep(Math.min(this.opts.pollMs ?? 250, left), f.signal);

@@ -56,6 +56,7 @@ export async function runWait(h: NodeHost, f: NodeRun, w: Graph["waits"][number]
   }
   h.emit({ event: "wait.started", run_id: f.runId, node: w.name, ...(until !== undefined ? { until_ms: until } : {}), ...(w.signal ? { signal: w.signal } : {}) });
   if (!w.signal) {
+    if (h.signal.aborted) throw h.interrupted();
     const parked = until !== undefined ? h.parkTimer(until) : undefined;
     if (parked) throw parked;
     await h.sleep((until ?? h.clock()) - h.clock(), h.signal);

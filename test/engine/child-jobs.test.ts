@@ -150,6 +150,35 @@ describe("child runs in jobs of their own", () => {
     expect((await entries("r")).filter((e) => e.entry_type === "wait.completed")).toHaveLength(2);
   });
 
+  it("a detached child parked past its calling step's timeout ends timeout when its job is woken at the deadline", async () => {
+    const g = await graphOf(`${HEAD}step "loop" {
+  count   = 1
+  timeout = "1s"
+  workflow {
+    initial_state = "gate"
+    wait "gate" {
+      signal = "go"
+      next   = "_continue"
+    }
+  }
+  outcome "all_succeeded" { next = "done" }
+  outcome "any_failed" { next = "failed" }
+}
+`);
+    let now = 1_000_000;
+    const { runner, entries } = setup();
+    const job = () => runner({ park: true, parkTimers: true, detachChildren: true, clock: () => now });
+    await rejection(job().start(g, {}, "r"));
+    expect(await rejection(job().resume("r/loop#1[0]"))).toBeInstanceOf(RunParked);
+    now += 999;
+    expect(await rejection(job().resume("r/loop#1[0]"))).toBeInstanceOf(RunParked);
+    now += 1;
+    expect(await job().resume("r/loop#1[0]")).toMatchObject({ success: false, reason: "timeout", detail: "the step's timeout of 1000 ms passed while run r/loop#1[0] was running" });
+    expect(await job().resume("r")).toMatchObject({ state: "failed" });
+    const step = (await entries("r")).find((e) => e.entry_type === "iteration.completed")?.payload;
+    expect(step).toMatchObject({ success: false, reason: "timeout" });
+  });
+
   it("a child that inherits a session it cannot re-open elsewhere stays in its caller's job", async () => {
     const { job, entries } = setup();
     expect(await job().start(await graphOf(fan("keep")), {}, "r")).toMatchObject({ state: "done", outputs: { all: ["a", "b", "c"] } });

@@ -7,6 +7,7 @@ import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { JournalOpenError } from "../../../engine/journal/errors.js";
 import { PostgresJournal } from "../../../engine/journal/postgres-journal.js";
+import { prepareQueue } from "../../../engine/worker/worker.js";
 import { withoutPassword } from "../../../engine/journal/store-url.js";
 import { journalContract } from "./contract.js";
 import { useCluster } from "./postgres-cluster.js";
@@ -57,6 +58,31 @@ describe.skipIf(skip !== undefined)("PostgreSQL journal", () => {
       await c.query(`CREATE TABLE ${schema}.runs (id int, name text)`);
       await c.end();
       await expect(PostgresJournal.open(url, { stateDir: "/x" })).rejects.toThrow(/: its table "runs" is not criteria's \(no column "run_id", .*\); use another database, or another schema/);
+    });
+
+    it("an append's wake-ups go to the queue in its transaction: one job per run, timers keyed by their time", async () => {
+      const url = await cluster().freshDatabase();
+      const j = await PostgresJournal.open(url, { stateDir: "/nonexistent" });
+      try {
+        await prepareQueue(j);
+        const e = { run_id: "r", step_id: "", attempt: 0, entry_type: "signal.received" as const, at_ms: 1, payload: { name: "go" } };
+        await j.append("r", [e], { wake: {} });
+        await j.append("r", [e], { wake: [{ runs: ["r/a#1", "r/b#1"] }, { runs: ["r/a#1"], atMs: 4_102_444_800_000 }] });
+        // Refused appends enqueue nothing.
+        await expect(j.append("r", [e], { wake: { runs: ["r/c#1"] }, lease: "r" })).rejects.toThrow("holds no lease");
+        const { rows } = await j.connections.query<{ key: string; payload: { run: string }; at: string }>(
+          "SELECT key, payload, to_char(run_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS at FROM graphile_worker._private_jobs ORDER BY key",
+        );
+        expect(rows.map((r) => [r.key, r.payload.run])).toEqual([
+          ["r", "r"],
+          ["r/a#1", "r/a#1"],
+          ["r/a#1@4102444800000", "r/a#1"],
+          ["r/b#1", "r/b#1"],
+        ]);
+        expect(rows.find((r) => r.key.includes("@"))?.at).toBe("2100-01-01");
+      } finally {
+        await j.close();
+      }
     });
 
     it("hides a password in any URL it names", () => {
