@@ -136,14 +136,15 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
             // Opening recovers a torn write-ahead log (and checkpoints it): say so here.
             for (const note of j.notes) sink({ event: "warning", run_id: run, message: note });
             row = await j.run(run);
-            spawned = row && !row.parent_run_id && row.status === "active" ? await j.spawned(run) : undefined;
+            spawned = row && row.status === "active" ? await j.spawned(row.root_run_id) : undefined;
           } finally {
             await j.close();
           }
           const changed = spawned ? await sourceChanged(spawned, opts.workdir) : undefined;
           if (changed) sink({ event: "warning", run_id: run, message: changed });
           if (!row) throw new CliError(`no run ${run} in ${placeName(place)} (criteria runs lists them)`);
-          if (row.parent_run_id) throw new CliError(`${run} is a nested run; resume its root run ${row.root_run_id}`);
+          // A nested run: the runner advances it alone when it runs in a job of its own
+          // (workers), and otherwise refuses, naming its root.
           if (row.status !== "active") {
             const message = `run ${run} has already ended: ${row.status}${row.final_state ? ` in state "${row.final_state}"` : ""} (criteria journal ${run} shows it)`;
             if (!json) io.out(message + "\n");
@@ -172,11 +173,13 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
       try {
         const row = await j.run(run);
         if (!row) throw new CliError(`no run ${run} in ${placeName(placeOf(opts, io))} (criteria runs lists them)`);
-        const held = await j.breakLease(row.root_run_id);
-        if (!held) io.out(`run ${row.root_run_id} was not held by any process; nothing to unlock\n`);
+        // A child run advanced in a job of its own has a lease of its own; any other, its root's.
+        const leased = row.parent_run_id && (await j.holder(run)) ? run : row.root_run_id;
+        const held = await j.breakLease(leased);
+        if (!held) io.out(`run ${leased} was not held by any process; nothing to unlock\n`);
         else {
           const when = held.expiresMs > Date.now() ? `its lease ran until ${new Date(held.expiresMs).toISOString()}` : `its lease had expired at ${new Date(held.expiresMs).toISOString()}`;
-          io.out(`unlocked run ${row.root_run_id}: it was held by process ${held.pid} on ${held.host} (${held.alive ? "still running: it can no longer write to the journal" : "not running"}; ${when}); criteria resume ${row.root_run_id} continues it\n`);
+          io.out(`unlocked run ${leased}: it was held by process ${held.pid} on ${held.host} (${held.alive ? "still running: it can no longer write to the journal" : "not running"}; ${when}); criteria resume ${leased} continues it\n`);
         }
       } finally {
         await j.close();

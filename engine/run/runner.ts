@@ -315,9 +315,12 @@ export class Runner {
     if (foreign) return Promise.reject(new NotThisUnit(foreign.run_id));
     if (!this.redactor.empty) entries = entries.map((e) => ({ ...e, payload: this.masked(e) }) as NewEntry);
     // Timers are handed to workers only by a parking run: one that waits handles its own.
-    if (opts.wake && !this.opts.park && !this.opts.submit) opts = { ...opts, wake: undefined };
-    // A timer or a submission wakes this job's own run (its lease unit) unless told otherwise.
-    if (opts.wake) opts = { ...opts, wake: [opts.wake].flat().map((w) => ({ ...w, runs: w.runs ?? [this.unit] })) };
+    // Wake-ups for now (a submission, a detached child's end waking its parent) always go.
+    if (opts.wake) {
+      const wakes = [opts.wake].flat().filter((w) => w.atMs === undefined || this.opts.park || this.opts.submit);
+      // A timer or a submission wakes this job's own run (its lease unit) unless told otherwise.
+      opts = { ...opts, wake: wakes.length > 0 ? wakes.map((w) => ({ ...w, runs: w.runs ?? [this.unit] })) : undefined };
+    }
     opts = { ...opts, lease: this.unit };
     return this.serially(async () => {
       const written = await this.opts.journal.append(this.rootId, entries, opts);

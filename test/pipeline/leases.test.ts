@@ -68,5 +68,21 @@ describe("leases (item 2)", () => {
     expect(forced.status, forced.stderr).toBe(0);
     expect(forced.stdout).toContain("--force: took run r from process 4242 on runner-b");
   }, 30_000);
+  it("a nested run of a run without workers is resumed and unlocked through its root, and says so", () => {
+    const dir = temp();
+    writeFileSync(
+      join(dir, "w.hcl"),
+      `workflow {\n  name = "w"\n  initial_state = "loop"\n  target_state = "done"\n}\nadapter "shell" "default" {}\nstep "loop" {\n  count = 2\n  workflow {\n    step "a" {\n      target = adapter.shell.default\n      input { command = "echo a" }\n      outcome "success" { next = "_continue" }\n    }\n  }\n  outcome "all_succeeded" { next = state.done }\n}\nstate "done" { terminal = true }\n`,
+    );
+    const state = join(dir, "state");
+    expect(cli(["apply", join(dir, "w.hcl"), "--state-dir", state, "--run-id", "r"], { env: { CRITERIA_FAULT_KILL_AFTER_SEQ: "3" } }).signal).toBe("SIGKILL");
+    const nested = cli(["resume", "r/loop#1[0]", "--state-dir", state]);
+    expect(nested.status).toBe(2);
+    expect(nested.stderr).toBe("criteria: run r/loop#1[0] is a child run that runs in its parent's job: resume its root run, criteria resume r\n");
+    const unlock = cli(["unlock", "r/loop#1[0]", "--state-dir", state]);
+    expect(unlock.status, unlock.stderr).toBe(0);
+    expect(unlock.stdout).toMatch(/^unlocked run r: it was held by process \d+ on .* \(not running; .*\); criteria resume r continues it\n$/);
+    expect(cli(["resume", "r", "--state-dir", state]).status).toBe(0);
+  }, 30_000);
   // Fencing in-process (a holder that lost its lease can never write again): test/engine/journal/contract.ts.
 });

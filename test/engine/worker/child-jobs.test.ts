@@ -106,6 +106,38 @@ describe.skipIf(skip !== undefined)("child runs across workers", () => {
     expect(b.out()).toMatch(/run split ended in state \\"done\\" \(succeeded\)/);
   }, 90_000);
 
+  it("a detached child resumed by hand, with no worker running, wakes its parent's job when it ends", async () => {
+    const url = await cluster().freshDatabase();
+    const dir = temp("criteria-cj-");
+    const ledger = join(dir, "ledger");
+    const a = startWorker(url, join(dir, "a"), { WORKER_NAME: "A" });
+    workers.push(a);
+    expect(cli(["apply", testdata, "--store", url, "--state-dir", join(dir, "s"), "--run-id", "hand", "--var", `ledger=${ledger}`, "--detach"]).status).toBe(0);
+    await waitFor(() => /run hand\/fan#1\[1\] parked/.test(a.out()) && /run hand\/fan#1\[0\] parked/.test(a.out()), 20_000);
+    expect(await stopWorker(a)).toBe(0);
+    expect(cli(["signal", "hand", "go", "--store", url]).status).toBe(0);
+    // Only what the resumed child's end enqueues is left in the queue.
+    const { default: pg } = await import("pg");
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    try {
+      await c.query("DELETE FROM graphile_worker._private_jobs");
+      const resumed = cli(["resume", "hand/fan#1[0]", "--store", url, "--state-dir", join(dir, "s")], { env: { WORKER_NAME: "me" } });
+      expect(resumed.status, resumed.stderr).toBe(0);
+      const { rows } = await c.query<{ key: string }>("SELECT key FROM graphile_worker._private_jobs ORDER BY key");
+      expect(rows.map((r) => r.key)).toEqual(["hand"]);
+    } finally {
+      await c.end();
+    }
+    expect(readFileSync(ledger, "utf8")).toBe("a me\n");
+    const b = startWorker(url, join(dir, "b"), { WORKER_NAME: "B" });
+    workers.push(b);
+    expect(cli(["signal", "hand", "go", "--store", url]).status).toBe(0);
+    const rows = await until(url, (r) => r.some((x) => x.run_id === "hand" && x.status !== "active"), 30_000);
+    expect(rows.find((r) => r.run_id === "hand"), b.out()).toMatchObject({ status: "succeeded" });
+    expect(readFileSync(ledger, "utf8")).toBe("a me\nb B\n");
+  }, 60_000);
+
   it("a child that inherits an agent's session runs in its caller's job", async () => {
     const url = await cluster().freshDatabase();
     const dir = temp("criteria-cj-");
