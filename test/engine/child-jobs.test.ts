@@ -4,12 +4,12 @@
  * the jobs called by hand in the order a queue might run them. The same protocol on
  * PostgreSQL with real worker processes: test/engine/worker/child-jobs.test.ts.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Graph } from "../../compiler/build/graph.js";
-import { compile } from "../../compiler/index.js";
+import { graphOf } from "./graph-of.js";
 import type { Adapter } from "../../engine/adapters/adapter.js";
 import { adapterFor } from "../../engine/adapters/registry.js";
 import type { JournalEntry } from "../../engine/journal/entry.js";
@@ -18,16 +18,6 @@ import { LeaseLostError, RunLockedError, SqliteJournal } from "../../engine/jour
 import { activeUnits, ChildrenPending, firstOf, NotThisUnit, sharesCallerSessions, UnitEnded, unitOf, within } from "../../engine/run/child-jobs.js";
 import { RunParked, RunRefused, Runner, type RunnerOptions } from "../../engine/run/runner.js";
 import { deliverSignal } from "../../engine/run/signals.js";
-
-async function graphOf(hcl: string): Promise<Graph> {
-  const dir = mkdtempSync(join(tmpdir(), "criteria-cj-"));
-  const file = join(dir, "w.hcl");
-  writeFileSync(file, hcl);
-  const c = await compile(file);
-  const errors = c.diagnostics.filter((d) => d.severity === "error");
-  if (errors.length) throw new Error(errors.map((d) => `${d.range.start.line}:${d.range.start.column} ${d.message}`).join("\n"));
-  return c.graph!;
-}
 
 const HEAD = `workflow "t" {\n  version = "1"\n  initial_state = "loop"\n  target_state = "done"\n}\nstate "done" { terminal = true }\nstate "failed" {\n  terminal = true\n  success = false\n}\n`;
 
@@ -47,6 +37,21 @@ step "loop" {
   outcome "any_failed" { next = "failed" }
 }
 output "all" { value = [for o in steps.loop : o.v] }
+`;
+
+/** A step iterating as `iteration` says over a body that waits for signal "go". */
+const gated = (iteration: string) => `${HEAD}step "loop" {
+  ${iteration}
+  workflow {
+    initial_state = "gate"
+    wait "gate" {
+      signal = "go"
+      next   = "_continue"
+    }
+  }
+  outcome "all_succeeded" { next = "done" }
+  outcome "any_failed" { next = "failed" }
+}
 `;
 
 /** An adapter type `keep` whose sessions are not stateless (as an agent's conversation). */
@@ -122,19 +127,7 @@ describe("child runs in jobs of their own", () => {
   });
 
   it("one signal ends one wait when two child jobs of the tree race for it; the other parks again", async () => {
-    const g = await graphOf(`${HEAD}step "loop" {
-  parallel = ["a", "b"]
-  workflow {
-    initial_state = "gate"
-    wait "gate" {
-      signal = "go"
-      next   = "_continue"
-    }
-  }
-  outcome "all_succeeded" { next = "done" }
-  outcome "any_failed" { next = "failed" }
-}
-`);
+    const g = await graphOf(gated(`parallel = ["a", "b"]`));
     const { journal, job, entries } = setup();
     await rejection(job().start(g, {}, "r"));
     for (const child of ["r/loop#1[0]", "r/loop#1[1]"]) expect(await rejection(job().resume(child))).toBeInstanceOf(RunParked);
@@ -151,20 +144,7 @@ describe("child runs in jobs of their own", () => {
   });
 
   it("a detached child parked past its calling step's timeout ends timeout when its job is woken at the deadline", async () => {
-    const g = await graphOf(`${HEAD}step "loop" {
-  count   = 1
-  timeout = "1s"
-  workflow {
-    initial_state = "gate"
-    wait "gate" {
-      signal = "go"
-      next   = "_continue"
-    }
-  }
-  outcome "all_succeeded" { next = "done" }
-  outcome "any_failed" { next = "failed" }
-}
-`);
+    const g = await graphOf(gated(`count   = 1\n  timeout = "1s"`));
     let now = 1_000_000;
     const { runner, entries } = setup();
     const job = () => runner({ park: true, parkTimers: true, detachChildren: true, clock: () => now });

@@ -10,9 +10,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import type { Graph } from "../../compiler/build/graph.js";
 import type { Value } from "../../compiler/expr/value.js";
 import { compile } from "../../compiler/index.js";
+import { graphOf } from "./graph-of.js";
 import type { Adapter, StepRequest, StepResult } from "../../engine/adapters/adapter.js";
 import { adapterFor } from "../../engine/adapters/registry.js";
 import type { JournalEntry, NewEntry } from "../../engine/journal/entry.js";
@@ -20,16 +20,6 @@ import { JournalWriteError, RunLockedError, SqliteJournal } from "../../engine/j
 import type { RunEvent } from "../../engine/run/events.js";
 import { RunInterrupted, Runner, type RunnerOptions } from "../../engine/run/runner.js";
 import { deliverSignal } from "../../engine/run/signals.js";
-
-async function graphOf(hcl: string): Promise<Graph> {
-  const dir = mkdtempSync(join(tmpdir(), "criteria-eng-"));
-  const file = join(dir, "w.hcl");
-  writeFileSync(file, hcl);
-  const c = await compile(file);
-  const errors = c.diagnostics.filter((d) => d.severity === "error");
-  if (errors.length) throw new Error(errors.map((d) => `${d.range.start.line}:${d.range.start.column} ${d.message}`).join("\n"));
-  return c.graph!;
-}
 
 function setup(extra: Partial<RunnerOptions> = {}) {
   const dir = mkdtempSync(join(tmpdir(), "criteria-state-"));
