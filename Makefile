@@ -11,7 +11,7 @@ REAL_FILES := $(wildcard $(SHARED)/v0.2.0/*.hcl) $(wildcard $(SHARED)/v0.3.0/*.h
   $(wildcard $(SHARED)/w14-f9cadf3/phase3-subworkflow/parent.hcl) $(wildcard $(SHARED)/w14-f9cadf3/phase3-subworkflow/subworkflows/inner) \
   $(wildcard $(V05)/hello $(V05)/subworkflow $(V05)/subworkflow/subworkflows/inner $(V05)/llm-pack/05-subworkflow/child) $(patsubst %/,%,$(wildcard $(V05)/llm-pack/0*/))
 
-.PHONY: all install build typecheck test validate demo bench mutation clean
+.PHONY: all install build typecheck test validate demo pictures bench mutation clean
 
 all: build
 
@@ -49,6 +49,12 @@ demo: build
 	$(CRITERIA) validate examples/review_loop
 	$(CRITERIA) apply examples/review_loop --state-dir .criteria/demo --run-id demo --output text
 	$(CRITERIA) journal demo --state-dir .criteria/demo
+
+# Each example's picture (criteria graph: SVG laid out by Graphviz in WebAssembly), kept
+# beside it; test/graph/graph.test.ts fails when one is not what this writes now.
+pictures: build
+	@for d in examples/*/; do $(CRITERIA) graph "$$d" > "$$d/graph.svg" 2>/dev/null || exit 1; done
+	@echo "pictures: examples/*/graph.svg"
 
 bench: build
 	node dist/bench/index.js

@@ -13,6 +13,7 @@ import { sortDiagnostics } from "./compiler/diagnostics/sort.js";
 import { toDot } from "./compiler/build/format-dot.js";
 import { expectedOf } from "./compiler/build/graph-edges.js";
 import { toMermaid } from "./compiler/build/format-mermaid.js";
+import { toSvg } from "./compiler/build/format-svg.js";
 import { toPlan } from "./compiler/build/format-plan.js";
 import { CliError, EXIT, processIo, type Io } from "./cli/io.js";
 import { compileOptions, rootOption } from "./cli/compile-options.js";
@@ -109,6 +110,24 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
       }
       for (const d of c.diagnostics) io.err(formatText(d, c.sources) + "\n");
       io.out(opts.format === "dot" ? toDot(c.graph) : opts.format === "mermaid" ? toMermaid(c.graph) : JSON.stringify(c.graph, null, 2) + "\n");
+    });
+
+  program
+    .command("graph")
+    .description("draw a workflow's graph: SVG laid out by Graphviz (WebAssembly, nothing to install), or its DOT or Mermaid text")
+    .argument("<path>", "workflow file or directory")
+    .addOption(new Option("-f, --format <format>", "output format").choices(["svg", "dot", "mermaid"]).default("svg"))
+    .addOption(rootOption())
+    .action(async (path: string, opts: { format: string; root?: string }) => {
+      const c = await compile(path, compileOptions(opts, io));
+      if (!c.graph) {
+        code = failWith(c, io);
+        return;
+      }
+      for (const d of c.diagnostics) io.err(formatText(d, c.sources) + "\n");
+      if (opts.format === "mermaid") return io.out(toMermaid(c.graph));
+      const dot = toDot(c.graph, { picture: true, unbounded: c.diagnostics.some((d) => d.code === "unbounded_loop") });
+      io.out(opts.format === "dot" ? dot : await toSvg(dot));
     });
 
   program

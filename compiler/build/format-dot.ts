@@ -1,5 +1,18 @@
 import type { Graph } from "./graph.js";
-import { expectedOf, graphEdges, moduleCalls } from "./graph-edges.js";
+import { expectedOf, graphEdges, moduleCalls, unboundedLoopEdges } from "./graph-edges.js";
+
+/**
+ * How {@link toDot} draws: plain (the Go tool's layout, what `compile --format dot`
+ * prints and the upstream tests compare), or a picture (`criteria graph`): stable ids on
+ * every node, edge and cluster (`node:loop/execute`, `edge:a->b#success`,
+ * `cluster:loop`, `module:key`; what the SVG golden tests compare), terminal states
+ * coloured by success, channels as notes, inherited sessions in body labels, and, when
+ * `unbounded` (validate said `unbounded_loop`), the edges of each loop with no bound in red.
+ */
+export interface DotStyle {
+  picture?: boolean;
+  unbounded?: boolean;
+}
 
 /**
  * Graphviz DOT of a graph, in the Go tool's layout (`rankdir=LR`, steps as boxes,
@@ -9,14 +22,17 @@ import { expectedOf, graphEdges, moduleCalls } from "./graph-edges.js";
  * (subworkflows, flows) are drawn once each, as dashed clusters labelled with what they
  * expect from their caller, and each call as a dashed edge to the module's start.
  */
-export function toDot(g: Graph): string {
-  const lines = [`digraph ${q(g.name)} {`, "  rankdir=LR;", ""];
-  body(g, "", "  ", lines, []);
+export function toDot(g: Graph, style: DotStyle = {}): string {
+  const lines = [`digraph ${q(g.name)} {`, "  rankdir=LR;"];
+  if (style.picture) lines.push(`  graph [fontname="Helvetica"]; node [fontname="Helvetica"]; edge [fontname="Helvetica", fontsize=10];`);
+  lines.push("");
+  body(g, "", "  ", lines, [], style);
   // Each called module once, as a cluster; calls are dashed edges to its start.
   for (const [key, m] of Object.entries(g.modules ?? {})) {
     const expects = expectedOf(m);
     lines.push("", `  subgraph ${q(`cluster_module_${key}`)} {`, `    label=${q(`${key}: workflow ${m.name}${expects.length ? `\nexpects ${expects.join(", ")} (the caller's)` : ""}`)};`, `    style=dashed;`);
-    body(m, `${MODULE_PREFIX}${key}/`, "    ", lines, []);
+    if (style.picture) lines.push(`    id=${q(`${MODULE_PREFIX}${key}`)};`);
+    body(m, `${MODULE_PREFIX}${key}/`, "    ", lines, [], style);
     lines.push("  }");
   }
   lines.push("}");
@@ -30,29 +46,73 @@ function q(s: string): string {
   return `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n")}"`;
 }
 
-function body(g: Graph, prefix: string, ind: string, lines: string[], outer: Graph[]): void {
+/** Fill colours of a picture: a terminal state's by its success, a channel's. */
+const FILL = { success: "#d8f3dc", failure: "#ffd6d6", channel: "#fff3bf" };
+
+function body(g: Graph, prefix: string, ind: string, lines: string[], outer: Graph[], style: DotStyle): void {
   const id = (n: string) => q(prefix + n);
+  // A picture's extra attributes: its stable id first, then the given ones.
+  // In a body or a module, a picture labels nodes by their own names, not their prefixed ids.
+  const extra = (nodeId: string, more = "") => (style.picture ? `,id=${q(`node:${prefix}${nodeId}`)}${prefix && !more.includes("label=") ? `,label=${q(nodeId)}` : ""}${more}` : "");
   for (const s of g.steps) {
     const it = s.iteration ? `,label=${q(`${s.name}\n[${s.iteration.kind}]`)}` : "";
-    lines.push(`${ind}${id(s.name)} [shape=box${it}];`);
+    lines.push(`${ind}${id(s.name)} [shape=box${style.picture ? extra(s.name, it) : it}];`);
   }
-  for (const w of g.waits) lines.push(`${ind}${id(w.name)} [shape=hexagon];`);
-  for (const a of g.approvals) lines.push(`${ind}${id(a.name)} [shape=house];`);
-  for (const b of g.branches) lines.push(`${ind}${id(b.name)} [shape=diamond];`);
-  for (const s of g.states) lines.push(`${ind}${id(s.name)} [shape=${s.terminal ? "doublecircle" : "circle"}];`);
+  for (const w of g.waits) lines.push(`${ind}${id(w.name)} [shape=hexagon${extra(w.name)}];`);
+  for (const a of g.approvals) lines.push(`${ind}${id(a.name)} [shape=house${extra(a.name)}];`);
+  for (const b of g.branches) lines.push(`${ind}${id(b.name)} [shape=diamond${extra(b.name)}];`);
+  for (const s of g.states) {
+    if (!style.picture) lines.push(`${ind}${id(s.name)} [shape=${s.terminal ? "doublecircle" : "circle"}];`);
+    else if (!s.terminal) lines.push(`${ind}${id(s.name)} [shape=circle${extra(s.name)}];`);
+    else lines.push(`${ind}${id(s.name)} [shape=${s.success ? "doublecircle" : "doubleoctagon"}${extra(s.name, `,style=filled,fillcolor=${q(s.success ? FILL.success : FILL.failure)}`)}];`);
+  }
+  if (style.picture) {
+    for (const c of g.channels) {
+      lines.push(`${ind}${q(`${prefix}channel.${c.name}`)} [shape=note,style=filled,fillcolor=${q(FILL.channel)},label=${q(`channel ${c.name}\n${c.participants.join(", ")}`)},id=${q(`channel:${prefix}${c.name}`)}];`);
+    }
+  }
   for (const s of g.steps) {
     if (!s.body) continue;
-    lines.push("", `${ind}subgraph ${q(`cluster_${prefix}${s.name}`)} {`, `${ind}  label=${q(`${s.name} body`)};`);
-    body(s.body, `${prefix}${s.name}/`, `${ind}  `, lines, [g, ...outer]);
+    const inherits = style.picture ? expectedOf(s.body) : [];
+    lines.push("", `${ind}subgraph ${q(`cluster_${prefix}${s.name}`)} {`, `${ind}  label=${q(`${s.name} body${inherits.length ? `\ninherits ${inherits.join(", ")}` : ""}`)};`);
+    if (style.picture) lines.push(`${ind}  id=${q(`cluster:${prefix}${s.name}`)};`);
+    body(s.body, `${prefix}${s.name}/`, `${ind}  `, lines, [g, ...outer], style);
     lines.push(`${ind}}`);
   }
   lines.push("");
   const start = q(`${prefix}__start__`);
-  lines.push(`${ind}${start} [shape=point,width=0.12,label=""];`);
-  if (g.initial_state) lines.push(`${ind}${start} -> ${id(g.initial_state)} [label="initial"];`);
-  for (const e of graphEdges(g)) {
-    const target = e.to === "_continue" || e.to === "return" ? q(`${prefix}${e.to}`) : id(e.to);
-    lines.push(`${ind}${id(e.from)} -> ${target} [label=${q(e.label)}];`);
+  lines.push(`${ind}${start} [shape=point,width=0.12${style.picture ? extra("__start__", `,label=""`) : `,label=""`}];`);
+  if (g.initial_state) lines.push(`${ind}${start} -> ${id(g.initial_state)} [label="initial"${style.picture ? `,id=${q(`edge:${prefix}__start__->${prefix}${g.initial_state}#initial`)}` : ""}];`);
+  const unbounded = style.picture && style.unbounded ? unboundedLoopEdges(g) : new Set<number>();
+  if (style.picture) {
+    // Where a body ends (`_continue`) or returns: drawn as plain words, with ids like any node.
+    for (const end of new Set(graphEdges(g).map((e) => e.to).filter((t) => t === "_continue" || t === "return"))) {
+      lines.push(`${ind}${id(end)} [shape=plaintext${extra(end)}];`);
+    }
   }
-  for (const c of moduleCalls(g, outer)) lines.push(`${ind}${id(c.step)} -> ${q(`${MODULE_PREFIX}${c.module}/__start__`)} [style=dashed, label="calls"];`);
+  const seen = new Map<string, number>();
+  for (const [i, e] of graphEdges(g).entries()) {
+    const target = e.to === "_continue" || e.to === "return" ? q(`${prefix}${e.to}`) : id(e.to);
+    let more = "";
+    if (style.picture) {
+      // Two edges alike (the same outcome twice) get a count, so every id is unique.
+      const key = `edge:${prefix}${e.from}->${prefix}${e.to}#${e.label}`;
+      const n = seen.get(key) ?? 0;
+      seen.set(key, n + 1);
+      more = `,id=${q(n === 0 ? key : `${key}~${n}`)}${unbounded.has(i) ? `,color="#d00000",fontcolor="#d00000",penwidth=2,class="unbounded"` : ""}`;
+    }
+    lines.push(`${ind}${id(e.from)} -> ${target} [label=${q(e.label)}${more}];`);
+  }
+  if (style.picture) {
+    // A step's body starts where the step runs it.
+    for (const s of g.steps) if (s.body) lines.push(`${ind}${id(s.name)} -> ${q(`${prefix}${s.name}/__start__`)} [style=dashed, label="runs",id=${q(`edge:${prefix}${s.name}->${prefix}${s.name}/__start__#runs`)}];`);
+  }
+  for (const c of moduleCalls(g, outer)) {
+    lines.push(`${ind}${id(c.step)} -> ${q(`${MODULE_PREFIX}${c.module}/__start__`)} [style=dashed, label="calls"${style.picture ? `,id=${q(`edge:${prefix}${c.step}->${MODULE_PREFIX}${c.module}/__start__#calls`)}` : ""}];`);
+  }
+  if (style.picture) {
+    for (const s of g.steps) {
+      if (s.target.kind === "channel") lines.push(`${ind}${id(s.name)} -> ${q(`${prefix}channel.${s.target.name}`)} [style=dotted, arrowhead=none, label="uses",id=${q(`edge:${prefix}${s.name}->${prefix}channel.${s.target.name}#uses`)}];`);
+    }
+  }
 }

@@ -1,4 +1,5 @@
 import type { Graph } from "./graph.js";
+import { stronglyConnected } from "../check/strongly-connected.js";
 
 /** One transition of a compiled graph: from a node, to a node (or `_continue` / `return`), labelled. */
 export interface GraphEdge {
@@ -57,4 +58,35 @@ export function moduleCalls(g: Graph, outer: Graph[] = []): ModuleCall[] {
 /** What a module's graph expects from its caller: `adapter.T.N` and `agent.N` (its inherited entries). */
 export function expectedOf(g: Graph): string[] {
   return [...g.adapters.filter((a) => a.inherited && !a.implicit).map((a) => `adapter.${a.id}`), ...g.agents.filter((a) => a.inherited).map((a) => `agent.${a.name}`)];
+}
+
+/**
+ * The edges (indexes into {@link graphEdges}) of each loop of `g` (not its bodies) that no
+ * step of it bounds with `max_visits`: what validate's `unbounded_loop` warns about when
+ * the policy sets no `max_total_steps` (compiler/check/check-loops.ts), drawn in red by
+ * `criteria graph`. A loop is a strongly connected component of more than one node, or a
+ * node with an edge to itself.
+ */
+export function unboundedLoopEdges(g: Graph): Set<number> {
+  const edges = graphEdges(g);
+  const names = [...new Set([...g.steps.map((s) => s.name), ...g.waits.map((w) => w.name), ...g.approvals.map((a) => a.name), ...g.branches.map((b) => b.name), ...g.states.map((s) => s.name)])];
+  const index = new Map(names.map((n, i) => [n, i]));
+  const adjacency: number[][] = names.map(() => []);
+  for (const e of edges) {
+    const from = index.get(e.from);
+    const to = index.get(e.to);
+    if (from !== undefined && to !== undefined) adjacency[from].push(to);
+  }
+  const bounded = new Set(g.steps.filter((s) => s.max_visits !== undefined || s.max_visits_expr !== undefined).map((s) => index.get(s.name)));
+  const component = new Map<number, number>();
+  stronglyConnected(adjacency).forEach((c, k) => {
+    if (c.some((n) => bounded.has(n))) return;
+    if (c.length > 1 || adjacency[c[0]].includes(c[0])) for (const n of c) component.set(n, k);
+  });
+  const out = new Set<number>();
+  edges.forEach((e, i) => {
+    const from = component.get(index.get(e.from) ?? -1);
+    if (from !== undefined && from === component.get(index.get(e.to) ?? -1)) out.add(i);
+  });
+  return out;
 }

@@ -1,0 +1,124 @@
+/**
+ * `criteria graph` (issue "See and edit", item 1): the picture's DOT and its SVG laid out by
+ * Graphviz compiled to WebAssembly. Goldens compare the SVG's structure (the ids and
+ * classes of its nodes, edges and clusters), not its bytes: testdata/graph/<example>.ids,
+ * written only by `UPDATE_GOLDEN=1 npx vitest run test/graph/graph.test.ts` (a missing
+ * one fails). Each example's `graph.svg` must be what `make pictures` writes now.
+ */
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { toDot } from "../../compiler/build/format-dot.js";
+import { toSvg } from "../../compiler/build/format-svg.js";
+import { compile } from "../../compiler/index.js";
+import { graphOf } from "../engine/graph-of.js";
+import { cli } from "../pipeline/helpers.js";
+
+const root = join(import.meta.dirname, "..", "..");
+const examples = readdirSync(join(root, "examples"), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+const update = process.env.UPDATE_GOLDEN === "1";
+
+/** The structure of an SVG Graphviz drew: one `class id` line per node, edge and cluster, in document order. */
+function structure(svg: string): string[] {
+  const decode = (s: string) => s.replace(/&#45;/g, "-").replace(/&gt;/g, ">").replace(/&lt;/g, "<").replace(/&quot;/g, '"').replace(/&amp;/g, "&");
+  return [...svg.matchAll(/<g id="([^"]*)" class="([^"]*)"/g)].filter((m) => m[2] !== "graph").map((m) => `${m[2]} ${decode(m[1])}`);
+}
+
+async function picture(path: string): Promise<string> {
+  const c = await compile(path);
+  expect(c.graph, JSON.stringify(c.diagnostics.filter((d) => d.severity === "error"))).toBeDefined();
+  return toSvg(toDot(c.graph!, { picture: true, unbounded: c.diagnostics.some((d) => d.code === "unbounded_loop") }));
+}
+
+describe("graph pictures of the examples", () => {
+  for (const name of examples) {
+    it(name, async () => {
+      const svg = await picture(join(root, "examples", name));
+      const got = structure(svg).join("\n") + "\n";
+      const file = join(root, "testdata", "graph", `${name}.ids`);
+      if (update) writeFileSync(file, got);
+      expect(existsSync(file), `${file} is missing: run UPDATE_GOLDEN=1 npx vitest run test/graph/graph.test.ts and review it`).toBe(true);
+      expect(got).toBe(readFileSync(file, "utf8"));
+      // No node or edge is left with an id Graphviz made up (node12, edge3): every one is named.
+      expect(got.split("\n").filter((l) => /^(node|edge|cluster) (node|edge|clust)\d+$/.test(l))).toEqual([]);
+      const kept = join(root, "examples", name, "graph.svg");
+      expect(existsSync(kept) && readFileSync(kept, "utf8") === svg, `examples/${name}/graph.svg is not the picture of the example as it is now: run make pictures`).toBe(true);
+    });
+  }
+});
+
+describe("what a picture shows", () => {
+  const loop = (bound: string, policy = "") => `workflow "t" {
+  version = "1"
+  initial_state = "a"
+  target_state = "done"
+}
+${policy}
+state "done" { terminal = true }
+state "failed" {
+  terminal = true
+  success = false
+}
+adapter "noop" "default" {}
+step "a" {
+  target = adapter.noop.default
+  ${bound}
+  outcome "success" { next = step.b }
+  outcome "failure" { next = state.failed }
+}
+step "b" {
+  target = adapter.noop.default
+  outcome "again" { next = step.a }
+  outcome "success" { next = state.done }
+}
+`;
+  const drawn = async (hcl: string, unbounded: boolean) => structure(await toSvg(toDot(await graphOf(hcl), { picture: true, unbounded })));
+
+  it("draws the edges of a loop with no bound in red, and only those", async () => {
+    const lines = await drawn(loop(""), true);
+    expect(lines.filter((l) => l.includes("unbounded"))).toEqual(["edge unbounded edge:a->b#success", "edge unbounded edge:b->a#again"]);
+    expect(lines).toContain("edge edge:b->done#success");
+    // A step of the loop bounds it: nothing is red.
+    expect((await drawn(loop("max_visits = 3"), true)).filter((l) => l.includes("unbounded"))).toEqual([]);
+    // Validate did not warn (a policy bounds every run): nothing is red either.
+    expect((await drawn(loop(""), false)).filter((l) => l.includes("unbounded"))).toEqual([]);
+  });
+
+  it("tells a terminal state that fails from one that succeeds, and both from a plain state", async () => {
+    const dot = toDot(await graphOf(loop("")), { picture: true });
+    expect(dot).toContain(`"done" [shape=doublecircle,id="node:done",style=filled,fillcolor="#d8f3dc"];`);
+    expect(dot).toContain(`"failed" [shape=doubleoctagon,id="node:failed",style=filled,fillcolor="#ffd6d6"];`);
+  });
+
+  it("leaves the plain DOT of compile --format dot as it was (the Go tool's layout)", async () => {
+    const plain = toDot(await graphOf(loop("")));
+    expect(plain).not.toContain("id=");
+    expect(plain).toContain(`"done" [shape=doublecircle];`);
+    expect(plain).toContain(`"failed" [shape=doublecircle];`);
+  });
+});
+
+describe("criteria graph", () => {
+  const example = join(root, "examples", "review_loop");
+
+  it("prints SVG by default, DOT or Mermaid when asked", () => {
+    const svg = cli(["graph", example]);
+    expect(svg.status, svg.stderr).toBe(0);
+    expect(svg.stdout).toMatch(/^<\?xml version="1\.0" encoding="UTF-8" standalone="no"\?>\n/);
+    expect(svg.stdout.trimEnd()).toMatch(/<\/svg>$/);
+    const dot = cli(["graph", example, "--format", "dot"]);
+    expect(dot.stdout).toMatch(/^digraph "review_loop" \{\n/);
+    expect(dot.stdout).toContain(`id="node:`);
+    expect(cli(["graph", example, "-f", "mermaid"]).stdout).toMatch(/^flowchart LR\n/);
+  });
+
+  it("refuses a workflow with errors with its diagnostics, and an unknown format as a usage error", () => {
+    const bad = cli(["graph", join(root, "testdata", "invalid", "default_outcome_undeclared.hcl")]);
+    expect(bad.status).toBe(1);
+    expect(bad.stdout).toBe("");
+    expect(bad.stderr).toMatch(/default_outcome_undeclared\.hcl:\d+:\d+: error\[/);
+    const format = cli(["graph", example, "--format", "png"]);
+    expect(format.status).toBe(2);
+    expect(format.stderr).toContain(`argument 'png' is invalid. Allowed choices are svg, dot, mermaid.`);
+  });
+});
