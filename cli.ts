@@ -127,7 +127,13 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
       for (const d of c.diagnostics) io.err(formatText(d, c.sources) + "\n");
       if (opts.format === "mermaid") return io.out(toMermaid(c.graph));
       const dot = toDot(c.graph, { picture: true, unbounded: c.diagnostics.some((d) => d.code === "unbounded_loop") });
-      io.out(opts.format === "dot" ? dot : await toSvg(dot));
+      if (opts.format === "dot") return io.out(dot);
+      try {
+        io.out(await toSvg(dot));
+      } catch (e) {
+        // Graphviz in WebAssembly has a bounded stack: a graph of several hundred steps can exhaust it.
+        throw new CliError(`Graphviz could not lay out the graph of ${path}: ${(e as Error).message}; criteria graph --format dot prints it for a native Graphviz (dot -Tsvg)`);
+      }
     });
 
   program

@@ -76,6 +76,10 @@ export class UnitEnded<T> extends Error {
  * child stays in its caller's job; the others may run in jobs of their own.
  */
 export function sharesCallerSessions(g: Graph, stateless: (type: string) => boolean, owned: ReadonlySet<string> = new Set()): boolean {
+  // Writes to shared variables or data (its caller's, for a body) are applied in its
+  // caller's memory as they happen: such a child stays in its caller's job too (found by a
+  // new-user trial: under workers, examples/shared_counter ended with its writes lost).
+  if (g.steps.some((s) => s.outcomes.some((o) => Object.keys(o.shared_writes).length > 0 || (o.writes?.length ?? 0) > 0))) return true;
   const mine = new Set(owned);
   for (const a of g.adapters) if (!a.inherited) mine.add(`adapter ${a.id}`);
   for (const a of g.agents) if (!a.inherited) mine.add(`agent ${a.name}`);

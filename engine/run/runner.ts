@@ -280,6 +280,8 @@ export class Runner {
   private readonly abort: AbortController = new AbortController();
   private tree: TreeRecord = foldEntries([]);
   private rootId = "";
+  /** Stops listening to the caller's abort signal (called when start or resume ends). */
+  private detach: () => void = () => undefined;
   /**
    * The run whose lease this runner holds and inside which alone it writes: the root, or a
    * child run advanced in its own job (the runs around it are only replayed).
@@ -293,7 +295,11 @@ export class Runner {
   constructor(private readonly opts: RunnerOptions) {
     this.clock = opts.clock ?? Date.now;
     this.sleep = opts.sleep ?? defaultSleep;
-    opts.signal?.addEventListener("abort", () => this.abort.abort(), { once: true });
+    // Removed when the run ends (a worker's signal outlives thousands of runs: found by a
+    // new-user trial, each job's Runner was kept alive by its listener).
+    const stop = () => this.abort.abort();
+    opts.signal?.addEventListener("abort", stop, { once: true });
+    this.detach = () => opts.signal?.removeEventListener("abort", stop);
     // Every running step (up to parallel_max of them) listens: no listener limit warning.
     setMaxListeners(0, this.abort.signal);
   }
@@ -357,6 +363,7 @@ export class Runner {
     } catch (e) {
       throw this.maskError(this.parkedIfPending(e));
     } finally {
+      this.detach();
       await this.opts.journal.unlock(this.rootId);
     }
   }
@@ -401,6 +408,7 @@ export class Runner {
       if (e instanceof UnitEnded) return e.end as RunEnd;
       throw this.maskError(this.parkedIfPending(e));
     } finally {
+      this.detach();
       await this.opts.journal.unlock(runId);
     }
   }

@@ -167,6 +167,42 @@ describe("child runs in jobs of their own", () => {
     expect(spawned.some((e) => e.payload.detached)).toBe(false);
   });
 
+  it("a child that writes shared variables or data stays in its caller's job, so no write is lost (a new-user trial's file)", async () => {
+    const g = await graphOf(`workflow {
+  name          = "sharedloss"
+  version       = "1"
+  initial_state = "loop"
+  target_state  = "done"
+}
+adapter "shell" "default" {}
+shared_variable "hits" {
+  type  = number
+  value = 0
+}
+step "loop" {
+  count = 3
+  workflow {
+    step "s" {
+      target = adapter.shell.default
+      input { command = "echo hit" }
+      outcome "success" {
+        next          = "_continue"
+        shared_writes = { hits = shared.hits + 1 }
+      }
+      outcome "failure" { next = "_continue" }
+    }
+  }
+  outcome "all_succeeded" { next = state.done }
+  outcome "any_failed"    { next = state.done }
+}
+state "done" { terminal = true }
+output "hits" { value = shared.hits }
+`);
+    const { job, entries } = setup();
+    expect(await job().start(g, {}, "r")).toMatchObject({ state: "done", outputs: { hits: 3 } });
+    expect((await entries("r")).some((e) => e.entry_type === "run.spawned" && (e.payload as { detached?: boolean }).detached)).toBe(false);
+  });
+
   it("a child run that runs in its parent's job cannot be resumed alone: the message names its root", async () => {
     const { runner } = setup();
     await runner().start(await graphOf(fan("noop")), {}, "r");
@@ -278,7 +314,7 @@ describe("lease units", () => {
       ({
         adapters: adapters.map(([id, inherited]) => ({ id, type: id.split(".")[0], name: id.split(".")[1], inherited, implicit: false, config: {} })),
         agents: agents.map(([name, inherited]) => ({ name, inherited, config: {} })),
-        steps: body ? [{ body }] : [],
+        steps: body ? [{ body, outcomes: [] }] : [],
       }) as unknown as Graph;
     expect(sharesCallerSessions(g([["shell.default", true]]), stateless)).toBe(false);
     expect(sharesCallerSessions(g([["copilot.x", true]]), stateless)).toBe(true);
