@@ -120,6 +120,8 @@ export class PostgresJournal implements Journal {
   readonly besideCheckout = false;
   private readonly owner = ownerToken();
   private readonly held = new Map<string, Held>();
+  /** Leases a {@link lock} of this process is taking at this moment (its transaction not ended). */
+  private readonly taking = new Set<string>();
   private closed = false;
   /** Workers share this database: graphile-worker's schema is there, and wake-ups go to its queue. */
   private queue = false;
@@ -371,8 +373,11 @@ export class PostgresJournal implements Journal {
 
   async lock(rootRunId: string, opts: { force?: boolean } = {}): Promise<string | undefined> {
     // Held here already: another runner of this process has it (two jobs for one run in a worker).
+    // Being taken here right now counts too: the check and the taking are not one step (a
+    // transaction lies between), and two jobs woken together would both pass the check.
     const mine = this.held.get(rootRunId);
-    if (mine && !mine.lost) throw new RunLockedError(rootRunId, process.pid, hostname());
+    if ((mine && !mine.lost) || this.taking.has(rootRunId)) throw new RunLockedError(rootRunId, process.pid, hostname());
+    this.taking.add(rootRunId);
     let note: string | undefined;
     let epoch: number;
     try {
@@ -392,6 +397,8 @@ export class PostgresJournal implements Journal {
     } catch (e) {
       if (e instanceof RunLockedError) throw e;
       throw new JournalWriteError(`cannot write the journal ${this.location}: ${storageReason(e)}`);
+    } finally {
+      this.taking.delete(rootRunId);
     }
     this.stopHeartbeat(rootRunId);
     const timer = setInterval(() => void this.renew(rootRunId), Math.max(1, Math.floor(this.ttlMs / 3)));

@@ -308,6 +308,17 @@ export function journalContract(name: string, store: StoreUnderTest): void {
       expect(await j.lock("r")).toBeUndefined();
     });
 
+    it("two runners of one process asking at the same moment: one takes the lease, the other is refused", async () => {
+      // Found by a trial of one worker at --concurrency 8: children ending together woke their
+      // root twice; both jobs passed the "held here already" check before either had taken the
+      // lease, both were fenced, and the run was left active with no job to advance it.
+      const j = await (await fresh()).open();
+      const [a, b] = await Promise.allSettled([j.lock("r"), j.lock("r")]);
+      expect([a.status, b.status].sort()).toEqual(["fulfilled", "rejected"]);
+      expect(((a.status === "rejected" ? a : b) as PromiseRejectedResult).reason).toBeInstanceOf(RunLockedError);
+      expect(await j.append("r", [e()])).toHaveLength(1);
+    });
+
     it("leases are per run tree", async () => {
       const s = await fresh();
       const a = await s.open();
