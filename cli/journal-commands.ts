@@ -159,13 +159,19 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
    * approval node exists and is waiting for a decision nobody has given yet.
    */
   const deliver = async (run: string, target: { signal: string } | { approval: string }, payload: Value | undefined, by: string | undefined, where: { stateDir?: string; store?: string }) => {
-    const { deliverSignal, foldEntries, activeUnits } = await engine();
+    const { deliverSignal, foldEntries, activeUnits, within } = await engine();
     const place = placeOf(where, io);
     const j = await openJournal(place);
     try {
       const row = await j.run(run);
       if (!row) throw new CliError(`no run ${run} in ${placeName(place)} (criteria runs lists them)`);
-      if (row.status !== "active") throw new CliError(`run ${run} has already ended (${row.status})`);
+      if (row.status !== "active") {
+        // A child run that ended while its tree goes on: say how to reach the tree (found by a trial).
+        const root = row.root_run_id !== run ? await j.run(row.root_run_id) : undefined;
+        const again = "signal" in target ? `signal ${row.root_run_id} ${target.signal}` : `${payload === "rejected" ? "reject" : "approve"} ${row.root_run_id} ${target.approval}`;
+        const hint = root?.status === "active" ? `; its run tree is still active: criteria ${again} reaches every run of it` : "";
+        throw new CliError(`run ${run} has already ended (${row.status})${hint}`);
+      }
       const tree = foldEntries((await j.read(row.root_run_id)).entries);
       const graph = tree.runs.get(row.root_run_id)?.spawned?.graph as Graph | undefined;
       const graphs: Graph[] = [];
@@ -191,12 +197,17 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
           throw new CliError(`workflow of run ${run} has no approval "${target.approval}"${nodes.length ? `; ${suggest(target.approval, nodes) ?? `its approvals: ${nodes.join(", ")}`}` : ""}`);
         }
         name = `approval:${target.approval}`;
-        const waiting = [...tree.runs.values()].some((r) => [...r.approvals].some(([k, a]) => k.startsWith(`${target.approval}#`) && a.requested && !a.decided));
-        const given = tree.signals.some((s) => s.payload.name === name && !tree.consumed.has(s.seq));
-        if (given) throw new CliError(`approval "${target.approval}" of run ${run} has already been decided`);
-        if (!waiting) throw new CliError(`run ${run} is not waiting for approval "${target.approval}"`);
+        // Approvals of this run and the runs it started, not decided yet; and decisions given
+        // to them (addressed here, above or below) that no approval has taken up yet. Several
+        // children may wait on one approval node: each decision ends one of them.
+        const pending = [...tree.runs]
+          .filter(([id]) => within(id, run))
+          .reduce((n, [, r]) => n + [...r.approvals].filter(([k, a]) => k.startsWith(`${target.approval}#`) && a.requested && !a.decided).length, 0);
+        const given = tree.signals.filter((s) => s.payload.name === name && !tree.consumed.has(s.seq) && (within(run, s.run_id) || within(s.run_id, run))).length;
+        if (given > 0 && given >= pending) throw new CliError(`approval "${target.approval}" of run ${run} has already been decided`);
+        if (pending === 0) throw new CliError(`run ${run} is not waiting for approval "${target.approval}"`);
       }
-      const e = await deliverSignal(j, row.root_run_id, name, payload, by, Date.now(), activeUnits(tree, row.root_run_id));
+      const e = await deliverSignal(j, row.root_run_id, name, payload, by, Date.now(), activeUnits(tree, row.root_run_id), run);
       io.out(`delivered ${name} to ${run} (journal entry ${e.seq})\n`);
       return EXIT.ok;
     } finally {
@@ -207,7 +218,7 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
   program
     .command("signal")
     .description("deliver a signal to a run waiting in a wait { signal } node")
-    .argument("<run>", "the run id")
+    .argument("<run>", "the run id (a nested run's id reaches only that run and the runs it started)")
     .argument("<name>", "the signal name")
     .option("--payload <json>", "a JSON value carried with the signal")
     .option("--state-dir <dir>", "journal directory")
@@ -230,7 +241,7 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
     program
       .command(decision)
       .description(`${decision} a run's pending approval node`)
-      .argument("<run>", "the run id")
+      .argument("<run>", "the run id (a nested run's id reaches only that run and the runs it started)")
       .argument("<node>", "the approval node's name")
       .option("--by <name>", "who decides (recorded in the journal)", io.env.USER ?? "cli")
       .option("--state-dir <dir>", "journal directory")

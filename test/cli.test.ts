@@ -180,4 +180,71 @@ state "done" { terminal = true }
     expect(await main(["resume", "g1", "--state-dir", state], again)).toBe(0);
     expect(again.stdout).toContain("already ended: succeeded");
   });
+
+  /** Two parallel items, each a body that waits at `node` (a signal wait or an approval). */
+  const twoWaiting = (node: string) => `workflow "t" {
+  version = "1"
+  initial_state = "loop"
+  target_state = "done"
+}
+step "loop" {
+  parallel = ["a", "b"]
+  workflow {
+    initial_state = "gate"
+    ${node}
+  }
+  outcome "all_succeeded" { next = "done" }
+  outcome "any_failed" { next = "done" }
+}
+state "done" { terminal = true }
+`;
+  /** Polls `f` every 100 ms until it holds (5 s at most). */
+  const eventually = async (f: () => Promise<boolean>) => {
+    for (let i = 0; i < 50 && !(await f()); i++) await new Promise((r) => setTimeout(r, 100));
+  };
+
+  it("a signal to a nested run reaches that run only; one to an ended child says how to reach its tree", async () => {
+    // Found by a trial: signal CHILD said "delivered to CHILD" and its sibling took it.
+    const d = mkdtempSync(join(tmpdir(), "criteria-cli-run-"));
+    const wf = join(d, "t.hcl");
+    writeFileSync(wf, twoWaiting(`wait "gate" {\n      signal = "go"\n      next = "_continue"\n    }`));
+    const state = join(d, "state");
+    const run = main(["apply", wf, "--run-id", "s1", "--state-dir", state, "-o", "json"], io());
+    let sent = io();
+    await eventually(async () => (await main(["signal", "s1/loop#1[1]", "go", "--state-dir", state], (sent = io()))) === 0);
+    expect(sent.stdout).toContain("delivered go to s1/loop#1[1]");
+    let ended = io();
+    await eventually(async () => (await main(["signal", "s1/loop#1[1]", "go", "--state-dir", state], (ended = io()))) === 1);
+    expect(ended.stderr).toContain("run s1/loop#1[1] has already ended (succeeded); its run tree is still active: criteria signal s1 go reaches every run of it");
+    // Its sibling did not take it: it is still waiting, and the tree's signal ends it.
+    const runs = io();
+    expect(await main(["runs", "--state-dir", state, "-o", "json"], runs)).toBe(0);
+    expect(runs.stdout).toMatch(/"run_id":"s1","[^\n]*"status":"active"/);
+    expect(await main(["signal", "s1", "go", "--state-dir", state], io())).toBe(0);
+    expect(await run).toBe(0);
+  });
+
+  it("several items waiting on one approval node: each decision ends one, addressed to the tree or to one item", async () => {
+    // Found by a trial: the second of two quick approvals was refused as "already decided".
+    const d = mkdtempSync(join(tmpdir(), "criteria-cli-run-"));
+    const wf = join(d, "t.hcl");
+    writeFileSync(wf, twoWaiting(`approval "gate" {\n      approvers = ["ann"]\n      outcome "approved" { next = "_continue" }\n      outcome "rejected" { next = "_continue" }\n    }`));
+    const state = join(d, "state");
+    const run = main(["apply", wf, "--run-id", "a1", "--state-dir", state, "-o", "json"], io());
+    await eventually(async () => (await main(["approve", "a1/loop#1[1]", "gate", "--by", "bob", "--state-dir", state], io())) === 0);
+    expect(await main(["approve", "a1", "gate", "--by", "carol", "--state-dir", state], io())).toBe(0);
+    // Both approvals have a decision given: a third has nothing to decide.
+    expect(await main(["approve", "a1", "gate", "--by", "dan", "--state-dir", state], io())).toBe(1);
+    expect(await run).toBe(0);
+    const journal = io();
+    expect(await main(["journal", "a1", "--state-dir", state, "-o", "json"], journal)).toBe(0);
+    const decided = journal.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { run_id: string; entry_type: string; payload: { by?: string } })
+      .filter((e) => e.entry_type === "approval.decided")
+      .map((e) => `${e.run_id} ${e.payload.by}`)
+      .sort();
+    expect(decided).toEqual(["a1/loop#1[0] carol", "a1/loop#1[1] bob"]);
+  });
 });

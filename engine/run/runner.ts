@@ -1477,10 +1477,10 @@ export class Runner {
     }
   }
 
-  /** Waits until an unconsumed signal named `name` is in the journal (polling). */
+  /** Waits until an unconsumed signal named `name`, addressed to run `f` or one of its ancestors, is in the journal (polling). */
   private async awaitSignal(f: Frame, name: string, untilMs?: number): Promise<JournalEntry<"signal.received"> | undefined> {
     for (;;) {
-      const hit = this.tree.signals.find((s) => s.payload.name === name && !this.tree.consumed.has(s.seq));
+      const hit = this.tree.signals.find((s) => s.payload.name === name && !this.tree.consumed.has(s.seq) && within(f.runId, s.run_id));
       if (hit) {
         this.tree.consumed.add(hit.seq);
         return hit;

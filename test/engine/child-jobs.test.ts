@@ -143,6 +143,18 @@ describe("child runs in jobs of their own", () => {
     expect((await entries("r")).filter((e) => e.entry_type === "wait.completed")).toHaveLength(2);
   });
 
+  it("a signal addressed to one child is taken by that child's job only, not by its sibling's", async () => {
+    const g = await graphOf(gated(`parallel = ["a", "b"]`));
+    const { journal, job, entries } = setup();
+    await rejection(job().start(g, {}, "r"));
+    for (const child of ["r/loop#1[0]", "r/loop#1[1]"]) expect(await rejection(job().resume(child))).toBeInstanceOf(RunParked);
+    await deliverSignal(journal, "r", "go", undefined, undefined, Date.now(), ["r"], "r/loop#1[1]");
+    expect(await rejection(job().resume("r/loop#1[0]"))).toBeInstanceOf(RunParked);
+    expect(await job().resume("r/loop#1[1]")).toMatchObject({ success: true });
+    const taken = (await entries("r")).filter((e) => e.entry_type === "wait.completed");
+    expect(taken.map((e) => e.run_id)).toEqual(["r/loop#1[1]"]);
+  });
+
   it("a detached child parked past its calling step's timeout ends timeout when its job is woken at the deadline", async () => {
     const g = await graphOf(gated(`count   = 1\n  timeout = "1s"`));
     let now = 1_000_000;
