@@ -173,8 +173,11 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
       try {
         const row = await j.run(run);
         if (!row) throw new CliError(`no run ${run} in ${placeName(placeOf(opts, io))} (criteria runs lists them)`);
-        // A child run advanced in a job of its own has a lease of its own; any other, its root's.
-        const leased = row.parent_run_id && (await j.holder(run)) ? run : row.root_run_id;
+        // A child run advanced in a job of its own has a lease of its own, held or not (found by a
+        // trial: one given back fell through to its root's, which a worker may hold); any other
+        // nested run, the lease of the job it runs in.
+        const { foldEntries, unitOf } = await engine();
+        const leased = row.parent_run_id ? unitOf(foldEntries((await j.read(row.root_run_id)).entries), row.root_run_id, run) : run;
         const held = await j.breakLease(leased);
         if (!held) io.out(`run ${leased} was not held by any process; nothing to unlock\n`);
         else {

@@ -167,6 +167,16 @@ export async function runWorker(opts: WorkerOptions): Promise<WorkerReport> {
            RETURNING j.payload->>'run' AS run_id`,
           [ADVANCE_TASK, 2 * ttl],
         );
+        // Jobs that failed their last attempt (storage failures, 25 times) of runs that have
+        // ended since, or were never submitted: nothing will run them again (found by a trial:
+        // they stayed in the queue for good). An active run's are kept, for its last_error:
+        // any wake-up of that run replaces one and starts its attempts again.
+        await journal.connections.query(
+          `DELETE FROM ${QUEUE_SCHEMA}._private_jobs j USING ${QUEUE_SCHEMA}._private_tasks t
+           WHERE t.id = j.task_id AND t.identifier = $1 AND j.locked_at IS NULL AND j.attempts >= j.max_attempts
+             AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.run_id = j.payload->>'run' AND r.status = 'active')`,
+          [ADVANCE_TASK],
+        );
         for (const r of [...expired, ...stuck]) {
           report.swept++;
           note(r.run_id, `run ${r.run_id}: its holder stopped answering (lease expired); handed back to the queue`);

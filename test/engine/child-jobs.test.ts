@@ -18,6 +18,7 @@ import { LeaseLostError, RunLockedError, SqliteJournal } from "../../engine/jour
 import { activeUnits, ChildrenPending, firstOf, NotThisUnit, sharesCallerSessions, UnitEnded, unitOf, within } from "../../engine/run/child-jobs.js";
 import { RunParked, RunRefused, Runner, type RunnerOptions } from "../../engine/run/runner.js";
 import { deliverSignal } from "../../engine/run/signals.js";
+import { main } from "../../cli.js";
 
 const HEAD = `workflow "t" {\n  version = "1"\n  initial_state = "loop"\n  target_state = "done"\n}\nstate "done" { terminal = true }\nstate "failed" {\n  terminal = true\n  success = false\n}\n`;
 
@@ -153,6 +154,22 @@ describe("child runs in jobs of their own", () => {
     expect(await job().resume("r/loop#1[1]")).toMatchObject({ success: true });
     const taken = (await entries("r")).filter((e) => e.entry_type === "wait.completed");
     expect(taken.map((e) => e.run_id)).toEqual(["r/loop#1[1]"]);
+  });
+
+  it("criteria unlock CHILD of a child whose lease is given back ends nothing, least of all its root's lease", async () => {
+    // Found by a trial: with no holder of the child's own lease, unlock fell through to the root's.
+    const g = await graphOf(gated(`parallel = ["a", "b"]`));
+    const { dir, job } = setup();
+    await rejection(job().start(g, {}, "r"));
+    expect(await rejection(job().resume("r/loop#1[0]"))).toBeInstanceOf(RunParked);
+    // Another process holds the root (a worker advancing it).
+    const other = new SqliteJournal(dir);
+    await other.lock("r");
+    const o = { stdout: "", stderr: "", color: false, isTTY: false, env: {}, out: (t: string) => void (o.stdout += t), err: (t: string) => void (o.stderr += t) };
+    expect(await main(["unlock", "r/loop#1[0]", "--state-dir", dir], o)).toBe(0);
+    expect(o.stdout).toBe("run r/loop#1[0] was not held by any process; nothing to unlock\n");
+    expect(await other.append("r", [{ run_id: "r", step_id: "", attempt: 0, entry_type: "signal.received", at_ms: 1, payload: { name: "go" } }])).toHaveLength(1);
+    await other.close();
   });
 
   it("a detached child parked past its calling step's timeout ends timeout when its job is woken at the deadline", async () => {

@@ -94,6 +94,34 @@ describe.skipIf(skip !== undefined)("workers", () => {
     expect(w.child.exitCode).toBeNull(); // still serving
   }, 90_000);
 
+  it("the sweeper clears queue jobs that used up their attempts once their run has ended; an active run's stay", async () => {
+    // Found by a trial: exhausted jobs of killed workers' runs stayed in the queue for good.
+    const url = await cluster().freshDatabase();
+    const dir = temp("criteria-wk-");
+    const wf = join(dir, "w.hcl");
+    writeFileSync(wf, `${HEAD("gate")}wait "gate" {\n  signal = "go"\n  next = "done"\n}\n`);
+    for (const id of ["ended", "waiting"]) expect(cli(["apply", wf, "--store", url, "--state-dir", join(dir, "s"), "--run-id", id, "--detach"]).status).toBe(0);
+    expect(cli(["signal", "ended", "go", "--store", url]).status).toBe(0);
+    const { default: pg } = await import("pg");
+    const db = new pg.Client({ connectionString: url });
+    await db.connect();
+    try {
+      const w = startWorker(url, join(dir, "w"), { CRITERIA_LEASE_TTL_MS: "1000" });
+      workers.push(w);
+      await until(url, (r) => r.some((x) => x.run_id === "ended" && x.status === "succeeded"), 20_000);
+      // Exhausted jobs, as a queue keeps them after their last failed attempt: one of the ended run, one of a run never submitted, one of the waiting run.
+      for (const run of ["ended", "unknown", "waiting"]) {
+        await db.query("SELECT graphile_worker.add_job('advance', json_build_object('run', $1::text), run_at := now() + interval '1 hour', max_attempts := 1, job_key := $2)", [run, `spent-${run}`]);
+      }
+      await db.query("UPDATE graphile_worker._private_jobs SET attempts = max_attempts, last_error = 'storage failure' WHERE key LIKE 'spent-%'");
+      const left = async () => (await db.query<{ key: string }>("SELECT key FROM graphile_worker._private_jobs WHERE key LIKE 'spent-%' ORDER BY key")).rows.map((r) => r.key);
+      for (let i = 0; i < 40 && (await left()).length > 1; i++) await new Promise((r) => setTimeout(r, 250));
+      expect(await left()).toEqual(["spent-waiting"]);
+    } finally {
+      await db.end();
+    }
+  }, 60_000);
+
   it("--detach needs a PostgreSQL store; a worker needs one too", () => {
     const dir = temp("criteria-wk-");
     const wf = join(dir, "w.hcl");
