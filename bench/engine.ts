@@ -66,7 +66,7 @@ export function noopChain(n: number, loop = false): Graph {
 }
 
 /** Commits per second of a bare insert-and-commit loop (one row, one transaction each). */
-function sqliteLimit(file: string, n: number): number {
+export function sqliteLimit(file: string, n: number): number {
   const db = new Database(file);
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = FULL");

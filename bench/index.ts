@@ -1,10 +1,10 @@
 /**
  * Runs every benchmark (`npm run bench`, `make bench`: `node dist/bench/index.js`):
- * cold start, batch, scaling, the engine, composition and graph pictures. Prints a table per benchmark with the goal and
+ * cold start, batch, scaling, the engine, composition, graph pictures and channels. Prints a table per benchmark with the goal and
  * PASS/MISS beside each figure, and writes the same figures as JSON to
  * bench/out/latest.json. Nothing is asserted: a MISS is a figure, not a failure.
  *
- * Options: `--only cold,batch,scaling,engine,shell,composition,graph` (a subset), `--quick` (fewer runs, for a smoke
+ * Options: `--only cold,batch,scaling,engine,shell,composition,graph,channels` (a subset), `--quick` (fewer runs, for a smoke
  * test), `--runs N` (cold-start rounds, default 15).
  */
 import { cpus, loadavg } from "node:os";
@@ -19,6 +19,7 @@ import { engineBench, type EngineReport } from "./engine.js";
 import { compositionBench, type CompositionReport } from "./composition.js";
 import { shellStepsBench, type ShellStepsReport } from "./shell-steps.js";
 import { graphBench, type GraphReport } from "./graph.js";
+import { channelsBench, type ChannelsReport } from "./channels.js";
 
 /** The command-line options of the benchmark runner. */
 export interface BenchOptions {
@@ -29,13 +30,13 @@ export interface BenchOptions {
 
 /** Parses `--only`, `--quick` and `--runs` (unknown arguments are an error). */
 export function parseArgs(argv: string[]): BenchOptions {
-  const o: BenchOptions = { only: new Set(["cold", "batch", "scaling", "engine", "shell", "composition", "graph"]), quick: false, runs: 15 };
+  const o: BenchOptions = { only: new Set(["cold", "batch", "scaling", "engine", "shell", "composition", "graph", "channels"]), quick: false, runs: 15 };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--quick") o.quick = true;
     else if (a === "--only") o.only = new Set(argv[++i].split(","));
     else if (a === "--runs") o.runs = Number(argv[++i]);
-    else throw new Error(`unknown argument ${a} (use --only cold,batch,scaling,engine,shell,composition,graph, --quick, --runs N)`);
+    else throw new Error(`unknown argument ${a} (use --only cold,batch,scaling,engine,shell,composition,graph,channels, --quick, --runs N)`);
   }
   if (o.quick && !argv.includes("--runs")) o.runs = 3;
   return o;
@@ -77,6 +78,8 @@ async function main(): Promise<void> {
   if (opts.only.has("composition")) comp = await compositionBench(opts.quick);
   let graph: GraphReport | undefined;
   if (opts.only.has("graph")) graph = await graphBench(root, opts.quick);
+  let channels: ChannelsReport | undefined;
+  if (opts.only.has("channels")) channels = await channelsBench(opts.quick);
 
   meta.loadavgEnd = loadavg().map((x) => Math.round(x * 100) / 100);
   meta.seconds = Math.round((Date.now() - started) / 100) / 10;
@@ -108,10 +111,14 @@ async function main(): Promise<void> {
     lines.push(`composition: sessions of an adapter passed to 3 child runs: ${comp.passed_adapter_sessions} (goal 1) ${comp.verdicts.sessions}`);
   }
   if (graph) lines.push(`graph --format svg of a 100-step chain: ${graph.svg["100"].ms} ms, peak RSS ${graph.svg["100"].peakRssMB} MB (a figure; no goal)`);
+  if (channels) {
+    lines.push(`channels: ${Math.round(channels.messages_per_s)} journaled messages/s = ${fmtRatio(channels.ratio_to_limit)} of bare SQLite commits (goal >= 0.5x) ${channels.verdicts.ratio}`);
+    lines.push(`channels: post→recv latency p50 ${channels.latency_ms.p50.toFixed(1)} ms, p99 ${channels.latency_ms.p99.toFixed(1)} ms (goal p99 < 10 ms) ${channels.verdicts.p99}`);
+  }
   process.stdout.write(`\nGoals\n=====\n${lines.map((l) => `  ${l}`).join("\n")}\n`);
 
   const file = join(paths.out, "latest.json");
-  writeFileSync(file, JSON.stringify({ meta, coldStart: cold, batch: bat, scaling: scale, engine: eng, shell, composition: comp, graph, goals: lines }, null, 2) + "\n");
+  writeFileSync(file, JSON.stringify({ meta, coldStart: cold, batch: bat, scaling: scale, engine: eng, shell, composition: comp, graph, channels, goals: lines }, null, 2) + "\n");
   process.stdout.write(`\nwrote ${file} (${meta.seconds} s; load average at the end ${meta.loadavgEnd.join(" ")})\n`);
 }
 

@@ -62,5 +62,19 @@ export function renderEntry(e: JournalEntry, startMs: number): string {
   for (const k of ["workflow", "identity", "outcome", "next", "reason", "state", "success", "index", "decision", "name", "consuming_step_id", "cause", "detail"]) {
     if (p[k] !== undefined && p[k] !== "") bits.push(`${k}=${typeof p[k] === "string" ? p[k] : JSON.stringify(p[k])}`);
   }
+  // Channel messages: who posted what to whom, and which message a receive took.
+  const m = p.message as { id: string; from: string; to: string; body: unknown } | undefined;
+  if (m && typeof p.channel === "string") bits.push(`post ${p.channel}: ${m.from} → ${m.to} ${clip(m.body)} (message ${m.id.slice(0, 12)}…)`);
+  const r = p.recv as { as: string; from?: string } | undefined;
+  if (r && typeof p.channel === "string") bits.push(`recv ${p.channel}: as ${r.as}${r.from ? ` from ${r.from}` : ""}`);
+  const got = p.received as { id: string } | undefined;
+  const out = p.output as { from?: unknown } | undefined;
+  if (got) bits.push(`received message ${got.id.slice(0, 12)}… from ${String(out?.from)}`);
   return `${head}${bits.length ? "  " + bits.join(" ") : ""}`;
+}
+
+/** A message body for one timeline line: its JSON, cut at 60 characters. */
+function clip(v: unknown): string {
+  const s = JSON.stringify(v) ?? "null";
+  return s.length > 60 ? `${s.slice(0, 59)}…` : s;
 }

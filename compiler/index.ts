@@ -119,7 +119,7 @@ async function run(path: string, cwd: string, opts: CompileOptions, out: Compila
     own.push(...addHeaderAgents(decoded.spec, (u) => flowName(set, u, lookup)));
     const resolved = resolveWorkflow(decoded.spec, { rangeAt, modules: lookup, cwd });
     own.push(...resolved.diagnostics);
-    own.push(...runChecks({ spec: decoded.spec, resolution: resolved.value, fileStart: m.fileStart, modules: lookup, entry: m === set.entry }, hasErrors(own)));
+    own.push(...runChecks({ spec: decoded.spec, resolution: resolved.value, fileStart: m.fileStart, modules: lookup, entry: m === set.entry, rangeAt, textOf: (file) => set.sources.get(file)?.text ?? "" }, hasErrors(own)));
     const iface = moduleInterface(m.id, m.path, decoded.spec);
     iface.inputsRead = resolved.value.inputsRead;
     iface.firstError = own.find((d) => d.severity === "error");

@@ -112,7 +112,14 @@ function body(g: Graph, prefix: string, ind: string, lines: string[], outer: Gra
   }
   if (style.picture) {
     for (const s of g.steps) {
-      if (s.target.kind === "channel") lines.push(`${ind}${id(s.name)} -> ${q(`${prefix}channel.${s.target.name}`)} [style=dotted, arrowhead=none, label="uses",id=${q(`edge:${prefix}${s.name}->${prefix}channel.${s.target.name}#uses`)}];`);
+      if (s.target.kind !== "channel") continue;
+      // The channel is drawn where it is declared: this graph, or the nearest enclosing one
+      // (`outer` is innermost first; each one's prefix is one segment shorter).
+      const name = s.target.name;
+      const segments = prefix.split("/").filter(Boolean);
+      const chain = [{ g, prefix }, ...outer.map((o, k) => ({ g: o, prefix: segments.slice(0, segments.length - k - 1).map((x) => `${x}/`).join("") }))];
+      const at = (chain.find((c) => c.g.channels.some((ch) => ch.name === name)) ?? chain[0]).prefix;
+      lines.push(`${ind}${id(s.name)} -> ${q(`${at}channel.${name}`)} [style=dotted, arrowhead=none, label="uses",id=${q(`edge:${prefix}${s.name}->${at}channel.${name}#uses`)}];`);
     }
   }
 }

@@ -2,6 +2,7 @@ import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { Range } from "../diagnostics/range.js";
 import type { NodeRef, WorkflowSpec } from "../decode/spec.js";
 import type { ModuleLookup } from "../resolve/module-interface.js";
+import type { RangeAt } from "../resolve/check-expression.js";
 import type { Resolution } from "../resolve/resolve-workflow.js";
 import type { Scope } from "../resolve/scope.js";
 
@@ -15,6 +16,10 @@ export interface CheckContext {
   modules: ModuleLookup;
   /** True for the module the user named (false for a subworkflow source or a flow). */
   entry: boolean;
+  /** Offsets in a loaded file → a range (for positions inside an expression). */
+  rangeAt: RangeAt;
+  /** The text of a loaded file ("" when it is not loaded): for positions inside a literal. */
+  textOf(file: string): string;
 }
 
 /** One check: a pure function from the context to its diagnostics. */

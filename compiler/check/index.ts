@@ -2,6 +2,7 @@ import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { checkAdapterUse } from "./check-adapter-use.js";
 import { checkBodies } from "./check-bodies.js";
 import { checkCalls } from "./check-calls.js";
+import { checkChannels } from "./check-channels.js";
 import { checkEnvironments } from "./check-environments.js";
 import { checkExits } from "./check-exits.js";
 import { checkHeader } from "./check-header.js";
@@ -39,6 +40,7 @@ export const CHECKS: readonly Check[] = [
   checkLiteralTypes,
   checkAdapterUse,
   checkCalls,
+  checkChannels,
   checkUnused,
 ];
 

@@ -71,10 +71,36 @@ export interface Payloads {
   "step.attempt.crashed": { idempotency_key: string; visit: number; iteration?: number };
   /** An attempt stopped on purpose (a signal to criteria, the timeout of a step around it) before its result. */
   "step.attempt.interrupted": { idempotency_key: string; visit: number; iteration?: number; cause: "signal" | "timeout" };
-  /** The adapter is about to be invoked for an effectful attempt. */
-  "effect.recorded": { idempotency_key: string; adapter: string; visit: number; iteration?: number };
-  /** The adapter returned: its result is final; resume re-uses it and never re-executes. */
-  "effect.confirmed": { idempotency_key: string; visit: number; iteration?: number; outcome: string; output: Record<string, Value>; reason: Reason; detail?: string };
+  /**
+   * An effect is about to happen: an effectful adapter is about to be invoked (`kind`
+   * absent or `adapter`), or a channel step posts a message (`post`: the message, which
+   * recording delivers to the embedded broker) or starts receiving one (`recv`: who
+   * receives, from whom, until when). One effect protocol for all three (the channels issue).
+   */
+  "effect.recorded": {
+    idempotency_key: string;
+    adapter: string;
+    visit: number;
+    iteration?: number;
+    kind?: "adapter" | "post" | "recv";
+    channel?: string;
+    message?: ChannelMessage;
+    recv?: { as: string; from?: string; until_ms: number };
+  };
+  /**
+   * The effect's result is final; resume re-uses it and never re-executes. A channel
+   * receive names the message it took (`received`): no receive takes it again.
+   */
+  "effect.confirmed": {
+    idempotency_key: string;
+    visit: number;
+    iteration?: number;
+    outcome: string;
+    output: Record<string, Value>;
+    reason: Reason;
+    detail?: string;
+    received?: { channel: string; as: string; id: string };
+  };
   /** One item of an iterating step finished. */
   "iteration.completed": {
     visit: number;
@@ -126,6 +152,17 @@ export interface Payloads {
     /** A nested run without `output` blocks: its steps' outputs merged, which its caller reads. */
     result?: Record<string, Value>;
   };
+}
+
+/**
+ * A message posted on a channel: its id is deterministic (the posting step's idempotency
+ * key and its sequence in the step), so a post made again after a crash is the same message.
+ */
+export interface ChannelMessage {
+  id: string;
+  from: string;
+  to: string;
+  body: Value;
 }
 
 /** One earlier run's outputs recalled into a memory pack. */

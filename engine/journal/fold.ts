@@ -1,4 +1,4 @@
-import type { JournalEntry, Payloads } from "./entry.js";
+import type { ChannelMessage, JournalEntry, Payloads } from "./entry.js";
 
 /** What the journal says about one run: the fold of its entries (docs/architecture.md, Resume). */
 export interface RunRecord {
@@ -35,6 +35,8 @@ export interface AttemptRecord {
   transientFailures: number;
   /** The attempts counted in `transientFailures` (so folding an entry twice counts it once). */
   transientAttempts: Set<number>;
+  /** A channel receive's deadline, as its first attempt recorded it (later attempts keep it). */
+  recvUntil?: number;
 }
 
 /** Results the runner retries, within `policy.max_step_retries`. */
@@ -47,7 +49,24 @@ export interface TreeRecord {
   signals: JournalEntry<"signal.received">[];
   /** Seqs of signals already consumed by waits/approvals. */
   consumed: Set<number>;
+  /** Each channel's messages, in journal order (one per id), and the ids a receive took. */
+  channels: Map<string, ChannelRecord>;
   lastSeq: number;
+}
+
+/** What the tree's journal says of one channel: the embedded broker's whole state. */
+export interface ChannelRecord {
+  messages: (ChannelMessage & { seq: number; at_ms: number })[];
+  /** The ids of `messages`. */
+  ids: Set<string>;
+  received: Set<string>;
+}
+
+/** The record of channel `name` in `tree`, created empty on first use. */
+export function channelOf(tree: TreeRecord, name: string): ChannelRecord {
+  let c = tree.channels.get(name);
+  if (!c) tree.channels.set(name, (c = { messages: [], ids: new Set(), received: new Set() }));
+  return c;
 }
 
 /** An empty record for a run. */
@@ -62,7 +81,7 @@ export function emptyRecord(runId: string): RunRecord {
  * run and a resumed one hold the same state.
  */
 export function foldEntries(entries: Iterable<JournalEntry>, into?: TreeRecord): TreeRecord {
-  const tree: TreeRecord = into ?? { runs: new Map(), signals: [], consumed: new Set(), lastSeq: 0 };
+  const tree: TreeRecord = into ?? { runs: new Map(), signals: [], consumed: new Set(), channels: new Map(), lastSeq: 0 };
   for (const e of entries) applyEntry(tree, e);
   return tree;
 }
@@ -109,8 +128,23 @@ export function applyEntry(tree: TreeRecord, e: JournalEntry): void {
         rec.crashed.add(e.attempt);
         rec.interrupted.add(e.attempt);
       }
-      else if (e.entry_type === "effect.confirmed") {
+      else if (e.entry_type === "effect.recorded") {
+        // A post's record is its delivery: the first record of an id is the message (a post
+        // made again after a crash records the same id, and is the same message).
+        const until = (p as Payloads["effect.recorded"]).recv?.until_ms;
+        if (until !== undefined && rec.recvUntil === undefined) rec.recvUntil = until;
+        const m = (p as Payloads["effect.recorded"]).message;
+        const ch = (p as Payloads["effect.recorded"]).channel;
+        if (m && ch !== undefined) {
+          const c = channelOf(tree, ch);
+          if (!c.ids.has(m.id)) {
+            c.ids.add(m.id);
+            c.messages.push({ ...m, seq: e.seq, at_ms: e.at_ms });
+          }
+        }
+      } else if (e.entry_type === "effect.confirmed") {
         const c = p as Payloads["effect.confirmed"];
+        if (c.received) channelOf(tree, c.received.channel).received.add(c.received.id);
         rec.confirmed = c;
         rec.confirmedAttempt = e.attempt;
         if (RETRYABLE.has(c.reason)) {

@@ -7,10 +7,9 @@ const UNSUPPORTED_ENVIRONMENTS = new Set(["sandbox", "container", "remote"]);
  * What a run cannot do, found before its first step (docs/language.md, What apply
  * refuses): an adapter distributed as an OCI artifact (`source`: criteria does not
  * fetch, verify or sandbox adapters), an adapter type that is neither built in nor an
- * installed `criteria-adapter-<type>` (when `adapterExists` is given), a step in a
- * `sandbox`, `container` or `remote` environment, and a step that targets a channel
- * (channels validate; running them is not built yet). `validate` accepts all three, as the
- * Go tool does; a run refuses them rather than ignoring them.
+ * installed `criteria-adapter-<type>` (when `adapterExists` is given), and a step in a
+ * `sandbox`, `container` or `remote` environment. `validate` accepts them, as the Go tool
+ * does; a run refuses them rather than ignoring them.
  *
  * @param graph the root graph (its modules and bodies are searched too)
  * @param adapterExists whether an adapter type can be served, from the module's directory
@@ -37,7 +36,6 @@ export function preflight(graph: Graph, baseDir: string, adapterExists?: (type: 
         seen.add(`env:${env.id}`);
         out.push(`${env.at ? `${env.at}: ` : ""}environment "${type}" "${env.id.slice(type.length + 1)}" (step "${s.name}"): criteria runs steps as local processes only; ${type} isolation is not provided, so the run is refused rather than run unisolated`);
       }
-      if (s.target.kind === "channel") out.push(`step "${s.name}" targets channel "${s.target.name}": running channels is not built yet (they validate); the run is refused rather than failing at that step`);
       if (s.body) visit(s.body, dir);
     }
   };

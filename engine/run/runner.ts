@@ -22,6 +22,7 @@ import { orphanFile, reapOrphan } from "../adapters/run-process.js";
 import { idempotencyKey, newRunId, specHash } from "./identity.js";
 import { iterationItems } from "./iteration-items.js";
 import { runApproval, runWait, type NodeHost, type NodeRun } from "./wait-nodes.js";
+import { channelOp, runChannelStep, type ChannelHost } from "./channel-steps.js";
 import { defaultSleep, MAX_TIMER_MS } from "./sleep.js";
 import { ChildrenPending, firstOf, NotThisUnit, sharesCallerSessions, UnitEnded, unitOf, within } from "./child-jobs.js";
 
@@ -331,9 +332,14 @@ export class Runner {
     return this.serially(async () => {
       const written = await this.opts.journal.append(this.rootId, entries, opts);
       for (const e of written) applyEntry(this.tree, e);
+      // A receive of this process waiting for a message looks again at once (others poll).
+      if (written.some((e) => e.entry_type === "effect.recorded" && (e.payload as Payloads["effect.recorded"]).kind === "post")) this.posted.dispatchEvent(new Event("post"));
       return written;
     });
   }
+
+  /** Fires when this runner journals a channel post (channel-steps.ts `ChannelHost.sleep`). */
+  private readonly posted = new EventTarget();
 
   /** The tail of this runner's journal operations: each starts when the one before it has ended. */
   private journalQueue: Promise<unknown> = Promise.resolve();
@@ -1156,7 +1162,7 @@ export class Runner {
   ): Promise<ItemOutcome> {
     const call = this.childCall(f, step, each);
     if (call) return this.spawnChild(f, step, visit, iteration, each, call);
-    if (step.target.kind !== "adapter" && step.target.kind !== "agent") {
+    if (step.target.kind !== "adapter" && step.target.kind !== "agent" && step.target.kind !== "channel") {
       return { outcome: "failure", output: {}, reason: "adapter_error", detail: `step "${step.name}": ${step.target.kind} targets cannot run yet`, pending: [] };
     }
     const stepId = visit > 1 ? `${step.name}@${visit}` : step.name;
@@ -1183,6 +1189,7 @@ export class Runner {
     } else if (rec && rec.started > 0 && rec.confirmedAttempt !== rec.started && rec.interrupted.has(rec.started)) {
       this.emit({ event: "warning", run_id: f.runId, message: `${named} attempt ${rec.started} was interrupted; running it again` });
     }
+    if (step.target.kind === "channel") return this.channelStep(f, step, step.target.name, { key, attempt, tag, untilMs: rec?.recvUntil }, each);
     const { adapter, sessionId, sessions, config, agent, secrets } = this.targetOf(f, step);
     const onCrash = this.onCrash(f, step);
     if (step.lifecycle) {
@@ -1283,6 +1290,53 @@ export class Runner {
       if (adapter.effectful) pending.push(confirmed);
       return { outcome: res.outcome, output: res.output, reason: res.reason, detail: res.detail, pending };
     }
+  }
+
+  /**
+   * One attempt of a step that targets channel `name` (channel-steps.ts): the channel as
+   * declared by the run or an enclosing one, the step's input evaluated into its operation.
+   * @throws EvalFailure when the input is not a post or a receive of the channel's participants
+   */
+  private async channelStep(
+    f: Frame,
+    step: GraphStep,
+    name: string,
+    at: { key: string; attempt: number; tag: { visit: number; iteration?: number }; untilMs?: number },
+    each: Record<string, Value> | undefined,
+  ): Promise<ItemOutcome> {
+    let channel: Graph["channels"][number] | undefined;
+    for (let g: Frame | undefined = f; g && !channel; g = g.parent) channel = g.graph.channels.find((c) => c.name === name);
+    if (!channel) throw new EvalFailure(`step "${step.name}": channel "${name}" is not declared here`);
+    const ns = this.namespaces(each ? { ...f, each } : f);
+    const input = step.input_expr ? evalExpr(step.input_expr, ns, this.fns(f)) : evalMap(step.input, ns, this.fns(f));
+    if (input === null || typeof input !== "object" || Array.isArray(input)) throw new EvalFailure(`${step.input_expr?.at ?? step.name}: step "${step.name}": input must be an object`);
+    const where = step.input_expr?.at ?? Object.values(step.input)[0]?.at ?? `step "${step.name}"`;
+    const op = channelOp(input, channel, where);
+    const host: ChannelHost = {
+      clock: this.clock,
+      // Sleeps until the next poll, or until this runner journals a post.
+      sleep: async (ms, signal) => {
+        const woken = new AbortController();
+        const wake = () => woken.abort();
+        this.posted.addEventListener("post", wake, { once: true });
+        signal.addEventListener("abort", wake, { once: true });
+        try {
+          await this.sleep(ms, woken.signal);
+        } finally {
+          this.posted.removeEventListener("post", wake);
+          signal.removeEventListener("abort", wake);
+        }
+      },
+      signal: f.signal,
+      interrupted: () => this.stopped(f),
+      append: (entries, opts) => this.append(entries, opts),
+      entry: (...a) => this.entry(...a),
+      emit: (e) => this.emit(e),
+      tree: this.tree,
+      refresh: async () => void (await this.serially(() => this.opts.journal.scan(this.rootId, (e) => applyEntry(this.tree, e), this.tree.lastSeq))),
+      pollMs: this.opts.pollMs ?? 250,
+    };
+    return runChannelStep(host, { runId: f.runId, step: step.name, channel: name, op, ...at });
   }
 
   /** The step's on_crash, else its adapter's or agent's (wherever declared), else `fail`. */

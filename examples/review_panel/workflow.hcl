@@ -1,6 +1,7 @@
-# review_panel — two specialised reviewers read the same diff in parallel, then settle their
-# differences on a `channel` (a journaled message exchange between agents) before the executor
-# applies the agreed changes; a split panel goes to a human approval. All agents are scripted.
+# review_panel — two specialised reviewers read the same diff in parallel and consult each
+# other on a `channel` mid-review (each posts its finding to the other lens and receives the
+# other's: journaled messages, seen exactly once even across a crash and a resume); then the
+# executor summarises both reviews and what each lens heard. All agents are scripted.
 workflow "review_panel" {
   version       = "1"
   initial_state = "diff"
@@ -63,8 +64,6 @@ step "reviews" {
   parallel_max = 2
 
   workflow {
-    # Bodies start at their first step. (A body header `workflow { initial_state = "pick_reviewer" }`
-    # would say this directly, but the HCL form of a body header is rejected by the compiler today.)
     step "announce" {
       target = adapter.noop.default
       input {
@@ -89,10 +88,16 @@ step "reviews" {
       input {
         diff = steps.diff.stdout
       }
-      outcome "done" {
-        next   = "return"
-        output = { lens = each.value, notes = steps.security_review.notes }
+      outcome "done" { next = "tell_maintainability" }
+    }
+
+    # Each lens tells the other what it found: a post on the panel channel.
+    step "tell_maintainability" {
+      target = channel.panel
+      input {
+        post = { from = "security", to = "maintainability", body = steps.security_review.notes }
       }
+      outcome "success" { next = "hear" }
     }
 
     step "maintainability_review" {
@@ -100,45 +105,47 @@ step "reviews" {
       input {
         diff = steps.diff.stdout
       }
-      outcome "done" {
+      outcome "done" { next = "tell_security" }
+    }
+
+    step "tell_security" {
+      target = channel.panel
+      input {
+        post = { from = "maintainability", to = "security", body = steps.maintainability_review.notes }
+      }
+      outcome "success" { next = "hear" }
+    }
+
+    # ... and hears what the other lens found (bounded: a silent lens is a timeout, not a hang).
+    step "hear" {
+      target = channel.panel
+      input {
+        recv = { as = each.value, timeout = "10m" }
+      }
+      outcome "received" {
         next   = "return"
-        output = { lens = each.value, notes = steps.maintainability_review.notes }
+        output = { lens = each.value, heard_from = steps.hear.from, heard = steps.hear.body }
+      }
+      outcome "timeout" {
+        next   = "return"
+        output = { lens = each.value, heard_from = "", heard = "" }
       }
     }
   }
 
-  outcome "all_succeeded" { next = "discuss" }
+  outcome "all_succeeded" { next = "summary" }
   outcome "any_failed"    { next = "failed" }
 }
 
-step "discuss" {
-  target  = channel.panel
-  timeout = "10m"
-  input {
-    topic  = "Agree on one list of required changes"
-    diff   = steps.diff.stdout
-    notes  = jsonencode(steps.reviews)
-  }
-  outcome "consensus" {
-    next   = "apply"
-    output = { changes = steps.discuss.changes }
-  }
-  outcome "split" { next = "tie_break" }
-}
-
-approval "tie_break" {
-  approvers = ["tech-lead"]
-  reason    = "The review panel disagrees; pick the changes to apply."
-  outcome "approved" { next = "apply" }
-  outcome "rejected" { next = "failed" }
-}
-
-step "apply" {
+step "summary" {
   target = agent.executor
   input {
-    changes = steps.discuss.changes
+    panel = jsonencode(steps.reviews)
   }
-  outcome "done"    { next = "applied" }
+  outcome "done" {
+    next   = "applied"
+    output = { summary = steps.summary.summary }
+  }
   outcome "failure" { next = "failed" }
 }
 
@@ -149,4 +156,8 @@ state "applied" {
 state "failed" {
   terminal = true
   success  = false
+}
+
+output "summary" {
+  value = steps.summary.summary
 }

