@@ -64,6 +64,17 @@ export class SignalTakenError extends Error {
   }
 }
 
+/**
+ * The channel message an append's receive meant to take was taken first by another
+ * receive of the run tree ({@link AppendOptions.takes}): nothing was written; the receive
+ * looks for the next message.
+ */
+export class MessageTakenError extends Error {
+  constructor(readonly id: string) {
+    super(`channel message ${id} was received by another receive first`);
+  }
+}
+
 /** This process's lease on a run was taken over (it expired, or `--force`): it may not write. */
 export class LeaseLostError extends Error {
   constructor(readonly runId: string, now: string) {

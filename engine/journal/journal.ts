@@ -68,6 +68,15 @@ export interface AppendOptions {
    * whichever process advances each.
    */
   consumes?: number;
+  /**
+   * The channel message this append's receive takes (an `effect.confirmed` naming it in
+   * `received`), and the `seq` of its post's record (no receive of it can come before):
+   * refused with {@link MessageTakenError}, writing nothing, when a receive of the tree
+   * took it already. Checked in the append's transaction, so a message is received once
+   * whichever process runs each receiver (the channels issue); the check reads only the
+   * entries after the post.
+   */
+  takes?: { id: string; after: number };
 }
 
 /**

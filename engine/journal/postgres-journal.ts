@@ -4,7 +4,7 @@ import type { Pool, PoolClient } from "pg";
 import { procStat } from "../process-info.js";
 import { canonicalJson } from "./canonical-json.js";
 import type { EntryType, JournalEntry, MemoryItem, NewEntry, Payloads } from "./entry.js";
-import { JournalDamagedError, JournalOpenError, JournalReadError, JournalWriteError, LeaseLostError, RunLockedError, SignalTakenError, storageReason } from "./errors.js";
+import { JournalDamagedError, JournalOpenError, JournalReadError, JournalWriteError, LeaseLostError, MessageTakenError, RunLockedError, SignalTakenError, storageReason } from "./errors.js";
 import type { AppendOptions, Damage, Journal, LeaseHolder, RunRow } from "./journal.js";
 import { withoutPassword } from "./store-url.js";
 import { DEFAULT_LEASE_TTL_MS, holderOf, NOT_HELD, ownerToken, takeOver, type LeaseState } from "./lease.js";
@@ -214,6 +214,14 @@ export class PostgresJournal implements Journal {
           );
           if (rowCount) throw new SignalTakenError(opts.consumes);
         }
+        if (opts.takes !== undefined) {
+          const { rowCount } = await c.query("SELECT 1 FROM journal WHERE root_run_id = $1 AND seq > $2 AND entry_type = 'effect.confirmed' AND payload::jsonb -> 'received' ->> 'id' = $3 LIMIT 1", [
+            rootRunId,
+            opts.takes.after,
+            opts.takes.id,
+          ]);
+          if (rowCount) throw new MessageTakenError(opts.takes.id);
+        }
         const out: JournalEntry[] = [];
         // The seqs first (each checksum covers its seq), taken under the tree's lock: in commit order.
         const { rows: seqs } = await c.query<{ seq: number }>("SELECT nextval(pg_get_serial_sequence('journal', 'seq')) AS seq FROM generate_series(1, $1::int)", [entries.length]);
@@ -244,7 +252,7 @@ export class PostgresJournal implements Journal {
         return out;
       }, opts);
     } catch (err) {
-      if (err instanceof LeaseLostError || err instanceof SignalTakenError) throw err;
+      if (err instanceof LeaseLostError || err instanceof SignalTakenError || err instanceof MessageTakenError) throw err;
       throw new JournalWriteError(`cannot write the journal ${this.location}: ${storageReason(err)}`);
     }
   }

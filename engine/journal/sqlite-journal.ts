@@ -4,7 +4,7 @@ import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync } from 
 import { join } from "node:path";
 import { canonicalJson } from "./canonical-json.js";
 import type { EntryType, JournalEntry, MemoryItem, NewEntry } from "./entry.js";
-import { JournalDamagedError, JournalOpenError, JournalReadError, JournalWriteError, LeaseLostError, RunLockedError, SignalTakenError, storageReason } from "./errors.js";
+import { JournalDamagedError, JournalOpenError, JournalReadError, JournalWriteError, LeaseLostError, MessageTakenError, RunLockedError, SignalTakenError, storageReason } from "./errors.js";
 import type { AppendOptions, Damage, Journal, LeaseHolder, RunRow } from "./journal.js";
 import { Leases } from "./lease.js";
 import { checksum, memoryText, pickMemory, recallTerms, tallyDamage, type DamagedRow } from "./store-rules.js";
@@ -86,6 +86,8 @@ export class SqliteJournal implements Journal {
   private readonly appendTx: Database.Transaction<(root: string, entries: NewEntry[], opts: AppendOptions) => JournalEntry[]>;
   /** The entry that consumed signal `seq` of a tree, if any ({@link AppendOptions.consumes}). */
   private readonly consumedBy: Database.Statement;
+  /** The receive that took channel message `id` of a tree, if any ({@link AppendOptions.takes}). */
+  private readonly takenBy: Database.Statement;
   private readonly killAfter: number | undefined;
   private readonly file: string;
   private readonly leases: Leases;
@@ -146,6 +148,7 @@ export class SqliteJournal implements Journal {
       this.consumedBy = this.db.prepare(
         "SELECT seq FROM journal WHERE root_run_id = ? AND entry_type IN ('wait.completed', 'approval.decided') AND json_extract(payload, '$.signal_seq') = ? LIMIT 1",
       );
+      this.takenBy = this.db.prepare("SELECT seq FROM journal WHERE root_run_id = ? AND seq > ? AND entry_type = 'effect.confirmed' AND json_extract(payload, '$.received.id') = ? LIMIT 1");
     } catch (e) {
       try {
         this.db?.close();
@@ -186,7 +189,7 @@ export class SqliteJournal implements Journal {
       if (soft) this.db.pragma("synchronous = NORMAL");
       out = this.appendTx.immediate(rootRunId, entries, opts);
     } catch (err) {
-      if (err instanceof LeaseLostError || err instanceof SignalTakenError) throw err;
+      if (err instanceof LeaseLostError || err instanceof SignalTakenError || err instanceof MessageTakenError) throw err;
       throw new JournalWriteError(`cannot write the journal ${this.file}: ${storageReason(err)}`);
     } finally {
       if (soft) this.db.pragma("synchronous = FULL");
@@ -200,6 +203,7 @@ export class SqliteJournal implements Journal {
     const out: JournalEntry[] = [];
     this.leases.check(opts.lease ?? rootRunId, opts.lease !== undefined);
     if (opts.consumes !== undefined && this.consumedBy.get(rootRunId, opts.consumes)) throw new SignalTakenError(opts.consumes);
+    if (opts.takes !== undefined && this.takenBy.get(rootRunId, opts.takes.after, opts.takes.id)) throw new MessageTakenError(opts.takes.id);
     let seq = this.nextSeq();
     for (const e of entries) {
       const payload = canonicalJson(e.payload);

@@ -4,6 +4,7 @@ import type { Reason } from "../adapters/adapter.js";
 import type { JournalEntry, NewEntry, Payloads } from "../journal/entry.js";
 import type { AppendOptions } from "../journal/journal.js";
 import type { TreeRecord } from "../journal/fold.js";
+import { MessageTakenError } from "../journal/errors.js";
 import { EvalFailure } from "./evaluate.js";
 import type { RunEvent } from "./events.js";
 
@@ -81,12 +82,17 @@ export interface ChannelAttempt {
   untilMs?: number;
 }
 
-/** A channel step's result; `pending` is written with the step's completion. */
+/**
+ * A channel step's result; `pending` is written with the step's completion, which needs no
+ * flush of its own (`soft`): lost on a power failure, the step is done again harmlessly
+ * (a post records the same message id; a confirmed receive is re-used).
+ */
 export interface ChannelResult {
   outcome: string;
   output: Record<string, Value>;
   reason: Reason;
   pending: NewEntry[];
+  soft: true;
 }
 
 /**
@@ -105,24 +111,32 @@ export async function runChannelStep(h: ChannelHost, a: ChannelAttempt): Promise
     const message = { id: `${a.key}.1`, from: a.op.from, to: a.op.to, body: a.op.body };
     await h.append([started, h.entry(a.runId, a.step, attempt, "effect.recorded", { ...base, adapter: "channel", kind: "post", channel: a.channel, message })]);
     const output = { id: message.id, channel: a.channel, from: message.from, to: message.to };
-    return { outcome: "success", output, reason: "ok", pending: [h.entry(a.runId, a.step, attempt, "effect.confirmed", { ...base, outcome: "success", output, reason: "ok" })] };
+    return { outcome: "success", output, reason: "ok", pending: [h.entry(a.runId, a.step, attempt, "effect.confirmed", { ...base, outcome: "success", output, reason: "ok" })], soft: true };
   }
   const op = a.op;
   const until = a.untilMs ?? h.clock() + op.timeoutMs;
-  await h.append([started, h.entry(a.runId, a.step, attempt, "effect.recorded", { ...base, adapter: "channel", kind: "recv", channel: a.channel, recv: { as: op.as, ...(op.from ? { from: op.from } : {}), until_ms: until } })]);
+  // Not flushed: a power loss that takes it takes nothing else (the receive starts again, with a new deadline).
+  await h.append([started, h.entry(a.runId, a.step, attempt, "effect.recorded", { ...base, adapter: "channel", kind: "recv", channel: a.channel, recv: { as: op.as, ...(op.from ? { from: op.from } : {}), until_ms: until } })], { sync: false });
   for (;;) {
     const c = h.tree.channels.get(a.channel);
     const m = c?.messages.find((x) => x.to === op.as && (op.from === undefined || x.from === op.from) && !c.received.has(x.id));
     if (m) {
       const output = { id: m.id, from: m.from, body: m.body, at: m.at_ms };
-      await h.append([h.entry(a.runId, a.step, attempt, "effect.confirmed", { ...base, outcome: "received", output, reason: "ok", received: { channel: a.channel, as: op.as, id: m.id } })]);
-      return { outcome: "received", output, reason: "ok", pending: [] };
+      // Taken here, at once: no other receive of this process looks at it again.
+      c!.received.add(m.id);
+      try {
+        await h.append([h.entry(a.runId, a.step, attempt, "effect.confirmed", { ...base, outcome: "received", output, reason: "ok", received: { channel: a.channel, as: op.as, id: m.id } })], { takes: { id: m.id, after: m.seq } });
+      } catch (e) {
+        if (e instanceof MessageTakenError) continue; // another process's receive took it: the next one
+        throw e;
+      }
+      return { outcome: "received", output, reason: "ok", pending: [], soft: true };
     }
     if (h.signal.aborted) throw h.interrupted();
     const left = until - h.clock();
     if (left <= 0) {
       const output = {};
-      return { outcome: "timeout", output, reason: "ok", pending: [h.entry(a.runId, a.step, attempt, "effect.confirmed", { ...base, outcome: "timeout", output, reason: "ok" })] };
+      return { outcome: "timeout", output, reason: "ok", pending: [h.entry(a.runId, a.step, attempt, "effect.confirmed", { ...base, outcome: "timeout", output, reason: "ok" })], soft: true };
     }
     await h.sleep(Math.min(h.pollMs, left), h.signal);
     await h.refresh();

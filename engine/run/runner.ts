@@ -57,6 +57,8 @@ interface ItemOutcome {
   child_states?: string[];
   /** An item's own outcome already took effect and chose the step's route (`exit` of an iteration). */
   routed?: boolean;
+  /** Its completion needs no flush of its own: doing it again is harmless (a channel step, channel-steps.ts). */
+  soft?: boolean;
 }
 
 /** What a step visit ends with (an iterating step's output is the list of its items'). */
@@ -924,7 +926,7 @@ export class Runner {
         ...(effects?.data ? { data: effects.data } : {}),
         ...(next === "return" && effects?.projection ? { projection: effects.projection } : {}),
       }),
-    ]);
+    ], result.soft ? { sync: false } : {});
     if (effects?.shared) Object.assign(this.shared, effects.shared);
     f.data.apply(effects?.data);
     f.outputs[step.name] = output as Value;
@@ -1033,7 +1035,7 @@ export class Runner {
             ...(effects?.shared ? { shared: effects.shared } : {}),
             ...(effects && own!.next !== "_continue" ? { exit: own!.name } : {}),
           }),
-        ]);
+        ], r.soft ? { sync: false } : {});
         done = f.rec.iterations.get(key)!;
         this.emit({
           event: "iteration.completed",

@@ -182,11 +182,21 @@ output "heard" { value = [steps.first.body, steps.second.body] }
 output "third" { value = steps.third }
 `);
     const journal = new SqliteJournal(mkdtempSync(join(tmpdir(), "criteria-chan-order-")));
+    // Which appends asked for a flush: a channel step's completion does not (done again, it is harmless).
+    const unsynced: string[] = [];
+    const append = journal.append.bind(journal);
+    journal.append = async (root, en, opts) => {
+      if (opts?.sync === false) unsynced.push(...en.map((e) => `${e.step_id} ${e.entry_type}`));
+      return append(root, en, opts);
+    };
     let now = 1_000_000;
     const runner = new Runner({ journal, adapterFor, baseDir: tmpdir(), pollMs: 1000, clock: () => now, sleep: async (ms) => void (now += ms) });
     const end = await runner.start(g, {}, "o");
     const en = (await journal.read("o")).entries;
     await journal.close();
+    expect(unsynced).toContain("first step.completed");
+    expect(unsynced).toContain("say step.completed");
+    expect(unsynced).not.toContain("first effect.confirmed"); // a receive's confirmation is the one flushed
     // The order the posts were journaled in, whichever item ran first.
     const order = messagesOf(en).posts.map((e) => (e.payload.message!.body as string));
     expect(end).toMatchObject({ state: "done", success: true, outputs: { heard: order, third: {} } });

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { JournalEntry, NewEntry, Payloads } from "../../../engine/journal/entry.js";
-import { JournalDamagedError, JournalWriteError, LeaseLostError, RunLockedError, SignalTakenError } from "../../../engine/journal/errors.js";
+import { JournalDamagedError, JournalWriteError, LeaseLostError, MessageTakenError, RunLockedError, SignalTakenError } from "../../../engine/journal/errors.js";
 import type { Journal } from "../../../engine/journal/journal.js";
 
 /** What a store's test gives the contract. */
@@ -367,6 +367,24 @@ export function journalContract(name: string, store: StoreUnderTest): void {
       expect(await b.append("r", [entry("r/y#1", "approval.decided", { visit: 1, decision: "approved", outcome: "approved", next: "done", signal_seq: other.seq }, "gate")], { consumes: other.seq })).toHaveLength(1);
       await expect(a.append("r", [entry("r/x#1", "approval.decided", { visit: 1, decision: "approved", outcome: "approved", next: "done", signal_seq: other.seq }, "gate")], { consumes: other.seq })).rejects.toBeInstanceOf(SignalTakenError);
       expect((await a.read("r")).entries.map((e) => e.entry_type)).toEqual(["run.spawned", "signal.received", "wait.completed", "signal.received", "approval.decided"]);
+    });
+
+    it("one channel message is received once: a second receive taking it is refused and writes nothing", async () => {
+      const s = await fresh();
+      const a = await s.open();
+      const b = await s.open();
+      const message = { id: "k.1", from: "x", to: "y", body: "hi" };
+      const [, post] = await a.append("r", [
+        entry("r", "run.spawned", spawned("w")),
+        entry("r", "effect.recorded", { idempotency_key: "k", adapter: "channel", visit: 1, kind: "post", channel: "c", message }, "say"),
+      ]);
+      const got = (run: string, id: string) => entry(run, "effect.confirmed", { idempotency_key: `${run}-hear`, visit: 1, outcome: "received", output: {}, reason: "ok", received: { channel: "c", as: "y", id } }, "hear");
+      expect(await a.append("r", [got("r/a#1", "k.1")], { takes: { id: "k.1", after: post.seq } })).toHaveLength(1);
+      await expect(b.append("r", [got("r/b#1", "k.1")], { takes: { id: "k.1", after: post.seq } })).rejects.toBeInstanceOf(MessageTakenError);
+      await expect(b.append("r", [got("r/b#1", "k.1")], { takes: { id: "k.1", after: post.seq } })).rejects.toThrow("channel message k.1 was received by another receive first");
+      // Another message is not taken by it.
+      expect(await b.append("r", [got("r/b#1", "k.2")], { takes: { id: "k.2", after: post.seq } })).toHaveLength(1);
+      expect((await a.read("r")).entries.map((e) => e.entry_type)).toEqual(["run.spawned", "effect.recorded", "effect.confirmed", "effect.confirmed"]);
     });
   });
 }
