@@ -20,6 +20,7 @@ import { compileOptions, rootOption } from "./cli/compile-options.js";
 import { registerFmtCommand } from "./cli/fmt-command.js";
 import { registerRunCommands } from "./cli/run-commands.js";
 import { registerWorkerCommand } from "./cli/worker-command.js";
+import { registerChannelCommand } from "./cli/channel-command.js";
 import { JournalError } from "./engine/journal/errors.js";
 import { formatUseGraph } from "./compiler/load/use-graph.js";
 
@@ -178,6 +179,10 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   });
 
   registerWorkerCommand(program, io, (c) => {
+    code = c;
+  });
+
+  registerChannelCommand(program, io, (c) => {
     code = c;
   });
 

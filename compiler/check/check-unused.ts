@@ -4,7 +4,9 @@ import type { Check } from "./context.js";
 /**
  * Declarations nothing uses are warnings (`unused_declaration`): an adapter no step
  * targets, an agent no step or channel names, a local no expression reads, a
- * subworkflow or channel no step runs. Variables are inputs and are not reported.
+ * subworkflow no step runs. Variables are inputs and are not reported. A channel is used
+ * by its participants' steps even when no step targets it (their agents reach it with
+ * `criteria channel`); one whose participants no step runs is check-channels.ts's error.
  * Uses are recorded by the resolver in the declaring scope.
  */
 export const checkUnused: Check = {
@@ -19,7 +21,6 @@ export const checkUnused: Check = {
         ["agents", "agent", w.agents],
         ["locals", "local", w.locals],
         ["subworkflows", "subworkflow", w.subworkflows],
-        ["channels", "channel", w.channels],
       ];
       for (const [table, noun, list] of groups) {
         for (const d of list) {

@@ -95,6 +95,68 @@ export interface ChannelResult {
   soft: true;
 }
 
+/** Who performs a channel effect: a step's attempt, and the effect's own idempotency key. */
+export interface ChannelActor {
+  runId: string;
+  step: string;
+  attempt: number;
+  tag: { visit: number; iteration?: number };
+  /** The effect's idempotency key (a channel step's own; `<step key>.post.<n>` for an agent's n-th post). */
+  key: string;
+}
+
+/**
+ * Posts `message` on `channel`: its record delivers it (journaled and flushed); returns
+ * the post's output `{ id, channel, from, to }` and its confirmation, to be written after.
+ */
+async function postMessage(h: ChannelHost, who: ChannelActor, channel: string, message: { id: string; from: string; to: string; body: Value }, before: NewEntry[] = []): Promise<{ output: Record<string, Value>; confirmed: NewEntry }> {
+  const base = { idempotency_key: who.key, ...who.tag };
+  await h.append([...before, h.entry(who.runId, who.step, who.attempt, "effect.recorded", { ...base, adapter: "channel", kind: "post", channel, message })]);
+  const output = { id: message.id, channel, from: message.from, to: message.to };
+  return { output, confirmed: h.entry(who.runId, who.step, who.attempt, "effect.confirmed", { ...base, outcome: "success", output, reason: "ok" }) };
+}
+
+/**
+ * Receives on `channel` as `op.as` (from `op.from` when given) until `until` (ms): records
+ * the receive (not flushed: lost, the receive only starts again), then takes the earliest
+ * message for it that no receive took and confirms it at once, naming it (so no other
+ * receive, in this process or another, takes it). Returns `received` with
+ * `{ id, from, body, at }`, or `timeout` with `{}` and the confirmation to write after.
+ * @throws the host's interruption when the run is stopped while receiving; JournalWriteError, LeaseLostError
+ */
+async function receiveMessage(
+  h: ChannelHost,
+  who: ChannelActor,
+  channel: string,
+  op: { as: string; from?: string },
+  until: number,
+  before: NewEntry[] = [],
+): Promise<{ outcome: "received" | "timeout"; output: Record<string, Value>; confirmed?: NewEntry }> {
+  const base = { idempotency_key: who.key, ...who.tag };
+  await h.append([...before, h.entry(who.runId, who.step, who.attempt, "effect.recorded", { ...base, adapter: "channel", kind: "recv", channel, recv: { as: op.as, ...(op.from ? { from: op.from } : {}), until_ms: until } })], { sync: false });
+  for (;;) {
+    const c = h.tree.channels.get(channel);
+    const m = c?.messages.find((x) => x.to === op.as && (op.from === undefined || x.from === op.from) && !c.received.has(x.id));
+    if (m) {
+      const output = { id: m.id, from: m.from, body: m.body, at: m.at_ms };
+      // Taken here, at once: no other receive of this process looks at it again.
+      c!.received.add(m.id);
+      try {
+        await h.append([h.entry(who.runId, who.step, who.attempt, "effect.confirmed", { ...base, outcome: "received", output, reason: "ok", received: { channel, as: op.as, id: m.id } })], { takes: { id: m.id, after: m.seq } });
+      } catch (e) {
+        if (e instanceof MessageTakenError) continue; // another process's receive took it: the next one
+        throw e;
+      }
+      return { outcome: "received", output };
+    }
+    if (h.signal.aborted) throw h.interrupted();
+    const left = until - h.clock();
+    if (left <= 0) return { outcome: "timeout", output: {}, confirmed: h.entry(who.runId, who.step, who.attempt, "effect.confirmed", { ...base, outcome: "timeout", output: {}, reason: "ok" }) };
+    await h.sleep(Math.min(h.pollMs, left), h.signal);
+    await h.refresh();
+  }
+}
+
 /**
  * Runs one attempt of a channel step. A post records its message (delivering it) and
  * ends `success` with `{ id, channel, from, to }`; its confirmation is written with the
@@ -104,41 +166,45 @@ export interface ChannelResult {
  * @throws the host's interruption when the run is stopped while receiving; JournalWriteError, LeaseLostError
  */
 export async function runChannelStep(h: ChannelHost, a: ChannelAttempt): Promise<ChannelResult> {
-  const attempt = a.attempt + 1;
-  const base = { idempotency_key: a.key, ...a.tag };
-  const started = h.entry(a.runId, a.step, attempt, "step.attempt.started", { ...base, adapter: "channel" });
+  const who: ChannelActor = { runId: a.runId, step: a.step, attempt: a.attempt + 1, tag: a.tag, key: a.key };
+  const started = h.entry(a.runId, a.step, who.attempt, "step.attempt.started", { idempotency_key: a.key, ...a.tag, adapter: "channel" });
   if (a.op.kind === "post") {
-    const message = { id: `${a.key}.1`, from: a.op.from, to: a.op.to, body: a.op.body };
-    await h.append([started, h.entry(a.runId, a.step, attempt, "effect.recorded", { ...base, adapter: "channel", kind: "post", channel: a.channel, message })]);
-    const output = { id: message.id, channel: a.channel, from: message.from, to: message.to };
-    return { outcome: "success", output, reason: "ok", pending: [h.entry(a.runId, a.step, attempt, "effect.confirmed", { ...base, outcome: "success", output, reason: "ok" })], soft: true };
+    const { output, confirmed } = await postMessage(h, who, a.channel, { id: `${a.key}.1`, from: a.op.from, to: a.op.to, body: a.op.body }, [started]);
+    return { outcome: "success", output, reason: "ok", pending: [confirmed], soft: true };
   }
-  const op = a.op;
-  const until = a.untilMs ?? h.clock() + op.timeoutMs;
-  // Not flushed: a power loss that takes it takes nothing else (the receive starts again, with a new deadline).
-  await h.append([started, h.entry(a.runId, a.step, attempt, "effect.recorded", { ...base, adapter: "channel", kind: "recv", channel: a.channel, recv: { as: op.as, ...(op.from ? { from: op.from } : {}), until_ms: until } })], { sync: false });
-  for (;;) {
-    const c = h.tree.channels.get(a.channel);
-    const m = c?.messages.find((x) => x.to === op.as && (op.from === undefined || x.from === op.from) && !c.received.has(x.id));
-    if (m) {
-      const output = { id: m.id, from: m.from, body: m.body, at: m.at_ms };
-      // Taken here, at once: no other receive of this process looks at it again.
-      c!.received.add(m.id);
-      try {
-        await h.append([h.entry(a.runId, a.step, attempt, "effect.confirmed", { ...base, outcome: "received", output, reason: "ok", received: { channel: a.channel, as: op.as, id: m.id } })], { takes: { id: m.id, after: m.seq } });
-      } catch (e) {
-        if (e instanceof MessageTakenError) continue; // another process's receive took it: the next one
-        throw e;
-      }
-      return { outcome: "received", output, reason: "ok", pending: [], soft: true };
-    }
-    if (h.signal.aborted) throw h.interrupted();
-    const left = until - h.clock();
-    if (left <= 0) {
-      const output = {};
-      return { outcome: "timeout", output, reason: "ok", pending: [h.entry(a.runId, a.step, attempt, "effect.confirmed", { ...base, outcome: "timeout", output, reason: "ok" })], soft: true };
-    }
-    await h.sleep(Math.min(h.pollMs, left), h.signal);
-    await h.refresh();
-  }
+  const r = await receiveMessage(h, who, a.channel, a.op, a.untilMs ?? h.clock() + a.op.timeoutMs, [started]);
+  return { outcome: r.outcome, output: r.output, reason: "ok", pending: r.confirmed ? [r.confirmed] : [], soft: true };
+}
+
+/**
+ * An agent's n-th post of a step's attempt (`criteria channel post`, the local adapter's
+ * script): message id `<step key>.<n>`, so the same post made again when the step runs
+ * again after a crash is the same message. Confirmed at once (soft).
+ */
+export async function agentPost(h: ChannelHost, step: ChannelActor, n: number, channel: string, op: { from: string; to: string; body: Value }): Promise<Record<string, Value>> {
+  const who = { ...step, key: `${step.key}.post.${n}` };
+  const { output, confirmed } = await postMessage(h, who, channel, { id: `${step.key}.${n}`, ...op });
+  await h.append([confirmed], { sync: false });
+  return output;
+}
+
+/**
+ * An agent's n-th receive of a step's attempt (`criteria channel recv`). When the step runs
+ * again after a crash, a receive the journal already confirmed gives the same message
+ * again (the receiver sees each message once, whatever the step's attempts); otherwise as
+ * {@link receiveMessage}, with the deadline `timeoutMs` from now.
+ */
+export async function agentRecv(
+  h: ChannelHost,
+  step: ChannelActor,
+  n: number,
+  channel: string,
+  op: { as: string; from?: string; timeoutMs: number },
+): Promise<{ outcome: "received" | "timeout"; output: Record<string, Value> }> {
+  const key = `${step.key}.recv.${n}`;
+  const done = h.tree.runs.get(step.runId)?.attempts.get(key)?.confirmed;
+  if (done) return { outcome: done.outcome === "received" ? "received" : "timeout", output: done.output };
+  const r = await receiveMessage(h, { ...step, key }, channel, op, h.clock() + op.timeoutMs);
+  if (r.confirmed) await h.append([r.confirmed], { sync: false });
+  return { outcome: r.outcome, output: r.output };
 }

@@ -22,7 +22,8 @@ import { orphanFile, reapOrphan } from "../adapters/run-process.js";
 import { idempotencyKey, newRunId, specHash } from "./identity.js";
 import { iterationItems } from "./iteration-items.js";
 import { runApproval, runWait, type NodeHost, type NodeRun } from "./wait-nodes.js";
-import { channelOp, runChannelStep, type ChannelHost } from "./channel-steps.js";
+import { agentPost, agentRecv, channelOp, runChannelStep, type ChannelHost } from "./channel-steps.js";
+import { ChannelEndpoint } from "../channels/endpoint.js";
 import { defaultSleep, MAX_TIMER_MS } from "./sleep.js";
 import { ChildrenPending, firstOf, NotThisUnit, sharesCallerSessions, UnitEnded, unitOf, within } from "./child-jobs.js";
 
@@ -372,6 +373,7 @@ export class Runner {
       throw this.maskError(this.parkedIfPending(e));
     } finally {
       this.detach();
+      await this.closeEndpoint();
       await this.opts.journal.unlock(this.rootId);
     }
   }
@@ -417,6 +419,7 @@ export class Runner {
       throw this.maskError(this.parkedIfPending(e));
     } finally {
       this.detach();
+      await this.closeEndpoint();
       await this.opts.journal.unlock(runId);
     }
   }
@@ -1090,6 +1093,10 @@ export class Runner {
       };
       await Promise.all(Array.from({ length: Math.min(limit, total) }, worker));
       if (errors.length > 0) throw firstOf(errors, { is: (e) => e instanceof RunParked, with: (p, children) => this.alsoWaiting(p as RunParked, children) });
+      // Items that were in flight when another one stopped the loop (a `return`) ended too, and
+      // are journaled: a resumed run counts them as the live one did (found by the channels'
+      // kill test: a resumed parallel step lost the outputs of the items after a returning one).
+      for (let i = 0; i < total; i++) if (outputs[i] === undefined && f.rec.iterations.has(`${step.name}#${visit}#${i}`)) await runItem(i, null);
     } else if (isWhile) {
       const maxVisits = this.maxVisits(f, step);
       const maxTotal = this.rootGraph(f).policy.max_total_steps;
@@ -1232,6 +1239,7 @@ export class Runner {
         await this.append([started, this.entry(f.runId, step.name, attempt, "effect.recorded", { idempotency_key: key, adapter: adapter.type, ...tag })], { sync: false });
       } else pending.push(started);
       const session = await sessions.get(sessionId, () => ({ adapter, config: config() }));
+      const access = await this.channelAccess(f, step, key, attempt, tag);
       const ctl = new AbortController();
       const onAbort = () => ctl.abort();
       f.signal.addEventListener("abort", onAbort, { once: true });
@@ -1244,7 +1252,7 @@ export class Runner {
         input,
         // Timeouts past what a Node timer holds (~24.8 days) are held to that.
         ...(step.timeout_ms !== undefined ? { timeout_ms: Math.min(step.timeout_ms, MAX_TIMER_MS) } : {}),
-        env,
+        env: access ? { ...env, ...access.env } : env,
         allow_tools: step.allow_tools,
         ...(agent ? { agent } : {}),
         outcomes: step.outcomes.map((o) => o.name),
@@ -1256,6 +1264,7 @@ export class Runner {
         res = await session.execute(req);
       } finally {
         f.signal.removeEventListener("abort", onAbort);
+        access?.release();
       }
       if (adapter.effectful) afterEffect();
       // A secret the step printed is masked in its output, live as on resume.
@@ -1314,7 +1323,12 @@ export class Runner {
     if (input === null || typeof input !== "object" || Array.isArray(input)) throw new EvalFailure(`${step.input_expr?.at ?? step.name}: step "${step.name}": input must be an object`);
     const where = step.input_expr?.at ?? Object.values(step.input)[0]?.at ?? `step "${step.name}"`;
     const op = channelOp(input, channel, where);
-    const host: ChannelHost = {
+    return runChannelStep(this.channelHost(f), { runId: f.runId, step: step.name, channel: name, op, ...at });
+  }
+
+  /** What channel steps and agents' channel calls of run `f` may use of the runner (channel-steps.ts). */
+  private channelHost(f: Frame): ChannelHost {
+    return {
       clock: this.clock,
       // Sleeps until the next poll, or until this runner journals a post.
       sleep: async (ms, signal) => {
@@ -1338,7 +1352,40 @@ export class Runner {
       refresh: async () => void (await this.serially(() => this.opts.journal.scan(this.rootId, (e) => applyEntry(this.tree, e), this.tree.lastSeq))),
       pollMs: this.opts.pollMs ?? 250,
     };
-    return runChannelStep(host, { runId: f.runId, step: step.name, channel: name, op, ...at });
+  }
+
+  /**
+   * Channel access for an attempt of a step whose agent takes part in channels of its run
+   * (or of enclosing runs): the endpoint is started on first use; the attempt is admitted
+   * with a token of its own, registered as a secret. Undefined for any other step.
+   */
+  private async channelAccess(f: Frame, step: GraphStep, key: string, attempt: number, tag: { visit: number; iteration?: number }): Promise<{ env: Record<string, string>; release(): void } | undefined> {
+    if (step.target.kind !== "agent") return undefined;
+    const agent = step.target.name;
+    const channels = new Map<string, string[]>();
+    for (let g: Frame | undefined = f; g; g = g.parent) for (const c of g.graph.channels) if (!channels.has(c.name) && c.participants.includes(agent)) channels.set(c.name, c.participants);
+    if (channels.size === 0) return undefined;
+    this.endpoint ??= ChannelEndpoint.start();
+    const endpoint = await this.endpoint;
+    const host = this.channelHost(f);
+    const who = { runId: f.runId, step: step.name, attempt, tag, key };
+    const admitted = endpoint.admit(f.runId, key, attempt, {
+      channels,
+      post: (channel, op, n) => agentPost(host, who, n, channel, op),
+      recv: (channel, op, n) => agentRecv(host, who, n, channel, op),
+    });
+    this.registerSecret(admitted.token, `the channel credentials of step "${step.name}"`, f.runId);
+    return admitted;
+  }
+
+  /** The channel endpoint of this runner, once a step needed it (closed when the runner stops). */
+  private endpoint?: Promise<ChannelEndpoint>;
+
+  /** Closes the channel endpoint, if one was started. */
+  private async closeEndpoint(): Promise<void> {
+    const e = this.endpoint;
+    this.endpoint = undefined;
+    if (e) await (await e.catch(() => undefined))?.close();
   }
 
   /** The step's on_crash, else its adapter's or agent's (wherever declared), else `fail`. */

@@ -5,7 +5,7 @@
  * concurrent posts received in journal order, a bounded receive ending `timeout`, and a
  * participant computed at run time checked there.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -13,7 +13,7 @@ import { adapterFor } from "../../engine/adapters/registry.js";
 import type { JournalEntry } from "../../engine/journal/entry.js";
 import { SqliteJournal } from "../../engine/journal/sqlite-journal.js";
 import { Runner } from "../../engine/run/runner.js";
-import { cli, entries, temp } from "../pipeline/helpers.js";
+import { cli, entries, repo, temp } from "../pipeline/helpers.js";
 import { graphOf } from "./graph-of.js";
 
 /** Agent `a` reviews, posts its notes to `b`; `b` reviews, then receives them. */
@@ -201,5 +201,129 @@ output "third" { value = steps.third }
     const order = messagesOf(en).posts.map((e) => (e.payload.message!.body as string));
     expect(end).toMatchObject({ state: "done", success: true, outputs: { heard: order, third: {} } });
     expect(en.find((e) => e.entry_type === "step.completed" && e.step_id === "third")?.payload).toMatchObject({ outcome: "timeout" });
+  });
+
+  describe("agents reach the channel themselves (criteria channel post|recv)", () => {
+    /** Two lenses in parallel, shell agents: security posts, then waits for the answer; maintainability waits, then answers. */
+    const TALK = `workflow "agents_talk" {
+  version       = "1"
+  initial_state = "lenses"
+  target_state  = "done"
+}
+variable "side" { type = string }
+agent "security" { adapter = "shell" }
+agent "maintainability" { adapter = "shell" }
+channel "panel" {
+  participants = [agent.security, agent.maintainability]
+}
+step "lenses" {
+  parallel = ["security", "maintainability"]
+  workflow {
+    initial_state = "pick"
+    branch "pick" {
+      arm {
+        when = each.value == "security"
+        next = "sec"
+      }
+      default { next = "mnt" }
+    }
+    step "sec" {
+      target = agent.security
+      input {
+        command = "echo \\"$CRITERIA_CHANNEL_TOKEN\\" >> '\${var.side}/tokens' && echo \\"token=$CRITERIA_CHANNEL_TOKEN\\" && criteria channel post panel --from security --to maintainability --body 'line 42 logs a token' && criteria channel recv panel --as security --from maintainability --timeout 30s"
+      }
+      outcome "success" { next = "return" }
+    }
+    step "mnt" {
+      target = agent.maintainability
+      input {
+        command = "criteria channel recv panel --as maintainability --timeout 30s && criteria channel post panel --from maintainability --to security --body-json '{\\"agree\\":true}'"
+      }
+      outcome "success" { next = "return" }
+    }
+  }
+  outcome "all_succeeded" { next = "done" }
+  outcome "any_failed"    { next = "failed" }
+}
+state "done" { terminal = true }
+state "failed" {
+  terminal = true
+  success  = false
+}
+output "heard" { value = [for o in steps.lenses : o.stdout] }
+`;
+    const env = { PATH: `${join(repo, "bin")}:${process.env.PATH}` };
+    const talkDir = () => {
+      const dir = temp("criteria-chan-agents-");
+      writeFileSync(join(dir, "main.hcl"), TALK);
+      mkdirSync(join(dir, "side"));
+      return dir;
+    };
+
+    it("each agent's post and receive is an effect of its step; the credentials are in no journaled byte, event or output", async () => {
+      const dir = talkDir();
+      const state = join(dir, "state");
+      const r = cli(["apply", join(dir, "main.hcl"), "--var", `side=${join(dir, "side")}`, "--state-dir", state, "--run-id", "t", "-o", "json"], { env });
+      expect(r.status, r.stderr + r.stdout).toBe(0);
+      const en = await entries(state, "t");
+      const { ids, posts, received } = messagesOf(en);
+      expect(posts.map((e) => [e.step_id, e.payload.message!.from, e.payload.message!.to, e.payload.message!.body])).toEqual(
+        expect.arrayContaining([
+          ["sec", "security", "maintainability", "line 42 logs a token"],
+          ["mnt", "maintainability", "security", { agree: true }],
+        ]),
+      );
+      expect(ids).toHaveLength(2);
+      expect(received.map((e) => [e.step_id, e.payload.received!.as]).sort()).toEqual([
+        ["mnt", "maintainability"],
+        ["sec", "security"],
+      ]);
+      expect(r.stdout).toContain('\\"body\\":\\"line 42 logs a token\\"');
+      expect(r.stdout).toContain('\\"body\\":{\\"agree\\":true}');
+      // The token the agent saw: nowhere criteria wrote or printed (masked where the agent printed it).
+      const token = readFileSync(join(dir, "side", "tokens"), "utf8").trim();
+      expect(token).toMatch(/^[0-9a-f]{64}$/);
+      expect(r.stdout).toContain("token=***");
+      const places: [string, string][] = [
+        ["apply -o json", r.stdout + r.stderr],
+        ["journal", cli(["journal", "t", "--state-dir", state]).stdout],
+        ["journal -o json", cli(["journal", "t", "--state-dir", state, "-o", "json"]).stdout],
+      ];
+      const walk = (d: string): void => {
+        for (const f of readdirSync(d, { withFileTypes: true })) {
+          if (f.isDirectory()) walk(join(d, f.name));
+          else places.push([join(d, f.name), readFileSync(join(d, f.name), "latin1")]);
+        }
+      };
+      walk(state);
+      expect(places.some(([where]) => where.endsWith(".db"))).toBe(true);
+      for (const [where, text] of places) expect(text.includes(token), `the token is in ${where}`).toBe(false);
+    }, 30_000);
+
+    it("a SIGKILL at every journal entry, then resume: each agent's message is delivered once and received once", async () => {
+      const dir = talkDir();
+      const side = `side=${join(dir, "side")}`;
+      const ref = join(dir, "ref");
+      expect(cli(["apply", join(dir, "main.hcl"), "--var", side, "--state-dir", ref, "--run-id", "t"], { env }).status).toBe(0);
+      const total = (await entries(ref, "t")).length;
+      // Every other entry (the items interleave differently in each run anyway), and the last ones.
+      for (let n = 2; n < total; n += n < total - 6 ? 2 : 1) {
+        const state = join(dir, `k${n}`);
+        const killed = cli(["apply", join(dir, "main.hcl"), "--var", side, "--state-dir", state, "--run-id", "t"], { env: { ...env, CRITERIA_FAULT_KILL_AFTER_SEQ: String(n) } });
+        expect(killed.signal, `kill point ${n}: ${killed.stderr}`).toBe("SIGKILL");
+        const resumed = cli(["resume", "t", "--state-dir", state, "-o", "json"], { env });
+        expect(resumed.status, `kill point ${n}: ${resumed.stderr}`).toBe(0);
+        const en = await entries(state, "t");
+        const { ids, received } = messagesOf(en);
+        expect(ids, `kill point ${n}: one message each way`).toHaveLength(2);
+        const took = received.map((e) => e.payload.received!.id);
+        expect([...took].sort(), `kill point ${n}: each received once`).toEqual([...ids].sort());
+        // What each agent printed, in the run's outputs, is what it received.
+        const end = en.find((e): e is JournalEntry<"run.completed"> => e.entry_type === "run.completed" && e.run_id === "t");
+        const heard = (end?.payload.outputs.heard as string[] | undefined)?.join("\n") ?? "";
+        expect(heard, `kill point ${n}`).toContain('"body":"line 42 logs a token"');
+        expect(heard, `kill point ${n}`).toContain('"body":{"agree":true}');
+      }
+    }, 180_000);
   });
 });

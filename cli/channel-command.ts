@@ -1,0 +1,64 @@
+import type { Command } from "commander";
+import { parseDuration } from "../compiler/decode/durations.js";
+import { callChannel, channelAccess } from "../engine/channels/client.js";
+import { CliError, EXIT, type Io } from "./io.js";
+
+/**
+ * Registers `criteria channel post|recv` (the channels issue, item 1): what an agent running
+ * in a step uses to reach the run's channels itself. It talks to the channel endpoint of
+ * the criteria process running the step (engine/channels/endpoint.ts), named with the
+ * credentials in its environment; every post and receive is journaled there as an effect
+ * of the step. Prints the answer as one JSON object on stdout.
+ *
+ * Exit codes: 0 posted / received; 1 a receive timed out (`{"timeout":true}`) or the
+ * endpoint refused the call (its reason on stderr); 2 usage (outside a step with channel
+ * access, a bad flag).
+ */
+export function registerChannelCommand(program: Command, io: Io, setCode: (c: number) => void): void {
+  const channel = program.command("channel").description("post or receive a message on a channel of the run, from inside a step whose agent takes part in it");
+
+  const call = async (op: "post" | "recv", args: Record<string, unknown>) => {
+    const access = channelAccess(io.env);
+    if ("missing" in access) throw new CliError(`criteria channel ${op}: ${access.missing}`, EXIT.usage);
+    const answer = await callChannel(access, op, args).catch((e: unknown) => {
+      throw new CliError(`criteria channel ${op}: ${(e as Error).message}`);
+    });
+    if (answer.status !== 200) throw new CliError(`criteria channel ${op}: ${String(answer.body.error ?? `the endpoint answered ${answer.status}`)}`);
+    io.out(JSON.stringify(answer.body) + "\n");
+    setCode(answer.body.timeout === true ? EXIT.problems : EXIT.ok);
+  };
+
+  channel
+    .command("post")
+    .description("post a message (journaled as an effect of this step; posted again when the step runs again, it is the same message)")
+    .argument("<channel>", "the channel's name")
+    .requiredOption("--from <participant>", "who posts (a participant: an agent's name)")
+    .requiredOption("--to <participant>", "who it is for")
+    .option("--body <text>", "the message, as text")
+    .option("--body-json <json>", "the message, as a JSON value")
+    .action(async (name: string, opts: { from: string; to: string; body?: string; bodyJson?: string }) => {
+      if ((opts.body === undefined) === (opts.bodyJson === undefined)) throw new CliError("criteria channel post: give the message with --body TEXT or --body-json JSON (one of them)", EXIT.usage);
+      let body: unknown = opts.body;
+      if (opts.bodyJson !== undefined) {
+        try {
+          body = JSON.parse(opts.bodyJson);
+        } catch {
+          throw new CliError("criteria channel post: --body-json is not JSON", EXIT.usage);
+        }
+      }
+      await call("post", { channel: name, from: opts.from, to: opts.to, body });
+    });
+
+  channel
+    .command("recv")
+    .description("wait for the next message to a participant (journaled; when the step runs again, the same message again)")
+    .argument("<channel>", "the channel's name")
+    .requiredOption("--as <participant>", "who receives")
+    .option("--from <participant>", "only a message from this participant")
+    .requiredOption("--timeout <duration>", 'how long to wait, e.g. "30s" or "5m" (then exit 1 with {"timeout":true})')
+    .action(async (name: string, opts: { as: string; from?: string; timeout: string }) => {
+      const ms = parseDuration(opts.timeout);
+      if (ms === undefined || ms <= 0) throw new CliError(`criteria channel recv: --timeout ${opts.timeout} is not a duration such as "30s" or "5m"`, EXIT.usage);
+      await call("recv", { channel: name, as: opts.as, ...(opts.from ? { from: opts.from } : {}), timeout_ms: ms });
+    });
+}

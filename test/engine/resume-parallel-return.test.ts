@@ -1,0 +1,48 @@
+/**
+ * A parallel step whose items leave through `return` (which stops further items from
+ * starting), killed after every item was journaled and before the step's completion:
+ * the resumed run collects every journaled item, as the live run did. Found by the
+ * channels' kill test (a resumed step lost the outputs of the items after a returning one).
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { expect, it } from "vitest";
+import type { JournalEntry } from "../../engine/journal/entry.js";
+import { cli, entries, temp } from "../pipeline/helpers.js";
+
+const WORKFLOW = `workflow "fan" {
+  version       = "1"
+  initial_state = "fan"
+  target_state  = "done"
+}
+adapter "shell" "default" {}
+step "fan" {
+  parallel = ["a", "b", "c"]
+  workflow {
+    step "say" {
+      target = adapter.shell.default
+      input { command = "echo \${each.value}" }
+      outcome "success" { next = "return" }
+    }
+  }
+  outcome "all_succeeded" { next = "done" }
+  outcome "any_failed"    { next = "done" }
+}
+state "done" { terminal = true }
+output "said" { value = [for o in steps.fan : trimspace(o.stdout)] }
+`;
+
+it("a resumed parallel step collects every item the journal holds, after a returning one too", async () => {
+  const dir = temp("criteria-resume-ret-");
+  writeFileSync(join(dir, "w.hcl"), WORKFLOW);
+  const ref = join(dir, "ref");
+  expect(cli(["apply", join(dir, "w.hcl"), "--state-dir", ref, "--run-id", "r"]).status).toBe(0);
+  const en = await entries(ref, "r");
+  const said = (e: JournalEntry[]) => (e.find((x): x is JournalEntry<"run.completed"> => x.entry_type === "run.completed" && x.run_id === "r")?.payload.outputs.said as string[]).slice().sort();
+  expect(said(en)).toEqual(["a", "b", "c"]);
+  const lastItem = en.filter((e) => e.entry_type === "iteration.completed").at(-1)!.seq;
+  const state = join(dir, "k");
+  expect(cli(["apply", join(dir, "w.hcl"), "--state-dir", state, "--run-id", "r"], { env: { CRITERIA_FAULT_KILL_AFTER_SEQ: String(lastItem) } }).signal).toBe("SIGKILL");
+  expect(cli(["resume", "r", "--state-dir", state]).status).toBe(0);
+  expect(said(await entries(state, "r"))).toEqual(["a", "b", "c"]);
+}, 30_000);
