@@ -3,6 +3,8 @@ import { extname, isAbsolute, resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
 import type { Adapter, Reason, Session, SessionContext, StepRequest, StepResult } from "./adapter.js";
 import { describeValue, isObject, newObject, sortedKeys, type ObjectValue, type Value } from "../../compiler/expr/value.js";
+import { parseDuration } from "../../compiler/decode/durations.js";
+import { callChannel } from "../channels/client.js";
 import { ConfigError, readString } from "./config.js";
 import { abortReason, adapterError, failed, isReason, reasonFor, toObjectValue, toValue } from "./result.js";
 
@@ -22,7 +24,15 @@ import { abortReason, adapterError, failed, isReason, reasonFor, toObjectValue, 
  * An entry: `outcome` (string, required), `output` (object, optional), `answer` (string,
  * optional), `reason` (a journal reason, optional; default `adapter_failed` for the outcome
  * `failure`, else `ok`), `detail` (string, optional), `delay_ms` (number, optional: wait that
- * long first; honours the step timeout and cancellation). Other top-level keys are ignored.
+ * long first; honours the step timeout and cancellation), `channel` (a list of channel
+ * actions, optional: see below). Other top-level keys are ignored.
+ *
+ * Channel actions (the channels issue, item 1), done in order before answering, through the
+ * run's channel endpoint as `criteria channel` does (the step's agent must take part in the
+ * channel): `{ "post": { "channel", "from", "to", "body" } }` and
+ * `{ "recv": { "channel", "as", "from"?, "timeout", "into"? } }`. A received message's body
+ * goes to `output[into]` (default: appended to `output.received` as `{ from, body }`); a
+ * receive that times out puts `null` there. A refused call fails the step (`adapter_error`).
  *
  * Which entry answers — by position, chosen from the request alone (no hidden counters, so a
  * resumed run picks the same answers):
@@ -71,7 +81,13 @@ export interface ScriptEntry {
   reason?: Reason;
   detail?: string;
   delay_ms?: number;
+  channel?: ChannelAction[];
 }
+
+/** A scripted channel action: a post, or a receive (its body into `into`). */
+export type ChannelAction =
+  | { post: { channel: string; from: string; to: string; body: Value } }
+  | { recv: { channel: string; as: string; from?: string; timeout_ms: number; into?: string } };
 
 /** A loaded answers file. */
 export interface Script {
@@ -138,7 +154,61 @@ function toEntry(v: Value, where: string): ScriptEntry {
     if (typeof v.delay_ms !== "number" || !(v.delay_ms >= 0)) throw new Error(`script file ${where}: "delay_ms" must be a non-negative number`);
     e.delay_ms = v.delay_ms;
   }
+  if (v.channel !== undefined && v.channel !== null) {
+    if (!Array.isArray(v.channel)) throw new Error(`script file ${where}: "channel" must be a list of { "post": {...} } or { "recv": {...} }`);
+    e.channel = v.channel.map((a, i) => toChannelAction(a, `${where}.channel[${i}]`));
+  }
   return e;
+}
+
+/** One channel action of a script entry, checked. */
+function toChannelAction(v: Value, where: string): ChannelAction {
+  const text = (o: ObjectValue, k: string, optional = false): string | undefined => {
+    const x = o[k];
+    if (x === undefined && optional) return undefined;
+    if (typeof x !== "string" || x === "") throw new Error(`script file ${where}: "${k}" must be a non-empty string`);
+    return x;
+  };
+  if (isObject(v) && isObject(v.post ?? null)) {
+    const p = v.post as ObjectValue;
+    return { post: { channel: text(p, "channel")!, from: text(p, "from")!, to: text(p, "to")!, body: p.body ?? null } };
+  }
+  if (isObject(v) && isObject(v.recv ?? null)) {
+    const r = v.recv as ObjectValue;
+    const timeout = text(r, "timeout")!;
+    const ms = parseDuration(timeout);
+    if (ms === undefined || ms <= 0) throw new Error(`script file ${where}: "timeout" ${JSON.stringify(timeout)} is not a duration such as "30s"`);
+    return { recv: { channel: text(r, "channel")!, as: text(r, "as")!, from: text(r, "from", true), timeout_ms: ms, into: text(r, "into", true) } };
+  }
+  throw new Error(`script file ${where}: expected { "post": { channel, from, to, body } } or { "recv": { channel, as, timeout } }`);
+}
+
+/**
+ * Does an entry's channel actions in order, through the step's channel access; what the
+ * receives got goes into `output`. Returns why when a call was refused or failed.
+ */
+async function channelActions(actions: ChannelAction[], req: StepRequest, output: ObjectValue): Promise<string | undefined> {
+  const url = req.env?.CRITERIA_CHANNEL_URL;
+  const token = req.env?.CRITERIA_CHANNEL_TOKEN;
+  if (!url || !token) return `local: step "${req.step}" has no channel access: its agent takes part in no channel of the run`;
+  const access = { url, token, runId: req.run_id, key: req.idempotency_key, attempt: req.attempt, channels: (req.env?.CRITERIA_CHANNELS ?? "").split(",") };
+  for (const a of actions) {
+    const [op, args] = "post" in a ? (["post", a.post] as const) : (["recv", a.recv] as const);
+    let answer;
+    try {
+      answer = await callChannel(access, op, op === "post" ? args : { channel: args.channel, as: (args as { as: string }).as, from: args.from, timeout_ms: (args as { timeout_ms: number }).timeout_ms });
+    } catch (e) {
+      return `local: channel ${op}: ${(e as Error).message}`;
+    }
+    if (answer.status !== 200) return `local: channel ${op} on "${args.channel}": ${String(answer.body.error)}`;
+    if (op === "recv") {
+      const got = answer.body.timeout === true ? null : toValue(answer.body.body);
+      const into = (args as { into?: string }).into;
+      if (into) output[into] = got;
+      else output.received = [...(Array.isArray(output.received) ? output.received : []), answer.body.timeout === true ? null : { from: toValue(answer.body.from), body: got }];
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -169,6 +239,10 @@ export async function executeLocal(script: Script, req: StepRequest): Promise<St
     if (stop) return failed(stop, "local: cancelled");
   }
   const output: ObjectValue = Object.assign(newObject(), entry.output);
+  if (entry.channel) {
+    const problem = await channelActions(entry.channel, req, output);
+    if (problem) return adapterError(problem);
+  }
   const fromOutput = entry.output.answer;
   output.answer = typeof fromOutput === "string" ? fromOutput : entry.answer ?? entry.outcome;
   output.prompt = typeof req.input.prompt === "string" ? req.input.prompt : canonicalJson(req.input);

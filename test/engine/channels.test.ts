@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { compile } from "../../compiler/index.js";
 import { adapterFor } from "../../engine/adapters/registry.js";
 import type { JournalEntry } from "../../engine/journal/entry.js";
 import { SqliteJournal } from "../../engine/journal/sqlite-journal.js";
@@ -325,5 +326,88 @@ output "heard" { value = [for o in steps.lenses : o.stdout] }
         expect(heard, `kill point ${n}`).toContain('"body":{"agree":true}');
       }
     }, 180_000);
+  });
+
+  it("a scripted local agent posts and receives mid-step (its script's channel actions); a refused call fails the step", async () => {
+    const dir = temp("criteria-chan-local-");
+    const lens = (me: string, other: string, first: "post" | "recv") => {
+      const post = { post: { channel: "panel", from: me, to: other, body: `${me} says hi` } };
+      const recv = { recv: { channel: "panel", as: me, from: other, timeout: "30s", into: "heard" } };
+      return JSON.stringify({ steps: { [`${me}_review`]: [{ outcome: "done", output: { lens: me }, channel: first === "post" ? [post, recv] : [recv, post] }] } });
+    };
+    writeFileSync(join(dir, "security.json"), lens("security", "maintainability", "post"));
+    writeFileSync(join(dir, "maintainability.json"), lens("maintainability", "security", "recv"));
+    writeFileSync(join(dir, "rogue.json"), JSON.stringify({ steps: { rogue_review: [{ outcome: "done", channel: [{ post: { channel: "panel", from: "security", to: "maintainability", body: "x" } }] }] } }));
+    const src = (extra: string) => `workflow "local_talk" {
+  version       = "1"
+  initial_state = "lenses"
+  target_state  = "done"
+}
+agent "security" {
+  adapter = "local"
+  config { script = "./security.json" }
+}
+agent "maintainability" {
+  adapter = "local"
+  config { script = "./maintainability.json" }
+}
+agent "rogue" {
+  adapter = "local"
+  config { script = "./rogue.json" }
+}
+channel "panel" {
+  participants = [agent.security, agent.maintainability]
+}
+step "lenses" {
+  parallel = ["security", "maintainability"]
+  workflow {
+    initial_state = "pick"
+    branch "pick" {
+      arm {
+        when = each.value == "security"
+        next = "security_review"
+      }
+      default { next = "maintainability_review" }
+    }
+    step "security_review" {
+      target = agent.security
+      outcome "done" { next = "return" }
+    }
+    step "maintainability_review" {
+      target = agent.maintainability
+      outcome "done" { next = "return" }
+    }
+  }
+  outcome "all_succeeded" { next = "${extra ? "rogue_review" : "done"}" }
+  outcome "any_failed"    { next = "failed" }
+}
+${extra}
+state "done" { terminal = true }
+state "failed" {
+  terminal = true
+  success  = false
+}
+output "heard" { value = [for o in steps.lenses : o.heard] }
+`;
+    const run = async (text: string) => {
+      writeFileSync(join(dir, "main.hcl"), text);
+      const c = await compile(join(dir, "main.hcl"));
+      expect(c.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+      const g = c.graph!;
+      const journal = new SqliteJournal(mkdtempSync(join(tmpdir(), "criteria-chan-local-state-")));
+      const end = await new Runner({ journal, adapterFor, baseDir: dir, pollMs: 20 }).start(g, {}, "l");
+      const en = (await journal.read("l")).entries;
+      await journal.close();
+      return { end, en };
+    };
+    const { end, en } = await run(src(""));
+    expect(end).toMatchObject({ state: "done", outputs: { heard: ["maintainability says hi", "security says hi"] } });
+    expect(messagesOf(en).ids).toHaveLength(2);
+    // An agent that takes part in no channel has no access: its step fails, saying why.
+    const rogue = `step "rogue_review" {\n  target = agent.rogue\n  outcome "done" { next = "done" }\n  outcome "failure" { next = "failed" }\n}`;
+    const bad = await run(src(rogue));
+    expect(bad.end.state).toBe("failed");
+    const failed = bad.en.find((e) => e.entry_type === "step.completed" && e.step_id === "rogue_review")?.payload as { detail?: string } | undefined;
+    expect(failed?.detail).toContain('step "rogue_review" has no channel access');
   });
 });

@@ -143,6 +143,19 @@ describe("local adapter: errors", () => {
     expect((await (await open("bad.json")).execute(request())).detail).toMatch(/bad\.json is not valid JSON/);
     expect((await (await open("badshape.json")).execute(request())).detail).toMatch(/steps\.x\[0\]: "outcome" must be a non-empty string/);
   });
+
+  it("reports bad channel actions with their place in the script", async () => {
+    const bad = (channel: unknown) => {
+      writeFileSync(join(dir, "chan.json"), JSON.stringify({ steps: { x: [{ outcome: "done", channel }] }, default: { outcome: "done", channel } }));
+      return open("chan.json").then((s) => s.execute(request()));
+    };
+    expect((await bad({ post: {} })).detail).toMatch(/steps\.x\[0\]: "channel" must be a list/);
+    expect((await bad([{ shout: {} }])).detail).toMatch(/steps\.x\[0\]\.channel\[0\]: expected \{ "post"/);
+    expect((await bad([{ recv: { channel: "p", as: "a", timeout: "soon" } }])).detail).toMatch(/channel\[0\]: "timeout" "soon" is not a duration/);
+    expect((await bad([{ post: { channel: "p", to: "b" } }])).detail).toMatch(/channel\[0\]: "from" must be a non-empty string/);
+    // Well formed, outside a step with channel access: the step fails, saying so.
+    expect((await bad([{ post: { channel: "p", from: "a", to: "b", body: 1 } }])).detail).toMatch(/has no channel access/);
+  });
 });
 
 describe("local adapter: the examples' scripts", () => {
