@@ -7,6 +7,7 @@ import { compile } from "../compiler/index.js";
 import { sourceHash } from "../compiler/load/source-hash.js";
 import { workflowFiles } from "../compiler/load/workflow-files.js";
 import type { RunEnd, RunEvent } from "../engine/index.js";
+import { BROKER_HELP, brokerOf } from "./broker-option.js";
 import { compileOptions, rootOption } from "./compile-options.js";
 import { CliError, EXIT, type Io } from "./io.js";
 import { openJournal, placeName, placeOf, registerJournalCommands, STORE_HELP, storeFlag } from "./journal-commands.js";
@@ -57,7 +58,8 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
     c
       // --wait first: commander then leaves the default undefined (neither flag given).
       .option("--wait", "wait at approvals and signal waits even in CI")
-      .option("--no-wait", "park the run at an approval or a signal wait (exit 5) instead of waiting; the default when CI=true and stdin is no terminal");
+      .option("--no-wait", "park the run at an approval or a signal wait (exit 5) instead of waiting; the default when CI=true and stdin is no terminal")
+      .option("--broker <url>", BROKER_HELP);
   const isJson = (output: string | undefined) => (output ? output === "json" : !io.isTTY);
 
   waitOpts(
@@ -76,7 +78,7 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
   )
     .addOption(rootOption())
     .addOption(outputOpt())
-    .action(async (path: string, opts: { var: string[]; varFile: string[]; input?: string; stateDir?: string; store?: string; runId?: string; autoApprove?: boolean; output?: string; root?: string; wait?: boolean; detach?: boolean }) => {
+    .action(async (path: string, opts: { var: string[]; varFile: string[]; input?: string; stateDir?: string; store?: string; runId?: string; autoApprove?: boolean; output?: string; root?: string; wait?: boolean; detach?: boolean; broker?: string }) => {
       const json = isJson(opts.output);
       let flag = "";
       setCode(
@@ -100,7 +102,7 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
           const baseDir = found.kind === "dir" ? resolve(path) : dirname(resolve(path));
           const source = { entry: relative(baseDir, resolve(path)) || ".", hash: sourceHash(c.sources, process.cwd(), baseDir) };
           const { apply } = await engine();
-          const end = await apply(graph, vars, { ...place, baseDir, events: eventSink(io, json), autoApprove: opts.autoApprove, signal, runId: opts.runId, input, park: parks(opts.wait, io), source, detach: opts.detach === true });
+          const end = await apply(graph, vars, { ...place, baseDir, events: eventSink(io, json), autoApprove: opts.autoApprove, signal, runId: opts.runId, input, park: parks(opts.wait, io), source, detach: opts.detach === true, broker: brokerOf(opts.broker, io.env) });
           return endOf(end);
         }, () => flag),
       );
@@ -120,7 +122,7 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
       .option("--var <name=value>", "a secret variable of the run again (secrets are never journaled; CRITERIA_VAR_<name> works too)", collect, []),
   )
     .addOption(outputOpt())
-    .action(async (run: string, opts: { stateDir?: string; store?: string; autoApprove?: boolean; output?: string; force?: boolean; discardDamaged?: boolean; workdir?: string; wait?: boolean; var: string[] }) => {
+    .action(async (run: string, opts: { stateDir?: string; store?: string; autoApprove?: boolean; output?: string; force?: boolean; discardDamaged?: boolean; workdir?: string; wait?: boolean; var: string[]; broker?: string }) => {
       const json = isJson(opts.output);
       let flag = "";
       setCode(
@@ -156,7 +158,7 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
             if (i <= 0) throw usage(`--var ${p}: expected name=value`);
             secretVars[p.slice(0, i)] = p.slice(i + 1);
           }
-          const end = await resume(run, { ...place, events: sink, autoApprove: opts.autoApprove, signal, force: opts.force, discardDamaged: opts.discardDamaged, workdir: opts.workdir, park: parks(opts.wait, io), secretVars });
+          const end = await resume(run, { ...place, events: sink, autoApprove: opts.autoApprove, signal, force: opts.force, discardDamaged: opts.discardDamaged, workdir: opts.workdir, park: parks(opts.wait, io), secretVars, broker: brokerOf(opts.broker, io.env) });
           return endOf(end);
         }, () => flag),
       );

@@ -1,5 +1,6 @@
 import { Option, type Command } from "commander";
 import type { RunEvent } from "../engine/index.js";
+import { BROKER_HELP, brokerOf } from "./broker-option.js";
 import { CliError, EXIT, type Io } from "./io.js";
 import { placeName, placeOf, STORE_HELP } from "./journal-commands.js";
 import { renderEvent } from "./render-events.js";
@@ -18,8 +19,9 @@ export function registerWorkerCommand(program: Command, io: Io, setCode: (c: num
     .option("--store <url>", STORE_HELP)
     .option("--state-dir <dir>", "local state: the orphan-process files of the steps this worker runs")
     .option("--concurrency <n>", "runs advanced at once", "4")
+    .option("--broker <url>", BROKER_HELP)
     .addOption(new Option("-o, --output <format>", "text or json (NDJSON events)").choices(["text", "json"]).default("text"))
-    .action(async (opts: { store?: string; stateDir?: string; concurrency: string; output: string }) => {
+    .action(async (opts: { store?: string; stateDir?: string; concurrency: string; output: string; broker?: string }) => {
       const place = placeOf(opts, io);
       if (!place.store) throw new CliError("criteria worker needs a PostgreSQL journal: --store postgres://… (or CRITERIA_STORE)", EXIT.usage);
       const concurrency = /^\d+$/.test(opts.concurrency) ? Number(opts.concurrency) : NaN;
@@ -42,7 +44,7 @@ export function registerWorkerCommand(program: Command, io: Io, setCode: (c: num
       console.trace = (...a: unknown[]) => io.err(`criteria worker: queue: ${String(a[0]).split("\n")[0]}\n`);
       try {
         const onReady = () => (opts.output !== "json" ? io.out(`criteria worker: advancing runs of ${placeName(place)} (${concurrency} at once); Ctrl-C stops\n`) : undefined);
-        const r = await runWorker({ store: place.store, stateDir: place.stateDir, concurrency, events, signal: stop.signal, onReady });
+        const r = await runWorker({ store: place.store, stateDir: place.stateDir, concurrency, events, signal: stop.signal, onReady, broker: brokerOf(opts.broker, io.env) });
         const line = `criteria worker: stopped: ${r.advanced} advanced, ${r.busy} found busy, ${r.fenced} fenced, ${r.swept} swept`;
         io.out(opts.output === "json" ? JSON.stringify({ event: "exit", code: 0, status: "stopped", ...r }) + "\n" : line + "\n");
         setCode(EXIT.ok);

@@ -38,6 +38,8 @@ export interface EngineOptions {
   pollMs?: number;
   /** Park at an approval or a signal wait instead of waiting (`--no-wait`). */
   park?: boolean;
+  /** A NATS broker for the run's channels (`--broker`, `CRITERIA_BROKER`): agents on other machines reach them through it. */
+  broker?: string;
 }
 
 export { runWorker, type WorkerOptions, type WorkerReport } from "./worker/worker.js";

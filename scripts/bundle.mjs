@@ -34,7 +34,7 @@ await build({
   platform: "node",
   format: "cjs",
   target: "node20",
-  external: ["better-sqlite3", "pg", "graphile-worker", "ajv", "ajv/*", "@hpcc-js/wasm-graphviz"],
+  external: ["better-sqlite3", "pg", "graphile-worker", "ajv", "ajv/*", "@hpcc-js/wasm-graphviz", "@nats-io/transport-node"],
   // The sources are ES modules: `import.meta.url` becomes the bundle's own URL.
   define: { "import.meta.url": "__criteria_bundle_url" },
   banner: { js: "const __criteria_bundle_url = require('node:url').pathToFileURL(__filename).href;" },

@@ -1,4 +1,6 @@
+import { randomUUID } from "node:crypto";
 import { request } from "node:http";
+import { nats } from "./nats.js";
 
 /**
  * The client side of the channel endpoint (engine/channels/endpoint.ts), for a process
@@ -39,27 +41,63 @@ export interface ChannelAnswer {
 
 /**
  * Calls the endpoint: `post` (`{ channel, from, to, body }`) or `recv`
- * (`{ channel, as, from?, timeout_ms }`; it answers when a message came or the time ran out).
+ * (`{ channel, as, from?, timeout_ms }`; it answers when a message came or the time ran out),
+ * over HTTP, or over NATS when the access URL is `nats://…` (then a request that the broker
+ * lost, restarting, is sent again under the same `request_id` until the call's deadline:
+ * 30 s for a post, the receive's timeout and 30 s more for a receive).
  * @throws Error when the endpoint cannot be reached (the step's criteria process is gone)
  */
-export function callChannel(access: ChannelAccess, op: "post" | "recv", args: Record<string, unknown>): Promise<ChannelAnswer> {
-  const payload = JSON.stringify({ ...args, run_id: access.runId, idempotency_key: access.key, attempt: access.attempt });
+export async function callChannel(access: ChannelAccess, op: "post" | "recv", args: Record<string, unknown>): Promise<ChannelAnswer> {
+  const payload = { ...args, run_id: access.runId, idempotency_key: access.key, attempt: access.attempt, request_id: randomUUID() };
+  if (access.url.startsWith("nats://")) return callOverNats(access, op, payload);
+  const text = JSON.stringify(payload);
   return new Promise((resolve, reject) => {
-    const req = request(`${access.url}/${op}`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${access.token}`, "content-length": Buffer.byteLength(payload) } }, (res) => {
+    const req = request(`${access.url}/${op}`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${access.token}`, "content-length": Buffer.byteLength(text) } }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => {
-        let body: Record<string, unknown>;
-        try {
-          body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>;
-        } catch {
-          body = { error: `the channel endpoint answered ${res.statusCode} with no JSON` };
-        }
-        resolve({ status: res.statusCode ?? 0, body });
-      });
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: parseAnswer(Buffer.concat(chunks).toString("utf8"), res.statusCode) }));
       res.on("error", reject);
     });
     req.on("error", (e) => reject(new Error(`cannot reach the channel endpoint ${access.url}: ${e.message}`)));
-    req.end(payload);
+    req.end(text);
   });
+}
+
+/**
+ * The call over NATS request/reply, retried (same `request_id`) until its deadline: a
+ * broker that is down (restarting) is waited for, and a request it lost is sent again.
+ */
+async function callOverNats(access: ChannelAccess, op: "post" | "recv", payload: Record<string, unknown>): Promise<ChannelAnswer> {
+  const { connect } = nats();
+  const u = new URL(access.url);
+  const subject = `${u.pathname.replace(/^\//, "")}.${op}`;
+  const deadline = Date.now() + 30_000 + (op === "recv" ? Number(payload.timeout_ms) || 0 : 0);
+  const nc = await connect({ servers: `${u.hostname}:${u.port || 4222}`, reconnect: true, maxReconnectAttempts: -1, reconnectTimeWait: 200, waitOnFirstConnect: true, timeout: 30_000 }).catch((e: unknown) => {
+    throw new Error(`cannot reach the channel endpoint ${access.url}: ${(e as Error).message}`);
+  });
+  try {
+    let last = "";
+    while (Date.now() < deadline) {
+      try {
+        const m = await nc.request(subject, JSON.stringify({ ...payload, token: access.token }), { timeout: Math.max(1000, deadline - Date.now()) });
+        const a = JSON.parse(m.string()) as ChannelAnswer;
+        return { status: a.status, body: a.body };
+      } catch (e) {
+        last = (e as Error).message;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }
+    throw new Error(`cannot reach the channel endpoint ${access.url}: ${last || "no answer in time"}`);
+  } finally {
+    await nc.close().catch(() => undefined);
+  }
+}
+
+/** The endpoint's JSON answer, or an error body saying it had none. */
+function parseAnswer(text: string, status: number | undefined): Record<string, unknown> {
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return { error: `the channel endpoint answered ${status} with no JSON` };
+  }
 }

@@ -1,7 +1,9 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { NatsConnection } from "@nats-io/transport-node";
 import type { Value } from "../../compiler/expr/value.js";
+import { nats } from "./nats.js";
 
 /**
  * The per-run channel endpoint (the channels issue, item 1): how agents running in a
@@ -18,9 +20,17 @@ import type { Value } from "../../compiler/expr/value.js";
  * token; the endpoint serves only steps that are running now, on the channels their agent
  * takes part in.
  *
+ * With a NATS broker (`--broker nats://host:port`, for agents on other machines), the
+ * endpoint also answers NATS requests on `criteria.ws.<workspace>.<endpoint>.post|recv`,
+ * where the workspace comes from the run id (sha256, deterministic) and the endpoint part
+ * is this process's; the broker is transport only (every message is journaled here, so a
+ * broker restarted mid-run loses nothing: the clients retry, and a retried request, named
+ * by its `request_id`, gets the answer the first one got).
+ *
  * Environment of a step with channel access (read by engine/channels/client.ts):
- * `CRITERIA_CHANNEL_URL`, `CRITERIA_CHANNEL_TOKEN`, `CRITERIA_CHANNELS` (the channel names,
- * comma-separated), beside `CRITERIA_RUN_ID`, `CRITERIA_IDEMPOTENCY_KEY`, `CRITERIA_ATTEMPT`.
+ * `CRITERIA_CHANNEL_URL` (`http://127.0.0.1:<port>`, or `nats://host:port/<subject>`),
+ * `CRITERIA_CHANNEL_TOKEN`, `CRITERIA_CHANNELS` (the channel names, comma-separated),
+ * beside `CRITERIA_RUN_ID`, `CRITERIA_IDEMPOTENCY_KEY`, `CRITERIA_ATTEMPT`.
  */
 
 /** What the endpoint asks of the runner for one admitted step attempt. */
@@ -42,6 +52,16 @@ interface CallBody {
   as?: unknown;
   body?: unknown;
   timeout_ms?: unknown;
+  /** Names a request, so a retried one (after a broker restart) gets the same answer. */
+  request_id?: unknown;
+  /** The step's token, when the transport has no header for it (NATS). */
+  token?: unknown;
+}
+
+/** An answer: an HTTP-like status and a JSON body. */
+interface Answer {
+  status: number;
+  body: Record<string, unknown>;
 }
 
 /** The largest request body accepted (a message body included), in bytes. */
@@ -50,19 +70,22 @@ const MAX_BODY = 1 << 20;
 /** The channel endpoint of one criteria process. Start with {@link ChannelEndpoint.start}. */
 export class ChannelEndpoint {
   private readonly key = randomBytes(32);
-  private readonly callers = new Map<string, { caller: ChannelCaller; posts: number; recvs: number }>();
+  private readonly callers = new Map<string, { caller: ChannelCaller; posts: number; recvs: number; answers: Map<string, Promise<Answer>> }>();
+  private nats?: NatsConnection;
 
   private constructor(
     private readonly server: Server,
-    /** `http://127.0.0.1:<port>` */
-    readonly url: string,
+    /** What agents are given: `http://127.0.0.1:<port>`, or `nats://host:port/<subject>`. */
+    public url: string,
   ) {}
 
   /**
-   * Listens on 127.0.0.1, an ephemeral port.
-   * @throws Error when no port can be bound
+   * Listens on 127.0.0.1, an ephemeral port; with `broker`, also on the NATS broker (it
+   * reconnects by itself after a broker restart).
+   * @param workspace the run's workspace key (a subject part; from the run id)
+   * @throws Error when no port can be bound or the broker cannot be reached
    */
-  static async start(): Promise<ChannelEndpoint> {
+  static async start(opts: { broker?: string; workspace?: string } = {}): Promise<ChannelEndpoint> {
     let endpoint: ChannelEndpoint | undefined;
     const server = createServer((req, res) => void endpoint!.handle(req, res));
     await new Promise<void>((resolve, reject) => {
@@ -71,7 +94,46 @@ export class ChannelEndpoint {
     });
     server.unref();
     endpoint = new ChannelEndpoint(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    if (opts.broker) {
+      try {
+        await endpoint.listenOnNats(opts.broker, `criteria.ws.${opts.workspace ?? "run"}.${randomBytes(6).toString("hex")}`);
+      } catch (e) {
+        await endpoint.close();
+        throw e;
+      }
+    }
     return endpoint;
+  }
+
+  /** Answers NATS requests on `<subject>.post` and `<subject>.recv`. */
+  private async listenOnNats(broker: string, subject: string): Promise<void> {
+    const { connect } = nats();
+    const u = new URL(broker);
+    const nc = await connect({ servers: `${u.hostname}:${u.port || 4222}`, reconnect: true, maxReconnectAttempts: -1, reconnectTimeWait: 200, name: "criteria" });
+    this.nats = nc;
+    for (const op of ["post", "recv"] as const) {
+      nc.subscribe(`${subject}.${op}`, {
+        callback: (err, msg) => {
+          if (err) return;
+          let body: CallBody | undefined;
+          try {
+            const v = JSON.parse(msg.string()) as unknown;
+            body = v !== null && typeof v === "object" && !Array.isArray(v) ? (v as CallBody) : undefined;
+          } catch {
+            body = undefined;
+          }
+          void this.serve(op, body, String(body?.token ?? "")).then((a) => {
+            try {
+              msg.respond(JSON.stringify(a));
+            } catch {
+              // the connection dropped: the client retries with the same request_id
+            }
+          });
+        },
+      });
+    }
+    await nc.flush();
+    this.url = `nats://${u.hostname}:${u.port || 4222}/${subject}`;
   }
 
   /** The token of a step attempt: an HMAC of who it is, under this process's key. */
@@ -85,7 +147,7 @@ export class ChannelEndpoint {
    */
   admit(runId: string, key: string, attempt: number, caller: ChannelCaller): { env: Record<string, string>; token: string; release(): void } {
     const id = `${runId}\u0000${key}\u0000${attempt}`;
-    this.callers.set(id, { caller, posts: 0, recvs: 0 });
+    this.callers.set(id, { caller, posts: 0, recvs: 0, answers: new Map() });
     const token = this.token(runId, key, attempt);
     return {
       token,
@@ -97,47 +159,63 @@ export class ChannelEndpoint {
   /** Stops listening; requests in flight are answered, new ones refused. */
   async close(): Promise<void> {
     this.callers.clear();
+    await this.nats?.close().catch(() => undefined);
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
     this.server.closeAllConnections();
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const reply = (status: number, body: Record<string, unknown>) => {
-      res.writeHead(status, { "content-type": "application/json" });
-      res.end(JSON.stringify(body));
-    };
+    const op = req.url === "/post" ? "post" : req.url === "/recv" ? "recv" : undefined;
+    const a: Answer = req.method !== "POST" || !op ? { status: 404, body: { error: "use POST /post or POST /recv" } } : await this.serve(op, await readBody(req), String(req.headers.authorization ?? "").replace(/^Bearer /, ""));
+    res.writeHead(a.status, { "content-type": "application/json" });
+    res.end(JSON.stringify(a.body));
+  }
+
+  /** Serves one call, whatever transport brought it: checks the step and its token, then posts or receives. */
+  private async serve(op: "post" | "recv", b: CallBody | undefined, token: string): Promise<Answer> {
+    const reply = (status: number, body: Record<string, unknown>): Answer => ({ status, body });
+    if (!b) return reply(400, { error: "the request is not a JSON object (or larger than 1 MiB)" });
+    const runId = b.run_id;
+    const key = b.idempotency_key;
+    const attempt = Number(b.attempt);
+    if (typeof runId !== "string" || typeof key !== "string" || !Number.isInteger(attempt)) return reply(400, { error: "the request does not name its step (run_id, idempotency_key, attempt)" });
+    const given = Buffer.from(token, "utf8");
+    const want = Buffer.from(this.token(runId, key, attempt), "utf8");
+    if (given.length !== want.length || !timingSafeEqual(given, want)) return reply(401, { error: "the credentials are not this step's" });
+    const entry = this.callers.get(`${runId}\u0000${key}\u0000${attempt}`);
+    if (!entry) return reply(409, { error: "this step attempt is not running (it ended, or criteria stopped it)" });
+    // A retried request (the broker restarted before its answer came) gets the same answer.
+    const rid = typeof b.request_id === "string" ? `${op}:${b.request_id}` : undefined;
+    const earlier = rid ? entry.answers.get(rid) : undefined;
+    if (earlier) return earlier;
+    const answer = this.perform(op, b, entry);
+    if (rid) entry.answers.set(rid, answer);
+    return answer;
+  }
+
+  /** The post or receive itself, for an admitted step. */
+  private async perform(op: "post" | "recv", b: CallBody, entry: { caller: ChannelCaller; posts: number; recvs: number }): Promise<Answer> {
     try {
-      if (req.method !== "POST" || (req.url !== "/post" && req.url !== "/recv")) return reply(404, { error: "use POST /post or POST /recv" });
-      const b = await readBody(req);
-      if (!b) return reply(400, { error: "the request is not a JSON object (or larger than 1 MiB)" });
-      const runId = b.run_id;
-      const key = b.idempotency_key;
-      const attempt = Number(b.attempt);
-      if (typeof runId !== "string" || typeof key !== "string" || !Number.isInteger(attempt)) return reply(400, { error: "the request does not name its step (run_id, idempotency_key, attempt)" });
-      const given = Buffer.from(String(req.headers.authorization ?? "").replace(/^Bearer /, ""), "utf8");
-      const want = Buffer.from(this.token(runId, key, attempt), "utf8");
-      if (given.length !== want.length || !timingSafeEqual(given, want)) return reply(401, { error: "the credentials are not this step's" });
-      const entry = this.callers.get(`${runId}\u0000${key}\u0000${attempt}`);
-      if (!entry) return reply(409, { error: "this step attempt is not running (it ended, or criteria stopped it)" });
       const channel = b.channel;
       const participants = typeof channel === "string" ? entry.caller.channels.get(channel) : undefined;
-      if (!participants) return reply(403, { error: `this step may use channel${entry.caller.channels.size > 1 ? "s" : ""} ${[...entry.caller.channels.keys()].join(", ")}, not ${JSON.stringify(channel)}` });
+      if (!participants) return { status: 403, body: { error: `this step may use channel${entry.caller.channels.size > 1 ? "s" : ""} ${[...entry.caller.channels.keys()].join(", ")}, not ${JSON.stringify(channel)}` } };
       const who = (field: string, v: unknown, optional = false): string | undefined => {
         if (v === undefined && optional) return undefined;
         if (typeof v !== "string" || !participants.includes(v)) throw new BadCall(`${field} ${JSON.stringify(v)} is not a participant of channel "${channel as string}" (${participants.join(", ")})`);
         return v;
       };
-      if (req.url === "/post") {
-        const op = { from: who("from", b.from)!, to: who("to", b.to)!, body: (b.body ?? null) as Value };
-        return reply(200, await entry.caller.post(channel as string, op, ++entry.posts));
+      if (op === "post") {
+        const args = { from: who("from", b.from)!, to: who("to", b.to)!, body: (b.body ?? null) as Value };
+        return { status: 200, body: await entry.caller.post(channel as string, args, ++entry.posts) };
       }
       const timeoutMs = Number(b.timeout_ms);
-      if (!(timeoutMs > 0)) return reply(400, { error: "a recv needs timeout_ms, a positive number" });
-      const r = await entry.caller.recv(channel as string, { as: who("as", b.as)!, from: who("from", b.from, true), timeoutMs }, ++entry.recvs);
-      return reply(200, r.outcome === "timeout" ? { timeout: true } : r.output);
+      if (!(timeoutMs > 0)) return { status: 400, body: { error: "a recv needs timeout_ms, a positive number" } };
+      const args = { as: who("as", b.as)!, from: who("from", b.from, true), timeoutMs };
+      const r = await entry.caller.recv(channel as string, args, ++entry.recvs);
+      return { status: 200, body: r.outcome === "timeout" ? { timeout: true } : r.output };
     } catch (e) {
-      if (e instanceof BadCall) return reply(400, { error: e.message });
-      return reply(500, { error: (e as Error).message });
+      if (e instanceof BadCall) return { status: 400, body: { error: e.message } };
+      return { status: 500, body: { error: (e as Error).message } };
     }
   }
 }

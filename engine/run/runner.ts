@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import { afterEffect } from "./fault.js";
 import { statSync } from "node:fs";
@@ -94,6 +95,11 @@ export interface RunnerOptions {
   autoApprove?: boolean;
   /** How often a waiting run looks for signals and decisions (ms). */
   pollMs?: number;
+  /**
+   * A NATS broker (`nats://host:port`, `--broker`) the channel endpoint also answers on, for
+   * agents on other machines (engine/channels/endpoint.ts); without it, 127.0.0.1 only.
+   */
+  broker?: string;
   /** Aborting stops the run where it stands, resumable (SIGINT/SIGTERM). */
   signal?: AbortSignal;
   /** Where memory packs come from (default: the journal's own FTS5 index). */
@@ -1365,7 +1371,7 @@ export class Runner {
     const channels = new Map<string, string[]>();
     for (let g: Frame | undefined = f; g; g = g.parent) for (const c of g.graph.channels) if (!channels.has(c.name) && c.participants.includes(agent)) channels.set(c.name, c.participants);
     if (channels.size === 0) return undefined;
-    this.endpoint ??= ChannelEndpoint.start();
+    this.endpoint ??= ChannelEndpoint.start({ broker: this.opts.broker, workspace: createHash("sha256").update(this.rootId).digest("hex").slice(0, 16) });
     const endpoint = await this.endpoint;
     const host = this.channelHost(f);
     const who = { runId: f.runId, step: step.name, attempt, tag, key };

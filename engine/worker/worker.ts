@@ -24,6 +24,8 @@ export interface WorkerOptions {
   concurrency?: number;
   /** How long a lease lasts unless renewed (ms; default `CRITERIA_LEASE_TTL_MS`, else 30 s). */
   leaseTtlMs?: number;
+  /** A NATS broker for the channels of the runs this worker advances (`--broker`). */
+  broker?: string;
   /** Every run event, and what the worker does with each run as `worker.note` events. */
   events?: (e: RunEvent) => void;
   /** Aborting stops the worker: runs in progress stop where they stand (journaled) and are handed back to the queue. */
@@ -89,6 +91,7 @@ export async function runWorker(opts: WorkerOptions): Promise<WorkerReport> {
           park: true,
           parkTimers: true,
           detachChildren: true,
+          broker: opts.broker,
           signal: stopping.signal,
           events: opts.events,
         }).resume(run);

@@ -5,7 +5,7 @@
  * concurrent posts received in journal order, a bounded receive ending `timeout`, and a
  * participant computed at run time checked there.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -14,8 +14,9 @@ import { adapterFor } from "../../engine/adapters/registry.js";
 import type { JournalEntry } from "../../engine/journal/entry.js";
 import { SqliteJournal } from "../../engine/journal/sqlite-journal.js";
 import { Runner } from "../../engine/run/runner.js";
-import { cli, entries, repo, temp } from "../pipeline/helpers.js";
+import { cli, entries, repo, start, temp } from "../pipeline/helpers.js";
 import { graphOf } from "./graph-of.js";
+import { useNats } from "./nats-server.js";
 
 /** Agent `a` reviews, posts its notes to `b`; `b` reviews, then receives them. */
 const CHAT = `workflow "chat" {
@@ -204,7 +205,12 @@ output "third" { value = steps.third }
     expect(en.find((e) => e.entry_type === "step.completed" && e.step_id === "third")?.payload).toMatchObject({ outcome: "timeout" });
   });
 
-  describe("agents reach the channel themselves (criteria channel post|recv)", () => {
+  const { skip: natsSkip, nats } = useNats();
+  for (const broker of ["embedded", "nats"] as const) {
+    const skip = broker === "nats" ? natsSkip : undefined;
+    describe.skipIf(skip !== undefined)(`agents reach the channel themselves (criteria channel post|recv), ${broker} broker${skip ? ` (skipped: ${skip})` : ""}`, () => {
+    /** `--broker` for this suite's runs. */
+    const extra = () => (broker === "nats" ? ["--broker", nats().url] : []);
     /** Two lenses in parallel, shell agents: security posts, then waits for the answer; maintainability waits, then answers. */
     const TALK = `workflow "agents_talk" {
   version       = "1"
@@ -212,6 +218,10 @@ output "third" { value = steps.third }
   target_state  = "done"
 }
 variable "side" { type = string }
+variable "pause" {
+  type    = number
+  default = 0
+}
 agent "security" { adapter = "shell" }
 agent "maintainability" { adapter = "shell" }
 channel "panel" {
@@ -231,7 +241,7 @@ step "lenses" {
     step "sec" {
       target = agent.security
       input {
-        command = "echo \\"$CRITERIA_CHANNEL_TOKEN\\" >> '\${var.side}/tokens' && echo \\"token=$CRITERIA_CHANNEL_TOKEN\\" && criteria channel post panel --from security --to maintainability --body 'line 42 logs a token' && criteria channel recv panel --as security --from maintainability --timeout 30s"
+        command = "echo \\"$CRITERIA_CHANNEL_TOKEN\\" >> '\${var.side}/tokens' && echo \\"$CRITERIA_CHANNEL_URL\\" >> '\${var.side}/urls' && sleep \${var.pause} && echo \\"token=$CRITERIA_CHANNEL_TOKEN\\" && criteria channel post panel --from security --to maintainability --body 'line 42 logs a token' && criteria channel recv panel --as security --from maintainability --timeout 30s"
       }
       outcome "success" { next = "return" }
     }
@@ -264,7 +274,7 @@ output "heard" { value = [for o in steps.lenses : o.stdout] }
     it("each agent's post and receive is an effect of its step; the credentials are in no journaled byte, event or output", async () => {
       const dir = talkDir();
       const state = join(dir, "state");
-      const r = cli(["apply", join(dir, "main.hcl"), "--var", `side=${join(dir, "side")}`, "--state-dir", state, "--run-id", "t", "-o", "json"], { env });
+      const r = cli(["apply", join(dir, "main.hcl"), "--var", `side=${join(dir, "side")}`, "--state-dir", state, "--run-id", "t", "-o", "json", ...extra()], { env });
       expect(r.status, r.stderr + r.stdout).toBe(0);
       const en = await entries(state, "t");
       const { ids, posts, received } = messagesOf(en);
@@ -282,6 +292,7 @@ output "heard" { value = [for o in steps.lenses : o.stdout] }
       expect(r.stdout).toContain('\\"body\\":\\"line 42 logs a token\\"');
       expect(r.stdout).toContain('\\"body\\":{\\"agree\\":true}');
       // The token the agent saw: nowhere criteria wrote or printed (masked where the agent printed it).
+      expect(readFileSync(join(dir, "side", "urls"), "utf8")).toMatch(broker === "nats" ? /^nats:\/\/127\.0\.0\.1:\d+\/criteria\.ws\.[0-9a-f]{16}\.[0-9a-f]{12}\n$/ : /^http:\/\/127\.0\.0\.1:\d+\n$/);
       const token = readFileSync(join(dir, "side", "tokens"), "utf8").trim();
       expect(token).toMatch(/^[0-9a-f]{64}$/);
       expect(r.stdout).toContain("token=***");
@@ -301,18 +312,39 @@ output "heard" { value = [for o in steps.lenses : o.stdout] }
       for (const [where, text] of places) expect(text.includes(token), `the token is in ${where}`).toBe(false);
     }, 30_000);
 
+    if (broker === "nats") {
+      it("the broker down for 3 s mid-run: the waiting receive and a post made while it was down go through, each message journaled and received once", async () => {
+        const dir = talkDir();
+        const state = join(dir, "state");
+        // Security sleeps 2 s before posting: maintainability waits in its receive meanwhile.
+        const child = start(["apply", join(dir, "main.hcl"), "--var", `side=${join(dir, "side")}`, "--var", "pause=2", "--state-dir", state, "--run-id", "t", ...extra()], { env });
+        let out = "";
+        child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+        child.stderr.on("data", (d: Buffer) => (out += d.toString()));
+        const exit = new Promise<number | null>((r) => child.once("exit", r));
+        for (let i = 0; i < 100 && !existsSync(join(dir, "side", "urls")); i++) await new Promise((r) => setTimeout(r, 50));
+        // Down from before security's post until after it: its criteria channel post waits for the broker.
+        await new Promise((r) => setTimeout(r, 300));
+        await nats().restart(3000);
+        expect(await exit, out).toBe(0);
+        const { ids, received } = messagesOf(await entries(state, "t"));
+        expect(ids).toHaveLength(2);
+        expect(received.map((e) => e.payload.received!.id).sort()).toEqual([...ids].sort());
+      }, 60_000);
+    }
+
     it("a SIGKILL at every journal entry, then resume: each agent's message is delivered once and received once", async () => {
       const dir = talkDir();
       const side = `side=${join(dir, "side")}`;
       const ref = join(dir, "ref");
-      expect(cli(["apply", join(dir, "main.hcl"), "--var", side, "--state-dir", ref, "--run-id", "t"], { env }).status).toBe(0);
+      expect(cli(["apply", join(dir, "main.hcl"), "--var", side, "--state-dir", ref, "--run-id", "t", ...extra()], { env }).status).toBe(0);
       const total = (await entries(ref, "t")).length;
       // Every other entry (the items interleave differently in each run anyway), and the last ones.
       for (let n = 2; n < total; n += n < total - 6 ? 2 : 1) {
         const state = join(dir, `k${n}`);
-        const killed = cli(["apply", join(dir, "main.hcl"), "--var", side, "--state-dir", state, "--run-id", "t"], { env: { ...env, CRITERIA_FAULT_KILL_AFTER_SEQ: String(n) } });
+        const killed = cli(["apply", join(dir, "main.hcl"), "--var", side, "--state-dir", state, "--run-id", "t", ...extra()], { env: { ...env, CRITERIA_FAULT_KILL_AFTER_SEQ: String(n) } });
         expect(killed.signal, `kill point ${n}: ${killed.stderr}`).toBe("SIGKILL");
-        const resumed = cli(["resume", "t", "--state-dir", state, "-o", "json"], { env });
+        const resumed = cli(["resume", "t", "--state-dir", state, "-o", "json", ...extra()], { env });
         expect(resumed.status, `kill point ${n}: ${resumed.stderr}`).toBe(0);
         const en = await entries(state, "t");
         const { ids, received } = messagesOf(en);
@@ -327,6 +359,7 @@ output "heard" { value = [for o in steps.lenses : o.stdout] }
       }
     }, 180_000);
   });
+  }
 
   it("a scripted local agent posts and receives mid-step (its script's channel actions); a refused call fails the step", async () => {
     const dir = temp("criteria-chan-local-");
