@@ -5,9 +5,13 @@
  * record to the receive that took it, as the journal's clock saw them) and journaled
  * messages per second, as a fraction of a bare SQLite insert-and-commit loop on the same
  * disk in the same run (WAL, synchronous=FULL). Goals: latency p99 under 10 ms; messages
- * per second ≥ 0.5× the bare commit rate. Prints figures; asserts nothing.
+ * per second ≥ 0.5× the bare commit rate. Then agents posting and receiving mid-step
+ * through the channel endpoint, over HTTP and over NATS (a `nats-server` started here; the
+ * NATS figures are skipped, saying so, without one). Prints figures; asserts nothing.
  */
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { connect, createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { compile } from "../compiler/index.js";
@@ -27,7 +31,16 @@ export interface ChannelsReport {
   ratio_to_limit: number;
   latency_ms: { p50: number; p99: number };
   commits_per_message: number;
+  /** Agents posting and receiving mid-step through the endpoint, per transport. */
+  agents: { http?: AgentFigures; nats?: AgentFigures; nats_skipped?: string };
   verdicts: Record<string, Verdict>;
+}
+
+/** Messages per second and post→recv latency (ms) of agents' round trips. */
+interface AgentFigures {
+  messages_per_s: number;
+  p50: number;
+  p99: number;
 }
 
 /** A sender posting `n` messages and a receiver taking them, as two parallel items. */
@@ -154,14 +167,73 @@ state "failed" {
 }
 
 /**
+ * Ping-pong between two scripted `local` agents that post and receive mid-step through the
+ * channel endpoint (`criteria channel`'s path): `rounds` round trips in one step each, over
+ * HTTP on 127.0.0.1, or over NATS with `broker`. Every message is still journaled.
+ */
+function agentPingPong(rounds: number, dir: string): string {
+  const post = (me: string, other: string) => ({ post: { channel: "c", from: me, to: other, body: "ping" } });
+  const recv = (me: string, other: string) => ({ recv: { channel: "c", as: me, from: other, timeout: "1m" } });
+  const actions = (me: string, other: string, first: boolean) =>
+    Array.from({ length: rounds }, () => (first ? [post(me, other), recv(me, other)] : [recv(me, other), post(me, other)])).flat();
+  writeFileSync(join(dir, "ping.json"), JSON.stringify({ steps: { ping_step: [{ outcome: "done", channel: actions("ping", "pong", true) }] } }));
+  writeFileSync(join(dir, "pong.json"), JSON.stringify({ steps: { pong_step: [{ outcome: "done", channel: actions("pong", "ping", false) }] } }));
+  return `workflow "bench_agents" {
+  version       = "1"
+  initial_state = "pair"
+  target_state  = "done"
+}
+agent "ping" {
+  adapter = "local"
+  config { script = "./ping.json" }
+}
+agent "pong" {
+  adapter = "local"
+  config { script = "./pong.json" }
+}
+channel "c" {
+  participants = [agent.ping, agent.pong]
+}
+step "pair" {
+  parallel = ["ping", "pong"]
+  workflow {
+    initial_state = "which"
+    branch "which" {
+      arm {
+        when = each.value == "ping"
+        next = "ping_step"
+      }
+      default { next = "pong_step" }
+    }
+    step "ping_step" {
+      target = agent.ping
+      outcome "done" { next = "return" }
+    }
+    step "pong_step" {
+      target = agent.pong
+      outcome "done" { next = "return" }
+    }
+  }
+  outcome "all_succeeded" { next = "done" }
+  outcome "any_failed" { next = "failed" }
+}
+state "done" { terminal = true }
+state "failed" {
+  terminal = true
+  success  = false
+}
+`;
+}
+
+/**
  * Runs a channel workflow on a fresh journal and reads the figures off it: its time, each
  * message's latency (record to receipt, by the journal's clock) and the appends it took.
  * @throws Error when the workflow does not compile or the run does not succeed
  */
-async function runExchange(source: string): Promise<{ ms: number; latencies: number[]; commits: number }> {
+async function runExchange(source: string | ((dir: string) => string), broker?: string): Promise<{ ms: number; latencies: number[]; commits: number }> {
   const dir = mkdtempSync(join(tmpdir(), "criteria-bench-ch-"));
   try {
-    writeFileSync(join(dir, "main.hcl"), source);
+    writeFileSync(join(dir, "main.hcl"), typeof source === "string" ? source : source(dir));
     const c = await compile(join(dir, "main.hcl"));
     if (!c.graph) throw new Error(`the channel bench workflow does not compile: ${c.diagnostics.filter((d) => d.severity === "error").map((d) => d.message).join("; ")}`);
     const journal = new SqliteJournal(join(dir, "state"));
@@ -172,7 +244,7 @@ async function runExchange(source: string): Promise<{ ms: number; latencies: num
       return journal.append(...a);
     };
     const t0 = performance.now();
-    const end = await new Runner({ journal: counting, adapterFor, baseDir: dir, pollMs: 250 }).start(c.graph, {}, "b");
+    const end = await new Runner({ journal: counting, adapterFor, baseDir: dir, pollMs: 250, broker }).start(c.graph, {}, "b");
     const ms = performance.now() - t0;
     if (!end.success) throw new Error(`the channel bench run failed: ${end.detail}`);
     const entries = (await journal.read("b")).entries;
@@ -206,8 +278,26 @@ export async function channelsBench(quick: boolean): Promise<ChannelsReport> {
   const pp = await runExchange(pingPong(rounds));
   const p50 = percentile(pp.latencies, 50);
   const p99 = percentile(pp.latencies, 99);
+  // Agents posting and receiving mid-step, through the endpoint: over HTTP, then over NATS.
+  const agentRounds = quick ? 50 : 200;
+  const agents: ChannelsReport["agents"] = {};
+  const figures = (r: { ms: number; latencies: number[] }) => ({ messages_per_s: ((2 * agentRounds) / r.ms) * 1000, p50: percentile(r.latencies, 50), p99: percentile(r.latencies, 99) });
+  progress(`channels: agents, ${agentRounds} round trips over HTTP`);
+  agents.http = figures(await runExchange((d) => agentPingPong(agentRounds, d)));
+  const server = await startNatsServer();
+  if ("missing" in server) agents.nats_skipped = server.missing;
+  else {
+    try {
+      progress(`channels: agents, ${agentRounds} round trips over NATS`);
+      agents.nats = figures(await runExchange((d) => agentPingPong(agentRounds, d), server.url));
+    } finally {
+      server.stop();
+    }
+  }
   // verdict() passes a figure at or under its limit: a ratio's shortfall is 0.5 − ratio.
   const verdicts = { ratio: verdict(0.5 - ratio, 0), p99: verdict(p99, 10, true) };
+  const agentRows = (name: string, f?: { messages_per_s: number; p50: number; p99: number }) =>
+    f ? [[`agents over ${name}: messages/s`, fmt(f.messages_per_s), "", ""], [`agents over ${name}: latency p50 / p99 (ms)`, `${fmt(f.p50)} / ${fmt(f.p99)}`, "", ""]] : [[`agents over ${name}`, "skipped", "", ""]];
   printTable(
     `Channels (embedded broker: the run's SQLite journal, ${n} messages)`,
     ["figure", "value", "goal", "verdict"],
@@ -218,11 +308,36 @@ export async function channelsBench(quick: boolean): Promise<ChannelsReport> {
       ["journal appends per message", fmt(run.commits / n), "", ""],
       ["post→recv latency p50 (ms), ping-pong", fmt(p50), "", ""],
       ["post→recv latency p99 (ms), ping-pong", fmt(p99), "< 10", verdicts.p99],
+      ...agentRows("HTTP (127.0.0.1)", agents.http),
+      ...agentRows("NATS", agents.nats),
     ],
     [
       `throughput: a sender posts ${n} messages while a receiver takes them (count loops in two parallel items); latency: ${rounds} ping-pong rounds, each message awaited`,
+      `agents: two local agents play ${agentRounds} round trips mid-step through the channel endpoint (criteria channel's path), each message journaled`,
       "latency is from a post's record to the receive's confirmation, by the journal's clock (ms resolution)",
+      ...(agents.nats_skipped ? [`NATS skipped: ${agents.nats_skipped}`] : []),
     ],
   );
-  return { messages: n, sqlite_commits_per_s: limit, messages_per_s: perS, ratio_to_limit: ratio, latency_ms: { p50, p99 }, commits_per_message: run.commits / n, verdicts };
+  return { messages: n, sqlite_commits_per_s: limit, messages_per_s: perS, ratio_to_limit: ratio, latency_ms: { p50, p99 }, commits_per_message: run.commits / n, agents, verdicts };
+}
+
+/** A `nats-server` on a free loopback port for the NATS figures, or why there is none. */
+async function startNatsServer(): Promise<{ url: string; stop(): void } | { missing: string }> {
+  if (spawnSync("nats-server", ["--version"]).error) return { missing: "no nats-server on PATH (Debian package nats-server)" };
+  const port = await new Promise<number>((resolve) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const p = (s.address() as AddressInfo).port;
+      s.close(() => resolve(p));
+    });
+  });
+  const proc = spawn("nats-server", ["-a", "127.0.0.1", "-p", String(port)], { stdio: "ignore" });
+  for (let i = 0; i < 200; i++) {
+    const up = await new Promise<boolean>((resolve) => {
+      const c = connect(port, "127.0.0.1", () => (c.end(), resolve(true)));
+      c.once("error", () => resolve(false));
+    });
+    if (up) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { url: `nats://127.0.0.1:${port}`, stop: () => void proc.kill("SIGKILL") };
 }

@@ -114,6 +114,10 @@ async function main(): Promise<void> {
   if (channels) {
     lines.push(`channels: ${Math.round(channels.messages_per_s)} journaled messages/s = ${fmtRatio(channels.ratio_to_limit)} of bare SQLite commits (goal >= 0.5x) ${channels.verdicts.ratio}`);
     lines.push(`channels: post→recv latency p50 ${channels.latency_ms.p50.toFixed(1)} ms, p99 ${channels.latency_ms.p99.toFixed(1)} ms (goal p99 < 10 ms) ${channels.verdicts.p99}`);
+    for (const [name, f] of [["HTTP", channels.agents.http], ["NATS", channels.agents.nats]] as const) {
+      if (f) lines.push(`channels: agents over ${name}: ${Math.round(f.messages_per_s)} messages/s, latency p50 ${f.p50.toFixed(1)} ms, p99 ${f.p99.toFixed(1)} ms (a figure; no goal)`);
+    }
+    if (channels.agents.nats_skipped) lines.push(`channels: agents over NATS skipped: ${channels.agents.nats_skipped}`);
   }
   process.stdout.write(`\nGoals\n=====\n${lines.map((l) => `  ${l}`).join("\n")}\n`);
 

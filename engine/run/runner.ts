@@ -1099,10 +1099,13 @@ export class Runner {
       };
       await Promise.all(Array.from({ length: Math.min(limit, total) }, worker));
       if (errors.length > 0) throw firstOf(errors, { is: (e) => e instanceof RunParked, with: (p, children) => this.alsoWaiting(p as RunParked, children) });
-      // Items that were in flight when another one stopped the loop (a `return`) ended too, and
-      // are journaled: a resumed run counts them as the live one did (found by the channels'
-      // kill test: a resumed parallel step lost the outputs of the items after a returning one).
-      for (let i = 0; i < total; i++) if (outputs[i] === undefined && f.rec.iterations.has(`${step.name}#${visit}#${i}`)) await runItem(i, null);
+      // Items that had started when another one stopped the loop (a `return`) run to their end
+      // in a live run: a resumed one finishes them too, and counts them (found by the channels'
+      // kill test: a resumed parallel step lost the items after a returning one).
+      const stepId = visit > 1 ? `${step.name}@${visit}` : step.name;
+      const started = (i: number) =>
+        f.rec.iterations.has(`${step.name}#${visit}#${i}`) || this.tree.runs.has(`${f.runId}/${step.name}#${visit}[${i}]`) || f.rec.attempts.has(idempotencyKey(f.runId, stepId, i));
+      for (let i = 0; i < total; i++) if (outputs[i] === undefined && started(i)) await runItem(i, null);
     } else if (isWhile) {
       const maxVisits = this.maxVisits(f, step);
       const maxTotal = this.rootGraph(f).policy.max_total_steps;

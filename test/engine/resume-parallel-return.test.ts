@@ -15,13 +15,17 @@ const WORKFLOW = `workflow "fan" {
   initial_state = "fan"
   target_state  = "done"
 }
+variable "items" {
+  type    = list(string)
+  default = ["a", "b", "c"]
+}
 adapter "shell" "default" {}
 step "fan" {
-  parallel = ["a", "b", "c"]
+  parallel = var.items
   workflow {
     step "say" {
       target = adapter.shell.default
-      input { command = "echo \${each.value}" }
+      input { command = "sleep \${each.value == "slow" ? 1 : 0}; echo \${each.value}" }
       outcome "success" { next = "return" }
     }
   }
@@ -45,4 +49,23 @@ it("a resumed parallel step collects every item the journal holds, after a retur
   expect(cli(["apply", join(dir, "w.hcl"), "--state-dir", state, "--run-id", "r"], { env: { CRITERIA_FAULT_KILL_AFTER_SEQ: String(lastItem) } }).signal).toBe("SIGKILL");
   expect(cli(["resume", "r", "--state-dir", state]).status).toBe(0);
   expect(said(await entries(state, "r"))).toEqual(["a", "b", "c"]);
+}, 30_000);
+
+it("a resumed parallel step finishes an item that was still running when another returned", async () => {
+  const dir = temp("criteria-resume-ret-");
+  writeFileSync(join(dir, "w.hcl"), WORKFLOW);
+  const vars = ["--var", 'items=["quick", "slow"]'];
+  const ref = join(dir, "ref");
+  expect(cli(["apply", join(dir, "w.hcl"), ...vars, "--state-dir", ref, "--run-id", "r"]).status).toBe(0);
+  const en = await entries(ref, "r");
+  const said = (e: JournalEntry[]) => (e.find((x): x is JournalEntry<"run.completed"> => x.entry_type === "run.completed" && x.run_id === "r")?.payload.outputs.said as string[]).slice().sort();
+  expect(said(en)).toEqual(["quick", "slow"]);
+  // Killed right after the quick item's end, while the slow one sleeps.
+  const quickEnd = en.find((e) => e.entry_type === "iteration.completed")!;
+  expect((quickEnd.payload as { index: number }).index).toBe(0);
+  const state = join(dir, "k");
+  expect(cli(["apply", join(dir, "w.hcl"), ...vars, "--state-dir", state, "--run-id", "r"], { env: { CRITERIA_FAULT_KILL_AFTER_SEQ: String(quickEnd.seq) } }).signal).toBe("SIGKILL");
+  expect((await entries(state, "r")).filter((e) => e.entry_type === "iteration.completed")).toHaveLength(1);
+  expect(cli(["resume", "r", "--state-dir", state]).status).toBe(0);
+  expect(said(await entries(state, "r"))).toEqual(["quick", "slow"]);
 }, 30_000);
