@@ -312,6 +312,60 @@ output "heard" { value = [for o in steps.lenses : o.stdout] }
       for (const [where, text] of places) expect(text.includes(token), `the token is in ${where}`).toBe(false);
     }, 30_000);
 
+    it("agents posting at once to one receiver: it receives in journal order, each message once", async () => {
+      const dir = temp("criteria-chan-order-agents-");
+      const say = (me: string) => JSON.stringify({ steps: { [`${me}_say`]: [{ outcome: "done", channel: [{ post: { channel: "c", from: me, to: "z", body: `from ${me}` } }] }] } });
+      writeFileSync(join(dir, "x.json"), say("x"));
+      writeFileSync(join(dir, "y.json"), say("y"));
+      const recv = { recv: { channel: "c", as: "z", timeout: "30s" } };
+      writeFileSync(join(dir, "z.json"), JSON.stringify({ steps: { z_hear: [{ outcome: "done", channel: [recv, recv] }] } }));
+      const agent = (n: string) => `agent "${n}" {\n  adapter = "local"\n  config { script = "./${n}.json" }\n}\n`;
+      writeFileSync(
+        join(dir, "main.hcl"),
+        `workflow "order_agents" {\n  version = "1"\n  initial_state = "fan"\n  target_state = "done"\n}\n${agent("x")}${agent("y")}${agent("z")}channel "c" {\n  participants = [agent.x, agent.y, agent.z]\n}
+step "fan" {
+  parallel = ["x", "y"]
+  workflow {
+    initial_state = "pick"
+    branch "pick" {
+      arm {
+        when = each.value == "x"
+        next = "x_say"
+      }
+      default { next = "y_say" }
+    }
+    step "x_say" {
+      target = agent.x
+      outcome "done" { next = "return" }
+    }
+    step "y_say" {
+      target = agent.y
+      outcome "done" { next = "return" }
+    }
+  }
+  outcome "all_succeeded" { next = "z_hear" }
+  outcome "any_failed" { next = "done" }
+}
+step "z_hear" {
+  target = agent.z
+  outcome "done" { next = "done" }
+}
+state "done" { terminal = true }
+output "heard" { value = [for m in steps.z_hear.received : m.body] }
+`,
+      );
+      const c = await compile(join(dir, "main.hcl"));
+      expect(c.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+      const journal = new SqliteJournal(join(dir, "state"));
+      const end = await new Runner({ journal, adapterFor, baseDir: dir, pollMs: 20, broker: broker === "nats" ? nats().url : undefined }).start(c.graph!, {}, "o");
+      const en = (await journal.read("o")).entries;
+      await journal.close();
+      const order = messagesOf(en).posts.map((e) => e.payload.message!.body as string);
+      expect(order.slice().sort()).toEqual(["from x", "from y"]);
+      expect(end).toMatchObject({ state: "done", outputs: { heard: order } });
+      expect(messagesOf(en).received).toHaveLength(2);
+    });
+
     if (broker === "nats") {
       it("the broker down for 3 s mid-run: the waiting receive and a post made while it was down go through, each message journaled and received once", async () => {
         const dir = talkDir();
