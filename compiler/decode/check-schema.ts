@@ -66,6 +66,9 @@ export function checkSchema(doc: JsonObject, map: SourceMap, fallback: Range, ro
   for (const e of v.errors ?? []) {
     // A workflow_file body needs no name: it is the body of the step that names it.
     if (role === "body" && e.keyword === "required" && e.instancePath === "/workflow") continue;
+    // The schema's if/then rules (a step's target, an outcome's next) are there for editors;
+    // the checks say the same with a hint (check-step-fields.ts, check-outcomes.ts).
+    if (e.keyword === "if" || e.schemaPath.includes("/then/")) continue;
     const d = toDiagnostic(e, map, fallback);
     if (!d) continue;
     const key = `${d.code}\0${d.range.start.offset}\0${d.range.file}`;
