@@ -21,6 +21,7 @@ import { registerFmtCommand } from "./cli/fmt-command.js";
 import { registerRunCommands } from "./cli/run-commands.js";
 import { registerWorkerCommand } from "./cli/worker-command.js";
 import { registerChannelCommand } from "./cli/channel-command.js";
+import { registerLspCommand } from "./cli/lsp-command.js";
 import { JournalError } from "./engine/journal/errors.js";
 import { formatUseGraph } from "./compiler/load/use-graph.js";
 
@@ -185,6 +186,8 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   registerChannelCommand(program, io, (c) => {
     code = c;
   });
+
+  registerLspCommand(program);
 
   if (argv.length === 0) {
     io.err(program.helpInformation());

@@ -30,6 +30,8 @@ export interface CompileOptions {
   root?: string;
   /** More directories modules may come from (the Go tool's `CRITERIA_WORKFLOW_ALLOWED_PATHS`). */
   allowedRoots?: string[];
+  /** Texts to compile instead of the files' (absolute path → text): `criteria lsp`'s open, unsaved documents. */
+  overlay?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -95,7 +97,7 @@ function defaultRoot(abs: string): string {
 async function run(path: string, cwd: string, opts: CompileOptions, out: Compilation): Promise<void> {
   const abs = resolvePath(cwd, path);
   const roots = [opts.root !== undefined ? resolvePath(cwd, opts.root) : defaultRoot(abs), ...(opts.allowedRoots ?? []).map((r) => resolvePath(cwd, r))];
-  const set = await loadModules(abs, { cwd, roots });
+  const set = await loadModules(abs, { cwd, roots, overlay: opts.overlay });
   out.sources = set.sources;
   out.files = set.entry.files;
   out.reads = set.reads;

@@ -26,6 +26,8 @@ export interface LoadOptions {
    * directory) and the Go tool's `CRITERIA_WORKFLOW_ALLOWED_PATHS`.
    */
   roots: string[];
+  /** Texts to use instead of the files' (absolute path → text): an editor's unsaved buffers. */
+  overlay?: ReadonlyMap<string, string>;
 }
 
 /** Every module reachable from an entry, and the edges between them. */
@@ -60,7 +62,7 @@ export async function loadModules(entry: string, opts: LoadOptions): Promise<Mod
 
   const load = async (abs: string, id: string, via?: ModuleEdge): Promise<Module> => {
     const shown = displayPath(abs, opts.cwd) || abs;
-    const read = await readModule(abs, shown, opts.cwd, sources, onRead, via?.range);
+    const read = await readModule(abs, shown, opts.cwd, sources, onRead, via?.range, opts.overlay);
     const m: Module = { ...read, id, path: shown, edges: read.doc ? moduleEdges(read.doc, read.map, read.fileStart) : [] };
     modules.set(id, m);
     for (const e of m.edges) {

@@ -8,7 +8,7 @@ import type { JsonObject } from "../parse/document.js";
 import { parseHcl } from "../parse/parse-hcl.js";
 import { parseJson, parseYaml } from "../parse/parse-yaml.js";
 import type { SourceMap } from "../parse/source-map.js";
-import { readSource } from "./read-source.js";
+import { decodeSource, readSource } from "./read-source.js";
 import { WORKFLOW_EXTENSIONS, displayPath, workflowFiles } from "./workflow-files.js";
 
 /** One module's files read, parsed, lowered and merged into one canonical document. */
@@ -39,7 +39,15 @@ export interface ReadModule {
  * @param onRead called with each file's absolute path as it is read (read counts)
  * @param at where problems of the whole module are reported (the edge that names it), if not at its path
  */
-export async function readModule(abs: string, shown: string, cwd: string, sources: Map<string, SourceFile>, onRead?: (file: string) => void, at?: Range): Promise<ReadModule> {
+export async function readModule(
+  abs: string,
+  shown: string,
+  cwd: string,
+  sources: Map<string, SourceFile>,
+  onRead?: (file: string) => void,
+  at?: Range,
+  overlay?: ReadonlyMap<string, string>,
+): Promise<ReadModule> {
   const at0 = at ?? new SourceFile(shown, "").range(0);
   const out: ReadModule = { kind: "file", files: [], map: new Map(), fileStart: at0, diagnostics: [] };
   const found = workflowFiles(abs);
@@ -66,7 +74,7 @@ export async function readModule(abs: string, shown: string, cwd: string, source
   }
   const parts: { doc: JsonObject; map: SourceMap }[] = [];
   for (const file of found.files) {
-    const part = await readPart(file, displayPath(file, cwd), sources, out, onRead);
+    const part = await readPart(file, displayPath(file, cwd), sources, out, onRead, overlay?.get(file));
     if (part) parts.push(part);
   }
   const first = out.files.length > 0 ? sources.get(out.files[0]) : undefined;
@@ -80,7 +88,7 @@ export async function readModule(abs: string, shown: string, cwd: string, source
 }
 
 /** Reads, parses and lowers one file; undefined when it holds nothing usable. */
-async function readPart(file: string, shown: string, sources: Map<string, SourceFile>, out: ReadModule, onRead?: (file: string) => void): Promise<{ doc: JsonObject; map: SourceMap } | undefined> {
+async function readPart(file: string, shown: string, sources: Map<string, SourceFile>, out: ReadModule, onRead?: (file: string) => void, text?: string): Promise<{ doc: JsonObject; map: SourceMap } | undefined> {
   out.files.push(shown);
   const ext = extname(file).toLowerCase();
   const dialect = WORKFLOW_EXTENSIONS[ext];
@@ -89,7 +97,7 @@ async function readPart(file: string, shown: string, sources: Map<string, Source
     return undefined;
   }
   onRead?.(file);
-  const read = readSource(file, shown);
+  const read = text !== undefined ? decodeSource(Buffer.from(text, "utf8"), shown) : readSource(file, shown);
   out.diagnostics.push(...read.diagnostics);
   if (!read.file) return undefined;
   sources.set(shown, read.file);

@@ -1,0 +1,90 @@
+import type { Range } from "../../compiler/diagnostics/range.js";
+import type { Named, WorkflowSpec } from "../../compiler/decode/spec.js";
+
+/**
+ * What `criteria lsp` reads off a decoded workflow (compiler/decode/spec.ts): its
+ * declarations as an outline (document symbols), where a name is declared (go to
+ * definition), and the names in scope (completion). Bodies are nested under their step.
+ */
+
+/** The kinds of declaration, as LSP's SymbolKind numbers (an editor's icons). */
+export const KIND = { step: 12 /* Function */, state: 20 /* Key */, wait: 24 /* Event */, approval: 24, branch: 23 /* Struct */, adapter: 11 /* Interface */, agent: 5 /* Class */, variable: 13 /* Variable */, local: 14 /* Constant */, channel: 8 /* Field */, output: 7 /* Property */, subworkflow: 2 /* Module */ } as const;
+
+/** One declaration of the outline. */
+export interface Declaration {
+  kind: keyof typeof KIND;
+  name: string;
+  range: Range;
+  nameRange: Range;
+  children: Declaration[];
+}
+
+/** The declarations of `w`, in kind order, steps with their bodies' declarations as children. */
+export function outline(w: WorkflowSpec): Declaration[] {
+  const of = (kind: keyof typeof KIND, list: Named[]) => list.map((d) => ({ kind, name: d.name, range: d.range, nameRange: d.nameRange, children: [] as Declaration[] }));
+  return [
+    ...of("variable", w.variables),
+    ...of("local", w.locals),
+    ...of("adapter", w.adapters),
+    ...of("agent", w.agents),
+    ...of("subworkflow", w.subworkflows),
+    ...of("channel", w.channels),
+    ...w.steps.map((s) => ({ kind: "step" as const, name: s.name, range: s.range, nameRange: s.nameRange, children: s.body ? outline(s.body) : [] })),
+    ...of("wait", w.waits),
+    ...of("approval", w.approvals),
+    ...of("branch", w.branches),
+    ...of("state", w.states),
+    ...of("output", w.outputs),
+  ];
+}
+
+/** Every declaration of the outline, depth first. */
+function flat(ds: Declaration[]): Declaration[] {
+  return ds.flatMap((d) => [d, ...flat(d.children)]);
+}
+
+/** What a prefix (`agent.`, `var.`, `next = "`) names: the kinds it may refer to. */
+const PREFIX: Record<string, (keyof typeof KIND)[]> = {
+  agent: ["agent"],
+  adapter: ["adapter"],
+  subworkflow: ["subworkflow"],
+  channel: ["channel"],
+  var: ["variable"],
+  local: ["local"],
+  steps: ["step"],
+  step: ["step"],
+  state: ["state"],
+  wait: ["wait"],
+  approval: ["approval"],
+  branch: ["branch"],
+};
+
+/** Node kinds a bare name (`next = "review"`) may refer to. */
+const NODES: (keyof typeof KIND)[] = ["step", "state", "wait", "approval", "branch"];
+
+/**
+ * The declaration a word under the cursor refers to: `agent.security`, `adapter.shell.default`,
+ * `var.x`, `steps.build.stdout`, `state.done`, or a bare node name (`next = "review"`).
+ * The innermost declaration of that name wins (a body's own before its workflow's).
+ */
+export function declarationOf(w: WorkflowSpec, word: string): Declaration | undefined {
+  const all = flat(outline(w)).reverse();
+  const parts = word.split(".");
+  const kinds = PREFIX[parts[0]];
+  if (kinds && parts.length > 1) {
+    const name = parts[0] === "adapter" ? parts.slice(1, 3).join(".") : parts[1];
+    return all.find((d) => kinds.includes(d.kind) && d.name === name);
+  }
+  return all.find((d) => NODES.includes(d.kind) && d.name === word);
+}
+
+/**
+ * Completion after a prefix: the names of the kinds it refers to (`agent.` → the agents),
+ * or the node names for a bare word.
+ */
+export function namesAfter(w: WorkflowSpec, prefix: string | undefined): Declaration[] {
+  const kinds = prefix !== undefined ? PREFIX[prefix] : NODES;
+  if (!kinds) return [];
+  const seen = new Set<string>();
+  return flat(outline(w)).filter((d) => kinds.includes(d.kind) && !seen.has(`${d.kind}:${d.name}`) && seen.add(`${d.kind}:${d.name}`));
+}

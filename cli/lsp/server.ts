@@ -1,0 +1,173 @@
+import { resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import {
+  CompletionItemKind,
+  DiagnosticSeverity,
+  TextDocuments,
+  TextDocumentSyncKind,
+  type Connection,
+  type Diagnostic as LspDiagnostic,
+  type DocumentSymbol,
+  type Range as LspRange,
+} from "vscode-languageserver/node.js";
+import { TextDocument } from "vscode-languageserver-textdocument";
+import { CODES } from "../../compiler/diagnostics/codes.js";
+import type { Diagnostic } from "../../compiler/diagnostics/diagnostic.js";
+import type { Range } from "../../compiler/diagnostics/range.js";
+import { compile, type Compilation } from "../../compiler/index.js";
+import { declarationOf, KIND, namesAfter, outline, type Declaration } from "./outline.js";
+
+/**
+ * `criteria lsp` (the issue "See and edit", item 3): a language server over a connection
+ * (stdio from the CLI) for workflow files, HCL and YAML/JSON alike, on the compiler itself:
+ * - diagnostics on open and on every change, the same codes, messages and positions as
+ *   `criteria validate` (unsaved text is compiled: the open documents overlay the files,
+ *   so a change to a subworkflow's file shows in its callers);
+ * - go to definition of targets, agents, adapters, variables, locals, channels,
+ *   subworkflows, `steps.<name>` and node names (`next`);
+ * - completion of the names in scope after `agent.`, `adapter.`, `var.`, `local.`,
+ *   `steps.`, `state.`, `channel.`, `subworkflow.`, and of node names elsewhere;
+ * - hover on a diagnostic (its code's documentation) and on a declared name;
+ * - document symbols: the declarations, bodies nested under their steps.
+ * Positions are LSP's: 0-based lines, UTF-16 columns (the compiler keeps `utf16Column`).
+ */
+export function serveLanguage(connection: Connection): void {
+  const documents = new TextDocuments(TextDocument);
+  /** The last compilation of each open document, and the diagnostics shown per file. */
+  const compiled = new Map<string, Compilation>();
+  const published = new Map<string, Set<string>>();
+  let cwd = process.cwd();
+
+  connection.onInitialize((params) => {
+    const root = params.workspaceFolders?.[0]?.uri ?? params.rootUri;
+    if (root) cwd = fileURLToPath(root);
+    return {
+      capabilities: {
+        textDocumentSync: TextDocumentSyncKind.Incremental,
+        definitionProvider: true,
+        hoverProvider: true,
+        documentSymbolProvider: true,
+        completionProvider: { triggerCharacters: ["."] },
+      },
+      serverInfo: { name: "criteria" },
+    };
+  });
+
+  /** Compiles an open document (with every open document's unsaved text) and publishes what it found, per file. */
+  const check = async (doc: TextDocument) => {
+    const path = fileURLToPath(doc.uri);
+    const overlay = new Map(documents.all().map((d) => [fileURLToPath(d.uri), d.getText()]));
+    const version = doc.version;
+    const c = await compile(path, { cwd, overlay });
+    // A newer change is being compiled: this result is stale.
+    if (documents.get(doc.uri)?.version !== version) return;
+    compiled.set(doc.uri, c);
+    const byFile = new Map<string, LspDiagnostic[]>([[doc.uri, []]]);
+    for (const d of c.diagnostics) {
+      const uri = pathToFileURL(resolve(cwd, d.range.file)).href;
+      if (!byFile.has(uri)) byFile.set(uri, []);
+      byFile.get(uri)!.push(toLsp(d));
+    }
+    const before = published.get(doc.uri) ?? new Set();
+    for (const uri of before) if (!byFile.has(uri)) byFile.set(uri, []);
+    published.set(doc.uri, new Set([...byFile.keys()]));
+    for (const [uri, diagnostics] of byFile) await connection.sendDiagnostics({ uri, diagnostics });
+  };
+  // Fired on open too.
+  documents.onDidChangeContent((e) => void check(e.document));
+  documents.onDidClose((e) => {
+    compiled.delete(e.document.uri);
+    void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
+  });
+
+  /** The word under a position: letters, digits, `_`, `-` and dots (`agent.security`, `steps.build.stdout`). */
+  const wordAt = (doc: TextDocument, line: number, character: number): { word: string; range: LspRange } | undefined => {
+    const text = doc.getText({ start: { line, character: 0 }, end: { line: line + 1, character: 0 } });
+    const isWord = (ch: string | undefined) => ch !== undefined && /[\p{L}\p{N}_.-]/u.test(ch);
+    let a = character;
+    let b = character;
+    while (isWord(text[a - 1])) a--;
+    while (isWord(text[b])) b++;
+    if (a === b) return undefined;
+    return { word: text.slice(a, b).replace(/^\.+|\.+$/g, ""), range: { start: { line, character: a }, end: { line, character: b } } };
+  };
+
+  /** The reference under a position, as `kind.name` when the field says what it names (older `agent = "x"`). */
+  const referenceAt = (doc: TextDocument, line: number, character: number): { word: string; range: LspRange } | undefined => {
+    const w = wordAt(doc, line, character);
+    if (!w || w.word.includes(".")) return w;
+    const before = doc.getText({ start: { line, character: 0 }, end: w.range.start });
+    return /\bagent\s*[=:]\s*"?$/.test(before) ? { ...w, word: `agent.${w.word}` } : w;
+  };
+
+  connection.onDefinition(async (p) => {
+    const doc = documents.get(p.textDocument.uri);
+    const spec = compiled.get(p.textDocument.uri)?.spec;
+    const w = doc && referenceAt(doc, p.position.line, p.position.character);
+    if (!spec || !w) return null;
+    const d = declarationOf(spec, w.word);
+    return d ? { uri: pathToFileURL(resolve(cwd, d.nameRange.file)).href, range: lspRange(d.nameRange) } : null;
+  });
+
+  connection.onHover(async (p) => {
+    const c = compiled.get(p.textDocument.uri);
+    const doc = documents.get(p.textDocument.uri);
+    if (!c || !doc) return null;
+    const at = (r: Range) => {
+      const l = lspRange(r);
+      const { line, character } = p.position;
+      const after = (x: { line: number; character: number }) => line > x.line || (line === x.line && character >= x.character);
+      const before = (x: { line: number; character: number }) => line < x.line || (line === x.line && character <= x.character);
+      return after(l.start) && before(l.end);
+    };
+    const path = fileURLToPath(p.textDocument.uri);
+    const here = c.diagnostics.filter((d) => resolve(cwd, d.range.file) === path && at(d.range));
+    if (here.length > 0) {
+      const value = here.map((d) => `**${d.code}** (${d.severity}): ${CODES[d.code].doc}\n\n${d.message}${d.hint ? `\n\nhint: ${d.hint}` : ""}`).join("\n\n---\n\n");
+      return { contents: { kind: "markdown", value } };
+    }
+    const w = c.spec && referenceAt(doc, p.position.line, p.position.character);
+    const d = w && c.spec ? declarationOf(c.spec, w.word) : undefined;
+    if (!d) return null;
+    const line = doc.getText(lspRange(d.range)).split("\n")[0];
+    return { contents: { kind: "markdown", value: `${d.kind} **${d.name}**\n\n\`\`\`\n${line}\n\`\`\`` }, range: w!.range };
+  });
+
+  connection.onCompletion(async (p) => {
+    const doc = documents.get(p.textDocument.uri);
+    const spec = compiled.get(p.textDocument.uri)?.spec;
+    if (!doc || !spec) return [];
+    const before = doc.getText({ start: { line: p.position.line, character: 0 }, end: p.position });
+    const m = /([A-Za-z_]+)\.([\p{L}\p{N}_-]*)$/u.exec(before);
+    const names = m ? namesAfter(spec, m[1]) : /(next|transition_to|initial_state|target_state|default_outcome)\s*[=:]\s*"?[\p{L}\p{N}_-]*$/u.test(before) ? namesAfter(spec, undefined) : [];
+    return names.map((d) => ({ label: d.name, kind: d.kind === "step" ? CompletionItemKind.Function : d.kind === "state" ? CompletionItemKind.EnumMember : CompletionItemKind.Reference, detail: d.kind }));
+  });
+
+  connection.onDocumentSymbol(async (p) => {
+    const spec = compiled.get(p.textDocument.uri)?.spec;
+    const path = fileURLToPath(p.textDocument.uri);
+    if (!spec) return [];
+    const mine = (d: Declaration) => resolve(cwd, d.range.file) === path;
+    const symbol = (d: Declaration): DocumentSymbol => ({ name: d.name, detail: d.kind, kind: KIND[d.kind], range: lspRange(d.range), selectionRange: lspRange(d.nameRange), children: d.children.filter(mine).map(symbol) });
+    return outline(spec).filter(mine).map(symbol);
+  });
+
+  documents.listen(connection);
+  connection.listen();
+}
+
+/** A compiler range as LSP's (0-based line, UTF-16 character). */
+function lspRange(r: Range): LspRange {
+  return { start: { line: r.start.line - 1, character: r.start.utf16Column - 1 }, end: { line: r.end.line - 1, character: r.end.utf16Column - 1 } };
+}
+
+/** A compiler diagnostic as LSP's: the same code, message (with its hint) and range. */
+function toLsp(d: Diagnostic): LspDiagnostic {
+  return {
+    range: lspRange(d.range),
+    severity: d.severity === "error" ? DiagnosticSeverity.Error : DiagnosticSeverity.Warning,
+    code: d.code,
+    source: "criteria",
+    message: d.hint ? `${d.message}\nhint: ${d.hint}` : d.message,
+  };
+}

@@ -1,0 +1,162 @@
+/**
+ * `criteria lsp` with a real client over stdio (`vscode-languageserver-protocol`): the
+ * built CLI is started as an editor would start it. HCL and YAML: diagnostics on open
+ * and on change with the codes, messages and positions of `criteria validate`; go to
+ * definition; completion of names in scope; hover on a diagnostic; document symbols.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  CompletionRequest,
+  createProtocolConnection,
+  DefinitionRequest,
+  DidChangeTextDocumentNotification,
+  DidOpenTextDocumentNotification,
+  DocumentSymbolRequest,
+  ExitNotification,
+  HoverRequest,
+  InitializeRequest,
+  InitializedNotification,
+  PublishDiagnosticsNotification,
+  ShutdownRequest,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type CompletionItem,
+  type Diagnostic,
+  type DocumentSymbol,
+  type Location,
+  type ProtocolConnection,
+} from "vscode-languageserver-protocol/node.js";
+import { compile } from "../compiler/index.js";
+import { bin, repo } from "./pipeline/helpers.js";
+
+let proc: ChildProcess;
+let conn: ProtocolConnection;
+const published = new Map<string, Diagnostic[][]>();
+const dir = mkdtempSync(join(tmpdir(), "criteria-lsp-"));
+
+beforeAll(async () => {
+  proc = spawn(process.execPath, [bin, "lsp", "--stdio"], { stdio: ["pipe", "pipe", "inherit"] });
+  conn = createProtocolConnection(new StreamMessageReader(proc.stdout!), new StreamMessageWriter(proc.stdin!));
+  conn.onNotification(PublishDiagnosticsNotification.type, (p) => {
+    if (!published.has(p.uri)) published.set(p.uri, []);
+    published.get(p.uri)!.push(p.diagnostics);
+  });
+  conn.listen();
+  const init = await conn.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: pathToFileURL(dir).href, capabilities: {}, workspaceFolders: null });
+  expect(init.capabilities.definitionProvider).toBe(true);
+  await conn.sendNotification(InitializedNotification.type, {});
+}, 30_000);
+
+afterAll(async () => {
+  await conn.sendRequest(ShutdownRequest.type).catch(() => undefined);
+  await conn.sendNotification(ExitNotification.type).catch(() => undefined);
+  conn.dispose();
+  proc.kill();
+});
+
+/** Waits for the `n`-th diagnostics the server publishes for `uri` (1-based). */
+async function nth(uri: string, n: number): Promise<Diagnostic[]> {
+  for (let i = 0; i < 200; i++) {
+    const got = published.get(uri) ?? [];
+    if (got.length >= n) return got[n - 1];
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`no diagnostics #${n} for ${uri}`);
+}
+
+let version = 0;
+/** Writes a file (so its directory is a module) and opens it with `text`. */
+async function open(name: string, text: string): Promise<string> {
+  const file = join(dir, name);
+  writeFileSync(file, text);
+  const uri = pathToFileURL(file).href;
+  await conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: name.endsWith(".hcl") ? "hcl" : "yaml", version: ++version, text } });
+  return uri;
+}
+
+const HCL = readFileSync(join(repo, "examples", "agent_in_body", "workflow.hcl"), "utf8");
+
+describe("criteria lsp (HCL)", () => {
+  let uri = "";
+  it("an unsaved typo: the diagnostics validate gives for the same text, at the same place", async () => {
+    uri = await open("a.hcl", HCL);
+    expect(await nth(uri, 1)).toEqual([]);
+    const typo = HCL.replace('agent = "executor"', 'agent = "executr"');
+    await conn.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version: ++version }, contentChanges: [{ text: typo }] });
+    const got = await nth(uri, 2);
+    // validate of the same text, from a file.
+    const file = join(dir, "typo", "a.hcl");
+    mkdirSync(join(dir, "typo"), { recursive: true });
+    writeFileSync(file, typo);
+    const want = (await compile(file)).diagnostics;
+    expect(got.map((d) => [d.code, d.range.start.line + 1, d.range.start.character + 1, d.range.end.line + 1, d.range.end.character + 1, d.message.split("\n")[0]])).toEqual(
+      want.map((d) => [d.code, d.range.start.line, d.range.start.utf16Column, d.range.end.line, d.range.end.utf16Column, d.message]),
+    );
+    expect(got[0].message).toContain('hint: did you mean "executor"?');
+  });
+
+  it("hover on the diagnostic shows its code's documentation", async () => {
+    const d = (await nth(uri, 2))[0];
+    const hover = await conn.sendRequest(HoverRequest.type, { textDocument: { uri }, position: d.range.start });
+    expect(JSON.stringify(hover?.contents)).toContain("unknown_target");
+    expect(JSON.stringify(hover?.contents)).toContain("not declared in scope");
+  });
+
+  it("the fix clears it; go to definition, completion and symbols", async () => {
+    await conn.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version: ++version }, contentChanges: [{ text: HCL }] });
+    expect(await nth(uri, 3)).toEqual([]);
+    const lines = HCL.split("\n");
+    const use = lines.findIndex((l) => l.includes('agent = "executor"'));
+    const decl = lines.findIndex((l) => /^\s*agent "executor"/.test(l));
+    const def = (await conn.sendRequest(DefinitionRequest.type, { textDocument: { uri }, position: { line: use, character: lines[use].indexOf("executor") + 2 } })) as Location | null;
+    expect(def?.range.start.line).toBe(decl);
+    const symbols = (await conn.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } })) as DocumentSymbol[];
+    const names = (ds: DocumentSymbol[]): string[] => ds.flatMap((d) => [d.name, ...names(d.children ?? [])]);
+    expect(names(symbols)).toEqual(expect.arrayContaining(["executor", "loop", "execute"]));
+    // A body's step is nested under the step that runs it.
+    expect(symbols.find((s) => s.name === "loop")?.children?.map((c) => c.name)).toContain("execute");
+    // Completion of node names after transition_to = " (the example's older spelling of next).
+    const next = lines.findIndex((l) => /transition_to\s*=\s*"done"/.test(l));
+    const col = lines[next].indexOf('"done"') + 1;
+    const items = (await conn.sendRequest(CompletionRequest.type, { textDocument: { uri }, position: { line: next, character: col } })) as CompletionItem[];
+    expect(items.map((i) => i.label)).toEqual(expect.arrayContaining(["loop", "done"]));
+  });
+});
+
+describe("criteria lsp (YAML)", () => {
+  const YAML = `workflow:
+  name: y
+  version: "1"
+  initial_state: build
+  target_state: done
+agents:
+  reviewer: { adapter: copilot }
+steps:
+  build:
+    target: agent.reviewer
+    input: { prompt: "review" }
+    outcomes:
+      success: { next: done }
+states:
+  done: { terminal: true }
+`;
+  it("diagnostics, definition and completion of agent.", async () => {
+    const uri = await open("y.yaml", YAML);
+    expect(await nth(uri, 1)).toEqual([]);
+    const lines = YAML.split("\n");
+    const at = lines.findIndex((l) => l.includes("agent.reviewer"));
+    const def = (await conn.sendRequest(DefinitionRequest.type, { textDocument: { uri }, position: { line: at, character: lines[at].indexOf("reviewer") + 1 } })) as Location | null;
+    expect(def?.range.start.line).toBe(lines.findIndex((l) => l.startsWith("  reviewer:")));
+    const broken = YAML.replace("agent.reviewer", "agent.reviewr");
+    await conn.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version: ++version }, contentChanges: [{ text: broken }] });
+    const got = await nth(uri, 2);
+    expect(got.map((d) => [d.code, d.range.start.line])).toEqual([["unknown_target", at]]);
+    const items = (await conn.sendRequest(CompletionRequest.type, { textDocument: { uri }, position: { line: at, character: lines[at].indexOf("reviewer") } })) as CompletionItem[];
+    expect(items.map((i) => i.label)).toEqual(["reviewer"]);
+  });
+});
