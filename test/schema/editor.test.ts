@@ -122,8 +122,8 @@ describe("the schema's documentation", () => {
       if (o === null || typeof o !== "object") return;
       const node = o as Record<string, unknown>;
       if (node.properties && typeof node.properties === "object" && !path.includes("/if") && !path.includes("/then")) {
-        for (const [k, v] of Object.entries(node.properties as Record<string, Record<string, unknown>>)) {
-          if (v === true) continue;
+        for (const [k, v] of Object.entries(node.properties as Record<string, Record<string, unknown> | boolean>)) {
+          if (typeof v === "boolean") continue;
           const ref = typeof v.$ref === "string" ? defs[v.$ref.replace("#/definitions/", "")] : undefined;
           if (!v.description && !ref?.description) missing.push(`${path}.${k}`);
         }
