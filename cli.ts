@@ -6,12 +6,10 @@ import { compile, type Compilation } from "./compiler/index.js";
 import { CODES, type Code } from "./compiler/diagnostics/codes.js";
 import type { Diagnostic } from "./compiler/diagnostics/diagnostic.js";
 import { toJsonReport } from "./compiler/diagnostics/format-json.js";
-import { formatGithub } from "./compiler/diagnostics/format-github.js";
 import { toSarif } from "./compiler/diagnostics/format-sarif.js";
 import { formatText } from "./compiler/diagnostics/format-text.js";
 import { sortDiagnostics } from "./compiler/diagnostics/sort.js";
 import { toDot } from "./compiler/build/format-dot.js";
-import { expectedOf } from "./compiler/build/graph-edges.js";
 import { toMermaid } from "./compiler/build/format-mermaid.js";
 import { toSvg } from "./compiler/build/format-svg.js";
 import { toPlan } from "./compiler/build/format-plan.js";
@@ -22,8 +20,9 @@ import { registerRunCommands } from "./cli/run-commands.js";
 import { registerWorkerCommand } from "./cli/worker-command.js";
 import { registerChannelCommand } from "./cli/channel-command.js";
 import { registerLspCommand } from "./cli/lsp-command.js";
+import { textReport } from "./cli/text-report.js";
+import { watchValidate } from "./cli/validate-watch.js";
 import { JournalError } from "./engine/journal/errors.js";
-import { formatUseGraph } from "./compiler/load/use-graph.js";
 
 export { EXIT, type Io } from "./cli/io.js";
 
@@ -38,25 +37,9 @@ function report(c: Compilation[], format: string, io: Io, verbose = false): numb
     io.out(JSON.stringify(toSarif(all, VERSION), null, 2) + "\n");
   } else {
     const github = io.env.GITHUB_ACTIONS === "true";
-    for (const comp of c) {
-      for (const d of comp.diagnostics) {
-        io.out(formatText(d, comp.sources, { color: io.color }) + "\n");
-        if (github) io.out(formatGithub(d) + "\n");
-      }
-      const errors = comp.diagnostics.filter((d) => d.severity === "error").length;
-      const warnings = comp.diagnostics.length - errors;
-      if (verbose && comp.useGraph) io.out(formatUseGraph(comp.useGraph));
-      // A module validated alone says what its callers must pass (docs/language.md, Composition).
-      const expects = comp.graph ? expectedOf(comp.graph) : [];
-      if (errors === 0) io.out(`${comp.path}: ok${warnings ? ` (${plural(warnings, "warning")})` : ""}${expects.length ? `; expects ${expects.join(", ")} from its caller` : ""}\n`);
-      else io.out(`${comp.path}: ${plural(errors, "error")}${warnings ? `, ${plural(warnings, "warning")}` : ""}\n`);
-    }
+    for (const comp of c) io.out(textReport(comp, { color: io.color, github, verbose }));
   }
   return all.some((d) => d.severity === "error") ? (all.some((d) => d.code === "internal_error") ? EXIT.internal : EXIT.problems) : EXIT.ok;
-}
-
-function plural(n: number, w: string): string {
-  return `${n} ${w}${n === 1 ? "" : "s"}`;
 }
 
 /** True when the command line asks for JSON output (`-o json`, `--output json`, `--output=json`, `-f json`). */
@@ -91,8 +74,18 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     .argument("<paths...>", "workflow files or directories (a directory is one workflow)")
     .addOption(new Option("-f, --format <format>", "output format").choices(["text", "json", "sarif"]).default("text"))
     .option("-v, --verbose", "also print each PATH's module graph (use, subworkflow and workflow_file edges)")
+    .option("-w, --watch", "validate again whenever a file a PATH reads changes, printing only what changed (text; Ctrl-C stops)")
     .addOption(rootOption())
-    .action(async (paths: string[], opts: { format: string; verbose?: boolean; root?: string }) => {
+    .action(async (paths: string[], opts: { format: string; verbose?: boolean; root?: string; watch?: boolean }) => {
+      if (opts.watch) {
+        if (opts.format !== "text") throw new CliError("--watch prints text: drop --format", EXIT.usage);
+        const stop = new AbortController();
+        const onSignal = () => stop.abort();
+        process.once("SIGINT", onSignal);
+        process.once("SIGTERM", onSignal);
+        code = await watchValidate(paths, compileOptions(opts, io), io, stop.signal, { color: io.color, verbose: opts.verbose === true });
+        return;
+      }
       const results: Compilation[] = [];
       for (const p of paths) results.push(await compile(p, compileOptions(opts, io)));
       code = report(results, opts.format, io, opts.verbose === true);

@@ -17,6 +17,7 @@ import { useGraph, type UseGraph } from "./load/use-graph.js";
 import { addHeaderAgents } from "./resolve/header-agents.js";
 import { moduleInterface, type ModuleInterface } from "./resolve/module-interface.js";
 import { resolveWorkflow, type Resolution } from "./resolve/resolve-workflow.js";
+import type { ParseCache } from "./load/read-module.js";
 
 export type { Graph } from "./build/graph.js";
 export type { Diagnostic } from "./diagnostics/diagnostic.js";
@@ -32,6 +33,8 @@ export interface CompileOptions {
   allowedRoots?: string[];
   /** Texts to compile instead of the files' (absolute path → text): `criteria lsp`'s open, unsaved documents. */
   overlay?: ReadonlyMap<string, string>;
+  /** Keep and re-use the files parsed, across compiles (`validate --watch`): give the same map each time. */
+  parseCache?: ParseCache;
 }
 
 /**
@@ -97,7 +100,7 @@ function defaultRoot(abs: string): string {
 async function run(path: string, cwd: string, opts: CompileOptions, out: Compilation): Promise<void> {
   const abs = resolvePath(cwd, path);
   const roots = [opts.root !== undefined ? resolvePath(cwd, opts.root) : defaultRoot(abs), ...(opts.allowedRoots ?? []).map((r) => resolvePath(cwd, r))];
-  const set = await loadModules(abs, { cwd, roots, overlay: opts.overlay });
+  const set = await loadModules(abs, { cwd, roots, overlay: opts.overlay, parseCache: opts.parseCache });
   out.sources = set.sources;
   out.files = set.entry.files;
   out.reads = set.reads;

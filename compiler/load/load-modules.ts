@@ -6,6 +6,7 @@ import { isInside } from "./inside.js";
 import { moduleEdges, type ModuleEdge } from "./module-edges.js";
 import { readModule, type ReadModule } from "./read-module.js";
 import { displayPath, WORKFLOW_EXTENSIONS } from "./workflow-files.js";
+import type { ParseCache } from "./read-module.js";
 
 /** One loaded module: a workflow file or directory, read once. */
 export interface Module extends ReadModule {
@@ -28,6 +29,8 @@ export interface LoadOptions {
   roots: string[];
   /** Texts to use instead of the files' (absolute path → text): an editor's unsaved buffers. */
   overlay?: ReadonlyMap<string, string>;
+  /** Files parsed by an earlier compile of the same process, re-used while their text is the same (`validate --watch`). */
+  parseCache?: ParseCache;
 }
 
 /** Every module reachable from an entry, and the edges between them. */
@@ -62,7 +65,7 @@ export async function loadModules(entry: string, opts: LoadOptions): Promise<Mod
 
   const load = async (abs: string, id: string, via?: ModuleEdge): Promise<Module> => {
     const shown = displayPath(abs, opts.cwd) || abs;
-    const read = await readModule(abs, shown, opts.cwd, sources, onRead, via?.range, opts.overlay);
+    const read = await readModule(abs, shown, opts.cwd, sources, onRead, via?.range, opts.overlay, opts.parseCache);
     const m: Module = { ...read, id, path: shown, edges: read.doc ? moduleEdges(read.doc, read.map, read.fileStart) : [] };
     modules.set(id, m);
     for (const e of m.edges) {

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { extname } from "node:path";
 import { lowerHcl } from "../decode/lower-hcl.js";
 import { mergeDocuments } from "../decode/merge-documents.js";
@@ -47,6 +48,7 @@ export async function readModule(
   onRead?: (file: string) => void,
   at?: Range,
   overlay?: ReadonlyMap<string, string>,
+  cache?: ParseCache,
 ): Promise<ReadModule> {
   const at0 = at ?? new SourceFile(shown, "").range(0);
   const out: ReadModule = { kind: "file", files: [], map: new Map(), fileStart: at0, diagnostics: [] };
@@ -74,7 +76,7 @@ export async function readModule(
   }
   const parts: { doc: JsonObject; map: SourceMap }[] = [];
   for (const file of found.files) {
-    const part = await readPart(file, displayPath(file, cwd), sources, out, onRead, overlay?.get(file));
+    const part = await readPart(file, displayPath(file, cwd), sources, out, onRead, overlay?.get(file), cache);
     if (part) parts.push(part);
   }
   const first = out.files.length > 0 ? sources.get(out.files[0]) : undefined;
@@ -87,8 +89,46 @@ export async function readModule(
   return out;
 }
 
+/**
+ * What an earlier compile made of each file (absolute path and shown path → its text, the
+ * source, the diagnostics of reading, parsing and lowering it, and the lowered part): a file
+ * whose text is the same is not parsed again. The parts are read, never changed, by what
+ * comes after (merge, schema check, decode), so sharing them between compiles is safe.
+ */
+export type ParseCache = Map<string, { bytes: Buffer; file: SourceFile; diagnostics: Diagnostic[]; part?: { doc: JsonObject; map: SourceMap } }>;
+
+/** Reads, parses and lowers one file (or re-uses what `cache` holds for the same bytes); undefined when it holds nothing usable. */
+async function readPart(file: string, shown: string, sources: Map<string, SourceFile>, out: ReadModule, onRead?: (file: string) => void, text?: string, cache?: ParseCache): Promise<{ doc: JsonObject; map: SourceMap } | undefined> {
+  const bytes = cache ? (text !== undefined ? Buffer.from(text, "utf8") : readBytesOrUndefined(file)) : undefined;
+  if (!cache || !bytes) return parsePart(file, shown, sources, out, onRead, text);
+  const key = `${file}\u0000${shown}`;
+  const hit = cache.get(key);
+  if (hit && hit.bytes.equals(bytes)) {
+    out.files.push(shown);
+    sources.set(shown, hit.file);
+    out.diagnostics.push(...hit.diagnostics);
+    return hit.part;
+  }
+  const mine: ReadModule = { ...out, files: [], diagnostics: [] };
+  const part = await parsePart(file, shown, sources, mine, onRead, text);
+  out.files.push(...mine.files);
+  out.diagnostics.push(...mine.diagnostics);
+  const source = sources.get(shown);
+  if (source) cache.set(key, { bytes, file: source, diagnostics: mine.diagnostics, part });
+  return part;
+}
+
+/** A file's bytes, or undefined when it cannot be read (the reader then says why). */
+function readBytesOrUndefined(file: string): Buffer | undefined {
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Reads, parses and lowers one file; undefined when it holds nothing usable. */
-async function readPart(file: string, shown: string, sources: Map<string, SourceFile>, out: ReadModule, onRead?: (file: string) => void, text?: string): Promise<{ doc: JsonObject; map: SourceMap } | undefined> {
+async function parsePart(file: string, shown: string, sources: Map<string, SourceFile>, out: ReadModule, onRead?: (file: string) => void, text?: string): Promise<{ doc: JsonObject; map: SourceMap } | undefined> {
   out.files.push(shown);
   const ext = extname(file).toLowerCase();
   const dialect = WORKFLOW_EXTENSIONS[ext];

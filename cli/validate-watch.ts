@@ -1,0 +1,60 @@
+import { createRequire } from "node:module";
+import { dirname, resolve } from "node:path";
+import { compile, type CompileOptions } from "../compiler/index.js";
+import type { Io } from "./io.js";
+import { textReport } from "./text-report.js";
+
+/**
+ * `criteria validate --watch PATH...` (the issue "See and edit", item 4): validates each
+ * PATH, then again whenever one of the files it reads changes (every module of its module
+ * graph: subworkflow sources, `workflow_file` bodies, `use`d flows, and new files in a
+ * directory module), printing only what changed in a PATH's result. Unchanged files are
+ * not parsed again (a parse cache shared by the rebuilds). File events come from
+ * `chokidar` (4.x, the last for Node 20), debounced by 100 ms. Runs until `signal` aborts.
+ *
+ * @returns the exit code when stopped: 0
+ */
+export async function watchValidate(paths: string[], opts: CompileOptions, io: Io, signal: AbortSignal, text: { color: boolean; verbose: boolean }): Promise<number> {
+  const cwd = opts.cwd ?? process.cwd();
+  const parseCache = new Map();
+  const last = new Map<string, string>();
+  const files = new Map<string, Set<string>>();
+  const stamp = () => new Date().toTimeString().slice(0, 8);
+
+  /** Compiles one PATH; prints its result when it differs from the last one printed. */
+  const check = async (path: string) => {
+    const c = await compile(path, { ...opts, parseCache });
+    const shown = textReport(c, { ...text, github: false });
+    files.set(path, new Set([...c.sources.keys()].map((f) => resolve(cwd, f))));
+    if (last.get(path) === shown) return;
+    last.set(path, shown);
+    io.out(`[${stamp()}] ${shown}`);
+  };
+  for (const p of paths) await check(p);
+
+  const { watch } = createRequire(import.meta.url)("chokidar") as typeof import("chokidar");
+  const targets = () => [...new Set([...paths.map((p) => resolve(cwd, p)), ...[...files.values()].flatMap((s) => [...s, ...[...s].map((f) => dirname(f))])])];
+  const watcher = watch(targets(), { ignoreInitial: true, depth: 1 });
+  let pending = new Set<string>();
+  let timer: NodeJS.Timeout | undefined;
+  const rebuild = async () => {
+    const changed = pending;
+    pending = new Set();
+    for (const p of paths) {
+      const abs = resolve(cwd, p);
+      const mine = files.get(p) ?? new Set();
+      if ([...changed].some((f) => mine.has(f) || f === abs || dirname(f) === abs || dirname(f) === dirname(abs))) await check(p);
+    }
+    watcher.add(targets());
+  };
+  watcher.on("all", (_event: string, file: string) => {
+    if (!/\.(hcl|chcl|ya?ml|json)$/i.test(file)) return;
+    pending.add(resolve(file));
+    clearTimeout(timer);
+    timer = setTimeout(() => void rebuild(), 100);
+  });
+  await new Promise<void>((r) => (signal.aborted ? r() : signal.addEventListener("abort", () => r(), { once: true })));
+  clearTimeout(timer);
+  await watcher.close();
+  return 0;
+}

@@ -1,0 +1,39 @@
+/**
+ * `criteria validate --watch` (the issue "See and edit", item 4) as a real process: the
+ * first result, a typo saved in a called module shows in its caller's result, a save
+ * that changes nothing prints nothing, the fix prints ok again; Ctrl-C exits 0.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, it } from "vitest";
+import { start } from "./pipeline/helpers.js";
+
+it("re-validates on change, printing only what changed", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "criteria-watch-"));
+  mkdirSync(join(dir, "stage"));
+  writeFileSync(join(dir, "main.hcl"), `workflow "m" {\n  version = "1"\n  initial_state = "call"\n  target_state = "done"\n}\nadapter "shell" "default" {}\nsubworkflow "stage" {\n  source = "./stage"\n  adapters = [adapter.shell.default]\n}\nstep "call" {\n  target = subworkflow.stage\n  outcome "success" { next = "done" }\n  outcome "failure" { next = "done" }\n}\nstate "done" { terminal = true }\n`);
+  const stage = (next: string) => `workflow "s" {\n  version = "1"\n  initial_state = "go"\n  target_state = "ok"\n  expects {\n    adapters = [adapter.shell.default]\n  }\n}\nstep "go" {\n  target = adapter.shell.default\n  input { command = "true" }\n  outcome "success" { next = "${next}" }\n}\nstate "ok" { terminal = true }\n`;
+  writeFileSync(join(dir, "stage", "main.hcl"), stage("ok"));
+  const child = start(["validate", "--watch", join(dir, "main.hcl")]);
+  let out = "";
+  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (out += d.toString()));
+  const exit = new Promise<number | null>((r) => child.once("exit", r));
+  const printed = async (n: number) => {
+    for (let i = 0; i < 200 && (out.match(/^\[\d\d:\d\d:\d\d\] /gm) ?? []).length < n; i++) await new Promise((r) => setTimeout(r, 50));
+    return out;
+  };
+  expect(await printed(1)).toMatch(/main\.hcl: ok\n$/);
+  await new Promise((r) => setTimeout(r, 500)); // the watcher is ready
+  writeFileSync(join(dir, "stage", "main.hcl"), stage("okk"));
+  expect(await printed(2)).toMatch(/error\[unknown_node\][\s\S]*main\.hcl: 1 error(, 1 warning)?\n$/);
+  // Saved again unchanged: nothing new is printed.
+  writeFileSync(join(dir, "stage", "main.hcl"), readFileSync(join(dir, "stage", "main.hcl"), "utf8"));
+  await new Promise((r) => setTimeout(r, 600));
+  expect((out.match(/^\[\d\d:\d\d:\d\d\] /gm) ?? []).length).toBe(2);
+  writeFileSync(join(dir, "stage", "main.hcl"), stage("ok"));
+  expect(await printed(3)).toMatch(/main\.hcl: ok\n$/);
+  child.kill("SIGINT");
+  expect(await exit).toBe(0);
+}, 30_000);
