@@ -11,6 +11,14 @@ export const BROKER_HELP = "a NATS broker (nats://host:port; or $CRITERIA_BROKER
 export function brokerOf(given: string | undefined, env: Record<string, string | undefined>): string | undefined {
   const b = given ?? env.CRITERIA_BROKER;
   if (b === undefined || b === "") return undefined;
-  if (!/^nats:\/\/[^/\s]+$/.test(b)) throw new CliError(`--broker ${b}: a NATS server's URL, nats://host:port`, EXIT.usage);
-  return b;
+  const bad = () => new CliError(`--broker ${b}: a NATS server's URL, nats://host:port (port 1-65535; no user, password or path)`, EXIT.usage);
+  let u: URL;
+  try {
+    u = new URL(b);
+  } catch {
+    throw bad();
+  }
+  const port = u.port === "" ? 4222 : Number(u.port);
+  if (u.protocol !== "nats:" || !u.hostname || u.username || u.password || (u.pathname !== "" && u.pathname !== "/") || u.search || u.hash || !(port >= 1 && port <= 65535)) throw bad();
+  return `nats://${u.hostname}:${port}`;
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import { parseDuration } from "../compiler/decode/durations.js";
 import { callChannel, channelAccess } from "../engine/channels/client.js";
@@ -32,12 +33,14 @@ export function registerChannelCommand(program: Command, io: Io, setCode: (c: nu
     .command("post")
     .description("post a message (journaled as an effect of this step; posted again when the step runs again, it is the same message)")
     .argument("<channel>", "the channel's name")
-    .requiredOption("--from <participant>", "who posts (a participant: an agent's name)")
-    .requiredOption("--to <participant>", "who it is for")
+    .option("--from <participant>", "who posts: this step's agent (the default; a step posts as its own agent only)")
+    .requiredOption("--to <participant>", "who it is for (a participant: an agent's name)")
     .option("--body <text>", "the message, as text")
     .option("--body-json <json>", "the message, as a JSON value")
-    .action(async (name: string, opts: { from: string; to: string; body?: string; bodyJson?: string }) => {
-      if ((opts.body === undefined) === (opts.bodyJson === undefined)) throw new CliError("criteria channel post: give the message with --body TEXT or --body-json JSON (one of them)", EXIT.usage);
+    .option("--body-file <path>", "the message, the text of a file (- for stdin; for messages too long for a command line)")
+    .action(async (name: string, opts: { from?: string; to: string; body?: string; bodyJson?: string; bodyFile?: string }) => {
+      const given = [opts.body, opts.bodyJson, opts.bodyFile].filter((x) => x !== undefined).length;
+      if (given !== 1) throw new CliError("criteria channel post: give the message with one of --body TEXT, --body-json JSON, --body-file PATH", EXIT.usage);
       let body: unknown = opts.body;
       if (opts.bodyJson !== undefined) {
         try {
@@ -46,19 +49,26 @@ export function registerChannelCommand(program: Command, io: Io, setCode: (c: nu
           throw new CliError("criteria channel post: --body-json is not JSON", EXIT.usage);
         }
       }
-      await call("post", { channel: name, from: opts.from, to: opts.to, body });
+      if (opts.bodyFile !== undefined) {
+        try {
+          body = readFileSync(opts.bodyFile === "-" ? 0 : opts.bodyFile, "utf8");
+        } catch (e) {
+          throw new CliError(`criteria channel post: cannot read --body-file ${opts.bodyFile}: ${(e as Error).message}`, EXIT.usage);
+        }
+      }
+      await call("post", { channel: name, ...(opts.from ? { from: opts.from } : {}), to: opts.to, body });
     });
 
   channel
     .command("recv")
     .description("wait for the next message to a participant (journaled; when the step runs again, the same message again)")
     .argument("<channel>", "the channel's name")
-    .requiredOption("--as <participant>", "who receives")
+    .option("--as <participant>", "who receives: this step's agent (the default; a step receives as its own agent only)")
     .option("--from <participant>", "only a message from this participant")
     .requiredOption("--timeout <duration>", 'how long to wait, e.g. "30s" or "5m" (then exit 1 with {"timeout":true})')
-    .action(async (name: string, opts: { as: string; from?: string; timeout: string }) => {
+    .action(async (name: string, opts: { as?: string; from?: string; timeout: string }) => {
       const ms = parseDuration(opts.timeout);
       if (ms === undefined || ms <= 0) throw new CliError(`criteria channel recv: --timeout ${opts.timeout} is not a duration such as "30s" or "5m"`, EXIT.usage);
-      await call("recv", { channel: name, as: opts.as, ...(opts.from ? { from: opts.from } : {}), timeout_ms: ms });
+      await call("recv", { channel: name, ...(opts.as ? { as: opts.as } : {}), ...(opts.from ? { from: opts.from } : {}), timeout_ms: ms });
     });
 }

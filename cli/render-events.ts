@@ -68,8 +68,8 @@ export function renderEntry(e: JournalEntry, startMs: number): string {
   const r = p.recv as { as: string; from?: string } | undefined;
   if (r && typeof p.channel === "string") bits.push(`recv ${p.channel}: as ${r.as}${r.from ? ` from ${r.from}` : ""}`);
   const got = p.received as { id: string } | undefined;
-  const out = p.output as { from?: unknown } | undefined;
-  if (got) bits.push(`received message ${got.id.slice(0, 12)}… from ${String(out?.from)}`);
+  const out = p.output as { from?: unknown; body?: unknown } | undefined;
+  if (got) bits.push(`received message ${got.id.slice(0, 12)}… from ${String(out?.from)}: ${clip(out?.body)}`);
   return `${head}${bits.length ? "  " + bits.join(" ") : ""}`;
 }
 

@@ -74,6 +74,19 @@ function checkChannelStep(ctx: CheckContext, st: StepSpec, c: ChannelSpec): Diag
     if (k !== op) out.push(diag("channel_input", input[k].keyRange ?? input[k].range, `${what}: input "${k}" has no meaning for a channel step`, { hint: `a ${op} takes ${CHANNEL_OPS[op].shape}` }));
   }
   const src = input[op];
+  // The outcomes the operation ends in: a post `success`; a receive `received` or `timeout`.
+  const declared = new Set(st.outcomes.map((o) => o.name));
+  if (!declared.has("default")) {
+    for (const name of op === "post" ? ["success"] : ["received", "timeout"]) {
+      if (!declared.has(name)) {
+        out.push(diag("missing_outcome", st.nameRange, `${what}: a ${op} ends in outcome "${name}", which the step does not declare`, { hint: `add outcome "${name}" { next = "..." }` }));
+      }
+    }
+  }
+  if (src.kind === "literal" && (src.value === null || typeof src.value !== "object" || Array.isArray(src.value))) {
+    out.push(diag("channel_input", src.range, `${what}: ${op} must be an object, ${CHANNEL_OPS[op].shape.replace(/^\w+ = /, "")}, not ${JSON.stringify(src.value)?.slice(0, 40)}`));
+    return out;
+  }
   const fields = fieldsOf(ctx, src);
   if (!fields) return out; // an expression: checked when the step runs
   const spec = CHANNEL_OPS[op];
@@ -89,6 +102,10 @@ function checkChannelStep(ctx: CheckContext, st: StepSpec, c: ChannelSpec): Diag
   }
   const participants = c.participants.map((p) => p.ref.replace(/^agent\./, ""));
   for (const [k, f] of fields) {
+    if ((PARTICIPANT_FIELDS.has(k) || k === "timeout") && f.literal !== undefined && typeof f.literal !== "string") {
+      out.push(diag("invalid_type", f.range, `${what}: ${k} must be ${k === "timeout" ? 'a duration such as "30s"' : "a participant's name"}, not ${JSON.stringify(f.literal)?.slice(0, 40)}`));
+      continue;
+    }
     if (PARTICIPANT_FIELDS.has(k) && typeof f.text === "string" && !participants.includes(f.text)) {
       out.push(
         diag("channel_not_participant", f.range, `${what}: ${k} = "${f.text}" is not a participant of channel "${c.name}"`, {
@@ -109,8 +126,8 @@ function checkChannelStep(ctx: CheckContext, st: StepSpec, c: ChannelSpec): Diag
  * map in YAML/JSON): each with its key's and value's ranges and its text when it is a
  * plain string; undefined when the operation is an expression.
  */
-function fieldsOf(ctx: CheckContext, src: ExprSource): Map<string, { keyRange: Range; range: Range; text?: string }> | undefined {
-  const out = new Map<string, { keyRange: Range; range: Range; text?: string }>();
+function fieldsOf(ctx: CheckContext, src: ExprSource): Map<string, { keyRange: Range; range: Range; text?: string; literal?: unknown }> | undefined {
+  const out = new Map<string, { keyRange: Range; range: Range; text?: string; literal?: unknown }>();
   // HCL text parsed for positions: the expression's own, or, for a plain literal object, the
   // file's text under its range (a YAML block map does not parse, and keeps the whole range).
   const text = src.kind === "hcl" ? src.text : src.kind === "literal" ? ctx.textOf(src.range.file).slice(src.range.start.offset, src.range.end.offset) : undefined;
@@ -122,7 +139,8 @@ function fieldsOf(ctx: CheckContext, src: ExprSource): Map<string, { keyRange: R
       if (key === undefined) return undefined;
       const v = item.value;
       const text = v.kind === "literal" && typeof v.value === "string" ? v.value : undefined;
-      out.set(key, { keyRange: rangeAt(item.key.start, item.key.end), range: rangeAt(v.start, v.end), text });
+      const literal = v.kind === "literal" ? v.value : v.kind === "tuple" ? [] : undefined;
+      out.set(key, { keyRange: rangeAt(item.key.start, item.key.end), range: rangeAt(v.start, v.end), text, literal });
     }
     return out;
   }
@@ -132,7 +150,7 @@ function fieldsOf(ctx: CheckContext, src: ExprSource): Map<string, { keyRange: R
   for (const [k, v] of Object.entries(value)) {
     const nested = src.nested?.find((n) => n.text === v);
     const range = nested?.range ?? src.range;
-    out.set(k, { keyRange: src.range, range, text: typeof v === "string" && !v.includes("${") ? v : undefined });
+    out.set(k, { keyRange: src.range, range, text: typeof v === "string" && !v.includes("${") ? v : undefined, literal: typeof v === "string" && v.includes("${") ? undefined : v });
   }
   return out;
 }

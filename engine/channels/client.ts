@@ -72,9 +72,18 @@ async function callOverNats(access: ChannelAccess, op: "post" | "recv", payload:
   const u = new URL(access.url);
   const subject = `${u.pathname.replace(/^\//, "")}.${op}`;
   const deadline = Date.now() + 30_000 + (op === "recv" ? Number(payload.timeout_ms) || 0 : 0);
-  const nc = await connect({ servers: `${u.hostname}:${u.port || 4222}`, reconnect: true, maxReconnectAttempts: -1, reconnectTimeWait: 200, waitOnFirstConnect: true, timeout: 30_000 }).catch((e: unknown) => {
-    throw new Error(`cannot reach the channel endpoint ${access.url}: ${(e as Error).message}`);
-  });
+  // A broker that is down is waited for (it may be restarting), until the call's deadline.
+  let timer: NodeJS.Timeout | undefined;
+  const connecting = connect({ servers: `${u.hostname}:${u.port || 4222}`, reconnect: true, maxReconnectAttempts: -1, reconnectTimeWait: 200, waitOnFirstConnect: true, timeout: 30_000 });
+  const nc = await Promise.race([
+    connecting,
+    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("no broker answered in time")), Math.max(0, deadline - Date.now())))),
+  ])
+    .catch((e: unknown) => {
+      void connecting.then((c) => c.close()).catch(() => undefined);
+      throw new Error(`cannot reach the channel endpoint ${access.url}: ${(e as Error).message}`);
+    })
+    .finally(() => clearTimeout(timer));
   try {
     let last = "";
     while (Date.now() < deadline) {

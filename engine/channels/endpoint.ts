@@ -35,6 +35,8 @@ import { nats } from "./nats.js";
 
 /** What the endpoint asks of the runner for one admitted step attempt. */
 export interface ChannelCaller {
+  /** The step's agent: it posts and receives as itself only. */
+  agent: string;
   /** The channels this step may use, with their participants. */
   channels: Map<string, string[]>;
   post(channel: string, op: { from: string; to: string; body: Value }, n: number): Promise<Record<string, Value>>;
@@ -66,6 +68,12 @@ interface Answer {
 
 /** The largest request body accepted (a message body included), in bytes. */
 const MAX_BODY = 1 << 20;
+
+/**
+ * The largest message body, as JSON, in bytes: the same for every way of posting, and well
+ * under a NATS server's default 1 MiB payload (a received message travels back in one reply).
+ */
+export const MAX_MESSAGE_BYTES = 256 * 1024;
 
 /** The channel endpoint of one criteria process. Start with {@link ChannelEndpoint.start}. */
 export class ChannelEndpoint {
@@ -172,12 +180,13 @@ export class ChannelEndpoint {
   }
 
   /** Serves one call, whatever transport brought it: checks the step and its token, then posts or receives. */
-  private async serve(op: "post" | "recv", b: CallBody | undefined, token: string): Promise<Answer> {
+  private async serve(op: "post" | "recv", b: CallBody | "too large" | undefined, token: string): Promise<Answer> {
     const reply = (status: number, body: Record<string, unknown>): Answer => ({ status, body });
-    if (!b) return reply(400, { error: "the request is not a JSON object (or larger than 1 MiB)" });
+    if (b === "too large") return reply(413, { error: `the request is larger than ${MAX_BODY / 1024 / 1024} MiB (a message is at most ${MAX_MESSAGE_BYTES / 1024} KiB)` });
+    if (!b) return reply(400, { error: "the request is not a JSON object" });
     const runId = b.run_id;
     const key = b.idempotency_key;
-    const attempt = Number(b.attempt);
+    const attempt = typeof b.attempt === "number" ? b.attempt : NaN;
     if (typeof runId !== "string" || typeof key !== "string" || !Number.isInteger(attempt)) return reply(400, { error: "the request does not name its step (run_id, idempotency_key, attempt)" });
     const given = Buffer.from(token, "utf8");
     const want = Buffer.from(this.token(runId, key, attempt), "utf8");
@@ -204,13 +213,23 @@ export class ChannelEndpoint {
         if (typeof v !== "string" || !participants.includes(v)) throw new BadCall(`${field} ${JSON.stringify(v)} is not a participant of channel "${channel as string}" (${participants.join(", ")})`);
         return v;
       };
+      // A step speaks for its own agent: its credentials are its agent's (found by a trial: an
+      // agent posted as another participant and took another's messages).
+      const self = (field: string, v: unknown): string => {
+        const name = v === undefined ? entry.caller.agent : v;
+        if (name !== entry.caller.agent) throw new BadCall(`${field} ${JSON.stringify(v)}: this step's agent is "${entry.caller.agent}", and it ${field === "from" ? "posts" : "receives"} as itself only`);
+        return entry.caller.agent;
+      };
       if (op === "post") {
-        const args = { from: who("from", b.from)!, to: who("to", b.to)!, body: (b.body ?? null) as Value };
+        const body = (b.body ?? null) as Value;
+        const size = Buffer.byteLength(JSON.stringify(body));
+        if (size > MAX_MESSAGE_BYTES) return { status: 400, body: { error: `the message is ${size} bytes of JSON; a message is at most ${MAX_MESSAGE_BYTES} (${MAX_MESSAGE_BYTES / 1024} KiB)` } };
+        const args = { from: self("from", b.from), to: who("to", b.to)!, body };
         return { status: 200, body: await entry.caller.post(channel as string, args, ++entry.posts) };
       }
       const timeoutMs = Number(b.timeout_ms);
-      if (!(timeoutMs > 0)) return { status: 400, body: { error: "a recv needs timeout_ms, a positive number" } };
-      const args = { as: who("as", b.as)!, from: who("from", b.from, true), timeoutMs };
+      if (!(timeoutMs > 0) || !Number.isFinite(timeoutMs)) return { status: 400, body: { error: "a recv needs timeout_ms, a positive number of milliseconds" } };
+      const args = { as: self("as", b.as), from: who("from", b.from, true), timeoutMs };
       const r = await entry.caller.recv(channel as string, args, ++entry.recvs);
       return { status: 200, body: r.outcome === "timeout" ? { timeout: true } : r.output };
     } catch (e) {
@@ -223,13 +242,13 @@ export class ChannelEndpoint {
 /** A request the endpoint refuses (400). */
 class BadCall extends Error {}
 
-/** The request's JSON object body; undefined when it is not one or is too large. */
-async function readBody(req: IncomingMessage): Promise<CallBody | undefined> {
+/** The request's JSON object body; "too large" past {@link MAX_BODY}; undefined when it is not an object. */
+async function readBody(req: IncomingMessage): Promise<CallBody | "too large" | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const c of req as AsyncIterable<Buffer>) {
     size += c.length;
-    if (size > MAX_BODY) return undefined;
+    if (size > MAX_BODY) return "too large";
     chunks.push(c);
   }
   try {

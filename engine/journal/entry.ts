@@ -84,6 +84,8 @@ export interface Payloads {
     iteration?: number;
     kind?: "adapter" | "post" | "recv";
     channel?: string;
+    /** The run that declares the channel: channels of one name in different runs (a module, a body's items) are different channels. */
+    channel_scope?: string;
     message?: ChannelMessage;
     recv?: { as: string; from?: string; until_ms: number };
   };
@@ -99,7 +101,7 @@ export interface Payloads {
     output: Record<string, Value>;
     reason: Reason;
     detail?: string;
-    received?: { channel: string; as: string; id: string };
+    received?: { channel: string; scope?: string; as: string; id: string };
   };
   /** One item of an iterating step finished. */
   "iteration.completed": {

@@ -62,10 +62,15 @@ export interface ChannelRecord {
   received: Set<string>;
 }
 
-/** The record of channel `name` in `tree`, created empty on first use. */
-export function channelOf(tree: TreeRecord, name: string): ChannelRecord {
-  let c = tree.channels.get(name);
-  if (!c) tree.channels.set(name, (c = { messages: [], ids: new Set(), received: new Set() }));
+/** The key of channel `name` declared by run `scope` in {@link TreeRecord.channels}. */
+export function channelKey(scope: string | undefined, name: string): string {
+  return `${scope ?? ""}\u0000${name}`;
+}
+
+/** The record of the channel with `key` ({@link channelKey}) in `tree`, created empty on first use. */
+export function channelOf(tree: TreeRecord, key: string): ChannelRecord {
+  let c = tree.channels.get(key);
+  if (!c) tree.channels.set(key, (c = { messages: [], ids: new Set(), received: new Set() }));
   return c;
 }
 
@@ -136,7 +141,7 @@ export function applyEntry(tree: TreeRecord, e: JournalEntry): void {
         const m = (p as Payloads["effect.recorded"]).message;
         const ch = (p as Payloads["effect.recorded"]).channel;
         if (m && ch !== undefined) {
-          const c = channelOf(tree, ch);
+          const c = channelOf(tree, channelKey((p as Payloads["effect.recorded"]).channel_scope, ch));
           if (!c.ids.has(m.id)) {
             c.ids.add(m.id);
             c.messages.push({ ...m, seq: e.seq, at_ms: e.at_ms });
@@ -144,7 +149,7 @@ export function applyEntry(tree: TreeRecord, e: JournalEntry): void {
         }
       } else if (e.entry_type === "effect.confirmed") {
         const c = p as Payloads["effect.confirmed"];
-        if (c.received) channelOf(tree, c.received.channel).received.add(c.received.id);
+        if (c.received) channelOf(tree, channelKey(c.received.scope, c.received.channel)).received.add(c.received.id);
         rec.confirmed = c;
         rec.confirmedAttempt = e.attempt;
         if (RETRYABLE.has(c.reason)) {

@@ -3,7 +3,8 @@ import type { Value } from "../../compiler/expr/value.js";
 import type { Reason } from "../adapters/adapter.js";
 import type { JournalEntry, NewEntry, Payloads } from "../journal/entry.js";
 import type { AppendOptions } from "../journal/journal.js";
-import type { TreeRecord } from "../journal/fold.js";
+import { channelKey, type TreeRecord } from "../journal/fold.js";
+import { MAX_MESSAGE_BYTES } from "../channels/endpoint.js";
 import { MessageTakenError } from "../journal/errors.js";
 import { EvalFailure } from "./evaluate.js";
 import type { RunEvent } from "./events.js";
@@ -43,7 +44,12 @@ export function channelOp(input: Record<string, Value>, channel: { name: string;
     if (typeof v !== "string" || !channel.participants.includes(v)) throw fail(`${field} = ${JSON.stringify(v)?.slice(0, 60)} is not a participant (${channel.participants.join(", ")})`);
     return v;
   };
-  if (ops[0] === "post") return { kind: "post", from: participant("from")!, to: participant("to")!, body: o.body ?? null };
+  if (ops[0] === "post") {
+    const body = o.body ?? null;
+    const size = Buffer.byteLength(JSON.stringify(body));
+    if (size > MAX_MESSAGE_BYTES) throw fail(`the message is ${size} bytes of JSON; a message is at most ${MAX_MESSAGE_BYTES} (${MAX_MESSAGE_BYTES / 1024} KiB)`);
+    return { kind: "post", from: participant("from")!, to: participant("to")!, body };
+  }
   const t = o.timeout;
   const timeoutMs = typeof t === "string" ? parseDuration(t) : undefined;
   if (timeoutMs === undefined) throw fail(`recv needs a timeout, a duration such as "30s", not ${JSON.stringify(t) ?? "nothing"}`);
@@ -68,6 +74,12 @@ export interface ChannelHost {
   pollMs: number;
 }
 
+/** A channel as declared: its name and the run that declares it (its scope). */
+export interface ChannelRef {
+  name: string;
+  scope: string;
+}
+
 /** One attempt at a channel step: which step, which attempt came before, and the earlier receive's deadline. */
 export interface ChannelAttempt {
   runId: string;
@@ -76,7 +88,7 @@ export interface ChannelAttempt {
   /** The last attempt started before this one (0 for none). */
   attempt: number;
   tag: { visit: number; iteration?: number };
-  channel: string;
+  channel: ChannelRef;
   op: ChannelOp;
   /** A receive started by an earlier attempt ends when it would have: its deadline is kept. */
   untilMs?: number;
@@ -109,10 +121,10 @@ export interface ChannelActor {
  * Posts `message` on `channel`: its record delivers it (journaled and flushed); returns
  * the post's output `{ id, channel, from, to }` and its confirmation, to be written after.
  */
-async function postMessage(h: ChannelHost, who: ChannelActor, channel: string, message: { id: string; from: string; to: string; body: Value }, before: NewEntry[] = []): Promise<{ output: Record<string, Value>; confirmed: NewEntry }> {
+async function postMessage(h: ChannelHost, who: ChannelActor, channel: ChannelRef, message: { id: string; from: string; to: string; body: Value }, before: NewEntry[] = []): Promise<{ output: Record<string, Value>; confirmed: NewEntry }> {
   const base = { idempotency_key: who.key, ...who.tag };
-  await h.append([...before, h.entry(who.runId, who.step, who.attempt, "effect.recorded", { ...base, adapter: "channel", kind: "post", channel, message })]);
-  const output = { id: message.id, channel, from: message.from, to: message.to };
+  await h.append([...before, h.entry(who.runId, who.step, who.attempt, "effect.recorded", { ...base, adapter: "channel", kind: "post", channel: channel.name, channel_scope: channel.scope, message })]);
+  const output = { id: message.id, channel: channel.name, from: message.from, to: message.to };
   return { output, confirmed: h.entry(who.runId, who.step, who.attempt, "effect.confirmed", { ...base, outcome: "success", output, reason: "ok" }) };
 }
 
@@ -127,22 +139,24 @@ async function postMessage(h: ChannelHost, who: ChannelActor, channel: string, m
 async function receiveMessage(
   h: ChannelHost,
   who: ChannelActor,
-  channel: string,
+  channel: ChannelRef,
   op: { as: string; from?: string },
   until: number,
   before: NewEntry[] = [],
 ): Promise<{ outcome: "received" | "timeout"; output: Record<string, Value>; confirmed?: NewEntry }> {
   const base = { idempotency_key: who.key, ...who.tag };
-  await h.append([...before, h.entry(who.runId, who.step, who.attempt, "effect.recorded", { ...base, adapter: "channel", kind: "recv", channel, recv: { as: op.as, ...(op.from ? { from: op.from } : {}), until_ms: until } })], { sync: false });
+  await h.append([...before, h.entry(who.runId, who.step, who.attempt, "effect.recorded", { ...base, adapter: "channel", kind: "recv", channel: channel.name, channel_scope: channel.scope, recv: { as: op.as, ...(op.from ? { from: op.from } : {}), until_ms: until } })], { sync: false });
   for (;;) {
-    const c = h.tree.channels.get(channel);
+    // Stopped (the run, or the step whose agent asked): take nothing more.
+    if (h.signal.aborted) throw h.interrupted();
+    const c = h.tree.channels.get(channelKey(channel.scope, channel.name));
     const m = c?.messages.find((x) => x.to === op.as && (op.from === undefined || x.from === op.from) && !c.received.has(x.id));
     if (m) {
       const output = { id: m.id, from: m.from, body: m.body, at: m.at_ms };
       // Taken here, at once: no other receive of this process looks at it again.
       c!.received.add(m.id);
       try {
-        await h.append([h.entry(who.runId, who.step, who.attempt, "effect.confirmed", { ...base, outcome: "received", output, reason: "ok", received: { channel, as: op.as, id: m.id } })], { takes: { id: m.id, after: m.seq } });
+        await h.append([h.entry(who.runId, who.step, who.attempt, "effect.confirmed", { ...base, outcome: "received", output, reason: "ok", received: { channel: channel.name, scope: channel.scope, as: op.as, id: m.id } })], { takes: { id: m.id, after: m.seq } });
       } catch (e) {
         if (e instanceof MessageTakenError) continue; // another process's receive took it: the next one
         throw e;
@@ -181,7 +195,7 @@ export async function runChannelStep(h: ChannelHost, a: ChannelAttempt): Promise
  * script): message id `<step key>.<n>`, so the same post made again when the step runs
  * again after a crash is the same message. Confirmed at once (soft).
  */
-export async function agentPost(h: ChannelHost, step: ChannelActor, n: number, channel: string, op: { from: string; to: string; body: Value }): Promise<Record<string, Value>> {
+export async function agentPost(h: ChannelHost, step: ChannelActor, n: number, channel: ChannelRef, op: { from: string; to: string; body: Value }): Promise<Record<string, Value>> {
   const who = { ...step, key: `${step.key}.post.${n}` };
   const { output, confirmed } = await postMessage(h, who, channel, { id: `${step.key}.${n}`, ...op });
   await h.append([confirmed], { sync: false });
@@ -198,7 +212,7 @@ export async function agentRecv(
   h: ChannelHost,
   step: ChannelActor,
   n: number,
-  channel: string,
+  channel: ChannelRef,
   op: { as: string; from?: string; timeoutMs: number },
 ): Promise<{ outcome: "received" | "timeout"; output: Record<string, Value> }> {
   const key = `${step.key}.recv.${n}`;

@@ -374,6 +374,8 @@ export class Runner {
     await this.takeLease(this.rootId);
     try {
       if (await this.opts.journal.run(this.rootId)) throw new RunRefused(`run ${this.rootId} already exists; continue it with criteria resume ${this.rootId}, or choose another --run-id`, true);
+      // A broker given for the run's channels is reached before anything runs.
+      if (this.opts.broker && hasChannels(graph)) await this.startEndpoint();
       return await this.root(graph, inputs, input, this.opts.baseDir, source);
     } catch (e) {
       throw this.maskError(this.parkedIfPending(e));
@@ -419,6 +421,7 @@ export class Runner {
       }
       if (unit?.completed) return this.endFromRecord(runId, unit.completed);
       const graph = root.spawned.graph as Graph;
+      if (this.opts.broker && hasChannels(graph)) await this.startEndpoint();
       return await this.root(graph, this.secretsAgain(graph, root.spawned), root.spawned.input ?? {}, this.workdirOf(root.spawned, opts.workdir), root.spawned.source);
     } catch (e) {
       if (e instanceof UnitEnded) return e.end as RunEnd;
@@ -1249,6 +1252,8 @@ export class Runner {
       } else pending.push(started);
       const session = await sessions.get(sessionId, () => ({ adapter, config: config() }));
       const access = await this.channelAccess(f, step, key, attempt, tag);
+      // Its agent's channel effects are journaled as it goes: its attempt comes first.
+      if (access && !adapter.effectful) await this.append(pending.splice(pending.indexOf(started), 1), { sync: false });
       const ctl = new AbortController();
       const onAbort = () => ctl.abort();
       f.signal.addEventListener("abort", onAbort, { once: true });
@@ -1324,15 +1329,20 @@ export class Runner {
     at: { key: string; attempt: number; tag: { visit: number; iteration?: number }; untilMs?: number },
     each: Record<string, Value> | undefined,
   ): Promise<ItemOutcome> {
+    // The nearest declaration: a body's or module's own channel of a name shadows its caller's.
     let channel: Graph["channels"][number] | undefined;
-    for (let g: Frame | undefined = f; g && !channel; g = g.parent) channel = g.graph.channels.find((c) => c.name === name);
+    let scope = "";
+    for (let g: Frame | undefined = f; g && !channel; g = g.parent) {
+      channel = g.graph.channels.find((c) => c.name === name);
+      scope = g.runId;
+    }
     if (!channel) throw new EvalFailure(`step "${step.name}": channel "${name}" is not declared here`);
     const ns = this.namespaces(each ? { ...f, each } : f);
     const input = step.input_expr ? evalExpr(step.input_expr, ns, this.fns(f)) : evalMap(step.input, ns, this.fns(f));
     if (input === null || typeof input !== "object" || Array.isArray(input)) throw new EvalFailure(`${step.input_expr?.at ?? step.name}: step "${step.name}": input must be an object`);
     const where = step.input_expr?.at ?? Object.values(step.input)[0]?.at ?? `step "${step.name}"`;
     const op = channelOp(input, channel, where);
-    return runChannelStep(this.channelHost(f), { runId: f.runId, step: step.name, channel: name, op, ...at });
+    return runChannelStep(this.channelHost(f), { runId: f.runId, step: step.name, channel: { name, scope }, op, ...at });
   }
 
   /** What channel steps and agents' channel calls of run `f` may use of the runner (channel-steps.ts). */
@@ -1371,20 +1381,50 @@ export class Runner {
   private async channelAccess(f: Frame, step: GraphStep, key: string, attempt: number, tag: { visit: number; iteration?: number }): Promise<{ env: Record<string, string>; release(): void } | undefined> {
     if (step.target.kind !== "agent") return undefined;
     const agent = step.target.name;
+    // The channels visible here whose participants include the agent: the nearest
+    // declaration of each name (a body's or module's own shadows its caller's), with its run.
     const channels = new Map<string, string[]>();
-    for (let g: Frame | undefined = f; g; g = g.parent) for (const c of g.graph.channels) if (!channels.has(c.name) && c.participants.includes(agent)) channels.set(c.name, c.participants);
+    const scopes = new Map<string, string>();
+    for (let g: Frame | undefined = f; g; g = g.parent) {
+      for (const c of g.graph.channels) {
+        if (scopes.has(c.name)) continue;
+        scopes.set(c.name, g.runId);
+        if (c.participants.includes(agent)) channels.set(c.name, c.participants);
+      }
+    }
     if (channels.size === 0) return undefined;
-    this.endpoint ??= ChannelEndpoint.start({ broker: this.opts.broker, workspace: createHash("sha256").update(this.rootId).digest("hex").slice(0, 16) });
-    const endpoint = await this.endpoint;
-    const host = this.channelHost(f);
+    const endpoint = await this.startEndpoint();
+    // The step's attempt ending stops what its agent still waits for (a killed process's receive).
+    const ended = new AbortController();
+    const host = { ...this.channelHost(f), signal: AbortSignal.any([f.signal, ended.signal]) };
     const who = { runId: f.runId, step: step.name, attempt, tag, key };
+    const ref = (name: string) => ({ name, scope: scopes.get(name)! });
     const admitted = endpoint.admit(f.runId, key, attempt, {
+      agent,
       channels,
-      post: (channel, op, n) => agentPost(host, who, n, channel, op),
-      recv: (channel, op, n) => agentRecv(host, who, n, channel, op),
+      post: (channel, op, n) => agentPost(host, who, n, ref(channel), op),
+      recv: (channel, op, n) => agentRecv(host, who, n, ref(channel), op),
     });
     this.registerSecret(admitted.token, `the channel credentials of step "${step.name}"`, f.runId);
-    return admitted;
+    return {
+      env: admitted.env,
+      release: () => {
+        ended.abort();
+        admitted.release();
+      },
+    };
+  }
+
+  /**
+   * The channel endpoint, started on first use (with the NATS broker when one is given).
+   * @throws RunRefused when the broker cannot be reached, saying so without a stack trace
+   */
+  private startEndpoint(): Promise<ChannelEndpoint> {
+    this.endpoint ??= ChannelEndpoint.start({ broker: this.opts.broker, workspace: createHash("sha256").update(this.rootId).digest("hex").slice(0, 16) }).catch((e: unknown) => {
+      this.endpoint = undefined;
+      throw new RunRefused(`cannot reach the NATS broker ${this.opts.broker}: ${(e as Error).message}`);
+    });
+    return this.endpoint;
   }
 
   /** The channel endpoint of this runner, once a step needed it (closed when the runner stops). */
@@ -1650,4 +1690,9 @@ export class Runner {
   interrupt(): void {
     this.abort.abort();
   }
+}
+
+/** Whether a graph, its bodies or its modules declare a channel. */
+function hasChannels(g: Graph): boolean {
+  return g.channels.length > 0 || g.steps.some((s) => s.body !== undefined && hasChannels(s.body)) || Object.values(g.modules ?? {}).some(hasChannels);
 }

@@ -93,7 +93,7 @@ describe("channel steps", () => {
     const { ids, posts, received } = messagesOf(en);
     expect(posts).toHaveLength(1);
     expect(posts[0].payload).toMatchObject({ kind: "post", channel: "c", message: { from: "a", to: "b", body: "line 42 logs a token" } });
-    expect(received.map((e) => e.payload.received)).toEqual([{ channel: "c", as: "b", id: ids[0] }]);
+    expect(received.map((e) => e.payload.received)).toEqual([{ channel: "c", scope: "ref", as: "b", id: ids[0] }]);
     expect(en.filter((e) => e.entry_type === "effect.recorded" && (e as JournalEntry<"effect.recorded">).payload.kind === "recv")).toHaveLength(1);
     // The timeline shows the messages.
     const timeline = cli(["journal", "ref", "--state-dir", state]);
@@ -167,11 +167,13 @@ step "first" {
   target = channel.c
   input { recv = { as = "z", timeout = "1m" } }
   outcome "received" { next = "second" }
+  outcome "timeout" { next = "done" }
 }
 step "second" {
   target = channel.c
   input { recv = { as = "z", timeout = "1m" } }
   outcome "received" { next = "third" }
+  outcome "timeout" { next = "done" }
 }
 step "third" {
   target = channel.c
@@ -496,5 +498,152 @@ output "heard" { value = [for o in steps.lenses : o.heard] }
     expect(bad.end.state).toBe("failed");
     const failed = bad.en.find((e) => e.entry_type === "step.completed" && e.step_id === "rogue_review")?.payload as { detail?: string } | undefined;
     expect(failed?.detail).toContain('step "rogue_review" has no channel access');
+  });
+
+  describe("found by a new-user trial", () => {
+    const env = { PATH: `${join(repo, "bin")}:${process.env.PATH}` };
+    const shellAgents = (...names: string[]) => names.map((n) => `agent "${n}" {\n  adapter = "shell"\n}\n`).join("");
+    const head = (name: string, first: string) => `workflow "${name}" {\n  version = "1"\n  initial_state = "${first}"\n  target_state = "done"\n}\n`;
+    const run = (dir: string, text: string, extra: string[] = []) => {
+      writeFileSync(join(dir, "main.hcl"), text);
+      return cli(["apply", join(dir, "main.hcl"), "--state-dir", join(dir, "state"), "--run-id", "t", "-o", "json", ...extra], { env });
+    };
+
+    it("a receive of a step that ended (its timeout killed the agent) takes nothing: the next receive gets the message", async () => {
+      const dir = temp("criteria-chan-ghost-");
+      const r = run(
+        dir,
+        `${head("ghost", "b_waits")}${shellAgents("a", "b")}channel "ch" {\n  participants = [agent.a, agent.b]\n}
+step "b_waits" {
+  target  = agent.b
+  timeout = "1s"
+  input { command = "criteria channel recv ch --as b --timeout 30s" }
+  outcome "success" { next = "a_posts" }
+  outcome "failure" { next = "a_posts" }
+}
+step "a_posts" {
+  target = agent.a
+  input { command = "criteria channel post ch --to b --body 'important message'" }
+  outcome "success" { next = "b_hears" }
+}
+step "b_hears" {
+  target = channel.ch
+  input {
+    recv = { as = "b", timeout = "5s" }
+  }
+  outcome "received" { next = "done" }
+  outcome "timeout" { next = "lost" }
+}
+state "done" { terminal = true }
+state "lost" {
+  terminal = true
+  success = false
+}
+`,
+      );
+      expect(r.status, r.stdout + r.stderr).toBe(0);
+      const taken = messagesOf(await entries(join(dir, "state"), "t")).received.map((e) => e.step_id);
+      expect(taken).toEqual(["b_hears"]);
+    }, 30_000);
+
+    it("a module's own channel, and each body's, is not its caller's or its sibling's of the same name", async () => {
+      const dir = temp("criteria-chan-scope-");
+      mkdirSync(join(dir, "mod"));
+      writeFileSync(
+        join(dir, "mod", "main.hcl"),
+        `${head("mod", "c")}  \n${shellAgents("c")}workflow {\n}\n`.replace("workflow {\n}\n", "") +
+          `channel "panel" {\n  participants = [agent.b, agent.c]\n}\nstep "c" {\n  target = agent.c\n  input { command = "true" }\n  outcome "success" { next = "b" }\n}\nstep "b" {\n  target = agent.b\n  input { command = "true" }\n  outcome "success" { next = "hear" }\n}\nstep "hear" {\n  target = channel.panel\n  input {\n    recv = { as = "b", timeout = "1s" }\n  }\n  outcome "received" { next = "done" }\n  outcome "timeout" { next = "done" }\n}\nstate "done" { terminal = true }\n`,
+      );
+      // The module expects the caller's agent b.
+      writeFileSync(join(dir, "mod", "main.hcl"), readFileSync(join(dir, "mod", "main.hcl"), "utf8").replace('target_state = "done"\n}', 'target_state = "done"\n  expects {\n    agents = [agent.b]\n  }\n}'));
+      const r = run(
+        dir,
+        `${head("scoped", "a")}${shellAgents("a", "b")}channel "panel" {\n  participants = [agent.a, agent.b]\n}
+subworkflow "mod" {
+  source = "./mod"
+  agents = [agent.b]
+}
+step "a" {
+  target = agent.a
+  input { command = "true" }
+  outcome "success" { next = "root_post" }
+}
+step "root_post" {
+  target = channel.panel
+  input {
+    post = { from = "a", to = "b", body = "ROOT message for root's b" }
+  }
+  outcome "success" { next = "call" }
+}
+step "call" {
+  target = subworkflow.mod
+  outcome "success" { next = "b" }
+  outcome "failure" { next = "done" }
+}
+step "b" {
+  target = agent.b
+  input { command = "true" }
+  outcome "success" { next = "hear" }
+}
+step "hear" {
+  target = channel.panel
+  input {
+    recv = { as = "b", timeout = "5s" }
+  }
+  outcome "received" { next = "done" }
+  outcome "timeout" { next = "done" }
+}
+state "done" { terminal = true }
+`,
+      );
+      expect(r.status, r.stdout + r.stderr).toBe(0);
+      const en = await entries(join(dir, "state"), "t");
+      const outcome = (run: string, step: string) => (en.find((e) => e.entry_type === "step.completed" && e.run_id === run && e.step_id === step)?.payload as { outcome: string }).outcome;
+      expect(outcome("t/call#1", "hear")).toBe("timeout"); // the module's panel is its own
+      expect(outcome("t", "hear")).toBe("received"); // the root's b gets the root's message
+    }, 30_000);
+
+    it("an agent posts and receives as itself only; a message over 256 KiB is refused, saying so", async () => {
+      const dir = temp("criteria-chan-self-");
+      writeFileSync(join(dir, "big"), "x".repeat(300 * 1024));
+      const r = run(
+        dir,
+        `${head("self", "alice")}${shellAgents("alice", "bob")}channel "chat" {\n  participants = [agent.alice, agent.bob]\n}
+step "alice" {
+  target = agent.alice
+  input { command = "criteria channel post chat --from bob --to alice --body 'I am bob'; echo rc=$?; criteria channel recv chat --as bob --timeout 1s; echo rc=$?; criteria channel post chat --to bob --body-file '${join(dir, "big")}'; echo rc=$?" }
+  outcome "success" { next = "bob" }
+}
+step "bob" {
+  target = agent.bob
+  input { command = "true" }
+  outcome "success" { next = "done" }
+}
+state "done" { terminal = true }
+`,
+      );
+      expect(r.status, r.stderr).toBe(0);
+      const out = JSON.stringify((await entries(join(dir, "state"), "t")).find((e) => e.entry_type === "step.completed" && e.step_id === "alice")?.payload);
+      expect(out).toContain(`from \\\"bob\\\": this step's agent is \\\"alice\\\", and it posts as itself only`);
+      expect(out).toContain("and it receives as itself only");
+      expect(out).toContain("a message is at most 262144 (256 KiB)");
+      expect(out.match(/rc=1/g)).toHaveLength(3);
+      expect(messagesOf(await entries(join(dir, "state"), "t")).posts).toEqual([]);
+    }, 30_000);
+
+    it("a bad or unreachable --broker is refused before the run starts, without a stack trace", async () => {
+      const dir = temp("criteria-chan-broker-");
+      const text = `${head("b", "x")}${shellAgents("x", "y")}channel "c" {\n  participants = [agent.x, agent.y]\n}\nstep "x" {\n  target = agent.x\n  input { command = "true" }\n  outcome "success" { next = "y" }\n}\nstep "y" {\n  target = agent.y\n  input { command = "true" }\n  outcome "success" { next = "done" }\n}\nstate "done" { terminal = true }\n`;
+      for (const bad of ["nats://127.0.0.1:99999", "nats://host:notaport", "nats://u:pw@127.0.0.1:4222", "http://127.0.0.1:4222"]) {
+        const r = run(dir, text, ["--broker", bad]);
+        expect(r.status, bad).toBe(2);
+        expect(r.stderr).toContain(`--broker ${bad}: a NATS server's URL`);
+      }
+      const r = run(dir, text, ["--broker", "nats://127.0.0.1:1"]);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toMatch(/cannot reach the NATS broker nats:\/\/127\.0\.0\.1:1: /);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+      expect(cli(["runs", "--state-dir", join(dir, "state")]).stdout).not.toContain("t ");
+    }, 30_000);
   });
 });
