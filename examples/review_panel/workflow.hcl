@@ -140,7 +140,7 @@ step "reviews" {
 step "summary" {
   target = agent.executor
   input {
-    panel = jsonencode(steps.reviews)
+    panel = jsonencode([for r in steps.reviews : { lens = r.lens, notes = r.notes, heard_from = r.heard_from, heard = r.heard }])
   }
   outcome "done" {
     next   = "applied"
