@@ -132,6 +132,10 @@ describe("criteria compile and plan", () => {
     expect(await main(["plan", seedFile], o)).toBe(0);
     expect(o.stdout).toContain("workflow: agent_in_body");
     expect(o.stdout).toContain("agents:\n  executor");
+    // Channels and who talks on them (found by a new-user trial: plan left them out).
+    const panel = io();
+    expect(await main(["plan", join(repo, "examples", "review_panel")], panel)).toBe(0);
+    expect(panel.stdout).toContain("channels:\n  panel   participants=security, maintainability\n");
   });
 });
 

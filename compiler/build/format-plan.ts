@@ -29,6 +29,10 @@ export function toPlan(g: Graph): string {
   out.push("", "agents:");
   if (g.agents.length === 0) out.push("  (none)");
   for (const a of g.agents) out.push(`  ${a.name}   ${a.flow ? `flow=${a.flow.module}` : a.adapter ? `adapter=${a.adapter}` : a.cli ? `cli=${a.cli}` : ""}${a.model ? `  model=${a.model}` : ""}${a.inherited ? "  (inherited)" : ""}`.trimEnd());
+  if (g.channels.length > 0) {
+    out.push("", "channels:");
+    for (const c of g.channels) out.push(`  ${c.name}   participants=${c.participants.join(", ")}`);
+  }
   out.push("", "steps (declaration order):");
   steps(g.steps, "  ", out);
   if (g.branches.length > 0) {
