@@ -22,8 +22,8 @@ const PARTICIPANT_FIELDS = new Set(["from", "to", "as"]);
  * - its `from`, `to` and `as`, when written as text, are participants of the channel
  *   (`channel_not_participant`);
  * - a `recv` has a `timeout`, a duration (`channel_recv_unbounded`, `invalid_value`);
- * - every participant is an agent some step of the module runs ("referenced but never
- *   spawned": `channel_participant_not_spawned`).
+ * - every participant is an agent some step of the module runs, or that it passes to a
+ *   subworkflow or a flow ("referenced but never spawned": `channel_participant_not_spawned`).
  * Values computed by expressions (`each.value`) are checked when the step runs.
  */
 export const checkChannels: Check = {
@@ -31,8 +31,13 @@ export const checkChannels: Check = {
   onlyWhenValid: true,
   run(ctx) {
     const out: Diagnostic[] = [];
+    // Run by a step, or passed to a subworkflow or a flow that may run it (found by a trial:
+    // an agent run only inside the subworkflow it is passed to was refused).
     const spawned = new Set<string>();
-    for (const s of ctx.resolution.scopes) for (const st of s.workflow.steps) if (st.target?.kind === "agent") spawned.add(st.target.name);
+    for (const s of ctx.resolution.scopes) {
+      for (const st of s.workflow.steps) if (st.target?.kind === "agent") spawned.add(st.target.name);
+      for (const passed of [...s.workflow.subworkflows, ...s.workflow.agents]) for (const a of passed.agents) spawned.add(a.ref.replace(/^agent\./, ""));
+    }
     for (const s of ctx.resolution.scopes) {
       for (const c of s.workflow.channels) {
         for (const p of c.participants) {
