@@ -43,8 +43,9 @@ export interface ChannelAnswer {
  * Calls the endpoint: `post` (`{ channel, from, to, body }`) or `recv`
  * (`{ channel, as, from?, timeout_ms }`; it answers when a message came or the time ran out),
  * over HTTP, or over NATS when the access URL is `nats://…` (then a request that the broker
- * lost, restarting, is sent again under the same `request_id` until the call's deadline:
- * 30 s for a post, the receive's timeout and 30 s more for a receive).
+ * lost, restarting, is sent again under the same `request_id`, at once after each reconnect
+ * and after each failure, until the call's deadline: 30 s for a post, the receive's
+ * timeout and 30 s more for a receive).
  * @throws Error when the endpoint cannot be reached (the step's criteria process is gone)
  */
 export async function callChannel(access: ChannelAccess, op: "post" | "recv", args: Record<string, unknown>): Promise<ChannelAnswer> {
@@ -84,11 +85,27 @@ async function callOverNats(access: ChannelAccess, op: "post" | "recv", payload:
       throw new Error(`cannot reach the channel endpoint ${access.url}: ${(e as Error).message}`);
     })
     .finally(() => clearTimeout(timer));
+  // A request in flight when the broker went down may have been lost, or its answer may
+  // have been: after every reconnect it is sent again (the endpoint answers a repeated
+  // request_id with the answer it gave or will give), instead of waiting out its timeout.
+  let reconnected = (): void => undefined;
+  let reconnect = new Promise<"reconnected">((r) => (reconnected = () => r("reconnected")));
+  void (async () => {
+    for await (const s of nc.status()) {
+      if (s.type !== "reconnect") continue;
+      const fire = reconnected;
+      reconnect = new Promise<"reconnected">((r) => (reconnected = () => r("reconnected")));
+      fire();
+    }
+  })().catch(() => undefined);
   try {
     let last = "";
     while (Date.now() < deadline) {
+      const asked = nc.request(subject, JSON.stringify({ ...payload, token: access.token }), { timeout: Math.max(1000, deadline - Date.now()) });
+      asked.catch(() => undefined);
       try {
-        const m = await nc.request(subject, JSON.stringify({ ...payload, token: access.token }), { timeout: Math.max(1000, deadline - Date.now()) });
+        const m = await Promise.race([asked, reconnect]);
+        if (m === "reconnected") continue;
         const a = JSON.parse(m.string()) as ChannelAnswer;
         return { status: a.status, body: a.body };
       } catch (e) {
