@@ -7,6 +7,8 @@ import type { JournalEntry } from "../engine/journal/entry.js";
 import type { Journal } from "../engine/journal/journal.js";
 import { schemeOf, withoutPassword } from "../engine/journal/store-url.js";
 import { renderEntry } from "./render-events.js";
+import { timelineHtml } from "./timeline/html.js";
+import { buildTimeline } from "./timeline/model.js";
 import { CliError, EXIT, type Io } from "./io.js";
 import { engine } from "./run-session.js";
 
@@ -102,9 +104,16 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
     .argument("<run>", "the run id")
     .option("--state-dir <dir>", "journal directory")
     .option("--store <url>", STORE_HELP)
-    .addOption(new Option("-o, --output <format>", "text or json (NDJSON)").choices(["text", "json"]).default("text"))
+    .addOption(new Option("-o, --output <format>", "text, json (NDJSON) or html").choices(["text", "json", "html"]).default("text"))
+    .addOption(new Option("--format <format>", "the same as --output; html: one self-contained page (criteria journal RUN --format html > run.html)").choices(["text", "json", "html"]))
     .option("--follow", "keep printing entries as they are journaled, until the run ends (exit 0 when it succeeded, 1 when it failed)")
-    .action(async (run: string, opts: { stateDir?: string; store?: string; output: string; follow?: boolean }) => {
+    .action(async (run: string, opts: { stateDir?: string; store?: string; output: string; format?: string; follow?: boolean }) => {
+      const format = opts.format ?? opts.output;
+      if (format === "html" && opts.follow) {
+        io.err(`criteria: --follow prints entries as they come; an html page is written once (run it again for a newer page)\n`);
+        setCode(EXIT.usage);
+        return;
+      }
       const j = await openJournal(placeOf(opts, io));
       const stop = new AbortController();
       const onSignal = () => stop.abort();
@@ -120,6 +129,15 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
           setCode(EXIT.problems);
           return;
         }
+        if (format === "html") {
+          // What the journal holds up to any damage is drawn; the damage is reported, and the command fails.
+          io.out(timelineHtml(buildTimeline(tree.entries, run)!));
+          if (tree.damage) {
+            io.err(`criteria: ${(await j.damageReport(root, tree.damage.seq)).message}\n`);
+            setCode(EXIT.problems);
+          }
+          return;
+        }
         const start = tree.entries.find(mine)!.at_ms;
         let last = 0;
         let end: JournalEntry<"run.completed"> | undefined;
@@ -127,7 +145,7 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
           for (const e of tree.entries) {
             last = e.seq;
             if (!mine(e)) continue;
-            io.out((opts.output === "json" ? JSON.stringify(e) : renderEntry(e, start)) + "\n");
+            io.out((format === "json" ? JSON.stringify(e) : renderEntry(e, start)) + "\n");
             if (e.entry_type === "run.completed" && e.run_id === run) end = e as JournalEntry<"run.completed">;
           }
           // Damage is reported, and the command fails: what follows the damaged entry is not shown.

@@ -1,0 +1,154 @@
+import { renderEntry } from "../render-events.js";
+import { formatDuration, type Lane, type Mark, type Span, type Timeline } from "./model.js";
+
+/**
+ * A run's timeline as one self-contained HTML page (`criteria journal RUN --format html`;
+ * the "See and edit" issue, item 2): inline CSS, no script, no external resource (a
+ * Content-Security-Policy forbids fetching any), so it opens offline and can be attached
+ * to a CI job. Lanes on a common time axis, one per run; every journal entry of a lane is
+ * listed under it. Every text from the journal is escaped.
+ */
+
+/** Escapes text for HTML content and double-quoted attributes. */
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+}
+
+/** Tick spacing for about `count` ticks over `span` ms: 1, 2 or 5 × a power of ten. */
+function tickStep(span: number, count: number): number {
+  const raw = Math.max(1, span / count);
+  const p = 10 ** Math.floor(Math.log10(raw));
+  return [1, 2, 5, 10].map((m) => m * p).find((s) => s >= raw) ?? 10 * p;
+}
+
+const CSS = `
+:root { --label: 300px; --ok: #2e7d32; --failed: #c62828; --warn: #ef8f00; --open: #9e9e9e; --neutral: #546e7a; font-family: system-ui, sans-serif; font-size: 13px; color: #212121; }
+body { margin: 16px; }
+h1 { font-size: 18px; margin: 0 0 4px; }
+.summary { margin: 0 0 12px; color: #424242; }
+.badge { display: inline-block; padding: 1px 8px; border-radius: 10px; color: #fff; font-weight: 600; }
+.badge.succeeded { background: var(--ok); } .badge.failed { background: var(--failed); } .badge.active { background: var(--open); }
+.failure { border-left: 4px solid var(--failed); background: #fdecea; padding: 8px 12px; margin: 0 0 12px; white-space: pre-wrap; }
+.failure code { font-size: 12px; }
+.legend { margin: 0 0 8px; color: #424242; }
+.legend span { margin-right: 12px; }
+.legend i { display: inline-block; width: 12px; height: 10px; margin-right: 4px; vertical-align: middle; border-radius: 2px; }
+.axis, .lane-body { display: grid; grid-template-columns: var(--label) 1fr; }
+.axis .ticks { position: relative; height: 20px; border-bottom: 1px solid #bdbdbd; }
+.tick { position: absolute; top: 2px; transform: translateX(-50%); color: #616161; font-size: 11px; white-space: nowrap; }
+.tick::after { content: ""; position: absolute; left: 50%; top: 14px; height: 6px; border-left: 1px solid #9e9e9e; }
+.lane { border-bottom: 1px solid #e0e0e0; padding: 4px 0; }
+.lane-head { padding-left: calc(var(--depth) * 16px); overflow: hidden; }
+.lane-head .run { font-weight: 600; word-break: break-all; }
+.lane-head .sub { color: #616161; }
+.track { position: relative; background: repeating-linear-gradient(90deg, transparent 0, transparent calc(10% - 1px), #f5f5f5 calc(10% - 1px), #f5f5f5 10%); }
+.row { position: relative; height: 20px; margin: 2px 0; }
+.bar { position: absolute; top: 2px; height: 16px; min-width: 6px; border-radius: 3px; color: #fff; font-size: 11px; line-height: 16px; padding: 0 3px; box-sizing: border-box; overflow: hidden; white-space: nowrap; text-overflow: ellipsis; }
+.bar.wait, .bar.approval { background-image: repeating-linear-gradient(45deg, rgba(255,255,255,.25) 0 4px, transparent 4px 8px); }
+.bar.attempt, .bar.recv { height: 12px; top: 4px; line-height: 12px; font-size: 10px; opacity: .85; }
+.ok { background-color: var(--ok); } .failed { background-color: var(--failed); } .warn { background-color: var(--warn); } .open { background-color: var(--open); } .neutral { background-color: var(--neutral); }
+.mark { position: absolute; top: 3px; width: 0; height: 14px; border-left: 2px solid var(--neutral); }
+.mark span { position: absolute; left: 3px; top: 0; font-size: 10px; white-space: nowrap; color: #37474f; }
+.mark.ok { border-color: var(--ok); background: none; } .mark.failed { border-color: var(--failed); background: none; } .mark.warn { border-color: var(--warn); background: none; } .mark.neutral, .mark.open { background: none; }
+.mark.post, .mark.recv { border-left-style: dashed; }
+.mark.flip span { left: auto; right: 3px; }
+details.entries { margin: 2px 0 2px var(--label); }
+details.entries summary { cursor: pointer; color: #616161; }
+details.entries pre { margin: 4px 0; font-size: 11px; overflow-x: auto; }
+.lane-state.failed { color: var(--failed); font-weight: 600; background: none; } .lane-state.ok { color: var(--ok); background: none; } .lane-state.open { color: #616161; background: none; }
+`;
+
+/** `left` and `width` of an interval in percent of the axis. */
+function place(t: Timeline, from: number, to: number): string {
+  const span = Math.max(1, t.end_ms - t.start_ms);
+  const left = ((from - t.start_ms) / span) * 100;
+  const width = Math.max(0, ((to - from) / span) * 100);
+  // A bar is at least 6 px wide: one that ends at the axis's end is drawn back from it.
+  return `left:min(${left.toFixed(3)}%, calc(100% - 6px));width:${width.toFixed(3)}%`;
+}
+
+function spanHtml(t: Timeline, s: Span): string {
+  const end = s.end_ms ?? t.end_ms;
+  const title = s.end_ms === undefined ? `${s.title}\n(still open at the last entry)` : s.title;
+  const top = s.row === "attempt" ? `top:${(s.lane_row ?? 0) * 16 + 2}px;` : "";
+  return `<div class="bar ${s.kind} ${s.tone}" data-kind="${s.kind}" style="${top}${place(t, s.start_ms, end)}" title="${escapeHtml(title)}">${escapeHtml(s.label)}</div>`;
+}
+
+/** Width of the track assumed when stacking marks so their labels do not overlap (px). */
+const TRACK_PX = 1000;
+
+/** The marks of a lane, stacked in as many rows as their labels need. */
+function marksHtml(t: Timeline, marks: Mark[]): { html: string; rows: number } {
+  const span = Math.max(1, t.end_ms - t.start_ms);
+  const ends: number[] = [];
+  const out: string[] = [];
+  for (const m of [...marks].sort((a, b) => a.at_ms - b.at_ms)) {
+    const left = ((m.at_ms - t.start_ms) / span) * 100;
+    const width = ((m.label.length * 6 + 10) / TRACK_PX) * 100;
+    const from = left > 80 ? left - width : left;
+    let row = ends.findIndex((end) => end <= from);
+    if (row < 0) row = ends.push(0) - 1;
+    ends[row] = from + width;
+    // Near the right edge the label goes to the mark's left, inside the page.
+    const flip = left > 80 ? " flip" : "";
+    out.push(`<div class="mark ${m.kind} ${m.tone}${flip}" data-kind="${m.kind}" style="top:${row * 16 + 3}px;left:min(${left.toFixed(3)}%, calc(100% - 2px))" title="${escapeHtml(m.title)}"><span>${escapeHtml(m.label)}</span></div>`);
+  }
+  return { html: out.join(""), rows: ends.length };
+}
+
+function laneHtml(t: Timeline, l: Lane): string {
+  const item = l.iteration !== undefined ? `[${l.iteration}]` : "";
+  const under = l.parent_step ? `${l.call ?? "run"} of step ${l.parent_step}${item}` : "root run";
+  const took = l.end_ms !== undefined ? formatDuration(l.end_ms - l.start_ms) : "still running at the last entry";
+  const state = l.success === undefined ? `<span class="lane-state open">active</span>` : `<span class="lane-state ${l.success ? "ok" : "failed"}">${escapeHtml(l.state || (l.success ? "succeeded" : "failed"))}${l.success ? "" : ` (${escapeHtml(l.reason ?? "")})`}</span>`;
+  const nodes = l.spans.filter((s) => s.row === "node").map((s) => spanHtml(t, s));
+  const attempts = l.spans.filter((s) => s.row === "attempt").map((s) => spanHtml(t, s));
+  const marks = marksHtml(t, l.marks);
+  const entries = l.entries.map((e) => escapeHtml(renderEntry(e, t.start_ms))).join("\n");
+  return `<section class="lane" data-run="${escapeHtml(l.run_id)}" style="--depth:${l.depth}">
+<div class="lane-body"><div class="lane-head"><div class="run">${escapeHtml(l.run_id)}</div><div class="sub">${escapeHtml(`${l.workflow} · ${under} · ${took}`)}</div><div>${state}</div></div>
+<div class="track"><div class="row nodes">${nodes.join("")}</div><div class="row attempts" style="height:${Math.max(1, l.attempt_rows) * 16 + 4}px">${attempts.join("")}</div><div class="row marks" style="height:${Math.max(1, marks.rows) * 16 + 4}px">${marks.html}</div></div></div>
+<details class="entries"><summary>${l.entries.length} journal entries</summary><pre>${entries}</pre></details>
+</section>`;
+}
+
+/**
+ * The page for a timeline.
+ * @returns a complete HTML document (UTF-8), deterministic for a given timeline
+ */
+export function timelineHtml(t: Timeline): string {
+  const span = Math.max(1, t.end_ms - t.start_ms);
+  const step = tickStep(span, 8);
+  const ticks: string[] = [];
+  for (let v = 0; v <= span; v += step) ticks.push(`<div class="tick" style="left:${((v / span) * 100).toFixed(3)}%">+${escapeHtml(formatDuration(v))}</div>`);
+  const f = t.failure;
+  const failure = f
+    ? `<div class="failure" role="alert"><strong>${t.status === "failed" ? "Failed" : "A step failed"}${f.step ? ` at step ${escapeHtml(f.step)}` : ""}</strong> in run ${escapeHtml(f.run_id)} (+${escapeHtml(formatDuration(f.at_ms - t.start_ms))}): ${escapeHtml(f.reason)}${f.detail ? `\n${escapeHtml(f.detail)}` : ""}${f.at ? `\nsource: <code class="position">${escapeHtml(f.at)}</code>` : ""}</div>`
+    : "";
+  const legend = [
+    ["ok", "succeeded"],
+    ["warn", "led to a failure state, or timed out"],
+    ["failed", "failed"],
+    ["open", "still open"],
+    ["neutral", "message, signal, branch"],
+  ]
+    .map(([c, text]) => `<span><i class="${c}"></i>${text}</span>`)
+    .join("");
+  return `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(`criteria run ${t.run_id} (${t.workflow})`)}</title>
+<style>${CSS}</style></head>
+<body>
+<h1>Run ${escapeHtml(t.run_id)} · workflow ${escapeHtml(t.workflow)}</h1>
+<p class="summary"><span class="badge ${t.status}">${t.status}</span>${t.state ? ` in state <strong>${escapeHtml(t.state)}</strong>` : ""} · started ${escapeHtml(new Date(t.start_ms).toISOString())} · ${escapeHtml(formatDuration(t.end_ms - t.start_ms))} · ${t.lanes.length} run${t.lanes.length === 1 ? "" : "s"} · ${t.entries} journal entries</p>
+${failure}
+<p class="legend">${legend} <span>rows: node visits (steps, waits, approvals) · attempts and receives · events</span></p>
+<div class="axis"><div></div><div class="ticks">${ticks.join("")}</div></div>
+<main>
+${t.lanes.map((l) => laneHtml(t, l)).join("\n")}
+</main>
+</body></html>
+`;
+}

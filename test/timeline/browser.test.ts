@@ -1,0 +1,112 @@
+/**
+ * The timeline page in a real headless browser (Debian's `chromium`, driven by
+ * `playwright-core`; the "See and edit" issue, item 2): it loads from a file with no
+ * console error, no script run and no request but itself, shows one lane per run of the
+ * journal, keeps every bar inside its track and the page inside the window, and shows the
+ * failing step's source position. A screenshot of each page is kept in reports/timeline/
+ * (a CI artefact). `.ci/run` installs chromium when it is missing; without it the test says
+ * it is skipped and why, never passes silently.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { chromium, type Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cli, repo, temp } from "../pipeline/helpers.js";
+import { APPROVER, gateRun, panelRun, positionOf, runIds, type MadeRun } from "./runs.js";
+
+/** The browser to drive: $CHROMIUM, else Debian's chromium on PATH. */
+function chromiumPath(): string | undefined {
+  if (process.env.CHROMIUM) return process.env.CHROMIUM;
+  for (const name of ["chromium", "chromium-browser"]) {
+    try {
+      return execFileSync("sh", ["-c", `command -v ${name}`], { encoding: "utf8" }).trim() || undefined;
+    } catch {
+      // not this one
+    }
+  }
+  return undefined;
+}
+
+const executable = chromiumPath();
+if (!executable) console.log("skipped: no chromium (.ci/run installs Debian's chromium; or set CHROMIUM to a Chromium binary)");
+const shots = join(repo, "reports", "timeline");
+
+describe.skipIf(!executable)("the timeline page in a real browser", () => {
+  let browser: Browser;
+  let gate: MadeRun;
+  let panel: MadeRun;
+  beforeAll(async () => {
+    [browser, gate, panel] = await Promise.all([chromium.launch({ executablePath: executable, args: ["--no-sandbox"] }), gateRun(), Promise.resolve().then(panelRun)]);
+    mkdirSync(shots, { recursive: true });
+  }, 90_000);
+  afterAll(async () => browser?.close());
+
+  /** Writes the page of `made` to a file and opens it; what the browser reported while loading. */
+  async function open(made: MadeRun, name: string) {
+    const r = cli(["journal", made.run, "--state-dir", made.state, "--format", "html"]);
+    expect(r.status, r.stderr).toBe(0);
+    const file = join(temp("criteria-page-"), `${name}.html`);
+    writeFileSync(file, r.stdout);
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const problems: string[] = [];
+    const requests: string[] = [];
+    page.on("console", (m) => void (m.type() === "error" || m.type() === "warning" ? problems.push(`${m.type()}: ${m.text()}`) : undefined));
+    page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+    page.on("request", (q) => requests.push(q.url()));
+    await page.goto(`file://${file}`, { waitUntil: "load" });
+    await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+    return { page, problems, requests, url: `file://${file}` };
+  }
+
+  for (const name of ["gate", "review_panel"] as const) {
+    it(`${name}: loads with no console error and no request, one lane per run, bars inside their tracks`, async () => {
+      const made = name === "gate" ? gate : panel;
+      const { page, problems, requests, url } = await open(made, name);
+      expect(problems).toEqual([]);
+      expect(requests).toEqual([url]);
+      const lanes = await page.locator("section.lane").evaluateAll((els) => els.map((e) => e.getAttribute("data-run")));
+      expect(lanes.sort()).toEqual((await runIds(made)).sort());
+      // Every bar and mark is drawn within its track, and nothing widens the page.
+      const outside = await page.evaluate(() => {
+        const bad: string[] = [];
+        for (const track of document.querySelectorAll(".track")) {
+          const t = track.getBoundingClientRect();
+          for (const el of track.querySelectorAll(".bar, .mark")) {
+            const b = el.getBoundingClientRect();
+            if (b.left < t.left - 1 || b.right > t.right + 1) bad.push(`${el.className} ${el.textContent}: ${b.left}-${b.right} outside ${t.left}-${t.right}`);
+          }
+        }
+        if (document.documentElement.scrollWidth > window.innerWidth) bad.push(`page ${document.documentElement.scrollWidth}px wide in a ${window.innerWidth}px window`);
+        return bad;
+      });
+      expect(outside).toEqual([]);
+      expect(await page.locator(".bar").count()).toBeGreaterThan(lanes.length);
+      await page.close();
+    }, 30_000);
+  }
+
+  it("gate: the failing step, its reason and source position are shown; markup from the journal stays text", async () => {
+    const { page } = await open(gate, "gate-failure");
+    const failure = page.locator(".failure");
+    await expect(failure.isVisible()).resolves.toBe(true);
+    const text = await failure.innerText();
+    expect(text).toContain("Failed at step bad");
+    expect(text).toContain("eval_error");
+    expect(await page.locator(".failure code.position").innerText()).toBe(`${gate.file}:${positionOf(gate.file, '"echo ${jsondecode')}`);
+    // The approver's name is markup: it is shown as text, and nothing in it ran.
+    expect(await page.locator(".mark.decision").innerText()).toBe(`approved by ${APPROVER}`);
+    expect(await page.locator("img").count()).toBe(0);
+    expect(await page.title()).toBe("criteria run t (gate)");
+    // A lane's journal entries open on a click.
+    const entries = page.locator("section.lane").first().locator("details.entries");
+    expect(await entries.locator("pre").isVisible()).toBe(false);
+    await entries.locator("summary").click();
+    expect(await entries.locator("pre").innerText()).toContain("approval.decided");
+    await page.close();
+  }, 30_000);
+
+  it("keeps the screenshots as artefacts", () => {
+    for (const name of ["gate", "review_panel", "gate-failure"]) expect(existsSync(join(shots, `${name}.png`)), name).toBe(true);
+  });
+});

@@ -1,0 +1,161 @@
+/**
+ * `criteria journal RUN --format html` (the "See and edit" issue, item 2), without a
+ * browser: the timeline model of real runs (lanes, attempts and retries, approvals and who
+ * decided, channel messages, the failing step and the source position it points at) and
+ * the page the command writes (self-contained, escaped, one lane per run). The page in a
+ * real browser: browser.test.ts.
+ */
+import Database from "better-sqlite3";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { buildTimeline, formatDuration, sourcePosition, type Timeline } from "../../cli/timeline/model.js";
+import { cli, entries } from "../pipeline/helpers.js";
+import { APPROVER, gateRun, panelRun, positionOf, runIds, type MadeRun } from "./runs.js";
+
+let gate: MadeRun;
+let panel: MadeRun;
+let g: Timeline;
+let p: Timeline;
+
+beforeAll(async () => {
+  gate = await gateRun();
+  panel = panelRun();
+  g = buildTimeline(await entries(gate.state, gate.run), gate.run)!;
+  p = buildTimeline(await entries(panel.state, panel.run), panel.run)!;
+}, 60_000);
+
+describe("the timeline of a run", () => {
+  it("has one lane per run, nested lanes after their parent and under the step that started them", async () => {
+    expect(g.lanes.map((l) => [l.run_id, l.depth, l.parent_step, l.iteration, l.call])).toEqual([
+      ["t", 0, undefined, undefined, undefined],
+      ["t/items#1[0]", 1, "items", 0, "body"],
+      ["t/items#1[1]", 1, "items", 1, "body"],
+    ]);
+    expect(g.lanes.map((l) => l.run_id).sort()).toEqual((await runIds(gate)).sort());
+    expect(p.lanes.map((l) => l.run_id).sort()).toEqual((await runIds(panel)).sort());
+  });
+
+  it("shows a retried attempt: the one that timed out failed, the retry succeeded", () => {
+    const attempts = g.lanes[0].spans.filter((s) => s.kind === "attempt" && s.label.startsWith("flaky"));
+    expect(attempts.map((a) => [a.label, a.tone])).toEqual([
+      ["flaky", "failed"],
+      ["flaky retry 1", "ok"],
+    ]);
+    expect(attempts[0].title).toContain("timeout");
+    expect(attempts[0].end_ms! - attempts[0].start_ms).toBeGreaterThanOrEqual(1000);
+    const step = g.lanes[0].spans.find((s) => s.kind === "step" && s.label === "flaky")!;
+    expect(step.tone).toBe("ok");
+    expect(step.start_ms).toBeLessThanOrEqual(attempts[0].start_ms);
+    expect(step.end_ms).toBeGreaterThanOrEqual(attempts[1].end_ms!);
+  });
+
+  it("shows the approval as a span from request to decision, with who decided", () => {
+    const approval = g.lanes[0].spans.find((s) => s.kind === "approval")!;
+    expect(approval).toMatchObject({ label: "gate", tone: "ok" });
+    expect(approval.title).toContain(`approved by ${APPROVER}`);
+    expect(approval.title).toContain("approvers: release-managers");
+    expect(g.lanes[0].marks.filter((m) => m.kind === "decision").map((m) => m.label)).toEqual([`approved by ${APPROVER}`]);
+  });
+
+  it("names the failing step, its reason and the source position its error points at", () => {
+    expect(g.status).toBe("failed");
+    expect(g.failure).toMatchObject({ run_id: "t", step: "bad", reason: "eval_error", at: `${gate.file}:${positionOf(gate.file, '"echo ${jsondecode')}` });
+    expect(g.failure!.detail).toContain("jsondecode");
+    expect(g.lanes[0].spans.find((s) => s.label === "bad")!.tone).toBe("failed");
+    expect(g.lanes[0]).toMatchObject({ success: false, reason: "eval_error" });
+  });
+
+  it("marks each item of an iterating step and each body's own steps", () => {
+    expect(g.lanes[0].marks.filter((m) => m.kind === "iteration").map((m) => [m.label, m.tone])).toEqual([
+      ["[0] success", "ok"],
+      ["[1] success", "ok"],
+    ]);
+    for (const l of g.lanes.slice(1)) expect(l.spans.map((s) => [s.kind, s.label, s.tone])).toEqual([["step", "say", "ok"], ["attempt", "say", "ok"]]);
+  });
+
+  it("shows channel messages: each post and the receive that took it, in the lanes of the runs that made them", () => {
+    const posts = p.lanes.flatMap((l) => l.marks.filter((m) => m.kind === "post").map((m) => [l.run_id, m.label]));
+    const recvs = p.lanes.flatMap((l) => l.marks.filter((m) => m.kind === "recv").map((m) => [l.run_id, m.label]));
+    expect(posts.length).toBeGreaterThanOrEqual(2);
+    expect(recvs.length).toBe(posts.length);
+    // What one lens posted, the other received.
+    for (const [run, label] of posts) {
+      const [from, to] = label.split("→");
+      expect(recvs.some(([r, l]) => r !== run && l === `${from}→${to}`), `${from} → ${to}`).toBe(true);
+    }
+    const receive = p.lanes.flatMap((l) => l.spans).find((s) => s.kind === "recv")!;
+    expect(receive.tone).toBe("ok");
+    expect(receive.title).toMatch(/received message \S+ from/);
+  });
+
+  it("draws a still-active run open, and only the runs under a nested run asked for", async () => {
+    const all = await entries(gate.state, gate.run);
+    const cut = all.filter((e) => e.entry_type !== "run.completed" || e.run_id !== "t").filter((e) => !(e.run_id === "t" && e.step_id === "bad"));
+    const open = buildTimeline(cut, "t")!;
+    expect(open.status).toBe("active");
+    expect(open.failure).toBeUndefined();
+    const nested = buildTimeline(all, "t/items#1[1]")!;
+    expect(nested.lanes.map((l) => [l.run_id, l.depth])).toEqual([["t/items#1[1]", 0]]);
+    expect(buildTimeline(all, "nope")).toBeUndefined();
+  });
+});
+
+describe("helpers of the page", () => {
+  it("finds the position a failure detail names, only for workflow files", () => {
+    expect(sourcePosition("/a b/main.hcl:39:21: Invalid function argument")).toBe("b/main.hcl:39:21");
+    expect(sourcePosition("flows/x.yaml:3:9: no value")).toBe("flows/x.yaml:3:9");
+    expect(sourcePosition(`expected "w.json:1:2" here`)).toBe("w.json:1:2");
+    expect(sourcePosition("exit code 3")).toBeUndefined();
+    expect(sourcePosition("listening on 127.0.0.1:4222")).toBeUndefined();
+    expect(sourcePosition(undefined)).toBeUndefined();
+  });
+
+  it("formats durations for people", () => {
+    expect([0, 820, 4200, 12_345, 185_000, 7_440_000].map(formatDuration)).toEqual(["0 ms", "820 ms", "4.20 s", "12.3 s", "3 min 05 s", "2 h 04 min"]);
+  });
+});
+
+describe("criteria journal RUN --format html", () => {
+  it("writes one self-contained page: no script, no address to fetch, every journal text escaped", () => {
+    const r = cli(["journal", "t", "--state-dir", gate.state, "--format", "html"]);
+    expect(r.status, r.stderr).toBe(0);
+    const page = r.stdout;
+    expect(page.startsWith("<!DOCTYPE html>")).toBe(true);
+    expect(page).toContain(`content="default-src 'none'; style-src 'unsafe-inline'"`);
+    expect(page).not.toMatch(/<script|<link|<img|https?:\/\//i);
+    expect(page).toContain("approved by &lt;img src=x onerror=&quot;document.title=&#39;pwned&#39;&quot;&gt;");
+    expect(page.match(/<section class="lane"/g)).toHaveLength(3);
+    expect(page).toContain(`<code class="position">${gate.file}:${positionOf(gate.file, '"echo ${jsondecode')}</code>`);
+    // -o html is the same page.
+    expect(cli(["journal", "t", "--state-dir", gate.state, "-o", "html"]).stdout).toBe(page);
+  });
+
+  it("refuses --follow with html, and an unknown run, each in one line", () => {
+    const follow = cli(["journal", "t", "--state-dir", gate.state, "--format", "html", "--follow"]);
+    expect(follow.status).toBe(2);
+    expect(follow.stderr).toContain("--follow prints entries as they come");
+    const none = cli(["journal", "nope", "--state-dir", gate.state, "--format", "html"]);
+    expect(none.status).toBe(1);
+    expect(none.stdout).toBe("");
+    expect(none.stderr).toContain("no run nope");
+  });
+
+  it("draws what a damaged journal holds up to the damage, and fails saying where it is", async () => {
+    const state = join(gate.state, "..", "damaged");
+    mkdirSync(state, { recursive: true });
+    const src = new Database(join(gate.state, "journal.db"), { readonly: true });
+    await src.backup(join(state, "journal.db"));
+    src.close();
+    const db = new Database(join(state, "journal.db"));
+    const row = db.prepare("SELECT seq, payload FROM journal WHERE entry_type = 'approval.decided'").get() as { seq: number; payload: string };
+    db.prepare("UPDATE journal SET payload = ? WHERE seq = ?").run(row.payload.replace('"approved"', '"approvex"'), row.seq);
+    db.close();
+    const r = cli(["journal", "t", "--state-dir", state, "--format", "html"]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`journal entry ${row.seq} of run t fails its checksum`);
+    expect(r.stdout.startsWith("<!DOCTYPE html>")).toBe(true);
+    expect(r.stdout).toContain("approval.requested");
+    expect(r.stdout).not.toContain("approval.decided");
+  });
+});
