@@ -113,7 +113,7 @@ async function main(): Promise<void> {
     lines.push(`composition: apply overhead per nesting level: ${comp.per_level_overhead_ms.toFixed(2)} ms (goal < 2) ${comp.verdicts.level}`);
     lines.push(`composition: sessions of an adapter passed to 3 child runs: ${comp.passed_adapter_sessions} (goal 1) ${comp.verdicts.sessions}`);
   }
-  if (graph) lines.push(`graph --format svg of a 100-step chain: ${graph.svg["100"].ms} ms, peak RSS ${graph.svg["100"].peakRssMB} MB (a figure; no goal)`);
+  if (graph) lines.push(`graph --format svg of a 500-step chain: ${graph.svg["500"].ms} ms, peak RSS ${graph.svg["500"].peakRssMB} MB (a figure; no goal)`);
   if (channels) {
     lines.push(`channels: ${Math.round(channels.messages_per_s)} journaled messages/s = ${fmtRatio(channels.ratio_to_limit)} of bare SQLite commits (goal >= 0.5x) ${channels.verdicts.ratio}`);
     lines.push(`channels: post→recv latency p50 ${channels.latency_ms.p50.toFixed(1)} ms, p99 ${channels.latency_ms.p99.toFixed(1)} ms (goal p99 < 10 ms) ${channels.verdicts.p99}`);

@@ -39,6 +39,17 @@ export function toDot(g: Graph, style: DotStyle = {}): string {
   return lines.join("\n") + "\n";
 }
 
+/** How many edges may lead to one drawing of a terminal state before it is drawn again (see {@link terminalCopies}). */
+const SHARED_TERMINAL_EDGES = 3;
+
+/** Terminal states of `g` more than {@link SHARED_TERMINAL_EDGES} edges lead to, with how many. */
+function terminalCopies(g: Graph): Map<string, number> {
+  const terminal = new Set(g.states.filter((s) => s.terminal).map((s) => s.name));
+  const into = new Map<string, number>();
+  for (const e of graphEdges(g)) if (terminal.has(e.to)) into.set(e.to, (into.get(e.to) ?? 0) + 1);
+  return new Map([...into].filter(([, n]) => n > SHARED_TERMINAL_EDGES));
+}
+
 /** Node ids of a module's nodes start with this and the module's key. */
 const MODULE_PREFIX = "module:";
 
@@ -91,8 +102,24 @@ function body(g: Graph, prefix: string, ind: string, lines: string[], outer: Gra
     }
   }
   const seen = new Map<string, number>();
+  // A terminal state many edges lead to is drawn again beside each source after the first
+  // few: edges from all over a long workflow to one shared node make Graphviz route each
+  // through every rank between (a 500-step chain exhausted its WebAssembly stack; with
+  // copies it is laid out in about a second). A terminal state has no edge out, so a copy
+  // tells the same story. Copies are `node:<name>~<k>`; the edges keep their ids.
+  const copies = style.picture ? terminalCopies(g) : new Map<string, number>();
+  const drawn = new Map<string, number>();
   for (const [i, e] of graphEdges(g).entries()) {
-    const target = e.to === "_continue" || e.to === "return" ? q(`${prefix}${e.to}`) : id(e.to);
+    let target = e.to === "_continue" || e.to === "return" ? q(`${prefix}${e.to}`) : id(e.to);
+    if (copies.has(e.to)) {
+      const k = drawn.get(e.to) ?? 0;
+      drawn.set(e.to, k + 1);
+      if (k > 0) {
+        const state = g.states.find((x) => x.name === e.to)!;
+        target = id(`${e.to}~${k}`);
+        lines.push(`${ind}${target} [shape=${state.success ? "doublecircle" : "doubleoctagon"},style=filled,fillcolor=${q(state.success ? FILL.success : FILL.failure)},label=${q(e.to)},id=${q(`node:${prefix}${e.to}~${k}`)}];`);
+      }
+    }
     let more = "";
     if (style.picture) {
       // Two edges alike (the same outcome twice) get a count, so every id is unique.

@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import { toDot } from "../../compiler/build/format-dot.js";
 import { toSvg } from "../../compiler/build/format-svg.js";
 import { compile } from "../../compiler/index.js";
+import { chainHcl } from "../../bench/generate.js";
 import { graphOf } from "../engine/graph-of.js";
 import { cli } from "../pipeline/helpers.js";
 
@@ -89,6 +90,44 @@ step "b" {
     expect(dot).toContain(`"done" [shape=doublecircle,id="node:done",style=filled,fillcolor="#d8f3dc"];`);
     expect(dot).toContain(`"failed" [shape=doubleoctagon,id="node:failed",style=filled,fillcolor="#ffd6d6"];`);
   });
+
+  it("draws a terminal state many edges lead to again beside each source after the third, the edges keeping their ids", async () => {
+    const steps = ["a", "b", "c", "d", "e"];
+    const hcl = `workflow "t" {
+  version = "1"
+  initial_state = "a"
+  target_state = "done"
+}
+state "done" { terminal = true }
+state "failed" {
+  terminal = true
+  success = false
+}
+adapter "noop" "default" {}
+${steps.map((s, i) => `step "${s}" {
+  target = adapter.noop.default
+  outcome "success" { next = "${steps[i + 1] ?? "done"}" }
+  outcome "failure" { next = "failed" }
+}`).join("\n")}
+`;
+    const lines = await drawn(hcl, false);
+    expect(lines.filter((l) => l.startsWith("node node:failed"))).toEqual(["node node:failed", "node node:failed~1", "node node:failed~2", "node node:failed~3", "node node:failed~4"]);
+    expect(lines.filter((l) => l.endsWith("->failed#failure"))).toEqual(steps.map((s) => `edge edge:${s}->failed#failure`));
+    // Three edges or fewer share one drawing (done has one).
+    expect(lines.filter((l) => l.startsWith("node node:done"))).toEqual(["node node:done"]);
+    const dot = toDot(await graphOf(hcl), { picture: true });
+    expect(dot).toContain(`"e" -> "failed~4" [label="failure",id="edge:e->failed#failure"];`);
+    expect(dot).toContain(`"failed~4" [shape=doubleoctagon,style=filled,fillcolor="#ffd6d6",label="failed",id="node:failed~4"];`);
+    // The plain DOT (the Go tool's layout) draws it once.
+    expect(toDot(await graphOf(hcl))).not.toContain("failed~");
+  });
+
+  it("lays out a 500-step chain whose steps all lead to shared failure states (Graphviz's WebAssembly stack ran out)", async () => {
+    const svg = await toSvg(toDot(await graphOf(chainHcl(500)), { picture: true }));
+    const lines = structure(svg);
+    expect(lines.filter((l) => /^node node:s\d+$/.test(l))).toHaveLength(500);
+    expect(lines).toContain("edge edge:s499->done#success");
+  }, 60_000);
 
   it("leaves the plain DOT of compile --format dot as it was (the Go tool's layout)", async () => {
     const plain = toDot(await graphOf(loop("")));
