@@ -10,6 +10,7 @@ import { toSarif } from "./compiler/diagnostics/format-sarif.js";
 import { formatText } from "./compiler/diagnostics/format-text.js";
 import { sortDiagnostics } from "./compiler/diagnostics/sort.js";
 import { toDot } from "./compiler/build/format-dot.js";
+import { useGraphDot } from "./compiler/build/format-use-graph-dot.js";
 import { toMermaid } from "./compiler/build/format-mermaid.js";
 import { toSvg } from "./compiler/build/format-svg.js";
 import { toPlan } from "./compiler/build/format-plan.js";
@@ -115,6 +116,14 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     .addOption(rootOption())
     .action(async (path: string, opts: { format: string; root?: string }) => {
       const c = await compile(path, compileOptions(opts, io));
+      // A refused module or use cycle leaves no workflow graph: the modules are drawn, the cycle in red.
+      const cycle = c.diagnostics.some((d) => d.code === "module_cycle" || d.code === "use_cycle");
+      if (!c.graph && cycle && c.useGraph && opts.format !== "mermaid") {
+        code = failWith(c, io);
+        const dot = useGraphDot(c.useGraph, c.useGraph.modules[0]?.name ?? "modules");
+        io.out(opts.format === "dot" ? dot : await toSvg(dot));
+        return;
+      }
       if (!c.graph) {
         code = failWith(c, io);
         return;

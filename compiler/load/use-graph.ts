@@ -9,7 +9,8 @@ import type { ModuleSet } from "./load-modules.js";
  */
 export interface UseGraph {
   modules: { path: string; kind: "file" | "dir"; name?: string; identity?: string; files: string[] }[];
-  edges: { from: string; to: string; kind: EdgeKind; at: string }[];
+  /** `cycle`: the edge closes a cycle and was refused (`module_cycle`, `use_cycle`): nothing was loaded through it. */
+  edges: { from: string; to: string; kind: EdgeKind; at: string; cycle?: true }[];
 }
 
 /** The use graph of a loaded module set (paths as shown in diagnostics). */
@@ -20,8 +21,8 @@ export function useGraph(set: ModuleSet, lookup: ModuleLookup): UseGraph {
     const iface = lookup(m.id);
     modules.push({ path: m.path, kind: m.kind, ...(iface?.name ? { name: iface.name } : {}), ...(iface?.identity ? { identity: iface.identity } : {}), files: m.files });
     for (const e of m.edges) {
-      const to = e.to !== undefined ? set.modules.get(e.to) : undefined;
-      if (to) edges.push({ from: m.path, to: to.path, kind: e.kind, at: `${e.range.file}:${e.range.start.line}:${e.range.start.column}` });
+      const to = set.modules.get(e.to ?? e.cut ?? "");
+      if (to) edges.push({ from: m.path, to: to.path, kind: e.kind, at: `${e.range.file}:${e.range.start.line}:${e.range.start.column}`, ...(e.to === undefined ? { cycle: true as const } : {}) });
     }
   }
   return { modules, edges };
@@ -41,8 +42,8 @@ export function formatUseGraph(g: UseGraph): string {
   const walk = (path: string, depth: number) => {
     for (const e of byFrom.get(path) ?? []) {
       const again = seen.has(e.to);
-      lines.push(`${"  ".repeat(depth)}${e.kind} -> ${label(e.to)}  [${e.at}]${again ? " (already shown)" : ""}`);
-      if (!again) {
+      lines.push(`${"  ".repeat(depth)}${e.kind} -> ${label(e.to)}  [${e.at}]${e.cycle ? " (closes a cycle: refused)" : again ? " (already shown)" : ""}`);
+      if (!again && !e.cycle) {
         seen.add(e.to);
         walk(e.to, depth + 1);
       }

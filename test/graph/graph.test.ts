@@ -151,6 +151,27 @@ describe("criteria graph", () => {
     expect(cli(["graph", example, "-f", "mermaid"]).stdout).toMatch(/^flowchart LR\n/);
   });
 
+  it("draws the modules when a module or use cycle was refused, the edge that closes it in red; exit 1 with the diagnostic", () => {
+    for (const [project, code, closing] of [
+      ["module_cycle", "module_cycle", "edge:testdata/projects/module_cycle/fmt->testdata/projects/module_cycle/lint#subworkflow"],
+      ["use_cycle", "use_cycle", "edge:testdata/projects/use_cycle/flows/y.hcl->testdata/projects/use_cycle/flows/x.hcl#use"],
+    ]) {
+      const r = cli(["graph", join("testdata", "projects", project)], { cwd: root });
+      expect(r.status, project).toBe(1);
+      expect(r.stderr).toContain(`error[${code}]`);
+      const lines = structure(r.stdout);
+      expect(lines.filter((l) => l.startsWith("edge cycle")), project).toEqual([`edge cycle ${closing}`]);
+      expect(lines.filter((l) => l.startsWith("node module:"))).toHaveLength(3);
+      // DOT too; Mermaid has no module picture: the diagnostics alone.
+      expect(cli(["graph", join("testdata", "projects", project), "--format", "dot"], { cwd: root }).stdout).toContain(`class="cycle"`);
+      const mermaid = cli(["graph", join("testdata", "projects", project), "--format", "mermaid"], { cwd: root });
+      expect([mermaid.status, mermaid.stdout]).toEqual([1, ""]);
+    }
+    // validate's use graph lists the refused edge too.
+    const json = JSON.parse(cli(["validate", join("testdata", "projects", "use_cycle"), "--format", "json"], { cwd: root }).stdout) as { use_graph: { edges: { to: string; cycle?: true }[] }[] };
+    expect(json.use_graph[0].edges.filter((e) => e.cycle).map((e) => e.to)).toEqual(["testdata/projects/use_cycle/flows/x.hcl"]);
+  });
+
   it("refuses a workflow with errors with its diagnostics, and an unknown format as a usage error", () => {
     const bad = cli(["graph", join(root, "testdata", "invalid", "default_outcome_undeclared.hcl")]);
     expect(bad.status).toBe(1);
