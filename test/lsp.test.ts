@@ -128,6 +128,60 @@ describe("criteria lsp (HCL)", () => {
   });
 });
 
+describe("criteria lsp: HCL field and block names", () => {
+  const TEXT = `workflow "f" {
+  version       = "1"
+  initial_state = "build"
+  target_state  = "done"
+}
+adapter "shell" "default" {}
+step "build" {
+  target  = adapter.shell.default
+  timeout = "30s"
+  input {
+    command = "echo \${jsondecode("{}")} {"
+  }
+  outcome "success" {
+    next = "done"
+  }
+}
+state "done" { terminal = true }
+`;
+  const lines = TEXT.split("\n");
+  const lineOf = (re: RegExp) => lines.findIndex((l) => re.test(l));
+  let uri = "";
+  const complete = async (line: number, character: number) => ((await conn.sendRequest(CompletionRequest.type, { textDocument: { uri }, position: { line, character } })) as CompletionItem[]).map((i) => [i.label, i.detail, typeof i.documentation === "object" ? i.documentation.value : i.documentation]);
+
+  it("completes the fields and blocks of the enclosing block, each with its documentation", async () => {
+    uri = await open("fields.hcl", TEXT);
+    expect(await nth(uri, 1)).toEqual([]);
+    // On a new line in the step (the `timeout` line, cursor at its start): the step's fields.
+    const step = await complete(lineOf(/^\s*timeout/), 2);
+    expect(step.map((i) => i[0])).toEqual(expect.arrayContaining(["target", "timeout", "max_visits", "for_each", "outcome", "input", "workflow"]));
+    expect(step.find((i) => i[0] === "outcome")?.[1]).toBe("block");
+    expect(step.find((i) => i[0] === "timeout")).toEqual(["timeout", "attribute", expect.stringContaining("How long one attempt may take")]);
+    expect(step.every((i) => typeof i[2] === "string" && i[2].length > 0), "every field documented").toBe(true);
+    // In the outcome: next, output, write...; at the top of the file: the blocks a file holds.
+    expect((await complete(lineOf(/^\s*next = "done"/), 4)).map((i) => i[0])).toEqual(expect.arrayContaining(["next", "output", "write", "shared_writes"]));
+    const top = await complete(lineOf(/^state "done"/), 0);
+    expect(top.map((i) => i[0])).toEqual(expect.arrayContaining(["workflow", "variable", "adapter", "agent", "step", "state", "wait", "approval", "branch", "switch", "output", "channel", "locals"]));
+    // Inside input { } (free-form): nothing to offer; after it (its string holds braces and quotes), the step's again.
+    expect(await complete(lineOf(/^\s*command/), 4)).toEqual([]);
+    expect((await complete(lineOf(/^\s*outcome "success"/), 2)).map((i) => i[0])).toContain("timeout");
+  });
+
+  it("hover on a field or block name shows its documentation", async () => {
+    const at = lineOf(/^\s*timeout/);
+    const hover = await conn.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: at, character: 4 } });
+    expect(JSON.stringify(hover?.contents)).toContain("How long one attempt may take");
+    expect(hover?.range).toEqual({ start: { line: at, character: 2 }, end: { line: at, character: 9 } });
+    const outcome = await conn.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: lineOf(/^\s*outcome "success"/), character: 3 } });
+    expect(JSON.stringify(outcome?.contents)).toContain("**outcome** (block)");
+    // Not a field: a value.
+    expect(await conn.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: at, character: lines[at].indexOf("30s") } })).toBeNull();
+  });
+});
+
 describe("criteria lsp (YAML)", () => {
   const YAML = `workflow:
   name: y

@@ -15,6 +15,7 @@ import { CODES } from "../../compiler/diagnostics/codes.js";
 import type { Diagnostic } from "../../compiler/diagnostics/diagnostic.js";
 import type { Range } from "../../compiler/diagnostics/range.js";
 import { compile, type Compilation } from "../../compiler/index.js";
+import { blocksAt, fieldDoc, fieldsIn, type FieldDoc } from "./hcl-fields.js";
 import { declarationOf, KIND, namesAfter, outline, type Declaration } from "./outline.js";
 
 /**
@@ -26,8 +27,11 @@ import { declarationOf, KIND, namesAfter, outline, type Declaration } from "./ou
  * - go to definition of targets, agents, adapters, variables, locals, channels,
  *   subworkflows, `steps.<name>` and node names (`next`);
  * - completion of the names in scope after `agent.`, `adapter.`, `var.`, `local.`,
- *   `steps.`, `state.`, `channel.`, `subworkflow.`, and of node names elsewhere;
- * - hover on a diagnostic (its code's documentation) and on a declared name;
+ *   `steps.`, `state.`, `channel.`, `subworkflow.`, and of node names elsewhere; in HCL,
+ *   at the start of a statement, of the fields and blocks the enclosing block takes, with
+ *   their documentation (cli/lsp/hcl-fields.ts, from the JSON Schema);
+ * - hover on a diagnostic (its code's documentation), on an HCL field or block name (its
+ *   documentation) and on a declared name;
  * - document symbols: the declarations, bodies nested under their steps.
  * Positions are LSP's: 0-based lines, UTF-16 columns (the compiler keeps `utf16Column`).
  */
@@ -100,6 +104,17 @@ export function serveLanguage(connection: Connection): void {
     return /\bagent\s*[=:]\s*"?$/.test(before) ? { ...w, word: `agent.${w.word}` } : w;
   };
 
+  /** The HCL field or block name under a position when it starts its line (`timeout = …`, `outcome "x" {`), with its documentation. */
+  const hclFieldAt = (doc: TextDocument, line: number, character: number): { doc: FieldDoc; range: LspRange } | undefined => {
+    if (!isHcl(doc)) return undefined;
+    const text = doc.getText({ start: { line, character: 0 }, end: { line: line + 1, character: 0 } });
+    const m = /^(\s*)([A-Za-z_][\w-]*)(?=\s*(=|\{|"|[A-Za-z_]))/.exec(text);
+    if (!m || character < m[1].length || character > m[1].length + m[2].length) return undefined;
+    const blocks = blocksAt(doc.getText({ start: { line: 0, character: 0 }, end: { line, character: 0 } }));
+    const f = blocks && fieldDoc(blocks, m[2]);
+    return f ? { doc: f, range: { start: { line, character: m[1].length }, end: { line, character: m[1].length + m[2].length } } } : undefined;
+  };
+
   connection.onDefinition(async (p) => {
     const doc = documents.get(p.textDocument.uri);
     const spec = compiled.get(p.textDocument.uri)?.spec;
@@ -126,6 +141,9 @@ export function serveLanguage(connection: Connection): void {
       const value = here.map((d) => `**${d.code}** (${d.severity}): ${CODES[d.code].doc}\n\n${d.message}${d.hint ? `\n\nhint: ${d.hint}` : ""}`).join("\n\n---\n\n");
       return { contents: { kind: "markdown", value } };
     }
+    // A field or block name that starts its line (HCL): the schema's documentation of it.
+    const field = hclFieldAt(doc, p.position.line, p.position.character);
+    if (field) return { contents: { kind: "markdown", value: `**${field.doc.name}** (${field.doc.kind})\n\n${field.doc.doc}` }, range: field.range };
     const w = c.spec && referenceAt(doc, p.position.line, p.position.character);
     const d = w && c.spec ? declarationOf(c.spec, w.word) : undefined;
     if (!d) return null;
@@ -136,8 +154,19 @@ export function serveLanguage(connection: Connection): void {
   connection.onCompletion(async (p) => {
     const doc = documents.get(p.textDocument.uri);
     const spec = compiled.get(p.textDocument.uri)?.spec;
-    if (!doc || !spec) return [];
+    if (!doc) return [];
     const before = doc.getText({ start: { line: p.position.line, character: 0 }, end: p.position });
+    // At the start of a statement in HCL: the fields and blocks the enclosing block takes, documented.
+    if (isHcl(doc) && /^\s*[A-Za-z_]?[\w-]*$/.test(before)) {
+      const blocks = blocksAt(doc.getText({ start: { line: 0, character: 0 }, end: { line: p.position.line, character: 0 } }));
+      return (blocks ? fieldsIn(blocks) : []).map((f) => ({
+        label: f.name,
+        kind: f.kind === "block" ? CompletionItemKind.Module : CompletionItemKind.Property,
+        detail: f.kind,
+        documentation: { kind: "markdown" as const, value: f.doc },
+      }));
+    }
+    if (!spec) return [];
     const m = /([A-Za-z_]+)\.([\p{L}\p{N}_-]*)$/u.exec(before);
     const names = m ? namesAfter(spec, m[1]) : /(next|transition_to|initial_state|target_state|default_outcome)\s*[=:]\s*"?[\p{L}\p{N}_-]*$/u.test(before) ? namesAfter(spec, undefined) : [];
     return names.map((d) => ({ label: d.name, kind: d.kind === "step" ? CompletionItemKind.Function : d.kind === "state" ? CompletionItemKind.EnumMember : CompletionItemKind.Reference, detail: d.kind }));
@@ -154,6 +183,11 @@ export function serveLanguage(connection: Connection): void {
 
   documents.listen(connection);
   connection.listen();
+}
+
+/** Whether a document is HCL (by its name; YAML and JSON fields are the YAML schema's to complete). */
+function isHcl(doc: TextDocument): boolean {
+  return doc.languageId === "hcl" || doc.uri.endsWith(".hcl");
 }
 
 /** A compiler range as LSP's (0-based line, UTF-16 character). */
