@@ -4,7 +4,7 @@
  * PASS/MISS beside each figure, and writes the same figures as JSON to
  * bench/out/latest.json. Nothing is asserted: a MISS is a figure, not a failure.
  *
- * Options: `--only cold,batch,scaling,engine,shell,composition,graph,channels,lsp` (a subset), `--quick` (fewer runs, for a smoke
+ * Options: `--only cold,batch,scaling,engine,shell,composition,graph,channels,lsp,watch` (a subset), `--quick` (fewer runs, for a smoke
  * test), `--runs N` (cold-start rounds, default 15).
  */
 import { cpus, loadavg } from "node:os";
@@ -21,6 +21,7 @@ import { shellStepsBench, type ShellStepsReport } from "./shell-steps.js";
 import { graphBench, type GraphReport } from "./graph.js";
 import { channelsBench, type ChannelsReport } from "./channels.js";
 import { lspBench, type LspReport } from "./lsp.js";
+import { watchBench, type WatchReport } from "./watch.js";
 
 /** The command-line options of the benchmark runner. */
 export interface BenchOptions {
@@ -31,13 +32,13 @@ export interface BenchOptions {
 
 /** Parses `--only`, `--quick` and `--runs` (unknown arguments are an error). */
 export function parseArgs(argv: string[]): BenchOptions {
-  const o: BenchOptions = { only: new Set(["cold", "batch", "scaling", "engine", "shell", "composition", "graph", "channels", "lsp"]), quick: false, runs: 15 };
+  const o: BenchOptions = { only: new Set(["cold", "batch", "scaling", "engine", "shell", "composition", "graph", "channels", "lsp", "watch"]), quick: false, runs: 15 };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--quick") o.quick = true;
     else if (a === "--only") o.only = new Set(argv[++i].split(","));
     else if (a === "--runs") o.runs = Number(argv[++i]);
-    else throw new Error(`unknown argument ${a} (use --only cold,batch,scaling,engine,shell,composition,graph,channels,lsp, --quick, --runs N)`);
+    else throw new Error(`unknown argument ${a} (use --only cold,batch,scaling,engine,shell,composition,graph,channels,lsp,watch, --quick, --runs N)`);
   }
   if (o.quick && !argv.includes("--runs")) o.runs = 3;
   return o;
@@ -83,6 +84,8 @@ async function main(): Promise<void> {
   if (opts.only.has("channels")) channels = await channelsBench(opts.quick);
   let lsp: LspReport | undefined;
   if (opts.only.has("lsp")) lsp = await lspBench(root, opts.quick);
+  let watch: WatchReport | undefined;
+  if (opts.only.has("watch")) watch = await watchBench(root, opts.quick);
 
   meta.loadavgEnd = loadavg().map((x) => Math.round(x * 100) / 100);
   meta.seconds = Math.round((Date.now() - started) / 100) / 10;
@@ -122,11 +125,12 @@ async function main(): Promise<void> {
     }
     if (channels.agents.nats_skipped) lines.push(`channels: agents over NATS skipped: ${channels.agents.nats_skipped}`);
   }
+  if (watch) lines.push(`validate --watch: re-validation of an edited example ${watch.example.revalidate_ms.toFixed(1)} ms vs a cold validate ${watch.example.cold_ms.toFixed(0)} ms = ${watch.example.speedup.toFixed(1)}× (goal ≥ 20×) ${watch.verdict}; one edited module of 100: ${watch.modules100.revalidate_ms.toFixed(1)} ms vs ${watch.modules100.cold_ms.toFixed(0)} ms`);
   if (lsp) lines.push(`lsp: diagnostics after an edit of a ${lsp.steps}-step file: p50 ${lsp.p50_ms.toFixed(1)} ms, p99 ${lsp.p99_ms.toFixed(1)} ms (goal p99 < 50 ms) ${lsp.verdict}`);
   process.stdout.write(`\nGoals\n=====\n${lines.map((l) => `  ${l}`).join("\n")}\n`);
 
   const file = join(paths.out, "latest.json");
-  writeFileSync(file, JSON.stringify({ meta, coldStart: cold, batch: bat, scaling: scale, engine: eng, shell, composition: comp, graph, channels, lsp, goals: lines }, null, 2) + "\n");
+  writeFileSync(file, JSON.stringify({ meta, coldStart: cold, batch: bat, scaling: scale, engine: eng, shell, composition: comp, graph, channels, lsp, watch, goals: lines }, null, 2) + "\n");
   process.stdout.write(`\nwrote ${file} (${meta.seconds} s; load average at the end ${meta.loadavgEnd.join(" ")})\n`);
 }
 
