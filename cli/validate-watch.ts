@@ -9,7 +9,8 @@ import { textReport } from "./text-report.js";
  * PATH, then again whenever one of the files it reads changes (every module of its module
  * graph: subworkflow sources, `workflow_file` bodies, `use`d flows, and new files in a
  * directory module), printing only what changed in a PATH's result. Unchanged files are
- * not parsed again (a parse cache shared by the rebuilds). File events come from
+ * not parsed again, and only the modules an edit reaches (the edited one and those that
+ * call it) are checked again (the parse and unit caches shared by the rebuilds). File events come from
  * `chokidar` (4.x, the last for Node 20), debounced by 100 ms. Runs until `signal` aborts.
  *
  * @returns the exit code when stopped: 0
@@ -17,13 +18,14 @@ import { textReport } from "./text-report.js";
 export async function watchValidate(paths: string[], opts: CompileOptions, io: Io, signal: AbortSignal, text: { color: boolean; verbose: boolean }): Promise<number> {
   const cwd = opts.cwd ?? process.cwd();
   const parseCache = new Map();
+  const unitCache = new Map();
   const last = new Map<string, string>();
   const files = new Map<string, Set<string>>();
   const stamp = () => new Date().toTimeString().slice(0, 8);
 
   /** Compiles one PATH; prints its result when it differs from the last one printed. */
   const check = async (path: string) => {
-    const c = await compile(path, { ...opts, parseCache });
+    const c = await compile(path, { ...opts, parseCache, unitCache });
     const shown = textReport(c, { ...text, github: false });
     files.set(path, new Set([...c.sources.keys()].map((f) => resolve(cwd, f))));
     if (last.get(path) === shown) return;

@@ -35,7 +35,23 @@ export interface CompileOptions {
   overlay?: ReadonlyMap<string, string>;
   /** Keep and re-use the files parsed, across compiles (`validate --watch`): give the same map each time. */
   parseCache?: ParseCache;
+  /**
+   * Keep and re-use each module's compiled unit across compiles (`validate --watch`, `criteria lsp`):
+   * give the same map each time, with a `parseCache`. See {@link UnitCache}.
+   */
+  unitCache?: UnitCache;
 }
+
+/**
+ * What an earlier compile made of each module (by module id): its decoded spec,
+ * resolution, interface and diagnostics, re-used when nothing it was made from changed —
+ * the same parsed files (by identity, which the parse cache keeps while a file's bytes
+ * are the same), the same edges to the same modules, the same role (entry or not), and
+ * every callee's unit itself re-used. So an edit re-checks the edited module and the
+ * modules that call it, directly or not, and no other. Units are read, never changed,
+ * after they are made.
+ */
+export type UnitCache = Map<string, { signature: string; files: (SourceFile | undefined)[]; callees: (Unit | undefined)[]; unit: Unit; own: Diagnostic[] }>;
 
 /**
  * The result of compiling one PATH: the graph (only when there are no errors), the
@@ -58,7 +74,7 @@ export interface Compilation {
 }
 
 /** One callable module (the entry, a subworkflow source, a flow) compiled on its own. */
-interface Unit {
+export interface Unit {
   module: Module;
   spec: WorkflowSpec;
   resolution: Resolution;
@@ -118,6 +134,16 @@ async function run(path: string, cwd: string, opts: CompileOptions, out: Compila
       units.set(m.id, { module: m, spec: emptyWorkflow(m.fileStart), resolution: resolveWorkflow(emptyWorkflow(m.fileStart), { rangeAt }).value, iface });
       continue;
     }
+    const signature = [m.kind, m === set.entry ? "entry" : "callee", cwd, ...m.edges.map((e) => `${e.kind}\u0000${e.to ?? ""}\u0000${e.cut ?? ""}`), ...m.diagnostics.map((d) => d.code)].join("\u0001");
+    const files = m.files.map((f) => set.sources.get(f));
+    const callees = m.edges.map((e) => (e.to !== undefined ? units.get(e.to) : undefined));
+    const kept = opts.parseCache ? opts.unitCache?.get(m.id) : undefined;
+    const same = <T>(a: T[], b: T[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+    if (kept && kept.signature === signature && same(kept.files, files) && same(kept.callees, callees)) {
+      units.set(m.id, kept.unit);
+      out.diagnostics.push(...kept.own);
+      continue;
+    }
     const own: Diagnostic[] = [...m.diagnostics];
     const decoded = decodeModule(m, set);
     own.push(...decoded.diagnostics);
@@ -128,8 +154,10 @@ async function run(path: string, cwd: string, opts: CompileOptions, out: Compila
     const iface = moduleInterface(m.id, m.path, decoded.spec);
     iface.inputsRead = resolved.value.inputsRead;
     iface.firstError = own.find((d) => d.severity === "error");
-    units.set(m.id, { module: m, spec: decoded.spec, resolution: resolved.value, iface });
+    const unit: Unit = { module: m, spec: decoded.spec, resolution: resolved.value, iface };
+    units.set(m.id, unit);
     out.diagnostics.push(...own.slice(m.diagnostics.length));
+    opts.unitCache?.set(m.id, { signature, files, callees, unit, own: own.slice(m.diagnostics.length) });
   }
   const entry = units.get(set.entry.id)!;
   out.spec = entry.spec;

@@ -14,7 +14,8 @@ import { TextDocument } from "vscode-languageserver-textdocument";
 import { CODES } from "../../compiler/diagnostics/codes.js";
 import type { Diagnostic } from "../../compiler/diagnostics/diagnostic.js";
 import type { Range } from "../../compiler/diagnostics/range.js";
-import { compile, type Compilation } from "../../compiler/index.js";
+import { compile, type Compilation, type UnitCache } from "../../compiler/index.js";
+import type { ParseCache } from "../../compiler/load/read-module.js";
 import { blocksAt, fieldDoc, fieldsIn, type FieldDoc } from "./hcl-fields.js";
 import { declarationOf, KIND, namesAfter, outline, type Declaration } from "./outline.js";
 
@@ -41,6 +42,9 @@ export function serveLanguage(connection: Connection): void {
   const compiled = new Map<string, Compilation>();
   const published = new Map<string, Set<string>>();
   let cwd = process.cwd();
+  // What earlier compiles parsed and checked: an edit re-parses its file and re-checks the modules it reaches.
+  const parseCache: ParseCache = new Map();
+  const unitCache: UnitCache = new Map();
 
   connection.onInitialize((params) => {
     const root = params.workspaceFolders?.[0]?.uri ?? params.rootUri;
@@ -62,7 +66,7 @@ export function serveLanguage(connection: Connection): void {
     const path = fileURLToPath(doc.uri);
     const overlay = new Map(documents.all().map((d) => [fileURLToPath(d.uri), d.getText()]));
     const version = doc.version;
-    const c = await compile(path, { cwd, overlay });
+    const c = await compile(path, { cwd, overlay, parseCache, unitCache });
     // A newer change is being compiled: this result is stale.
     if (documents.get(doc.uri)?.version !== version) return;
     compiled.set(doc.uri, c);

@@ -1,13 +1,16 @@
 /**
- * The parse cache of `validate --watch` (compiler/load/read-module.ts `ParseCache`): a
- * compile that re-uses every file's parse gives exactly what a fresh compile gives, for
- * every example and every invalid case; a changed file is parsed again, the others not.
+ * The parse cache of `validate --watch` (compiler/load/read-module.ts `ParseCache`) and its
+ * unit cache (compiler/index.ts `UnitCache`): a compile that re-uses every file's parse and
+ * every module's unit gives exactly what a fresh compile gives, for every example and
+ * every invalid case; a changed file is parsed again, the others not; an edited module and
+ * the modules that call it are checked again, the others not.
  */
-import { readdirSync, statSync, writeFileSync, mkdtempSync, mkdirSync } from "node:fs";
+import { readdirSync, readFileSync, statSync, writeFileSync, mkdtempSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { compile } from "../../compiler/index.js";
+import { moduleTree } from "../../bench/composition.js";
+import { compile, type UnitCache } from "../../compiler/index.js";
 import type { ParseCache } from "../../compiler/load/read-module.js";
 
 const repo = join(import.meta.dirname, "..", "..");
@@ -42,5 +45,45 @@ describe("the parse cache", () => {
     const again = await compile(join(dir, "main.hcl"), { parseCache: cache });
     expect(again.diagnostics.map((d) => d.code)).toContain("unknown_node");
     for (const [k, v] of cache) expect(v.part === parts.get(k), k).toBe(!k.includes("stage"));
+  });
+
+  it("a compile that re-uses every module's unit is the same as a fresh one, for every example and invalid case", async () => {
+    const parseCache: ParseCache = new Map();
+    const unitCache: UnitCache = new Map();
+    for (const p of cases) {
+      const fresh = same(await compile(p));
+      await compile(p, { parseCache, unitCache });
+      expect(same(await compile(p, { parseCache, unitCache })), p).toBe(fresh);
+    }
+    expect(unitCache.size).toBeGreaterThan(cases.length / 2);
+  });
+
+  it("checks again the edited module and the modules that call it, and no other; an interface change reaches the callers", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "criteria-ucache-"));
+    // m<i> calls m<2i+1> (subworkflow) and m<2i+2> (flow): m14's callers are m6, m2, m0.
+    const entry = moduleTree(dir, 15);
+    const opts = { root: dir, cwd: dir };
+    const parseCache: ParseCache = new Map();
+    const unitCache: UnitCache = new Map();
+    const first = await compile(entry, { ...opts, parseCache, unitCache });
+    expect(first.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    const units = () => new Map([...unitCache].map(([id, c]) => [/m\d+/.exec(id.slice(dir.length))![0], c.unit]));
+    const before = units();
+    const leaf = join(dir, "m14", "main.hcl");
+    const text = readFileSync(leaf, "utf8");
+    writeFileSync(leaf, text.replace("input { n = 3 }", "input { n = 33 }"));
+    const edited = await compile(entry, { ...opts, parseCache, unitCache });
+    expect(same(edited)).toBe(same(await compile(entry, opts)));
+    const after = units();
+    const checked = [...after].filter(([id, u]) => before.get(id) !== u).map(([id]) => id).sort();
+    expect(checked).toEqual(["m0", "m14", "m2", "m6"]);
+    // The flow's interface changes (its variable is renamed): its caller now passes an unknown one.
+    writeFileSync(leaf, text.replace('variable "level"', 'variable "depth"').replace("var.level", "var.depth"));
+    const changed = await compile(entry, { ...opts, parseCache, unitCache });
+    expect(same(changed)).toBe(same(await compile(entry, opts)));
+    writeFileSync(join(dir, "m5", "main.hcl"), readFileSync(join(dir, "m5", "main.hcl"), "utf8").replace('variable "level"', 'variable "depth"').replace("var.level", "var.depth"));
+    const callerBroken = await compile(entry, { ...opts, parseCache, unitCache });
+    expect(callerBroken.diagnostics.filter((d) => d.severity === "error").length).toBeGreaterThan(0);
+    expect(same(callerBroken)).toBe(same(await compile(entry, opts)));
   });
 });
