@@ -4,8 +4,9 @@
  * a tree of 100 modules (composition.ts `moduleTree`) with one module edited:
  * - cold: `criteria validate PATH` in a fresh process (what a save hook pays), median;
  * - re-validation: what the watcher does once a change is reported, the compile of the
- *   PATH with the parse cache it keeps (every file read again, only the edited one parsed
- *   again), in one process, median over edits that alternate two texts;
+ *   PATH with the parse and unit caches it keeps (every file read again, only the edited
+ *   one parsed again, only the modules the edit reaches checked again), in one process,
+ *   median over edits that alternate two texts;
  * - save → printed: a real `criteria validate --watch` process, from a file's write to
  *   its new result on stdout (file-event delivery and the watcher's 100 ms debounce
  *   included), median.
@@ -56,12 +57,13 @@ async function measure(path: string, edited: string, root: string, runs: number,
   }
   // The watcher's work after a change: a compile with its parse cache.
   const parseCache = new Map();
-  await compile(path, { parseCache, root: moduleRoot });
+  const unitCache = new Map();
+  await compile(path, { parseCache, unitCache, root: moduleRoot });
   const again: number[] = [];
   for (let i = 0; i < runs * 2; i++) {
     edit(i);
     const t = performance.now();
-    await compile(path, { parseCache, root: moduleRoot });
+    await compile(path, { parseCache, unitCache, root: moduleRoot });
     again.push(performance.now() - t);
   }
   // A real watcher: from a write to the next printed result.
