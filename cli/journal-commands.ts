@@ -104,11 +104,16 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
     .argument("<run>", "the run id")
     .option("--state-dir <dir>", "journal directory")
     .option("--store <url>", STORE_HELP)
-    .addOption(new Option("-o, --output <format>", "text, json (NDJSON) or html").choices(["text", "json", "html"]).default("text"))
+    .addOption(new Option("-o, --output <format>", "text, json (NDJSON) or html (default: text)").choices(["text", "json", "html"]))
     .addOption(new Option("--format <format>", "the same as --output; html: one self-contained page (criteria journal RUN --format html > run.html)").choices(["text", "json", "html"]))
     .option("--follow", "keep printing entries as they are journaled, until the run ends (exit 0 when it succeeded, 1 when it failed)")
-    .action(async (run: string, opts: { stateDir?: string; store?: string; output: string; format?: string; follow?: boolean }) => {
-      const format = opts.format ?? opts.output;
+    .action(async (run: string, opts: { stateDir?: string; store?: string; output?: string; format?: string; follow?: boolean }) => {
+      if (opts.format !== undefined && opts.output !== undefined && opts.format !== opts.output) {
+        io.err(`criteria: -o ${opts.output} and --format ${opts.format} disagree; give one of them\n`);
+        setCode(EXIT.usage);
+        return;
+      }
+      const format = opts.format ?? opts.output ?? "text";
       if (format === "html" && opts.follow) {
         io.err(`criteria: --follow prints entries as they come; an html page is written once (run it again for a newer page)\n`);
         setCode(EXIT.usage);
@@ -130,10 +135,14 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
           return;
         }
         if (format === "html") {
-          // What the journal holds up to any damage is drawn; the damage is reported, and the command fails.
-          io.out(timelineHtml(buildTimeline(tree.entries, run)!));
-          if (tree.damage) {
-            io.err(`criteria: ${(await j.damageReport(root, tree.damage.seq)).message}\n`);
+          // What the journal holds up to any damage is drawn, under a notice saying what is
+          // left out; the damage is reported on stderr too, and the command fails.
+          const damage = tree.damage ? (await j.damageReport(root, tree.damage.seq)).message : undefined;
+          const holder = await j.holder(root);
+          const timeline = buildTimeline(tree.entries, run, { running: holder?.alive === true })!;
+          io.out(timelineHtml(timeline, damage ? `The journal is damaged: ${damage}. This page shows the entries before it; what follows is left out.` : undefined));
+          if (damage) {
+            io.err(`criteria: ${damage}\n`);
             setCode(EXIT.problems);
           }
           return;

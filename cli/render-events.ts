@@ -52,7 +52,8 @@ function fmtElapsed(ms: number): string {
  * name the run by its last part (`call#1[0] ›`).
  */
 export function renderEntry(e: JournalEntry, startMs: number): string {
-  const p = e.payload as Record<string, unknown>;
+  // A damaged or hand-made entry may carry no object: shown with what it has (found by a trial).
+  const p = (e.payload !== null && typeof e.payload === "object" ? e.payload : {}) as Record<string, unknown>;
   const parts = e.run_id.split("/");
   const indent = "  ".repeat(parts.length - 1);
   const run = parts.length > 1 ? `${parts[parts.length - 1]} › ` : "";

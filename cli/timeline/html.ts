@@ -1,5 +1,5 @@
 import { renderEntry } from "../render-events.js";
-import { formatDuration, type Lane, type Mark, type Span, type Timeline } from "./model.js";
+import { formatDuration, isoTime, type Lane, type Mark, type Span, type Timeline } from "./model.js";
 
 /**
  * A run's timeline as one self-contained HTML page (`criteria journal RUN --format html`;
@@ -14,11 +14,27 @@ export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 }
 
-/** Tick spacing for about `count` ticks over `span` ms: 1, 2 or 5 × a power of ten. */
+/** Tick spacings a person reads at a glance: round milliseconds, seconds, minutes, hours, days. */
+const NICE_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1e3, 2e3, 5e3, 10e3, 15e3, 30e3, 60e3, 120e3, 300e3, 600e3, 900e3, 1800e3, 3600e3, 7200e3, 10800e3, 21600e3, 43200e3, 86400e3];
+
+/** Tick spacing for at most `count` ticks over `span` ms: a {@link NICE_STEPS} value, or whole days. */
 function tickStep(span: number, count: number): number {
   const raw = Math.max(1, span / count);
-  const p = 10 ** Math.floor(Math.log10(raw));
-  return [1, 2, 5, 10].map((m) => m * p).find((s) => s >= raw) ?? 10 * p;
+  return NICE_STEPS.find((s) => s >= raw) ?? Math.ceil(raw / 86400e3) * 86400e3;
+}
+
+/** A tick's label: exact, in the largest units that keep it so (`+1 h 30 min`, `+45 s`, `+250 ms`). */
+function tickLabel(ms: number): string {
+  if (ms === 0) return "0";
+  const parts: string[] = [];
+  let rest = ms;
+  for (const [unit, size] of [["d", 86400e3], ["h", 3600e3], ["min", 60e3], ["s", 1e3], ["ms", 1]] as const) {
+    if (rest >= size) {
+      parts.push(`${Math.floor(rest / size)} ${unit}`);
+      rest %= size;
+    }
+  }
+  return `+${parts.join(" ")}`;
 }
 
 const CSS = `
@@ -27,8 +43,9 @@ body { margin: 16px; }
 h1 { font-size: 18px; margin: 0 0 4px; }
 .summary { margin: 0 0 12px; color: #424242; }
 .badge { display: inline-block; padding: 1px 8px; border-radius: 10px; color: #fff; font-weight: 600; }
-.badge.succeeded { background: var(--ok); } .badge.failed { background: var(--failed); } .badge.active { background: var(--open); }
-.failure { border-left: 4px solid var(--failed); background: #fdecea; padding: 8px 12px; margin: 0 0 12px; white-space: pre-wrap; }
+.badge.succeeded { background: var(--ok); } .badge.failed { background: var(--failed); } .badge.running, .badge.waiting, .badge.stopped { background: var(--open); }
+.failure, .notice { border-left: 4px solid var(--failed); background: #fdecea; padding: 8px 12px; margin: 0 0 12px; white-space: pre-wrap; overflow-wrap: anywhere; }
+.notice { border-color: var(--warn); background: #fff4e0; }
 .failure code { font-size: 12px; }
 .legend { margin: 0 0 8px; color: #424242; }
 .legend span { margin-right: 12px; }
@@ -36,12 +53,14 @@ h1 { font-size: 18px; margin: 0 0 4px; }
 .axis, .lane-body { display: grid; grid-template-columns: var(--label) 1fr; }
 .axis .ticks { position: relative; height: 20px; border-bottom: 1px solid #bdbdbd; }
 .tick { position: absolute; top: 2px; transform: translateX(-50%); color: #616161; font-size: 11px; white-space: nowrap; }
+.tick.first { transform: none; } .tick.last { transform: translateX(-100%); }
 .tick::after { content: ""; position: absolute; left: 50%; top: 14px; height: 6px; border-left: 1px solid #9e9e9e; }
 .lane { border-bottom: 1px solid #e0e0e0; padding: 4px 0; }
-.lane-head { padding-left: calc(var(--depth) * 16px); overflow: hidden; }
+.lane-head { padding-left: min(calc(var(--depth) * 12px), 96px); overflow: hidden; overflow-wrap: anywhere; }
 .lane-head .run { font-weight: 600; word-break: break-all; }
 .lane-head .sub { color: #616161; }
-.track { position: relative; background: repeating-linear-gradient(90deg, transparent 0, transparent calc(10% - 1px), #f5f5f5 calc(10% - 1px), #f5f5f5 10%); }
+.track { position: relative; background-image: linear-gradient(to right, #eeeeee 1px, transparent 1px); background-size: var(--grid) 100%; }
+@media (max-width: 900px) { :root { --label: 160px; } .tick:nth-child(even) { display: none; } }
 .row { position: relative; height: 20px; margin: 2px 0; }
 .bar { position: absolute; top: 2px; height: 16px; min-width: 6px; border-radius: 3px; color: #fff; font-size: 11px; line-height: 16px; padding: 0 3px; box-sizing: border-box; overflow: hidden; white-space: nowrap; text-overflow: ellipsis; }
 .bar.wait, .bar.approval { background-image: repeating-linear-gradient(45deg, rgba(255,255,255,.25) 0 4px, transparent 4px 8px); }
@@ -56,6 +75,7 @@ details.entries { margin: 2px 0 2px var(--label); }
 details.entries summary { cursor: pointer; color: #616161; }
 details.entries pre { margin: 4px 0; font-size: 11px; overflow-x: auto; }
 .lane-state.failed { color: var(--failed); font-weight: 600; background: none; } .lane-state.ok { color: var(--ok); background: none; } .lane-state.open { color: #616161; background: none; }
+details.entries pre { overflow-wrap: anywhere; white-space: pre-wrap; }
 `;
 
 /** `left` and `width` of an interval in percent of the axis. */
@@ -69,13 +89,13 @@ function place(t: Timeline, from: number, to: number): string {
 
 function spanHtml(t: Timeline, s: Span): string {
   const end = s.end_ms ?? t.end_ms;
-  const title = s.end_ms === undefined ? `${s.title}\n(still open at the last entry)` : s.title;
+  const title = s.end_ms === undefined ? `${s.title}\n(not ended at the last entry)` : s.title;
   const top = s.row === "attempt" ? `top:${(s.lane_row ?? 0) * 16 + 2}px;` : "";
   return `<div class="bar ${s.kind} ${s.tone}" data-kind="${s.kind}" style="${top}${place(t, s.start_ms, end)}" title="${escapeHtml(title)}">${escapeHtml(s.label)}</div>`;
 }
 
-/** Width of the track assumed when stacking marks so their labels do not overlap (px). */
-const TRACK_PX = 1000;
+/** Width of the track assumed when stacking marks so their labels do not overlap (px): a 1024 px window's. */
+const TRACK_PX = 680;
 
 /** The marks of a lane, stacked in as many rows as their labels need. */
 function marksHtml(t: Timeline, marks: Mark[]): { html: string; rows: number } {
@@ -96,16 +116,17 @@ function marksHtml(t: Timeline, marks: Mark[]): { html: string; rows: number } {
   return { html: out.join(""), rows: ends.length };
 }
 
-function laneHtml(t: Timeline, l: Lane): string {
+function laneHtml(t: Timeline, l: Lane, grid: string): string {
   const item = l.iteration !== undefined ? `[${l.iteration}]` : "";
   const under = l.parent_step ? `${l.call ?? "run"} of step ${l.parent_step}${item}` : "root run";
-  const took = l.end_ms !== undefined ? formatDuration(l.end_ms - l.start_ms) : "still running at the last entry";
-  const state = l.success === undefined ? `<span class="lane-state open">active</span>` : `<span class="lane-state ${l.success ? "ok" : "failed"}">${escapeHtml(l.state || (l.success ? "succeeded" : "failed"))}${l.success ? "" : ` (${escapeHtml(l.reason ?? "")})`}</span>`;
+  const open = t.status === "running" ? "running" : t.status === "waiting" ? "waiting" : "not ended";
+  const took = l.end_ms !== undefined ? formatDuration(l.end_ms - l.start_ms) : `${open} at the last entry, ${formatDuration(t.end_ms - l.start_ms)} in`;
+  const state = l.success === undefined ? `<span class="lane-state open">${open}</span>` : `<span class="lane-state ${l.success ? "ok" : "failed"}">${escapeHtml(l.state || (l.success ? "succeeded" : "failed"))}${l.success ? "" : ` (${escapeHtml(l.reason ?? "")})`}</span>`;
   const nodes = l.spans.filter((s) => s.row === "node").map((s) => spanHtml(t, s));
   const attempts = l.spans.filter((s) => s.row === "attempt").map((s) => spanHtml(t, s));
   const marks = marksHtml(t, l.marks);
   const entries = l.entries.map((e) => escapeHtml(renderEntry(e, t.start_ms))).join("\n");
-  return `<section class="lane" data-run="${escapeHtml(l.run_id)}" style="--depth:${l.depth}">
+  return `<section class="lane" data-run="${escapeHtml(l.run_id)}" style="--depth:${l.depth};--grid:${grid}">
 <div class="lane-body"><div class="lane-head"><div class="run">${escapeHtml(l.run_id)}</div><div class="sub">${escapeHtml(`${l.workflow} · ${under} · ${took}`)}</div><div>${state}</div></div>
 <div class="track"><div class="row nodes">${nodes.join("")}</div><div class="row attempts" style="height:${Math.max(1, l.attempt_rows) * 16 + 4}px">${attempts.join("")}</div><div class="row marks" style="height:${Math.max(1, marks.rows) * 16 + 4}px">${marks.html}</div></div></div>
 <details class="entries"><summary>${l.entries.length} journal entries</summary><pre>${entries}</pre></details>
@@ -114,26 +135,32 @@ function laneHtml(t: Timeline, l: Lane): string {
 
 /**
  * The page for a timeline.
+ * @param notice a warning shown above everything (a damaged journal: what is left out)
  * @returns a complete HTML document (UTF-8), deterministic for a given timeline
  */
-export function timelineHtml(t: Timeline): string {
+export function timelineHtml(t: Timeline, notice?: string): string {
   const span = Math.max(1, t.end_ms - t.start_ms);
   const step = tickStep(span, 8);
   const ticks: string[] = [];
-  for (let v = 0; v <= span; v += step) ticks.push(`<div class="tick" style="left:${((v / span) * 100).toFixed(3)}%">+${escapeHtml(formatDuration(v))}</div>`);
+  for (let v = 0; v <= span; v += step) {
+    const edge = v === 0 ? " first" : v + step > span && (v / span) * 100 > 95 ? " last" : "";
+    ticks.push(`<div class="tick${edge}" style="left:${((v / span) * 100).toFixed(3)}%">${escapeHtml(tickLabel(v))}</div>`);
+  }
+  const grid = `${((step / span) * 100).toFixed(4)}%`;
   const f = t.failure;
   const failure = f
-    ? `<div class="failure" role="alert"><strong>${t.status === "failed" ? "Failed" : "A step failed"}${f.step ? ` at step ${escapeHtml(f.step)}` : ""}</strong> in run ${escapeHtml(f.run_id)} (+${escapeHtml(formatDuration(f.at_ms - t.start_ms))}): ${escapeHtml(f.reason)}${f.detail ? `\n${escapeHtml(f.detail)}` : ""}${f.at ? `\nsource: <code class="position">${escapeHtml(f.at)}</code>` : ""}</div>`
+    ? `<div class="failure" role="alert"><strong>Failed${f.step ? ` at step ${escapeHtml(f.step)}` : ""}</strong> in run ${escapeHtml(f.run_id)} (+${escapeHtml(formatDuration(f.at_ms - t.start_ms))}): ${escapeHtml(f.reason)}${f.detail ? `\n${escapeHtml(f.detail)}` : ""}${f.at ? `\nsource: <code class="position">${escapeHtml(f.at)}</code>` : ""}</div>`
     : "";
   const legend = [
     ["ok", "succeeded"],
-    ["warn", "led to a failure state, or timed out"],
-    ["failed", "failed"],
-    ["open", "still open"],
+    ["warn", "led to a failure state, or a wait or approval timed out"],
+    ["failed", "failed (a step's timeout too)"],
+    ["open", "not ended"],
     ["neutral", "message, signal, branch"],
   ]
     .map(([c, text]) => `<span><i class="${c}"></i>${text}</span>`)
     .join("");
+  const status = { succeeded: "succeeded", failed: "failed", running: "running", waiting: "waiting (parked at a wait or an approval)", stopped: "stopped (not ended; criteria resume continues it)" }[t.status];
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
@@ -142,12 +169,12 @@ export function timelineHtml(t: Timeline): string {
 <style>${CSS}</style></head>
 <body>
 <h1>Run ${escapeHtml(t.run_id)} · workflow ${escapeHtml(t.workflow)}</h1>
-<p class="summary"><span class="badge ${t.status}">${t.status}</span>${t.state ? ` in state <strong>${escapeHtml(t.state)}</strong>` : ""} · started ${escapeHtml(new Date(t.start_ms).toISOString())} · ${escapeHtml(formatDuration(t.end_ms - t.start_ms))} · ${t.lanes.length} run${t.lanes.length === 1 ? "" : "s"} · ${t.entries} journal entries</p>
-${failure}
+<p class="summary"><span class="badge ${t.status}">${escapeHtml(status)}</span>${t.state ? ` in state <strong>${escapeHtml(t.state)}</strong>` : ""} · started ${escapeHtml(isoTime(t.start_ms))} · ${escapeHtml(formatDuration(t.end_ms - t.start_ms))}${t.status === "succeeded" || t.status === "failed" ? "" : " to the last entry"} · ${t.lanes.length} run${t.lanes.length === 1 ? "" : "s"} · ${t.entries} journal entries</p>
+${notice ? `<div class="notice" role="alert">${escapeHtml(notice)}</div>\n` : ""}${failure}
 <p class="legend">${legend} <span>rows: node visits (steps, waits, approvals) · attempts and receives · events</span></p>
 <div class="axis"><div></div><div class="ticks">${ticks.join("")}</div></div>
 <main>
-${t.lanes.map((l) => laneHtml(t, l)).join("\n")}
+${t.lanes.map((l) => laneHtml(t, l, grid)).join("\n")}
 </main>
 </body></html>
 `;

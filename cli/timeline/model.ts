@@ -1,4 +1,4 @@
-import type { JournalEntry, Payloads } from "../../engine/journal/entry.js";
+import type { JournalEntry } from "../../engine/journal/entry.js";
 
 /**
  * A run's journal as lanes on a time axis (`criteria journal RUN --format html`; the
@@ -29,7 +29,7 @@ export interface Span {
 
 /** Something that happened at one instant. */
 export interface Mark {
-  kind: "post" | "recv" | "branch" | "signal" | "iteration" | "crash" | "interrupt" | "memory" | "decision";
+  kind: "post" | "recv" | "branch" | "signal" | "iteration" | "items" | "crash" | "interrupt" | "memory" | "decision";
   at_ms: number;
   label: string;
   tone: Tone;
@@ -79,7 +79,11 @@ export interface Timeline {
   start_ms: number;
   /** The last entry's time, or the start when there is one entry. */
   end_ms: number;
-  status: "succeeded" | "failed" | "active";
+  /**
+   * `running`: a live process holds it; `waiting`: parked at a wait or an approval;
+   * `stopped`: not ended, and nothing runs it (killed, interrupted: `criteria resume` continues it).
+   */
+  status: "succeeded" | "failed" | "running" | "waiting" | "stopped";
   state?: string;
   failure?: Failure;
   lanes: Lane[];
@@ -87,9 +91,27 @@ export interface Timeline {
 }
 
 /** Where a failure detail points in source: the first `file.hcl|yaml|yml|json:line:col` it names. */
-export function sourcePosition(detail: string | undefined): string | undefined {
-  return detail?.match(/[^\s"'`()]+\.(?:hcl|ya?ml|json):\d+:\d+/)?.[0];
+export function sourcePosition(detail: unknown): string | undefined {
+  if (typeof detail !== "string") return undefined;
+  // The engine's expression errors start with the position (`dir/my flows/wf.hcl:20:15: ...`): a path may hold spaces.
+  const lead = /^((?:(?!: ).)+?\.(?:hcl|chcl|ya?ml|json):\d+:\d+): /.exec(detail);
+  return lead?.[1] ?? detail.match(/[^\s"'`()]+\.(?:hcl|chcl|ya?ml|json):\d+:\d+/)?.[0];
 }
+
+/** An instant as ISO 8601, or as milliseconds since the epoch when no date can show it. */
+export function isoTime(ms: number): string {
+  const d = new Date(ms);
+  return Number.isFinite(d.getTime()) ? d.toISOString() : `${ms} ms since the epoch`;
+}
+
+/** A journal payload as an object ({} when a damaged or hand-made entry has none). */
+function payloadOf(e: JournalEntry): Record<string, unknown> {
+  const p = e.payload as unknown;
+  return p !== null && typeof p === "object" && !Array.isArray(p) ? (p as Record<string, unknown>) : {};
+}
+
+/** A payload field as text ("" when absent or not text). */
+const text = (v: unknown): string => (typeof v === "string" ? v : v === undefined || v === null ? "" : JSON.stringify(v));
 
 /** A duration for people: `820 ms`, `4.2 s`, `3 min 05 s`, `2 h 04 min`. */
 export function formatDuration(ms: number): string {
@@ -127,18 +149,21 @@ interface OpenAttempt {
   iteration?: number;
 }
 
-/** Builds one lane from its run's entries (journal order). */
-function laneOf(runId: string, entries: JournalEntry[], failing: Set<string>): Lane {
+/** A step visit with more items than this shows them as one mark (and its failed items, up to as many). */
+const ITEM_MARKS = 12;
+
+/** Builds one lane from its run's entries (journal order). `lastSignBefore(seq)`: the time of the tree's last entry before `seq`. */
+function laneOf(runId: string, entries: JournalEntry[], failing: Set<string>, lastSignBefore: (seq: number) => number): Lane {
   const first = entries[0];
-  const spawned = first?.entry_type === "run.spawned" ? (first.payload as Payloads["run.spawned"]) : undefined;
+  const spawned = first?.entry_type === "run.spawned" ? payloadOf(first) : {};
   const lane: Lane = {
     run_id: runId,
     depth: 0,
-    parent_run_id: spawned?.parent_run_id,
-    parent_step: spawned?.parent_step_id,
-    iteration: spawned?.iteration,
-    call: spawned?.call,
-    workflow: spawned?.workflow ?? "?",
+    parent_run_id: typeof spawned.parent_run_id === "string" ? spawned.parent_run_id : undefined,
+    parent_step: typeof spawned.parent_step_id === "string" ? spawned.parent_step_id : undefined,
+    iteration: typeof spawned.iteration === "number" ? spawned.iteration : undefined,
+    call: spawned.call === "body" || spawned.call === "subworkflow" || spawned.call === "flow" ? spawned.call : undefined,
+    workflow: text(spawned.workflow) || "?",
     start_ms: first?.at_ms ?? 0,
     spans: [],
     marks: [],
@@ -150,6 +175,7 @@ function laneOf(runId: string, entries: JournalEntry[], failing: Set<string>): L
   const nodes = new Map<string, Span>();
   const attempts = new Map<string, OpenAttempt>();
   const receives = new Map<string, Span>();
+  const items = new Map<string, Mark[]>();
   const openNode = (kind: Span["kind"], name: string, visit: number, at: number): Span => {
     const key = `${name}#${visit}`;
     let s = nodes.get(key);
@@ -171,135 +197,161 @@ function laneOf(runId: string, entries: JournalEntry[], failing: Set<string>): L
   const closeAttempt = (key: string, at: number, tone: Tone, fact: string) => {
     const a = attempts.get(key);
     if (!a) return;
-    a.span.end_ms = at;
+    a.span.end_ms = Math.max(a.span.start_ms, at);
     a.span.tone = tone;
-    a.span.title += `\ntook ${formatDuration(at - a.span.start_ms)}\n${fact}`;
+    a.span.title += `\ntook ${formatDuration(a.span.end_ms - a.span.start_ms)}\n${fact}`;
     attempts.delete(key);
   };
   const outcomeTone = (reason: string, next: string | undefined): Tone => (reason !== "ok" ? "failed" : next && failing.has(next) ? "warn" : "ok");
+  const num = (v: unknown) => (typeof v === "number" ? v : 0);
 
   for (const e of entries) {
-    const p = e.payload as Record<string, unknown>;
+    const p = payloadOf(e);
+    const key = text(p.idempotency_key);
+    const visit = num(p.visit);
     switch (e.entry_type) {
       case "step.attempt.started": {
-        const q = e.payload as Payloads["step.attempt.started"];
-        openNode("step", e.step_id, q.visit, e.at_ms);
+        openNode("step", e.step_id, visit, e.at_ms);
         // A new attempt of the same key: the one before it failed (a retry).
-        closeAttempt(q.idempotency_key, e.at_ms, "failed", "retried");
-        const item = q.iteration !== undefined ? `[${q.iteration}]` : "";
+        closeAttempt(key, e.at_ms, "failed", "retried");
+        const iteration = typeof p.iteration === "number" ? p.iteration : undefined;
+        const item = iteration !== undefined ? `[${iteration}]` : "";
         const span: Span = {
           row: "attempt",
           kind: "attempt",
           label: `${e.step_id}${item}${e.attempt > 1 ? ` retry ${e.attempt - 1}` : ""}`,
           start_ms: e.at_ms,
           tone: "open",
-          title: `attempt ${e.attempt} of step ${e.step_id}${item}${q.adapter ? ` on ${q.adapter}` : ""}\nidempotency key ${q.idempotency_key}`,
+          title: `attempt ${e.attempt} of step ${e.step_id}${item}${p.adapter ? ` on ${text(p.adapter)}` : ""}\nidempotency key ${key}`,
         };
-        attempts.set(q.idempotency_key, { span, step: e.step_id, visit: q.visit, iteration: q.iteration });
+        attempts.set(key, { span, step: e.step_id, visit, iteration });
         lane.spans.push(span);
         break;
       }
       case "step.attempt.crashed":
       case "step.attempt.interrupted": {
-        const q = e.payload as Payloads["step.attempt.interrupted"];
         const crashed = e.entry_type === "step.attempt.crashed";
-        const why = crashed ? "the process running it died (found on resume)" : `interrupted (${q.cause})`;
-        closeAttempt(q.idempotency_key, e.at_ms, "failed", why);
-        lane.marks.push({ kind: crashed ? "crash" : "interrupt", at_ms: e.at_ms, label: crashed ? "crashed" : "interrupted", tone: "failed", title: `${e.step_id} attempt ${e.attempt}: ${why}` });
+        if (crashed) {
+          // Written by the resume that found the process gone: the attempt ended with the
+          // last entry its process wrote, not now; the mark is the resume.
+          const died = lastSignBefore(e.seq);
+          closeAttempt(key, died, "failed", `its process died (the last entry it wrote: ${isoTime(died)}); found by the resume at ${isoTime(e.at_ms)}`);
+          lane.marks.push({ kind: "crash", at_ms: e.at_ms, label: "resumed", tone: "failed", title: `${e.step_id} attempt ${e.attempt}: its process had died; criteria resume went on after ${formatDuration(e.at_ms - died)} without one` });
+        } else {
+          const why = `interrupted (${text(p.cause) || "signal"})`;
+          closeAttempt(key, e.at_ms, "failed", why);
+          lane.marks.push({ kind: "interrupt", at_ms: e.at_ms, label: "interrupted", tone: "failed", title: `${e.step_id} attempt ${e.attempt}: ${why}` });
+        }
         break;
       }
       case "effect.recorded": {
-        const q = e.payload as Payloads["effect.recorded"];
-        if (q.kind === "post" && q.message) {
-          const m = q.message;
-          lane.marks.push({ kind: "post", at_ms: e.at_ms, label: `${m.from}→${m.to}`, tone: "neutral", title: `${e.step_id} posted on channel ${q.channel}: ${m.from} → ${m.to}\nmessage ${m.id}\n${clip(m.body, 400)}` });
-        } else if (q.kind === "recv" && q.recv) {
-          const span: Span = { row: "attempt", kind: "recv", label: `recv ${q.recv.as}`, start_ms: e.at_ms, tone: "open", title: `${e.step_id}: ${q.recv.as} receives on channel ${q.channel}${q.recv.from ? ` from ${q.recv.from}` : ""}\nuntil ${new Date(q.recv.until_ms).toISOString()}` };
-          receives.set(q.idempotency_key, span);
+        const m = p.message as Record<string, unknown> | undefined;
+        const r = p.recv as Record<string, unknown> | undefined;
+        if (p.kind === "post" && m && typeof m === "object") {
+          lane.marks.push({ kind: "post", at_ms: e.at_ms, label: `${text(m.from)}→${text(m.to)}`, tone: "neutral", title: `${e.step_id} posted on channel ${text(p.channel)}: ${text(m.from)} → ${text(m.to)}\nmessage ${text(m.id)}\n${clip(m.body, 400)}` });
+        } else if (p.kind === "recv" && r && typeof r === "object") {
+          const span: Span = { row: "attempt", kind: "recv", label: `recv ${text(r.as)}`, start_ms: e.at_ms, tone: "open", title: `${e.step_id}: ${text(r.as)} receives on channel ${text(p.channel)}${r.from ? ` from ${text(r.from)}` : ""}\nuntil ${isoTime(num(r.until_ms))}` };
+          receives.set(key, span);
           lane.spans.push(span);
         }
         break;
       }
       case "effect.confirmed": {
-        const q = e.payload as Payloads["effect.confirmed"];
-        const r = receives.get(q.idempotency_key);
+        const r = receives.get(key);
+        const got = p.received as Record<string, unknown> | undefined;
+        const out = (p.output ?? {}) as Record<string, unknown>;
         if (r) {
-          receives.delete(q.idempotency_key);
+          receives.delete(key);
           r.end_ms = e.at_ms;
-          r.tone = q.received ? "ok" : "warn";
-          const out = q.output as { from?: unknown; body?: unknown };
-          r.title += q.received ? `\nreceived message ${q.received.id} from ${String(out.from)}\n${clip(out.body, 400)}` : `\n${q.outcome}${q.detail ? `: ${q.detail}` : ""}`;
-          if (q.received) lane.marks.push({ kind: "recv", at_ms: e.at_ms, label: `${String(out.from)}→${q.received.as}`, tone: "ok", title: `${e.step_id}: ${q.received.as} received message ${q.received.id} from ${String(out.from)}\n${clip(out.body, 400)}` });
-        } else if (attempts.has(q.idempotency_key)) {
-          closeAttempt(q.idempotency_key, e.at_ms, q.reason === "ok" ? "ok" : "failed", `${q.outcome || "(no outcome)"}${q.reason !== "ok" ? ` [${q.reason}]` : ""}${q.detail ? `: ${clip(q.detail, 400)}` : ""}`);
+          r.tone = got ? "ok" : "warn";
+          r.title += got ? `\nreceived message ${text(got.id)} from ${text(out.from)}\n${clip(out.body, 400)}` : `\n${text(p.outcome)}${p.detail ? `: ${text(p.detail)}` : ""}`;
+          if (got) lane.marks.push({ kind: "recv", at_ms: e.at_ms, label: `${text(out.from)}→${text(got.as)}`, tone: "ok", title: `${e.step_id}: ${text(got.as)} received message ${text(got.id)} from ${text(out.from)}\n${clip(out.body, 400)}` });
+        } else if (attempts.has(key)) {
+          const reason = text(p.reason) || "ok";
+          closeAttempt(key, e.at_ms, reason === "ok" ? "ok" : "failed", `${text(p.outcome) || "(no outcome)"}${reason !== "ok" ? ` [${reason}]` : ""}${p.detail ? `: ${clip(p.detail, 400)}` : ""}`);
         }
         break;
       }
       case "iteration.completed": {
-        const q = e.payload as Payloads["iteration.completed"];
-        for (const [k, a] of attempts) if (a.step === e.step_id && a.visit === q.visit && a.iteration === q.index) closeAttempt(k, e.at_ms, q.success ? "ok" : "failed", q.outcome);
-        openNode("step", e.step_id, q.visit, e.at_ms);
-        lane.marks.push({ kind: "iteration", at_ms: e.at_ms, label: `[${q.index}] ${q.outcome}`, tone: q.success ? "ok" : "failed", title: `${e.step_id} item ${q.index}: ${q.outcome}${q.reason !== "ok" ? ` [${q.reason}]` : ""}${q.child_run_id ? `\nrun ${q.child_run_id}${q.child_state ? ` ended in "${q.child_state}"` : ""}` : ""}` });
+        const index = num(p.index);
+        const success = p.success === true;
+        for (const [k, a] of attempts) if (a.step === e.step_id && a.visit === visit && a.iteration === index) closeAttempt(k, e.at_ms, success ? "ok" : "failed", text(p.outcome));
+        openNode("step", e.step_id, visit, e.at_ms);
+        const mark: Mark = { kind: "iteration", at_ms: e.at_ms, label: `[${index}] ${text(p.outcome)}`, tone: success ? "ok" : "failed", title: `${e.step_id} item ${index}: ${text(p.outcome)}${p.reason !== "ok" ? ` [${text(p.reason)}]` : ""}${p.child_run_id ? `\nrun ${text(p.child_run_id)}${p.child_state ? ` ended in "${text(p.child_state)}"` : ""}` : ""}` };
+        const list = items.get(`${e.step_id}#${visit}`) ?? [];
+        list.push(mark);
+        items.set(`${e.step_id}#${visit}`, list);
         break;
       }
       case "step.completed": {
-        const q = e.payload as Payloads["step.completed"];
-        for (const [k, a] of attempts) if (a.step === e.step_id && a.visit === q.visit) closeAttempt(k, e.at_ms, q.reason === "ok" ? "ok" : "failed", q.outcome);
-        closeNode(e.step_id, q.visit, "step", e, outcomeTone(q.reason, q.next), [`outcome ${q.outcome || "(none)"} → ${q.next || "(end)"}`, ...(q.reason !== "ok" ? [`reason ${q.reason}${q.detail ? `: ${q.detail}` : ""}`] : [])]);
+        const reason = text(p.reason) || "ok";
+        const next = text(p.next);
+        for (const [k, a] of attempts) if (a.step === e.step_id && a.visit === visit) closeAttempt(k, e.at_ms, reason === "ok" ? "ok" : "failed", text(p.outcome));
+        closeNode(e.step_id, visit, "step", e, outcomeTone(reason, next), [`outcome ${text(p.outcome) || "(none)"} → ${next || "(end)"}`, ...(reason !== "ok" ? [`reason ${reason}${p.detail ? `: ${text(p.detail)}` : ""}`] : [])]);
         break;
       }
       case "branch.taken": {
-        const q = e.payload as Payloads["branch.taken"];
-        lane.marks.push({ kind: "branch", at_ms: e.at_ms, label: `${e.step_id}→${q.next}`, tone: "neutral", title: `branch ${e.step_id}: ${q.arm < 0 ? "default" : `arm ${q.arm + 1}`} → ${q.next}` });
+        const arm = num(p.arm);
+        lane.marks.push({ kind: "branch", at_ms: e.at_ms, label: `${e.step_id}→${text(p.next)}`, tone: "neutral", title: `branch ${e.step_id}: ${arm < 0 ? "default" : `arm ${arm + 1}`} → ${text(p.next)}` });
         cursor = e.at_ms;
         break;
       }
       case "wait.started": {
-        const q = e.payload as Payloads["wait.started"];
-        const s = openNode("wait", e.step_id, q.visit, e.at_ms);
-        s.title += q.signal ? `\nfor signal "${q.signal}"` : q.until_ms !== undefined ? `\nuntil ${new Date(q.until_ms).toISOString()}` : "";
+        const s = openNode("wait", e.step_id, visit, e.at_ms);
+        s.title += p.signal ? `\nfor signal "${text(p.signal)}"` : typeof p.until_ms === "number" ? `\nuntil ${isoTime(p.until_ms)}` : "";
         break;
       }
       case "wait.completed": {
-        const q = e.payload as Payloads["wait.completed"];
-        closeNode(e.step_id, q.visit, "wait", e, outcomeTone("ok", q.next), [`outcome ${q.outcome} → ${q.next}`, ...(q.signal_payload !== undefined ? [`signal payload ${clip(q.signal_payload)}`] : [])]);
+        const outcome = text(p.outcome);
+        closeNode(e.step_id, visit, "wait", e, outcome === "timeout" ? "warn" : outcomeTone("ok", text(p.next)), [`outcome ${outcome} → ${text(p.next)}`, ...(p.signal_payload !== undefined ? [`signal payload ${clip(p.signal_payload)}`] : [])]);
         break;
       }
       case "approval.requested": {
-        const q = e.payload as Payloads["approval.requested"];
-        const s = openNode("approval", e.step_id, q.visit, e.at_ms);
-        s.title += `${q.approvers.length ? `\napprovers: ${q.approvers.join(", ")}` : ""}${q.reason ? `\nreason: ${q.reason}` : ""}`;
+        const s = openNode("approval", e.step_id, visit, e.at_ms);
+        const approvers = Array.isArray(p.approvers) ? p.approvers.map(text) : [];
+        s.title += `${approvers.length ? `\napprovers: ${approvers.join(", ")}` : ""}${p.reason ? `\nreason: ${text(p.reason)}` : ""}`;
         break;
       }
       case "approval.decided": {
-        const q = e.payload as Payloads["approval.decided"];
-        const who = q.by ? ` by ${q.by}` : "";
-        closeNode(e.step_id, q.visit, "approval", e, q.decision === "approved" ? "ok" : q.decision === "rejected" ? "failed" : "warn", [`${q.decision}${who}`, `outcome ${q.outcome} → ${q.next}`]);
-        lane.marks.push({ kind: "decision", at_ms: e.at_ms, label: `${q.decision}${who}`, tone: q.decision === "approved" ? "ok" : q.decision === "rejected" ? "failed" : "warn", title: `${e.step_id}: ${q.decision}${who}` });
+        const decision = text(p.decision);
+        const who = p.by ? ` by ${text(p.by)}` : "";
+        const tone: Tone = decision === "approved" ? "ok" : decision === "rejected" ? "failed" : "warn";
+        closeNode(e.step_id, visit, "approval", e, tone, [`${decision}${who}`, `outcome ${text(p.outcome)} → ${text(p.next)}`]);
+        lane.marks.push({ kind: "decision", at_ms: e.at_ms, label: `${decision}${who}`, tone, title: `${e.step_id}: ${decision}${who}` });
         break;
       }
       case "signal.received": {
-        const q = e.payload as Payloads["signal.received"];
-        lane.marks.push({ kind: "signal", at_ms: e.at_ms, label: q.name.replace(/^approval:/, "decision "), tone: "neutral", title: `signal ${q.name} delivered${q.by ? ` by ${q.by}` : ""}${q.payload !== undefined ? `\npayload ${clip(q.payload)}` : ""}` });
+        const name = text(p.name);
+        lane.marks.push({ kind: "signal", at_ms: e.at_ms, label: name.replace(/^approval:/, "decision "), tone: "neutral", title: `signal ${name} delivered${p.by ? ` by ${text(p.by)}` : ""}${p.payload !== undefined ? `\npayload ${clip(p.payload)}` : ""}` });
         break;
       }
       case "memory.injected": {
-        const q = e.payload as Payloads["memory.injected"];
-        lane.marks.push({ kind: "memory", at_ms: e.at_ms, label: `memory ${q.items.length}`, tone: "neutral", title: `memory pack for ${q.consuming_step_id}: ${q.items.length} item(s), ${q.bytes} of ${q.budget_bytes} bytes` });
+        const n = Array.isArray(p.items) ? p.items.length : 0;
+        lane.marks.push({ kind: "memory", at_ms: e.at_ms, label: `memory ${n}`, tone: "neutral", title: `memory pack for ${text(p.consuming_step_id)}: ${n} item(s), ${num(p.bytes)} of ${num(p.budget_bytes)} bytes` });
         break;
       }
       case "run.completed": {
-        const q = e.payload as Payloads["run.completed"];
         lane.end_ms = e.at_ms;
-        lane.state = q.state;
-        lane.success = q.success;
-        lane.reason = q.reason;
-        lane.detail = q.detail;
+        lane.state = text(p.state);
+        lane.success = p.success === true;
+        lane.reason = text(p.reason);
+        lane.detail = p.detail === undefined ? undefined : text(p.detail);
         break;
       }
       default:
-        void p;
+        break;
     }
+  }
+  // Many items of one visit: one mark for them all, and the failed ones (up to as many).
+  for (const [visitKey, list] of items) {
+    if (list.length <= ITEM_MARKS) {
+      lane.marks.push(...list);
+      continue;
+    }
+    const failed = list.filter((m) => m.tone === "failed");
+    const step = visitKey.replace(/#\d+$/, "");
+    lane.marks.push({ kind: "items", at_ms: list[list.length - 1].at_ms, label: `${list.length} items${failed.length ? `, ${failed.length} failed` : ""}`, tone: failed.length ? "failed" : "ok", title: `${step}: ${list.length} items, ${list.length - failed.length} succeeded${failed.length ? `, ${failed.length} failed` : ""}\nfirst at ${isoTime(list[0].at_ms)}, last at ${isoTime(list[list.length - 1].at_ms)}` });
+    lane.marks.push(...failed.slice(0, ITEM_MARKS));
   }
   // Stack overlapping attempts and receives (the items of a parallel step) in sub-rows.
   const ends: number[] = [];
@@ -313,26 +365,55 @@ function laneOf(runId: string, entries: JournalEntry[], failing: Set<string>): L
   return lane;
 }
 
+/** Options of {@link buildTimeline}. */
+export interface TimelineOptions {
+  /** Whether a live process holds the run (its lease): an unfinished run is `running`, else `stopped` or `waiting`. */
+  running?: boolean;
+}
+
 /**
  * The timeline of run `runId` from a journal read (its tree's entries, journal order):
  * the run and every run under it (`a/b` is under `a`), ordered as a tree, each nested lane
  * right after its parent, children by start time.
  * @returns undefined when no entry belongs to the run
  */
-export function buildTimeline(entries: readonly JournalEntry[], runId: string): Timeline | undefined {
+export function buildTimeline(entries: readonly JournalEntry[], runId: string, opts: TimelineOptions = {}): Timeline | undefined {
   const mine = entries.filter((e) => e.run_id === runId || e.run_id.startsWith(`${runId}/`));
   if (mine.length === 0) return undefined;
-  const rootGraph = entries.find((e) => e.entry_type === "run.spawned" && (e.payload as Payloads["run.spawned"]).graph !== undefined);
-  const failing = failureStates(rootGraph ? (rootGraph.payload as Payloads["run.spawned"]).graph : undefined);
+  const rootGraph = entries.find((e) => e.entry_type === "run.spawned" && payloadOf(e).graph !== undefined);
+  const failing = failureStates(rootGraph ? payloadOf(rootGraph).graph : undefined);
+  // The last sign of life before an entry: the time of the tree's entry just before it.
+  const bySeq = [...entries].sort((a, b) => a.seq - b.seq);
+  const lastSignBefore = (seq: number) => {
+    let lo = 0;
+    let hi = bySeq.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (bySeq[mid].seq < seq) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo > 0 ? bySeq[lo - 1].at_ms : (bySeq[0]?.at_ms ?? 0);
+  };
   const byRun = new Map<string, JournalEntry[]>();
   for (const e of mine) {
     const list = byRun.get(e.run_id) ?? [];
     list.push(e);
     byRun.set(e.run_id, list);
   }
-  const lanes = new Map([...byRun].map(([id, list]) => [id, laneOf(id, list, failing)]));
+  const lanes = new Map([...byRun].map(([id, list]) => [id, laneOf(id, list, failing, lastSignBefore)]));
+  // A child run is under a step of its parent: the parent's lane shows that step running
+  // even when nothing else of it is journaled yet (a body parked at an approval).
+  for (const child of lanes.values()) {
+    const parent = child.parent_run_id !== undefined ? lanes.get(child.parent_run_id) : undefined;
+    if (!parent || child.parent_step === undefined) continue;
+    const covered = parent.spans.some((s) => s.row === "node" && s.label.split(" (")[0] === child.parent_step && s.start_ms <= child.start_ms && (s.end_ms === undefined || s.end_ms >= child.start_ms));
+    if (!covered) parent.spans.push({ row: "node", kind: "step", label: child.parent_step, start_ms: child.start_ms, tone: "open", title: `step ${child.parent_step}\nits nested runs have not all ended` });
+  }
   const ordered: Lane[] = [];
+  const seen = new Set<Lane>();
   const visit = (lane: Lane, depth: number) => {
+    if (seen.has(lane)) return;
+    seen.add(lane);
     lane.depth = depth;
     ordered.push(lane);
     const children = [...lanes.values()].filter((l) => l.parent_run_id === lane.run_id && l !== lane).sort((a, b) => a.start_ms - b.start_ms || a.run_id.localeCompare(b.run_id));
@@ -341,26 +422,37 @@ export function buildTimeline(entries: readonly JournalEntry[], runId: string): 
   const top = lanes.get(runId) ?? [...lanes.values()][0];
   visit(top, 0);
   // A run whose parent is not in the picture (its spawn was not journaled) still gets its lane.
-  for (const l of lanes.values()) if (!ordered.includes(l)) visit(l, 1);
+  for (const l of lanes.values()) visit(l, 1);
   const root = lanes.get(runId);
-  const failedStep = mine.find((e) => e.entry_type === "step.completed" && (e.payload as Payloads["step.completed"]).reason !== "ok") as JournalEntry<"step.completed"> | undefined;
-  const status = root?.success === undefined ? "active" : root.success ? "succeeded" : "failed";
-  let failure: Failure | undefined;
-  if (status === "failed" || failedStep) {
-    const f = failedStep
-      ? { run_id: failedStep.run_id, step: failedStep.step_id, reason: failedStep.payload.reason, detail: failedStep.payload.detail, at_ms: failedStep.at_ms }
-      : { run_id: runId, step: "", reason: root?.reason ?? "?", detail: root?.detail, at_ms: root?.end_ms ?? mine[mine.length - 1].at_ms };
-    failure = { ...f, at: sourcePosition(f.detail) ?? (status === "failed" ? sourcePosition(root?.detail) : undefined) };
-  }
+  const last = mine.reduce((m, e) => (e.at_ms > m ? e.at_ms : m), mine[0].at_ms);
+  const start = mine.reduce((m, e) => (e.at_ms < m ? e.at_ms : m), mine[0].at_ms);
+  const parked = [...lanes.values()].some((l) => l.spans.some((s) => s.row === "node" && (s.kind === "wait" || s.kind === "approval") && s.end_ms === undefined));
+  const status: Timeline["status"] = root?.success !== undefined ? (root.success ? "succeeded" : "failed") : opts.running ? "running" : parked ? "waiting" : "stopped";
   return {
     run_id: runId,
     workflow: top.workflow,
-    start_ms: mine[0].at_ms,
-    end_ms: Math.max(...mine.map((e) => e.at_ms)),
+    start_ms: start,
+    end_ms: last,
     status,
     state: root?.state,
-    failure,
+    failure: status === "failed" && root ? failureOf(root, mine) : undefined,
     lanes: ordered,
     entries: mine.length,
   };
+}
+
+/**
+ * Why a run failed: the step whose failure it ended with (the last failed step of its tree
+ * whose reason is the run's, else the last failed step), or the run itself (a failure
+ * state reached by a routed outcome, a policy limit).
+ */
+function failureOf(root: Lane, mine: readonly JournalEntry[]): Failure {
+  const failed = mine.filter((e) => e.entry_type === "step.completed" && text(payloadOf(e).reason) !== "ok" && text(payloadOf(e).reason) !== "");
+  const cause = [...failed].reverse().find((e) => text(payloadOf(e).reason) === root.reason) ?? (root.reason === "failure_state" ? undefined : failed[failed.length - 1]);
+  if (cause) {
+    const p = payloadOf(cause);
+    const detail = p.detail === undefined ? undefined : text(p.detail);
+    return { run_id: cause.run_id, step: cause.step_id, reason: text(p.reason), detail, at: sourcePosition(detail) ?? sourcePosition(root.detail), at_ms: cause.at_ms };
+  }
+  return { run_id: root.run_id, step: "", reason: root.reason ?? "?", detail: root.detail, at: sourcePosition(root.detail), at_ms: root.end_ms ?? root.start_ms };
 }

@@ -3,7 +3,7 @@ import type { Range } from "../diagnostics/range.js";
 import type { JsonObject, JsonValue } from "../parse/document.js";
 import { childPointer, type SourceMap } from "../parse/source-map.js";
 import { describePointer } from "./describe.js";
-import { parseDuration } from "./durations.js";
+import { durationTooLong, parseDuration } from "./durations.js";
 import { parseType, type TypeExpr } from "./types.js";
 import {
   emptyWorkflow,
@@ -213,6 +213,10 @@ class Decoder {
     const s = str(v) === undefined ? undefined : this.literal(v, ptr);
     if (s === undefined) return undefined;
     const ms = parseDuration(s);
+    if (ms === undefined && durationTooLong(s)) {
+      this.diagnostics.push(diag("invalid_value", this.range(ptr), `${describePointer(ptr)}: "${s}" is longer than a duration can be (about 292 years, as in Go)`, { hint: `write a shorter one, e.g. "720h"` }));
+      return undefined;
+    }
     if (ms === undefined) {
       this.diagnostics.push(
         diag("invalid_value", this.range(ptr), `${describePointer(ptr)}: "${s}" is not a duration`, { hint: `write a number and a unit, e.g. "30s", "5m", "1h30m"` }),

@@ -1,9 +1,11 @@
 /**
- * Parses a Go-style duration (`"90s"`, `"1h30m"`, `"250ms"`, `"2.5m"`), as the Go tool's
- * `timeout` and `wait { duration }` take them. Units: ns, us, µs, ms, s, m, h, d.
- * @returns milliseconds, or undefined when the text is not a duration
+ * The longest duration there is: Go's `time.Duration` (int64 nanoseconds, about 292
+ * years), past which the Go tool's `time.ParseDuration` fails; in milliseconds.
  */
-export function parseDuration(text: string): number | undefined {
+export const MAX_DURATION_MS = Math.floor(Number(2n ** 63n - 1n) / 1e6);
+
+/** A duration's milliseconds, however large, or undefined when the text is not one. */
+function rawDuration(text: string): number | undefined {
   const s = text.trim();
   if (s === "0") return 0;
   const re = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h|d)/gy;
@@ -17,4 +19,20 @@ export function parseDuration(text: string): number | undefined {
   }
   if (matched === 0 || matched !== s.length) return undefined;
   return Math.round(total);
+}
+
+/**
+ * Parses a Go-style duration (`"90s"`, `"1h30m"`, `"250ms"`, `"2.5m"`), as the Go tool's
+ * `timeout` and `wait { duration }` take them. Units: ns, us, µs, ms, s, m, h, d.
+ * @returns milliseconds, or undefined when the text is not a duration or is longer than
+ *   {@link MAX_DURATION_MS} (as in Go: a wait of "9999999999h" has no end time a clock can show)
+ */
+export function parseDuration(text: string): number | undefined {
+  const ms = rawDuration(text);
+  return ms !== undefined && ms <= MAX_DURATION_MS ? ms : undefined;
+}
+
+/** Whether the text is a duration longer than {@link MAX_DURATION_MS}. */
+export function durationTooLong(text: string): boolean {
+  return (rawDuration(text) ?? 0) > MAX_DURATION_MS;
 }

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cli, repo, temp } from "../pipeline/helpers.js";
-import { APPROVER, gateRun, panelRun, positionOf, runIds, type MadeRun } from "./runs.js";
+import { APPROVER, gateRun, noisyRun, panelRun, positionOf, runIds, type MadeRun } from "./runs.js";
 
 /** The browser to drive: $CHROMIUM, else Debian's chromium on PATH. */
 function chromiumPath(): string | undefined {
@@ -43,12 +43,12 @@ describe.skipIf(!executable)("the timeline page in a real browser", () => {
   afterAll(async () => browser?.close());
 
   /** Writes the page of `made` to a file and opens it; what the browser reported while loading. */
-  async function open(made: MadeRun, name: string) {
+  async function open(made: MadeRun, name: string, width = 1400) {
     const r = cli(["journal", made.run, "--state-dir", made.state, "--format", "html"]);
     expect(r.status, r.stderr).toBe(0);
     const file = join(temp("criteria-page-"), `${name}.html`);
     writeFileSync(file, r.stdout);
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const page = await browser.newPage({ viewport: { width, height: 900 } });
     const problems: string[] = [];
     const requests: string[] = [];
     page.on("console", (m) => void (m.type() === "error" || m.type() === "warning" ? problems.push(`${m.type()}: ${m.text()}`) : undefined));
@@ -106,7 +106,19 @@ describe.skipIf(!executable)("the timeline page in a real browser", () => {
     await page.close();
   }, 30_000);
 
+  it("fits the window: a reason of 3,000 characters without a space, and windows of 1024 and 480 px (a trial's page was 20,319 px wide)", async () => {
+    for (const [made, name, width] of [[noisyRun(), "noisy", 1400], [panel, "review_panel-1024", 1024], [gate, "gate-480", 480]] as const) {
+      const { page } = await open(made, name, width);
+      const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect(wide, name).toBeLessThanOrEqual(width);
+      // Tick labels do not run into each other.
+      const ticks = await page.locator(".tick").evaluateAll((els) => els.filter((e) => getComputedStyle(e).display !== "none").map((e) => e.getBoundingClientRect()).map((r) => [r.left, r.right]));
+      for (let i = 1; i < ticks.length; i++) expect(ticks[i][0], `${name}: tick ${i}`).toBeGreaterThanOrEqual(ticks[i - 1][1]);
+      await page.close();
+    }
+  }, 60_000);
+
   it("keeps the screenshots as artefacts", () => {
-    for (const name of ["gate", "review_panel", "gate-failure"]) expect(existsSync(join(shots, `${name}.png`)), name).toBe(true);
+    for (const name of ["gate", "review_panel", "gate-failure", "noisy", "gate-480"]) expect(existsSync(join(shots, `${name}.png`)), name).toBe(true);
   });
 });

@@ -109,3 +109,17 @@ export function positionOf(file: string, needle: string): string {
 export async function runIds(made: MadeRun): Promise<string[]> {
   return [...new Set((await entries(made.state, made.run)).map((e) => e.run_id))];
 }
+
+/** A run that fails with a long unbroken word in its reason (a step's 3,000 characters of stderr). */
+export function noisyRun(): MadeRun {
+  const dir = temp("criteria-timeline-noisy-");
+  const file = join(dir, "noisy.hcl");
+  writeFileSync(
+    file,
+    `workflow "noisy" {\n  version = "1"\n  initial_state = "noisy"\n  target_state = "done"\n}\nadapter "shell" "default" {}\nstep "noisy" {\n  target = adapter.shell.default\n  input { command = "printf %3000s | tr \\" \\" \\"&\\" >&2; exit 1" }\n  outcome "success" { next = "done" }\n}\nstate "done" { terminal = true }\n`,
+  );
+  const state = join(dir, "state");
+  expect(cli(["apply", file, "--state-dir", state, "--run-id", "n"]).status).toBe(1);
+  return { state, run: "n", file };
+}
+

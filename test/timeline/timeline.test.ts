@@ -93,7 +93,8 @@ describe("the timeline of a run", () => {
     const all = await entries(gate.state, gate.run);
     const cut = all.filter((e) => e.entry_type !== "run.completed" || e.run_id !== "t").filter((e) => !(e.run_id === "t" && e.step_id === "bad"));
     const open = buildTimeline(cut, "t")!;
-    expect(open.status).toBe("active");
+    expect(open.status).toBe("stopped");
+    expect(buildTimeline(cut, "t", { running: true })!.status).toBe("running");
     expect(open.failure).toBeUndefined();
     const nested = buildTimeline(all, "t/items#1[1]")!;
     expect(nested.lanes.map((l) => [l.run_id, l.depth])).toEqual([["t/items#1[1]", 0]]);
@@ -103,7 +104,11 @@ describe("the timeline of a run", () => {
 
 describe("helpers of the page", () => {
   it("finds the position a failure detail names, only for workflow files", () => {
-    expect(sourcePosition("/a b/main.hcl:39:21: Invalid function argument")).toBe("b/main.hcl:39:21");
+    // The engine's errors start with the position; its path may hold spaces.
+    expect(sourcePosition("/a b/my flows/main.hcl:39:21: Invalid function argument")).toBe("/a b/my flows/main.hcl:39:21");
+    expect(sourcePosition("w.chcl:2:3: no value")).toBe("w.chcl:2:3");
+    expect(sourcePosition("step x: see found/a.chcl:4:5")).toBe("found/a.chcl:4:5");
+    expect(sourcePosition(42)).toBeUndefined();
     expect(sourcePosition("flows/x.yaml:3:9: no value")).toBe("flows/x.yaml:3:9");
     expect(sourcePosition(`expected "w.json:1:2" here`)).toBe("w.json:1:2");
     expect(sourcePosition("exit code 3")).toBeUndefined();
