@@ -21,6 +21,12 @@ export class CliError extends Error {
   }
 }
 
+/**
+ * Set on `globalThis` when standard output or error failed for a reason other than a
+ * closed pipe; `bin/criteria` then exits 1 instead of 0.
+ */
+export const OUTPUT_LOST = Symbol.for("criteria.output-lost");
+
 /** Where the CLI writes; tests pass their own. */
 export interface Io {
   out: (s: string) => void;
@@ -35,14 +41,20 @@ export interface Io {
 /**
  * The process's own streams and environment. A closed stdout or stderr (`criteria apply
  * -o json | head -1`, a CI log collector that went away) never stops the command: what
- * it writes is dropped from then on, and the command ends with its own exit code.
+ * it writes is dropped from then on, and the command ends with its own exit code. Any
+ * other write failure (no space) is said on stderr and makes a successful command fail
+ * ({@link OUTPUT_LOST}).
  */
 export function processIo(): Io {
   const closed = { out: false, err: false };
   for (const [name, stream] of [["out", process.stdout], ["err", process.stderr]] as const) {
     stream.on("error", (e: NodeJS.ErrnoException) => {
-      if (e.code === "EPIPE" || e.code === "ERR_STREAM_DESTROYED") closed[name] = true;
-      else throw e;
+      closed[name] = true;
+      if (e.code === "EPIPE" || e.code === "ERR_STREAM_DESTROYED") return;
+      // The output could not be written (a full disk, `> /dev/full`): said once on stderr,
+      // and the command fails however it ended (found by a trial: it exited 0).
+      (globalThis as Record<symbol, unknown>)[OUTPUT_LOST] = true;
+      if (name === "out" && !closed.err) process.stderr.write(`criteria: the output could not be written (${e.code ?? e.message}): it is incomplete\n`);
     });
   }
   return {

@@ -4,11 +4,12 @@
  * criteria); one exit-code table, and NDJSON that always ends with an `exit` event.
  * Real processes, real pipes, real signals.
  */
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { closeSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { procStat } from "../../engine/process-info.js";
-import { cli, entries, ndjson, start, temp, until } from "./helpers.js";
+import { bin, cli, entries, ndjson, repo, start, temp, until } from "./helpers.js";
 
 const threeSteps = (dir: string, middle: string) => {
   writeFileSync(
@@ -65,6 +66,19 @@ describe("a closed stdout (item 1)", () => {
 });
 
 describe("signals (item 5)", () => {
+  it("output that cannot be written (a full disk: /dev/full) is said on stderr and fails the command, unlike a closed pipe", () => {
+    const full = openSync("/dev/full", "w");
+    try {
+      for (const args of [["validate", join(repo, "examples", "review_loop")], ["explain", "unknown_target"]]) {
+        const r = spawnSync(process.execPath, [bin, ...args], { stdio: ["ignore", full, "pipe"], encoding: "utf8", env: { ...process.env, CI: "" } });
+        expect(r.status, args.join(" ")).toBe(1);
+        expect(r.stderr).toContain("criteria: the output could not be written (ENOSPC): it is incomplete");
+      }
+    } finally {
+      closeSync(full);
+    }
+  });
+
   it("a second SIGTERM SIGKILLs the step's process group: nothing criteria started outlives it; exit 4, resumable", async () => {
     const dir = temp();
     // The step ignores SIGTERM and would run for a minute (while the flag file is there).
