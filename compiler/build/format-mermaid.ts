@@ -5,7 +5,8 @@ import { expectedOf, graphEdges, moduleCalls } from "./graph-edges.js";
  * A Mermaid `flowchart LR` of a graph: the same nodes and edges as {@link toDot}
  * (steps as rectangles, branches as rhombi, terminal states as double circles,
  * iterating steps marked, inline bodies as subgraphs, each called module once as a
- * subgraph with dotted call edges), for Markdown and GitHub.
+ * subgraph with dotted call edges, channels as trapezoids with their participants and
+ * dotted "uses" links from the steps that post or receive), for Markdown and GitHub.
  */
 export function toMermaid(g: Graph): string {
   const lines = ["flowchart LR"];
@@ -33,12 +34,22 @@ export function toMermaid(g: Graph): string {
     for (const a of gr.approvals) lines.push(`${ind}${id(prefix + a.name)}[/${label(a.name)}/]`);
     for (const b of gr.branches) lines.push(`${ind}${id(prefix + b.name)}{${label(b.name)}}`);
     for (const s of gr.states) lines.push(`${ind}${id(prefix + s.name)}(((${label(s.name)})))`);
+    for (const c of gr.channels) lines.push(`${ind}${id(`${prefix}channel.${c.name}`)}[/${label(`channel ${c.name}: ${c.participants.join(", ")}`)}\\]`);
     const start = id(`${prefix}__start__`);
     lines.push(`${ind}${start}((start))`);
     if (gr.initial_state) lines.push(`${ind}${start} --> ${id(prefix + gr.initial_state)}`);
     for (const e of graphEdges(gr)) {
       if ((e.to === "_continue" || e.to === "return") && !ids.has(prefix + e.to)) lines.push(`${ind}${id(prefix + e.to)}([${e.to}])`);
       lines.push(`${ind}${id(prefix + e.from)} -->|${label(e.label)}| ${id(prefix + e.to)}`);
+    }
+    for (const st of gr.steps) {
+      if (st.target.kind !== "channel") continue;
+      // The channel as declared: here, or in the nearest enclosing graph (`outer` is innermost first).
+      const segments = prefix.split("/").filter(Boolean);
+      const chain = [{ g: gr, prefix }, ...outer.map((o, k) => ({ g: o, prefix: segments.slice(0, segments.length - k - 1).map((x) => `${x}/`).join("") }))];
+      const name = st.target.name;
+      const at = (chain.find((c) => c.g.channels.some((ch) => ch.name === name)) ?? chain[0]).prefix;
+      lines.push(`${ind}${id(prefix + st.name)} -.-|uses| ${id(`${at}channel.${name}`)}`);
     }
     for (const c of moduleCalls(gr, outer)) calls.push(`  ${id(prefix + c.step)} -.->|calls| ${id(`module:${c.module}/__start__`)}`);
   };

@@ -23,7 +23,8 @@ const PARTICIPANT_FIELDS = new Set(["from", "to", "as"]);
  *   (`channel_not_participant`);
  * - a `recv` has a `timeout`, a duration (`channel_recv_unbounded`, `invalid_value`);
  * - every participant is an agent some step of the module runs, or that it passes to a
- *   subworkflow or a flow ("referenced but never spawned": `channel_participant_not_spawned`).
+ *   subworkflow or a flow ("referenced but never spawned": `channel_participant_not_spawned`);
+ * - a channel has participants, each named once (`channel_participants`, a warning).
  * Values computed by expressions (`each.value`) are checked when the step runs.
  */
 export const checkChannels: Check = {
@@ -40,6 +41,14 @@ export const checkChannels: Check = {
     }
     for (const s of ctx.resolution.scopes) {
       for (const c of s.workflow.channels) {
+        if (c.participants.length === 0) {
+          out.push(diag("channel_participants", c.nameRange, `channel "${c.name}" has no participants: nobody can post or receive on it`, { hint: `name the agents that talk on it: participants = [agent.<name>, ...]` }));
+        }
+        const named = new Set<string>();
+        for (const p of c.participants) {
+          if (named.has(p.ref)) out.push(diag("channel_participants", p.range, `channel "${c.name}": ${p.ref} is named twice in participants`, { hint: "name each agent once" }));
+          named.add(p.ref);
+        }
         for (const p of c.participants) {
           const name = p.ref.replace(/^agent\./, "");
           if (!spawned.has(name)) {

@@ -128,8 +128,17 @@ function toDiagnostic(e: ErrorObject, map: SourceMap, fallback: Range): Diagnost
     }
     case "type": {
       const want = [(e.params as { type: string | string[] }).type].flat().join(" or ");
-      return diag("invalid_type", rangeAt(map, ptr, fallback), `${where(ptr)}"${field}" must be ${want.replace("object", "an object (block)").replace(/\barray\b/, "a list")}, not ${typeName(e.data)}`, {
-        hint: want === "array" && typeof e.data === "string" ? `write a list: ${field} = [${JSON.stringify(e.data)}]` : undefined,
+      const expression = typeof e.data === "string" && /^\$\{[\s\S]*\}$/.test(e.data);
+      return diag("invalid_type", rangeAt(map, ptr, fallback), `${where(ptr)}"${field}" must be ${want.replace("object", "an object (block)").replace(/\barray\b/, "a list")}${expression && want === "array" ? " written out, not an expression" : `, not ${typeName(e.data)}`}`, {
+        // An expression where a list must be written out (HCL renders it as "${...}"): it is
+        // not evaluated here, so the hint is to spell the list out (found by a trial: the
+        // hint wrapped the expression in a list of one string).
+        hint:
+          want === "array" && typeof e.data === "string"
+            ? expression
+              ? `write the list out, item by item (${field} = [a, b]): it is read before the run, so an expression is not evaluated here`
+              : `write a list: ${field} = [${JSON.stringify(e.data)}]`
+            : undefined,
       });
     }
     case "enum": {

@@ -60,6 +60,7 @@ export const CODES = {
   channel_input: { severity: "error", doc: "A step that targets a channel needs input `post = { from, to, body }` or `recv = { as, from, timeout }`: exactly one, with those fields." },
   channel_not_participant: { severity: "error", doc: "A channel step's `from`, `to` or `as` is not one of the channel's participants." },
   channel_recv_unbounded: { severity: "error", doc: "A channel `recv` has no `timeout`: a message that never comes would hold the run for ever." },
+  channel_participants: { severity: "warning", doc: "A channel's participants list is empty (nobody can post or receive on it) or names an agent twice." },
   channel_participant_not_spawned: { severity: "error", doc: "A channel participant is an agent that no step of the workflow runs (referenced but never spawned)." },
   continue_outside_iteration: { severity: "error", doc: "`_continue` is used outside the body of an iterating step." },
   no_exit: { severity: "error", doc: "Nodes a run can reach never lead to a state, `_continue` or `return`: a run that gets there cannot end." },

@@ -129,6 +129,14 @@ ${steps.map((s, i) => `step "${s}" {
     expect(lines).toContain("edge edge:s499->done#success");
   }, 60_000);
 
+  it("Mermaid shows channels with their participants, and the steps that use them (a trial found none)", () => {
+    const m = cli(["graph", join(root, "examples", "review_panel"), "--format", "mermaid"]).stdout;
+    const channel = /(n\d+)\[\/"channel panel: security, maintainability"\\\]/.exec(m);
+    expect(channel, m).not.toBeNull();
+    // The panel's three channel steps (in the lenses' body) link to it.
+    expect(m.match(new RegExp(`-\\.-\\|uses\\| ${channel![1]}$`, "gm"))).toHaveLength(3);
+  });
+
   it("leaves the plain DOT of compile --format dot as it was (the Go tool's layout)", async () => {
     const plain = toDot(await graphOf(loop("")));
     expect(plain).not.toContain("id=");
