@@ -162,9 +162,11 @@ function fieldsOf(ctx: CheckContext, src: ExprSource): Map<string, { keyRange: R
   const value = src.value;
   if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
   for (const [k, v] of Object.entries(value)) {
+    // A YAML/JSON map: each field where it is written (found by a trial: every problem pointed at the whole map).
+    const member = src.members?.[k];
     const nested = src.nested?.find((n) => n.text === v);
-    const range = nested?.range ?? src.range;
-    out.set(k, { keyRange: src.range, range, text: typeof v === "string" && !v.includes("${") ? v : undefined, literal: typeof v === "string" && v.includes("${") ? undefined : v });
+    const range = member?.range ?? nested?.range ?? src.range;
+    out.set(k, { keyRange: member?.keyRange ?? member?.range ?? src.range, range, text: typeof v === "string" && !v.includes("${") ? v : undefined, literal: typeof v === "string" && v.includes("${") ? undefined : v });
   }
   return out;
 }

@@ -107,10 +107,21 @@ class Decoder {
         else if (x !== null && typeof x === "object") for (const [k, y] of Object.entries(x)) walk(y, childPointer(p, k));
       };
       walk(v, ptr);
-      return { kind: "composite", text: JSON.stringify(v), value: v, range, base: range.start.offset, exact: true, nested: parts };
+      return { kind: "composite", text: JSON.stringify(v), value: v, range, base: range.start.offset, exact: true, nested: parts, ...this.members(v, ptr) };
     }
     if (dynamic) return { kind: "template", text: v as string, value: v, range, base: e?.valueOffset ?? range.start.offset, exact: e?.valueOffset !== undefined };
-    return { kind: "literal", text: typeof v === "string" ? v : JSON.stringify(v), value: v, range, base: range.start.offset, exact: true };
+    return { kind: "literal", text: typeof v === "string" ? v : JSON.stringify(v), value: v, range, base: range.start.offset, exact: true, ...this.members(v, ptr) };
+  }
+
+  /** Where each key of a map value is written (`members`), or nothing for other values. */
+  private members(v: JsonValue, ptr: string): Pick<ExprSource, "members"> {
+    if (!isObj(v)) return {};
+    const members: NonNullable<ExprSource["members"]> = Object.create(null) as NonNullable<ExprSource["members"]>;
+    for (const k of Object.keys(v)) {
+      const m = this.map.get(childPointer(ptr, k));
+      if (m) members[k] = { range: m.range, ...(m.keyRange ? { keyRange: m.keyRange } : {}) };
+    }
+    return { members };
   }
 
   exprMap(v: JsonValue | undefined, ptr: string): Record<string, ExprSource> {

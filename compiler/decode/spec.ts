@@ -32,6 +32,11 @@ export interface ExprSource {
   exact: boolean;
   /** For `composite`: every template inside `value`, with its own position. */
   nested?: ExprSource[];
+  /**
+   * For a YAML/JSON map (`literal` or `composite`): where each of its own keys and values
+   * is written, so a problem with one field points at it, not at the whole map.
+   */
+  members?: Record<string, { range: Range; keyRange?: Range }>;
 }
 
 /** A path to another module as written, and the module it leads to once loaded (its id). */
