@@ -4,7 +4,7 @@
  * PASS/MISS beside each figure, and writes the same figures as JSON to
  * bench/out/latest.json. Nothing is asserted: a MISS is a figure, not a failure.
  *
- * Options: `--only cold,batch,scaling,engine,shell,composition,graph,channels,lsp,watch` (a subset), `--quick` (fewer runs, for a smoke
+ * Options: `--only cold,batch,scaling,engine,shell,composition,graph,channels,lsp,watch,workers` (a subset), `--quick` (fewer runs, for a smoke
  * test), `--runs N` (cold-start rounds, default 15).
  */
 import { cpus, loadavg } from "node:os";
@@ -22,6 +22,7 @@ import { graphBench, type GraphReport } from "./graph.js";
 import { channelsBench, type ChannelsReport } from "./channels.js";
 import { lspBench, type LspReport } from "./lsp.js";
 import { watchBench, type WatchReport } from "./watch.js";
+import { workersBench, type WorkersReport } from "./workers.js";
 
 /** The command-line options of the benchmark runner. */
 export interface BenchOptions {
@@ -32,13 +33,13 @@ export interface BenchOptions {
 
 /** Parses `--only`, `--quick` and `--runs` (unknown arguments are an error). */
 export function parseArgs(argv: string[]): BenchOptions {
-  const o: BenchOptions = { only: new Set(["cold", "batch", "scaling", "engine", "shell", "composition", "graph", "channels", "lsp", "watch"]), quick: false, runs: 15 };
+  const o: BenchOptions = { only: new Set(["cold", "batch", "scaling", "engine", "shell", "composition", "graph", "channels", "lsp", "watch", "workers"]), quick: false, runs: 15 };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--quick") o.quick = true;
     else if (a === "--only") o.only = new Set(argv[++i].split(","));
     else if (a === "--runs") o.runs = Number(argv[++i]);
-    else throw new Error(`unknown argument ${a} (use --only cold,batch,scaling,engine,shell,composition,graph,channels,lsp,watch, --quick, --runs N)`);
+    else throw new Error(`unknown argument ${a} (use --only cold,batch,scaling,engine,shell,composition,graph,channels,lsp,watch,workers, --quick, --runs N)`);
   }
   if (o.quick && !argv.includes("--runs")) o.runs = 3;
   return o;
@@ -86,6 +87,8 @@ async function main(): Promise<void> {
   if (opts.only.has("lsp")) lsp = await lspBench(root, opts.quick);
   let watch: WatchReport | undefined;
   if (opts.only.has("watch")) watch = await watchBench(root, opts.quick);
+  let workers: WorkersReport | undefined;
+  if (opts.only.has("workers")) workers = await workersBench(root, opts.quick);
 
   meta.loadavgEnd = loadavg().map((x) => Math.round(x * 100) / 100);
   meta.seconds = Math.round((Date.now() - started) / 100) / 10;
@@ -126,11 +129,15 @@ async function main(): Promise<void> {
     if (channels.agents.nats_skipped) lines.push(`channels: agents over NATS skipped: ${channels.agents.nats_skipped}`);
   }
   if (watch) lines.push(`validate --watch: re-validation of an edited example ${watch.example.revalidate_ms.toFixed(1)} ms vs a cold validate ${watch.example.cold_ms.toFixed(0)} ms = ${watch.example.speedup.toFixed(1)}× (goal ≥ 20×) ${watch.verdict}; one edited module of 100: ${watch.modules100.revalidate_ms.toFixed(1)} ms vs ${watch.modules100.cold_ms.toFixed(0)} ms`);
+  if (workers && !workers.skipped) {
+    const t = Object.entries(workers.throughput).map(([w, x]) => `${w}: ${x.steps_per_s.toFixed(0)}/s = ${x.ratio.toFixed(2)}× pgbench`).join(", ");
+    lines.push(`workers: durable noop steps ${t} (goal ≥ 0.5×) ${workers.verdicts.throughput}; takeover ${workers.takeover_after_kill_ms.toFixed(0)} ms after SIGKILL, ${workers.takeover_after_stop_ms.toFixed(0)} ms after SIGSTOP (TTL ${workers.lease_ttl_ms} ms, goal < 2×) ${workers.verdicts.takeover}; signal → next step p99 ${workers.signal_to_step_ms.p99.toFixed(0)} ms (goal < 100 ms) ${workers.verdicts.signal}`);
+  }
   if (lsp) lines.push(`lsp: diagnostics after an edit of a ${lsp.steps}-step file: p50 ${lsp.p50_ms.toFixed(1)} ms, p99 ${lsp.p99_ms.toFixed(1)} ms (goal p99 < 50 ms) ${lsp.verdict}`);
   process.stdout.write(`\nGoals\n=====\n${lines.map((l) => `  ${l}`).join("\n")}\n`);
 
   const file = join(paths.out, "latest.json");
-  writeFileSync(file, JSON.stringify({ meta, coldStart: cold, batch: bat, scaling: scale, engine: eng, shell, composition: comp, graph, channels, lsp, watch, goals: lines }, null, 2) + "\n");
+  writeFileSync(file, JSON.stringify({ meta, coldStart: cold, batch: bat, scaling: scale, engine: eng, shell, composition: comp, graph, channels, lsp, watch, workers, goals: lines }, null, 2) + "\n");
   process.stdout.write(`\nwrote ${file} (${meta.seconds} s; load average at the end ${meta.loadavgEnd.join(" ")})\n`);
 }
 

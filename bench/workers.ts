@@ -1,0 +1,223 @@
+/**
+ * Runs spread over workers (the scale-out issue, figures), on a throwaway PostgreSQL
+ * cluster with fsync on (bench/pg-cluster.ts), every figure from real `criteria worker`
+ * processes:
+ * - durable noop steps per second with 1, 2 and 4 workers (one run at a time each), as a
+ *   fraction of `pgbench`'s one-row insert commits per second at the same client count on
+ *   the same cluster in the same run (goal ≥ 0.5× per client);
+ * - takeover: a worker SIGKILLed (then another SIGSTOPped) in the middle of a step; the
+ *   time until another worker writes to that run (goal < 2× the lease TTL);
+ * - latency from a signal to the next step starting on a worker, p50/p99 (goal p99 < 100 ms).
+ * Prints figures; asserts nothing. Without PostgreSQL's programs it says so and skips.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { compile } from "../compiler/index.js";
+import type { Graph } from "../compiler/build/graph.js";
+import { apply, RunSubmitted } from "../engine/index.js";
+import { PostgresJournal } from "../engine/journal/postgres-journal.js";
+import { deliverSignal } from "../engine/run/signals.js";
+import { findPostgres, startCluster, type Cluster } from "./pg-cluster.js";
+import { fmt, fmtRatio, printTable, progress, verdict, type Verdict } from "./report.js";
+import { percentile } from "./stats.js";
+
+/** Figures of the workers benchmark (undefined `skipped` when it ran). */
+export interface WorkersReport {
+  skipped?: string;
+  /** By worker count: durable noop steps/s, pgbench inserts/s at that client count, and their ratio per client. */
+  throughput: Record<string, { steps_per_s: number; pgbench_tps: number; ratio: number }>;
+  lease_ttl_ms: number;
+  takeover_after_kill_ms: number;
+  takeover_after_stop_ms: number;
+  signal_to_step_ms: { p50: number; p99: number; n: number };
+  verdicts: Record<string, Verdict>;
+}
+
+const TTL_MS = 2000;
+
+/** Starts `criteria worker` (one run at a time) and resolves once it is advancing runs. */
+async function startWorker(root: string, url: string, stateDir: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [join(root, "bin", "criteria"), "worker", "--store", url, "--state-dir", stateDir, "--concurrency", "1"], {
+    env: { ...process.env, CI: "", CRITERIA_LEASE_TTL_MS: String(TTL_MS) },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  await new Promise<void>((resolve, reject) => {
+    let text = "";
+    const timer = setTimeout(() => reject(new Error(`the worker did not start: ${text}`)), 20_000);
+    child.stdout!.on("data", (d: Buffer) => {
+      text += d.toString();
+      if (text.includes("advancing runs of")) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.stderr!.on("data", (d: Buffer) => (text += d.toString()));
+  });
+  return child;
+}
+
+const stop = (c: ChildProcess) =>
+  new Promise<void>((r) => {
+    if (c.exitCode !== null || c.signalCode !== null) return r();
+    c.once("exit", () => r());
+    c.kill("SIGCONT");
+    c.kill("SIGKILL");
+  });
+
+/** One-row insert commits per second by pgbench with `clients` clients for `seconds`. */
+function pgbench(cluster: Cluster, clients: number, seconds: number, dir: string): number {
+  const script = join(dir, "insert.sql");
+  writeFileSync(script, "INSERT INTO bench_insert (v) VALUES (1);\n");
+  // Beside the server programs, or in Debian's directory of them (PATH may hold links to initdb and pg_ctl alone).
+  const debian = existsSync("/usr/lib/postgresql") ? readdirSync("/usr/lib/postgresql").sort().reverse().map((v) => join("/usr/lib/postgresql", v, "bin", "pgbench")) : [];
+  const program = [join(cluster.bin, "pgbench"), ...debian].find((p) => existsSync(p)) ?? "pgbench";
+  const r = spawnSync(program, ["-n", "-c", String(clients), "-j", String(clients), "-T", String(seconds), "-f", script, "-h", cluster.socketDir, "-U", "criteria", "postgres"], { encoding: "utf8" });
+  const tps = /tps = ([\d.]+)/.exec(r.stdout)?.[1];
+  if (r.status !== 0 || !tps) throw new Error(`pgbench failed (${r.error?.message ?? `exit ${r.status}`}): ${r.stderr || r.stdout}`);
+  return Number(tps);
+}
+
+/** Compiles a workflow text written to `dir`. */
+async function graphOf(dir: string, name: string, text: string): Promise<Graph> {
+  const file = join(dir, `${name}.hcl`);
+  writeFileSync(file, text);
+  const c = await compile(file);
+  if (!c.graph) throw new Error(`bench workflow ${name} does not compile: ${c.diagnostics.map((d) => d.message).join("; ")}`);
+  return c.graph;
+}
+
+/** Submits a run to the workers (`apply --detach`). */
+async function submit(graph: Graph, url: string, dir: string, runId: string): Promise<void> {
+  const r = await apply(graph, {}, { store: url, stateDir: join(dir, "submit"), baseDir: dir, runId, detach: true }).catch((e: unknown) => e);
+  if (!(r instanceof RunSubmitted)) throw new Error(`submitting ${runId}: ${String(r)}`);
+}
+
+/** Polls until `sql` (one row, column n) gives at least `want`, or 120 s pass. */
+async function waitFor(client: pg.Client, sql: string, params: unknown[], want: number): Promise<void> {
+  const end = Date.now() + 120_000;
+  for (;;) {
+    const { rows } = await client.query<{ n: string }>(sql, params);
+    if (Number(rows[0].n) >= want) return;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${sql} to reach ${want}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const noopChain = (n: number) =>
+  `workflow "noops" {\n  version = "1"\n  initial_state = "s0"\n  target_state = "done"\n}\nadapter "noop" "default" {}\n` +
+  Array.from({ length: n }, (_, i) => `step "s${i}" {\n  target = adapter.noop.default\n  outcome "success" { next = "${i + 1 < n ? `s${i + 1}` : "done"}" }\n}\n`).join("") +
+  `state "done" { terminal = true }\n`;
+
+/** Runs the workers benchmark against the built CLI under `root`. */
+export async function workersBench(root: string, quick: boolean): Promise<WorkersReport> {
+  const found = findPostgres();
+  const empty: WorkersReport = { throughput: {}, lease_ttl_ms: TTL_MS, takeover_after_kill_ms: NaN, takeover_after_stop_ms: NaN, signal_to_step_ms: { p50: NaN, p99: NaN, n: 0 }, verdicts: {} };
+  if ("missing" in found) {
+    console.log(`workers: skipped: ${found.missing}`);
+    return { ...empty, skipped: found.missing };
+  }
+  const dir = mkdtempSync(join(tmpdir(), "criteria-bench-workers-"));
+  const cluster = await startCluster(found.bin, { durable: true });
+  const children: ChildProcess[] = [];
+  const report = empty;
+  const admin = new pg.Client({ connectionString: cluster.url });
+  try {
+    await admin.connect();
+    await admin.query("CREATE TABLE bench_insert (v int)");
+    // 1. Throughput: R runs of S noop steps, W workers.
+    const steps = 10;
+    const runsPer = quick ? 6 : 15;
+    const chain = await graphOf(dir, "noops", noopChain(steps));
+    for (const workers of [1, 2, 4]) {
+      progress(`workers: ${workers} worker(s), noop steps`);
+      const url = await cluster.freshDatabase();
+      const db = new pg.Client({ connectionString: url });
+      await db.connect();
+      const ws = await Promise.all(Array.from({ length: workers }, (_, i) => startWorker(root, url, join(dir, `t${workers}-${i}`))));
+      children.push(...ws);
+      const runs = runsPer * workers;
+      const t = performance.now();
+      for (let i = 0; i < runs; i++) await submit(chain, url, dir, `n${i}`);
+      await waitFor(db, "SELECT count(*) AS n FROM runs WHERE parent_run_id IS NULL AND status <> 'active'", [], runs);
+      const seconds = (performance.now() - t) / 1000;
+      await db.end();
+      await Promise.all(ws.map(stop));
+      const tps = pgbench(cluster, workers, quick ? 3 : 5, dir);
+      const stepsPerS = (runs * steps) / seconds;
+      report.throughput[String(workers)] = { steps_per_s: stepsPerS, pgbench_tps: tps, ratio: stepsPerS / tps };
+    }
+    // 2. Takeover: a run mid-step on the worker that holds it; that worker killed (then stopped).
+    const slow = await graphOf(dir, "slow", `workflow "slow" {\n  version = "1"\n  initial_state = "work"\n  target_state = "done"\n}\nadapter "shell" "default" {}\nstep "work" {\n  target = adapter.shell.default\n  input { command = "sleep 3" }\n  outcome "success" { next = "done" }\n}\nstate "done" { terminal = true }\n`);
+    for (const how of ["SIGKILL", "SIGSTOP"] as const) {
+      progress(`workers: takeover after ${how}`);
+      const url = await cluster.freshDatabase();
+      const db = new pg.Client({ connectionString: url });
+      await db.connect();
+      const first = await startWorker(root, url, join(dir, `k-${how}-a`));
+      children.push(first);
+      await submit(slow, url, dir, "k");
+      await waitFor(db, "SELECT count(*) AS n FROM journal WHERE entry_type = 'step.attempt.started'", [], 1);
+      const second = await startWorker(root, url, join(dir, `k-${how}-b`));
+      children.push(second);
+      const before = Number((await db.query<{ n: string }>("SELECT max(seq) AS n FROM journal")).rows[0].n);
+      const t = performance.now();
+      first.kill(how);
+      await waitFor(db, "SELECT count(*) AS n FROM journal WHERE seq > $1", [before], 1);
+      const ms = performance.now() - t;
+      if (how === "SIGKILL") report.takeover_after_kill_ms = ms;
+      else report.takeover_after_stop_ms = ms;
+      await db.end();
+      await Promise.all([first, second].map(stop));
+    }
+    // 3. Signal → the next step starting on a worker.
+    progress("workers: signal to next step");
+    const gate = await graphOf(dir, "gate", `workflow "gate" {\n  version = "1"\n  initial_state = "go"\n  target_state = "done"\n}\nadapter "noop" "default" {}\nwait "go" {\n  signal = "go"\n  outcome "received" { next = "next" }\n}\nstep "next" {\n  target = adapter.noop.default\n  outcome "success" { next = "done" }\n}\nstate "done" { terminal = true }\n`);
+    const url = await cluster.freshDatabase();
+    const db = new pg.Client({ connectionString: url });
+    await db.connect();
+    const ws = await Promise.all([0, 1].map((i) => startWorker(root, url, join(dir, `s-${i}`))));
+    children.push(...ws);
+    const journal = await PostgresJournal.open(url, { stateDir: join(dir, "signals") });
+    const latencies: number[] = [];
+    const n = quick ? 10 : 40;
+    for (let i = 0; i < n; i++) {
+      const run = `g${i}`;
+      await submit(gate, url, dir, run);
+      // Parked at the wait, its lease given back.
+      await waitFor(db, "SELECT count(*) AS n FROM journal WHERE run_id = $1 AND entry_type = 'wait.started'", [run], 1);
+      await waitFor(db, "SELECT count(*) AS n FROM (SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM leases WHERE root_run_id = $1 AND owner IS NOT NULL AND expires_at > clock_timestamp())) x", [run], 1);
+      const t = Date.now();
+      await deliverSignal(journal, run, "go", null, "bench", t);
+      await waitFor(db, "SELECT count(*) AS n FROM journal WHERE run_id = $1 AND step_id = 'next' AND entry_type = 'step.attempt.started'", [run], 1);
+      const { rows } = await db.query<{ at_ms: string }>("SELECT at_ms FROM journal WHERE run_id = $1 AND step_id = 'next' AND entry_type = 'step.attempt.started'", [run]);
+      latencies.push(Number(rows[0].at_ms) - t);
+    }
+    await journal.close();
+    await db.end();
+    report.signal_to_step_ms = { p50: percentile(latencies, 50), p99: percentile(latencies, 99), n };
+    const per = Object.values(report.throughput);
+    report.verdicts = {
+      throughput: per.length && per.every((x) => x.ratio >= 0.5) ? "PASS" : "MISS",
+      takeover: verdict(Math.max(report.takeover_after_kill_ms, report.takeover_after_stop_ms), 2 * TTL_MS, true),
+      signal: verdict(report.signal_to_step_ms.p99, 100, true),
+    };
+  } finally {
+    await Promise.all(children.map(stop));
+    await admin.end().catch(() => undefined);
+    cluster.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  printTable(
+    "Workers on PostgreSQL (fsync on; criteria worker processes, one run at a time each)",
+    ["workers", "noop steps/s", "pgbench inserts/s", "ratio", "goal"],
+    Object.entries(report.throughput).map(([w, x]) => [w, fmt(x.steps_per_s), fmt(x.pgbench_tps), fmtRatio(x.ratio), "≥ 0.5×"]),
+    [
+      `takeover after SIGKILL: ${fmt(report.takeover_after_kill_ms)} ms, after SIGSTOP: ${fmt(report.takeover_after_stop_ms)} ms (lease TTL ${TTL_MS} ms; goal < ${2 * TTL_MS} ms) ${report.verdicts.takeover}`,
+      `signal → next step started: p50 ${fmt(report.signal_to_step_ms.p50)} ms, p99 ${fmt(report.signal_to_step_ms.p99)} ms over ${report.signal_to_step_ms.n} (goal p99 < 100 ms) ${report.verdicts.signal}`,
+    ],
+  );
+  return report;
+}
