@@ -86,6 +86,16 @@ describe.skipIf(skip !== undefined)("workers under chaos", () => {
     let round = 0;
     let frozenHeld = 0;
     const deadline = Date.now() + 150_000;
+    /** SIGKILLs a live worker (not one frozen, nor `spare`) and starts another in its place. */
+    const killOne = (spare?: WorkerProcess) => {
+      const candidates = live.filter((w) => !frozen.includes(w) && w !== spare);
+      const victim = candidates[Math.floor(random() * candidates.length)];
+      live.splice(live.indexOf(victim), 1);
+      process.kill(-victim.child.pid!, "SIGKILL");
+      killed.push(victim);
+      kills++;
+      live.push(start());
+    };
     const allEnded = () => until(url, (rows) => rows.length === RUNS && rows.every((r) => r.status !== "active"), 0);
     while (Date.now() < deadline && !(await allEnded()).every((r) => r.status !== "active")) {
       await new Promise((r) => setTimeout(r, 800 + random() * 1200));
@@ -100,21 +110,18 @@ describe.skipIf(skip !== undefined)("workers under chaos", () => {
         frozenHeld = held.get(busy.child.pid!)!;
         busy.child.kill("SIGSTOP");
         // Frozen until every run it held has been taken over by another worker (20 s at most).
+        // The kills go on meanwhile (one per lease period until three were made): on a slow
+        // machine the freeze may last until the runs are nearly done, and the test failed
+        // for having made only two kills (found in a loaded run).
         const thawAt = Date.now() + 20_000;
-        do await new Promise((r) => setTimeout(r, TTL_MS));
-        while ((await heldBy(url, busy.child.pid!)) > 0 && Date.now() < thawAt);
+        do {
+          await new Promise((r) => setTimeout(r, TTL_MS));
+          if (kills < 3) killOne(busy);
+        } while ((await heldBy(url, busy.child.pid!)) > 0 && Date.now() < thawAt);
         busy.child.kill("SIGCONT");
         frozen.push(busy);
         stops++;
-      } else {
-        const candidates = live.filter((w) => !frozen.includes(w));
-        const victim = candidates[Math.floor(random() * candidates.length)];
-        live.splice(live.indexOf(victim), 1);
-        process.kill(-victim.child.pid!, "SIGKILL");
-        killed.push(victim);
-        kills++;
-        live.push(start());
-      }
+      } else killOne();
     }
     const rows = await allEnded();
     for (const w of live) {
