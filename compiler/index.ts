@@ -137,7 +137,8 @@ async function run(path: string, cwd: string, opts: CompileOptions, out: Compila
     const signature = [m.kind, m === set.entry ? "entry" : "callee", cwd, ...m.edges.map((e) => `${e.kind}\u0000${e.to ?? ""}\u0000${e.cut ?? ""}`), ...m.diagnostics.map((d) => d.code)].join("\u0001");
     const files = m.files.map((f) => set.sources.get(f));
     const callees = m.edges.map((e) => (e.to !== undefined ? units.get(e.to) : undefined));
-    const kept = opts.parseCache ? opts.unitCache?.get(m.id) : undefined;
+    // A module with an edge cut for closing a cycle reads that module's document (its name) unseen: never re-used.
+    const kept = opts.parseCache && !m.edges.some((e) => e.cut !== undefined) ? opts.unitCache?.get(m.id) : undefined;
     const same = <T>(a: T[], b: T[]) => a.length === b.length && a.every((x, i) => x === b[i]);
     if (kept && kept.signature === signature && same(kept.files, files) && same(kept.callees, callees)) {
       units.set(m.id, kept.unit);
