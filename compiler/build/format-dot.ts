@@ -1,5 +1,5 @@
 import type { Graph } from "./graph.js";
-import { expectedOf, graphEdges, moduleCalls, unboundedLoopEdges } from "./graph-edges.js";
+import { channelUses, expectedOf, graphEdges, moduleCalls, unboundedLoopEdges } from "./graph-edges.js";
 
 /**
  * How {@link toDot} draws: plain (the Go tool's layout, what `compile --format dot`
@@ -138,15 +138,9 @@ function body(g: Graph, prefix: string, ind: string, lines: string[], outer: Gra
     lines.push(`${ind}${id(c.step)} -> ${q(`${MODULE_PREFIX}${c.module}/__start__`)} [style=dashed, label="calls"${style.picture ? `,id=${q(`edge:${prefix}${c.step}->${MODULE_PREFIX}${c.module}/__start__#calls`)}` : ""}];`);
   }
   if (style.picture) {
-    for (const s of g.steps) {
-      if (s.target.kind !== "channel") continue;
-      // The channel is drawn where it is declared: this graph, or the nearest enclosing one
-      // (`outer` is innermost first; each one's prefix is one segment shorter).
-      const name = s.target.name;
-      const segments = prefix.split("/").filter(Boolean);
-      const chain = [{ g, prefix }, ...outer.map((o, k) => ({ g: o, prefix: segments.slice(0, segments.length - k - 1).map((x) => `${x}/`).join("") }))];
-      const at = (chain.find((c) => c.g.channels.some((ch) => ch.name === name)) ?? chain[0]).prefix;
-      lines.push(`${ind}${id(s.name)} -> ${q(`${at}channel.${name}`)} [style=dotted, arrowhead=none, label="uses",id=${q(`edge:${prefix}${s.name}->${at}channel.${name}#uses`)}];`);
+    // The channel is drawn where it is declared: this graph, or the nearest enclosing one.
+    for (const u of channelUses(g, prefix, outer)) {
+      lines.push(`${ind}${id(u.step)} -> ${q(`${u.at}channel.${u.channel}`)} [style=dotted, arrowhead=none, label="uses",id=${q(`edge:${prefix}${u.step}->${u.at}channel.${u.channel}#uses`)}];`);
     }
   }
 }

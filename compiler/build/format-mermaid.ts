@@ -1,5 +1,5 @@
 import type { Graph } from "./graph.js";
-import { expectedOf, graphEdges, moduleCalls } from "./graph-edges.js";
+import { channelUses, expectedOf, graphEdges, moduleCalls } from "./graph-edges.js";
 
 /**
  * A Mermaid `flowchart LR` of a graph: the same nodes and edges as {@link toDot}
@@ -42,15 +42,7 @@ export function toMermaid(g: Graph): string {
       if ((e.to === "_continue" || e.to === "return") && !ids.has(prefix + e.to)) lines.push(`${ind}${id(prefix + e.to)}([${e.to}])`);
       lines.push(`${ind}${id(prefix + e.from)} -->|${label(e.label)}| ${id(prefix + e.to)}`);
     }
-    for (const st of gr.steps) {
-      if (st.target.kind !== "channel") continue;
-      // The channel as declared: here, or in the nearest enclosing graph (`outer` is innermost first).
-      const segments = prefix.split("/").filter(Boolean);
-      const chain = [{ g: gr, prefix }, ...outer.map((o, k) => ({ g: o, prefix: segments.slice(0, segments.length - k - 1).map((x) => `${x}/`).join("") }))];
-      const name = st.target.name;
-      const at = (chain.find((c) => c.g.channels.some((ch) => ch.name === name)) ?? chain[0]).prefix;
-      lines.push(`${ind}${id(prefix + st.name)} -.-|uses| ${id(`${at}channel.${name}`)}`);
-    }
+    for (const u of channelUses(gr, prefix, outer)) lines.push(`${ind}${id(prefix + u.step)} -.-|uses| ${id(`${u.at}channel.${u.channel}`)}`);
     for (const c of moduleCalls(gr, outer)) calls.push(`  ${id(prefix + c.step)} -.->|calls| ${id(`module:${c.module}/__start__`)}`);
   };
   const calls: string[] = [];

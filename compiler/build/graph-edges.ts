@@ -55,6 +55,29 @@ export function moduleCalls(g: Graph, outer: Graph[] = []): ModuleCall[] {
   return out;
 }
 
+/** A step of `g` that posts or receives on a channel, and the prefix of the graph that declares the channel. */
+export interface ChannelUse {
+  step: string;
+  channel: string;
+  /** The node-id prefix of the graph that declares it: `g`'s own, or the nearest enclosing graph's. */
+  at: string;
+}
+
+/**
+ * The channel steps of `g` (a graph drawn under node-id `prefix`, `outer` its enclosing
+ * graphs innermost first, each one's prefix one segment shorter), each with where its
+ * channel is declared: `g`, or the nearest enclosing graph that declares one of that name.
+ */
+export function channelUses(g: Graph, prefix: string, outer: Graph[] = []): ChannelUse[] {
+  const segments = prefix.split("/").filter(Boolean);
+  const chain = [{ g, prefix }, ...outer.map((o, k) => ({ g: o, prefix: segments.slice(0, segments.length - k - 1).map((x) => `${x}/`).join("") }))];
+  return g.steps.flatMap((s) => {
+    if (s.target.kind !== "channel") return [];
+    const name = s.target.name;
+    return [{ step: s.name, channel: name, at: (chain.find((c) => c.g.channels.some((ch) => ch.name === name)) ?? chain[0]).prefix }];
+  });
+}
+
 /** What a module's graph expects from its caller: `adapter.T.N` and `agent.N` (its inherited entries). */
 export function expectedOf(g: Graph): string[] {
   return [...g.adapters.filter((a) => a.inherited && !a.implicit).map((a) => `adapter.${a.id}`), ...g.agents.filter((a) => a.inherited).map((a) => `agent.${a.name}`)];
