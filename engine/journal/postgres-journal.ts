@@ -86,6 +86,15 @@ export async function wake(c: Pick<PoolClient, "query">, run: string, atMs?: num
   ]);
 }
 
+/**
+ * Waits for every query of a pipelined flight (each is answered, or fails, in turn; none left
+ * unobserved) and throws the first failure.
+ */
+async function settle(queries: (Promise<unknown> | undefined)[]): Promise<void> {
+  const failed = (await Promise.allSettled(queries)).find((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (failed) throw failed.reason;
+}
+
 /** Rows of a run tree read per round trip by {@link PostgresJournal.scan}. */
 const SCAN_PAGE = 1000;
 
@@ -126,8 +135,12 @@ export class PostgresJournal implements Journal {
   /** Workers share this database: graphile-worker's schema is there, and wake-ups go to its queue. */
   private queue = false;
 
+  /** The queue's connections, once asked for. */
+  private queuePool?: Pool;
+
   private constructor(
     private readonly pool: Pool,
+    private readonly plainPool: () => Pool,
     readonly location: string,
     readonly stateDir: string,
     private readonly ttlMs: number,
@@ -145,10 +158,16 @@ export class PostgresJournal implements Journal {
     const location = withoutPassword(url);
     const pg = createRequire(import.meta.url)("pg") as typeof import("pg");
     const types = { getTypeParser: (oid: number, format?: "text" | "binary") => (oid === INT8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as "text")) };
-    const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 4, types, connectionTimeoutMillis: 10_000 });
-    // An idle client's error (the server restarted) must not crash the process: the next query reports it.
-    pool.on("error", () => undefined);
-    const j = new PostgresJournal(pool, location, opts.stateDir, opts.leaseTtlMs ?? (Number(process.env.CRITERIA_LEASE_TTL_MS) || DEFAULT_LEASE_TTL_MS));
+    // The journal's own connections are pipelined (an append sends its statements in two
+    // flights); graphile-worker gets plain ones, made on first use (`connections`).
+    const pools = (pipeline: boolean) => {
+      const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 4, types, connectionTimeoutMillis: 10_000, pipeline });
+      // An idle client's error (the server restarted) must not crash the process: the next query reports it.
+      pool.on("error", () => undefined);
+      return pool;
+    };
+    const pool = pools(true);
+    const j = new PostgresJournal(pool, () => pools(false), location, opts.stateDir, opts.leaseTtlMs ?? (Number(process.env.CRITERIA_LEASE_TTL_MS) || DEFAULT_LEASE_TTL_MS));
     try {
       if (opts.mustExist) {
         const r = await pool.query("SELECT to_regclass('journal') IS NOT NULL AS present");
@@ -175,9 +194,12 @@ export class PostgresJournal implements Journal {
     this.queue = true;
   }
 
-  /** The connection pool (the worker's queue shares it). */
+  /**
+   * Connections for the worker's queue (graphile-worker) and its sweeper: the same database,
+   * a pool of its own without pipelining (made on first use, ended by {@link close}).
+   */
   get connections(): Pool {
-    return this.pool;
+    return (this.queuePool ??= this.plainPool());
   }
 
   /** Runs `f` in one transaction on one client; rolls back when it throws. */
@@ -199,81 +221,98 @@ export class PostgresJournal implements Journal {
 
   /** Serialises writers of one run tree until the transaction ends. */
   private lockTree(c: PoolClient, root: string) {
-    return c.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [root]);
+    return c.query({ name: "criteria_lock_tree", text: "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", values: [root] });
   }
 
+  /**
+   * One transaction in two flights (the pool's connections are pipelined: each flight is
+   * sent whole before its answers are read): first `BEGIN`, the tree's lock, the lease row,
+   * the signal and message checks and the seqs; then, once they are judged, the rows, the
+   * runs index, the memory, the wake-ups and `COMMIT`. Two round trips instead of one per
+   * statement, and the statements of every append prepared once per connection (the
+   * scale-out issue's steps/s figure: a worker was mostly waiting on them).
+   */
   async append(rootRunId: string, entries: NewEntry[], opts: AppendOptions = {}): Promise<JournalEntry[]> {
+    let c: PoolClient | undefined;
     try {
-      return await this.transaction(async (c) => {
-        await this.lockTree(c, rootRunId);
-        await this.checkLease(c, opts.lease ?? rootRunId, opts.lease !== undefined);
-        if (opts.consumes !== undefined) {
-          const { rowCount } = await c.query(
-            "SELECT 1 FROM journal WHERE root_run_id = $1 AND entry_type IN ('wait.completed', 'approval.decided') AND (payload::jsonb ->> 'signal_seq')::int8 = $2 LIMIT 1",
-            [rootRunId, opts.consumes],
-          );
-          if (rowCount) throw new SignalTakenError(opts.consumes);
+      const leaseRoot = opts.lease ?? rootRunId;
+      const held = this.heldLease(leaseRoot, opts.lease !== undefined);
+      c = await this.pool.connect();
+      const begin = [c.query("BEGIN"), opts.sync === false ? c.query("SET LOCAL synchronous_commit = off") : undefined, this.lockTree(c, rootRunId)];
+      const lease = held ? c.query<{ owner: string | null; epoch: number }>({ name: "criteria_lease", text: "SELECT owner, epoch FROM leases WHERE root_run_id = $1", values: [leaseRoot] }) : undefined;
+      const consumed =
+        opts.consumes !== undefined
+          ? c.query("SELECT 1 FROM journal WHERE root_run_id = $1 AND entry_type IN ('wait.completed', 'approval.decided') AND (payload::jsonb ->> 'signal_seq')::int8 = $2 LIMIT 1", [rootRunId, opts.consumes])
+          : undefined;
+      const taken =
+        opts.takes !== undefined
+          ? c.query("SELECT 1 FROM journal WHERE root_run_id = $1 AND seq > $2 AND entry_type = 'effect.confirmed' AND payload::jsonb -> 'received' ->> 'id' = $3 LIMIT 1", [rootRunId, opts.takes.after, opts.takes.id])
+          : undefined;
+      // The seqs (each checksum covers its seq), taken under the tree's lock: in commit order.
+      const seqs = c.query<{ seq: number }>({ name: "criteria_seqs", text: "SELECT nextval(pg_get_serial_sequence('journal', 'seq')) AS seq FROM generate_series(1, $1::int)", values: [entries.length] });
+      await settle([...begin, lease, consumed, taken, seqs]);
+      if (held && lease) {
+        const row = (await lease).rows[0];
+        if (row?.owner !== this.owner || row.epoch !== held.epoch) {
+          held.lost = "another process took it over";
+          throw new LeaseLostError(leaseRoot, held.lost);
         }
-        if (opts.takes !== undefined) {
-          const { rowCount } = await c.query("SELECT 1 FROM journal WHERE root_run_id = $1 AND seq > $2 AND entry_type = 'effect.confirmed' AND payload::jsonb -> 'received' ->> 'id' = $3 LIMIT 1", [
-            rootRunId,
-            opts.takes.after,
-            opts.takes.id,
-          ]);
-          if (rowCount) throw new MessageTakenError(opts.takes.id);
+      }
+      if (consumed && (await consumed).rowCount) throw new SignalTakenError(opts.consumes!);
+      if (taken && (await taken).rowCount) throw new MessageTakenError(opts.takes!.id);
+      const numbers = (await seqs).rows.map((r) => r.seq).sort((x, y) => x - y);
+      // Every row made before any is sent: an entry that cannot be written (a payload JSON
+      // cannot hold) fails the append with nothing of its flight on the wire.
+      const rows = entries.map((e, i) => {
+        const payload = canonicalJson(e.payload);
+        const seq = numbers[i];
+        return [seq, rootRunId, e.run_id, e.step_id, e.attempt, e.entry_type, e.at_ms, payload, checksum(seq, rootRunId, e.run_id, e.step_id, e.attempt, e.entry_type, e.at_ms, payload)];
+      });
+      const writes: Promise<unknown>[] = [];
+      const out: JournalEntry[] = [];
+      for (const [i, e] of entries.entries()) {
+        const seq = numbers[i];
+        const values = rows[i];
+        writes.push(c.query({ name: "criteria_insert", text: "INSERT INTO journal (seq, root_run_id, run_id, step_id, attempt, entry_type, at_ms, payload, checksum) OVERRIDING SYSTEM VALUE VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)", values }));
+        if (e.entry_type === "run.spawned") writes.push(indexSpawned(c, rootRunId, e.run_id, e.at_ms, e.payload));
+        else if (e.entry_type === "run.completed") {
+          const p = e.payload;
+          writes.push(indexCompleted(c, e.run_id, e.at_ms, p));
+          // After the index's update in the same flight: the run's identity is read from its row.
+          if (p.success && Object.keys(p.outputs).length > 0)
+            writes.push(c.query("INSERT INTO memory (identity, run_id, at_ms, text) SELECT identity, run_id, $2, $3 FROM runs WHERE run_id = $1 AND identity IS NOT NULL", [e.run_id, e.at_ms, memoryText(p.outputs)]));
         }
-        const out: JournalEntry[] = [];
-        // The seqs first (each checksum covers its seq), taken under the tree's lock: in commit order.
-        const { rows: seqs } = await c.query<{ seq: number }>("SELECT nextval(pg_get_serial_sequence('journal', 'seq')) AS seq FROM generate_series(1, $1::int)", [entries.length]);
-        const numbers = seqs.map((r) => r.seq).sort((x, y) => x - y);
-        for (const [i, e] of entries.entries()) {
-          const payload = canonicalJson(e.payload);
-          const seq = numbers[i];
-          await c.query("INSERT INTO journal (seq, root_run_id, run_id, step_id, attempt, entry_type, at_ms, payload, checksum) OVERRIDING SYSTEM VALUE VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)", [
-            seq,
-            rootRunId,
-            e.run_id,
-            e.step_id,
-            e.attempt,
-            e.entry_type,
-            e.at_ms,
-            payload,
-            checksum(seq, rootRunId, e.run_id, e.step_id, e.attempt, e.entry_type, e.at_ms, payload),
-          ]);
-          if (e.entry_type === "run.spawned") await indexSpawned(c, rootRunId, e.run_id, e.at_ms, e.payload);
-          else if (e.entry_type === "run.completed") {
-            const p = e.payload;
-            const identity = await indexCompleted(c, e.run_id, e.at_ms, p);
-            if (identity && p.success && Object.keys(p.outputs).length > 0) await c.query("INSERT INTO memory (identity, run_id, at_ms, text) VALUES ($1, $2, $3, $4)", [identity, e.run_id, e.at_ms, memoryText(p.outputs)]);
-          }
-          out.push({ ...e, seq } as JournalEntry);
-        }
-        if (opts.wake && this.queue) for (const w of [opts.wake].flat()) for (const run of w.runs ?? [rootRunId]) await wake(c, run, w.atMs);
-        return out;
-      }, opts);
+        out.push({ ...e, seq } as JournalEntry);
+      }
+      if (opts.wake && this.queue) for (const w of [opts.wake].flat()) for (const run of w.runs ?? [rootRunId]) writes.push(wake(c, run, w.atMs));
+      // A failed write leaves the transaction aborted, and PostgreSQL then ends it at COMMIT
+      // with a rollback: nothing of the flight is kept, and the write's error is thrown.
+      writes.push(c.query("COMMIT"));
+      await settle(writes);
+      return out;
     } catch (err) {
+      if (c) await c.query("ROLLBACK").catch(() => undefined);
       if (err instanceof LeaseLostError || err instanceof SignalTakenError || err instanceof MessageTakenError) throw err;
       throw new JournalWriteError(`cannot write the journal ${this.location}: ${storageReason(err)}`);
+    } finally {
+      c?.release();
     }
   }
 
   /**
-   * Inside an append: the lease on `root` (a run tree's, or a child run's), if this journal
-   * took one, is still its own; when `named` (the caller said it holds it), holding none is a loss too.
+   * Before an append: the lease on `root` (a run tree's, or a child run's) this journal holds,
+   * to be checked in the append's transaction; undefined when it took none (and the caller did
+   * not say it holds one: when `named`, holding none is a loss too).
    * @throws LeaseLostError
    */
-  private async checkLease(c: PoolClient, root: string, named: boolean): Promise<void> {
+  private heldLease(root: string, named: boolean): Held | undefined {
     const h = this.held.get(root);
     if (!h) {
       if (named) throw new LeaseLostError(root, NOT_HELD);
-      return;
+      return undefined;
     }
     if (h.lost) throw new LeaseLostError(root, h.lost);
-    const { rows } = await c.query<{ owner: string | null; epoch: number }>("SELECT owner, epoch FROM leases WHERE root_run_id = $1", [root]);
-    if (rows[0]?.owner !== this.owner || rows[0].epoch !== h.epoch) {
-      h.lost = "another process took it over";
-      throw new LeaseLostError(root, h.lost);
-    }
+    return h;
   }
 
   async read(rootRunId: string, afterSeq = 0): Promise<{ entries: JournalEntry[]; corrupt?: string; damage?: Damage }> {
@@ -463,7 +502,7 @@ export class PostgresJournal implements Journal {
     if (this.closed) return;
     this.closed = true;
     for (const root of [...this.held.keys()]) this.stopHeartbeat(root);
-    await this.pool.end().catch(() => undefined);
+    await Promise.all([this.pool, this.queuePool].map((p) => p?.end().catch(() => undefined)));
   }
 
   private stopHeartbeat(root: string): void {

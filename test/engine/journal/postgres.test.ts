@@ -1,11 +1,12 @@
 /**
  * The PostgreSQL journal against the Journal contract, on a real cluster started by the
  * test (test/engine/journal/postgres-cluster.ts), and what only it does: open errors with
- * the URL's password hidden, a database without a journal.
+ * the URL's password hidden, a database without a journal, pipelined appends that keep
+ * nothing of a refused flight.
  */
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { JournalOpenError } from "../../../engine/journal/errors.js";
+import { JournalOpenError, JournalWriteError } from "../../../engine/journal/errors.js";
 import { PostgresJournal } from "../../../engine/journal/postgres-journal.js";
 import { prepareQueue } from "../../../engine/worker/worker.js";
 import { withoutPassword } from "../../../engine/journal/store-url.js";
@@ -94,6 +95,43 @@ describe.skipIf(skip !== undefined)("PostgreSQL journal", () => {
       expect(withoutPassword("postgresql://c@localhost/postgres?host=/tmp/pgt")).toBe("postgresql://c@localhost/postgres?host=/tmp/pgt");
       expect(withoutPassword("postgres:criteria:TopSecret4@127.0.0.1/x")).not.toContain("TopSecret4");
       expect(withoutPassword("not a url")).toBe("(not a URL)");
+    });
+  });
+
+  describe("PostgreSQL journal: pipelined appends", () => {
+    it("an append whose row the server refuses in its second flight keeps nothing of it, wake-ups included, and the connection serves again", async () => {
+      // The append is pipelined in two flights (engine/journal/postgres-journal.ts): here the
+      // second flight's second INSERT fails on the server (PostgreSQL's text holds no NUL),
+      // after the first INSERT, the index row and the wake-up were sent.
+      const url = await cluster().freshDatabase();
+      const j = await PostgresJournal.open(url, { stateDir: "/nonexistent", poolSize: 1 });
+      try {
+        await prepareQueue(j);
+        const spawned = { run_id: "r", step_id: "", attempt: 0, entry_type: "run.spawned" as const, at_ms: 1, payload: { workflow: "w", inputs: {}, spec_hash: "h" } };
+        const bad = { run_id: "r", step_id: "a\u0000b", attempt: 1, entry_type: "signal.received" as const, at_ms: 2, payload: { name: "go" } };
+        await expect(j.append("r", [spawned, bad], { wake: {} })).rejects.toBeInstanceOf(JournalWriteError);
+        expect((await j.read("r")).entries).toEqual([]);
+        expect(await j.runs()).toEqual([]);
+        expect((await j.connections.query("SELECT count(*)::int AS n FROM graphile_worker._private_jobs")).rows[0].n).toBe(0);
+        // The one connection is usable again, with its transaction ended.
+        expect(await j.append("r", [spawned], { wake: {} })).toHaveLength(1);
+        expect((await j.runs()).map((r) => r.status)).toEqual(["active"]);
+      } finally {
+        await j.close();
+      }
+    });
+
+    it("a completed run's outputs reach memory under the identity its index row holds, in the append's flight", async () => {
+      const url = await cluster().freshDatabase();
+      const j = await PostgresJournal.open(url, { stateDir: "/nonexistent" });
+      try {
+        const at = (entry_type: "run.spawned" | "run.completed", payload: object) => ({ run_id: "r", step_id: "", attempt: 0, entry_type, at_ms: 5, payload }) as never;
+        await j.append("r", [at("run.spawned", { workflow: "w", inputs: {}, spec_hash: "h", identity: "reviewer" })]);
+        await j.append("r", [at("run.completed", { success: true, state: "done", outputs: { verdict: "approve" } })]);
+        expect(await j.recall("reviewer", "verdict", 1000, "other")).toEqual([{ run_id: "r", at_ms: 5, text: "verdict: approve" }]);
+      } finally {
+        await j.close();
+      }
     });
   });
 });
