@@ -37,6 +37,8 @@ export interface AttemptRecord {
   transientAttempts: Set<number>;
   /** A channel receive's deadline, as its first attempt recorded it (later attempts keep it). */
   recvUntil?: number;
+  /** The attempt that last recorded a channel receive (a parked receive goes on in it under workers). */
+  recvAttempt?: number;
 }
 
 /** Results the runner retries, within `policy.max_step_retries`. */
@@ -51,6 +53,12 @@ export interface TreeRecord {
   consumed: Set<number>;
   /** Each channel's messages, in journal order (one per id), and the ids a receive took. */
   channels: Map<string, ChannelRecord>;
+  /**
+   * Channel receives recorded and not confirmed, by idempotency key: who may be waiting for
+   * a message (a post wakes their runs' jobs under workers). One whose step ended otherwise
+   * (a crash) stays: waking it is harmless.
+   */
+  receiving: Map<string, { run_id: string; channel: string; as: string; from?: string }>;
   lastSeq: number;
 }
 
@@ -86,7 +94,7 @@ export function emptyRecord(runId: string): RunRecord {
  * run and a resumed one hold the same state.
  */
 export function foldEntries(entries: Iterable<JournalEntry>, into?: TreeRecord): TreeRecord {
-  const tree: TreeRecord = into ?? { runs: new Map(), signals: [], consumed: new Set(), channels: new Map(), lastSeq: 0 };
+  const tree: TreeRecord = into ?? { runs: new Map(), signals: [], consumed: new Set(), channels: new Map(), receiving: new Map(), lastSeq: 0 };
   for (const e of entries) applyEntry(tree, e);
   return tree;
 }
@@ -136,8 +144,13 @@ export function applyEntry(tree: TreeRecord, e: JournalEntry): void {
       else if (e.entry_type === "effect.recorded") {
         // A post's record is its delivery: the first record of an id is the message (a post
         // made again after a crash records the same id, and is the same message).
-        const until = (p as Payloads["effect.recorded"]).recv?.until_ms;
-        if (until !== undefined && rec.recvUntil === undefined) rec.recvUntil = until;
+        const recv = (p as Payloads["effect.recorded"]).recv;
+        if (recv && rec.recvUntil === undefined) rec.recvUntil = recv.until_ms;
+        if (recv) {
+          rec.recvAttempt = e.attempt;
+          const { channel, channel_scope } = p as Payloads["effect.recorded"];
+          if (channel !== undefined) tree.receiving.set(a.idempotency_key, { run_id: e.run_id, channel: channelKey(channel_scope, channel), as: recv.as, ...(recv.from !== undefined ? { from: recv.from } : {}) });
+        }
         const m = (p as Payloads["effect.recorded"]).message;
         const ch = (p as Payloads["effect.recorded"]).channel;
         if (m && ch !== undefined) {
@@ -149,6 +162,7 @@ export function applyEntry(tree: TreeRecord, e: JournalEntry): void {
         }
       } else if (e.entry_type === "effect.confirmed") {
         const c = p as Payloads["effect.confirmed"];
+        tree.receiving.delete(a.idempotency_key);
         if (c.received) channelOf(tree, channelKey(c.received.scope, c.received.channel)).received.add(c.received.id);
         rec.confirmed = c;
         rec.confirmedAttempt = e.attempt;

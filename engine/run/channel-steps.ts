@@ -72,6 +72,17 @@ export interface ChannelHost {
   refresh(): Promise<void>;
   /** How often a receive looks for new messages (ms). */
   pollMs: number;
+  /**
+   * The error a channel step's receive parks with instead of polling (`criteria worker`:
+   * its job ends and the lease is given back; a post to it or its deadline wakes the run),
+   * or undefined when the receive waits here. `what` says what it waits for.
+   */
+  park(untilMs: number, what: string): Error | undefined;
+  /**
+   * After a post to `to` from `from` on `channel` is journaled: wakes the jobs of the runs
+   * whose receives may be waiting for it (under workers; nothing otherwise).
+   */
+  wakeReceivers(channel: ChannelRef, to: string, from: string): Promise<void>;
 }
 
 /** A channel as declared: its name and the run that declares it (its scope). */
@@ -92,6 +103,11 @@ export interface ChannelAttempt {
   op: ChannelOp;
   /** A receive started by an earlier attempt ends when it would have: its deadline is kept. */
   untilMs?: number;
+  /**
+   * The receive of attempt `attempt` parked (under workers) and goes on in that attempt:
+   * nothing is journaled again before it takes a message or times out.
+   */
+  continuing?: boolean;
 }
 
 /**
@@ -124,17 +140,22 @@ export interface ChannelActor {
 async function postMessage(h: ChannelHost, who: ChannelActor, channel: ChannelRef, message: { id: string; from: string; to: string; body: Value }, before: NewEntry[] = []): Promise<{ output: Record<string, Value>; confirmed: NewEntry }> {
   const base = { idempotency_key: who.key, ...who.tag };
   await h.append([...before, h.entry(who.runId, who.step, who.attempt, "effect.recorded", { ...base, adapter: "channel", kind: "post", channel: channel.name, channel_scope: channel.scope, message })]);
+  await h.wakeReceivers(channel, message.to, message.from);
   const output = { id: message.id, channel: channel.name, from: message.from, to: message.to };
   return { output, confirmed: h.entry(who.runId, who.step, who.attempt, "effect.confirmed", { ...base, outcome: "success", output, reason: "ok" }) };
 }
 
 /**
  * Receives on `channel` as `op.as` (from `op.from` when given) until `until` (ms): records
- * the receive (not flushed: lost, the receive only starts again), then takes the earliest
- * message for it that no receive took and confirms it at once, naming it (so no other
- * receive, in this process or another, takes it). Returns `received` with
- * `{ id, from, body, at }`, or `timeout` with `{}` and the confirmation to write after.
- * @throws the host's interruption when the run is stopped while receiving; JournalWriteError, LeaseLostError
+ * the receive (not flushed: lost, the receive only starts again; not again when `how.recorded`),
+ * then takes the earliest message for it that no receive took and confirms it at once,
+ * naming it (so no other receive, in this process or another, takes it). Returns `received`
+ * with `{ id, from, body, at }`, or `timeout` with `{}` and the confirmation to write after.
+ * With `how.park`, a receive with nothing to take parks instead of polling ({@link ChannelHost.park}),
+ * once it has read the journal again after its record: a post journaled before that read
+ * is seen, and one journaled after it finds the record and wakes the run.
+ * @throws the host's interruption when the run is stopped while receiving; the host's park;
+ *   JournalWriteError, LeaseLostError
  */
 async function receiveMessage(
   h: ChannelHost,
@@ -143,9 +164,15 @@ async function receiveMessage(
   op: { as: string; from?: string },
   until: number,
   before: NewEntry[] = [],
+  how: { recorded?: boolean; park?: boolean } = {},
 ): Promise<{ outcome: "received" | "timeout"; output: Record<string, Value>; confirmed?: NewEntry }> {
   const base = { idempotency_key: who.key, ...who.tag };
-  await h.append([...before, h.entry(who.runId, who.step, who.attempt, "effect.recorded", { ...base, adapter: "channel", kind: "recv", channel: channel.name, channel_scope: channel.scope, recv: { as: op.as, ...(op.from ? { from: op.from } : {}), until_ms: until } })], { sync: false });
+  if (!how.recorded) {
+    // Its deadline goes to the workers with it (a parked receive is woken then).
+    const recv = { as: op.as, ...(op.from ? { from: op.from } : {}), until_ms: until };
+    await h.append([...before, h.entry(who.runId, who.step, who.attempt, "effect.recorded", { ...base, adapter: "channel", kind: "recv", channel: channel.name, channel_scope: channel.scope, recv })], { sync: false, wake: { atMs: until } });
+  }
+  let lookedAgain = false;
   for (;;) {
     // Stopped (the run, or the step whose agent asked): take nothing more.
     if (h.signal.aborted) throw h.interrupted();
@@ -166,6 +193,13 @@ async function receiveMessage(
     if (h.signal.aborted) throw h.interrupted();
     const left = until - h.clock();
     if (left <= 0) return { outcome: "timeout", output: {}, confirmed: h.entry(who.runId, who.step, who.attempt, "effect.confirmed", { ...base, outcome: "timeout", output: {}, reason: "ok" }) };
+    const parked = how.park ? h.park(until, `a message on channel "${channel.name}" for "${op.as}"${op.from ? ` from "${op.from}"` : ""}`) : undefined;
+    if (parked) {
+      if (lookedAgain) throw parked;
+      lookedAgain = true;
+      await h.refresh();
+      continue;
+    }
     await h.sleep(Math.min(h.pollMs, left), h.signal);
     await h.refresh();
   }
@@ -180,13 +214,14 @@ async function receiveMessage(
  * @throws the host's interruption when the run is stopped while receiving; JournalWriteError, LeaseLostError
  */
 export async function runChannelStep(h: ChannelHost, a: ChannelAttempt): Promise<ChannelResult> {
-  const who: ChannelActor = { runId: a.runId, step: a.step, attempt: a.attempt + 1, tag: a.tag, key: a.key };
+  const continuing = a.continuing === true && a.op.kind === "recv";
+  const who: ChannelActor = { runId: a.runId, step: a.step, attempt: continuing ? a.attempt : a.attempt + 1, tag: a.tag, key: a.key };
   const started = h.entry(a.runId, a.step, who.attempt, "step.attempt.started", { idempotency_key: a.key, ...a.tag, adapter: "channel" });
   if (a.op.kind === "post") {
     const { output, confirmed } = await postMessage(h, who, a.channel, { id: `${a.key}.1`, from: a.op.from, to: a.op.to, body: a.op.body }, [started]);
     return { outcome: "success", output, reason: "ok", pending: [confirmed], soft: true };
   }
-  const r = await receiveMessage(h, who, a.channel, a.op, a.untilMs ?? h.clock() + a.op.timeoutMs, [started]);
+  const r = await receiveMessage(h, who, a.channel, a.op, a.untilMs ?? h.clock() + a.op.timeoutMs, continuing ? [] : [started], { recorded: continuing, park: true });
   return { outcome: r.outcome, output: r.output, reason: "ok", pending: r.confirmed ? [r.confirmed] : [], soft: true };
 }
 

@@ -8,7 +8,7 @@ import { expectedOf } from "../../compiler/build/graph-edges.js";
 import type { FunctionTable, Value } from "../../compiler/expr/value.js";
 import type { Adapter, Reason, StepRequest, StepResult } from "../adapters/adapter.js";
 import type { JournalEntry, NewEntry, Payloads } from "../journal/entry.js";
-import { applyEntry, foldEntries, RETRYABLE, type RunRecord, type TreeRecord } from "../journal/fold.js";
+import { applyEntry, channelKey, foldEntries, RETRYABLE, type RunRecord, type TreeRecord } from "../journal/fold.js";
 import type { AppendOptions, Journal } from "../journal/journal.js";
 import { chainOf, DeadlineExceeded, deadlineOf, ownerOf, rootOf, subworkflowOf, type Frame } from "./frame.js";
 import { MEMORY_BUDGET_BYTES, memoryNamespace, queryOf, type MemoryProvider } from "./memory.js";
@@ -1201,7 +1201,10 @@ export class Runner {
     const pending: NewEntry[] = [];
     let attempt = rec?.started ?? 0;
     const named = `step "${step.name}"${iteration !== undefined ? `[${iteration}]` : ""}`;
-    if (rec && rec.started > 0 && rec.confirmedAttempt !== rec.started && !rec.crashed.has(rec.started)) {
+    // Under workers, a channel receive that parked (or whose worker died while it waited:
+    // it had done nothing) goes on in the same attempt when its run is woken.
+    const continuing = step.target.kind === "channel" && this.opts.park === true && this.opts.parkTimers === true && rec !== undefined && rec.started > 0 && rec.recvAttempt === rec.started && rec.confirmedAttempt !== rec.started && !rec.crashed.has(rec.started);
+    if (!continuing && rec && rec.started > 0 && rec.confirmedAttempt !== rec.started && !rec.crashed.has(rec.started)) {
       await this.append([this.entry(f.runId, step.name, rec.started, "step.attempt.crashed", { idempotency_key: key, ...tag })]);
       // The killed criteria process may have left the attempt's processes running: stop
       // them before the work runs again, so the two never overlap.
@@ -1210,7 +1213,7 @@ export class Runner {
     } else if (rec && rec.started > 0 && rec.confirmedAttempt !== rec.started && rec.interrupted.has(rec.started)) {
       this.emit({ event: "warning", run_id: f.runId, message: `${named} attempt ${rec.started} was interrupted; running it again` });
     }
-    if (step.target.kind === "channel") return this.channelStep(f, step, step.target.name, { key, attempt, tag, untilMs: rec?.recvUntil }, each);
+    if (step.target.kind === "channel") return this.channelStep(f, step, step.target.name, { key, attempt, tag, untilMs: rec?.recvUntil, continuing }, each);
     const { adapter, sessionId, sessions, config, agent, secrets } = this.targetOf(f, step);
     const onCrash = this.onCrash(f, step);
     if (step.lifecycle) {
@@ -1326,7 +1329,7 @@ export class Runner {
     f: Frame,
     step: GraphStep,
     name: string,
-    at: { key: string; attempt: number; tag: { visit: number; iteration?: number }; untilMs?: number },
+    at: { key: string; attempt: number; tag: { visit: number; iteration?: number }; untilMs?: number; continuing?: boolean },
     each: Record<string, Value> | undefined,
   ): Promise<ItemOutcome> {
     // The nearest declaration: a body's or module's own channel of a name shadows its caller's.
@@ -1370,6 +1373,22 @@ export class Runner {
       tree: this.tree,
       refresh: async () => void (await this.serially(() => this.opts.journal.scan(this.rootId, (e) => applyEntry(this.tree, e), this.tree.lastSeq))),
       pollMs: this.opts.pollMs ?? 250,
+      // Under workers a receive with nothing to take parks like a signal wait: its job ends.
+      park: (untilMs, what) => {
+        if (!this.opts.park || !this.opts.parkTimers || untilMs <= this.clock()) return undefined;
+        const waiting = `${what} (until ${new Date(untilMs).toISOString()}, then its timeout outcome)`;
+        return new RunParked(this.unit, `run ${this.unit} is parked, waiting for ${waiting}`, untilMs, waiting);
+      },
+      wakeReceivers: async (channel, to, from) => {
+        if (!this.opts.park || !this.opts.parkTimers) return;
+        // Read after the post was journaled: a receive recorded before it is in the tree now
+        // (one recorded after it reads the journal before it parks, and sees the post).
+        await this.serially(() => this.opts.journal.scan(this.rootId, (e) => applyEntry(this.tree, e), this.tree.lastSeq));
+        const key = channelKey(channel.scope, channel.name);
+        const units = new Set<string>();
+        for (const r of this.tree.receiving.values()) if (r.channel === key && r.as === to && (r.from === undefined || r.from === from)) units.add(unitOf(this.tree, this.rootId, r.run_id));
+        if (units.size > 0) await this.append([], { wake: { runs: [...units] } });
+      },
     };
   }
 
