@@ -102,9 +102,13 @@ class Lowering {
 
   /** Keys of an hcl2json object in source order (hcl2json sorts them; the scan map knows the order). */
   private ordered(o: JsonObject, ptr: string): string[] {
-    const keys = Object.keys(o);
-    const at = (k: string) => this.entry(childPointer(ptr, k))?.range.start.offset ?? Number.MAX_SAFE_INTEGER;
-    return keys.sort((a, b) => at(a) - at(b));
+    // Each key's start looked up once (not per comparison), without building its range.
+    const at = new Map<string, number>();
+    for (const k of Object.keys(o)) {
+      const e = this.entry(childPointer(ptr, k));
+      at.set(k, e ? (e.startOffset ?? e.range.start.offset) : Number.MAX_SAFE_INTEGER);
+    }
+    return [...at.keys()].sort((a, b) => at.get(a)! - at.get(b)!);
   }
 
   /** Points `to` at the source entry of `from`. */

@@ -13,6 +13,11 @@ export interface SourceEntry {
   /** The key's range: an attribute or map key, or a block's label (or type keyword when unlabelled). */
   keyRange?: Range;
   /**
+   * `range.start.offset`, readable without building the range (HCL entries build ranges
+   * only when read: ordering keys by where they start needs no line or column).
+   */
+  readonly startOffset?: number;
+  /**
    * For HCL attributes: the expression's raw source text, so expressions are parsed
    * with exact offsets (hcl2json re-renders them). Absent for YAML/JSON.
    */

@@ -388,21 +388,24 @@ class Resolver {
     }
     const iterating = iterates(st);
     const own: ExprContext = { ...base, each: base.each || iterating, what, ...(st.while !== undefined ? { while: true } : {}) };
+    // (Contexts and their messages are made only for the expressions a step has: a 500-step
+    // file is checked again on every keystroke in an editor.)
     for (const [k, src] of [["count", st.count], ["for_each", st.forEach], ["parallel", st.parallel]] as const) {
-      this.expr(src, { ...base, what: `${what} ${k}` });
+      if (src) this.expr(src, { ...base, what: `${what} ${k}` });
     }
     // A step calling a module binds its variables by input key: a secret one may take a secret.
     const calleeSecrets = secretVariables(this.callee(st, s));
     for (const [k, v] of Object.entries(st.input ?? {})) this.expr(v, { ...own, what: `${what} input "${k}"`, secretOk: calleeSecrets.has(k) });
-    this.expr(st.inputExpr, { ...own, what: `${what} input` });
-    this.expr(st.while, { ...own, what: `${what} while`, secretOk: true });
-    this.exprs(st.secretInput, { ...own, secretOk: true }, "secret_input");
+    if (st.inputExpr) this.expr(st.inputExpr, { ...own, what: `${what} input` });
+    if (st.while) this.expr(st.while, { ...own, what: `${what} while`, secretOk: true });
+    if (st.secretInput) this.exprs(st.secretInput, { ...own, secretOk: true }, "secret_input");
     // Compile-time numbers: variables and locals only.
     for (const [k, e] of [["max_visits", st.maxVisitsExpr], ["parallel_max", st.parallelMaxExpr]] as const) {
-      this.expr(e, { ...base, each: false, steps: false, what: `${what} ${k}` });
+      if (e) this.expr(e, { ...base, each: false, steps: false, what: `${what} ${k}` });
     }
     for (const o of st.outcomes) {
       this.node(o.next, s, `${what} outcome "${o.name}"`);
+      if (!o.outputExpr && o.writes.length === 0 && Object.keys(o.output).length === 0 && Object.keys(o.sharedWrites).length === 0) continue;
       const outcomeCtx: ExprContext = { ...own, what: `${what} outcome "${o.name}"`, step: true };
       this.exprs(o.output, outcomeCtx, "output");
       this.expr(o.outputExpr, { ...outcomeCtx, what: `${outcomeCtx.what} output` });

@@ -259,7 +259,7 @@ class LazyEntry implements SourceEntry {
 
   constructor(
     private readonly file: SourceFile,
-    private readonly start: number,
+    readonly startOffset: number,
     private readonly end: number,
     private readonly keyStart: number,
     private readonly keyEnd: number,
@@ -267,7 +267,7 @@ class LazyEntry implements SourceEntry {
   ) {}
 
   get range(): Range {
-    return (this.rangeCache ??= this.file.range(this.start, this.end));
+    return (this.rangeCache ??= this.file.range(this.startOffset, this.end));
   }
 
   get keyRange(): Range | undefined {
@@ -276,7 +276,7 @@ class LazyEntry implements SourceEntry {
   }
 
   get exprText(): string | undefined {
-    return this.hasExprText ? this.file.text.slice(this.start, this.end) : undefined;
+    return this.hasExprText ? this.file.text.slice(this.startOffset, this.end) : undefined;
   }
 
   /** The plain entry's JSON (`range`, then `keyRange` and `exprText` when present). */
