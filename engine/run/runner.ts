@@ -1201,9 +1201,9 @@ export class Runner {
     const pending: NewEntry[] = [];
     let attempt = rec?.started ?? 0;
     const named = `step "${step.name}"${iteration !== undefined ? `[${iteration}]` : ""}`;
-    // Under workers, a channel receive that parked (or whose worker died while it waited:
-    // it had done nothing) goes on in the same attempt when its run is woken.
-    const continuing = step.target.kind === "channel" && this.opts.park === true && this.opts.parkTimers === true && rec !== undefined && rec.started > 0 && rec.recvAttempt === rec.started && rec.confirmedAttempt !== rec.started && !rec.crashed.has(rec.started);
+    // A channel receive recorded and not confirmed (parked under workers, or its process
+    // died while it waited: it had taken nothing) goes on in the same attempt.
+    const continuing = step.target.kind === "channel" && rec !== undefined && rec.started > 0 && rec.recvAttempt === rec.started && rec.confirmedAttempt !== rec.started && !rec.crashed.has(rec.started);
     if (!continuing && rec && rec.started > 0 && rec.confirmedAttempt !== rec.started && !rec.crashed.has(rec.started)) {
       await this.append([this.entry(f.runId, step.name, rec.started, "step.attempt.crashed", { idempotency_key: key, ...tag })]);
       // The killed criteria process may have left the attempt's processes running: stop

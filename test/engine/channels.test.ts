@@ -128,6 +128,54 @@ describe("channel steps", () => {
     expect(states).toContain("effect.confirmed");
   }, 120_000);
 
+  it("a receive killed while it waited goes on in the attempt it started, to its first deadline, when the run is resumed", async () => {
+    const dir = temp("criteria-chan-");
+    writeFileSync(
+      join(dir, "main.hcl"),
+      `workflow "lone" {
+  version       = "1"
+  initial_state = "y_work"
+  target_state  = "done"
+}
+agent "x" { adapter = "noop" }
+agent "y" { adapter = "noop" }
+channel "c" {
+  participants = [agent.x, agent.y]
+}
+step "y_work" {
+  target = agent.y
+  outcome "success" { next = "x_work" }
+}
+step "x_work" {
+  target = agent.x
+  outcome "success" { next = "hear" }
+}
+step "hear" {
+  target = channel.c
+  input { recv = { as = "y", timeout = "1s" } }
+  outcome "received" { next = "done" }
+  outcome "timeout" { next = "done" }
+}
+state "done" { terminal = true }
+`,
+    );
+    const ref = join(dir, "ref");
+    expect(cli(["apply", join(dir, "main.hcl"), "--state-dir", ref, "--run-id", "r"]).status).toBe(0);
+    const recordedAt = (await entries(ref, "r")).find((e) => e.step_id === "hear" && e.entry_type === "effect.recorded")!.seq;
+    const state = join(dir, "k");
+    const killed = cli(["apply", join(dir, "main.hcl"), "--state-dir", state, "--run-id", "r"], { env: { CRITERIA_FAULT_KILL_AFTER_SEQ: String(recordedAt) } });
+    expect(killed.signal, killed.stderr).toBe("SIGKILL");
+    const resumed = cli(["resume", "r", "--state-dir", state]);
+    expect(resumed.status, resumed.stderr).toBe(0);
+    // Not a crashed attempt run again: it had taken nothing.
+    expect(resumed.stdout + resumed.stderr).not.toMatch(/running it again/);
+    const hear = (await entries(state, "r")).filter((e) => e.step_id === "hear");
+    expect(hear.map((e) => `${e.entry_type} a${e.attempt}`)).toEqual(["step.attempt.started a1", "effect.recorded a1", "effect.confirmed a1", "step.completed a0"]);
+    const recorded = hear[1] as JournalEntry<"effect.recorded">;
+    expect(hear[2]).toMatchObject({ payload: { outcome: "timeout" } });
+    expect(hear[2].at_ms).toBeGreaterThanOrEqual(recorded.payload.recv!.until_ms);
+  }, 60_000);
+
   it("concurrent posts to one receiver are received in journal order; a receive with nothing left ends timeout", async () => {
     const g = await graphOf(`workflow "order" {
   version       = "1"
