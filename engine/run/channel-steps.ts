@@ -74,10 +74,15 @@ export interface ChannelHost {
   pollMs: number;
   /**
    * The error a channel step's receive parks with instead of polling (`criteria worker`:
-   * its job ends and the lease is given back; a post to it or its deadline wakes the run),
-   * or undefined when the receive waits here. `what` says what it waits for.
+   * its job ends and the lease is given back; a post to it or its deadline, journaled as a
+   * timer wake-up before this resolves, wakes the run), or undefined when the receive waits
+   * here. `what` says what it waits for.
    */
-  park(untilMs: number, what: string): Error | undefined;
+  park(untilMs: number, what: string): Promise<Error | undefined>;
+  /** Whether other steps of this process's run are executing (and may post): a receive then waits here instead of parking. */
+  othersBusy(): boolean;
+  /** Counts a receive in (+1) or out (-1) of waiting for a message: a waiting receive is not busy. */
+  waiting(delta: 1 | -1): void;
   /**
    * After a post to `to` from `from` on `channel` is journaled: wakes the jobs of the runs
    * whose receives may be waiting for it (under workers; nothing otherwise).
@@ -151,9 +156,9 @@ async function postMessage(h: ChannelHost, who: ChannelActor, channel: ChannelRe
  * then takes the earliest message for it that no receive took and confirms it at once,
  * naming it (so no other receive, in this process or another, takes it). Returns `received`
  * with `{ id, from, body, at }`, or `timeout` with `{}` and the confirmation to write after.
- * With `how.park`, a receive with nothing to take parks instead of polling ({@link ChannelHost.park}),
- * once it has read the journal again after its record: a post journaled before that read
- * is seen, and one journaled after it finds the record and wakes the run.
+ * With `how.park`, a receive with nothing to take parks instead of polling ({@link ChannelHost.park};
+ * when, see {@link takeMessage}), once it has read the journal again after its record: a post
+ * journaled before that read is seen, and one journaled after it finds the record and wakes the run.
  * @throws the host's interruption when the run is stopped while receiving; the host's park;
  *   JournalWriteError, LeaseLostError
  */
@@ -168,11 +173,34 @@ async function receiveMessage(
 ): Promise<{ outcome: "received" | "timeout"; output: Record<string, Value>; confirmed?: NewEntry }> {
   const base = { idempotency_key: who.key, ...who.tag };
   if (!how.recorded) {
-    // Its deadline goes to the workers with it (a parked receive is woken then).
     const recv = { as: op.as, ...(op.from ? { from: op.from } : {}), until_ms: until };
-    await h.append([...before, h.entry(who.runId, who.step, who.attempt, "effect.recorded", { ...base, adapter: "channel", kind: "recv", channel: channel.name, channel_scope: channel.scope, recv })], { sync: false, wake: { atMs: until } });
+    await h.append([...before, h.entry(who.runId, who.step, who.attempt, "effect.recorded", { ...base, adapter: "channel", kind: "recv", channel: channel.name, channel_scope: channel.scope, recv })], { sync: false });
   }
-  let lookedAgain = false;
+  h.waiting(1);
+  try {
+    return await takeMessage(h, who, channel, op, until, how.park === true);
+  } finally {
+    h.waiting(-1);
+  }
+}
+
+/**
+ * The waiting part of {@link receiveMessage}. With `park`, it parks once nothing else of the
+ * run in this process is executing at two looks a poll apart (a sibling item about to post
+ * would otherwise make it park and be woken through the queue, seconds later: found by a
+ * new-user trial, a conversation between items of one job was 75 times slower), the journal
+ * read again after its record in between.
+ */
+async function takeMessage(
+  h: ChannelHost,
+  who: ChannelActor,
+  channel: ChannelRef,
+  op: { as: string; from?: string },
+  until: number,
+  park: boolean,
+): Promise<{ outcome: "received" | "timeout"; output: Record<string, Value>; confirmed?: NewEntry }> {
+  const base = { idempotency_key: who.key, ...who.tag };
+  let idleLooks = 0;
   for (;;) {
     // Stopped (the run, or the step whose agent asked): take nothing more.
     if (h.signal.aborted) throw h.interrupted();
@@ -193,12 +221,10 @@ async function receiveMessage(
     if (h.signal.aborted) throw h.interrupted();
     const left = until - h.clock();
     if (left <= 0) return { outcome: "timeout", output: {}, confirmed: h.entry(who.runId, who.step, who.attempt, "effect.confirmed", { ...base, outcome: "timeout", output: {}, reason: "ok" }) };
-    const parked = how.park ? h.park(until, `a message on channel "${channel.name}" for "${op.as}"${op.from ? ` from "${op.from}"` : ""}`) : undefined;
-    if (parked) {
-      if (lookedAgain) throw parked;
-      lookedAgain = true;
-      await h.refresh();
-      continue;
+    idleLooks = park && !h.othersBusy() ? idleLooks + 1 : 0;
+    if (idleLooks >= 2) {
+      const parked = await h.park(until, `a message on channel "${channel.name}" for "${op.as}"${op.from ? ` from "${op.from}"` : ""}`);
+      if (parked) throw parked;
     }
     await h.sleep(Math.min(h.pollMs, left), h.signal);
     await h.refresh();

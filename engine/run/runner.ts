@@ -214,13 +214,15 @@ function secretReadingExpressions(root: Graph): string[] {
       if (Array.isArray(v)) v.forEach(walk);
       else if (v !== null && typeof v === "object") {
         const e = v as Partial<GraphExpr>;
-        if (reads && typeof e.text === "string" && typeof e.at === "string" && typeof e.kind === "string") {
-          if (reads.test(e.text)) out.push(e.at);
+        // An expression is a leaf: what it holds is the user's data (a channel post's
+        // `body = { … }` is no workflow body: found by a new-user trial, it crashed apply).
+        if (typeof e.text === "string" && typeof e.at === "string" && typeof e.kind === "string") {
+          if (reads?.test(e.text)) out.push(e.at);
           return;
         }
         for (const [k, x] of Object.entries(v)) {
           if (k === "modules") continue;
-          if (k === "body" && x && typeof x === "object") visit(x as Graph, names);
+          if (k === "body" && isGraph(x)) visit(x, names);
           else walk(x);
         }
       }
@@ -230,6 +232,11 @@ function secretReadingExpressions(root: Graph): string[] {
   visit(root, []);
   for (const m of Object.values(root.modules ?? {})) visit(m, []);
   return out;
+}
+
+/** A step's body as the graph holds it (not a value that happens to sit under a key `body`). */
+function isGraph(x: unknown): x is Graph {
+  return x !== null && typeof x === "object" && Array.isArray((x as Partial<Graph>).steps) && Array.isArray((x as Partial<Graph>).variables);
 }
 
 /** An abort signal any number of parallel steps may listen to. */
@@ -289,6 +296,18 @@ export class Runner {
   private readonly functionTables = new Map<string, FunctionTable>();
   private readonly abort: AbortController = new AbortController();
   private tree: TreeRecord = foldEntries([]);
+  /**
+   * The journal is read through this seq: every entry of the tree at or below it is folded.
+   * This runner's own appends do not move it (other processes' entries may lie below them,
+   * unread: a post by another job, a signal), so reads go on from here ({@link readNew}).
+   */
+  private readThrough = 0;
+  /** Seqs this runner wrote above {@link readThrough}: folded when written, skipped when read. */
+  private readonly ownAhead = new Set<number>();
+  /** Steps of this runner executing now (adapters, agents, channel steps; not child runs). */
+  private leavesRunning = 0;
+  /** Of those, channel receives waiting for a message. */
+  private receivesWaiting = 0;
   private rootId = "";
   /** Stops listening to the caller's abort signal (called when start or resume ends). */
   private detach: () => void = () => undefined;
@@ -340,7 +359,10 @@ export class Runner {
     opts = { ...opts, lease: this.unit };
     return this.serially(async () => {
       const written = await this.opts.journal.append(this.rootId, entries, opts);
-      for (const e of written) applyEntry(this.tree, e);
+      for (const e of written) {
+        applyEntry(this.tree, e);
+        if (e.seq > this.readThrough) this.ownAhead.add(e.seq);
+      }
       // A receive of this process waiting for a message looks again at once (others poll).
       if (written.some((e) => e.entry_type === "effect.recorded" && (e.payload as Payloads["effect.recorded"]).kind === "post")) this.posted.dispatchEvent(new Event("post"));
       return written;
@@ -413,6 +435,7 @@ export class Runner {
         damage = await this.opts.journal.scan(rootId, (e) => applyEntry(this.tree, e));
       }
       if (damage) throw await this.opts.journal.damageReport(rootId, damage.seq);
+      this.readThrough = this.tree.lastSeq;
       const root = this.tree.runs.get(rootId);
       if (!root?.spawned?.graph) throw new RunRefused(`no run ${rootId} in the journal (criteria runs lists them)`);
       const unit = this.tree.runs.get(runId);
@@ -1183,6 +1206,22 @@ export class Runner {
   ): Promise<ItemOutcome> {
     const call = this.childCall(f, step, each);
     if (call) return this.spawnChild(f, step, visit, iteration, each, call);
+    this.leavesRunning++;
+    try {
+      return await this.leaf(f, step, visit, iteration, each);
+    } finally {
+      this.leavesRunning--;
+    }
+  }
+
+  /** {@link once} for a step that runs no child: an adapter, an agent or a channel. */
+  private async leaf(
+    f: Frame,
+    step: GraphStep,
+    visit: number,
+    iteration: number | undefined,
+    each: Record<string, Value> | undefined,
+  ): Promise<ItemOutcome> {
     if (step.target.kind !== "adapter" && step.target.kind !== "agent" && step.target.kind !== "channel") {
       return { outcome: "failure", output: {}, reason: "adapter_error", detail: `step "${step.name}": ${step.target.kind} targets cannot run yet`, pending: [] };
     }
@@ -1371,19 +1410,23 @@ export class Runner {
       entry: (...a) => this.entry(...a),
       emit: (e) => this.emit(e),
       tree: this.tree,
-      refresh: async () => void (await this.serially(() => this.opts.journal.scan(this.rootId, (e) => applyEntry(this.tree, e), this.tree.lastSeq))),
+      refresh: () => this.readNew(),
       pollMs: this.opts.pollMs ?? 250,
-      // Under workers a receive with nothing to take parks like a signal wait: its job ends.
-      park: (untilMs, what) => {
+      // Under workers a receive with nothing to take parks like a signal wait: its job ends,
+      // and its deadline goes to the queue first (a receive that never parks leaves no timer).
+      park: async (untilMs, what) => {
         if (!this.opts.park || !this.opts.parkTimers || untilMs <= this.clock()) return undefined;
+        await this.append([], { wake: { atMs: untilMs } });
         const waiting = `${what} (until ${new Date(untilMs).toISOString()}, then its timeout outcome)`;
         return new RunParked(this.unit, `run ${this.unit} is parked, waiting for ${waiting}`, untilMs, waiting);
       },
+      othersBusy: () => this.leavesRunning - this.receivesWaiting > 0,
+      waiting: (delta) => void (this.receivesWaiting += delta),
       wakeReceivers: async (channel, to, from) => {
         if (!this.opts.park || !this.opts.parkTimers) return;
         // Read after the post was journaled: a receive recorded before it is in the tree now
         // (one recorded after it reads the journal before it parks, and sees the post).
-        await this.serially(() => this.opts.journal.scan(this.rootId, (e) => applyEntry(this.tree, e), this.tree.lastSeq));
+        await this.readNew();
         const key = channelKey(channel.scope, channel.name);
         const units = new Set<string>();
         for (const r of this.tree.receiving.values()) if (r.channel === key && r.as === to && (r.from === undefined || r.from === from)) units.add(unitOf(this.tree, this.rootId, r.run_id));
@@ -1661,8 +1704,28 @@ export class Runner {
       const left = untilMs === undefined ? Infinity : untilMs - this.clock();
       if (left <= 0) return undefined;
       await this.sleep(Math.min(this.opts.pollMs ?? 250, left), f.signal);
-      await this.serially(() => this.opts.journal.scan(this.rootId, (e) => applyEntry(this.tree, e), this.tree.lastSeq));
+      await this.readNew();
     }
+  }
+
+  /**
+   * Folds what the tree's journal holds past {@link readThrough}: what other processes wrote
+   * (signals, posts, other jobs' entries), skipping this runner's own (folded when written).
+   * Reading on from the highest seq folded instead lost another job's entry whose seq lay
+   * below one of this runner's own (found by a new-user trial: a receive parked with its
+   * message in the journal, and a post found no receive to wake).
+   */
+  private async readNew(): Promise<void> {
+    await this.serially(() =>
+      this.opts.journal.scan(
+        this.rootId,
+        (e) => {
+          if (!this.ownAhead.delete(e.seq)) applyEntry(this.tree, e);
+          this.readThrough = e.seq;
+        },
+        this.readThrough,
+      ),
+    );
   }
 
   /** What wait and approval nodes of run `f` may use of the runner (wait-nodes.ts). */

@@ -96,7 +96,8 @@ export async function runWorker(opts: WorkerOptions): Promise<WorkerReport> {
           events: opts.events,
         }).resume(run);
         report.advanced++;
-        note(run, `run ${run} ended in state "${end.state}" (${end.success ? "succeeded" : "failed"})`);
+        // A run that failed outside a state (a step's error with no route) says why (found by a trial: `ended in state ""`).
+        note(run, end.state ? `run ${run} ended in state "${end.state}" (${end.success ? "succeeded" : "failed"})` : `run ${run} failed (${end.reason}${end.detail ? `: ${end.detail}` : ""})`);
       } catch (e) {
         if (e instanceof RunParked) {
           report.advanced++;

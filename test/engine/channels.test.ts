@@ -128,6 +128,60 @@ describe("channel steps", () => {
     expect(states).toContain("effect.confirmed");
   }, 120_000);
 
+  it("a post whose body is an object or a list is received as it was posted (found by a new-user trial: apply crashed)", async () => {
+    const dir = temp("criteria-chan-");
+    writeFileSync(
+      join(dir, "main.hcl"),
+      `workflow "shapes" {
+  version       = "1"
+  initial_state = "x_work"
+  target_state  = "done"
+}
+agent "x" { adapter = "noop" }
+agent "y" { adapter = "noop" }
+channel "c" {
+  participants = [agent.x, agent.y]
+}
+step "x_work" {
+  target = agent.x
+  outcome "success" { next = "y_work" }
+}
+step "y_work" {
+  target = agent.y
+  outcome "success" { next = "tell_map" }
+}
+step "tell_map" {
+  target = channel.c
+  input { post = { from = "x", to = "y", body = { k = 1, body = { deep = true } } } }
+  outcome "success" { next = "tell_list" }
+}
+step "tell_list" {
+  target = channel.c
+  input { post = { from = "x", to = "y", body = [1, "two"] } }
+  outcome "success" { next = "hear_map" }
+}
+step "hear_map" {
+  target = channel.c
+  input { recv = { as = "y", timeout = "5s" } }
+  outcome "received" { next = "hear_list" }
+  outcome "timeout" { next = "done" }
+}
+step "hear_list" {
+  target = channel.c
+  input { recv = { as = "y", timeout = "5s" } }
+  outcome "received" { next = "done" }
+  outcome "timeout" { next = "done" }
+}
+state "done" { terminal = true }
+output "heard" { value = [steps.hear_map.body, steps.hear_list.body] }
+`,
+    );
+    const r = cli(["apply", join(dir, "main.hcl"), "--state-dir", join(dir, "s"), "-o", "json"]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/internal error/);
+    expect(r.stdout).toContain('"outputs":{"heard":[{"k":1,"body":{"deep":true}},[1,"two"]]}');
+  }, 60_000);
+
   it("a receive killed while it waited goes on in the attempt it started, to its first deadline, when the run is resumed", async () => {
     const dir = temp("criteria-chan-");
     writeFileSync(

@@ -101,6 +101,69 @@ step "one" {
 }
 `;
 
+/**
+ * Two parallel bodies in conversation, `rounds` pings and pongs, each receive bounded at 24 h.
+ * `inJob`: the pinging body starts with an agent step, so the bodies stay in their caller's
+ * job (a live agent session cannot move); otherwise each body runs in a job of its own.
+ * (Found by a new-user trial: the detached form left runs parked for their whole timeout,
+ * and the in-job form took 2 s a message.)
+ */
+function pingPong(rounds: number, inJob: boolean): string {
+  const steps: string[] = [];
+  for (let i = 1; i <= rounds; i++) {
+    const last = i === rounds;
+    steps.push(`    step "a_p${i}" {
+      target = channel.c
+      input { post = { from = "x", to = "y", body = "ping ${i}" } }
+      outcome "success" { next = "a_r${i}" }
+    }
+    step "a_r${i}" {
+      target = channel.c
+      input { recv = { as = "x", from = "y", timeout = "24h" } }
+      outcome "received" { next = "${last ? "_continue" : `a_p${i + 1}`}" }
+      outcome "timeout" { next = "_continue" }
+    }
+    step "b_r${i}" {
+      target = channel.c
+      input { recv = { as = "y", from = "x", timeout = "24h" } }
+      outcome "received" { next = "b_p${i}" }
+      outcome "timeout" { next = "_continue" }
+    }
+    step "b_p${i}" {
+      target = channel.c
+      input { post = { from = "y", to = "x", body = "pong ${i}" } }
+      outcome "success" { next = "${last ? "_continue" : `b_r${i + 1}`}" }
+    }`);
+  }
+  return `${HEAD}step "y_work" {
+  target = agent.y
+  outcome "success" { next = "talk" }
+}
+step "talk" {
+  parallel = ["a", "b"]
+  workflow {
+    entry = "which"
+    branch "which" {
+      arm {
+        when = each.value == "a"
+        next = "${inJob ? "a_think" : "a_p1"}"
+      }
+      default {
+        next = "b_r1"
+      }
+    }
+${inJob ? `    step "a_think" {
+      target = agent.x
+      outcome "success" { next = "a_p1" }
+    }
+` : ""}${steps.join("\n")}
+  }
+  outcome "all_succeeded" { next = "done" }
+  outcome "any_failed" { next = "failed" }
+}
+`;
+}
+
 /** The run tree's journal as `criteria journal RUN -o json` prints it. */
 function journalOf(url: string, run: string): JournalEntry[] {
   const r = cli(["journal", run, "--store", url, "-o", "json"]);
@@ -139,6 +202,32 @@ describe.skipIf(skip !== undefined)("channel receives under workers", () => {
     const posted = en.find((e) => e.entry_type === "effect.recorded" && (e as JournalEntry<"effect.recorded">).payload.kind === "post")!;
     expect(confirmed.at_ms - posted.at_ms).toBeLessThan(10_000);
   }, 40_000);
+
+  it("conversations between parallel bodies, each in its own job and both in one job: every message received once, no receive waits out its 24 h", async () => {
+    const url = await cluster().freshDatabase();
+    const dir = temp("criteria-wk-chan-");
+    // The workers first, then the runs, one after another (the trial's order: the runs'
+    // units then interleave on both workers).
+    for (let i = 0; i < 2; i++) workers.push(startWorker(url, join(dir, `w${i}`)));
+    for (let i = 0; i < 6; i++) submit(url, dir, `detached${i}`, pingPong(2, false), `d${i}`);
+    for (let i = 0; i < 2; i++) submit(url, dir, `injob${i}`, pingPong(3, true), `j${i}`);
+    const rows = await until(url, (r) => r.length === 8 && r.every((x) => x.status !== "active"), 60_000);
+    expect(rows.map((r) => [r.run_id, r.status]).sort(), workers.map((w) => w.out()).join("\n").slice(-4000)).toEqual([...["d0", "d1", "d2", "d3", "d4", "d5", "j0", "j1"].map((r) => [r, "succeeded"])]);
+    for (const r of rows) {
+      const en = journalOf(url, r.run_id);
+      const posts = en.filter((e) => e.entry_type === "effect.recorded" && (e as JournalEntry<"effect.recorded">).payload.kind === "post");
+      const received = en.filter((e) => e.entry_type === "effect.confirmed" && (e as JournalEntry<"effect.confirmed">).payload.received !== undefined) as JournalEntry<"effect.confirmed">[];
+      const rounds = r.run_id.startsWith("d") ? 2 : 3;
+      expect(posts, r.run_id).toHaveLength(2 * rounds);
+      expect(received.map((e) => e.payload.received!.id).sort(), r.run_id).toEqual(posts.map((e) => (e as JournalEntry<"effect.recorded">).payload.message!.id).sort());
+      if (r.run_id.startsWith("j")) {
+        // One job: a receive waits in the process while its sibling works, each message at once.
+        const first = en.find((e) => e.step_id === "a_p1")!.at_ms;
+        const last = en.find((e) => e.entry_type === "run.completed" && e.run_id === r.run_id)!.at_ms;
+        expect(last - first, r.run_id).toBeLessThan(8_000);
+      }
+    }
+  }, 90_000);
 
   it("a parked receive holds no job: with one job at a time another run finishes meanwhile; its deadline wakes it to its timeout", async () => {
     const url = await cluster().freshDatabase();

@@ -122,6 +122,22 @@ describe.skipIf(skip !== undefined)("workers", () => {
     }
   }, 60_000);
 
+  it("a run that fails outside a state: the worker says why (found by a new-user trial: ended in state \"\")", async () => {
+    const url = await cluster().freshDatabase();
+    const dir = temp("criteria-wk-");
+    const wf = join(dir, "w.hcl");
+    writeFileSync(wf, `${HEAD("boom")}step "boom" {\n  target = adapter.shell.default\n  input { command = "exit 3" }\n  outcome "success" { next = "done" }\n}\n`);
+    expect(cli(["apply", wf, "--store", url, "--state-dir", join(dir, "s"), "--run-id", "boom", "--detach"]).status).toBe(0);
+    const w = startWorker(url, join(dir, "w"));
+    workers.push(w);
+    const rows = await until(url, (r) => r.some((x) => x.run_id === "boom" && x.status !== "active"), 20_000);
+    expect(rows.find((r) => r.run_id === "boom"), w.out()).toMatchObject({ status: "failed" });
+    // The worker's note comes after the run's end is journaled.
+    await until(url, () => /run boom failed/.test(w.out()), 10_000);
+    expect(w.out()).toMatch(/run boom failed \(\w+: [^)]+\)/);
+    expect(w.out()).not.toMatch(/ended in state \\"\\"/);
+  }, 40_000);
+
   it("--detach needs a PostgreSQL store; a worker needs one too", () => {
     const dir = temp("criteria-wk-");
     const wf = join(dir, "w.hcl");
