@@ -361,7 +361,9 @@ export class Runner {
       const written = await this.opts.journal.append(this.rootId, entries, opts);
       for (const e of written) {
         applyEntry(this.tree, e);
-        if (e.seq > this.readThrough) this.ownAhead.add(e.seq);
+        // Right after the mark nothing can lie between: the mark moves (one writer, as on SQLite, keeps the set empty).
+        if (e.seq === this.readThrough + 1) this.readThrough = e.seq;
+        else if (e.seq > this.readThrough) this.ownAhead.add(e.seq);
       }
       // A receive of this process waiting for a message looks again at once (others poll).
       if (written.some((e) => e.entry_type === "effect.recorded" && (e.payload as Payloads["effect.recorded"]).kind === "post")) this.posted.dispatchEvent(new Event("post"));
