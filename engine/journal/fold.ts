@@ -37,7 +37,7 @@ export interface AttemptRecord {
   transientAttempts: Set<number>;
   /** A channel receive's deadline, as its first attempt recorded it (later attempts keep it). */
   recvUntil?: number;
-  /** The attempt that last recorded a channel receive (a parked receive goes on in it under workers). */
+  /** The attempt that last recorded a channel receive (one recorded and not confirmed goes on in it). */
   recvAttempt?: number;
 }
 

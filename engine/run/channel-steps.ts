@@ -109,8 +109,9 @@ export interface ChannelAttempt {
   /** A receive started by an earlier attempt ends when it would have: its deadline is kept. */
   untilMs?: number;
   /**
-   * The receive of attempt `attempt` parked (under workers) and goes on in that attempt:
-   * nothing is journaled again before it takes a message or times out.
+   * The receive of attempt `attempt` was recorded and not confirmed (it parked under
+   * workers, or its process died while it waited): it goes on in that attempt, nothing
+   * journaled again before it takes a message or times out.
    */
   continuing?: boolean;
 }
