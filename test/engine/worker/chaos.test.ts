@@ -85,6 +85,8 @@ describe.skipIf(skip !== undefined)("workers under chaos", () => {
     let stops = 0;
     let round = 0;
     let frozenHeld = 0;
+    /** Runs the frozen worker still held when it was continued (none were taken over from it: it may go on with them). */
+    let stillHeld = 0;
     const deadline = Date.now() + 150_000;
     /** SIGKILLs a live worker (not one frozen, nor `spare`) and starts another in its place. */
     const killOne = (spare?: WorkerProcess) => {
@@ -119,7 +121,7 @@ describe.skipIf(skip !== undefined)("workers under chaos", () => {
         do {
           await new Promise((r) => setTimeout(r, TTL_MS));
           if (process.env.CHAOS_KILLS_DURING_FREEZE === "1" && kills < 3) killOne(busy);
-        } while ((await heldBy(url, busy.child.pid!)) > 0 && Date.now() < thawAt);
+        } while ((stillHeld = await heldBy(url, busy.child.pid!)) > 0 && Date.now() < thawAt);
         busy.child.kill("SIGCONT");
         frozen.push(busy);
         stops++;
@@ -131,7 +133,7 @@ describe.skipIf(skip !== undefined)("workers under chaos", () => {
       finished.push(w);
     }
     const reports = finished.map((w) => w.out().split("\n").filter((l) => l.startsWith('{"event":"exit"')).map((l) => JSON.parse(l) as { fenced: number; swept: number; busy: number; advanced: number })[0]);
-    console.log(`chaos: ${kills} workers killed, ${stops} frozen past their lease; exits: ${JSON.stringify(reports)}`);
+    console.log(`chaos: ${kills} workers killed, ${stops} frozen past their lease (holding ${frozenHeld} runs, ${stillHeld} still when continued); exits: ${JSON.stringify(reports)}`);
 
     const failed = rows.filter((r) => r.status !== "succeeded");
     if (failed.length > 0 || process.env.CHAOS_KEEP) {
@@ -191,7 +193,11 @@ describe.skipIf(skip !== undefined)("workers under chaos", () => {
     // short of kills still says whether every effect happened once).
     expect(kills).toBeGreaterThanOrEqual(3);
     expect(stops, "no worker ever held two runs at once: nothing to freeze").toBe(1);
-    // A frozen worker held runs when it came back: it was fenced, not allowed to confirm.
-    expect(reports.reduce((n, r) => n + (r?.fenced ?? 0), 0), `the frozen worker held ${frozenHeld} runs`).toBeGreaterThan(0);
+    // A frozen worker held runs when it came back, all taken over from it: it was fenced, not
+    // allowed to confirm. (With kills during the freeze, the worker taking a run over may be
+    // killed too, and after 20 s the frozen one is continued still holding a lease nobody
+    // took: going on with it is no zombie. Two loops of that variant failed here, every
+    // effect confirmed once.)
+    if (stillHeld === 0) expect(reports.reduce((n, r) => n + (r?.fenced ?? 0), 0), `the frozen worker held ${frozenHeld} runs`).toBeGreaterThan(0);
   }, 240_000);
 });
