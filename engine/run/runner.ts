@@ -395,7 +395,7 @@ export class Runner {
    */
   async start(graph: Graph, inputs: Record<string, Value>, runId?: string, input: Record<string, Value> = {}, source?: { entry: string; hash: string }): Promise<RunEnd> {
     this.rootId = this.unit = runId ?? newRunId(this.clock());
-    await this.takeLease(this.rootId);
+    await this.firstLease(this.rootId);
     try {
       if (await this.opts.journal.run(this.rootId)) throw new RunRefused(`run ${this.rootId} already exists; continue it with criteria resume ${this.rootId}, or choose another --run-id`, true);
       // A broker given for the run's channels is reached before anything runs.
@@ -423,7 +423,7 @@ export class Runner {
    */
   async resume(runId: string, opts: { workdir?: string } = {}): Promise<RunEnd> {
     this.rootId = this.unit = runId;
-    await this.takeLease(runId);
+    await this.firstLease(runId);
     try {
       const rootId = (await this.opts.journal.run(runId))?.root_run_id ?? runId;
       this.rootId = rootId;
@@ -502,6 +502,20 @@ export class Runner {
   }
 
   /** Takes the run's lease, saying what it took over. */
+  /**
+   * The lease a start or a resume begins with: refused (held elsewhere), the runner lets go
+   * of the caller's signal as its end would (found by a trial: each of a worker's busy
+   * retries left a listener, and its Runner, on the worker's signal).
+   */
+  private async firstLease(runId: string): Promise<void> {
+    try {
+      await this.takeLease(runId);
+    } catch (e) {
+      this.detach();
+      throw e;
+    }
+  }
+
   private async takeLease(runId: string): Promise<void> {
     const note = await this.opts.journal.lock(runId, { force: this.opts.force === true });
     if (note) this.emit({ event: "warning", run_id: runId, message: note });

@@ -5,6 +5,7 @@
  * counting adapters where a test must see what ran.
  */
 import { spawn } from "node:child_process";
+import { getEventListeners } from "node:events";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -590,6 +591,27 @@ step "a" {
   outcome "success" { next = "failed" }
 }`);
     expect(await setup().runner.start(g, {}, "r")).toMatchObject({ state: "failed", success: false, reason: "failure_state" });
+  });
+
+  it("a run found held elsewhere leaves no listener on the caller's signal (found by a trial: a worker's busy retries leaked one each)", async () => {
+    const g = await graphOf(`${HEAD("a")}
+step "a" {
+  adapter = "noop"
+  outcome "success" { next = "done" }
+}`);
+    const stop = new AbortController();
+    const s = setup({ signal: stop.signal });
+    expect(await s.runner.start(g, {}, "r")).toMatchObject({ state: "done" });
+    expect(getEventListeners(stop.signal, "abort")).toHaveLength(0);
+    // Held: another runner of this process has the lease.
+    await s.journal.lock("r");
+    for (let i = 0; i < 3; i++) {
+      const busy = new Runner({ journal: s.journal, adapterFor, baseDir: s.dir, signal: stop.signal });
+      await expect(busy.resume("r")).rejects.toBeInstanceOf(RunLockedError);
+      const again = new Runner({ journal: s.journal, adapterFor, baseDir: s.dir, signal: stop.signal });
+      await expect(again.start(g, {}, "r")).rejects.toBeInstanceOf(RunLockedError);
+    }
+    expect(getEventListeners(stop.signal, "abort")).toHaveLength(0);
   });
 
   it("waiting adds no abort listeners per poll (no MaxListenersExceededWarning)", async () => {
