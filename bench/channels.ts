@@ -81,12 +81,15 @@ step "pair" {
       count  = ${n}
       target = channel.c
       input { post = { from = "sender", to = "receiver", body = "message \${each._idx}" } }
+      outcome "success" { next = "_continue" }
       outcome "all_succeeded" { next = "return" }
     }
     step "take" {
       count  = ${n}
       target = channel.c
       input { recv = { as = "receiver", from = "sender", timeout = "1m" } }
+      outcome "received" { next = "_continue" }
+      outcome "timeout" { next = "_continue" }
       outcome "all_succeeded" { next = "return" }
     }
   }
