@@ -557,10 +557,9 @@ async function indexSpawned(c: Pick<PoolClient, "query">, root: string, runId: s
   ]);
 }
 
-/** Marks a run of the `runs` index ended. @returns its identity, for memory */
-async function indexCompleted(c: Pick<PoolClient, "query">, runId: string, atMs: number, p: Payloads["run.completed"]): Promise<string | null | undefined> {
-  const { rows } = await c.query<{ identity: string | null }>("UPDATE runs SET status = $1, updated_ms = $2, final_state = $3 WHERE run_id = $4 RETURNING identity", [p.success ? "succeeded" : "failed", atMs, p.state, runId]);
-  return rows[0]?.identity;
+/** Marks a run of the `runs` index ended (memory reads the run's identity from its row, in SQL). */
+async function indexCompleted(c: Pick<PoolClient, "query">, runId: string, atMs: number, p: Payloads["run.completed"]): Promise<void> {
+  await c.query("UPDATE runs SET status = $1, updated_ms = $2, final_state = $3 WHERE run_id = $4", [p.success ? "succeeded" : "failed", atMs, p.state, runId]);
 }
 
 /** A row of the `leases` table as read. */
