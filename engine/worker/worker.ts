@@ -211,13 +211,30 @@ function graphileWorker(): typeof import("graphile-worker") {
 /**
  * Installs (or upgrades) graphile-worker's schema in the journal's database, then sends the
  * journal's wake-ups to it: what `apply --detach` needs before its run can be picked up.
+ * Processes doing it at once (workers starting beside an `apply --detach`) may collide:
+ * graphile-worker's first install (`CREATE SCHEMA IF NOT EXISTS`, `CREATE TABLE IF NOT
+ * EXISTS`) is not safe against itself, and the loser failed with a duplicate key (found by
+ * CI). A collision is tried again, and then finds what the other process installed (its
+ * migrations skip the ones done meanwhile). No lock of our own: a journal with one connection
+ * could not hold one and migrate.
  * @throws Error from the database (the caller reports it as a storage failure)
  */
 export async function prepareQueue(journal: PostgresJournal): Promise<void> {
   const gw = graphileWorker();
-  await gw.runMigrations({ pgPool: journal.connections, schema: QUEUE_SCHEMA, logger: quietLogger(gw) });
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await gw.runMigrations({ pgPool: journal.connections, schema: QUEUE_SCHEMA, logger: quietLogger(gw) });
+      break;
+    } catch (e) {
+      if (attempt >= 5 || !INSTALL_COLLISIONS.has((e as { code?: string }).code ?? "")) throw e;
+      await sleep(50 * attempt + Math.random() * 50);
+    }
+  }
   journal.useQueue();
 }
+
+/** PostgreSQL's codes for two installs colliding: unique_violation (a catalog row), duplicate_schema, duplicate_table, duplicate_object. */
+const INSTALL_COLLISIONS = new Set(["23505", "42P06", "42P07", "42710"]);
 
 /**
  * graphile-worker's logger, kept to errors (the worker reports what it does as run events),

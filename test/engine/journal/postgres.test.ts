@@ -86,6 +86,20 @@ describe.skipIf(skip !== undefined)("PostgreSQL journal", () => {
       }
     });
 
+    it("the queue's schema installs once when workers and submissions start together (found by CI: apply --detach beside a starting worker exited 4)", async () => {
+      // Each round a fresh database, and four processes' worth of journals preparing the queue at once.
+      for (let round = 0; round < 3; round++) {
+        const url = await cluster().freshDatabase();
+        const journals = await Promise.all([0, 1, 2, 3].map(() => PostgresJournal.open(url, { stateDir: "/nonexistent" })));
+        try {
+          const results = await Promise.allSettled(journals.map((j) => prepareQueue(j)));
+          expect(results.filter((r) => r.status === "rejected").map((r) => String((r as PromiseRejectedResult).reason))).toEqual([]);
+        } finally {
+          for (const j of journals) await j.close();
+        }
+      }
+    });
+
     it("hides a password in any URL it names", () => {
       expect(withoutPassword("postgres://u:p@h/d")).toBe("postgres://u:***@h/d");
       expect(withoutPassword("postgres://u@h/d")).toBe("postgres://u@h/d");
