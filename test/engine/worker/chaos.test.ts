@@ -83,7 +83,6 @@ describe.skipIf(skip !== undefined)("workers under chaos", () => {
     const frozen: WorkerProcess[] = [];
     let kills = 0;
     let stops = 0;
-    let round = 0;
     let frozenHeld = 0;
     /** Runs the frozen worker still held when it was continued (none were taken over from it: it may go on with them). */
     let stillHeld = 0;
@@ -101,26 +100,26 @@ describe.skipIf(skip !== undefined)("workers under chaos", () => {
     const allEnded = () => until(url, (rows) => rows.length === RUNS && rows.every((r) => r.status !== "active"), 0);
     while (Date.now() < deadline && !(await allEnded()).every((r) => r.status !== "active")) {
       await new Promise((r) => setTimeout(r, 800 + random() * 1200));
-      round++;
-      // A zombie, once, from the second round on: the worker holding the most runs (at least two,
-      // so that some of them are mid-step when it comes back; a slow machine may still be starting
-      // its workers at the second round) is frozen past its lease, then continued (and spared the
-      // kills after, so its report of what it was refused is kept).
-      const held = round >= 2 && stops === 0 ? await leasesByPid(url) : new Map<number, number>();
+      // A zombie, once, after the first three kills (frozen first, the other workers could finish
+      // every run during the freeze, before the third kill: found by a suite run, 2 kills): the
+      // worker holding the most runs (at least two, so that some of them are mid-step when it
+      // comes back) is frozen past its lease, then continued (and spared the kills after, so its
+      // report of what it was refused is kept).
+      const held = kills >= 3 && stops === 0 ? await leasesByPid(url) : new Map<number, number>();
       const busy = live.filter((w) => !frozen.includes(w)).reduce((best, w) => ((held.get(w.child.pid!) ?? 0) > (held.get(best.child.pid!) ?? 0) ? w : best));
       if ((held.get(busy.child.pid!) ?? 0) >= 2) {
         frozenHeld = held.get(busy.child.pid!)!;
         busy.child.kill("SIGSTOP");
         // Frozen until every run it held has been taken over by another worker (20 s at most).
-        // With CHAOS_KILLS_DURING_FREEZE=1 the kills go on meanwhile (one per lease period
-        // until three were made). Opt-in: one such run in a CI check found a run with 8
+        // With CHAOS_KILLS_DURING_FREEZE=1 the kills go on meanwhile (one per lease period,
+        // three more). Opt-in: one such run in a CI check found a run with 8
         // effect confirmations instead of 7 (seed 38282, not reproduced in three runs since;
         // under investigation, see the scale-out issue's note), so it stays out of CI until
         // explained rather than being weakened.
         const thawAt = Date.now() + 20_000;
         do {
           await new Promise((r) => setTimeout(r, TTL_MS));
-          if (process.env.CHAOS_KILLS_DURING_FREEZE === "1" && kills < 3) killOne(busy);
+          if (process.env.CHAOS_KILLS_DURING_FREEZE === "1" && kills < 6) killOne(busy);
         } while ((stillHeld = await heldBy(url, busy.child.pid!)) > 0 && Date.now() < thawAt);
         busy.child.kill("SIGCONT");
         frozen.push(busy);
