@@ -204,7 +204,9 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
     const n = e.args.length;
     if (!e.expandFinal && (n < f.minArgs || n > f.maxArgs)) {
       const want = f.minArgs === f.maxArgs ? `${f.minArgs}` : f.maxArgs === Infinity ? `at least ${f.minArgs}` : `${f.minArgs} to ${f.maxArgs}`;
-      diagnostics.push(diag("invalid_value", rangeAt(file, e.start, e.end), `${ctx.what}: ${e.name}() takes ${want} argument${want === "1" ? "" : "s"}, not ${n}`, { hint: `${e.name}(${f.params})` }));
+      // "1 argument", "at least 1 argument"; "0 to 1 arguments", "2 arguments".
+      const one = f.minArgs === 1 && (f.maxArgs === 1 || f.maxArgs === Infinity);
+      diagnostics.push(diag("invalid_value", rangeAt(file, e.start, e.end), `${ctx.what}: ${e.name}() takes ${want} argument${one ? "" : "s"}, not ${n}`, { hint: `${e.name}(${f.params})` }));
     }
     // range() of literals: the number of values is known now; over the limit fails at run time.
     if (e.name === "range" && e.args.length >= 1 && e.args.every((x) => x.kind === "literal" && typeof x.value === "number")) {
@@ -212,7 +214,8 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
       const [start, limit, step] = e.args.length === 1 ? [0, a, 1] : [a, b, c ?? 1];
       const count = step === 0 ? Infinity : Math.max(0, Math.ceil((limit - start) / step));
       if (count > RANGE_LIMIT) {
-        diagnostics.push(diag("invalid_value", rangeAt(file, e.start, e.end), `${ctx.what}: range() would make ${count === Infinity ? "endless" : count} values; it makes at most ${RANGE_LIMIT}`, { hint: "use a smaller range or a larger step" }));
+        const what = count === Infinity ? "with a step of 0 would never end" : `would make ${count} values`;
+        diagnostics.push(diag("invalid_value", rangeAt(file, e.start, e.end), `${ctx.what}: range() ${what}; it makes at most ${RANGE_LIMIT} values`, { hint: count === Infinity ? "give it a step other than 0" : "use a smaller range or a larger step" }));
       }
     }
     // file("literal"): the path must exist and stay inside the workflow's directory (the

@@ -1,0 +1,198 @@
+/**
+ * The reference and call checks of expressions (compiler/resolve/check-expression.ts), each
+ * namespace's rule on its own, with the exact range, message and hint `validate` gives:
+ * the cases the mutation run (make mutation) showed no in-process test pinned (`data`,
+ * `while`, `path`, `memory`, `step`/`output`/`subworkflow`, a switch's stored outputs, an
+ * iterating step's list, function arity and `range()`/`file()` literals). Two messages
+ * were wrong and are fixed with them: "takes at least 1 arguments", "would make endless values".
+ */
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { compileIn, project } from "../composition/helpers.js";
+import { temp } from "../pipeline/helpers.js";
+
+const HEAD = (header = "") => `workflow "w" {\n  version = "1"\n  initial_state = "first"\n  target_state = "done"\n${header}}\nadapter "shell" "default" {}\nstate "done" { terminal = true }\n`;
+
+/** A workflow whose step "use" runs `command = <expr>` (on line 16 without `header` lines), with `decls` added. */
+const workflow = (expr: string, decls = "", header = "") =>
+  `${HEAD(header)}step "first" {\n  target = adapter.shell.default\n  input { command = "true" }\n  outcome "success" { next = "use" }\n}\nstep "use" {\n  target = adapter.shell.default\n  input {\n    command = ${expr}\n  }\n  outcome "success" { next = "done" }\n}\n${decls}`;
+
+/** The diagnostics of main.hcl as `line:col-endLine:endCol code: message (hint: …)`, warnings of unused names left out. */
+async function said(text: string, files: Record<string, string> = {}, dir = project({})): Promise<string[]> {
+  for (const [name, body] of Object.entries({ "main.hcl": text, ...files })) writeFileSync(join(dir, name), body);
+  const c = await compileIn(dir, "main.hcl");
+  return c.diagnostics
+    .filter((d) => !d.code.startsWith("unused"))
+    .map((d) => `${d.range.start.line}:${d.range.start.column}-${d.range.end.line}:${d.range.end.column} ${d.code}: ${d.message}${d.hint ? ` (hint: ${d.hint})` : ""}`);
+}
+
+const AT = `step "use" input "command"`;
+const DATA_N = `data "internal" "n" {\n  type = number\n  value = 1\n}\n`;
+const MEMORY = "  memory {\n    script = true\n  }\n";
+
+describe("var, local, shared", () => {
+  it("a bare namespace needs a name; an unknown name gets a did-you-mean, else the declaration to add", async () => {
+    expect(await said(workflow("var"))).toEqual([`16:15-16:18 unknown_reference: ${AT}: "var" needs a name, e.g. var.name`]);
+    expect(await said(workflow("var.nme", `variable "name" {\n  type = string\n  default = "x"\n}\n`))).toEqual([`16:15-16:22 unknown_reference: ${AT}: unknown variable "nme" (in var.nme) (hint: did you mean "name"?)`]);
+    expect(await said(workflow("var.zzz"))).toEqual([`16:15-16:22 unknown_reference: ${AT}: unknown variable "zzz" (in var.zzz) (hint: declare it: variable "zzz" { type = "string" })`]);
+    expect(await said(workflow("local.zzz"))).toEqual([`16:15-16:24 unknown_reference: ${AT}: unknown local value "zzz" (in local.zzz) (hint: declare it: local "zzz" { value = ... })`]);
+    expect(await said(workflow("shared.zzz"))).toEqual([`16:15-16:25 unknown_reference: ${AT}: unknown shared variable "zzz" (in shared.zzz) (hint: declare it: shared_variable "zzz" { type = "string" })`]);
+  });
+
+  it("a name that resolves is used: no unused warning for it", async () => {
+    const dir = project({});
+    writeFileSync(join(dir, "main.hcl"), workflow("var.name", `variable "name" {\n  type = string\n  default = "x"\n}\n`));
+    const c = await compileIn(dir, "main.hcl");
+    expect(c.diagnostics).toEqual([]);
+  });
+});
+
+describe("each and while", () => {
+  it("each.* outside an iteration; inside one, an unknown field", async () => {
+    expect(await said(workflow("each.value"))).toEqual([
+      `16:15-16:25 each_outside_iteration: ${AT}: "each.value" is only available inside an iterating step (count, for_each, parallel) (hint: move the expression into the iterating step or its workflow body)`,
+    ]);
+    const text = workflow("each.valu")
+      .replace('step "use" {\n', 'step "use" {\n  for_each = ["a"]\n')
+      .replace(/(step "use" \{[\s\S]*?)outcome "success" \{ next = "done" \}/, '$1outcome "all_succeeded" { next = "done" }\n  outcome "any_failed" { next = "done" }');
+    expect(await said(text)).toEqual([`17:15-17:24 unknown_reference: ${AT}: each has no field "valu" (hint: did you mean "value"?)`]);
+    expect(await said(text.replace("each.valu", "each._prev"))).toEqual([]);
+  });
+
+  it("while.* outside a while step; inside one, an unknown field", async () => {
+    expect(await said(workflow("while.index"))).toEqual([
+      `16:15-16:26 each_outside_iteration: ${AT}: "while.index" is only available inside a step that iterates with while (hint: use it in the while step's own expressions)`,
+    ]);
+    const looped = (expr: string) =>
+      workflow(expr, DATA_N)
+        .replace('step "use" {\n', 'step "use" {\n  while = data.internal.n.value > 0\n  max_visits = 3\n')
+        .replace(/(step "use" \{[\s\S]*?)outcome "success" \{ next = "done" \}/, '$1outcome "all_succeeded" { next = "done" }\n  outcome "any_failed" { next = "done" }');
+    expect(await said(looped("while.idx"))).toEqual([`18:15-18:24 unknown_reference: ${AT}: while has no field "idx" (hint: did you mean "index"?)`]);
+    expect(await said(looped('"${while.index} ${while.first} ${while._prev}"'))).toEqual([]);
+  });
+});
+
+describe("steps", () => {
+  it("a bare steps needs a name; a step that does not exist gets a did-you-mean", async () => {
+    expect(await said(workflow("steps"))).toEqual([`16:15-16:20 unknown_reference: ${AT}: "steps" needs a step name, e.g. steps.build.stdout`]);
+    expect(await said(workflow("steps.frist.stdout"))).toEqual([`16:15-16:33 unknown_reference: ${AT}: unknown step "frist" (in steps.frist.stdout) (hint: did you mean "first"?)`]);
+    expect(await said(workflow("steps.first.stdout"))).toEqual([]);
+  });
+
+  it("an iterating step's output is a list: a key read off it says so, naming how it iterates", async () => {
+    for (const [how, field] of [
+      ["count", "count = 2"],
+      ["for_each", 'for_each = ["a"]'],
+      ["parallel", 'parallel = ["a"]'],
+    ]) {
+      const text = workflow("steps.first.stdout").replace('step "first" {\n', `step "first" {\n  ${field}\n`).replace('outcome "success" { next = "use" }', 'outcome "all_succeeded" { next = "use" }\n  outcome "any_failed" { next = "use" }');
+      expect(await said(text), how).toEqual([
+        `18:15-18:33 unknown_reference: ${AT}: steps.first is a list (one output per ${how} item), not an object (in steps.first.stdout) (hint: write steps.first[0].stdout, or [for r in steps.first : r.stdout])`,
+      ]);
+      expect(await said(text.replace("steps.first.stdout", "steps.first[0].stdout")), how).toEqual([]);
+    }
+  });
+
+  it("a switch's stored outputs: an unknown key gets a did-you-mean, else the keys its arms store", async () => {
+    const routed = (expr: string) =>
+      workflow(expr).replace('outcome "success" { next = "use" }', 'outcome "success" { next = "route" }') +
+      `switch "route" {\n  match {\n    condition = true\n    next = "use"\n    output = { replicas = 5 }\n  }\n  default {\n    next = "use"\n    output = { replicas = 1 }\n  }\n}\n`;
+    expect(await said(routed("steps.route.replica"))).toEqual([`16:15-16:34 unknown_reference: ${AT}: switch "route" stores no output "replica" (in steps.route.replica) (hint: did you mean "replicas"?)`]);
+    expect(await said(routed("steps.route.zzzzzzzz"))).toEqual([`16:15-16:35 unknown_reference: ${AT}: switch "route" stores no output "zzzzzzzz" (in steps.route.zzzzzzzz) (hint: expected one of "replicas")`]);
+    expect(await said(routed("steps.route.replicas"))).toEqual([]);
+  });
+
+  it("steps.* where no step has run (a variable's default) is refused", async () => {
+    expect(await said(workflow('"x"', `variable "v" {\n  type = string\n  default = steps.first.stdout\n}\n`))).toEqual([
+      '22:13-22:31 unknown_reference: variable "v" default: step outputs are not available here',
+    ]);
+  });
+});
+
+describe("data", () => {
+  it("data.<kind>.<name>.value: a short path, an unknown value, a field other than value", async () => {
+    expect(await said(workflow("data.internal"))).toEqual([`16:15-16:28 unknown_reference: ${AT}: write data values as data.<kind>.<name>.value (in data.internal)`]);
+    expect(await said(workflow("data.internal.nn.value", DATA_N))).toEqual([`16:15-16:37 unknown_reference: ${AT}: unknown data value "internal.nn" (in data.internal.nn.value) (hint: did you mean "internal.n"?)`]);
+    expect(await said(workflow("data.internal.zzz.value"))).toEqual([
+      `16:15-16:38 unknown_reference: ${AT}: unknown data value "internal.zzz" (in data.internal.zzz.value) (hint: declare it: data "internal" "zzz" { type = string, value = "" })`,
+    ]);
+    expect(await said(workflow("data.internal.n.valu", DATA_N))).toEqual([`16:15-16:35 unknown_reference: ${AT}: a data value has one field, "value" (in data.internal.n.valu) (hint: write data.internal.n.value)`]);
+    expect(await said(workflow("data.internal.n.value", DATA_N))).toEqual([]);
+    expect(await said(workflow("data.internal.n", DATA_N))).toEqual([]);
+  });
+});
+
+describe("path, memory, unknown namespaces", () => {
+  it("path has module, root and cwd", async () => {
+    expect(await said(workflow("path.modul"))).toEqual([`16:15-16:25 unknown_reference: ${AT}: path has no field "modul" (hint: did you mean "module"?)`]);
+    expect(await said(workflow("path.zzzzzz"))).toEqual([`16:15-16:26 unknown_reference: ${AT}: path has no field "zzzzzz" (hint: expected one of "cwd", "module", "root")`]);
+    expect(await said(workflow('"${path.module} ${path.root} ${path.cwd}"'))).toEqual([]);
+  });
+
+  it("memory.* only with memory { script = true }; then text and items", async () => {
+    expect(await said(workflow("memory.text"))).toEqual([
+      `16:15-16:26 unknown_reference: ${AT}: "memory.text" is only available when the workflow's header sets memory { script = true } (hint: add memory { script = true } to the workflow header)`,
+    ]);
+    expect(await said(workflow("memory.txt", "", MEMORY))).toEqual([`19:15-19:25 unknown_reference: ${AT}: memory has no field "txt" (hint: did you mean "text"?)`]);
+    expect(await said(workflow('"${memory.text} ${length(memory.items)}"', "", MEMORY))).toEqual([]);
+  });
+
+  it("a name that is no namespace gets a did-you-mean, else the namespaces", async () => {
+    expect(await said(workflow("vars.x"))).toEqual([`16:15-16:21 unknown_reference: ${AT}: unknown name "vars" (hint: did you mean "var"?)`]);
+    expect(await said(workflow("zzzzzz.x"))).toEqual([
+      `16:15-16:23 unknown_reference: ${AT}: unknown name "zzzzzz" (hint: expected one of "data", "each", "input", "local", "memory", "output", "path", "shared", ... (13 in all))`,
+    ]);
+  });
+});
+
+describe("step, output, subworkflow: a step's own result", () => {
+  const ELSEWHERE = "is only available in an outcome's output or write (the step's own result) (hint: elsewhere, read a step's output as steps.<name>.<key>)";
+  it("outside an outcome they are refused", async () => {
+    expect(await said(workflow("output.x"))).toEqual([`16:15-16:23 unknown_reference: ${AT}: "output.x" ${ELSEWHERE}`]);
+    expect(await said(workflow("subworkflow.x"))).toEqual([`16:15-16:28 unknown_reference: ${AT}: "subworkflow.x" ${ELSEWHERE}`]);
+    expect(await said(workflow("step.output.x"))).toEqual([`16:15-16:28 unknown_reference: ${AT}: "step.output.x" ${ELSEWHERE}`]);
+  });
+
+  it("in an outcome's output, step has one field, output", async () => {
+    const projected = (expr: string) => workflow('"true"').replace('outcome "success" { next = "done" }', `outcome "success" {\n    next = "done"\n    output = { k = ${expr} }\n  }`);
+    expect(await said(projected("step.outpt.x"))).toEqual([`20:20-20:32 unknown_reference: step "use" outcome "success" output "k": step has one field, "output" (in step.outpt.x) (hint: write step.output.<key>)`]);
+    expect(await said(projected("step.output.stdout"))).toEqual([]);
+  });
+});
+
+describe("function calls", () => {
+  it("an unknown function gets a did-you-mean, at its name", async () => {
+    expect(await said(workflow('uper("a")'))).toEqual([`16:15-16:19 unknown_function: ${AT}: unknown function "uper" (hint: did you mean "upper"?)`]);
+  });
+
+  it("arity: exactly, at least, singular and plural; an expanded last argument is not counted", async () => {
+    expect(await said(workflow("upper()"))).toEqual([`16:15-16:22 invalid_value: ${AT}: upper() takes 1 argument, not 0 (hint: upper(string))`]);
+    expect(await said(workflow('join("a")'))).toEqual([`16:15-16:24 invalid_value: ${AT}: join() takes at least 2 arguments, not 1 (hint: join(separator, lists...))`]);
+    expect(await said(workflow("coalesce()"))).toEqual([`16:15-16:25 invalid_value: ${AT}: coalesce() takes at least 1 argument, not 0 (hint: coalesce(vals...))`]);
+    expect(await said(workflow('join(["a", "b"]...)'))).toEqual([]);
+  });
+
+  it("range() of literals: over the limit, or a step of 0, is refused now", async () => {
+    expect(await said(workflow("range(1000000000)"))).toEqual([`16:15-16:32 invalid_value: ${AT}: range() would make 1000000000 values; it makes at most 1024 values (hint: use a smaller range or a larger step)`]);
+    expect(await said(workflow("range(0, 2000)"))).toEqual([`16:15-16:29 invalid_value: ${AT}: range() would make 2000 values; it makes at most 1024 values (hint: use a smaller range or a larger step)`]);
+    expect(await said(workflow("range(0, 5, 0)"))).toEqual([`16:15-16:29 invalid_value: ${AT}: range() with a step of 0 would never end; it makes at most 1024 values (hint: give it a step other than 0)`]);
+    expect(await said(workflow("range(1024)"))).toEqual([]);
+    expect(await said(workflow("range(0, 2048, 2)"))).toEqual([]);
+    expect(await said(workflow("range(10, 0, -1)"))).toEqual([]);
+  });
+
+  it("file() of a literal: missing, outside the directory, a symlink out of it; one inside is fine", async () => {
+    const dir = temp("criteria-expr-file-");
+    const root = join(dir, "wf");
+    mkdirSync(root);
+    writeFileSync(join(dir, "outside.txt"), "secret");
+    writeFileSync(join(root, "inside.txt"), "fine");
+    symlinkSync(join(dir, "outside.txt"), join(root, "link.txt"));
+    const HINT = "(hint: paths are relative to the workflow's directory and may not leave it)";
+    expect(await said(workflow('file("nope.txt")'), {}, root)).toEqual([`16:20-16:30 file_not_found: ${AT}: file("nope.txt") does not exist ${HINT}`]);
+    expect(await said(workflow('file("../outside.txt")'), {}, root)).toEqual([`16:20-16:36 path_outside_root: ${AT}: file("../outside.txt") points outside the workflow's directory ${HINT}`]);
+    expect(await said(workflow('file("link.txt")'), {}, root)).toEqual([`16:20-16:30 path_outside_root: ${AT}: file("link.txt") is a symlink to a file outside the workflow's directory ${HINT}`]);
+    expect(await said(workflow('file("inside.txt")'), {}, root)).toEqual([]);
+  });
+});
