@@ -44,7 +44,7 @@ interface AgentFigures {
 }
 
 /** A sender posting `n` messages and a receiver taking them, as two parallel items. */
-function exchange(n: number): string {
+export function exchange(n: number): string {
   return `workflow "bench_channels" {
   version       = "1"
   initial_state = "warm"
@@ -109,7 +109,7 @@ state "failed" {
  * answer, which `pong` posts once it received the ping: every message finds its receiver
  * already waiting, so the time from its record to its receipt is the delivery latency.
  */
-function pingPong(n: number): string {
+export function pingPong(n: number): string {
   const round = (me: string, other: string, first: "say" | "hear") => `    step "${me}_round" {
       count  = ${n}
       workflow {
@@ -174,7 +174,7 @@ state "failed" {
  * channel endpoint (`criteria channel`'s path): `rounds` round trips in one step each, over
  * HTTP on 127.0.0.1, or over NATS with `broker`. Every message is still journaled.
  */
-function agentPingPong(rounds: number, dir: string): string {
+export function agentPingPong(rounds: number, dir: string): string {
   const post = (me: string, other: string) => ({ post: { channel: "c", from: me, to: other, body: "ping" } });
   const recv = (me: string, other: string) => ({ recv: { channel: "c", as: me, from: other, timeout: "1m" } });
   const actions = (me: string, other: string, first: boolean) =>

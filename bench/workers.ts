@@ -112,7 +112,14 @@ async function waitFor(client: pg.Client, sql: string, params: unknown[], want: 
   }
 }
 
-const noopChain = (n: number) =>
+/** The takeover figure's workflow: one shell step of 3 s, mid-step when its worker is killed or stopped. */
+export const SLOW = `workflow "slow" {\n  version = "1"\n  initial_state = "work"\n  target_state = "done"\n}\nadapter "shell" "default" {}\nstep "work" {\n  target = adapter.shell.default\n  input { command = "sleep 3" }\n  outcome "success" { next = "done" }\n}\nstate "done" { terminal = true }\n`;
+
+/** The signal figure's workflow: a signal wait, then a noop step. */
+export const GATE = `workflow "gate" {\n  version = "1"\n  initial_state = "go"\n  target_state = "done"\n}\nadapter "noop" "default" {}\nwait "go" {\n  signal = "go"\n  outcome "received" { next = "next" }\n}\nstep "next" {\n  target = adapter.noop.default\n  outcome "success" { next = "done" }\n}\nstate "done" { terminal = true }\n`;
+
+/** The throughput figure's workflow: a chain of `n` noop steps. */
+export const noopChain = (n: number) =>
   `workflow "noops" {\n  version = "1"\n  initial_state = "s0"\n  target_state = "done"\n}\nadapter "noop" "default" {}\n` +
   Array.from({ length: n }, (_, i) => `step "s${i}" {\n  target = adapter.noop.default\n  outcome "success" { next = "${i + 1 < n ? `s${i + 1}` : "done"}" }\n}\n`).join("") +
   `state "done" { terminal = true }\n`;
@@ -159,7 +166,7 @@ export async function workersBench(root: string, quick: boolean): Promise<Worker
       report.throughput[String(workers)] = { steps_per_s: stepsPerS, pgbench_tps: tps, ratio: stepsPerS / tps };
     }
     // 2. Takeover: a run mid-step on the worker that holds it; that worker killed (then stopped).
-    const slow = await graphOf(dir, "slow", `workflow "slow" {\n  version = "1"\n  initial_state = "work"\n  target_state = "done"\n}\nadapter "shell" "default" {}\nstep "work" {\n  target = adapter.shell.default\n  input { command = "sleep 3" }\n  outcome "success" { next = "done" }\n}\nstate "done" { terminal = true }\n`);
+    const slow = await graphOf(dir, "slow", SLOW);
     for (const how of ["SIGKILL", "SIGSTOP"] as const) {
       progress(`workers: takeover after ${how}`);
       const url = await cluster.freshDatabase();
@@ -183,7 +190,7 @@ export async function workersBench(root: string, quick: boolean): Promise<Worker
     }
     // 3. Signal → the next step starting on a worker.
     progress("workers: signal to next step");
-    const gate = await graphOf(dir, "gate", `workflow "gate" {\n  version = "1"\n  initial_state = "go"\n  target_state = "done"\n}\nadapter "noop" "default" {}\nwait "go" {\n  signal = "go"\n  outcome "received" { next = "next" }\n}\nstep "next" {\n  target = adapter.noop.default\n  outcome "success" { next = "done" }\n}\nstate "done" { terminal = true }\n`);
+    const gate = await graphOf(dir, "gate", GATE);
     const url = await cluster.freshDatabase();
     const db = new pg.Client({ connectionString: url });
     await db.connect();
