@@ -233,7 +233,7 @@ state "failed" {
  * message's latency (record to receipt, by the journal's clock) and the appends it took.
  * @throws Error when the workflow does not compile or the run does not succeed
  */
-async function runExchange(source: string | ((dir: string) => string), broker?: string): Promise<{ ms: number; latencies: number[]; commits: number }> {
+export async function runExchange(source: string | ((dir: string) => string), broker?: string): Promise<{ ms: number; latencies: number[]; commits: number }> {
   const dir = mkdtempSync(join(tmpdir(), "criteria-bench-ch-"));
   try {
     writeFileSync(join(dir, "main.hcl"), typeof source === "string" ? source : source(dir));

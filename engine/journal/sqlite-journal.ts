@@ -88,6 +88,9 @@ export class SqliteJournal implements Journal {
   private readonly consumedBy: Database.Statement;
   /** The receive that took channel message `id` of a tree, if any ({@link AppendOptions.takes}). */
   private readonly takenBy: Database.Statement;
+  /** `PRAGMA synchronous` to NORMAL and back to FULL around a soft append (prepared once: most appends of a busy run are soft). */
+  private readonly soften: Database.Statement;
+  private readonly harden: Database.Statement;
   private readonly killAfter: number | undefined;
   private readonly file: string;
   private readonly leases: Leases;
@@ -144,6 +147,8 @@ export class SqliteJournal implements Journal {
       this.readRows = this.db
         .prepare("SELECT seq, run_id, step_id, attempt, entry_type, at_ms, payload, checksum FROM journal WHERE root_run_id = ? AND seq > ? ORDER BY seq")
         .raw(true);
+      this.soften = this.db.prepare("PRAGMA synchronous = NORMAL");
+      this.harden = this.db.prepare("PRAGMA synchronous = FULL");
       this.appendTx = this.db.transaction((root: string, entries: NewEntry[], opts: AppendOptions) => this.appendEntries(root, entries, opts));
       this.consumedBy = this.db.prepare(
         "SELECT seq FROM journal WHERE root_run_id = ? AND entry_type IN ('wait.completed', 'approval.decided') AND json_extract(payload, '$.signal_seq') = ? LIMIT 1",
@@ -186,13 +191,13 @@ export class SqliteJournal implements Journal {
     // next synced commit makes it durable with everything before it (WAL order).
     const soft = opts.sync === false && this.synchronous === "FULL";
     try {
-      if (soft) this.db.pragma("synchronous = NORMAL");
+      if (soft) this.soften.run();
       out = this.appendTx.immediate(rootRunId, entries, opts);
     } catch (err) {
       if (err instanceof LeaseLostError || err instanceof SignalTakenError || err instanceof MessageTakenError) throw err;
       throw new JournalWriteError(`cannot write the journal ${this.file}: ${storageReason(err)}`);
     } finally {
-      if (soft) this.db.pragma("synchronous = FULL");
+      if (soft) this.harden.run();
     }
     if (this.killAfter !== undefined && out.some((e) => e.seq >= this.killAfter!)) process.kill(process.pid, "SIGKILL");
     return out;

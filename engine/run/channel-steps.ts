@@ -140,12 +140,13 @@ export interface ChannelActor {
 }
 
 /**
- * Posts `message` on `channel`: its record delivers it (journaled and flushed); returns
- * the post's output `{ id, channel, from, to }` and its confirmation, to be written after.
+ * Posts `message` on `channel`: its record delivers it (journaled; flushed unless `soft`,
+ * see {@link runChannelStep}); returns the post's output `{ id, channel, from, to }` and its
+ * confirmation, to be written after.
  */
-async function postMessage(h: ChannelHost, who: ChannelActor, channel: ChannelRef, message: { id: string; from: string; to: string; body: Value }, before: NewEntry[] = []): Promise<{ output: Record<string, Value>; confirmed: NewEntry }> {
+async function postMessage(h: ChannelHost, who: ChannelActor, channel: ChannelRef, message: { id: string; from: string; to: string; body: Value }, before: NewEntry[] = [], soft = false): Promise<{ output: Record<string, Value>; confirmed: NewEntry }> {
   const base = { idempotency_key: who.key, ...who.tag };
-  await h.append([...before, h.entry(who.runId, who.step, who.attempt, "effect.recorded", { ...base, adapter: "channel", kind: "post", channel: channel.name, channel_scope: channel.scope, message })]);
+  await h.append([...before, h.entry(who.runId, who.step, who.attempt, "effect.recorded", { ...base, adapter: "channel", kind: "post", channel: channel.name, channel_scope: channel.scope, message })], soft ? { sync: false } : {});
   await h.wakeReceivers(channel, message.to, message.from);
   const output = { id: message.id, channel: channel.name, from: message.from, to: message.to };
   return { output, confirmed: h.entry(who.runId, who.step, who.attempt, "effect.confirmed", { ...base, outcome: "success", output, reason: "ok" }) };
@@ -170,7 +171,7 @@ async function receiveMessage(
   op: { as: string; from?: string },
   until: number,
   before: NewEntry[] = [],
-  how: { recorded?: boolean; park?: boolean } = {},
+  how: { recorded?: boolean; park?: boolean; soft?: boolean } = {},
 ): Promise<{ outcome: "received" | "timeout"; output: Record<string, Value>; confirmed?: NewEntry }> {
   const base = { idempotency_key: who.key, ...who.tag };
   if (!how.recorded) {
@@ -179,7 +180,7 @@ async function receiveMessage(
   }
   h.waiting(1);
   try {
-    return await takeMessage(h, who, channel, op, until, how.park === true);
+    return await takeMessage(h, who, channel, op, until, how.park === true, how.soft === true);
   } finally {
     h.waiting(-1);
   }
@@ -199,6 +200,7 @@ async function takeMessage(
   op: { as: string; from?: string },
   until: number,
   park: boolean,
+  soft: boolean,
 ): Promise<{ outcome: "received" | "timeout"; output: Record<string, Value>; confirmed?: NewEntry }> {
   const base = { idempotency_key: who.key, ...who.tag };
   let idleLooks = 0;
@@ -212,7 +214,7 @@ async function takeMessage(
       // Taken here, at once: no other receive of this process looks at it again.
       c!.received.add(m.id);
       try {
-        await h.append([h.entry(who.runId, who.step, who.attempt, "effect.confirmed", { ...base, outcome: "received", output, reason: "ok", received: { channel: channel.name, scope: channel.scope, as: op.as, id: m.id } })], { takes: { id: m.id, after: m.seq } });
+        await h.append([h.entry(who.runId, who.step, who.attempt, "effect.confirmed", { ...base, outcome: "received", output, reason: "ok", received: { channel: channel.name, scope: channel.scope, as: op.as, id: m.id } })], { takes: { id: m.id, after: m.seq }, ...(soft ? { sync: false } : {}) });
       } catch (e) {
         if (e instanceof MessageTakenError) continue; // another process's receive took it: the next one
         throw e;
@@ -238,6 +240,14 @@ async function takeMessage(
  * completion. A receive records who receives, then waits for a message to it (from
  * `from` when given) until its deadline: it ends `received` with `{ id, from, body, at }`
  * (confirmed at once, so no other receive takes it), or `timeout` with `{}`.
+ *
+ * Nothing of a channel step is flushed on its own (docs/architecture.md, What is flushed):
+ * no process outside the journal acts on a step's post or receive before a later commit
+ * that is flushed (an effect's record, a run's end, an agent's receive), and commits reach
+ * the disk in order, so that one makes them durable too; a power cut before it loses them
+ * together, and the run posts and receives again the same messages (their ids are
+ * deterministic). An agent's post and receive (`agentPost`, `agentRecv`) are flushed: the
+ * agent acts on the endpoint's answer at once.
  * @throws the host's interruption when the run is stopped while receiving; JournalWriteError, LeaseLostError
  */
 export async function runChannelStep(h: ChannelHost, a: ChannelAttempt): Promise<ChannelResult> {
@@ -245,10 +255,10 @@ export async function runChannelStep(h: ChannelHost, a: ChannelAttempt): Promise
   const who: ChannelActor = { runId: a.runId, step: a.step, attempt: continuing ? a.attempt : a.attempt + 1, tag: a.tag, key: a.key };
   const started = h.entry(a.runId, a.step, who.attempt, "step.attempt.started", { idempotency_key: a.key, ...a.tag, adapter: "channel" });
   if (a.op.kind === "post") {
-    const { output, confirmed } = await postMessage(h, who, a.channel, { id: `${a.key}.1`, from: a.op.from, to: a.op.to, body: a.op.body }, [started]);
+    const { output, confirmed } = await postMessage(h, who, a.channel, { id: `${a.key}.1`, from: a.op.from, to: a.op.to, body: a.op.body }, [started], true);
     return { outcome: "success", output, reason: "ok", pending: [confirmed], soft: true };
   }
-  const r = await receiveMessage(h, who, a.channel, a.op, a.untilMs ?? h.clock() + a.op.timeoutMs, continuing ? [] : [started], { recorded: continuing, park: true });
+  const r = await receiveMessage(h, who, a.channel, a.op, a.untilMs ?? h.clock() + a.op.timeoutMs, continuing ? [] : [started], { recorded: continuing, park: true, soft: true });
   return { outcome: r.outcome, output: r.output, reason: "ok", pending: r.confirmed ? [r.confirmed] : [], soft: true };
 }
 

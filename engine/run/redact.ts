@@ -85,17 +85,24 @@ export class Redactor {
    */
   private edges(s: string): string {
     let out = s;
+    if (out.length < EDGE_MIN) return out;
     for (const secret of this.secrets) {
-      for (let n = secret.length - 1; n >= EDGE_MIN; n--) {
-        if (out.startsWith(secret.slice(secret.length - n))) {
-          out = MASK + out.slice(n);
-          break;
+      // A piece of the secret at an edge holds the text's first (or last) EDGE_MIN characters:
+      // where the secret does not, there is nothing to look for (most texts, at once).
+      if (secret.includes(out.slice(0, EDGE_MIN))) {
+        for (let n = secret.length - 1; n >= EDGE_MIN; n--) {
+          if (out.startsWith(secret.slice(secret.length - n))) {
+            out = MASK + out.slice(n);
+            break;
+          }
         }
       }
-      for (let n = secret.length - 1; n >= EDGE_MIN; n--) {
-        if (out.endsWith(secret.slice(0, n))) {
-          out = out.slice(0, out.length - n) + MASK;
-          break;
+      if (out.length >= EDGE_MIN && secret.includes(out.slice(-EDGE_MIN))) {
+        for (let n = secret.length - 1; n >= EDGE_MIN; n--) {
+          if (out.endsWith(secret.slice(0, n))) {
+            out = out.slice(0, out.length - n) + MASK;
+            break;
+          }
         }
       }
     }

@@ -26,6 +26,24 @@ export function messagesOf(en: JournalEntry[]) {
 }
 
 /**
+ * Watches which appends of `journal` ask to be flushed: each entry as `<step> <type>`, with
+ * the effect's kind (`post`, `recv`) and `received` for a receive's confirmation.
+ */
+export function watchFlushes(journal: SqliteJournal): { flushed: string[]; unflushed: string[] } {
+  const seen = { flushed: [] as string[], unflushed: [] as string[] };
+  const append = journal.append.bind(journal);
+  journal.append = async (root, en, opts) => {
+    const label = (e: (typeof en)[number]) => {
+      const p = e.payload as { kind?: string; received?: unknown };
+      return `${e.step_id} ${e.entry_type}${p.kind && p.kind !== "adapter" ? ` ${p.kind}` : ""}${p.received ? " received" : ""}`;
+    };
+    (opts?.sync === false ? seen.unflushed : seen.flushed).push(...en.map(label));
+    return append(root, en, opts);
+  };
+  return seen;
+}
+
+/**
  * Registers the agents' channel tests for `broker`: the embedded broker (the run tree's
  * journal) or a real NATS server started for the calling file (skipped, saying why, when
  * there is no `nats-server`).
@@ -181,6 +199,7 @@ output "heard" { value = [for m in steps.z_hear.received : m.body] }
       const c = await compile(join(dir, "main.hcl"));
       expect(c.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
       const journal = new SqliteJournal(join(dir, "state"));
+      const flushes = watchFlushes(journal);
       const end = await new Runner({ journal, adapterFor, baseDir: dir, pollMs: 20, broker: broker === "nats" ? nats().url : undefined }).start(c.graph!, {}, "o");
       const en = (await journal.read("o")).entries;
       await journal.close();
@@ -188,6 +207,9 @@ output "heard" { value = [for m in steps.z_hear.received : m.body] }
       expect(order.slice().sort()).toEqual(["from x", "from y"]);
       expect(end).toMatchObject({ state: "done", outputs: { heard: order } });
       expect(messagesOf(en).received).toHaveLength(2);
+      // An agent acts on the endpoint's answer at once: its post's record and its receive's confirmation are flushed.
+      expect(flushes.flushed).toEqual(expect.arrayContaining(["x_say effect.recorded post", "y_say effect.recorded post", "z_hear effect.confirmed received", "z_hear effect.confirmed received"]));
+      expect(flushes.unflushed.filter((l) => / post$| received$/.test(l))).toEqual([]);
     });
 
     if (broker === "nats") {

@@ -16,7 +16,7 @@ import { SqliteJournal } from "../../engine/journal/sqlite-journal.js";
 import { Runner } from "../../engine/run/runner.js";
 import { cli, entries, repo, temp } from "../pipeline/helpers.js";
 import { graphOf } from "./graph-of.js";
-import { messagesOf } from "./channel-agents.js";
+import { messagesOf, watchFlushes } from "./channel-agents.js";
 
 /** Agent `a` reviews, posts its notes to `b`; `b` reviews, then receives them. */
 const CHAT = `workflow "chat" {
@@ -281,21 +281,18 @@ output "heard" { value = [steps.first.body, steps.second.body] }
 output "third" { value = steps.third }
 `);
     const journal = new SqliteJournal(mkdtempSync(join(tmpdir(), "criteria-chan-order-")));
-    // Which appends asked for a flush: a channel step's completion does not (done again, it is harmless).
-    const unsynced: string[] = [];
-    const append = journal.append.bind(journal);
-    journal.append = async (root, en, opts) => {
-      if (opts?.sync === false) unsynced.push(...en.map((e) => `${e.step_id} ${e.entry_type}`));
-      return append(root, en, opts);
-    };
+    // Which appends asked for a flush (docs/architecture.md, What is flushed).
+    const flushes = watchFlushes(journal);
     let now = 1_000_000;
     const runner = new Runner({ journal, adapterFor, baseDir: tmpdir(), pollMs: 1000, clock: () => now, sleep: async (ms) => void (now += ms) });
     const end = await runner.start(g, {}, "o");
     const en = (await journal.read("o")).entries;
     await journal.close();
-    expect(unsynced).toContain("first step.completed");
-    expect(unsynced).toContain("say step.completed");
-    expect(unsynced).not.toContain("first effect.confirmed"); // a receive's confirmation is the one flushed
+    // Nothing of a channel step is flushed on its own: its post, its receive, their completions
+    // (nothing outside the journal acts on them before the run's end, which is flushed).
+    expect(flushes.unflushed).toEqual(expect.arrayContaining(["say effect.recorded post", "say effect.recorded post", "say step.completed", "first effect.recorded recv", "first effect.confirmed received", "first step.completed", "second effect.confirmed received"]));
+    expect(flushes.flushed.filter((l) => /^(say|first|second|third) /.test(l))).toEqual([]);
+    expect(flushes.flushed).toContain(" run.completed");
     // The order the posts were journaled in, whichever item ran first.
     const order = messagesOf(en).posts.map((e) => (e.payload.message!.body as string));
     expect(end).toMatchObject({ state: "done", success: true, outputs: { heard: order, third: {} } });
