@@ -156,7 +156,8 @@ async function postMessage(h: ChannelHost, who: ChannelActor, channel: ChannelRe
  * Receives on `channel` as `op.as` (from `op.from` when given) until `until` (ms): records
  * the receive (not flushed: lost, the receive only starts again; not again when `how.recorded`),
  * then takes the earliest message for it that no receive took and confirms it at once,
- * naming it (so no other receive, in this process or another, takes it). Returns `received`
+ * naming it (so no other receive, in this process or another, takes it); a message already
+ * there when the receive starts is taken in the record's own commit. Returns `received`
  * with `{ id, from, body, at }`, or `timeout` with `{}` and the confirmation to write after.
  * With `how.park`, a receive with nothing to take parks instead of polling ({@link ChannelHost.park};
  * when, see {@link takeMessage}), once it has read the journal again after its record: a post
@@ -176,7 +177,21 @@ async function receiveMessage(
   const base = { idempotency_key: who.key, ...who.tag };
   if (!how.recorded) {
     const recv = { as: op.as, ...(op.from ? { from: op.from } : {}), until_ms: until };
-    await h.append([...before, h.entry(who.runId, who.step, who.attempt, "effect.recorded", { ...base, adapter: "channel", kind: "recv", channel: channel.name, channel_scope: channel.scope, recv })], { sync: false });
+    const recorded = h.entry(who.runId, who.step, who.attempt, "effect.recorded", { ...base, adapter: "channel", kind: "recv", channel: channel.name, channel_scope: channel.scope, recv });
+    // A message already there is taken in the record's own commit (one commit, not two);
+    // taken meanwhile by another process, the commit is refused whole and the receive goes the long way.
+    const ready = waitingFor(h, channel, op);
+    if (ready) {
+      const { output, confirmed } = taken(h, who, channel, op, ready);
+      ready.took(); // no other receive of this process looks at it again
+      try {
+        await h.append([...before, recorded, confirmed], { takes: { id: ready.id, after: ready.seq }, ...(how.soft ? { sync: false } : {}) });
+        return { outcome: "received", output };
+      } catch (e) {
+        if (!(e instanceof MessageTakenError)) throw e;
+      }
+    }
+    await h.append([...before, recorded], { sync: false });
   }
   h.waiting(1);
   try {
@@ -207,14 +222,13 @@ async function takeMessage(
   for (;;) {
     // Stopped (the run, or the step whose agent asked): take nothing more.
     if (h.signal.aborted) throw h.interrupted();
-    const c = h.tree.channels.get(channelKey(channel.scope, channel.name));
-    const m = c?.messages.find((x) => x.to === op.as && (op.from === undefined || x.from === op.from) && !c.received.has(x.id));
+    const m = waitingFor(h, channel, op);
     if (m) {
-      const output = { id: m.id, from: m.from, body: m.body, at: m.at_ms };
+      const { output, confirmed } = taken(h, who, channel, op, m);
       // Taken here, at once: no other receive of this process looks at it again.
-      c!.received.add(m.id);
+      m.took();
       try {
-        await h.append([h.entry(who.runId, who.step, who.attempt, "effect.confirmed", { ...base, outcome: "received", output, reason: "ok", received: { channel: channel.name, scope: channel.scope, as: op.as, id: m.id } })], { takes: { id: m.id, after: m.seq }, ...(soft ? { sync: false } : {}) });
+        await h.append([confirmed], { takes: { id: m.id, after: m.seq }, ...(soft ? { sync: false } : {}) });
       } catch (e) {
         if (e instanceof MessageTakenError) continue; // another process's receive took it: the next one
         throw e;
@@ -232,6 +246,20 @@ async function takeMessage(
     await h.sleep(Math.min(h.pollMs, left), h.signal);
     await h.refresh();
   }
+}
+
+/** The earliest message on `channel` for `op.as` (from `op.from` when given) that no receive took, as the run tree holds them; `took()` marks it taken in the tree. */
+function waitingFor(h: ChannelHost, channel: ChannelRef, op: { as: string; from?: string }): { id: string; seq: number; from: string; body: Value; at_ms: number; took(): void } | undefined {
+  const c = h.tree.channels.get(channelKey(channel.scope, channel.name));
+  const m = c?.messages.find((x) => x.to === op.as && (op.from === undefined || x.from === op.from) && !c.received.has(x.id));
+  return m && { id: m.id, seq: m.seq, from: m.from, body: m.body, at_ms: m.at_ms, took: () => void c!.received.add(m.id) };
+}
+
+/** A receive's output for message `m`, and its confirmation naming the message. */
+function taken(h: ChannelHost, who: ChannelActor, channel: ChannelRef, op: { as: string }, m: { id: string; from: string; body: Value; at_ms: number }): { output: Record<string, Value>; confirmed: NewEntry } {
+  const output = { id: m.id, from: m.from, body: m.body, at: m.at_ms };
+  const received = { channel: channel.name, scope: channel.scope, as: op.as, id: m.id };
+  return { output, confirmed: h.entry(who.runId, who.step, who.attempt, "effect.confirmed", { idempotency_key: who.key, ...who.tag, outcome: "received", output, reason: "ok", received }) };
 }
 
 /**

@@ -26,11 +26,12 @@ export function messagesOf(en: JournalEntry[]) {
 }
 
 /**
- * Watches which appends of `journal` ask to be flushed: each entry as `<step> <type>`, with
- * the effect's kind (`post`, `recv`) and `received` for a receive's confirmation.
+ * Watches which appends of `journal` ask to be flushed, and what each append holds: each
+ * entry as `<step> <type>`, with the effect's kind (`post`, `recv`) and `received` for a
+ * receive's confirmation.
  */
-export function watchFlushes(journal: SqliteJournal): { flushed: string[]; unflushed: string[] } {
-  const seen = { flushed: [] as string[], unflushed: [] as string[] };
+export function watchFlushes(journal: SqliteJournal): { flushed: string[]; unflushed: string[]; appends: string[][] } {
+  const seen = { flushed: [] as string[], unflushed: [] as string[], appends: [] as string[][] };
   const append = journal.append.bind(journal);
   journal.append = async (root, en, opts) => {
     const label = (e: (typeof en)[number]) => {
@@ -38,6 +39,7 @@ export function watchFlushes(journal: SqliteJournal): { flushed: string[]; unflu
       return `${e.step_id} ${e.entry_type}${p.kind && p.kind !== "adapter" ? ` ${p.kind}` : ""}${p.received ? " received" : ""}`;
     };
     (opts?.sync === false ? seen.unflushed : seen.flushed).push(...en.map(label));
+    seen.appends.push(en.map(label));
     return append(root, en, opts);
   };
   return seen;
