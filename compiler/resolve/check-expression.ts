@@ -119,7 +119,11 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
         break;
       case "steps":
         if (!ctx.steps) {
-          diagnostics.push(diag("unknown_reference", at, `${ctx.what}: step outputs are not available here`));
+          diagnostics.push(
+            diag("unknown_reference", at, `${ctx.what}: step outputs are not available here (it is evaluated before any step runs)`, {
+              hint: "read steps.<name> in a step's input, an outcome's output or write, a switch or an output block",
+            }),
+          );
         } else if (name === undefined) {
           diagnostics.push(diag("unknown_reference", at, `${ctx.what}: "steps" needs a step name, e.g. steps.build.stdout`));
         } else if (!s.lookup("steps", name) && s.switchOutput(name)) {

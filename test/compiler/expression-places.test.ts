@@ -130,7 +130,7 @@ describe("the places an expression stands", () => {
   });
 
   it("a step's output is refused where nothing has run yet: defaults, environments, configs, initial values", async () => {
-    const early = (at: string, place: string) => `${at} unknown_reference: ${place}: step outputs are not available here`;
+    const early = (at: string, place: string) => `${at} unknown_reference: ${place}: step outputs are not available here (it is evaluated before any step runs)`;
     expect(await said("steps.a.stdout")).toEqual([
       early("13:13", 'variable "v" default'),
       '16:11 local_reads_steps: local "l" reads steps.a.stdout: locals are computed once, before any step runs',

@@ -105,7 +105,7 @@ describe("steps", () => {
 
   it("steps.* where no step has run (a variable's default) is refused", async () => {
     expect(await said(workflow('"x"', `variable "v" {\n  type = string\n  default = steps.first.stdout\n}\n`))).toEqual([
-      '22:13-22:31 unknown_reference: variable "v" default: step outputs are not available here',
+      '22:13-22:31 unknown_reference: variable "v" default: step outputs are not available here (it is evaluated before any step runs) (hint: read steps.<name> in a step\'s input, an outcome\'s output or write, a switch or an output block)',
     ]);
   });
 });
