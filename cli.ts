@@ -74,10 +74,13 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     .description("check workflow files and directories; print PATH: ok or diagnostics")
     .argument("<paths...>", "workflow files or directories (a directory is one workflow)")
     .addOption(new Option("-f, --format <format>", "output format").choices(["text", "json", "sarif"]).default("text"))
+    // apply, resume and journal spell it -o/--output: found by a new-user trial (validate -o json was refused).
+    .addOption(new Option("-o, --output <format>", "the same as --format").choices(["text", "json", "sarif"]))
     .option("-v, --verbose", "also print each PATH's module graph (use, subworkflow and workflow_file edges)")
     .option("-w, --watch", "validate again whenever a file a PATH reads changes, printing only what changed (text; Ctrl-C stops)")
     .addOption(rootOption())
-    .action(async (paths: string[], opts: { format: string; verbose?: boolean; root?: string; watch?: boolean }) => {
+    .action(async (paths: string[], given: { format: string; output?: string; verbose?: boolean; root?: string; watch?: boolean }) => {
+      const opts = { ...given, format: given.output ?? given.format };
       if (opts.watch) {
         if (opts.format !== "text") throw new CliError("--watch prints text: drop --format", EXIT.usage);
         const stop = new AbortController();

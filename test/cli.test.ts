@@ -53,6 +53,15 @@ describe("criteria validate", () => {
     expect(r.diagnostics[0]).toMatchObject({ severity: "error", code: "unknown_target", range: { start: { line: expect.any(Number), column: expect.any(Number) } } });
   });
 
+  it("-o json, as apply and journal spell it, is --format json (found by a new-user trial: -o was refused)", async () => {
+    const a = io();
+    const b = io();
+    expect(await main(["validate", "-o", "json", typo], a)).toBe(1);
+    expect(await main(["validate", "--format", "json", typo], b)).toBe(1);
+    expect(a.stdout).toBe(b.stdout);
+    expect(JSON.parse(a.stdout).error_count).toBe(1);
+  });
+
   it("--format sarif is SARIF 2.1.0 with a rule per code", async () => {
     const o = io();
     await main(["validate", "--format", "sarif", typo], o);

@@ -2,7 +2,7 @@ import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { Range } from "../diagnostics/range.js";
 import type { JsonObject, JsonValue } from "../parse/document.js";
 import { childPointer, type SourceMap } from "../parse/source-map.js";
-import { describePointer } from "./describe.js";
+import { describePointer, pointerSegments } from "./describe.js";
 import { durationTooLong, parseDuration } from "./durations.js";
 import { parseType, type TypeExpr } from "./types.js";
 import {
@@ -166,7 +166,15 @@ class Decoder {
     const s = typeof v === "number" ? this.asText(v, ptr) : str(v);
     if (s === undefined) return undefined;
     if (/(^|[^$])\$\{/.test(s)) {
-      this.diagnostics.push(diag("invalid_value", this.range(ptr), `${describePointer(ptr)}: must be literal text, not an expression (${s})`, { hint: "write the text itself, in quotes; these fields are fixed when the workflow is compiled" }));
+      // Named by its field (`timeout`, `approvers`), the expression as written (HCL's come as `${…}`).
+      const segs = pointerSegments(ptr);
+      const field = [...segs].reverse().find((x) => !/^\d+$/.test(x));
+      const written = s.startsWith("${") && s.endsWith("}") && !s.includes("${", 2) ? s.slice(2, -1) : s;
+      this.diagnostics.push(
+        diag("invalid_value", this.range(ptr), `${describePointer(ptr)}${field ? ` ${field}` : ""}: must be literal text, not an expression (${written})`, {
+          hint: "write the text itself, in quotes; these fields are fixed when the workflow is compiled",
+        }),
+      );
       return undefined;
     }
     return s;

@@ -11,6 +11,16 @@ import { parseExpression, parseTemplate } from "../expr/parse.js";
 import { references } from "../expr/references.js";
 import type { Scope } from "./scope.js";
 
+/** Functions whose first argument is a path in the workflow's directory, by their argument count (docs/language.md, Functions). */
+const PATH_FUNCTIONS = new Map([
+  ["file", 1],
+  ["templatefile", 2],
+  ["fileset", 2],
+]);
+
+/** Of those, the ones whose path may be missing (`fileset` of a missing directory is empty). */
+const MAY_BE_MISSING = new Set(["fileset"]);
+
 /** Fields of `each` (docs/language.md, Expressions and namespaces). */
 export const EACH_FIELDS = ["value", "key", "_idx", "_total", "_first", "_last", "_prev"];
 
@@ -47,6 +57,10 @@ export interface ExprContext {
   while?: boolean;
   /** `step.output.*` is valid: an outcome's `output` or `write` (the step's own result). */
   step?: boolean;
+  /** `output.*` is valid: a `write` value (the outcome's projection over the step's output; engine/run/outcome-effects.ts). */
+  projected?: boolean;
+  /** The keys the step's own result has, when known (a called module's declared outputs): `subworkflow.<key>` and `step.output.<key>` must be one. */
+  ownOutputKeys?: string[];
   /**
    * A secret variable may be read here: a `secret_input` or adapter `secrets` value, a
    * `secret` output, a condition (it yields a bool, not the value), or a binding of a
@@ -78,8 +92,15 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
     diagnostics.push(diag("expression_syntax", rangeAt(file, e.start, e.end), `${ctx.what}: ${e.message}`));
   }
   if (!parsed.expr || parsed.errors.length > 0) return { diagnostics };
+  let at: Range = src.range;
+  /** A key of the step's own result that its called module does not declare. */
+  const ownKeyProblem = (key: string, raw: string) => {
+    if (ctx.ownOutputKeys && !ctx.ownOutputKeys.includes(key)) {
+      diagnostics.push(diag("unknown_reference", at, `${ctx.what}: the called module has no output "${key}" (in ${raw})`, { hint: suggest(key, ctx.ownOutputKeys) ?? `its outputs: ${ctx.ownOutputKeys.join(", ")}` }));
+    }
+  };
   for (const ref of references(parsed.expr)) {
-    const at = rangeAt(file, ref.start, ref.end);
+    at = rangeAt(file, ref.start, ref.end);
     const first = ref.path[0];
     const name = typeof first === "string" ? first : undefined;
     const s = ctx.scope;
@@ -136,7 +157,7 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
         } else if (!s.lookup("steps", name)) {
           diagnostics.push(diag("unknown_reference", at, `${ctx.what}: unknown step "${name}" (in ${ref.raw})`, { hint: suggest(name, s.visible("steps")) }));
         } else {
-          const d = outputProblem(ref.path, s.lookup("steps", name)!, ctx);
+          const d = outputProblem(ref.path, ref.raw, s.lookup("steps", name)!, ctx);
           if (d) diagnostics.push(diag("unknown_reference", at, `${ctx.what}: ${d.message} (in ${ref.raw})`, { hint: d.hint }));
         }
         break;
@@ -171,17 +192,28 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
         }
         break;
       case "output":
+        // The projection: a write reads it (engine/run/outcome-effects.ts); an outcome's output is what makes it.
+        if (!ctx.projected) {
+          diagnostics.push(
+            diag("unknown_reference", at, `${ctx.what}: "${ref.raw}" is only available in an outcome's write value (the outcome's output over the step's own)`, {
+              hint: ctx.step ? "here, read the step's own result as step.output.<key>" : "elsewhere, read a step's output as steps.<name>.<key>",
+            }),
+          );
+        }
+        break;
       case "subworkflow":
         if (!ctx.step) {
           diagnostics.push(diag("unknown_reference", at, `${ctx.what}: "${ref.raw}" is only available in an outcome's output or write (the step's own result)`, { hint: "elsewhere, read a step's output as steps.<name>.<key>" }));
-        }
+        } else if (name !== undefined) ownKeyProblem(name, ref.raw);
         break;
       case "step":
         if (!ctx.step) {
-          diagnostics.push(diag("unknown_reference", at, `${ctx.what}: "${ref.raw}" is only available in an outcome's output or write (the step's own result)`, { hint: "elsewhere, read a step's output as steps.<name>.<key>" }));
+          const asStep = name !== undefined && s.lookup("steps", name) ? `did you mean steps.${ref.raw.slice("step.".length)}?` : undefined;
+          diagnostics.push(diag("unknown_reference", at, `${ctx.what}: "${ref.raw}" is only available in an outcome's output or write (the step's own result)`, { hint: asStep ?? "elsewhere, read a step's output as steps.<name>.<key>" }));
         } else if (name !== undefined && name !== "output") {
-          diagnostics.push(diag("unknown_reference", at, `${ctx.what}: step has one field, "output" (in ${ref.raw})`, { hint: "write step.output.<key>" }));
-        }
+          const asStep = s.lookup("steps", name) ? `did you mean steps.${ref.raw.slice("step.".length)}?` : "write step.output.<key>";
+          diagnostics.push(diag("unknown_reference", at, `${ctx.what}: step has one field, "output" (in ${ref.raw})`, { hint: asStep }));
+        } else if (typeof ref.path[1] === "string") ownKeyProblem(ref.path[1], ref.raw);
         break;
       case "memory":
         if (!ctx.memory) {
@@ -193,7 +225,7 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
       default:
         diagnostics.push(
           diag("unknown_reference", at, `${ctx.what}: unknown name "${ref.root}"`, {
-            hint: suggest(ref.root, NAMESPACES) ?? `references start with one of ${NAMESPACES.join(", ")}`,
+            hint: bareNameHint(ref.root, s) ?? suggest(ref.root, NAMESPACES) ?? `references start with one of ${NAMESPACES.join(", ")}`,
           }),
         );
     }
@@ -212,22 +244,33 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
       const one = f.minArgs === 1 && (f.maxArgs === 1 || f.maxArgs === Infinity);
       diagnostics.push(diag("invalid_value", rangeAt(file, e.start, e.end), `${ctx.what}: ${e.name}() takes ${want} argument${one ? "" : "s"}, not ${n}`, { hint: `${e.name}(${f.params})` }));
     }
-    // range() of literals: the number of values is known now; over the limit fails at run time.
-    if (e.name === "range" && e.args.length >= 1 && e.args.every((x) => x.kind === "literal" && typeof x.value === "number")) {
-      const [a, b, c] = e.args.map((x) => (x as { value: number }).value);
-      const [start, limit, step] = e.args.length === 1 ? [0, a, 1] : [a, b, c ?? 1];
-      const count = step === 0 ? Infinity : Math.max(0, Math.ceil((limit - start) / step));
-      if (count > RANGE_LIMIT) {
-        const what = count === Infinity ? "with a step of 0 would never end" : `would make ${count} values`;
-        diagnostics.push(diag("invalid_value", rangeAt(file, e.start, e.end), `${ctx.what}: range() ${what}; it makes at most ${RANGE_LIMIT} values`, { hint: count === Infinity ? "give it a step other than 0" : "use a smaller range or a larger step" }));
-      }
+    // range() of literals: what it makes is known now, and what fails at run time (a step of 0,
+    // a step going away from the limit, over the limit) can be said now (compiler/expr/functions.ts's range).
+    const numbers = e.args.map(literalNumber);
+    if (e.name === "range" && n >= 1 && n <= 3 && numbers.every((x) => x !== undefined)) {
+      const [a, b, c] = numbers as number[];
+      const [start, limit] = n === 1 ? [0, a] : [a, b];
+      const step = n === 3 ? c : start <= limit ? 1 : -1;
+      const count = Math.ceil((limit - start) / step);
+      const problem =
+        step === 0
+          ? { message: "range() with a step of 0 would never end", hint: "give it a step other than 0" }
+          : (step > 0 && start > limit) || (step < 0 && start < limit)
+            ? { message: `range() with a step of ${step} can never reach the limit ${limit} from ${start}`, hint: `give it a step of ${-step}, or swap the start and the limit` }
+            : count > RANGE_LIMIT
+              ? { message: `range() would make ${count} values; it makes at most ${RANGE_LIMIT}`, hint: "use a smaller range or a larger step" }
+              : undefined;
+      if (problem) diagnostics.push(diag("invalid_value", rangeAt(file, e.start, e.end), `${ctx.what}: ${problem.message}`, { hint: problem.hint }));
     }
-    // file("literal"): the path must exist and stay inside the workflow's directory (the
-    // engine refuses it at run time otherwise; say so now).
+    // file("literal"), templatefile("literal", …), fileset("literal", …): the path must exist
+    // and stay inside the workflow's directory (the engine refuses it at run time otherwise;
+    // say so now).
     const arg = e.args[0];
-    if (e.name === "file" && n === 1 && arg?.kind === "literal" && typeof arg.value === "string") {
-      const problem = filePathProblem(resolvePath(ctx.cwd ?? process.cwd(), file), arg.value);
-      if (problem) diagnostics.push(diag(problem.code, rangeAt(file, arg.start, arg.end), `${ctx.what}: file("${arg.value}") ${problem.message}`, { hint: "paths are relative to the workflow's directory and may not leave it" }));
+    if (PATH_FUNCTIONS.has(e.name) && n === PATH_FUNCTIONS.get(e.name) && arg?.kind === "literal" && typeof arg.value === "string") {
+      const found = filePathProblem(resolvePath(ctx.cwd ?? process.cwd(), file), arg.value);
+      const problem = found?.code === "file_not_found" && MAY_BE_MISSING.has(e.name) ? undefined : found;
+      const shown = `${e.name}("${arg.value}"${n > 1 ? ", …" : ""})`;
+      if (problem) diagnostics.push(diag(problem.code, rangeAt(file, arg.start, arg.end), `${ctx.what}: ${shown} ${problem.message}`, { hint: "paths are relative to the workflow's directory and may not leave it" }));
     }
   });
   return { expr: parsed.expr, diagnostics };
@@ -238,12 +281,18 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
  * step calls a module with declared outputs: the key must be one of them (docs/language.md, Composition:
  * "an unknown output name is an error with a did-you-mean").
  */
-function outputProblem(path: (string | number)[], found: { decl: StepSpec; scope: Scope }, ctx: ExprContext): { message: string; hint?: string } | undefined {
+function outputProblem(path: (string | number)[], raw: string, found: { decl: StepSpec; scope: Scope }, ctx: ExprContext): { message: string; hint?: string } | undefined {
   const st = found.decl;
   const iterating = iterates(st);
   // An iterating step's output is a list, one item per iteration.
   if (iterating && typeof path[1] === "string") {
-    return { message: `steps.${st.name} is a list (one output per ${st.count !== undefined ? "count" : st.forEach !== undefined ? "for_each" : st.while !== undefined ? "while" : "parallel"} item), not an object`, hint: `write steps.${st.name}[0].${path[1]}, or [for r in steps.${st.name} : r.${path[1]}]` };
+    const how = st.count !== undefined ? "count" : st.forEach !== undefined ? "for_each" : st.while !== undefined ? "while" : "parallel";
+    // steps.s["k"]: a key where an item's number goes (a for_each over a map is listed in key order too).
+    if (raw.startsWith(`steps.${st.name}[`)) {
+      const after = typeof path[2] === "string" ? `.${path[2]}` : "";
+      return { message: `steps.${st.name} is a list (one output per ${how} item, in item order), indexed by number, not by key "${path[1]}"`, hint: `write steps.${st.name}[0]${after}` };
+    }
+    return { message: `steps.${st.name} is a list (one output per ${how} item), not an object`, hint: `write steps.${st.name}[0].${path[1]}, or [for r in steps.${st.name} : r.${path[1]}]` };
   }
   const keys = ctx.outputKeys?.(found.decl, found.scope);
   if (!keys) return undefined;
@@ -263,6 +312,26 @@ function filePathProblem(sourceFile: string, path: string): { code: "file_not_fo
   } catch {
     return undefined;
   }
+  return undefined;
+}
+
+/**
+ * A hint for a name written without its namespace: a declared variable, local, shared
+ * variable or step of that name (`branch` for `var.branch`), or a shell variable
+ * (`${HOME}` in a command, which the workflow would evaluate: `$${HOME}` leaves it to the shell).
+ */
+function bareNameHint(name: string, s: Scope): string | undefined {
+  for (const [table, prefix] of [["variables", "var"], ["locals", "local"], ["shared", "shared"], ["steps", "steps"]] as const) {
+    if (s.lookup(table, name)) return `did you mean ${prefix}.${name}?`;
+  }
+  if (/^[A-Z_][A-Z0-9_]*$/.test(name)) return `to leave \${${name}} to the shell, write $\${${name}}`;
+  return undefined;
+}
+
+/** The number a literal is (`-1` too: a minus before a number literal), or undefined. */
+function literalNumber(e: Expr): number | undefined {
+  if (e.kind === "literal") return typeof e.value === "number" ? e.value : undefined;
+  if (e.kind === "unary" && e.op === "-" && e.operand.kind === "literal" && typeof e.operand.value === "number") return -e.operand.value;
   return undefined;
 }
 

@@ -403,10 +403,13 @@ class Resolver {
     for (const [k, e] of [["max_visits", st.maxVisitsExpr], ["parallel_max", st.parallelMaxExpr]] as const) {
       if (e) this.expr(e, { ...base, each: false, steps: false, what: `${what} ${k}` });
     }
+    // The keys of the step's own result, when a module it calls declares them (one item's, or the whole list's, for an iterating step: not checked).
+    const declared = iterating ? [] : (this.callee(st, s)?.outputs ?? []);
+    const ownKeys = declared.length > 0 ? declared.map((o) => o.name) : undefined;
     for (const o of st.outcomes) {
       this.node(o.next, s, `${what} outcome "${o.name}"`);
       if (!o.outputExpr && o.writes.length === 0 && Object.keys(o.output).length === 0 && Object.keys(o.sharedWrites).length === 0) continue;
-      const outcomeCtx: ExprContext = { ...own, what: `${what} outcome "${o.name}"`, step: true };
+      const outcomeCtx: ExprContext = { ...own, what: `${what} outcome "${o.name}"`, step: true, ...(ownKeys ? { ownOutputKeys: ownKeys } : {}) };
       this.exprs(o.output, outcomeCtx, "output");
       this.expr(o.outputExpr, { ...outcomeCtx, what: `${outcomeCtx.what} output` });
       const written = new Set(o.writes.map((w) => w.target));
@@ -415,7 +418,7 @@ class Resolver {
           this.diagnostics.push(diag("unknown_reference", w.targetRange, `${what} outcome "${o.name}": write to unknown data value "${w.target}"`, { hint: suggest(w.target, s.visible("data")) ?? `declare it: data "${w.target.split(".")[0]}" "${w.target.split(".")[1]}" { type = string }` }));
         } else s.lookup("data", w.target)!.scope.used.add(`data:${w.target}`);
         // Every write reads the step-entry snapshot: reading what this outcome writes sees the old value.
-        for (const ref of this.expr(w.value, { ...outcomeCtx, what: `${outcomeCtx.what} write` })) {
+        for (const ref of this.expr(w.value, { ...outcomeCtx, what: `${outcomeCtx.what} write`, projected: true })) {
           const key = ref.root === "data" && typeof ref.path[0] === "string" && typeof ref.path[1] === "string" ? `${ref.path[0]}.${ref.path[1]}` : undefined;
           if (key !== undefined && written.has(key)) {
             this.diagnostics.push(

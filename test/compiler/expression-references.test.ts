@@ -94,6 +94,13 @@ describe("steps", () => {
     }
   });
 
+  it("an iterating step's list indexed by a key says so, keeping the attribute read (found by a new-user trial: the hint lost .stdout)", async () => {
+    const text = workflow('steps.first["a"].stdout').replace('step "first" {\n', 'step "first" {\n  for_each = ["a", "b"]\n').replace('outcome "success" { next = "use" }', 'outcome "all_succeeded" { next = "use" }\n  outcome "any_failed" { next = "use" }');
+    expect(await said(text)).toEqual([
+      `18:15-18:38 unknown_reference: ${AT}: steps.first is a list (one output per for_each item, in item order), indexed by number, not by key "a" (in steps.first["a"].stdout) (hint: write steps.first[0].stdout)`,
+    ]);
+  });
+
   it("a switch's stored outputs: an unknown key gets a did-you-mean, else the keys its arms store", async () => {
     const routed = (expr: string) =>
       workflow(expr).replace('outcome "success" { next = "use" }', 'outcome "success" { next = "route" }') +
@@ -138,6 +145,15 @@ describe("path, memory, unknown namespaces", () => {
     expect(await said(workflow('"${memory.text} ${length(memory.items)}"', "", MEMORY))).toEqual([]);
   });
 
+  it("a declared name written without its namespace, or a shell variable, gets a hint of its own (found by a new-user trial)", async () => {
+    const decls = `variable "branch" {\n  type = string\n  default = "main"\n}\nlocals {\n  dir = "/tmp"\n}\n`;
+    expect(await said(workflow('"echo ${branch}"', decls))).toEqual([`16:23-16:29 unknown_reference: ${AT}: unknown name "branch" (hint: did you mean var.branch?)`]);
+    expect(await said(workflow('"cd ${dir}"', decls))).toEqual([`16:21-16:24 unknown_reference: ${AT}: unknown name "dir" (hint: did you mean local.dir?)`]);
+    expect(await said(workflow('"echo ${first}"'))).toEqual([`16:23-16:28 unknown_reference: ${AT}: unknown name "first" (hint: did you mean steps.first?)`]);
+    expect(await said(workflow('"echo ${HOME}"'))).toEqual([`16:23-16:27 unknown_reference: ${AT}: unknown name "HOME" (hint: to leave \${HOME} to the shell, write $\${HOME})`]);
+    expect(await said(workflow('"echo $${HOME}"'))).toEqual([]);
+  });
+
   it("a name that is no namespace gets a did-you-mean, else the namespaces", async () => {
     expect(await said(workflow("vars.x"))).toEqual([`16:15-16:21 unknown_reference: ${AT}: unknown name "vars" (hint: did you mean "var"?)`]);
     expect(await said(workflow("zzzzzz.x"))).toEqual([
@@ -149,7 +165,9 @@ describe("path, memory, unknown namespaces", () => {
 describe("step, output, subworkflow: a step's own result", () => {
   const ELSEWHERE = "is only available in an outcome's output or write (the step's own result) (hint: elsewhere, read a step's output as steps.<name>.<key>)";
   it("outside an outcome they are refused", async () => {
-    expect(await said(workflow("output.x"))).toEqual([`16:15-16:23 unknown_reference: ${AT}: "output.x" ${ELSEWHERE}`]);
+    expect(await said(workflow("output.x"))).toEqual([
+      `16:15-16:23 unknown_reference: ${AT}: "output.x" is only available in an outcome's write value (the outcome's output over the step's own) (hint: elsewhere, read a step's output as steps.<name>.<key>)`,
+    ]);
     expect(await said(workflow("subworkflow.x"))).toEqual([`16:15-16:28 unknown_reference: ${AT}: "subworkflow.x" ${ELSEWHERE}`]);
     expect(await said(workflow("step.output.x"))).toEqual([`16:15-16:28 unknown_reference: ${AT}: "step.output.x" ${ELSEWHERE}`]);
   });
@@ -158,6 +176,34 @@ describe("step, output, subworkflow: a step's own result", () => {
     const projected = (expr: string) => workflow('"true"').replace('outcome "success" { next = "done" }', `outcome "success" {\n    next = "done"\n    output = { k = ${expr} }\n  }`);
     expect(await said(projected("step.outpt.x"))).toEqual([`20:20-20:32 unknown_reference: step "use" outcome "success" output "k": step has one field, "output" (in step.outpt.x) (hint: write step.output.<key>)`]);
     expect(await said(projected("step.output.stdout"))).toEqual([]);
+  });
+
+  it("output.* is the projection a write reads, not an outcome's output (found by a new-user trial: validate passed it, the run failed)", async () => {
+    const outcome = (body: string) => workflow('"true"', DATA_N.replace("number", "string").replace("value = 1", 'value = ""')).replace('outcome "success" { next = "done" }', `outcome "success" {\n    next = "done"\n${body}  }`);
+    expect(await said(outcome("    output = { t = output.stdout }\n"))).toEqual([
+      `20:20-20:33 unknown_reference: step "use" outcome "success" output "t": "output.stdout" is only available in an outcome's write value (the outcome's output over the step's own) (hint: here, read the step's own result as step.output.<key>)`,
+    ]);
+    expect(await said(outcome("    output = { t = step.output.stdout }\n    write {\n      target = data.internal.n.value\n      value = output.t\n    }\n"))).toEqual([]);
+  });
+
+  it("step.<a step's name> outside an outcome: did you mean steps.<name>", async () => {
+    expect(await said(workflow("step.first.stdout"))).toEqual([
+      `16:15-16:32 unknown_reference: ${AT}: "step.first.stdout" is only available in an outcome's output or write (the step's own result) (hint: did you mean steps.first.stdout?)`,
+    ]);
+  });
+
+  it("a called module's outputs: subworkflow.<key> and step.output.<key> must be one of them (found by a new-user trial)", async () => {
+    const module = `workflow "m" {\n  version = "1"\n  initial_state = "s"\n  target_state = "done"\n}\nadapter "noop" "default" {}\nstep "s" {\n  target = adapter.noop.default\n  outcome "success" { next = "done" }\n}\nstate "done" { terminal = true }\noutput "verdict" { value = "ok" }\n`;
+    const caller = (expr: string) =>
+      `${HEAD()}subworkflow "m" { source = "./m" }\nstep "first" {\n  target = subworkflow.m\n  outcome "success" {\n    next = "done"\n    output = { v = ${expr} }\n  }\n}\n`;
+    const dir = project({ "m/main.hcl": module });
+    expect(await said(caller("subworkflow.verdct"), {}, dir)).toEqual([
+      `13:20-13:38 unknown_reference: step "first" outcome "success" output "v": the called module has no output "verdct" (in subworkflow.verdct) (hint: did you mean "verdict"?)`,
+    ]);
+    expect(await said(caller("step.output.verdit"), {}, dir)).toEqual([
+      `13:20-13:38 unknown_reference: step "first" outcome "success" output "v": the called module has no output "verdit" (in step.output.verdit) (hint: did you mean "verdict"?)`,
+    ]);
+    expect(await said(caller("subworkflow.verdict"), {}, dir)).toEqual([]);
   });
 });
 
@@ -174,9 +220,13 @@ describe("function calls", () => {
   });
 
   it("range() of literals: over the limit, or a step of 0, is refused now", async () => {
-    expect(await said(workflow("range(1000000000)"))).toEqual([`16:15-16:32 invalid_value: ${AT}: range() would make 1000000000 values; it makes at most 1024 values (hint: use a smaller range or a larger step)`]);
-    expect(await said(workflow("range(0, 2000)"))).toEqual([`16:15-16:29 invalid_value: ${AT}: range() would make 2000 values; it makes at most 1024 values (hint: use a smaller range or a larger step)`]);
-    expect(await said(workflow("range(0, 5, 0)"))).toEqual([`16:15-16:29 invalid_value: ${AT}: range() with a step of 0 would never end; it makes at most 1024 values (hint: give it a step other than 0)`]);
+    expect(await said(workflow("range(1000000000)"))).toEqual([`16:15-16:32 invalid_value: ${AT}: range() would make 1000000000 values; it makes at most 1024 (hint: use a smaller range or a larger step)`]);
+    expect(await said(workflow("range(0, 2000)"))).toEqual([`16:15-16:29 invalid_value: ${AT}: range() would make 2000 values; it makes at most 1024 (hint: use a smaller range or a larger step)`]);
+    expect(await said(workflow("range(0, 5, 0)"))).toEqual([`16:15-16:29 invalid_value: ${AT}: range() with a step of 0 would never end (hint: give it a step other than 0)`]);
+    // Found by a new-user trial: a step going away from the limit passed validate and failed the run.
+    expect(await said(workflow("range(0, 10, -1)"))).toEqual([`16:15-16:31 invalid_value: ${AT}: range() with a step of -1 can never reach the limit 10 from 0 (hint: give it a step of 1, or swap the start and the limit)`]);
+    // Two arguments counting down: a step of -1 (as at run time), so 5000 values.
+    expect(await said(workflow("range(5000, 0)"))).toEqual([`16:15-16:29 invalid_value: ${AT}: range() would make 5000 values; it makes at most 1024 (hint: use a smaller range or a larger step)`]);
     expect(await said(workflow("range(1024)"))).toEqual([]);
     expect(await said(workflow("range(0, 2048, 2)"))).toEqual([]);
     expect(await said(workflow("range(10, 0, -1)"))).toEqual([]);
@@ -194,5 +244,12 @@ describe("function calls", () => {
     expect(await said(workflow('file("../outside.txt")'), {}, root)).toEqual([`16:20-16:36 path_outside_root: ${AT}: file("../outside.txt") points outside the workflow's directory ${HINT}`]);
     expect(await said(workflow('file("link.txt")'), {}, root)).toEqual([`16:20-16:30 path_outside_root: ${AT}: file("link.txt") is a symlink to a file outside the workflow's directory ${HINT}`]);
     expect(await said(workflow('file("inside.txt")'), {}, root)).toEqual([]);
+    // Found by a new-user trial: templatefile() and fileset() were not checked.
+    expect(await said(workflow('templatefile("nope.tmpl", {})'), {}, root)).toEqual([`16:28-16:39 file_not_found: ${AT}: templatefile("nope.tmpl", …) does not exist ${HINT}`]);
+    expect(await said(workflow('templatefile("../outside.txt", { x = 1 })'), {}, root)).toEqual([`16:28-16:44 path_outside_root: ${AT}: templatefile("../outside.txt", …) points outside the workflow's directory ${HINT}`]);
+    expect(await said(workflow('templatefile("inside.txt", {})'), {}, root)).toEqual([]);
+    expect(await said(workflow('join(",", fileset("../..", "*"))'), {}, root)).toEqual([`16:33-16:40 path_outside_root: ${AT}: fileset("../..", …) points outside the workflow's directory ${HINT}`]);
+    // A directory that is not there yet lists nothing at run time: not refused.
+    expect(await said(workflow('join(",", fileset("later", "*"))'), {}, root)).toEqual([]);
   });
 });
