@@ -241,7 +241,8 @@ describe("regular expressions", () => {
   ]);
   errs([
     ['regex("[a-z]+", "123")', '"123"', /pattern did not match any part of the given string/],
-    ['regex("(", "x")', '"("', /invalid regular expression pattern/],
+    // The user's pattern named, not V8's translation of it (found by a new-user trial: "/(/gu: Unterminated group").
+    ['regex("(", "x")', '"("', /: invalid regular expression pattern: unterminated group in "\("$/],
     ['regex("(?P<a>x)(y)", "xy")', '"(?P<a>x)(y)"', /can't mix named and unnamed capture groups/],
     ['regex("(?=x)", "x")', '"(?=x)"', /unsupported Perl syntax/],
     ['regex("(x)\\\\1", "xx")', '"(x)\\\\1"', /invalid escape sequence/],

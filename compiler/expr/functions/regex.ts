@@ -204,7 +204,10 @@ export function compileRe2(pattern: string): Re2 {
     re = new RegExp(translate(body, flags.includes("s"), flags.includes("m")), flags.replace(/[sm]/g, ""));
   } catch (err) {
     if (err instanceof FunctionError) throw err;
-    return bad((err as Error).message.replace(/^Invalid regular expression: /, ""));
+    // V8 says "Invalid regular expression: /<its translation>/<flags>: Unterminated group":
+    // the translation is not what the user wrote, so name theirs instead (found by a new-user trial).
+    const why = (err as Error).message.replace(/^Invalid regular expression: /, "").replace(/^\/[\s\S]*\/[a-z]*: /, "");
+    return bad(`${why.charAt(0).toLowerCase()}${why.slice(1)} in ${JSON.stringify(pattern)}`);
   }
   const probe = new RegExp(`${re.source}|`, re.flags.replace("g", "")).exec("")!;
   const groups = probe.length - 1;
