@@ -89,7 +89,16 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
   const parsed = src.kind === "hcl" ? parseExpression(src.text, src.base) : parseTemplate(src.text, src.base);
   const diagnostics: Diagnostic[] = [];
   for (const e of parsed.errors) {
-    diagnostics.push(diag("expression_syntax", rangeAt(file, e.start, e.end), `${ctx.what}: ${e.message}`));
+    // Written as the HCL parser writes its own (found by a new-user trial: "Missing argument
+    // separator: … found "}"." here, "missing argument separator: …" there): lower case, no
+    // full stop, and the same hint for an unclosed "${".
+    const message = e.message.replace(/\.$/, "");
+    const unclosed = /^unclosed template interpolation/i.test(message);
+    diagnostics.push(
+      diag("expression_syntax", rangeAt(file, e.start, e.end), `${ctx.what}: ${message.charAt(0).toLowerCase()}${message.slice(1)}`, {
+        ...(unclosed ? { hint: 'to write a literal "${" (for a shell or another template language), escape it as "$${"' } : {}),
+      }),
+    );
   }
   if (!parsed.expr || parsed.errors.length > 0) return { diagnostics };
   let at: Range = src.range;

@@ -207,6 +207,23 @@ describe("step, output, subworkflow: a step's own result", () => {
   });
 });
 
+describe("syntax errors in YAML templates", () => {
+  it("read like the HCL parser's, with the same hint for an unclosed ${ (found by a new-user trial)", async () => {
+    const yaml = (command: string) =>
+      `workflow:\n  name: w\n  version: "1"\n  initial_state: a\n  target_state: done\nadapters:\n  shell.default: {}\nsteps:\n  a:\n    target: adapter.shell.default\n    input:\n      command: ${JSON.stringify(command)}\n    outcomes:\n      success: { next: done }\nstates:\n  done: { terminal: true }\n`;
+    const errors = async (command: string) => {
+      const c = await compileIn(project({ "main.yaml": yaml(command) }), "main.yaml");
+      return c.diagnostics.map((d) => `${d.range.start.line}:${d.range.start.column} ${d.code}: ${d.message}${d.hint ? ` (hint: ${d.hint})` : ""}`);
+    };
+    expect(await errors("echo ${upper(path.root}")).toEqual([
+      '12:39 expression_syntax: step "a" input "command": missing argument separator: expected a comma or ")" after the argument, but found "}"',
+    ]);
+    expect(await errors("echo ${path.root")).toEqual([
+      '12:22 expression_syntax: step "a" input "command": unclosed template interpolation sequence: there is no closing brace for this sequence before the end of the text (hint: to write a literal "${" (for a shell or another template language), escape it as "$${")',
+    ]);
+  });
+});
+
 describe("function calls", () => {
   it("an unknown function gets a did-you-mean, at its name", async () => {
     expect(await said(workflow('uper("a")'))).toEqual([`16:15-16:19 unknown_function: ${AT}: unknown function "uper" (hint: did you mean "upper"?)`]);
