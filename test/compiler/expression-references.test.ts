@@ -207,6 +207,15 @@ describe("step, output, subworkflow: a step's own result", () => {
   });
 });
 
+describe("syntax errors in HCL templates", () => {
+  it("a quote escaped inside %{ } is named once, with the way out (found by a new-user trial: \"\\\\\" and no hint)", async () => {
+    // (What follows the backslash reads as a string running to the end of the file: the errors after it are its echo.)
+    expect((await said(workflow('"%{ if path.root == \\"x\\" }yes%{ endif }"'))).filter((d) => d.includes("backslash"))).toEqual([
+      '16:35-16:36 syntax_error: invalid character: a backslash "\\" is not used within an expression (hint: inside "${...}" and "%{...}" a string is quoted afresh: write "main", not \\"main\\")',
+    ]);
+  });
+});
+
 describe("syntax errors in YAML templates", () => {
   it("read like the HCL parser's, with the same hint for an unclosed ${ (found by a new-user trial)", async () => {
     const yaml = (command: string) =>

@@ -55,6 +55,9 @@ export function invalidCharacter(ch: string): { message: string; hint?: string }
       return { message: "unsupported operator: bitwise operators are not supported", hint: 'did you mean boolean NOT ("!")? A "~" is only valid as a strip marker, as in "${~" and "~}"' };
     case "$":
       return { message: 'invalid character: "$" is not used outside templates', hint: 'interpolation "${...}" is only valid inside a quoted string or a heredoc' };
+    case "\\":
+      // Found by a new-user trial: "%{ if x == \"main\" }" inside a quoted string showed "\\" (JSON-escaped) and no way out.
+      return { message: 'invalid character: a backslash "\\" is not used within an expression', hint: 'inside "${...}" and "%{...}" a string is quoted afresh: write "main", not \\"main\\"' };
     case "\r":
       return { message: "invalid character: a carriage return not followed by a line feed", hint: "save the file with LF or CRLF line endings" };
     default:
