@@ -43,7 +43,12 @@ export class Redactor {
   }
 
   /**
-   * Registers a secret value (each string leaf of a structured one).
+   * Registers a secret value (each string leaf of a structured one). A multi-line text is
+   * also registered line by line, and a JSON-shaped one by each leaf of its JSON, so a step
+   * that prints one line of it, or its values reformatted, shows none of it; a line with no
+   * letter or digit (`{`, `},`) is not registered, so ordinary text is not masked for it
+   * (the channels issue: JSON-shaped credentials masked line by line leaked elsewhere, and
+   * masking their braces over-masks every log).
    * @returns false when some part was too short to mask
    */
   add(v: Value): boolean {
@@ -52,8 +57,17 @@ export class Redactor {
     if (typeof v === "object") return Object.values(v).map((x) => this.add(x)).every(Boolean);
     const text = String(v);
     if (text.length < MIN_SECRET_LENGTH) return false;
-    if (!this.secrets.has(text)) {
-      this.secrets.add(text);
+    const parts = new Set([text]);
+    if (text.includes("\n")) {
+      for (const line of text.split(/\r?\n/)) {
+        const trimmed = line.trim();
+        if (trimmed.length >= MIN_SECRET_LENGTH && /[\p{L}\p{N}]/u.test(trimmed)) parts.add(trimmed);
+      }
+    }
+    for (const leaf of jsonLeaves(text)) if (leaf.length >= MIN_SECRET_LENGTH && /[\p{L}\p{N}]/u.test(leaf)) parts.add(leaf);
+    const before = this.secrets.size;
+    for (const p of parts) this.secrets.add(p);
+    if (this.secrets.size !== before) {
       // Longest first, so a secret containing another is masked whole.
       const alternatives = [...this.secrets].sort((a, b) => b.length - a.length).map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
       this.pattern = new RegExp(alternatives.join("|"), "g");
@@ -120,4 +134,25 @@ export class Redactor {
     }
     return v;
   }
+}
+
+/** The string and number leaves of `text` when it is a JSON object or array (none otherwise). */
+function jsonLeaves(text: string): string[] {
+  const t = text.trim();
+  if (!(t.startsWith("{") || t.startsWith("["))) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(t);
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  const walk = (x: unknown): void => {
+    if (typeof x === "string") out.push(x);
+    else if (typeof x === "number") out.push(String(x));
+    else if (Array.isArray(x)) x.forEach(walk);
+    else if (x !== null && typeof x === "object") Object.values(x).forEach(walk);
+  };
+  walk(parsed);
+  return out;
 }

@@ -156,6 +156,53 @@ output "heard" { value = [for o in steps.lenses : o.stdout] }
       for (const [where, text] of places) expect(text.includes(token), `the token is in ${where}`).toBe(false);
     }, 30_000);
 
+    it("a JSON-shaped multi-line credential and a short one, printed whole and line by line and posted: on no surface, nor any of their lines; braces and PATH not over-masked (item 6)", async () => {
+      const dir = talkDir();
+      const state = join(dir, "state");
+      const CREDS = '{\n  "client_id": "svc-reviewer-7",\n  "client_secret": "Zq8-long-secret-value",\n  "port": 8443\n}';
+      const PIN = "Q7z";
+      // The security lens gets both as secret_input, prints them (whole, line by line, reformatted)
+      // with ordinary braces and its PATH, and posts a line of the credential to the other lens.
+      const text = readFileSync(join(dir, "main.hcl"), "utf8")
+        .replace('variable "pause" {', 'variable "creds" {\n  type = string\n  secret = true\n}\nvariable "pin" {\n  type = string\n  secret = true\n}\nvariable "pause" {')
+        .replace(
+          "      target = agent.security\n      input {\n        command = \"",
+          "      target = agent.security\n      secret_input {\n        CREDS = var.creds\n        PIN = var.pin\n      }\n      input {\n        command = \"echo \\\"$CREDS\\\" && echo \\\"$CREDS\\\" | while read -r l; do echo \\\"line: $l\\\"; done && echo \\\"pin=$PIN\\\" && echo '{' && echo '}' && echo \\\"path=$PATH\\\" && criteria channel post panel --from security --to maintainability --body \\\"$(echo \\\"$CREDS\\\" | sed -n 3p)\\\" && ",
+        );
+      writeFileSync(join(dir, "main.hcl"), text);
+      const r = cli(["apply", join(dir, "main.hcl"), "--var", `side=${join(dir, "side")}`, "--state-dir", state, "--run-id", "t", "-o", "json", ...extra()], {
+        env: { ...env, CRITERIA_VAR_creds: CREDS, CRITERIA_VAR_pin: PIN },
+      });
+      expect(r.status, r.stderr + r.stdout).toBe(0);
+      const token = readFileSync(join(dir, "side", "tokens"), "utf8").trim();
+      const places: [string, string][] = [
+        ["apply -o json", r.stdout + r.stderr],
+        ["journal", cli(["journal", "t", "--state-dir", state]).stdout],
+        ["journal -o json", cli(["journal", "t", "--state-dir", state, "-o", "json"]).stdout],
+      ];
+      const walk = (d: string): void => {
+        for (const f of readdirSync(d, { withFileTypes: true })) {
+          if (f.isDirectory()) walk(join(d, f.name));
+          else places.push([join(d, f.name), readFileSync(join(d, f.name), "latin1")]);
+        }
+      };
+      walk(state);
+      const lines = CREDS.split("\n").map((l) => l.trim()).filter((l) => /[A-Za-z0-9]/.test(l));
+      for (const [where, text] of places) {
+        for (const secret of [token, CREDS, PIN, ...lines, "svc-reviewer-7", "Zq8-long-secret-value"]) expect(text.includes(secret), `${JSON.stringify(secret)} is in ${where}`).toBe(false);
+      }
+      // What the step printed is there, masked where it held a secret and only there.
+      const events = r.stdout.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l) as { event: string; step?: string; output?: { stdout?: string } });
+      const printed = events.find((e) => e.event === "step.completed" && e.step === "sec")?.output?.stdout ?? "";
+      expect(printed).toContain("pin=***");
+      expect(printed).toContain("line: ***");
+      expect(printed).toMatch(/^\{$/m);
+      expect(printed).toMatch(/^\}$/m);
+      expect(printed).toContain(`path=${env.PATH}`);
+      // The posted line reached the other lens masked, as journaled.
+      expect(messagesOf(await entries(state, "t")).posts.map((e) => e.payload.message!.body)).toContain("  ***");
+    }, 30_000);
+
     it("agents posting at once to one receiver: it receives in journal order, each message once", async () => {
       const dir = temp("criteria-chan-order-agents-");
       const say = (me: string) => JSON.stringify({ steps: { [`${me}_say`]: [{ outcome: "done", channel: [{ post: { channel: "c", from: me, to: "z", body: `from ${me}` } }] }] } });

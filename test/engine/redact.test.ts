@@ -40,4 +40,17 @@ describe("Redactor", () => {
     n.add("password-long");
     expect(n.redact("it was password-long!")).toBe("it was ***!");
   });
+
+  it("a JSON-shaped multi-line secret: the whole, each line, each value reformatted; not its braces (the channels issue, item 6)", () => {
+    const n = new Redactor();
+    const creds = '{\n  "client_id": "svc-reviewer",\n  "client_secret": "Zq8-long-secret-value",\n  "port": 8443\n}';
+    n.add(creds);
+    expect(n.redact(`got ${creds} back`)).toBe("got *** back");
+    // A step that prints one line, or the values in another shape.
+    expect(n.redact('  "client_secret": "Zq8-long-secret-value",')).toBe("  ***");
+    expect(n.redact("client_secret=Zq8-long-secret-value")).toBe("client_secret=***");
+    expect(n.redact("id svc-reviewer on 8443")).toBe("id *** on ***");
+    // Ordinary text keeps its braces, and keys alone are not the secret.
+    expect(n.redact("{\n}\n},\nclient_id\nPATH=/usr/local/bin:/usr/bin")).toBe("{\n}\n},\nclient_id\nPATH=/usr/local/bin:/usr/bin");
+  });
 });
