@@ -337,6 +337,36 @@ function bareNameHint(name: string, s: Scope): string | undefined {
   return undefined;
 }
 
+/**
+ * The places `expr` reads `steps.<step>` where nothing can skip the read: not in a
+ * conditional's branch (`c ? steps.s.x : ""`), a template's `%{if}`, or a `for`'s body.
+ * The ranges are offsets in the expression's file.
+ */
+export function unguardedReads(expr: Expr, step: string): { start: number; end: number }[] {
+  const out: { start: number; end: number }[] = [];
+  const visit = (e: Expr): void => {
+    if (e.kind === "scope_traversal") {
+      const first = e.steps[0];
+      const name = first?.kind === "attr" ? first.name : first?.kind === "index" && first.key.kind === "literal" ? first.key.value : undefined;
+      if (e.root === "steps" && name === step) out.push({ start: e.start, end: e.end });
+      return;
+    }
+    if (e.kind === "conditional") return visit(e.condition);
+    if (e.kind === "for") return visit(e.collection);
+    if (e.kind === "template") {
+      for (const p of e.parts) {
+        if (p.kind === "template_interp") visit(p.expr);
+        else if (p.kind === "template_if") visit(p.condition);
+        else if (p.kind === "template_for") visit(p.collection);
+      }
+      return;
+    }
+    for (const c of childExprs(e)) visit(c);
+  };
+  visit(expr);
+  return out;
+}
+
 /** The number a literal is (`-1` too: a minus before a number literal), or undefined. */
 function literalNumber(e: Expr): number | undefined {
   if (e.kind === "literal") return typeof e.value === "number" ? e.value : undefined;

@@ -2,8 +2,9 @@ import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { suggest } from "../diagnostics/did-you-mean.js";
 import type { Range } from "../diagnostics/range.js";
 import { iterates, type AdapterSpec, type ExprSource, type NodeRef, type StepSpec, type WorkflowSpec } from "../decode/spec.js";
+import type { Expr } from "../expr/ast.js";
 import { references, type Reference } from "../expr/references.js";
-import { checkExpression, type ExprContext, type RangeAt } from "./check-expression.js";
+import { checkExpression, unguardedReads, type ExprContext, type RangeAt } from "./check-expression.js";
 import type { ModuleInterface, ModuleLookup } from "./module-interface.js";
 import { Scope, type NodeKind } from "./scope.js";
 
@@ -159,10 +160,16 @@ class Resolver {
 
   /** Checks an expression; returns what it references (`[]` when it does not parse). */
   private expr(src: ExprSource | undefined, ctx: ExprContext): Reference[] {
-    if (!src) return [];
+    const e = this.parsed(src, ctx);
+    return e ? references(e) : [];
+  }
+
+  /** Checks an expression; returns it parsed (undefined for a literal or when it does not parse). */
+  private parsed(src: ExprSource | undefined, ctx: ExprContext): Expr | undefined {
+    if (!src) return undefined;
     const r = checkExpression(src, ctx, this.rangeAt);
     this.diagnostics.push(...r.diagnostics);
-    return r.expr ? references(r.expr) : [];
+    return r.expr;
   }
 
   private exprs(m: Record<string, ExprSource> | undefined, ctx: ExprContext, what: string) {
@@ -395,8 +402,19 @@ class Resolver {
     }
     // A step calling a module binds its variables by input key: a secret one may take a secret.
     const calleeSecrets = secretVariables(this.callee(st, s));
-    for (const [k, v] of Object.entries(st.input ?? {})) this.expr(v, { ...own, what: `${what} input "${k}"`, secretOk: calleeSecrets.has(k) });
-    if (st.inputExpr) this.expr(st.inputExpr, { ...own, what: `${what} input` });
+    const inputs: { at: string; src: ExprSource; secretOk: boolean }[] = Object.entries(st.input ?? {}).map(([k, src]) => ({ at: `${what} input "${k}"`, src, secretOk: calleeSecrets.has(k) }));
+    if (st.inputExpr) inputs.push({ at: `${what} input`, src: st.inputExpr, secretOk: false });
+    for (const { at, src, secretOk } of inputs) {
+      const e = this.parsed(src, { ...own, what: at, secretOk });
+      // Its own output is not there on its first visit: the run fails there (found by a new-user trial).
+      for (const read of e ? unguardedReads(e, st.name) : []) {
+        this.diagnostics.push(
+          diag("reads_own_output", src.exact ? this.rangeAt(src.range.file, read.start, read.end) : src.range, `${at}: reads the step's own output, which is not there before the step has run (its first visit fails here)`, {
+            hint: `read it in an outcome as step.output.<key>; in a loop, guard it with a condition the first visit takes the other way (cond ? steps.${st.name}.x : "")`,
+          }),
+        );
+      }
+    }
     if (st.while) this.expr(st.while, { ...own, what: `${what} while`, secretOk: true });
     if (st.secretInput) this.exprs(st.secretInput, { ...own, secretOk: true }, "secret_input");
     // Compile-time numbers: variables and locals only.
