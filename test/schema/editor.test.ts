@@ -112,6 +112,46 @@ describe("yaml-language-server with the schema", () => {
   });
 });
 
+describe("channel steps in the editor (the channels issue, item 1: the schema gets the channel steps)", () => {
+  it("hover on a channel step's post and recv shows their fields; the file is clean", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "criteria-yls-"));
+    const file = join(dir, "panel.yaml");
+    const text = `workflow:
+  name: panel
+  version: "1"
+  initial_state: tell
+  target_state: done
+agents:
+  a: { adapter: noop }
+  b: { adapter: noop }
+channels:
+  c: { participants: [agent.a, agent.b] }
+steps:
+  tell:
+    target: channel.c
+    input:
+      post: { from: a, to: b, body: "hi" }
+    outcomes:
+      success: { next: hear }
+  hear:
+    target: channel.c
+    input:
+      recv: { as: b, from: a, timeout: 1m }
+    outcomes:
+      received: { next: done }
+      timeout: { next: done }
+states:
+  done: { terminal: true }
+`;
+    expect(await server.diagnostics(file, text)).toEqual([]);
+    const lines = text.split("\n");
+    const post = await server.hover(file, lines.findIndex((l) => l.includes("post:")), 7);
+    expect(JSON.stringify(post?.contents)).toContain("A channel step's post: ");
+    const recv = await server.hover(file, lines.findIndex((l) => l.includes("recv:")), 7);
+    expect(JSON.stringify(recv?.contents)).toContain("A channel step's receive: ");
+  });
+});
+
 describe("the schema's documentation", () => {
   it("every property has a description (its own, or its definition's)", () => {
     const schema = JSON.parse(readFileSync(schemaFile, "utf8")) as Record<string, unknown>;
