@@ -68,6 +68,8 @@ export interface ChannelRecord {
   /** The ids of `messages`. */
   ids: Set<string>;
   received: Set<string>;
+  /** Every message before this index of `messages` is received (a cursor receives move on; only `received` grows). */
+  open: number;
 }
 
 /** The key of channel `name` declared by run `scope` in {@link TreeRecord.channels}. */
@@ -78,7 +80,7 @@ export function channelKey(scope: string | undefined, name: string): string {
 /** The record of the channel with `key` ({@link channelKey}) in `tree`, created empty on first use. */
 export function channelOf(tree: TreeRecord, key: string): ChannelRecord {
   let c = tree.channels.get(key);
-  if (!c) tree.channels.set(key, (c = { messages: [], ids: new Set(), received: new Set() }));
+  if (!c) tree.channels.set(key, (c = { messages: [], ids: new Set(), received: new Set(), open: 0 }));
   return c;
 }
 

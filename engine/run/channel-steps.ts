@@ -251,7 +251,14 @@ async function takeMessage(
 /** The earliest message on `channel` for `op.as` (from `op.from` when given) that no receive took, as the run tree holds them; `took()` marks it taken in the tree. */
 function waitingFor(h: ChannelHost, channel: ChannelRef, op: { as: string; from?: string }): { id: string; seq: number; from: string; body: Value; at_ms: number; took(): void } | undefined {
   const c = h.tree.channels.get(channelKey(channel.scope, channel.name));
-  const m = c?.messages.find((x) => x.to === op.as && (op.from === undefined || x.from === op.from) && !c.received.has(x.id));
+  if (!c) return undefined;
+  // Past the received ones at the front at once (a stream of messages would be read from its start for each).
+  while (c.open < c.messages.length && c.received.has(c.messages[c.open].id)) c.open++;
+  let m: (typeof c.messages)[number] | undefined;
+  for (let i = c.open; i < c.messages.length && !m; i++) {
+    const x = c.messages[i];
+    if (x.to === op.as && (op.from === undefined || x.from === op.from) && !c.received.has(x.id)) m = x;
+  }
   return m && { id: m.id, seq: m.seq, from: m.from, body: m.body, at_ms: m.at_ms, took: () => void c!.received.add(m.id) };
 }
 
