@@ -20,7 +20,7 @@ export interface FieldDoc {
   doc: string;
 }
 
-type Schema = { $ref?: string; description?: string; type?: string | string[]; properties?: Record<string, Schema>; additionalProperties?: Schema | boolean; oneOf?: Schema[]; anyOf?: Schema[] };
+type Schema = { $ref?: string; description?: string; type?: string | string[]; properties?: Record<string, Schema>; additionalProperties?: Schema | boolean; oneOf?: Schema[]; anyOf?: Schema[]; allOf?: Schema[] };
 
 let root: Schema | undefined;
 const schema = (): Schema => (root ??= workflowSchema() as Schema);
@@ -41,6 +41,8 @@ function deref(s: Schema | undefined): Schema | undefined {
 function objectOf(s: Schema | undefined): Schema | undefined {
   const d = deref(s);
   if (!d) return undefined;
+  // A free-form map that documents some keys (a step's input: a channel step's post and recv) takes any name: nothing to offer.
+  if (d.allOf?.some((m) => typeof deref(m)?.additionalProperties === "object")) return undefined;
   if (d.properties) return d;
   for (const alt of [...(d.oneOf ?? []), ...(d.anyOf ?? [])]) {
     const o = objectOf(alt);
