@@ -116,6 +116,14 @@ export interface Journal {
   append(rootRunId: string, entries: NewEntry[], opts?: AppendOptions): Promise<JournalEntry[]>;
 
   /**
+   * Group commit, where the store has it: several appends of one run tree in one commit,
+   * in order, each all or none on its own (one refused by its lease, a signal or a message
+   * taken, leaves the others), flushed when any of them asks to be. Returns each append's
+   * entries, or its error; a commit that fails fails them all (JournalWriteError).
+   */
+  appendGroup?(rootRunId: string, appends: { entries: NewEntry[]; opts?: AppendOptions }[]): Promise<(JournalEntry[] | Error)[]>;
+
+  /**
    * Streams a run tree's entries after `afterSeq` in `seq` order to `visit`, checksums
    * verified. Returns the first damaged entry, when one fails its checksum (the entries
    * before it have been visited).

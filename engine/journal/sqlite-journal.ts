@@ -84,6 +84,7 @@ export class SqliteJournal implements Journal {
   private readonly maxSeq: Database.Statement;
   private readonly readRows: Database.Statement;
   private readonly appendTx: Database.Transaction<(root: string, entries: NewEntry[], opts: AppendOptions) => JournalEntry[]>;
+  private readonly groupTx: Database.Transaction<(root: string, appends: { entries: NewEntry[]; opts?: AppendOptions }[]) => (JournalEntry[] | Error)[]>;
   /** The entry that consumed signal `seq` of a tree, if any ({@link AppendOptions.consumes}). */
   private readonly consumedBy: Database.Statement;
   /** The receive that took channel message `id` of a tree, if any ({@link AppendOptions.takes}). */
@@ -150,6 +151,7 @@ export class SqliteJournal implements Journal {
       this.soften = this.db.prepare("PRAGMA synchronous = NORMAL");
       this.harden = this.db.prepare("PRAGMA synchronous = FULL");
       this.appendTx = this.db.transaction((root: string, entries: NewEntry[], opts: AppendOptions) => this.appendEntries(root, entries, opts));
+      this.groupTx = this.db.transaction((root: string, appends: { entries: NewEntry[]; opts?: AppendOptions }[]) => this.appendEach(root, appends));
       this.consumedBy = this.db.prepare(
         "SELECT seq FROM journal WHERE root_run_id = ? AND entry_type IN ('wait.completed', 'approval.decided') AND json_extract(payload, '$.signal_seq') = ? LIMIT 1",
       );
@@ -201,6 +203,43 @@ export class SqliteJournal implements Journal {
     }
     if (this.killAfter !== undefined && out.some((e) => e.seq >= this.killAfter!)) process.kill(process.pid, "SIGKILL");
     return out;
+  }
+
+  /**
+   * {@link Journal.appendGroup}: the appends in one IMMEDIATE transaction, each in a
+   * savepoint of its own (a nested better-sqlite3 transaction), flushed when any asks to be.
+   * Not under the crash matrix's fault hook: there every append is its own commit, so every
+   * state between two appends is killed at (a group's states are a subset of those).
+   */
+  async appendGroup(rootRunId: string, appends: { entries: NewEntry[]; opts?: AppendOptions }[]): Promise<(JournalEntry[] | Error)[]> {
+    // One append alone is an append (what a subclass changes of `append` applies to it too).
+    if (this.killAfter !== undefined || appends.length === 1) {
+      const out: (JournalEntry[] | Error)[] = [];
+      for (const a of appends) out.push(await this.append(rootRunId, a.entries, a.opts).catch((e: Error) => e));
+      return out;
+    }
+    const soft = this.synchronous === "FULL" && appends.every((a) => a.opts?.sync === false);
+    try {
+      if (soft) this.soften.run();
+      return this.groupTx.immediate(rootRunId, appends);
+    } catch (err) {
+      const failed = new JournalWriteError(`cannot write the journal ${this.file}: ${storageReason(err)}`);
+      return appends.map(() => failed);
+    } finally {
+      if (soft) this.harden.run();
+    }
+  }
+
+  /** The body of {@link appendGroup}'s transaction: each append in its savepoint, its refusal kept as its result. */
+  private appendEach(rootRunId: string, appends: { entries: NewEntry[]; opts?: AppendOptions }[]): (JournalEntry[] | Error)[] {
+    return appends.map((a) => {
+      try {
+        return this.appendTx(rootRunId, a.entries, a.opts ?? {});
+      } catch (err) {
+        if (err instanceof LeaseLostError || err instanceof SignalTakenError || err instanceof MessageTakenError) return err;
+        throw err;
+      }
+    });
   }
 
   /** The body of {@link append}, inside one transaction (made once: better-sqlite3 transactions are reusable). */

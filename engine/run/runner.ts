@@ -357,18 +357,55 @@ export class Runner {
       opts = { ...opts, wake: wakes.length > 0 ? wakes.map((w) => ({ ...w, runs: w.runs ?? [this.unit] })) : undefined };
     }
     opts = { ...opts, lease: this.unit };
-    return this.serially(async () => {
-      const written = await this.opts.journal.append(this.rootId, entries, opts);
-      for (const e of written) {
-        applyEntry(this.tree, e);
-        // Right after the mark nothing can lie between: the mark moves (one writer, as on SQLite, keeps the set empty).
-        if (e.seq === this.readThrough + 1) this.readThrough = e.seq;
-        else if (e.seq > this.readThrough) this.ownAhead.add(e.seq);
-      }
-      // A receive of this process waiting for a message looks again at once (others poll).
-      if (written.some((e) => e.entry_type === "effect.recorded" && (e.payload as Payloads["effect.recorded"]).kind === "post")) this.posted.dispatchEvent(new Event("post"));
-      return written;
+    const journal = this.opts.journal;
+    if (!journal.appendGroup) {
+      return this.serially(async () => {
+        const written = await journal.append(this.rootId, entries, opts);
+        this.folded(written);
+        return written;
+      });
+    }
+    // Group commit: the appends asked in one turn of the event loop (parallel items, a
+    // channel's sender and receiver) go in one commit, in the order asked.
+    return new Promise((resolve, reject) => {
+      const first = this.grouping.length === 0;
+      this.grouping.push({ entries, opts, resolve, reject });
+      if (first) setImmediate(() => void this.serially(() => this.writeGroup()));
     });
+  }
+
+  /** Appends asked and not yet written ({@link append}'s group commit). */
+  private grouping: { entries: NewEntry[]; opts: AppendOptions; resolve: (e: JournalEntry[]) => void; reject: (e: unknown) => void }[] = [];
+
+  /** Writes the appends asked so far in one group commit; each caller gets its entries or its refusal. */
+  private async writeGroup(): Promise<void> {
+    const group = this.grouping;
+    this.grouping = [];
+    let results: (JournalEntry[] | Error)[];
+    try {
+      results = await this.opts.journal.appendGroup!(this.rootId, group.map(({ entries, opts }) => ({ entries, opts })));
+    } catch (e) {
+      for (const a of group) a.reject(e);
+      return;
+    }
+    group.forEach((a, i) => {
+      const r = results[i];
+      if (r instanceof Error) return a.reject(r);
+      this.folded(r);
+      a.resolve(r);
+    });
+  }
+
+  /** Folds entries this runner wrote into the tree, in seq order, and moves the read mark. */
+  private folded(written: JournalEntry[]): void {
+    for (const e of written) {
+      applyEntry(this.tree, e);
+      // Right after the mark nothing can lie between: the mark moves (one writer, as on SQLite, keeps the set empty).
+      if (e.seq === this.readThrough + 1) this.readThrough = e.seq;
+      else if (e.seq > this.readThrough) this.ownAhead.add(e.seq);
+    }
+    // A receive of this process waiting for a message looks again at once (others poll).
+    if (written.some((e) => e.entry_type === "effect.recorded" && (e.payload as Payloads["effect.recorded"]).kind === "post")) this.posted.dispatchEvent(new Event("post"));
   }
 
   /** Fires when this runner journals a channel post (channel-steps.ts `ChannelHost.sleep`). */

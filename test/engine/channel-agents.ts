@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { assert, describe, expect, it } from "vitest";
 import { compile } from "../../compiler/index.js";
 import { adapterFor } from "../../engine/adapters/registry.js";
-import type { JournalEntry } from "../../engine/journal/entry.js";
+import type { JournalEntry, NewEntry } from "../../engine/journal/entry.js";
 import { SqliteJournal } from "../../engine/journal/sqlite-journal.js";
 import { Runner } from "../../engine/run/runner.js";
 import { cli, entries, repo, start, temp } from "../pipeline/helpers.js";
@@ -26,21 +26,33 @@ export function messagesOf(en: JournalEntry[]) {
 }
 
 /**
- * Watches which appends of `journal` ask to be flushed, and what each append holds: each
- * entry as `<step> <type>`, with the effect's kind (`post`, `recv`) and `received` for a
- * receive's confirmation.
+ * Watches which appends of `journal` ask to be flushed, what each append holds (each entry
+ * as `<step> <type>`, with the effect's kind (`post`, `recv`) and `received` for a
+ * receive's confirmation), and the sizes of the group commits of more than one append.
  */
-export function watchFlushes(journal: SqliteJournal): { flushed: string[]; unflushed: string[]; appends: string[][] } {
-  const seen = { flushed: [] as string[], unflushed: [] as string[], appends: [] as string[][] };
+export function watchFlushes(journal: SqliteJournal): { flushed: string[]; unflushed: string[]; appends: string[][]; groups: number[] } {
+  const seen = { flushed: [] as string[], unflushed: [] as string[], appends: [] as string[][], groups: [] as number[] };
+  const label = (e: NewEntry) => {
+    const p = e.payload as { kind?: string; received?: unknown };
+    return `${e.step_id} ${e.entry_type}${p.kind && p.kind !== "adapter" ? ` ${p.kind}` : ""}${p.received ? " received" : ""}`;
+  };
   const append = journal.append.bind(journal);
   journal.append = async (root, en, opts) => {
-    const label = (e: (typeof en)[number]) => {
-      const p = e.payload as { kind?: string; received?: unknown };
-      return `${e.step_id} ${e.entry_type}${p.kind && p.kind !== "adapter" ? ` ${p.kind}` : ""}${p.received ? " received" : ""}`;
-    };
     (opts?.sync === false ? seen.unflushed : seen.flushed).push(...en.map(label));
     seen.appends.push(en.map(label));
     return append(root, en, opts);
+  };
+  // A group commit's appends are seen one by one, as the runner asked for them (one alone goes through append).
+  const group = journal.appendGroup.bind(journal);
+  journal.appendGroup = async (root, appends) => {
+    if (appends.length > 1) {
+      seen.groups.push(appends.length);
+      for (const a of appends) {
+        (a.opts?.sync === false ? seen.unflushed : seen.flushed).push(...a.entries.map(label));
+        seen.appends.push(a.entries.map(label));
+      }
+    }
+    return group(root, appends);
   };
   return seen;
 }

@@ -293,6 +293,8 @@ output "third" { value = steps.third }
     expect(flushes.unflushed).toEqual(expect.arrayContaining(["say effect.recorded post", "say effect.recorded post", "say step.completed", "first effect.recorded recv", "first effect.confirmed received", "first step.completed", "second effect.confirmed received"]));
     expect(flushes.flushed.filter((l) => /^(say|first|second|third) /.test(l))).toEqual([]);
     expect(flushes.flushed).toContain(" run.completed");
+    // The two parallel posters' appends, asked in the same turns, shared commits (group commit).
+    expect(Math.max(0, ...flushes.groups)).toBeGreaterThanOrEqual(2);
     // Both messages were there when "first" and "second" started: each took its message in its record's commit.
     for (const step of ["first", "second"]) expect(flushes.appends).toContainEqual([`${step} step.attempt.started`, `${step} effect.recorded recv`, `${step} effect.confirmed received`]);
     // "third" found nothing: its record came alone, its timeout with its completion.

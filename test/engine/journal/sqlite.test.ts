@@ -7,7 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { JournalOpenError } from "../../../engine/journal/errors.js";
+import type { JournalEntry } from "../../../engine/journal/entry.js";
+import { JournalOpenError, JournalWriteError } from "../../../engine/journal/errors.js";
 import { SqliteJournal, tornWalTail } from "../../../engine/journal/sqlite-journal.js";
 import { journalContract } from "./contract.js";
 
@@ -82,5 +83,44 @@ describe("SQLite journal: a torn write-ahead log is noticed", () => {
     const lone = dir();
     writeFileSync(join(lone, "journal.db-wal"), Buffer.alloc(10));
     expect(tornWalTail(join(lone, "journal.db"))).toBeUndefined();
+  });
+});
+
+describe("SQLite journal: group commit (appendGroup)", () => {
+  const spawned = (run: string) => ({ run_id: run, step_id: "", attempt: 0, entry_type: "run.spawned" as const, at_ms: 1, payload: { workflow: "w", inputs: {}, spec_hash: "h" } });
+  const signal = (name: string) => ({ run_id: "r", step_id: "", attempt: 0, entry_type: "signal.received" as const, at_ms: 2, payload: { name } });
+
+  it("writes the appends in order in one commit; one refused leaves the others, and the rest of the group goes on", async () => {
+    const j = new SqliteJournal(mkdtempSync(join(tmpdir(), "criteria-journal-")));
+    try {
+      await j.append("r", [spawned("r")]);
+      const posted = await j.append("r", [{ run_id: "r", step_id: "p", attempt: 1, entry_type: "effect.recorded", at_ms: 3, payload: { idempotency_key: "k", visit: 1, adapter: "channel", kind: "post", channel: "c", message: { id: "m1", from: "a", to: "b", body: "hi" } } }]);
+      const take = (key: string) => ({
+        entries: [{ run_id: "r", step_id: key, attempt: 1, entry_type: "effect.confirmed" as const, at_ms: 4, payload: { idempotency_key: key, visit: 1, outcome: "received", output: {}, reason: "ok" as const, received: { channel: "c", as: "b", id: "m1" } } }],
+        opts: { takes: { id: "m1", after: posted[0].seq } },
+      });
+      // The second take of one message is refused in the group; the signals around it are written.
+      const results = await j.appendGroup("r", [{ entries: [signal("one")] }, take("x"), take("y"), { entries: [signal("two")], opts: { sync: false } }]);
+      expect(results.map((r) => (r instanceof Error ? r.constructor.name : r.map((e) => e.entry_type)))).toEqual([["signal.received"], ["effect.confirmed"], "MessageTakenError", ["signal.received"]]);
+      const seqs = results.filter((r): r is JournalEntry[] => !(r instanceof Error)).map((r) => r[0].seq);
+      expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+      expect((await j.read("r")).entries.map((e) => `${e.entry_type} ${e.step_id}`)).toEqual(["run.spawned ", "effect.recorded p", "signal.received ", "effect.confirmed x", "signal.received "]);
+    } finally {
+      await j.close();
+    }
+  });
+
+  it("a commit that fails fails every append of the group, and writes none of them", async () => {
+    const j = new SqliteJournal(mkdtempSync(join(tmpdir(), "criteria-journal-")));
+    try {
+      await j.append("r", [spawned("r")]);
+      // An entry that cannot be written (its payload has no JSON form): the whole transaction is rolled back.
+      const bad = { run_id: "r", step_id: "", attempt: 0, entry_type: "signal.received" as const, at_ms: 5, payload: { name: 10n as unknown as string } };
+      const results = await j.appendGroup("r", [{ entries: [signal("a")] }, { entries: [bad] }]);
+      expect(results.every((r) => r instanceof JournalWriteError)).toBe(true);
+      expect((await j.read("r")).entries.map((e) => e.entry_type)).toEqual(["run.spawned"]);
+    } finally {
+      await j.close();
+    }
   });
 });
