@@ -341,8 +341,11 @@ export class Runner {
   /**
    * Journals entries (their payloads masked of every secret) and folds them into the tree;
    * `opts.wake` is passed on only when this run parks (the workers then advance it).
-   * Appends and journal reads of this runner happen one at a time, in call order (parallel
-   * items append concurrently): the tree is folded in `seq` order whatever the store.
+   * Appends and journal reads of this runner happen one at a time (parallel items append
+   * concurrently), appends in call order: the tree is folded in `seq` order whatever the
+   * store. Where the store has group commit (`Journal.appendGroup`), the appends asked in
+   * one turn of the event loop are written together in the next one, a read asked
+   * meanwhile going first (it sees none of them, all of which come after what it reads).
    */
   private append(entries: NewEntry[], opts: AppendOptions = {}): Promise<JournalEntry[]> {
     // A child run's job writes only inside it; what it replays around it is another job's.
