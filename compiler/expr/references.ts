@@ -25,6 +25,8 @@ export interface Reference {
   start: number;
   end: number;
   raw: string;
+  /** The names enclosing `for` expressions bind where the reference stands (for a did-you-mean), when there are any. */
+  bound?: string[];
 }
 
 export interface FunctionCallRef {
@@ -46,7 +48,7 @@ export function references(expr: Expr): Reference[] {
   const out: Reference[] = [];
   const visit = (e: Expr, bound: ReadonlySet<string>): void => {
     if (e.kind === "scope_traversal") {
-      if (!bound.has(e.root)) out.push(toReference(e));
+      if (!bound.has(e.root)) out.push(bound.size > 0 ? { ...toReference(e), bound: [...bound] } : toReference(e));
       for (const s of e.steps) if (s.kind === "index") visit(s.key, bound);
     } else if (e.kind === "for") {
       visit(e.collection, bound);

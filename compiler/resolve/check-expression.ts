@@ -234,7 +234,7 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
       default:
         diagnostics.push(
           diag("unknown_reference", at, `${ctx.what}: unknown name "${ref.root}"`, {
-            hint: bareNameHint(ref.root, s) ?? suggest(ref.root, NAMESPACES) ?? `references start with one of ${NAMESPACES.join(", ")}`,
+            hint: bareNameHint(ref.root, s) ?? suggest(ref.root, [...(ref.bound ?? []), ...NAMESPACES]) ?? `references start with one of ${NAMESPACES.join(", ")}`,
           }),
         );
     }

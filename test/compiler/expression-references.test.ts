@@ -154,6 +154,10 @@ describe("path, memory, unknown namespaces", () => {
     expect(await said(workflow('"echo $${HOME}"'))).toEqual([]);
   });
 
+  it("a misspelt for-expression variable gets a did-you-mean of the variables in scope (found by a new-user trial: did you mean \"step\")", async () => {
+    expect(await said(workflow('join(",", [for item in ["a"] : iten])'))).toEqual([`16:46-16:50 unknown_reference: ${AT}: unknown name "iten" (hint: did you mean "item"?)`]);
+  });
+
   it("a name that is no namespace gets a did-you-mean, else the namespaces", async () => {
     expect(await said(workflow("vars.x"))).toEqual([`16:15-16:21 unknown_reference: ${AT}: unknown name "vars" (hint: did you mean "var"?)`]);
     expect(await said(workflow("zzzzzz.x"))).toEqual([
