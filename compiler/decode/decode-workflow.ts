@@ -180,6 +180,23 @@ class Decoder {
     return s;
   }
 
+  /**
+   * A `description`: shown as written, never evaluated, so a `${…}` in it is said once, as a
+   * warning (found by a new-user trial: it was kept silently, while `timeout` refuses one).
+   */
+  description(v: JsonValue | undefined, ptr: string): string | undefined {
+    const s = str(v);
+    if (s !== undefined && /(^|[^$])\$\{/.test(s)) {
+      this.diagnostics.push(
+        diag("invalid_value", this.range(ptr), `${describePointer(ptr)} description: is shown as written; the \${…} in it is not evaluated`, {
+          severity: "warning",
+          hint: "write the text itself; to show a literal ${, write $${",
+        }),
+      );
+    }
+    return s;
+  }
+
   asText(v: JsonValue, ptr: string): string {
     const written = typeof v === "number" ? this.map.get(ptr)?.numberText : undefined;
     if (written === undefined) return String(v);
@@ -279,7 +296,7 @@ class Decoder {
         ...r,
         type: typeText(o.type),
         ...(o.type !== undefined ? { typeRange: this.range(childPointer(p, "type")) } : {}),
-        description: str(o.description),
+        description: this.description(o.description, childPointer(p, "description")),
         ...("default" in o ? { default: this.typedLiteral(this.expr(o.default, childPointer(p, "default")), typeText(o.type), childPointer(p, "default")) } : {}),
         ...(o.secret === true || o.sensitive === true ? { secret: true } : {}),
       });
@@ -417,7 +434,7 @@ class Decoder {
         ...r,
         type: typeText(o.type),
         ...(o.type !== undefined ? { typeRange: this.range(childPointer(p, "type")) } : {}),
-        description: str(o.description),
+        description: this.description(o.description, childPointer(p, "description")),
         ...("value" in o ? { value: this.typedLiteral(this.expr(o.value, childPointer(p, "value")), typeText(o.type), childPointer(p, "value")) } : {}),
         ...(o.secret === true || o.sensitive === true ? { secret: true } : {}),
       });
@@ -574,7 +591,7 @@ class Decoder {
         );
       }
     }
-    s.description = str(o.description);
+    s.description = this.description(o.description, at("description"));
     s.timeout = this.duration(o.timeout, at("timeout"));
     // max_visits = 0 is the Go tool's "unlimited".
     s.maxVisits = int(o.max_visits) === 0 ? undefined : int(o.max_visits);
