@@ -171,8 +171,17 @@ export interface Journal {
    */
   lock(runId: string, opts?: { force?: boolean }): Promise<string | undefined>;
 
-  /** Gives this process's lease on the run back. Never throws (a failure must not hide another). */
-  unlock(runId: string): Promise<void>;
+  /**
+   * Gives this process's lease on the run back. With `epoch` (what {@link heldEpoch} said
+   * when the caller took it), only that lease: a runner whose lease was lost must not give
+   * back the one another runner of this process took since (found by the chaos test: a
+   * worker continued after a freeze gave back its new job's lease, and the run was left
+   * with no holder and no wake-up). Never throws (a failure must not hide another).
+   */
+  unlock(runId: string, epoch?: number): Promise<void>;
+
+  /** The epoch of this process's lease on the run, when it holds one (lost or not). */
+  heldEpoch(runId: string): number | undefined;
 
   /** Who holds the run's lease, if anyone. @throws JournalReadError */
   holder(runId: string): Promise<LeaseHolder | undefined>;

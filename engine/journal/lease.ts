@@ -129,9 +129,18 @@ export class Leases {
     }
   }
 
-  /** Gives the lease back (kept as a released row, so epochs keep growing). Never throws. */
-  release(root: string): void {
+  /** The epoch of this process's lease on `root`, when it holds one. */
+  epochOf(root: string): number | undefined {
+    return this.held.get(root)?.epoch;
+  }
+
+  /**
+   * Gives the lease back (kept as a released row, so epochs keep growing); with `epoch`,
+   * only when that is the lease held (another runner of this process may hold a newer one). Never throws.
+   */
+  release(root: string, epoch?: number): void {
     const h = this.held.get(root);
+    if (h && epoch !== undefined && h.epoch !== epoch) return;
     this.stopHeartbeat(root);
     this.held.delete(root);
     if (!h) return;

@@ -466,8 +466,10 @@ export class PostgresJournal implements Journal {
     }
   }
 
-  async unlock(rootRunId: string): Promise<void> {
+  async unlock(rootRunId: string, epoch?: number): Promise<void> {
     const h = this.held.get(rootRunId);
+    // Another runner of this process holds a newer lease: not ours to give back.
+    if (h && epoch !== undefined && h.epoch !== epoch) return;
     this.stopHeartbeat(rootRunId);
     this.held.delete(rootRunId);
     if (!h) return;
@@ -476,6 +478,10 @@ export class PostgresJournal implements Journal {
     } catch {
       // unreachable: the lease runs out on its own
     }
+  }
+
+  heldEpoch(rootRunId: string): number | undefined {
+    return this.held.get(rootRunId)?.epoch;
   }
 
   async holder(rootRunId: string): Promise<LeaseHolder | undefined> {

@@ -407,9 +407,13 @@ export class SqliteJournal implements Journal {
     }
   }
 
-  /** Releases this process's lease on the run tree. Never throws (a failure must not hide another). */
-  async unlock(rootRunId: string): Promise<void> {
-    this.leases.release(rootRunId);
+  /** Releases this process's lease on the run tree ({@link Journal.unlock}: with `epoch`, only that one). Never throws. */
+  async unlock(rootRunId: string, epoch?: number): Promise<void> {
+    this.leases.release(rootRunId, epoch);
+  }
+
+  heldEpoch(rootRunId: string): number | undefined {
+    return this.leases.epochOf(rootRunId);
   }
 
   /** Who holds a run tree's lease (`criteria runs`, `criteria unlock`). */

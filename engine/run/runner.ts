@@ -446,7 +446,7 @@ export class Runner {
     } finally {
       this.detach();
       await this.closeEndpoint();
-      await this.opts.journal.unlock(this.rootId);
+      await this.giveBack(this.rootId);
     }
   }
 
@@ -494,7 +494,7 @@ export class Runner {
     } finally {
       this.detach();
       await this.closeEndpoint();
-      await this.opts.journal.unlock(runId);
+      await this.giveBack(runId);
     }
   }
 
@@ -558,7 +558,18 @@ export class Runner {
 
   private async takeLease(runId: string): Promise<void> {
     const note = await this.opts.journal.lock(runId, { force: this.opts.force === true });
+    this.leaseEpochs.set(runId, this.opts.journal.heldEpoch(runId));
     if (note) this.emit({ event: "warning", run_id: runId, message: note });
+  }
+
+  /** The epoch of each lease this runner took: it gives back only those ({@link Journal.unlock}). */
+  private readonly leaseEpochs = new Map<string, number | undefined>();
+
+  /** Gives back the lease this runner took on `runId` (not one another runner of this process took since). */
+  private giveBack(runId: string): Promise<void> {
+    const epoch = this.leaseEpochs.get(runId);
+    this.leaseEpochs.delete(runId);
+    return this.opts.journal.unlock(runId, epoch);
   }
 
   /**
@@ -1735,7 +1746,7 @@ export class Runner {
       throw new ChildrenPending([childId]);
     }
     await this.takeLease(childId);
-    return () => this.opts.journal.unlock(childId);
+    return () => this.giveBack(childId);
   }
 
   /** Whether sessions of adapter type `type` keep nothing between steps ({@link Adapter.stateless}); false when unknown. */

@@ -308,6 +308,32 @@ export function journalContract(name: string, store: StoreUnderTest): void {
       expect(await j.lock("r")).toBeUndefined();
     });
 
+    it("a runner that lost its lease gives back only that one, not the newer one another runner of this process took since", async () => {
+      // Found by the workers' chaos test (Node 22, CI): a worker continued after a freeze had a
+      // stale runner whose lease had been taken over, and a new job's runner that took the run
+      // again; the stale runner's unlock gave back the new runner's lease, both stopped, and the
+      // run was left with no holder and no wake-up.
+      const s = await fresh();
+      const j = await s.open();
+      const other = await s.open();
+      await j.lock("r");
+      const stale = j.heldEpoch("r");
+      expect(stale).toEqual(expect.any(Number));
+      await other.breakLease("r");
+      await expect(j.append("r", [e()], { lease: "r" })).rejects.toBeInstanceOf(LeaseLostError);
+      // A new runner of the same process takes the run again (the lost lease is no obstacle).
+      await j.lock("r");
+      const fresh2 = j.heldEpoch("r");
+      expect(fresh2).toBeGreaterThan(stale!);
+      // The stale runner ends: its unlock leaves the new lease alone.
+      await j.unlock("r", stale);
+      expect(await other.holder("r")).toMatchObject({ pid: process.pid, alive: true });
+      expect(await j.append("r", [e()], { lease: "r" })).toHaveLength(1);
+      await j.unlock("r", fresh2);
+      expect(await other.holder("r")).toBeUndefined();
+      expect(j.heldEpoch("r")).toBeUndefined();
+    });
+
     it("two runners of one process asking at the same moment: one takes the lease, the other is refused", async () => {
       // Found by a trial of one worker at --concurrency 8: children ending together woke their
       // root twice; both jobs passed the "held here already" check before either had taken the
