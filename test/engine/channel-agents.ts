@@ -58,6 +58,27 @@ export function watchFlushes(journal: SqliteJournal): { flushed: string[]; unflu
 }
 
 /**
+ * Every surface a run of `run` could show a secret on, as `[where, text]`: the apply's
+ * output, `criteria journal` as text and JSON, and every file of the state directory
+ * (database and write-ahead log bytes, read as latin1).
+ */
+function surfaces(applyOutput: string, state: string, run: string): [string, string][] {
+  const places: [string, string][] = [
+    ["apply -o json", applyOutput],
+    ["journal", cli(["journal", run, "--state-dir", state]).stdout],
+    ["journal -o json", cli(["journal", run, "--state-dir", state, "-o", "json"]).stdout],
+  ];
+  const walk = (d: string): void => {
+    for (const f of readdirSync(d, { withFileTypes: true })) {
+      if (f.isDirectory()) walk(join(d, f.name));
+      else places.push([join(d, f.name), readFileSync(join(d, f.name), "latin1")]);
+    }
+  };
+  walk(state);
+  return places;
+}
+
+/**
  * Registers the agents' channel tests for `broker`: the embedded broker (the run tree's
  * journal) or a real NATS server started for the calling file (skipped, saying why, when
  * there is no `nats-server`).
@@ -152,18 +173,7 @@ output "heard" { value = [for o in steps.lenses : o.stdout] }
       const token = readFileSync(join(dir, "side", "tokens"), "utf8").trim();
       expect(token).toMatch(/^[0-9a-f]{64}$/);
       expect(r.stdout).toContain("token=***");
-      const places: [string, string][] = [
-        ["apply -o json", r.stdout + r.stderr],
-        ["journal", cli(["journal", "t", "--state-dir", state]).stdout],
-        ["journal -o json", cli(["journal", "t", "--state-dir", state, "-o", "json"]).stdout],
-      ];
-      const walk = (d: string): void => {
-        for (const f of readdirSync(d, { withFileTypes: true })) {
-          if (f.isDirectory()) walk(join(d, f.name));
-          else places.push([join(d, f.name), readFileSync(join(d, f.name), "latin1")]);
-        }
-      };
-      walk(state);
+      const places = surfaces(r.stdout + r.stderr, state, "t");
       expect(places.some(([where]) => where.endsWith(".db"))).toBe(true);
       for (const [where, text] of places) expect(text.includes(token), `the token is in ${where}`).toBe(false);
     }, 30_000);
@@ -187,18 +197,7 @@ output "heard" { value = [for o in steps.lenses : o.stdout] }
       });
       expect(r.status, r.stderr + r.stdout).toBe(0);
       const token = readFileSync(join(dir, "side", "tokens"), "utf8").trim();
-      const places: [string, string][] = [
-        ["apply -o json", r.stdout + r.stderr],
-        ["journal", cli(["journal", "t", "--state-dir", state]).stdout],
-        ["journal -o json", cli(["journal", "t", "--state-dir", state, "-o", "json"]).stdout],
-      ];
-      const walk = (d: string): void => {
-        for (const f of readdirSync(d, { withFileTypes: true })) {
-          if (f.isDirectory()) walk(join(d, f.name));
-          else places.push([join(d, f.name), readFileSync(join(d, f.name), "latin1")]);
-        }
-      };
-      walk(state);
+      const places = surfaces(r.stdout + r.stderr, state, "t");
       const lines = CREDS.split("\n").map((l) => l.trim()).filter((l) => /[A-Za-z0-9]/.test(l));
       for (const [where, text] of places) {
         for (const secret of [token, CREDS, PIN, ...lines, "svc-reviewer-7", "Zq8-long-secret-value"]) expect(text.includes(secret), `${JSON.stringify(secret)} is in ${where}`).toBe(false);
