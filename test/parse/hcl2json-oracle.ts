@@ -3,11 +3,14 @@
  * dist/hcl2json.wasm (the one compiler/parse/hcl2json.ts runs), in an instance of its
  * own that is started again if the Go program exits (a Go runtime fatal error ends the
  * instance, and every later call would fail). Calls are serialised and time-limited.
+ * What the Go program prints (a crash's trace) is kept in memory, never written to the
+ * test's stdout or stderr (oracle/go-output.ts).
  */
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
+import { loadQuietGo, takeGoOutput } from "./oracle/go-output.js";
 
 const require = createRequire(import.meta.url);
 const REPO = join(import.meta.dirname, "..", "..");
@@ -28,7 +31,7 @@ function wasmModule(): WebAssembly.Module {
 }
 
 function start(): NonNullable<typeof current> {
-  require("@cdktn/hcl2json/wasm/bridge_wasm_exec.js");
+  loadQuietGo();
   const Go = (globalThis as unknown as { Go: new () => GoInstance }).Go;
   const go = new Go();
   const instance = new WebAssembly.Instance(wasmModule(), go.importObject);
@@ -57,7 +60,7 @@ export function hcl2jsonOracle(text: string): Promise<{ value: unknown } | { err
           resolve({ error: `crashed: ${String(e)}` });
         }
       }),
-      instance.exited.then(() => ({ error: "crashed: the Go program exited" })),
+      instance.exited.then(() => ({ error: `crashed: the Go program exited${firstLine(takeGoOutput())}` })),
       new Promise<{ error: string }>((resolve) => setTimeout(() => resolve({ error: "crashed: timeout" }), 10_000)),
     ]);
     if ("error" in result && result.error.startsWith("crashed")) instance.dead = true;
@@ -66,4 +69,10 @@ export function hcl2jsonOracle(text: string): Promise<{ value: unknown } | { err
   const next = queue.then(run, run);
   queue = next.catch(() => undefined);
   return next;
+}
+
+/** `: <the first line of a Go crash's output>`, or nothing. */
+function firstLine(output: string): string {
+  const line = output.split("\n").find((l) => l.trim() !== "");
+  return line ? `: ${line.trim()}` : "";
 }

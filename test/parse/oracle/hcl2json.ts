@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import type { JsonValue } from "../../../compiler/parse/document.js";
 import { packageRoot } from "../../../compiler/package-root.js";
+import { loadQuietGo } from "./go-output.js";
 
 /*
  * The differential oracle of the HCL parser's tests (test/parse/hcl-differential.test.ts):
@@ -54,8 +55,7 @@ function fastPath(): HclParse | undefined {
   try {
     const wasm = join(packageRoot(), "dist", "hcl2json.wasm");
     if (!existsSync(wasm)) return undefined;
-    require("@cdktn/hcl2json/wasm/bridge_wasm_exec.js");
-    retryBusyWrites();
+    loadQuietGo();
     const Go = (globalThis as { Go?: new () => { importObject: WebAssembly.Imports; run(i: WebAssembly.Instance): Promise<void> } }).Go;
     if (!Go) return undefined;
     const go = new Go();
@@ -76,31 +76,4 @@ function fastPath(): HclParse | undefined {
   } catch {
     return undefined;
   }
-}
-
-/**
- * The Go runtime writes its crash traces with `fs.writeSync` on the process's stdout/stderr,
- * which under a test runner are pipes that may be full: EAGAIN then escaped as an uncaught
- * error (seen once on Node 22 with 3 test files at once). The shim reads `globalThis.fs`,
- * which its bridge set to node's `fs`: it gets a view of it whose `writeSync` waits and
- * tries again instead. Node's own `fs` is left as it is.
- */
-function retryBusyWrites(): void {
-  const g = globalThis as { fs?: typeof import("node:fs") };
-  const real = g.fs;
-  if (!real || (real as { retrying?: boolean }).retrying) return;
-  const pause = new Int32Array(new SharedArrayBuffer(4));
-  g.fs = Object.assign(Object.create(real) as typeof import("node:fs"), {
-    retrying: true,
-    writeSync: (...a: Parameters<typeof import("node:fs").writeSync>) => {
-      for (;;) {
-        try {
-          return (real.writeSync as (...x: unknown[]) => number)(...a);
-        } catch (e) {
-          if ((e as NodeJS.ErrnoException).code !== "EAGAIN") throw e;
-          Atomics.wait(pause, 0, 0, 5);
-        }
-      }
-    },
-  });
 }
