@@ -1,7 +1,8 @@
 /**
  * The crash matrix (docs/architecture.md, The engine): the reference workflow runs in a real child process
  * that SIGKILLs itself right after journal entry N (CRITERIA_FAULT_KILL_AFTER_SEQ),
- * for every N from 1 to the last entry; each run is resumed in a new process. Every
+ * for every N from 1 to the last entry (an N committed with an earlier N's entry leaves the
+ * same journal and is not run again); each run is resumed in a new process. Every
  * resumed run must end in the same state with the same outputs as an uninterrupted
  * run (its end pinned, its step and iteration records equal to an uninterrupted run's);
  * the journal before the resume ends with the commit holding entry N; every step line
@@ -169,7 +170,15 @@ describe(`crash matrix: ${name}`, () => {
     let covered = 0;
     /** The distinct journals a kill left (by their last entry): commits of several entries make fewer than kill points. */
     const states = new Set<number>();
+    let skipped = 0;
     for (let n = 1; n <= reference.count; n++) {
+      // An entry committed with an earlier kill point's entry (one commit holds up to
+      // MAX_ENTRIES_PER_COMMIT) is killed after at the end of that same commit: the same
+      // journal, already resumed from. Not run again (a third of the matrix's processes).
+      if (n <= Math.max(0, ...states)) {
+        skipped++;
+        continue;
+      }
       const run = await faulted(workflow, { CRITERIA_FAULT_KILL_AFTER_SEQ: String(n) }, `crash-${n}`);
       const killed = run.first.signal === "SIGKILL";
       if (n < reference.count) expect(killed, `kill point ${n}: ${run.first.stderr}`).toBe(true);
@@ -202,8 +211,8 @@ describe(`crash matrix: ${name}`, () => {
       }
       covered++;
     }
-    expect(covered).toBe(reference.count);
-    console.log(`crash matrix ${name}: ${covered} kill points covered, ${states.size} distinct journal states before resume`);
+    expect(covered + skipped).toBe(reference.count);
+    console.log(`crash matrix ${name}: ${reference.count} kill points, ${covered} run (${states.size} killed, each a distinct journal state), ${skipped} committed with an earlier one and not run again`);
   }, 600_000);
 });
 }
