@@ -30,6 +30,12 @@ export interface ExprSource {
    * a string with escapes): problems inside it are then reported at the whole expression.
    */
   exact: boolean;
+  /**
+   * For a template whose lines lie apart in the file (a YAML literal block scalar): the
+   * file offset of each line of `text` (`base` is the first). Offsets inside `text` map
+   * to the file line by line (`exprRangeAt`, compiler/resolve/check-expression.ts).
+   */
+  lines?: number[];
   /** For `composite`: every template inside `value`, with its own position. */
   nested?: ExprSource[];
   /**

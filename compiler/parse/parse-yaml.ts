@@ -134,6 +134,13 @@ export function parseYaml(file: SourceFile): { parsed?: ParsedFile; diagnostics:
         const at = t === "PLAIN" && src === v ? r[0] : (t === "QUOTE_DOUBLE" || t === "QUOTE_SINGLE") && src.slice(1, -1) === v ? r[0] + 1 : undefined;
         const e = map.get(ptr);
         if (at !== undefined && e && !v.includes("\n")) e.valueOffset = at;
+        else if (t === "BLOCK_LITERAL" && e) {
+          const lines = literalLines(file.text, r[0], v);
+          if (lines) {
+            e.valueOffset = lines[0];
+            e.valueLines = lines;
+          }
+        }
       }
       if (v === null || v === undefined) return null;
       if (typeof v === "boolean" || typeof v === "string") return v;
@@ -197,4 +204,38 @@ function yamlHint(code: string): string | undefined {
     default:
       return undefined;
   }
+}
+
+/**
+ * Where each line of a literal block scalar's value starts in the file: `value` is the
+ * scalar whose `|` header starts at `header`. Each line of the value must be its source
+ * line less one common indentation, character for character (checked); undefined
+ * otherwise (a tab, an odd indentation), and positions inside it stay inexact.
+ */
+export function literalLines(text: string, header: number, value: string): number[] | undefined {
+  const nl = text.indexOf("\n", header);
+  if (nl < 0) return undefined;
+  const want = value.split("\n");
+  // Chomping adds trailing line breaks the source may not spell: the last (empty) piece.
+  if (want.length > 1 && want[want.length - 1] === "") want.pop();
+  const out: number[] = [];
+  let indent = -1;
+  let at = nl + 1;
+  for (const line of want) {
+    if (at > text.length) return undefined;
+    const end = text.indexOf("\n", at);
+    const lineEnd = end < 0 ? text.length : end;
+    const source = text.slice(at, lineEnd).replace(/\r$/, "");
+    if (line === "") {
+      // A blank line: its indentation (if any) is not part of the value.
+      if (source.trim() !== "") return undefined;
+      out.push(at + Math.min(Math.max(indent, 0), source.length));
+    } else {
+      if (indent < 0) indent = source.length - source.trimStart().length;
+      if (source.slice(indent) !== line || source.slice(0, indent).trim() !== "") return undefined;
+      out.push(at + indent);
+    }
+    at = lineEnd + 1;
+  }
+  return out.length > 0 ? out : undefined;
 }

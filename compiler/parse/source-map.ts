@@ -29,6 +29,12 @@ export interface SourceEntry {
    */
   valueOffset?: number;
   /**
+   * For a YAML literal block scalar (`|`) holding a template: the file offset of each
+   * line of the value (the value's lines lie apart in the file, their indentation
+   * stripped), so positions inside its `${...}` are exact too. `valueOffset` is the first.
+   */
+  valueLines?: number[];
+  /**
    * For YAML/JSON plain numbers written otherwise than they read back (`1.10`, `007`,
    * `1e3`): the text as written, which fields taking text use instead of the number.
    */

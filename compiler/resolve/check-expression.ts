@@ -73,6 +73,27 @@ export interface ExprContext {
 export type RangeAt = (file: string, start: number, end: number) => Range;
 
 /**
+ * Offset → Range for positions inside `src` (offsets from `src.base`, as its parser gives
+ * them): `exactRangeAt` itself when the text lies in the file as written; mapped line by
+ * line for a YAML literal block scalar (`src.lines`); the whole expression's range when
+ * offsets inside it would point at the wrong characters (escapes, folded scalars).
+ */
+export function exprRangeAt(src: ExprSource, exactRangeAt: RangeAt): RangeAt {
+  if (!src.exact) return () => src.range;
+  const lines = src.lines;
+  if (!lines) return exactRangeAt;
+  const starts = [0];
+  for (let i = src.text.indexOf("\n"); i >= 0; i = src.text.indexOf("\n", i + 1)) starts.push(i + 1);
+  const at = (offset: number) => {
+    const index = offset - src.base;
+    let line = 0;
+    while (line + 1 < starts.length && line + 1 < lines.length && starts[line + 1] <= index) line++;
+    return lines[line] + (index - starts[line]);
+  };
+  return (file, start, end) => exactRangeAt(file, at(start), at(end));
+}
+
+/**
  * Parses an expression or template (HCL text, or a YAML/JSON string template) and
  * checks its references against the scope: unknown `var`/`local`/`shared`/`steps`
  * names and unknown functions get a did-you-mean; `each.*` outside an iteration is
@@ -82,9 +103,7 @@ export type RangeAt = (file: string, start: number, end: number) => Range;
 export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt: RangeAt): { expr?: Expr; diagnostics: Diagnostic[] } {
   if (src.kind === "literal") return { diagnostics: [] };
   if (src.kind === "composite") return { diagnostics: (src.nested ?? []).flatMap((n) => checkExpression(n, ctx, exactRangeAt).diagnostics) };
-  // Offsets inside an inexact template (escapes, block scalars) would point at the wrong
-  // characters: report at the whole expression instead.
-  const rangeAt: RangeAt = src.exact ? exactRangeAt : () => src.range;
+  const rangeAt = exprRangeAt(src, exactRangeAt);
   const file = src.range.file;
   const parsed = src.kind === "hcl" ? parseExpression(src.text, src.base) : parseTemplate(src.text, src.base);
   const diagnostics: Diagnostic[] = [];

@@ -4,7 +4,7 @@ import type { Range } from "../diagnostics/range.js";
 import { iterates, type AdapterSpec, type ExprSource, type NodeRef, type StepSpec, type WorkflowSpec } from "../decode/spec.js";
 import type { Expr } from "../expr/ast.js";
 import { references, type Reference } from "../expr/references.js";
-import { checkExpression, unguardedReads, type ExprContext, type RangeAt } from "./check-expression.js";
+import { checkExpression, exprRangeAt, unguardedReads, type ExprContext, type RangeAt } from "./check-expression.js";
 import type { ModuleInterface, ModuleLookup } from "./module-interface.js";
 import { Scope, type NodeKind } from "./scope.js";
 
@@ -409,7 +409,7 @@ class Resolver {
       // Its own output is not there on its first visit: the run fails there (found by a new-user trial).
       for (const read of e ? unguardedReads(e, st.name) : []) {
         this.diagnostics.push(
-          diag("reads_own_output", src.exact ? this.rangeAt(src.range.file, read.start, read.end) : src.range, `${at}: reads the step's own output, which is not there before the step has run (its first visit fails here)`, {
+          diag("reads_own_output", exprRangeAt(src, this.rangeAt)(src.range.file, read.start, read.end), `${at}: reads the step's own output, which is not there before the step has run (its first visit fails here)`, {
             hint: `read it in an outcome as step.output.<key>; in a loop, guard it with a condition the first visit takes the other way (cond ? steps.${st.name}.x : "")`,
           }),
         );

@@ -237,6 +237,37 @@ describe("syntax errors in YAML templates", () => {
   });
 });
 
+describe("positions inside a YAML block scalar", () => {
+  const yaml = (block: string) =>
+    `workflow:\n  name: w\n  version: "1"\n  initial_state: a\n  target_state: done\nadapters:\n  shell.default: {}\nsteps:\n  a:\n    target: adapter.shell.default\n    input:\n      command: ${block}\n    outcomes:\n      success: { next: done }\nstates:\n  done: { terminal: true }\n`;
+  const said = async (block: string, crlf = false) => {
+    const text = yaml(block);
+    const c = await compileIn(project({ "main.yaml": crlf ? text.replace(/\n/g, "\r\n") : text }), "main.yaml");
+    return c.diagnostics.map((d) => `${d.range.start.line}:${d.range.start.column}-${d.range.end.line}:${d.range.end.column} ${d.code}: ${d.message}`);
+  };
+  const AT_A = 'step "a" input "command"';
+
+  it("a literal block (|) points at the name inside it, line by line (a trial found the whole scalar underlined)", async () => {
+    // Lines 13-16: "echo start", (blank), "  indented ${var.nme}", "done ${local.zz}".
+    const block = "|\n        echo start\n\n          indented ${var.nme}\n        done ${local.zz}";
+    expect(await said(block)).toEqual([
+      `15:22-15:29 unknown_reference: ${AT_A}: unknown variable "nme" (in var.nme)`,
+      `16:16-16:24 unknown_reference: ${AT_A}: unknown local value "zz" (in local.zz)`,
+    ]);
+    // The same with CRLF line ends, and with chomping indicators.
+    expect(await said(block, true)).toEqual(await said(block));
+    expect(await said(block.replace("|", "|-"))).toEqual(await said(block));
+    expect(await said(block.replace("|", "|+") + "\n\n")).toEqual(await said(block));
+    // A syntax error inside the block: at its own line and column.
+    expect(await said("|\n        echo ${upper(path.root}\n")).toEqual([`13:31-13:32 expression_syntax: ${AT_A}: missing argument separator: expected a comma or ")" after the argument, but found "}"`]);
+  });
+
+  it("a folded block (>) stays at the whole scalar: its line breaks are not the file's", async () => {
+    const [d] = await said(">\n        echo\n        ${var.nme}\n");
+    expect(d).toMatch(/^12:16-1[45]:\d+ unknown_reference: /);
+  });
+});
+
 describe("function calls", () => {
   it("an unknown function gets a did-you-mean, at its name", async () => {
     expect(await said(workflow('uper("a")'))).toEqual([`16:15-16:19 unknown_function: ${AT}: unknown function "uper" (hint: did you mean "upper"?)`]);
