@@ -100,7 +100,10 @@ describe("channel steps", () => {
     expect(cli(["apply", join(dir, "main.hcl"), "--state-dir", ref, "--run-id", "r"]).status).toBe(0);
     const total = (await entries(ref, "r")).length;
     const states = new Set<string>();
+    let reached = 0;
     for (let n = 1; n < total; n++) {
+      // An entry committed with an earlier kill point's: the same journal, already resumed from.
+      if (n <= reached) continue;
       const state = join(dir, `k${n}`);
       const killed = cli(["apply", join(dir, "main.hcl"), "--state-dir", state, "--run-id", "r"], { env: { CRITERIA_FAULT_KILL_AFTER_SEQ: String(n) } });
       expect(killed.signal, `kill point ${n}: ${killed.stderr}`).toBe("SIGKILL");
@@ -109,6 +112,7 @@ describe("channel steps", () => {
       expect(before.at(-1)!.seq, `kill point ${n}`).toBeGreaterThanOrEqual(n);
       expect(before.some((e) => e.seq === n), `kill point ${n}`).toBe(true);
       states.add(before.at(-1)!.entry_type);
+      reached = before.at(-1)!.seq;
       const resumed = cli(["resume", "r", "--state-dir", state, "-o", "json"]);
       expect(resumed.status, `kill point ${n}: ${resumed.stderr}`).toBe(0);
       expect(resumed.stdout, `kill point ${n}`).toContain('"outputs":{"heard":"line 42 logs a token"}');
