@@ -139,7 +139,7 @@ step "build" {
   target  = adapter.shell.default
   timeout = "30s"
   input {
-    command = "echo \${jsondecode("{}")} {"
+    command = "echo \${jsonencode("{}")} {"
   }
   outcome "success" {
     next = "done"

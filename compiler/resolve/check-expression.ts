@@ -10,6 +10,7 @@ import { functionDocs, functionNames, RANGE_LIMIT } from "../expr/functions.js";
 import { parseExpression, parseTemplate } from "../expr/parse.js";
 import { references } from "../expr/references.js";
 import type { Scope } from "./scope.js";
+import { constantErrors } from "./constant-errors.js";
 
 /** Functions whose first argument is a path in the workflow's directory, by their argument count (docs/language.md, Functions). */
 const PATH_FUNCTIONS = new Map([
@@ -301,6 +302,14 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
       if (problem) diagnostics.push(diag(problem.code, rangeAt(file, arg.start, arg.end), `${ctx.what}: ${shown} ${problem.message}`, { hint: "paths are relative to the workflow's directory and may not leave it" }));
     }
   });
+  // What fails every evaluation (a constant part's error) is said now, unless something
+  // above already said what is wrong with the expression.
+  if (diagnostics.length === 0) {
+    for (const e of constantErrors(parsed.expr)) {
+      const message = e.message.replace(/\.$/, "");
+      diagnostics.push(diag("invalid_value", rangeAt(file, e.start, e.end), `${ctx.what}: ${message.charAt(0).toLowerCase()}${message.slice(1)}`, { hint: "it references nothing, so every run fails here the same way" }));
+    }
+  }
   return { expr: parsed.expr, diagnostics };
 }
 

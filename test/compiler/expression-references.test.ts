@@ -268,6 +268,30 @@ describe("positions inside a YAML block scalar", () => {
   });
 });
 
+describe("errors every run would meet (a part that references nothing)", () => {
+  const HINT = "(hint: it references nothing, so every run fails here the same way)";
+  it("are said by validate, at the failing part, with the run's own message (a trial found them passing validate and failing the run)", async () => {
+    expect(await said(workflow('"echo ${"abc"[0]}"'))).toEqual([`16:28-16:31 invalid_value: ${AT}: invalid index: a string value does not have any indices ${HINT}`]);
+    expect(await said(workflow('"a" + 1'))).toEqual([`16:15-16:18 invalid_value: ${AT}: invalid left operand: a number is required, but got string "a" ${HINT}`]);
+    expect(await said(workflow("[1, 2][5]"))).toEqual([`16:21-16:24 invalid_value: ${AT}: invalid index: index 5 is out of range for a list of 2 elements ${HINT}`]);
+    expect(await said(workflow('tonumber("x")'))).toEqual([`16:24-16:27 invalid_value: ${AT}: invalid function argument: tonumber (argument 1): cannot convert string "x" to number ${HINT}`]);
+    // Inside a larger expression that does reference something: only the constant part.
+    expect(await said(workflow('"${var.v} ${1 / 0}"', `variable "v" {\n  type = string\n  default = "x"\n}\n`))).toEqual([
+      `16:27-16:32 invalid_value: ${AT}: division by zero: the right operand of / is zero ${HINT}`,
+    ]);
+  });
+
+  it("are not said for what is known only at run time, or fine", async () => {
+    const v = `variable "v" {\n  type = string\n  default = "x"\n}\n`;
+    for (const ok of ['upper("x")', 'var.v[0]', '[for s in ["a"] : s[0]]', 'timestamp()', 'uuid()', 'true ? "a" : "b"', '"${1 + 2}"', 'lookup({ a = 1 }, "b", 0)']) {
+      expect(await said(workflow(ok, v)), ok).toEqual([]);
+    }
+    // A problem already said about the expression is not said twice.
+    expect(await said(workflow("range(0, 5, 0)"))).toHaveLength(1);
+    expect(await said(workflow('uper("x")'))).toHaveLength(1);
+  });
+});
+
 describe("function calls", () => {
   it("an unknown function gets a did-you-mean, at its name", async () => {
     expect(await said(workflow('uper("a")'))).toEqual([`16:15-16:19 unknown_function: ${AT}: unknown function "uper" (hint: did you mean "upper"?)`]);
@@ -277,7 +301,7 @@ describe("function calls", () => {
     expect(await said(workflow("upper()"))).toEqual([`16:15-16:22 invalid_value: ${AT}: upper() takes 1 argument, not 0 (hint: upper(string))`]);
     expect(await said(workflow('join("a")'))).toEqual([`16:15-16:24 invalid_value: ${AT}: join() takes at least 2 arguments, not 1 (hint: join(separator, lists...))`]);
     expect(await said(workflow("coalesce()"))).toEqual([`16:15-16:25 invalid_value: ${AT}: coalesce() takes at least 1 argument, not 0 (hint: coalesce(vals...))`]);
-    expect(await said(workflow('join(["a", "b"]...)'))).toEqual([]);
+    expect(await said(workflow('join(["-", ["a", "b"]]...)'))).toEqual([]);
   });
 
   it("range() of literals: over the limit, or a step of 0, is refused now", async () => {

@@ -18,6 +18,11 @@ const GATE = (side: string) => `workflow "gate" {
   target_state  = "shipped"
 }
 policy { max_step_retries = 1 }
+# Known only at run time (a constant "{nope" would be refused by validate): the run fails on it.
+variable "broken_json" {
+  type    = string
+  default = "{nope"
+}
 adapter "shell" "default" {
   config { shell = "/bin/sh" }
 }
@@ -49,7 +54,7 @@ approval "gate" {
 }
 step "bad" {
   target = adapter.shell.default
-  input { command = "echo \${jsondecode("{nope")}" }
+  input { command = "echo \${jsondecode(var.broken_json)}" }
   outcome "success" { next = "shipped" }
 }
 state "shipped" { terminal = true }
