@@ -166,7 +166,8 @@ export function makeFunctions(opts: FunctionOptions = {}): FunctionTable {
         }) as Value;
       } catch (err) {
         if (err instanceof FunctionError) throw err;
-        throw new FunctionError(`invalid JSON: ${(err as Error).message}`, 0);
+        // V8's text, less what only some Node versions add (22 and later: " (line 1 column 2)").
+        throw new FunctionError(`invalid JSON: ${(err as Error).message.replace(/ \(line \d+ column \d+\)$/, "")}`, 0);
       }
     }),
     min: fn("numbers...", "The smallest of the given numbers.", 1, Infinity, (a) => minMax(a, Math.min)),
