@@ -200,6 +200,7 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
         throw new CliError(`run ${run} has already ended (${row.status})${hint}`);
       }
       const tree = foldEntries((await j.read(row.root_run_id)).entries);
+      const now = Date.now();
       const graph = tree.runs.get(row.root_run_id)?.spawned?.graph as Graph | undefined;
       const graphs: Graph[] = [];
       const walk = (g: Graph | undefined) => {
@@ -218,6 +219,14 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
           throw new CliError(`workflow of run ${run} waits for no signal "${target.signal}"${signals.length ? `; ${suggest(target.signal, signals) ?? `it waits for ${signals.join(", ")}`}` : ""}`);
         }
         name = target.signal;
+        // A wait for it whose deadline passed takes its timeout route when the run goes on:
+        // this signal is kept for a later wait of that name (the deadline decides).
+        const late = [...tree.runs]
+          .filter(([id]) => within(id, run))
+          .flatMap(([id, r]) => [...r.waits].filter(([, w]) => w.started?.payload.signal === name && !w.completed && (w.started.payload.until_ms ?? Infinity) <= now).map(([k, w]) => ({ id, node: k.split("#")[0], until: w.started!.payload.until_ms! })));
+        for (const w of late) {
+          io.err(`criteria: note: wait "${w.node}" of run ${w.id} timed out at ${new Date(w.until).toISOString()}: it takes its timeout route when the run goes on, and this signal is kept for a later wait for "${name}"\n`);
+        }
       } else {
         const nodes = graphs.flatMap((g) => g.approvals.map((a) => a.name));
         if (!nodes.includes(target.approval)) {
@@ -227,14 +236,24 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
         // Approvals of this run and the runs it started, not decided yet; and decisions given
         // to them (addressed here, above or below) that no approval has taken up yet. Several
         // children may wait on one approval node: each decision ends one of them.
-        const pending = [...tree.runs]
+        const waiting = [...tree.runs]
           .filter(([id]) => within(id, run))
-          .reduce((n, [, r]) => n + [...r.approvals].filter(([k, a]) => k.startsWith(`${target.approval}#`) && a.requested && !a.decided).length, 0);
+          .flatMap(([id, r]) => [...r.approvals].filter(([k, a]) => k.startsWith(`${target.approval}#`) && a.requested && !a.decided).map(([, a]) => ({ id, until: a.requested!.until_ms })));
+        // One whose deadline passed is no longer decided by a person: its timeout route is
+        // taken when the run goes on (found by a new-user trial: an approval given after the
+        // deadline won on resume).
+        const open = waiting.filter((a) => a.until === undefined || a.until > now);
+        const pending = open.length;
         const given = tree.signals.filter((s) => s.payload.name === name && !tree.consumed.has(s.seq) && (within(run, s.run_id) || within(s.run_id, run))).length;
+        if (given > 0 && given >= pending && pending > 0) throw new CliError(`approval "${target.approval}" of run ${run} has already been decided`);
+        if (pending === 0 && waiting.length > 0) {
+          const first = waiting[0];
+          throw new CliError(`approval "${target.approval}" of run ${first.id} timed out at ${new Date(first.until!).toISOString()}: nothing was delivered; its timeout route is taken when the run goes on (criteria resume ${row.root_run_id})`);
+        }
         if (given > 0 && given >= pending) throw new CliError(`approval "${target.approval}" of run ${run} has already been decided`);
         if (pending === 0) throw new CliError(`run ${run} is not waiting for approval "${target.approval}"`);
       }
-      const e = await deliverSignal(j, row.root_run_id, name, payload, by, Date.now(), activeUnits(tree, row.root_run_id), run);
+      const e = await deliverSignal(j, row.root_run_id, name, payload, by, now, activeUnits(tree, row.root_run_id), run);
       io.out(`delivered ${name} to ${run} (journal entry ${e.seq})\n`);
       return EXIT.ok;
     } finally {

@@ -1758,10 +1758,16 @@ export class Runner {
     }
   }
 
-  /** Waits until an unconsumed signal named `name`, addressed to run `f` or one of its ancestors, is in the journal (polling). */
+  /**
+   * Waits until an unconsumed signal named `name`, addressed to run `f` or one of its
+   * ancestors, is in the journal (polling). With a deadline `untilMs`, only a signal given
+   * by then counts: one given later (the run parked, then resumed after both) is left for a
+   * later wait of that name, and this one ends `timeout` — the deadline decides, as a
+   * Temporal timer does (found by a new-user trial: an approval given a day late won).
+   */
   private async awaitSignal(f: Frame, name: string, untilMs?: number): Promise<JournalEntry<"signal.received"> | undefined> {
     for (;;) {
-      const hit = this.tree.signals.find((s) => s.payload.name === name && !this.tree.consumed.has(s.seq) && within(f.runId, s.run_id));
+      const hit = this.tree.signals.find((s) => s.payload.name === name && !this.tree.consumed.has(s.seq) && within(f.runId, s.run_id) && (untilMs === undefined || s.at_ms <= untilMs));
       if (hit) {
         this.tree.consumed.add(hit.seq);
         return hit;

@@ -5,7 +5,7 @@
  * resumes after its checkout moved. Real processes and real directories.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, renameSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compile } from "../../compiler/index.js";
@@ -54,6 +54,32 @@ describe("approvals and signal waits in CI (item 7)", () => {
     const done = cli(["resume", "r", "--state-dir", state], { cwd: dir, env: { CI: "true" } });
     expect(done.status, done.stderr).toBe(0);
     expect(readFileSync(join(dir, "log"), "utf8")).toBe("deployed\n");
+  }, 30_000);
+
+  it("a decision given after the deadline does not win: approve refuses it, a late signal is kept for later, and resume takes the timeout route (found by a new-user trial)", async () => {
+    const dir = temp();
+    writeFileSync(join(dir, "w.hcl"), gate('  timeout = "1s"\n'));
+    const state = join(dir, "state");
+    expect(cli(["apply", "w.hcl", "--state-dir", state, "--run-id", "r"], { cwd: dir, env: { CI: "true" } }).status).toBe(5);
+    await new Promise((r) => setTimeout(r, 1300));
+    const late = cli(["approve", "r", "gate", "--state-dir", state, "--by", "ops"]);
+    expect(late.status).toBe(1);
+    expect(late.stderr).toMatch(/approval "gate" of run r timed out at \S+: nothing was delivered; its timeout route is taken when the run goes on \(criteria resume r\)/);
+    const end = cli(["resume", "r", "--state-dir", state, "-o", "json"], { cwd: dir, env: { CI: "true" } });
+    expect(end.status).toBe(1);
+    expect(ndjson(end.stdout).find((e) => e.event === "run.completed")).toMatchObject({ state: "failed" });
+
+    // A signal given late is journaled (a later wait of that name may take it), not taken by the timed-out wait.
+    writeFileSync(join(dir, "s.hcl"), `${HEAD("hold")}wait "hold" {\n  signal   = "go"\n  duration = "1s"\n  outcome "received" { next = step.deploy }\n  outcome "timeout"  { next = state.failed }\n}\nstep "deploy" {\n  target = adapter.shell.default\n  input { command = "echo deployed >> log" }\n  outcome "success" { next = state.done }\n}\n`);
+    expect(cli(["apply", "s.hcl", "--state-dir", state, "--run-id", "s"], { cwd: dir, env: { CI: "true" } }).status).toBe(5);
+    await new Promise((r) => setTimeout(r, 1300));
+    const sig = cli(["signal", "s", "go", "--state-dir", state]);
+    expect(sig.status).toBe(0);
+    expect(sig.stderr).toMatch(/note: wait "hold" of run s timed out at \S+: it takes its timeout route when the run goes on, and this signal is kept for a later wait for "go"/);
+    const after = cli(["resume", "s", "--state-dir", state, "-o", "json"], { cwd: dir, env: { CI: "true" } });
+    expect(after.status).toBe(1);
+    expect(ndjson(after.stdout).find((e) => e.event === "run.completed")).toMatchObject({ state: "failed" });
+    expect(existsSync(join(dir, "log"))).toBe(false);
   }, 30_000);
 
   it("a signal wait parks too; --wait waits even in CI", () => {
