@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { makeDirs } from "../make-dirs.js";
 import { dirname } from "node:path";
 import { procStat } from "../process-info.js";
 import { constants } from "node:os";
@@ -188,7 +189,7 @@ export function runProcess(o: RunProcessOptions): Promise<ProcessResult> {
       try {
         const dir = dirname(o.pidFile);
         if (!madeDirs.has(dir)) {
-          mkdirSync(dir, { recursive: true });
+          makeDirs(dir);
           madeDirs.add(dir);
         }
         writeFileSync(o.pidFile, `${pid} ${procStat(pid)?.start ?? ""}\n`);
@@ -206,7 +207,14 @@ export function runProcess(o: RunProcessOptions): Promise<ProcessResult> {
       child.stdout?.destroy();
       child.stderr?.destroy();
       if (pid !== undefined) liveGroups.delete(pid);
-      if (o.pidFile) rmSync(o.pidFile, { force: true });
+      if (o.pidFile) {
+        try {
+          rmSync(o.pidFile, { force: true });
+        } catch {
+          // best effort, as its writing: a state directory whose processes/ is not a directory
+          // (found by a new-user trial: a stack trace, the run left active)
+        }
+      }
       const code = exitInfo?.code ?? null;
       const sig = exitInfo?.signal ?? null;
       // A result that arrived is never a timeout: a process that exited 0 on its

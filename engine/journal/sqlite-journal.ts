@@ -1,6 +1,7 @@
 import type Database from "better-sqlite3";
 import { createRequire } from "node:module";
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, openSync, readSync } from "node:fs";
+import { makeDirs } from "../make-dirs.js";
 import { join } from "node:path";
 import { canonicalJson } from "./canonical-json.js";
 import type { EntryType, JournalEntry, MemoryItem, NewEntry } from "./entry.js";
@@ -117,7 +118,7 @@ export class SqliteJournal implements Journal {
     const file = join(stateDir, "journal.db");
     if (opts.mustExist && !existsSync(file)) throw new JournalOpenError(`no journal in ${stateDir} (runs are journaled where criteria apply ran, or in --state-dir)`);
     try {
-      mkdirSync(stateDir, { recursive: true });
+      makeDirs(stateDir);
       const torn = tornWalTail(file);
       if (torn) this.notes.push(torn);
       // Loaded on first use: `criteria validate` never pays for the native module.

@@ -63,6 +63,28 @@ describe("also found", () => {
     expect(cli(["resume", "r", "--state-dir", join(same, "s"), "-o", "json"]).stdout).not.toContain("changed since");
   });
 
+  it("a state directory that cannot be made is refused at once: under /proc Node's recursive mkdir spun for ever, deaf to signals (found by a new-user trial)", () => {
+    const dir = temp();
+    const path = wf(dir, `step "a" {\n  target = adapter.shell.default\n  input { command = "true" }\n  outcome "success" { next = state.done }\n}\n`);
+    const r = spawnSync(process.execPath, [join(import.meta.dirname, "..", "..", "bin", "criteria"), "apply", path, "--state-dir", "/proc/criteria-no/such"], { encoding: "utf8", timeout: 20_000, killSignal: "SIGKILL", env: { ...process.env, CI: "" } });
+    expect(r.signal, "still running after 20 s").toBeNull();
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("cannot open the journal /proc/criteria-no/such/journal.db");
+  });
+
+  it("a stray file where the state directory keeps its process files: the run goes on, no stack trace (found by a new-user trial)", () => {
+    const dir = temp();
+    const path = wf(dir, `step "a" {\n  target = adapter.shell.default\n  input { command = "echo hi" }\n  outcome "success" { next = state.done }\n}\n`);
+    const state = join(dir, "s");
+    expect(cli(["apply", path, "--state-dir", state]).status).toBe(0);
+    rmSync(join(state, "processes"), { recursive: true, force: true });
+    writeFileSync(join(state, "processes"), "garbage\n");
+    const r = cli(["apply", path, "--state-dir", state, "-o", "json"]);
+    expect(r.stderr).not.toMatch(/\bat .*criteria\.cjs|ENOTDIR/);
+    expect(r.status, r.stderr).toBe(0);
+    expect(ndjson(r.stdout).at(-1)).toMatchObject({ event: "exit", code: 0, status: "succeeded" });
+  });
+
   it('--state-dir "" is a usage error, not the current directory', () => {
     const dir = temp();
     const path = wf(dir, `step "a" {\n  target = adapter.shell.default\n  input { command = "true" }\n  outcome "success" { next = state.done }\n}\n`);
