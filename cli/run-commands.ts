@@ -1,8 +1,10 @@
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
 import { Option, type Command } from "commander";
 import { toJsonReport } from "../compiler/diagnostics/format-json.js";
 import { formatText } from "../compiler/diagnostics/format-text.js";
+import type { Graph } from "../compiler/build/graph.js";
+import { suggest } from "../compiler/diagnostics/did-you-mean.js";
 import { compile } from "../compiler/index.js";
 import { sourceHash } from "../compiler/load/source-hash.js";
 import { workflowFiles } from "../compiler/load/workflow-files.js";
@@ -152,11 +154,19 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
             if (!json) io.out(message + "\n");
             return { code: row.status === "succeeded" ? EXIT.ok : EXIT.problems, status: row.status === "succeeded" ? "succeeded" : "failed", run_id: run, message };
           }
+          if (opts.workdir !== undefined && !isDirectory(opts.workdir)) throw usage(`--workdir ${opts.workdir}: not a directory (it names where the workflow's files are now)`);
           const secretVars: Record<string, string> = {};
+          const declared = declaredVariables(spawned?.graph as Graph | undefined);
           for (const p of opts.var) {
             const i = p.indexOf("=");
             if (i <= 0) throw usage(`--var ${p}: expected name=value`);
-            secretVars[p.slice(0, i)] = p.slice(i + 1);
+            const name = p.slice(0, i);
+            // Only secret variables are given again (the others are journaled): say so rather
+            // than drop it (found by a new-user trial: an unknown --var passed silently).
+            const secret = declared.get(name);
+            if (declared.size > 0 && secret === undefined) throw usage(`--var ${name}: the workflow of run ${run} declares no variable "${name}"${suggest(name, [...declared.keys()]) ? `; ${suggest(name, [...declared.keys()])}` : ""}`);
+            if (secret === false) throw usage(`--var ${name}: resume takes only secret variables again; "${name}" was given when the run started and is journaled`);
+            secretVars[name] = p.slice(i + 1);
           }
           const end = await resume(run, { ...place, events: sink, autoApprove: opts.autoApprove, signal, force: opts.force, discardDamaged: opts.discardDamaged, workdir: opts.workdir, park: parks(opts.wait, io), secretVars, broker: brokerOf(opts.broker, io.env) });
           return endOf(end);
@@ -210,4 +220,29 @@ async function sourceChanged(spawned: { base_dir?: string; source?: { entry: str
   const now = sourceHash(c.sources, process.cwd(), base);
   if (now === spawned.source.hash) return undefined;
   return `the workflow's files changed since the run started; resume continues the workflow as it was then (journaled with the run); start a new run to use the changes`;
+}
+
+/** Whether `path` is a directory (false when it does not exist or cannot be read). */
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Every variable a compiled graph declares, its bodies' and its modules' included, by name:
+ * true for a secret one (`--var` on resume gives those again). Empty without a graph.
+ */
+function declaredVariables(graph: Graph | undefined): Map<string, boolean> {
+  const out = new Map<string, boolean>();
+  const walk = (g: Graph | undefined) => {
+    if (!g) return;
+    for (const v of g.variables) out.set(v.name, out.get(v.name) === true || v.secret === true);
+    for (const st of g.steps) walk(st.body);
+  };
+  walk(graph);
+  for (const m of Object.values(graph?.modules ?? {})) walk(m);
+  return out;
 }

@@ -85,6 +85,23 @@ describe("also found", () => {
     expect(ndjson(r.stdout).at(-1)).toMatchObject({ event: "exit", code: 0, status: "succeeded" });
   });
 
+  it("resume refuses a --var it would not use and a --workdir that is no directory: exit 2, before anything runs (found by a new-user trial: accepted silently)", () => {
+    const dir = temp();
+    const path = wf(dir, `variable "name" {\n  type = string\n  default = "x"\n}\nvariable "token" {\n  type = string\n  secret = true\n}\napproval "gate" {\n  approvers = ["ops"]\n  outcome "approved" { next = state.done }\n  outcome "rejected" { next = state.done }\n}\n`);
+    // wf's workflow starts at "a": this one starts at its approval.
+    writeFileSync(path, readFileSync(path, "utf8").replace('initial_state = "a"', 'initial_state = "gate"'));
+    const state = join(dir, "s");
+    expect(cli(["apply", path, "--state-dir", state, "--run-id", "r", "--var", "token=t0"], { env: { CI: "true" } }).status).toBe(5);
+    const unknown = cli(["resume", "r", "--state-dir", state, "--var", "tokn=t1"], { env: { CI: "true" } });
+    expect([unknown.status, unknown.stderr.trim()]).toEqual([2, `criteria: --var tokn: the workflow of run r declares no variable "tokn"; did you mean "token"?`]);
+    const plain = cli(["resume", "r", "--state-dir", state, "--var", "name=y"], { env: { CI: "true" } });
+    expect([plain.status, plain.stderr.trim()]).toEqual([2, `criteria: --var name: resume takes only secret variables again; "name" was given when the run started and is journaled`]);
+    const nowhere = cli(["resume", "r", "--state-dir", state, "--var", "token=t1", "--workdir", join(dir, "nope")], { env: { CI: "true" } });
+    expect([nowhere.status, nowhere.stderr.trim()]).toEqual([2, `criteria: --workdir ${join(dir, "nope")}: not a directory (it names where the workflow's files are now)`]);
+    // The secret one is taken: the run goes on (still parked at its approval).
+    expect(cli(["resume", "r", "--state-dir", state, "--var", "token=t1"], { env: { CI: "true" } }).status).toBe(5);
+  });
+
   it('--state-dir "" is a usage error, not the current directory', () => {
     const dir = temp();
     const path = wf(dir, `step "a" {\n  target = adapter.shell.default\n  input { command = "true" }\n  outcome "success" { next = state.done }\n}\n`);
