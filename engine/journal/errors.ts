@@ -44,11 +44,19 @@ export class JournalDamagedError extends JournalError {
     readonly lost: number,
     /** Steps that completed in those entries (they would run again). */
     readonly steps: string[],
+    /**
+     * The damaged entry is the run's first (`run.spawned`, which holds its compiled
+     * workflow): nothing is left to resume from, so setting entries aside is not offered
+     * (found by a new-user trial: following the hint made the run vanish).
+     */
+    readonly first = false,
   ) {
     super(
-      `journal entry ${seq} of run ${runId} fails its checksum: resuming would lose it and the ${lost - 1} entr${lost - 1 === 1 ? "y" : "ies"} after it` +
-        (steps.length ? `, and run again ${steps.length === 1 ? "step" : "steps"} ${steps.map((s) => `"${s}"`).join(", ")} that had finished` : "") +
-        `; criteria resume ${runId} --discard-damaged sets them aside (kept in the journal's quarantine) and resumes from entry ${seq - 1}`,
+      first
+        ? `journal entry ${seq} of run ${runId} fails its checksum: it is the run's first entry, which holds its workflow, so the run cannot be resumed; its entries stay in the journal (criteria journal ${runId} shows what can be read), and criteria apply starts the workflow afresh`
+        : `journal entry ${seq} of run ${runId} fails its checksum: resuming would lose it and the ${lost - 1} entr${lost - 1 === 1 ? "y" : "ies"} after it` +
+            (steps.length ? `, and run again ${steps.length === 1 ? "step" : "steps"} ${steps.map((s) => `"${s}"`).join(", ")} that had finished` : "") +
+            `; criteria resume ${runId} --discard-damaged sets them aside (kept in the journal's quarantine) and resumes from entry ${seq - 1}`,
     );
   }
 }

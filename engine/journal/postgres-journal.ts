@@ -8,7 +8,7 @@ import { JournalDamagedError, JournalOpenError, JournalReadError, JournalWriteEr
 import type { AppendOptions, Damage, Journal, LeaseHolder, RunRow } from "./journal.js";
 import { withoutPassword } from "./store-url.js";
 import { DEFAULT_LEASE_TTL_MS, holderOf, NOT_HELD, ownerToken, takeOver, type LeaseState } from "./lease.js";
-import { checksum, memoryText, pickMemory, recallTerms, tallyDamage } from "./store-rules.js";
+import { checksum, isTreeStart, memoryText, pickMemory, recallTerms, tallyDamage } from "./store-rules.js";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS journal (
@@ -353,7 +353,7 @@ export class PostgresJournal implements Journal {
         [rootRunId, seq],
       );
       const lost = rows.filter((r) => !r.before);
-      return new JournalDamagedError(rootRunId, seq, lost.length, tallyDamage(rows.filter((r) => r.before), lost));
+      return new JournalDamagedError(rootRunId, seq, lost.length, tallyDamage(rows.filter((r) => r.before), lost), isTreeStart(rootRunId, lost[0]));
     });
   }
 

@@ -8,7 +8,7 @@ import type { EntryType, JournalEntry, MemoryItem, NewEntry } from "./entry.js";
 import { JournalDamagedError, JournalOpenError, JournalReadError, JournalWriteError, LeaseLostError, MessageTakenError, RunLockedError, SignalTakenError, storageReason } from "./errors.js";
 import type { AppendOptions, Damage, Journal, LeaseHolder, RunRow } from "./journal.js";
 import { Leases } from "./lease.js";
-import { checksum, memoryText, pickMemory, recallTerms, tallyDamage, type DamagedRow } from "./store-rules.js";
+import { checksum, isTreeStart, memoryText, pickMemory, recallTerms, tallyDamage, type DamagedRow } from "./store-rules.js";
 
 export { JournalDamagedError, JournalOpenError, JournalReadError, JournalWriteError, LeaseLostError, RunLockedError } from "./errors.js";
 
@@ -314,7 +314,7 @@ export class SqliteJournal implements Journal {
     return this.reading(() => {
       const rows = this.db.prepare("SELECT run_id, step_id, entry_type FROM journal WHERE root_run_id = ? AND seq >= ? ORDER BY seq").all(rootRunId, seq) as { run_id: string; step_id: string; entry_type: string }[];
       const confirmed = this.db.prepare("SELECT run_id, step_id, entry_type FROM journal WHERE root_run_id = ? AND seq < ? AND entry_type = 'effect.confirmed'").all(rootRunId, seq) as DamagedRow[];
-      return new JournalDamagedError(rootRunId, seq, rows.length, tallyDamage(confirmed, rows));
+      return new JournalDamagedError(rootRunId, seq, rows.length, tallyDamage(confirmed, rows), isTreeStart(rootRunId, rows[0]));
     });
   }
 

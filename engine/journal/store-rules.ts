@@ -66,3 +66,8 @@ export function tallyDamage(confirmedBefore: DamagedRow[], lost: DamagedRow[]): 
   }
   return [...steps];
 }
+
+/** Whether `row`, the first damaged entry of run tree `rootRunId`, is the tree's first entry (its root's `run.spawned`). */
+export function isTreeStart(rootRunId: string, row: DamagedRow | undefined): boolean {
+  return row !== undefined && row.run_id === rootRunId && row.entry_type === "run.spawned";
+}

@@ -471,8 +471,10 @@ export class Runner {
       let damage = await this.opts.journal.scan(rootId, (e) => applyEntry(this.tree, e));
       if (damage && this.opts.discardDamaged) {
         const report = await this.opts.journal.damageReport(rootId, damage.seq);
+        // Nothing before the damage to resume from: set nothing aside.
+        if (report.first) throw report;
         const moved = await this.opts.journal.quarantine(rootId, damage.seq, this.clock());
-        this.emit({ event: "warning", run_id: rootId, message: `--discard-damaged: set aside ${moved} journal entries from entry ${damage.seq} on (the journal's quarantine keeps them)${report.steps.length ? `; steps ${report.steps.map((x) => `"${x}"`).join(", ")} run again` : ""}` });
+        this.emit({ event: "warning", run_id: rootId, message: `--discard-damaged: set aside ${moved} journal entries from entry ${damage.seq} on (the journal's quarantine keeps them)${report.steps.length ? `; ${report.steps.length === 1 ? "step" : "steps"} ${report.steps.map((x) => `"${x}"`).join(", ")} ${report.steps.length === 1 ? "runs" : "run"} again` : ""}` });
         this.tree = foldEntries([]);
         damage = await this.opts.journal.scan(rootId, (e) => applyEntry(this.tree, e));
       }

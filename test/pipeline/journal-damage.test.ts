@@ -59,6 +59,28 @@ describe("a corrupted journal entry (item 3)", () => {
     q.close();
     expect(cli(["journal", "r", "--state-dir", state]).status).toBe(0);
   }, 60_000);
+
+  it("a damaged first entry (the run's workflow): resume says the run cannot be resumed, and --discard-damaged sets nothing aside (found by a new-user trial: the run vanished)", async () => {
+    const dir = temp();
+    const state = join(dir, "state");
+    const first = cli(["apply", workflow(dir), "--state-dir", state, "--run-id", "r"], { env: { CRITERIA_FAULT_KILL_AFTER_SEQ: "3" } });
+    expect(first.signal).toBe("SIGKILL");
+    const db = new Database(join(state, "journal.db"));
+    const row = db.prepare("SELECT seq, payload FROM journal WHERE entry_type = 'run.spawned'").get() as { seq: number; payload: string };
+    db.prepare("UPDATE journal SET payload = ? WHERE seq = ?").run(row.payload.replace('"three"', '"thref"'), row.seq);
+    db.close();
+    const said = `journal entry ${row.seq} of run r fails its checksum: it is the run's first entry, which holds its workflow, so the run cannot be resumed`;
+    for (const extra of [[], ["--discard-damaged"]]) {
+      const r = cli(["resume", "r", "--state-dir", state, ...extra]);
+      expect(r.status, extra.join(" ")).toBe(1);
+      expect(r.stderr).toContain(said);
+      expect(r.stderr).not.toContain("--discard-damaged sets them aside");
+    }
+    const q = new Database(join(state, "journal.db"));
+    expect((q.prepare("SELECT COUNT(*) AS n FROM journal_quarantine").get() as { n: number }).n).toBe(0);
+    q.close();
+    expect(cli(["runs", "--state-dir", state]).stdout).toContain("r ");
+  }, 60_000);
 });
 
 describe("storage failures (item 4)", () => {
