@@ -10,6 +10,7 @@ import type { Adapter, Reason, StepRequest, StepResult } from "../adapters/adapt
 import type { JournalEntry, NewEntry, Payloads } from "../journal/entry.js";
 import { applyEntry, channelKey, foldEntries, RETRYABLE, type RunRecord, type TreeRecord } from "../journal/fold.js";
 import type { AppendOptions, Journal } from "../journal/journal.js";
+import { JournalWriteError } from "../journal/errors.js";
 import { chainOf, DeadlineExceeded, deadlineOf, ownerOf, rootOf, subworkflowOf, type Frame } from "./frame.js";
 import { MEMORY_BUDGET_BYTES, memoryNamespace, queryOf, type MemoryProvider } from "./memory.js";
 import { conform, EvalFailure, engineFunctions, evalExpr, evalMap } from "./evaluate.js";
@@ -435,19 +436,33 @@ export class Runner {
    */
   async start(graph: Graph, inputs: Record<string, Value>, runId?: string, input: Record<string, Value> = {}, source?: { entry: string; hash: string }): Promise<RunEnd> {
     this.rootId = this.unit = runId ?? newRunId(this.clock());
-    await this.firstLease(this.rootId);
+    try {
+      await this.firstLease(this.rootId);
+    } catch (e) {
+      throw await this.notStarted(e);
+    }
     try {
       if (await this.opts.journal.run(this.rootId)) throw new RunRefused(`run ${this.rootId} already exists; continue it with criteria resume ${this.rootId}, or choose another --run-id`, true);
       // A broker given for the run's channels is reached before anything runs.
       if (this.opts.broker && hasChannels(graph)) await this.startEndpoint();
       return await this.root(graph, inputs, input, this.opts.baseDir, source);
     } catch (e) {
-      throw this.maskError(this.parkedIfPending(e));
+      throw this.maskError(this.parkedIfPending(await this.notStarted(e)));
     } finally {
       this.detach();
       await this.closeEndpoint();
       await this.giveBack(this.rootId);
     }
+  }
+
+  /**
+   * `e` as `start` throws it: a journal write that failed before anything of the run was
+   * written (a read-only or full journal) leaves nothing to resume, so it becomes a
+   * refusal (exit 1) rather than "resume continues" (found by a new-user trial).
+   */
+  private async notStarted(e: unknown): Promise<unknown> {
+    if (!(e instanceof JournalWriteError) || (await this.opts.journal.run(this.rootId).catch(() => undefined))) return e;
+    return new RunRefused(`${e.message}; nothing was started (run ${this.rootId} was not created): check the state directory's permissions and free space, then apply again`);
   }
 
   /**

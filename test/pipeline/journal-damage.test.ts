@@ -5,7 +5,7 @@
  * database pages, a file-size limit that makes the disk "full" mid-run.
  */
 import Database from "better-sqlite3";
-import { readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
@@ -100,6 +100,22 @@ describe("storage failures (item 4)", () => {
       expect(r.stderr).toMatch(new RegExp(`criteria: .*${file.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}.*damaged`));
       expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
     }
+  }, 60_000);
+
+  // A journal this user may read but not write: as root, the test runs the CLI as nobody.
+  const asNobody = (args: string[], cwd: string) => spawnSync("setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", process.execPath, bin, ...args], { cwd, encoding: "utf8", env: { ...process.env, CI: "" } });
+  const nobodyCan = process.getuid?.() === 0 && spawnSync("setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", "test", "-r", bin]).status === 0;
+  it.skipIf(!nobodyCan)("a read-only journal: apply refuses (exit 1, nothing started), not 'criteria resume continues' for a run that was never made (found by a new-user trial; needs root and setpriv)", () => {
+    const dir = temp();
+    chmodSync(dir, 0o777);
+    const state = join(dir, "state");
+    expect(cli(["apply", workflow(dir), "--state-dir", state, "--run-id", "a"]).status).toBe(0);
+    chmodSync(state, 0o777); // the directory writable (for the WAL), the database not
+    chmodSync(join(dir, "log"), 0o666);
+    const r = asNobody(["apply", "w.hcl", "--state-dir", state, "--run-id", "b", "-o", "json"], dir);
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stderr).toContain(`the journal is read-only; nothing was started (run b was not created): check the state directory's permissions and free space, then apply again`);
+    expect(cli(["runs", "--state-dir", state]).stdout).not.toMatch(/^b /m);
   }, 60_000);
 
   it("a full disk mid-run: exit 4 and one line with the path; the run resumes to its end", () => {
