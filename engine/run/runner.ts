@@ -1180,7 +1180,11 @@ export class Runner {
         failed++;
         if (step.on_failure === "abort" || crashed !== undefined) stop = true;
       }
-      if (done.outcome === "return") stop = true;
+      // `return` in an item leaves a sequential loop (the review loop's early exit); in a
+      // parallel step it ends only its own item, so which items run does not depend on how
+      // many run at once (found by a new-user trial: with parallel_max the items not yet
+      // started were skipped, the step still all_succeeded).
+      if (done.outcome === "return" && it.kind !== "parallel") stop = true;
       if (done.exit !== undefined && exit === undefined) {
         exit = done.exit;
         stop = true;

@@ -1,6 +1,5 @@
 /**
- * A parallel step whose items leave through `return` (which stops further items from
- * starting), killed after every item was journaled and before the step's completion:
+ * A parallel step whose items leave through `return` (which ends only the item), killed after every item was journaled and before the step's completion:
  * the resumed run collects every journaled item, as the live run did. Found by the
  * channels' kill test (a resumed step lost the outputs of the items after a returning one).
  */
@@ -69,3 +68,15 @@ it("a resumed parallel step finishes an item that was still running when another
   expect(cli(["resume", "r", "--state-dir", state]).status).toBe(0);
   expect(said(await entries(state, "r"))).toEqual(["quick", "slow"]);
 }, 30_000);
+
+it("return ends only its own item of a parallel step: with parallel_max every item runs all the same (found by a new-user trial: the items not yet started were skipped)", () => {
+  const dir = temp("criteria-par-ret-");
+  writeFileSync(
+    join(dir, "w.hcl"),
+    WORKFLOW.replace("  parallel = var.items\n", "  parallel     = var.items\n  parallel_max = 2\n").replace('default = ["a", "b", "c"]', 'default = ["a", "b", "c", "d", "e"]'),
+  );
+  const r = cli(["apply", join(dir, "w.hcl"), "--state-dir", join(dir, "s"), "--run-id", "r", "-o", "json"]);
+  expect(r.status, r.stderr).toBe(0);
+  const end = r.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l) as { event: string; outputs?: { said?: string[] } }).find((e) => e.event === "run.completed");
+  expect(end?.outputs?.said).toEqual(["a", "b", "c", "d", "e"]);
+});
