@@ -91,7 +91,8 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
           const place = placeOf(opts, io);
           flag = storeFlag(place);
           const input = opts.input !== undefined ? parseInput(opts.input) : {};
-          const c = await compile(path, compileOptions(opts, io));
+          const compiling = compileOptions(opts, io);
+          const c = await compile(path, compiling);
           if (!c.graph) {
             if (json) io.out(JSON.stringify({ event: "diagnostics", ...toJsonReport(c.files, c.diagnostics) }) + "\n");
             else for (const d of c.diagnostics) io.err(formatText(d, c.sources) + "\n");
@@ -102,7 +103,13 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
           const vars = parseVars(graph, opts.var, opts.varFile, input);
           const found = workflowFiles(resolve(path));
           const baseDir = found.kind === "dir" ? resolve(path) : dirname(resolve(path));
-          const source = { entry: relative(baseDir, resolve(path)) || ".", hash: sourceHash(c.sources, process.cwd(), baseDir) };
+          // The roots modules were allowed from, kept (relative, as the entry) so resume compiles as apply did.
+          const source = {
+            entry: relative(baseDir, resolve(path)) || ".",
+            hash: sourceHash(c.sources, process.cwd(), baseDir),
+            ...(compiling.root !== undefined ? { root: relative(baseDir, resolve(compiling.root)) || "." } : {}),
+            ...(compiling.allowedRoots ? { allowed: compiling.allowedRoots.map((r) => relative(baseDir, resolve(r)) || ".") } : {}),
+          };
           const { apply } = await engine();
           const end = await apply(graph, vars, { ...place, baseDir, events: eventSink(io, json), autoApprove: opts.autoApprove, signal, runId: opts.runId, input, park: parks(opts.wait, io), source, detach: opts.detach === true, broker: brokerOf(opts.broker, io.env) });
           return endOf(end);
@@ -211,12 +218,15 @@ const collect = (v: string, prev: string[]) => [...prev, v];
  * journaled workflow, never a mix): a warning to say, or undefined when they did not (or
  * cannot be found, which resume itself reports).
  */
-async function sourceChanged(spawned: { base_dir?: string; source?: { entry: string; hash: string } }, workdir: string | undefined): Promise<string | undefined> {
+async function sourceChanged(spawned: { base_dir?: string; source?: { entry: string; hash: string; root?: string; allowed?: string[] } }, workdir: string | undefined): Promise<string | undefined> {
   const base = workdir !== undefined ? resolve(workdir) : spawned.base_dir;
   if (!spawned.source || base === undefined) return undefined;
   const entry = resolve(base, spawned.source.entry);
   if (!existsSync(entry)) return undefined;
-  const c = await compile(entry, { cwd: process.cwd(), root: base });
+  // Compiled as apply compiled it: with its --root and allowed paths (found by a new-user
+  // trial: modules outside the entry's directory made every resume say the files changed).
+  const { root, allowed } = spawned.source;
+  const c = await compile(entry, { cwd: process.cwd(), root: root !== undefined ? resolve(base, root) : base, ...(allowed ? { allowedRoots: allowed.map((r) => resolve(base, r)) } : {}) });
   const now = sourceHash(c.sources, process.cwd(), base);
   if (now === spawned.source.hash) return undefined;
   return `the workflow's files changed since the run started; resume continues the workflow as it was then (journaled with the run); start a new run to use the changes`;

@@ -57,8 +57,11 @@ export interface Payloads {
     base_dir?: string;
     /** Only on the root: the same, relative to the journal's directory (found again after the checkout moved). */
     base_dir_rel?: string;
-    /** Only on the root, when started from files: the PATH relative to `base_dir`, and a hash of every file read. */
-    source?: { entry: string; hash: string };
+    /**
+     * Only on the root, when started from files: the PATH relative to `base_dir`, a hash of
+     * every file read, and the `--root` and allowed paths modules came from (relative to `base_dir`).
+     */
+    source?: { entry: string; hash: string; root?: string; allowed?: string[] };
   };
   /**
    * A memory pack recalled for a run whose header sets `memory { script = true }` (seed

@@ -6,7 +6,7 @@
  * binary output says so; SARIF URIs are percent-encoded.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cli, entries, ndjson, start, temp, until } from "./helpers.js";
@@ -61,6 +61,27 @@ describe("also found", () => {
     const p2 = wf(same, `step "a" {\n  target = adapter.shell.default\n  input { command = "true" }\n  outcome "success" { next = state.done }\n}\n`);
     expect(cli(["apply", p2, "--state-dir", join(same, "s"), "--run-id", "r"], { env: { CRITERIA_FAULT_KILL_AFTER_SEQ: "2" } }).signal).toBe("SIGKILL");
     expect(cli(["resume", "r", "--state-dir", join(same, "s"), "-o", "json"]).stdout).not.toContain("changed since");
+  });
+
+  it("resume compiles as apply did: modules from outside the entry's directory (--root, allowed paths) are not 'changed' files (found by a new-user trial: every resume warned)", () => {
+    const dir = temp();
+    const elsewhere = temp(); // outside --root: reached through CRITERIA_WORKFLOW_ALLOWED_PATHS
+    mkdirSync(join(dir, "a"));
+    mkdirSync(join(dir, "ext"));
+    const mod = (name: string) => `workflow {\n  name = "${name}"\n  initial_state = "x"\n  target_state = "done"\n  expects {\n    adapters = [adapter.shell.default]\n  }\n}\nstep "x" {\n  target = adapter.shell.default\n  input { command = "true" }\n  outcome "success" { next = state.done }\n}\nstate "done" { terminal = true }\n`;
+    writeFileSync(join(dir, "ext", "main.hcl"), mod("ext"));
+    writeFileSync(join(elsewhere, "main.hcl"), mod("far"));
+    writeFileSync(
+      join(dir, "a", "main.hcl"),
+      `workflow {\n  name = "root"\n  initial_state = "s"\n  target_state = "done"\n}\nadapter "shell" "default" {}\nsubworkflow "m" {\n  source = "../ext"\n  adapters = [adapter.shell.default]\n}\nsubworkflow "f" {\n  source = "${elsewhere}"\n  adapters = [adapter.shell.default]\n}\nstep "s" {\n  target = subworkflow.m\n  outcome "success" { next = step.t }\n}\nstep "t" {\n  target = subworkflow.f\n  outcome "success" { next = state.done }\n}\nstate "done" { terminal = true }\n`,
+    );
+    const state = join(dir, "s");
+    const killed = cli(["apply", join(dir, "a", "main.hcl"), "--root", dir, "--state-dir", state, "--run-id", "r"], { env: { CRITERIA_WORKFLOW_ALLOWED_PATHS: elsewhere, CRITERIA_FAULT_KILL_AFTER_SEQ: "3" } });
+    expect(killed.signal, killed.stderr).toBe("SIGKILL");
+    // Resumed with neither --root nor the variable: the journal keeps them.
+    const r = cli(["resume", "r", "--state-dir", state, "-o", "json"]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).not.toContain("changed since");
   });
 
   it("a state directory that cannot be made is refused at once: under /proc Node's recursive mkdir spun for ever, deaf to signals (found by a new-user trial)", () => {
