@@ -199,7 +199,11 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
         const hint = root?.status === "active" ? `; its run tree is still active: criteria ${again} reaches every run of it` : "";
         throw new CliError(`run ${run} has already ended (${row.status})${hint}`);
       }
-      const tree = foldEntries((await j.read(row.root_run_id)).entries);
+      const read = await j.read(row.root_run_id);
+      // A damaged journal says so, as resume and journal do (found by a new-user trial: "not
+      // waiting for approval" for a run that was waiting, its later entries unread).
+      if (read.damage) throw new CliError((await j.damageReport(row.root_run_id, read.damage.seq)).message);
+      const tree = foldEntries(read.entries);
       const now = Date.now();
       const graph = tree.runs.get(row.root_run_id)?.spawned?.graph as Graph | undefined;
       const graphs: Graph[] = [];

@@ -81,6 +81,25 @@ describe("a corrupted journal entry (item 3)", () => {
     q.close();
     expect(cli(["runs", "--state-dir", state]).stdout).toContain("r ");
   }, 60_000);
+
+  it("approve and signal on a damaged journal say it is damaged, not that the run is not waiting (found by a new-user trial)", () => {
+    const dir = temp();
+    const state = join(dir, "state");
+    writeFileSync(
+      join(dir, "w.hcl"),
+      `workflow {\n  name = "gated"\n  initial_state = "one"\n  target_state = "done"\n}\nadapter "shell" "default" {}\nstep "one" {\n  target = adapter.shell.default\n  input { command = "echo out1" }\n  outcome "success" { next = approval.gate }\n}\napproval "gate" {\n  approvers = ["ops"]\n  outcome "approved" { next = state.done }\n  outcome "rejected" { next = state.done }\n}\nstate "done" { terminal = true }\n`,
+    );
+    expect(cli(["apply", join(dir, "w.hcl"), "--state-dir", state, "--run-id", "r"], { env: { CI: "true" } }).status).toBe(5);
+    const db = new Database(join(state, "journal.db"));
+    const row = db.prepare("SELECT seq, payload FROM journal WHERE entry_type = 'step.completed'").get() as { seq: number; payload: string };
+    db.prepare("UPDATE journal SET payload = ? WHERE seq = ?").run(row.payload.replace("out1", "EVIL"), row.seq);
+    db.close();
+    for (const args of [["approve", "r", "gate"], ["signal", "r", "gate"]]) {
+      const r = cli([...args, "--state-dir", state]);
+      expect(r.status, args[0]).toBe(1);
+      expect(r.stderr, args[0]).toContain(`journal entry ${row.seq} of run r fails its checksum`);
+    }
+  }, 60_000);
 });
 
 describe("storage failures (item 4)", () => {
