@@ -5,6 +5,7 @@ import { suggest } from "../compiler/diagnostics/did-you-mean.js";
 import type { Value } from "../compiler/expr/value.js";
 import type { JournalEntry } from "../engine/journal/entry.js";
 import type { Journal } from "../engine/journal/journal.js";
+import { defaultStateDir, placeFlag } from "../engine/journal/state-dir.js";
 import { schemeOf, withoutPassword } from "../engine/journal/store-url.js";
 import { renderEntry } from "./render-events.js";
 import { timelineHtml } from "./timeline/html.js";
@@ -32,7 +33,7 @@ export function placeOf(opts: { stateDir?: string; store?: string }, io: Io): Jo
 
 /** What a suggested command needs to find the journal again: ` --store <URL without its password>` for a database given as `--store`. */
 export function storeFlag(p: JournalPlace): string {
-  return p.store ? ` --store ${withoutPassword(p.store)}` : "";
+  return p.store ? ` --store ${withoutPassword(p.store)}` : placeFlag(p.stateDir);
 }
 
 /** The place as messages name it: the store's URL (without its password) or the state directory. */
@@ -53,7 +54,7 @@ export async function openJournal(place: JournalPlace): Promise<Journal> {
 /** `--state-dir`, else `CRITERIA_STATE_DIR`, else `.criteria/` in the working directory. */
 export function stateDir(opt: string | undefined, io: Io): string {
   if (opt === "") throw new CliError(`--state-dir "": name a directory (default: $CRITERIA_STATE_DIR or .criteria)`, EXIT.usage);
-  return resolve(opt ?? io.env.CRITERIA_STATE_DIR ?? ".criteria");
+  return opt !== undefined ? resolve(opt) : defaultStateDir(io.env);
 }
 
 /** The `--store` option's help, the same on every command that reads or writes a journal. */

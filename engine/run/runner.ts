@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import { afterEffect } from "./fault.js";
 import { statSync } from "node:fs";
-import { relative, resolve as resolvePath } from "node:path";
+import { dirname, relative, resolve as resolvePath } from "node:path";
 import { DEFAULT_POLICY, type Graph, type GraphExpr, type GraphStep } from "../../compiler/build/graph.js";
 import { expectedOf } from "../../compiler/build/graph-edges.js";
 import type { FunctionTable, Value } from "../../compiler/expr/value.js";
@@ -11,6 +11,7 @@ import type { JournalEntry, NewEntry, Payloads } from "../journal/entry.js";
 import { applyEntry, channelKey, foldEntries, RETRYABLE, type RunRecord, type TreeRecord } from "../journal/fold.js";
 import type { AppendOptions, Journal } from "../journal/journal.js";
 import { JournalWriteError } from "../journal/errors.js";
+import { placeFlag } from "../journal/state-dir.js";
 import { chainOf, DeadlineExceeded, deadlineOf, ownerOf, rootOf, subworkflowOf, type Frame } from "./frame.js";
 import { MEMORY_BUDGET_BYTES, memoryNamespace, queryOf, type MemoryProvider } from "./memory.js";
 import { conform, EvalFailure, engineFunctions, evalExpr, evalMap } from "./evaluate.js";
@@ -461,7 +462,12 @@ export class Runner {
    * refusal (exit 1) rather than "resume continues" (found by a new-user trial).
    */
   private async notStarted(e: unknown): Promise<unknown> {
-    if (!(e instanceof JournalWriteError) || (await this.opts.journal.run(this.rootId).catch(() => undefined))) return e;
+    if (!(e instanceof JournalWriteError)) return e;
+    if (await this.opts.journal.run(this.rootId).catch(() => undefined)) {
+      // The run was made: the message names it (criteria resume <run> continues).
+      (e as JournalWriteError & { runId?: string }).runId ??= this.rootId;
+      return e;
+    }
     return new RunRefused(`${e.message}; nothing was started (run ${this.rootId} was not created): check the state directory's permissions and free space, then apply again`);
   }
 
@@ -1850,7 +1856,11 @@ export class Runner {
 
   /** What the commands this runner suggests need to find its journal again: `--store` for a database (its URL without a password). */
   private storeFlag(): string {
-    return this.opts.journal.besideCheckout ? "" : ` --store ${this.opts.journal.location}`;
+    const j = this.opts.journal;
+    if (!j.besideCheckout) return ` --store ${j.location}`;
+    // A state directory other than the default is named, so the command works as printed
+    // (found by a new-user trial: copied, it looked in ./.criteria).
+    return placeFlag(dirname(j.location));
   }
 
   /** Why run `f` stops now that its signal is aborted: a step timeout around it, or an interruption. */

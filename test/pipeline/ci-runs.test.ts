@@ -46,7 +46,7 @@ describe("approvals and signal waits in CI (item 7)", () => {
     const state = join(dir, "state");
     const parked = cli(["apply", "w.hcl", "--state-dir", state, "--run-id", "r", "-o", "json"], { cwd: dir, env: { CI: "true" } });
     expect(parked.status, parked.stderr).toBe(5);
-    expect(parked.stderr).toContain(`run r is parked, waiting for approval "gate": decide with criteria approve r gate (or criteria reject r gate), then continue it with criteria resume r`);
+    expect(parked.stderr).toContain(`run r is parked, waiting for approval "gate": decide with criteria approve r gate --state-dir state (or criteria reject r gate --state-dir state), then continue it with criteria resume r --state-dir state`);
     expect(ndjson(parked.stdout).at(-1)).toMatchObject({ event: "exit", code: 5, status: "parked", run_id: "r" });
     // Still parked when resumed before a decision.
     expect(cli(["resume", "r", "--state-dir", state], { cwd: dir, env: { CI: "true" } }).status).toBe(5);

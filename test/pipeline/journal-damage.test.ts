@@ -147,7 +147,7 @@ describe("storage failures (item 4)", () => {
     // File-size limit (SIGXFSZ ignored, so writes fail with EFBIG as on a full disk).
     const full = spawnSync("bash", ["-c", `trap "" XFSZ; ulimit -f 200; exec "${process.execPath}" "${bin}" apply w.hcl --state-dir state --run-id r -o json`], { cwd: dir, encoding: "utf8", env: { ...process.env, CI: "" } });
     expect(full.status, full.stderr).toBe(4);
-    expect(full.stderr).toMatch(/criteria: cannot write the journal .*journal\.db: .*; the journal holds everything before it: criteria resume continues/);
+    expect(full.stderr).toMatch(/criteria: cannot write the journal .*journal\.db: .*; the journal holds everything before it: criteria resume r --state-dir state continues/);
     expect(full.stderr).not.toMatch(/internal error|\n\s+at /);
     const done = lines(dir).length;
     expect(done).toBeLessThan(150);

@@ -78,7 +78,7 @@ describe("leases (item 2)", () => {
     expect(cli(["apply", join(dir, "w.hcl"), "--state-dir", state, "--run-id", "r"], { env: { CRITERIA_FAULT_KILL_AFTER_SEQ: "3" } }).signal).toBe("SIGKILL");
     const nested = cli(["resume", "r/loop#1[0]", "--state-dir", state]);
     expect(nested.status).toBe(2);
-    expect(nested.stderr).toBe("criteria: run r/loop#1[0] is a child run that runs in its parent's job: resume its root run, criteria resume r\n");
+    expect(nested.stderr).toBe(`criteria: run r/loop#1[0] is a child run that runs in its parent's job: resume its root run, criteria resume r --state-dir ${state}\n`);
     const unlock = cli(["unlock", "r/loop#1[0]", "--state-dir", state]);
     expect(unlock.status, unlock.stderr).toBe(0);
     expect(unlock.stdout).toMatch(/^unlocked run r: it was held by process \d+ on .* \(not running; .*\); criteria resume r continues it\n$/);

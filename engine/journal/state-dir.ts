@@ -1,0 +1,19 @@
+import { isAbsolute, relative, resolve as resolvePath } from "node:path";
+
+/**
+ * The state directory when none is given: `$CRITERIA_STATE_DIR`, else `.criteria` in the
+ * current directory (absolute). Commands suggested in messages name `--state-dir` only
+ * when the journal lies elsewhere.
+ */
+export function defaultStateDir(env: NodeJS.ProcessEnv = process.env): string {
+  return resolvePath(env.CRITERIA_STATE_DIR ?? ".criteria");
+}
+
+/** ` --state-dir <dir>` for a suggested command (relative when under the current directory, quoted when needed), or "" for the default. */
+export function placeFlag(stateDir: string, env: NodeJS.ProcessEnv = process.env): string {
+  const dir = resolvePath(stateDir);
+  if (dir === defaultStateDir(env)) return "";
+  const rel = relative(process.cwd(), dir);
+  const shown = rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? rel : dir;
+  return ` --state-dir ${/^[\w./@%+=:,-]+$/.test(shown) ? shown : `'${shown.replace(/'/g, `'\\''`)}'`}`;
+}
