@@ -35,8 +35,13 @@ export function renderEvent(e: RunEvent, startMs: number): string | undefined {
       return `${t} warning: ${e.message}`;
     case "worker.note":
       return `${t} ${e.message}`;
-    case "run.completed":
-      return `${t} run ${e.run_id} ${e.success ? "succeeded" : "failed"}${e.state ? ` in state "${e.state}"` : ""}${e.success ? "" : ` (${e.reason}${e.detail ? `: ${e.detail}` : ""})`}`;
+    case "run.completed": {
+      const line = `${t} run ${e.run_id} ${e.success ? "succeeded" : "failed"}${e.state ? ` in state "${e.state}"` : ""}${e.success ? "" : ` (${e.reason}${e.detail ? `: ${e.detail}` : ""})`}`;
+      // The root run's outputs, as Terraform prints its own after apply (found by a new-user
+      // trial: only -o json showed them). Secret ones arrive masked.
+      const names = e.run_id.includes("/") ? [] : Object.keys(e.outputs ?? {});
+      return names.length === 0 ? line : `${line}\n\nOutputs:\n${names.map((k) => `  ${k} = ${JSON.stringify(e.outputs[k])}`).join("\n")}`;
+    }
   }
 }
 

@@ -158,11 +158,18 @@ function toDiagnostic(e: ErrorObject, map: SourceMap, fallback: Range): Diagnost
       }
       return diag("invalid_name", rangeAt(map, ptr, fallback), `${where(ptr)}"${String(e.data)}" is not a valid name`);
     }
+    case "minLength": {
+      // Ajv's "must NOT have fewer than 1 characters" read as the schema's wording (found by a new-user trial).
+      const limit = (e.params as { limit: number }).limit;
+      return diag("invalid_value", rangeAt(map, ptr, fallback), `${where(ptr)}"${field}" ${limit === 1 ? "must not be empty" : `must be at least ${limit} characters long`}`);
+    }
+    case "minItems": {
+      const limit = (e.params as { limit: number }).limit;
+      return diag("invalid_value", rangeAt(map, ptr, fallback), `${where(ptr)}"${field}" ${limit === 1 ? "must not be an empty list" : `must hold at least ${limit} items`}`);
+    }
     case "minimum":
     case "maximum":
-    case "minLength":
     case "uniqueItems":
-    case "minItems":
       return diag("invalid_value", rangeAt(map, ptr, fallback), `${where(ptr)}"${field}" ${e.message ?? "is out of range"}`);
     default:
       return diag("invalid_value", rangeAt(map, ptr, fallback), `${where(ptr)}${e.message ?? "invalid value"}`);

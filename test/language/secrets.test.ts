@@ -54,6 +54,8 @@ describe("secrets never leak", () => {
     const r = cli(["apply", workflow, "--state-dir", state, "--run-id", "t", "-o", "text", "--var", `token=${TOKEN}`, "--var", `pin=${PIN}`]);
     expect(r.status, r.stderr).toBe(0);
     expectNoSecret("apply -o text", r.stdout + r.stderr);
+    // The run's outputs are printed after it, as Terraform does (found by a new-user trial), masked.
+    expect(r.stdout).toMatch(/run t succeeded in state "done"\n\nOutputs:\n {2}masked = "\*\*\*"\n$/);
     expectNoSecret("journal bytes", allBytes(state));
   });
 
