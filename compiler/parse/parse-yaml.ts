@@ -210,7 +210,7 @@ function yamlHint(code: string): string | undefined {
  * Where each line of a literal block scalar's value starts in the file: `value` is the
  * scalar whose `|` header starts at `header`. Each line of the value must be its source
  * line less one common indentation, character for character (checked); undefined
- * otherwise (a tab, an odd indentation), and positions inside it stay inexact.
+ * otherwise (a first line indented more than the rest, say), and positions inside it stay inexact.
  */
 export function literalLines(text: string, header: number, value: string): number[] | undefined {
   const nl = text.indexOf("\n", header);
