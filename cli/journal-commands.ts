@@ -62,6 +62,9 @@ export const STORE_HELP = "the PostgreSQL journal to use, postgres://… (defaul
 
 const usage = (m: string) => new CliError(m, EXIT.usage);
 
+/** Every how many polls `journal --follow` looks whether a process still runs the run. */
+const FOLLOW_HOLDER_EVERY = 5;
+
 /** How often `journal --follow` looks for new entries (ms). */
 const FOLLOW_POLL_MS = 300;
 
@@ -120,7 +123,8 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
         setCode(EXIT.usage);
         return;
       }
-      const j = await openJournal(placeOf(opts, io));
+      const place = placeOf(opts, io);
+      const j = await openJournal(place);
       const stop = new AbortController();
       const onSignal = () => stop.abort();
       process.once("SIGINT", onSignal);
@@ -151,6 +155,8 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
         const start = tree.entries.find(mine)!.at_ms;
         let last = 0;
         let end: JournalEntry<"run.completed"> | undefined;
+        let polls = 0;
+        let idleSaid = false;
         for (;;) {
           for (const e of tree.entries) {
             last = e.seq;
@@ -165,13 +171,21 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
             return;
           }
           if (!opts.follow || end || stop.signal.aborted) break;
+          // Said once when no process runs the run any more (stopped, parked, its process
+          // killed): following goes on, as another may continue it (found by a new-user trial:
+          // it waited silently, its stop message saying the run "goes on"). Not with a shared
+          // store, where workers hand a run from job to job.
+          if (!place.store && !idleSaid && ++polls % FOLLOW_HOLDER_EVERY === 0 && !(await j.holder(root))?.alive) {
+            idleSaid = true;
+            io.err(`criteria: no process is running run ${run} now (stopped or parked): criteria resume ${root}${storeFlag(place)} continues it; still following\n`);
+          }
           await new Promise((r) => setTimeout(r, FOLLOW_POLL_MS));
           tree = await j.read(root, last);
         }
         if (opts.follow && end) setCode(end.payload.success ? EXIT.ok : EXIT.problems);
         // Found by a new-user trial: Ctrl-C exited 0, which `journal --follow && deploy` reads as success.
         else if (opts.follow) {
-          io.err(`criteria: stopped following run ${run} before it ended (it goes on; criteria journal ${run} --follow picks it up again)\n`);
+          io.err(`criteria: stopped following run ${run} before it ended (${idleSaid ? "no process runs it now" : "it goes on"}; criteria journal ${run}${storeFlag(place)} --follow picks it up again)\n`);
           setCode(EXIT.stopped);
         }
       } finally {

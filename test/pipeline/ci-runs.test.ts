@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compile } from "../../compiler/index.js";
 import { runProcess } from "../../engine/adapters/run-process.js";
-import { cli, entries, ndjson, temp } from "./helpers.js";
+import { cli, entries, ndjson, start, temp, until } from "./helpers.js";
 
 const HEAD = (initial: string) => `workflow {\n  name = "ci"\n  initial_state = "${initial}"\n  target_state = "done"\n}\nadapter "shell" "default" {}\nstate "done" { terminal = true }\nstate "failed" {\n  terminal = true\n  success  = false\n}\n`;
 
@@ -80,6 +80,22 @@ describe("approvals and signal waits in CI (item 7)", () => {
     expect(after.status).toBe(1);
     expect(ndjson(after.stdout).find((e) => e.event === "run.completed")).toMatchObject({ state: "failed" });
     expect(existsSync(join(dir, "log"))).toBe(false);
+  }, 30_000);
+
+  it("journal --follow of a parked run says once that no process runs it, keeps following, and its stop says so too (found by a new-user trial: it waited silently, saying the run went on)", async () => {
+    const dir = temp();
+    writeFileSync(join(dir, "w.hcl"), gate());
+    const state = join(dir, "state");
+    expect(cli(["apply", "w.hcl", "--state-dir", state, "--run-id", "r"], { cwd: dir, env: { CI: "true" } }).status).toBe(5);
+    const follow = start(["journal", "r", "--state-dir", state, "--follow"], { cwd: dir });
+    let err = "";
+    follow.stderr.on("data", (d: Buffer) => (err += d.toString()));
+    const exited = new Promise<number | null>((r) => follow.on("exit", (code) => r(code)));
+    await until(() => err.includes("no process is running run r now"));
+    expect(err).toBe("criteria: no process is running run r now (stopped or parked): criteria resume r --state-dir state continues it; still following\n");
+    follow.kill("SIGINT");
+    expect(await exited).toBe(4);
+    expect(err).toContain("criteria: stopped following run r before it ended (no process runs it now; criteria journal r --state-dir state --follow picks it up again)");
   }, 30_000);
 
   it("a signal wait parks too; --wait waits even in CI", () => {
