@@ -1,5 +1,6 @@
 import type { JournalEntry } from "../engine/journal/entry.js";
 import type { RunEvent } from "../engine/run/events.js";
+import { shellWord } from "../engine/shell-word.js";
 
 /**
  * Human-readable progress lines for a TTY (`criteria apply` without `--output json`):
@@ -28,7 +29,9 @@ export function renderEvent(e: RunEvent, startMs: number): string | undefined {
     case "wait.started":
       return `${t} ${where(e.run_id)}${e.node}: waiting ${e.signal ? `for signal "${e.signal}" (criteria signal ${e.run_id.split("/")[0]} ${e.signal})` : `until ${new Date(e.until_ms ?? 0).toISOString()}`}`;
     case "approval.requested":
-      return `${t} ${where(e.run_id)}${e.node}: waiting for approval (criteria approve|reject ${e.run_id.split("/")[0]} ${e.node})`;
+      // The run's own id (a nested run's reaches only it: parallel items waiting at one
+      // approval are decided one by one) and the reason (found by a new-user trial).
+      return `${t} ${where(e.run_id)}${e.node}: waiting for approval${e.reason ? `: ${JSON.stringify(e.reason)}` : ""} (criteria approve|reject ${shellWord(e.run_id)} ${e.node})`;
     case "approval.decided":
       return `${t} ${where(e.run_id)}${e.node}: ${e.decision}`;
     case "warning":

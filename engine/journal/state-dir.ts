@@ -1,4 +1,5 @@
 import { isAbsolute, relative, resolve as resolvePath } from "node:path";
+import { shellWord } from "../shell-word.js";
 
 /**
  * The state directory when none is given: `$CRITERIA_STATE_DIR`, else `.criteria` in the
@@ -15,5 +16,5 @@ export function placeFlag(stateDir: string, env: NodeJS.ProcessEnv = process.env
   if (dir === defaultStateDir(env)) return "";
   const rel = relative(process.cwd(), dir);
   const shown = rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? rel : dir;
-  return ` --state-dir ${/^[\w./@%+=:,-]+$/.test(shown) ? shown : `'${shown.replace(/'/g, `'\\''`)}'`}`;
+  return ` --state-dir ${shellWord(shown)}`;
 }

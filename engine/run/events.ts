@@ -26,7 +26,7 @@ export type RunEvent = { at_ms?: number } & (
   | { event: "iteration.completed"; run_id: string; step: string; index: number; total: number; outcome: string; success: boolean; reason: Reason; detail?: string; exit_code?: number }
   | { event: "branch.taken"; run_id: string; node: string; next: string; arm: number }
   | { event: "wait.started"; run_id: string; node: string; until_ms?: number; signal?: string }
-  | { event: "approval.requested"; run_id: string; node: string; approvers: string[] }
+  | { event: "approval.requested"; run_id: string; node: string; approvers: string[]; reason?: string }
   | { event: "approval.decided"; run_id: string; node: string; decision: string }
   | { event: "warning"; run_id: string; message: string }
   /** What a worker did with a run (`criteria worker`): advanced it, parked it, handed it back. */

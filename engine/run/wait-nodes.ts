@@ -104,14 +104,15 @@ export async function runApproval(h: NodeHost, f: NodeRun, a: Graph["approvals"]
   const routeOf = (decision: "approved" | "rejected" | "timeout") => a.outcomes.find((o) => o.name === decision)?.next;
   if (rec?.decided) return { next: rec.decided.next || undefined, decision: rec.decided.decision };
   let until = rec?.requested?.until_ms;
+  let reason = rec?.requested?.reason;
   if (!rec?.requested) {
-    const reason = a.reason ? String(f.evaluate(a.reason)) : undefined;
+    reason = a.reason ? String(f.evaluate(a.reason)) : undefined;
     until = a.timeout_ms !== undefined ? h.clock() + a.timeout_ms : undefined;
     await h.append([h.entry(f.runId, a.name, 0, "approval.requested", { visit, approvers: a.approvers, ...(reason ? { reason } : {}), ...(until !== undefined ? { until_ms: until } : {}) })], until !== undefined ? { wake: { atMs: until } } : {});
   }
   let decision: "approved" | "rejected" | "timeout";
   let next: string;
-  if (!h.autoApprove) h.emit({ event: "approval.requested", run_id: f.runId, node: a.name, approvers: a.approvers });
+  if (!h.autoApprove) h.emit({ event: "approval.requested", run_id: f.runId, node: a.name, approvers: a.approvers, ...(reason ? { reason } : {}) });
   for (;;) {
     let by: string | undefined;
     let seq: number | undefined;

@@ -98,6 +98,18 @@ describe("approvals and signal waits in CI (item 7)", () => {
     expect(err).toContain("criteria: stopped following run r before it ended (no process runs it now; criteria journal r --state-dir state --follow picks it up again)");
   }, 30_000);
 
+  it("parallel items waiting at one approval are told apart: each line shows its reason and its own run id to decide it with (found by a new-user trial)", () => {
+    const dir = temp();
+    mkdirSync(join(dir, "mod"));
+    writeFileSync(join(dir, "mod", "main.hcl"), `workflow {\n  name = "mod"\n  initial_state = "ok"\n  target_state = "done"\n}\nvariable "v" {\n  type = string\n}\napproval "ok" {\n  approvers = ["ops"]\n  reason    = "ship \${var.v}?"\n  outcome "approved" { next = state.done }\n  outcome "rejected" { next = state.done }\n}\nstate "done" { terminal = true }\n`);
+    writeFileSync(join(dir, "main.hcl"), `workflow {\n  name = "pa"\n  initial_state = "fan"\n  target_state = "done"\n}\nsubworkflow "m" {\n  source = "./mod"\n}\nstep "fan" {\n  target   = subworkflow.m\n  parallel = ["a", "b"]\n  input { v = each.value }\n  outcome "all_succeeded" { next = state.done }\n  outcome "any_failed"    { next = state.done }\n}\nstate "done" { terminal = true }\n`);
+    const r = cli(["apply", "main.hcl", "--state-dir", "state", "--run-id", "pa", "-o", "text"], { cwd: dir, env: { CI: "true" } });
+    expect(r.status).toBe(5);
+    expect(r.stdout).toContain(`fan#1[0] › ok: waiting for approval: "ship a?" (criteria approve|reject 'pa/fan#1[0]' ok)`);
+    expect(r.stdout).toContain(`fan#1[1] › ok: waiting for approval: "ship b?" (criteria approve|reject 'pa/fan#1[1]' ok)`);
+    expect(cli(["approve", "pa/fan#1[1]", "ok", "--state-dir", "state"], { cwd: dir }).stdout).toContain("delivered approval:ok to pa/fan#1[1]");
+  }, 30_000);
+
   it("a signal wait parks too; --wait waits even in CI", () => {
     const dir = temp();
     writeFileSync(join(dir, "w.hcl"), `${HEAD("hold")}wait "hold" {\n  signal = "go"\n  outcome "received" { next = state.done }\n}\n`);
