@@ -22,6 +22,31 @@ function workflow(dir: string, steps = ["one", "two", "three"]): string {
 
 const lines = (dir: string) => readFileSync(join(dir, "log"), "utf8").split("\n").filter(Boolean);
 
+/**
+ * Damages one journal entry of `state` in place (its checksum no longer matches): the first
+ * entry matching `where` (SQL), its payload's `from` replaced by `to`. Returns its seq.
+ */
+function damage(state: string, where: string, from: string, to: string): number {
+  const db = new Database(join(state, "journal.db"));
+  try {
+    const row = db.prepare(`SELECT seq, payload FROM journal WHERE ${where}`).get() as { seq: number; payload: string };
+    db.prepare("UPDATE journal SET payload = ? WHERE seq = ?").run(row.payload.replace(from, to), row.seq);
+    return row.seq;
+  } finally {
+    db.close();
+  }
+}
+
+/** How many entries `state`'s journal has set aside (`--discard-damaged`). */
+function quarantined(state: string): number {
+  const db = new Database(join(state, "journal.db"));
+  try {
+    return (db.prepare("SELECT COUNT(*) AS n FROM journal_quarantine").get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
 describe("a corrupted journal entry (item 3)", () => {
   it("resume refuses (exit 1) naming the entry and the finished steps it would run again; journal exits 1; --discard-damaged sets them aside", async () => {
     const dir = temp();
@@ -35,28 +60,23 @@ describe("a corrupted journal entry (item 3)", () => {
     expect(first.signal).toBe("SIGKILL");
     expect(lines(dir)).toEqual(["one", "two"]);
     // Flip one byte of step one's completion.
-    const db = new Database(join(state, "journal.db"));
-    const row = db.prepare("SELECT seq, payload FROM journal WHERE entry_type = 'step.completed' AND step_id = 'one'").get() as { seq: number; payload: string };
-    db.prepare("UPDATE journal SET payload = ? WHERE seq = ?").run(row.payload.replace('"success"', '"sucdess"'), row.seq);
-    db.close();
+    const seq = damage(state, "entry_type = 'step.completed' AND step_id = 'one'", '"success"', '"sucdess"');
     const refused = cli(["resume", "r", "--state-dir", state]);
     expect(refused.status).toBe(1);
-    expect(refused.stderr).toContain(`journal entry ${row.seq} of run r fails its checksum`);
+    expect(refused.stderr).toContain(`journal entry ${seq} of run r fails its checksum`);
     // Step one's effect was confirmed before the damage: it is re-used; two's is lost with it.
     expect(refused.stderr).toContain(`run again step "two" that had finished`);
     expect(refused.stderr).not.toMatch(/\n\s+at /); // no stack trace
     expect(lines(dir)).toEqual(["one", "two"]); // nothing ran
     const journal = cli(["journal", "r", "--state-dir", state]);
     expect(journal.status).toBe(1);
-    expect(journal.stderr).toContain(`journal entry ${row.seq} of run r fails its checksum`);
+    expect(journal.stderr).toContain(`journal entry ${seq} of run r fails its checksum`);
     // Explicitly: set the damage aside and run what it had recorded again.
     const discarded = cli(["resume", "r", "--state-dir", state, "--discard-damaged", "-o", "json"]);
     expect(discarded.status, discarded.stderr).toBe(0);
     expect(discarded.stdout).toContain("--discard-damaged: set aside");
     expect(lines(dir)).toEqual(["one", "two", "two", "three"]);
-    const q = new Database(join(state, "journal.db"));
-    expect((q.prepare("SELECT COUNT(*) AS n FROM journal_quarantine").get() as { n: number }).n).toBeGreaterThan(0);
-    q.close();
+    expect(quarantined(state)).toBeGreaterThan(0);
     expect(cli(["journal", "r", "--state-dir", state]).status).toBe(0);
   }, 60_000);
 
@@ -65,20 +85,15 @@ describe("a corrupted journal entry (item 3)", () => {
     const state = join(dir, "state");
     const first = cli(["apply", workflow(dir), "--state-dir", state, "--run-id", "r"], { env: { CRITERIA_FAULT_KILL_AFTER_SEQ: "3" } });
     expect(first.signal).toBe("SIGKILL");
-    const db = new Database(join(state, "journal.db"));
-    const row = db.prepare("SELECT seq, payload FROM journal WHERE entry_type = 'run.spawned'").get() as { seq: number; payload: string };
-    db.prepare("UPDATE journal SET payload = ? WHERE seq = ?").run(row.payload.replace('"three"', '"thref"'), row.seq);
-    db.close();
-    const said = `journal entry ${row.seq} of run r fails its checksum: it is the run's first entry, which holds its workflow, so the run cannot be resumed`;
+    const seq = damage(state, "entry_type = 'run.spawned'", '"three"', '"thref"');
+    const said = `journal entry ${seq} of run r fails its checksum: it is the run's first entry, which holds its workflow, so the run cannot be resumed`;
     for (const extra of [[], ["--discard-damaged"]]) {
       const r = cli(["resume", "r", "--state-dir", state, ...extra]);
       expect(r.status, extra.join(" ")).toBe(1);
       expect(r.stderr).toContain(said);
       expect(r.stderr).not.toContain("--discard-damaged sets them aside");
     }
-    const q = new Database(join(state, "journal.db"));
-    expect((q.prepare("SELECT COUNT(*) AS n FROM journal_quarantine").get() as { n: number }).n).toBe(0);
-    q.close();
+    expect(quarantined(state)).toBe(0);
     expect(cli(["runs", "--state-dir", state]).stdout).toContain("r ");
   }, 60_000);
 
@@ -90,14 +105,11 @@ describe("a corrupted journal entry (item 3)", () => {
       `workflow {\n  name = "gated"\n  initial_state = "one"\n  target_state = "done"\n}\nadapter "shell" "default" {}\nstep "one" {\n  target = adapter.shell.default\n  input { command = "echo out1" }\n  outcome "success" { next = approval.gate }\n}\napproval "gate" {\n  approvers = ["ops"]\n  outcome "approved" { next = state.done }\n  outcome "rejected" { next = state.done }\n}\nstate "done" { terminal = true }\n`,
     );
     expect(cli(["apply", join(dir, "w.hcl"), "--state-dir", state, "--run-id", "r"], { env: { CI: "true" } }).status).toBe(5);
-    const db = new Database(join(state, "journal.db"));
-    const row = db.prepare("SELECT seq, payload FROM journal WHERE entry_type = 'step.completed'").get() as { seq: number; payload: string };
-    db.prepare("UPDATE journal SET payload = ? WHERE seq = ?").run(row.payload.replace("out1", "EVIL"), row.seq);
-    db.close();
+    const seq = damage(state, "entry_type = 'step.completed'", "out1", "EVIL");
     for (const args of [["approve", "r", "gate"], ["signal", "r", "gate"]]) {
       const r = cli([...args, "--state-dir", state]);
       expect(r.status, args[0]).toBe(1);
-      expect(r.stderr, args[0]).toContain(`journal entry ${row.seq} of run r fails its checksum`);
+      expect(r.stderr, args[0]).toContain(`journal entry ${seq} of run r fails its checksum`);
     }
   }, 60_000);
 });
