@@ -261,13 +261,11 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
         // One whose deadline passed is no longer decided by a person: its timeout route is
         // taken when the run goes on (found by a new-user trial: an approval given after the
         // deadline won on resume).
-        const open = waiting.filter((a) => a.until === undefined || a.until > now);
-        const pending = open.length;
+        const pending = waiting.filter((a) => a.until === undefined || a.until > now).length;
         const given = tree.signals.filter((s) => s.payload.name === name && !tree.consumed.has(s.seq) && (within(run, s.run_id) || within(s.run_id, run))).length;
-        if (given > 0 && given >= pending && pending > 0) throw new CliError(`approval "${target.approval}" of run ${run} has already been decided`);
         if (pending === 0 && waiting.length > 0) {
           const first = waiting[0];
-          throw new CliError(`approval "${target.approval}" of run ${first.id} timed out at ${new Date(first.until!).toISOString()}: nothing was delivered; its timeout route is taken when the run goes on (criteria resume ${row.root_run_id})`);
+          throw new CliError(`approval "${target.approval}" of run ${first.id} timed out at ${new Date(first.until!).toISOString()}: nothing was delivered; its timeout route is taken when the run goes on (criteria resume ${row.root_run_id}${storeFlag(place)})`);
         }
         if (given > 0 && given >= pending) throw new CliError(`approval "${target.approval}" of run ${run} has already been decided`);
         if (pending === 0) throw new CliError(`run ${run} is not waiting for approval "${target.approval}"`);
