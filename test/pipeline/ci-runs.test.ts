@@ -64,7 +64,7 @@ describe("approvals and signal waits in CI (item 7)", () => {
     await new Promise((r) => setTimeout(r, 1300));
     const late = cli(["approve", "r", "gate", "--state-dir", state, "--by", "ops"]);
     expect(late.status).toBe(1);
-    expect(late.stderr).toMatch(/approval "gate" of run r timed out at \S+: nothing was delivered; its timeout route is taken when the run goes on \(criteria resume r --state-dir (\S+)\)/);
+    expect(late.stderr).toMatch(/approval "gate" of run r timed out at \S+: nothing was delivered; its timeout route is taken when the run goes on \(criteria resume r --state-dir \S+\)/);
     expect(late.stderr).toContain(`(criteria resume r --state-dir ${state})`);
     const end = cli(["resume", "r", "--state-dir", state, "-o", "json"], { cwd: dir, env: { CI: "true" } });
     expect(end.status).toBe(1);
