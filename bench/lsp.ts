@@ -3,7 +3,8 @@
  * started as an editor starts it (the built CLI over stdio, a real LSP client), a
  * 500-step HCL workflow opened, then edited `edits` times (one character of a step's
  * input each time, as typing does); each figure is the time from the change to the
- * diagnostics the server publishes for it. Prints figures; asserts nothing.
+ * diagnostics the server publishes for it. Prints figures; asserts nothing (LSP_TIMES=1
+ * also prints each edit's time, in order: the first edits after opening show the JIT warming).
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -75,6 +76,7 @@ export async function lspBench(root: string, quick: boolean): Promise<LspReport>
     }
     const p50 = percentile(times, 50);
     const p99 = percentile(times, 99);
+    if (process.env.LSP_TIMES) console.error(times.map((t) => t.toFixed(0)).join(" "));
     const report: LspReport = { steps, edits, p50_ms: p50, p99_ms: p99, verdict: verdict(p99, 50, true) };
     printTable(`Language server (criteria lsp over stdio, a ${steps}-step HCL file)`, ["figure", "value", "goal", "verdict"], [
       ["diagnostics after an edit, p50", `${fmt(p50)} ms`, "", ""],

@@ -55,6 +55,17 @@ const BODY_BLOCKS: Record<string, BlockRule> = lookupTable({
 
 const sectionKeywordPairs = Object.entries(BODY_BLOCKS).flatMap(([keyword, r]) => (r.kind === "named" ? [[r.section, keyword] as const] : []));
 
+/**
+ * The name-keyed section a top-level block of `keyword` lowers into, and the name it has
+ * there (`step "a"` → `steps`, `a`; `adapter "shell" "x"` → `adapters`, `shell.x`), or
+ * undefined when the keyword is not a named block's or the labels do not fit it.
+ */
+export function namedBlockPlace(keyword: string, labels: readonly string[]): { section: string; name: string } | undefined {
+  const rule = BODY_BLOCKS[keyword];
+  if (rule?.kind !== "named" || labels.length !== rule.labels) return undefined;
+  return { section: rule.section, name: labels.join(".") };
+}
+
 /** The canonical document's name-keyed sections (`steps`, `variables`, ...). */
 export const NAMED_SECTIONS: ReadonlySet<string> = new Set(sectionKeywordPairs.map(([section]) => section));
 

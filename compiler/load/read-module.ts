@@ -5,11 +5,13 @@ import { mergeDocuments } from "../decode/merge-documents.js";
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { Range } from "../diagnostics/range.js";
 import { SourceFile } from "../diagnostics/source-file.js";
-import type { JsonObject } from "../parse/document.js";
+import type { JsonObject, ParsedFile } from "../parse/document.js";
 import { parseHcl } from "../parse/parse-hcl.js";
 import { parseJson, parseYaml } from "../parse/parse-yaml.js";
+import type { TopBlock } from "../parse/hcl/top-blocks.js";
 import type { SourceMap } from "../parse/source-map.js";
 import { decodeSource, readSource } from "./read-source.js";
+import { reparseHcl } from "./reparse-hcl.js";
 import { WORKFLOW_EXTENSIONS, displayPath, workflowFiles } from "./workflow-files.js";
 
 /** One module's files read, parsed, lowered and merged into one canonical document. */
@@ -74,7 +76,7 @@ export async function readModule(
     const p = displayPath(s.path, cwd);
     out.diagnostics.push(diag(s.code, new SourceFile(p, "").range(0), `${p} ${s.message}`, s.code === "path_outside_root" ? { hint: "workflow files may not leave their directory; copy the file in instead" } : {}));
   }
-  const parts: { doc: JsonObject; map: SourceMap }[] = [];
+  const parts: Part[] = [];
   for (const file of found.files) {
     const part = await readPart(file, displayPath(file, cwd), sources, out, onRead, overlay?.get(file), cache);
     if (part) parts.push(part);
@@ -89,16 +91,21 @@ export async function readModule(
   return out;
 }
 
+/** One file's lowered document and source map; for HCL, its top-level blocks too (for a re-parse). */
+type Part = { doc: JsonObject; map: SourceMap; blocks?: readonly TopBlock[] };
+
 /**
  * What an earlier compile made of each file (absolute path and shown path → its text, the
  * source, the diagnostics of reading, parsing and lowering it, and the lowered part): a file
- * whose text is the same is not parsed again. The parts are read, never changed, by what
- * comes after (merge, schema check, decode), so sharing them between compiles is safe.
+ * whose text is the same is not parsed again, and an HCL file edited inside one top-level
+ * block has only that block parsed again (reparse-hcl.ts). The parts are read, never
+ * changed, by what comes after (merge, schema check, decode), so sharing them between
+ * compiles is safe.
  */
-export type ParseCache = Map<string, { bytes: Buffer; file: SourceFile; diagnostics: Diagnostic[]; part?: { doc: JsonObject; map: SourceMap } }>;
+export type ParseCache = Map<string, { bytes: Buffer; file: SourceFile; diagnostics: Diagnostic[]; part?: Part }>;
 
 /** Reads, parses and lowers one file (or re-uses what `cache` holds for the same bytes); undefined when it holds nothing usable. */
-async function readPart(file: string, shown: string, sources: Map<string, SourceFile>, out: ReadModule, onRead?: (file: string) => void, text?: string, cache?: ParseCache): Promise<{ doc: JsonObject; map: SourceMap } | undefined> {
+async function readPart(file: string, shown: string, sources: Map<string, SourceFile>, out: ReadModule, onRead?: (file: string) => void, text?: string, cache?: ParseCache): Promise<Part | undefined> {
   const bytes = cache ? (text !== undefined ? Buffer.from(text, "utf8") : readBytesOrUndefined(file)) : undefined;
   if (!cache || !bytes) return parsePart(file, shown, sources, out, onRead, text);
   const key = `${file}\u0000${shown}`;
@@ -108,6 +115,17 @@ async function readPart(file: string, shown: string, sources: Map<string, Source
     sources.set(shown, hit.file);
     out.diagnostics.push(...hit.diagnostics);
     return hit.part;
+  }
+  if (hit?.part?.blocks && hit.diagnostics.length === 0 && WORKFLOW_EXTENSIONS[extname(file).toLowerCase()] === "hcl") {
+    const read = decodeSource(bytes, shown);
+    const part = read.file && read.diagnostics.length === 0 ? reparseHcl({ file: hit.file, part: { ...hit.part, blocks: hit.part.blocks } }, read.file) : undefined;
+    if (read.file && part) {
+      onRead?.(file);
+      out.files.push(shown);
+      sources.set(shown, read.file);
+      cache.set(key, { bytes, file: read.file, diagnostics: [], part });
+      return part;
+    }
   }
   const mine: ReadModule = { ...out, files: [], diagnostics: [] };
   const part = await parsePart(file, shown, sources, mine, onRead, text);
@@ -128,7 +146,7 @@ function readBytesOrUndefined(file: string): Buffer | undefined {
 }
 
 /** Reads, parses and lowers one file; undefined when it holds nothing usable. */
-async function parsePart(file: string, shown: string, sources: Map<string, SourceFile>, out: ReadModule, onRead?: (file: string) => void, text?: string): Promise<{ doc: JsonObject; map: SourceMap } | undefined> {
+async function parsePart(file: string, shown: string, sources: Map<string, SourceFile>, out: ReadModule, onRead?: (file: string) => void, text?: string): Promise<Part | undefined> {
   out.files.push(shown);
   const ext = extname(file).toLowerCase();
   const dialect = WORKFLOW_EXTENSIONS[ext];
@@ -145,11 +163,13 @@ async function parsePart(file: string, shown: string, sources: Map<string, Sourc
     out.diagnostics.push(diag("file_empty", read.file.range(0), `${shown} is empty`, { hint: `a workflow file starts with workflow { name = "..." ... }` }));
     return undefined;
   }
-  const p = dialect === "hcl" ? await parseHcl(read.file) : ext === ".json" ? parseJson(read.file) : parseYaml(read.file);
+  const p: { parsed?: ParsedFile; blocks?: readonly TopBlock[]; diagnostics: Diagnostic[] } =
+    dialect === "hcl" ? await parseHcl(read.file) : ext === ".json" ? parseJson(read.file) : parseYaml(read.file);
   out.diagnostics.push(...p.diagnostics);
   if (!p.parsed) return undefined;
   let doc: JsonObject;
   let map: SourceMap;
+  const blocks = p.blocks;
   if (p.parsed.dialect === "hcl") {
     const lowered = lowerHcl(p.parsed);
     out.diagnostics.push(...lowered.diagnostics);
@@ -172,5 +192,5 @@ async function parsePart(file: string, shown: string, sources: Map<string, Sourc
     return undefined;
   }
   if (!map.has("")) map.set("", { range: read.file.range(0, read.file.text.length) });
-  return { doc, map };
+  return blocks ? { doc, map, blocks } : { doc, map };
 }

@@ -2,6 +2,7 @@ import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { SourceFile } from "../diagnostics/source-file.js";
 import type { ParsedFile } from "./document.js";
 import { parseHclNative } from "./hcl/index.js";
+import { topBlocks, type TopBlock } from "./hcl/top-blocks.js";
 
 /**
  * Parses an HCL file with our own native-syntax parser (compiler/parse/hcl/): the
@@ -10,9 +11,11 @@ import { parseHclNative } from "./hcl/index.js";
  * differential oracle of the tests. Never throws.
  *
  * A file with an `invalid_value` (a number a JSON number cannot hold exactly) still
- * gives its value; its errors stop the compilation like any other.
+ * gives its value; its errors stop the compilation like any other. `blocks` are the
+ * file's top-level blocks (top-blocks.ts), given with the value, for an editor's re-parse.
  */
-export async function parseHcl(file: SourceFile): Promise<{ parsed?: ParsedFile; diagnostics: Diagnostic[] }> {
+export async function parseHcl(file: SourceFile): Promise<{ parsed?: ParsedFile; blocks?: TopBlock[]; diagnostics: Diagnostic[] }> {
   const r = parseHclNative(file);
-  return { ...(r.parsed ? { parsed: r.parsed } : {}), diagnostics: r.diagnostics };
+  if (!r.parsed) return { diagnostics: r.diagnostics };
+  return { parsed: r.parsed, blocks: topBlocks(r.cst.body, r.cst.tokens.starts, r.cst.tokens.ends), diagnostics: r.diagnostics };
 }

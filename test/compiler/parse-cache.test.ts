@@ -86,4 +86,38 @@ describe("the parse cache", () => {
     expect(callerBroken.diagnostics.filter((d) => d.severity === "error").length).toBeGreaterThan(0);
     expect(same(callerBroken)).toBe(same(await compile(entry, opts)));
   });
+
+  it("an edit inside one block of an HCL file re-parses that block only, and compiles as a fresh compile does", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "criteria-reparse-"));
+    const path = join(dir, "main.hcl");
+    const step = (n: number, next: string, extra = "") => `step "s${n}" {\n  target = adapter.shell.default\n  input { command = "echo ${n}" }${extra}\n  outcome "success" { next = "${next}" }\n}\n\n`;
+    const text = `workflow "w" {\n  version = "1"\n  initial_state = "s0"\n  target_state = "done"\n}\n\nadapter "shell" "default" {}\n\n${step(0, "s1")}${step(1, "s2")}${step(2, "nowhere")}state "done" { terminal = true }\n`;
+    writeFileSync(path, text); // an editor's buffer overlays a file that exists
+    const parseCache: ParseCache = new Map();
+    const run = (t: string) => compile(path, { cwd: dir, overlay: new Map([[path, t]]), parseCache });
+    const fresh = (t: string) => compile(path, { cwd: dir, overlay: new Map([[path, t]]) });
+    const part = () => [...parseCache.values()][0].part!;
+    const first = await run(text);
+    // The last step's target is unknown: an error whose position moves with the edits above it.
+    expect(first.diagnostics.map((d) => d.code)).toContain("unknown_node");
+    const before = part();
+    // Lines added inside s0: s0 re-parsed, the adapter's entry (before it) kept as it was, s2's error moved down.
+    const grown = text.replace('input { command = "echo 0" }', 'input {\n    command = "echo 0; echo more"\n  }');
+    const edited = await run(grown);
+    expect(same(edited)).toBe(same(await fresh(grown)));
+    const after = part();
+    expect(after.map.get("/adapters/shell.default")).toBe(before.map.get("/adapters/shell.default"));
+    expect(after.map.get("/steps/s1")).not.toBe(before.map.get("/steps/s1"));
+    expect(after.doc.steps).not.toBe(before.doc.steps);
+    expect((after.doc.steps as Record<string, unknown>).s1).toBe((before.doc.steps as Record<string, unknown>).s1);
+    // A syntax error inside s1 (the whole file parsed again, its error shown), then mended.
+    const broken = grown.replace('command = "echo 1"', 'command = "echo 1');
+    expect(same(await run(broken))).toBe(same(await fresh(broken)));
+    expect(same(await run(grown))).toBe(same(await fresh(grown)));
+    // Then the error itself fixed inside s2, from a clean parse.
+    const fixed = grown.replace('next = "nowhere"', 'next = "done"');
+    const done = await run(fixed);
+    expect(done.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    expect(same(done)).toBe(same(await fresh(fixed)));
+  });
 });

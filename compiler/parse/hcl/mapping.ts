@@ -253,21 +253,41 @@ class Builder {
  * the parser's time and garbage (bench/scaling.ts, the parser alone). Reads give the
  * same `SourceEntry` as a plain object would, once computed.
  */
-class LazyEntry implements SourceEntry {
+export class LazyEntry implements SourceEntry {
   private rangeCache: Range | undefined;
   private keyRangeCache: Range | undefined;
 
+  /**
+   * @param file the file the offsets are in
+   * @param startOffset the value's start, 0-based UTF-16 offset
+   * @param endOffset the value's end (exclusive)
+   * @param keyStart the key's start, or -1 when the entry has no key range
+   * @param keyEnd the key's end (exclusive)
+   * @param hasExprText whether `exprText` is the text of the range (attributes and values)
+   */
   constructor(
     private readonly file: SourceFile,
     readonly startOffset: number,
-    private readonly end: number,
-    private readonly keyStart: number,
-    private readonly keyEnd: number,
-    private readonly hasExprText: boolean,
+    readonly endOffset: number,
+    readonly keyStart: number,
+    readonly keyEnd: number,
+    readonly hasExprText: boolean,
   ) {}
 
   get range(): Range {
-    return (this.rangeCache ??= this.file.range(this.startOffset, this.end));
+    return (this.rangeCache ??= this.file.range(this.startOffset, this.endOffset));
+  }
+
+  /** The ranges built so far, undefined where not yet read. */
+  built(): { range?: Range; keyRange?: Range } {
+    return { range: this.rangeCache, keyRange: this.keyRangeCache };
+  }
+
+  /** Gives ranges already known for these offsets (an earlier entry's, moved with the text). */
+  preset(range: Range | undefined, keyRange: Range | undefined): this {
+    this.rangeCache = range;
+    this.keyRangeCache = keyRange;
+    return this;
   }
 
   get keyRange(): Range | undefined {
@@ -276,7 +296,7 @@ class LazyEntry implements SourceEntry {
   }
 
   get exprText(): string | undefined {
-    return this.hasExprText ? this.file.text.slice(this.startOffset, this.end) : undefined;
+    return this.hasExprText ? this.file.text.slice(this.startOffset, this.endOffset) : undefined;
   }
 
   /** The plain entry's JSON (`range`, then `keyRange` and `exprText` when present). */

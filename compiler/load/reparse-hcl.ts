@@ -1,0 +1,135 @@
+import { lowerHcl, namedBlockPlace } from "../decode/lower-hcl.js";
+import type { Position, Range } from "../diagnostics/range.js";
+import type { SourceFile } from "../diagnostics/source-file.js";
+import { jsonObject, type JsonObject } from "../parse/document.js";
+import { LazyEntry } from "../parse/hcl/mapping.js";
+import { parseTopBlock, type TopBlock } from "../parse/hcl/top-blocks.js";
+import { childPointer, type SourceEntry, type SourceMap } from "../parse/source-map.js";
+
+/** One HCL file parsed and lowered: the canonical document, its source map and its top-level blocks. */
+export interface HclPart {
+  doc: JsonObject;
+  map: SourceMap;
+  blocks: readonly TopBlock[];
+}
+
+/**
+ * Re-parses an edited HCL file by re-parsing only the top-level block the edit fell in
+ * (the issue "See and edit": a language server compiles on every keystroke; a full parse
+ * and lowering of a 500-step file is most of that compile). The result is what a full
+ * parse and lowering of `file` gives — the same document, the same source map entries in
+ * the same order — which `test/compiler/reparse-hcl.test.ts` checks against the full
+ * parse over random edits of every HCL example.
+ *
+ * It applies only when all of this holds, and returns undefined otherwise (the caller
+ * then parses the whole file): the earlier text parsed and lowered with no diagnostic at
+ * all; the change (the span between the texts' common prefix and suffix) lies strictly
+ * inside the braces of one top-level block of a name-keyed section (`step`, `state`,
+ * `adapter`...); that block alone still parses and lowers with no problem, with the same
+ * type and labels. So the edit cannot have made or removed a duplicate, nor changed how
+ * any other block scans (a block that parses alone ends where it began: at the top level).
+ *
+ * @param old the earlier text and what it parsed to
+ * @param file the new text
+ * @returns the new part, with `[]` as its diagnostics, or undefined
+ */
+export function reparseHcl(old: { file: SourceFile; part: HclPart }, file: SourceFile): HclPart | undefined {
+  const a = old.file.text;
+  const b = file.text;
+  let p = 0;
+  const shorter = Math.min(a.length, b.length);
+  while (p < shorter && a.charCodeAt(p) === b.charCodeAt(p)) p++;
+  let s = 0;
+  while (s < shorter - p && a.charCodeAt(a.length - 1 - s) === b.charCodeAt(b.length - 1 - s)) s++;
+  const oldEnd = a.length - s;
+  const delta = b.length - a.length;
+  const at = old.part.blocks.findIndex((k) => k.open < p && oldEnd <= k.close);
+  if (at < 0) return undefined;
+  const was = old.part.blocks[at];
+  const place = namedBlockPlace(was.type, was.labels);
+  if (!place) return undefined;
+  const block: TopBlock = { ...was, end: was.end + delta, close: was.close + delta };
+  const parsed = parseTopBlock(file, block);
+  if (!parsed) return undefined;
+  const lowered = lowerHcl({ file, dialect: "hcl", value: parsed.value, map: parsed.map });
+  if (lowered.diagnostics.length > 0) return undefined;
+  const { section, name } = place;
+  const inner = lowered.doc[section];
+  const oldSection = old.part.doc[section];
+  if (Object.keys(lowered.doc).length !== 1 || !isObject(inner) || !isObject(oldSection)) return undefined;
+  if (Object.keys(inner).length !== 1 || !(name in inner) || !(name in oldSection)) return undefined;
+  const prefix = childPointer(childPointer("", section), name);
+
+  const edit = { delta, lines: file.lineStarts.length - old.file.lineStarts.length, lastLine: old.file.position(oldEnd).line };
+  const map = spliceMap(old.part.map, prefix, lowered.map, file, was, edit);
+  if (!map) return undefined;
+  const doc = Object.assign(jsonObject(), old.part.doc);
+  doc[section] = Object.assign(jsonObject(), oldSection, { [name]: inner[name] });
+  const blocks = old.part.blocks.map((k, i) => (i < at ? k : i === at ? block : { ...k, start: k.start + delta, end: k.end + delta, open: k.open + delta, close: k.close + delta }));
+  return { doc, map, blocks };
+}
+
+/**
+ * The old map with the entries under `prefix` replaced by those `fresh` has there (put
+ * where the first old one was) and every other entry moved to where it is in `file`:
+ * one before the edited block is kept, one after it is shifted by `edit.delta` offsets
+ * (and `edit.lines` lines: it starts on a line after the edit's last line, so its
+ * columns stay), one that spans the block (the file, the first block of a section)
+ * grows by `edit.delta`. Undefined when an entry outside `prefix` starts or ends inside
+ * the block, or when the old map has nothing under `prefix` (the caller then parses the
+ * whole file).
+ */
+function spliceMap(old: SourceMap, prefix: string, fresh: SourceMap, file: SourceFile, block: TopBlock, edit: { delta: number; lines: number; lastLine: number }): SourceMap | undefined {
+  const under = (ptr: string) => ptr.length >= prefix.length && ptr.startsWith(prefix) && (ptr.length === prefix.length || ptr.charCodeAt(prefix.length) === 47);
+  const moved = (start: number, end: number): number | undefined => {
+    if (end <= block.open) return 0; // before the block's braces (its keyword and labels too): unchanged
+    if (start >= block.end) return 1; // after the block: shifted
+    if (start <= block.open && end >= block.end) return 2; // around the block: grows
+    return undefined;
+  };
+  const { delta } = edit;
+  // A position after the block, on a line after the edit's last line: same column.
+  const pos = (p: Position): Position => (p.line > edit.lastLine ? { line: p.line + edit.lines, column: p.column, utf16Column: p.utf16Column, offset: p.offset + delta } : file.position(p.offset + delta));
+  const shifted = (r: Range | undefined): Range | undefined => r && { file: r.file, start: pos(r.start), end: pos(r.end) };
+  const out: SourceMap = new Map();
+  let placed = false;
+  for (const [ptr, e] of old) {
+    if (under(ptr)) {
+      if (!placed) for (const [fp, fe] of fresh) if (under(fp)) out.set(fp, fe);
+      placed = true;
+      continue;
+    }
+    const o = offsetsOf(e);
+    const r = moved(o.start, o.end);
+    const k = o.keyStart < 0 ? 0 : moved(o.keyStart, Math.max(o.keyStart, o.keyEnd));
+    if (r === undefined || k === undefined) return undefined;
+    if (r === 0 && k === 0) {
+      out.set(ptr, e);
+      continue;
+    }
+    if (r === 1 && k !== 2 && !(e instanceof LazyEntry)) {
+      // A plain entry of the lowering (a range and a key range, built): moved as a whole.
+      out.set(ptr, { range: shifted(e.range)!, keyRange: k === 1 ? shifted(e.keyRange) : e.keyRange });
+      continue;
+    }
+    const shift = (x: number, how: number, isEnd: boolean) => (how === 1 || (how === 2 && isEnd) ? x + delta : x);
+    const entry = new LazyEntry(file, shift(o.start, r, false), shift(o.end, r, true), o.keyStart < 0 ? -1 : shift(o.keyStart, k, false), o.keyStart < 0 ? -1 : shift(o.keyEnd, k, true), o.hasExprText);
+    if (r === 1 && k !== 2 && e instanceof LazyEntry) {
+      const built = e.built();
+      entry.preset(shifted(built.range), k === 1 ? shifted(built.keyRange) : built.keyRange);
+    }
+    out.set(ptr, entry);
+  }
+  return placed ? out : undefined;
+}
+
+/** An entry's offsets, read without building its ranges when it keeps them (HCL's entries). */
+function offsetsOf(e: SourceEntry): { start: number; end: number; keyStart: number; keyEnd: number; hasExprText: boolean } {
+  if (e instanceof LazyEntry) return { start: e.startOffset, end: e.endOffset, keyStart: e.keyStart, keyEnd: e.keyEnd, hasExprText: e.hasExprText };
+  const key = e.keyRange;
+  return { start: e.range.start.offset, end: e.range.end.offset, keyStart: key ? key.start.offset : -1, keyEnd: key ? key.end.offset : -1, hasExprText: e.exprText !== undefined };
+}
+
+function isObject(v: unknown): v is JsonObject {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
