@@ -55,6 +55,14 @@ export function decodeSource(bytes: Uint8Array, shown: string): { file?: SourceF
     const at = new SourceFile(shown, "").range(0);
     return fail(diag("file_too_large", at, `${shown} is ${bytes.length} bytes, over the ${MAX_FILE_BYTES}-byte limit`));
   }
+  const wide = wideEncoding(bytes);
+  if (wide) {
+    return fail(
+      diag("file_not_utf8", new SourceFile(shown, "").range(0), `${shown} is ${wide} text, not UTF-8`, {
+        hint: `save the file as UTF-8 (e.g. iconv -f ${wide.replace(/ .*/, "")} -t UTF-8)`,
+      }),
+    );
+  }
   const nul = bytes.indexOf(0);
   if (nul >= 0) {
     const prefix = new TextDecoder("utf-8", { fatal: false }).decode(bytes.subarray(0, nul));
@@ -82,6 +90,30 @@ export function decodeSource(bytes: Uint8Array, shown: string): { file?: SourceF
   const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   return { file: new SourceFile(shown, text), bom, diagnostics: [] };
+}
+
+/**
+ * The encoding of text written 16 or 32 bits a character (a Windows editor's "Unicode"),
+ * named for the message, or undefined: by its byte order mark, or without one by the
+ * NUL half of most characters of its first 32 (ASCII text in UTF-16). Such a file
+ * holds NUL bytes, and was reported as binary before (found by a new-user trial).
+ */
+function wideEncoding(b: Uint8Array): string | undefined {
+  if (b[0] === 0xff && b[1] === 0xfe) return b[2] === 0 && b[3] === 0 ? "UTF-32LE (little-endian)" : "UTF-16LE (little-endian)";
+  if (b[0] === 0xfe && b[1] === 0xff) return "UTF-16BE (big-endian)";
+  if (b[0] === 0 && b[1] === 0 && b[2] === 0xfe && b[3] === 0xff) return "UTF-32BE (big-endian)";
+  const n = Math.min(b.length - (b.length % 2), 64);
+  if (n < 4) return undefined;
+  let even = 0;
+  let odd = 0;
+  for (let i = 0; i < n; i += 2) {
+    if (b[i] === 0 && b[i + 1] !== 0) even++;
+    if (b[i + 1] === 0 && b[i] !== 0) odd++;
+  }
+  // Most characters of a first line are ASCII (a comment may hold a dash or an accent).
+  if (even === 0 && odd >= (n / 2) * 0.75) return "UTF-16LE (little-endian)";
+  if (odd === 0 && even >= (n / 2) * 0.75) return "UTF-16BE (big-endian)";
+  return undefined;
 }
 
 function fail(d: Diagnostic) {
