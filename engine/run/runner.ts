@@ -1091,7 +1091,11 @@ export class Runner {
     if (reason === "ok") {
       return { name, reason: "unknown_outcome", detail: `step "${step.name}" ended in outcome "${result.outcome}", which it does not declare (declared: ${step.outcomes.map((o) => o.name).join(", ")})` };
     }
-    return { name, reason, detail: result.detail ?? `step "${step.name}" failed (${reason}) and has no "${result.outcome || "failure"}" outcome` };
+    const detail = result.detail ?? `step "${step.name}" failed (${reason})`;
+    // An evaluation error, a policy stop or abort_run is never routed: no outcome is missing.
+    if (!routable) return { name, reason, detail };
+    const declared = step.outcomes.length > 0 ? ` (declared: ${step.outcomes.map((o) => o.name).join(", ")})` : "";
+    return { name, reason, detail: `${detail}; step "${step.name}" has no "${result.outcome || "failure"}" outcome to route it${declared}` };
   }
 
   /**

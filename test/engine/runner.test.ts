@@ -92,6 +92,20 @@ step "a" {
     expect(await r2.start(await graphOf(src('default_outcome = "success"')), {}, "r-ok")).toMatchObject({ success: true, state: "done" });
   });
 
+  it("a failed step with no outcome for its failure says so after the adapter's reason (found by a new-user trial)", async () => {
+    const g = await graphOf(`${HEAD("a")}
+adapter "shell" "default" {}
+step "a" {
+  target = adapter.shell.default
+  input { command = "echo broken >&2; exit 3" }
+  outcome "success" { next = "done" }
+}`);
+    const end = await setup().runner.start(g, {}, "r");
+    expect(end).toMatchObject({ success: false });
+    expect(end.detail).toMatch(/broken/);
+    expect(end.detail).toMatch(/step "a" has no "failure" outcome to route it \(declared: success\)$/);
+  });
+
   it("branches on expressions and journals the arm taken", async () => {
     const g = await graphOf(`${HEAD("a")}
 variable "env" {
