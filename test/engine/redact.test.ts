@@ -53,4 +53,82 @@ describe("Redactor", () => {
     // Ordinary text keeps its braces, and keys alone are not the secret.
     expect(n.redact("{\n}\n},\nclient_id\nPATH=/usr/local/bin:/usr/bin")).toBe("{\n}\n},\nclient_id\nPATH=/usr/local/bin:/usr/bin");
   });
+
+  it("is empty, and redaction the identity, until a secret is registered or an expression withheld", () => {
+    const n = new Redactor();
+    const v = { a: ["x"] };
+    expect(n.empty).toBe(true);
+    expect(n.redact(v)).toBe(v);
+    expect(n.add("ab")).toBe(false);
+    expect(n.empty).toBe(true);
+    const w = new Redactor();
+    w.withhold("w.hcl:1:1");
+    expect(w.empty).toBe(false);
+    expect(w.redact(v)).not.toBe(v);
+    expect(w.redact(v)).toEqual(v);
+  });
+
+  it("add says false when a part is too short to mask (and registers the others); null is nothing to mask", () => {
+    const n = new Redactor();
+    expect(n.add(null)).toBe(true);
+    expect(n.add(12)).toBe(false);
+    expect(n.add(["ok-secret", "no"])).toBe(false);
+    expect(n.add({ a: "abc", b: { c: "xyz9" } })).toBe(true);
+    expect(n.redact("ok-secret abc xyz9 no 12")).toBe("*** *** *** no 12");
+    expect(n.redact(12)).toBe(12);
+  });
+
+  it("a multi-line secret: each line of 3 or more characters with a letter or digit, trimmed, CRLF or LF", () => {
+    const n = new Redactor();
+    n.add("ab\r\n  a1b  \ncdef-line\n---\n12\n");
+    expect(n.redact("a1b")).toBe("***");
+    expect(n.redact(" cdef-line ")).toBe(" *** ");
+    expect(n.redact("ab")).toBe("ab");
+    expect(n.redact("--- 12")).toBe("--- 12");
+  });
+
+  it("a JSON-shaped secret's leaves: strings and numbers of 3 or more characters with a letter or digit; not its booleans; not when it is not JSON", () => {
+    const n = new Redactor();
+    n.add('["alpha", 12345, {"k": "beta9", "short": "ab", "dashes": "---"}, null, true]');
+    expect(n.redact("alpha beta9 12345")).toBe("*** *** ***");
+    expect(n.redact(12345)).toBe("***");
+    expect(n.redact("ab --- true")).toBe("ab --- true");
+    const bad = new Redactor();
+    bad.add('{"not": json-at-all');
+    expect(bad.redact("not json-at-all")).toBe("not json-at-all");
+    expect(bad.redact('x {"not": json-at-all')).toBe("x ***");
+    const plain = new Redactor();
+    plain.add(' {"spaced": "leaf-value"} ');
+    expect(plain.redact("leaf-value")).toBe("***");
+  });
+
+  it("a piece at an edge: exactly 4 characters is masked, the secret less one character too; a text shorter than 4 is left", () => {
+    const n = new Redactor();
+    n.add("s3cr3t-Token-42");
+    expect(n.redact("n-42 rest")).toBe("*** rest");
+    expect(n.redact("rest s3cr")).toBe("rest ***");
+    expect(n.redact("3cr3t-Token-42 x")).toBe("*** x");
+    expect(n.redact("x s3cr3t-Token-4")).toBe("x ***");
+    expect(n.redact("-42")).toBe("-42");
+    expect(n.redact("abc")).toBe("abc");
+  });
+
+  it("booleans and numbers are masked by their text", () => {
+    const n = new Redactor();
+    n.add(true);
+    expect(n.redact([true, false, "true"])).toEqual(["***", false, "***"]);
+  });
+
+  it("an expression that reads a secret has its error message withheld, its position kept; other messages are left", () => {
+    const n = new Redactor();
+    n.withhold("w.hcl:3:5");
+    n.add("hunter22");
+    expect(n.redact('w.hcl:3:5: cannot convert "hunter" to number')).toBe("w.hcl:3:5: the expression failed; its message is withheld because the expression reads a secret");
+    expect(n.redact('w.hcl:3:6: cannot convert "x" to number')).toBe('w.hcl:3:6: cannot convert "x" to number');
+    expect(n.redact("at w.hcl:3:5: hunter22")).toBe("at w.hcl:3:5: ***");
+    expect(n.redact("dir/w.hcl:3:5 no colon after")).toBe("dir/w.hcl:3:5 no colon after");
+    const only = new Redactor();
+    only.withhold("a.yaml:1:2");
+    expect(only.redact({ m: "a.yaml:1:2: boom", k: "a.yaml:1:2:boom" })).toEqual({ m: "a.yaml:1:2: the expression failed; its message is withheld because the expression reads a secret", k: "a.yaml:1:2:boom" });
+  });
 });
