@@ -78,7 +78,7 @@ describe("criteria validate", () => {
     expect(o.stdout).toMatch(/^::error file=.*repro\.hcl,line=\d+,col=\d+,endLine=\d+,endColumn=\d+,title=criteria unknown_target::/m);
   });
 
-  it("counts columns as HCL does (graphemes) in text, JSON and GitHub output, and UTF-16 units in SARIF as its columnKind says", async () => {
+  it("counts columns as HCL does (graphemes) in text, JSON and GitHub output, and UTF-16 units in SARIF as its columnKind says; the caret in terminal columns", async () => {
     // Before the reference: a character outside the BMP (2 UTF-16 units) and `e` + U+0301 (2 code points): one column each.
     const f = join(dir, "columns.hcl");
     const prefix = '  input { label = "🎉e\u0301 ';
@@ -94,9 +94,10 @@ describe("criteria validate", () => {
     const text = io();
     await main(["validate", f], text);
     expect(text.stdout).toContain(`columns.hcl:${line}:${graphemes}: error[unknown_reference]`);
-    // The caret sits under `var` as the eye counts: one space per grapheme before it.
+    // The caret sits under `var` as a terminal shows it: one space per column before it,
+    // 🎉 two columns wide, é one (found by a new-user trial: one space per grapheme fell short).
     const caret = text.stdout.split("\n").find((l) => l.includes("^"))!;
-    expect(caret.indexOf("^") - caret.indexOf("|") - 2).toBe(graphemes - 1);
+    expect(caret.indexOf("^") - caret.indexOf("|") - 2).toBe(graphemes - 1 + 1);
     const gh = io({ GITHUB_ACTIONS: "true" });
     await main(["validate", f], gh);
     expect(gh.stdout).toContain(`line=${line},col=${graphemes},`);

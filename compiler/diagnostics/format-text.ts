@@ -1,5 +1,5 @@
+import stringWidth from "string-width";
 import type { Diagnostic } from "./diagnostic.js";
-import { graphemeCount } from "../graphemes.js";
 import type { SourceFile } from "./source-file.js";
 
 /** Longest source excerpt shown, in characters. */
@@ -28,7 +28,8 @@ export function formatText(d: Diagnostic, sources: ReadonlyMap<string, SourceFil
     const gutter = String(start.line);
     const pad = " ".repeat(gutter.length);
     let visible = text.replace(/\t/g, " ");
-    // Cut in UTF-16 units (string indexes), place the caret in graphemes (what the eye counts).
+    // Cut in UTF-16 units (string indexes), place the caret in terminal columns (what the eye
+    // counts: a CJK character or an emoji takes two, a combining accent none).
     const at16 = Math.min((start.utf16Column ?? start.column) - 1, visible.length);
     const end16 = end.line === start.line ? Math.min((end.utf16Column ?? end.column) - 1, visible.length) : visible.length;
     let from = 0;
@@ -39,8 +40,8 @@ export function formatText(d: Diagnostic, sources: ReadonlyMap<string, SourceFil
       to = Math.min(visible.length, from + MAX_EXCERPT);
     }
     const prefix = from > 0 ? "…" : "";
-    const col = graphemeCount(prefix + visible.slice(from, at16));
-    const width = Math.max(1, graphemeCount(visible.slice(at16, Math.max(at16, Math.min(end16, to)))));
+    const col = stringWidth(prefix + visible.slice(from, at16));
+    const width = Math.max(1, stringWidth(visible.slice(at16, Math.max(at16, Math.min(end16, to)))));
     visible = `${prefix}${visible.slice(from, to)}${to < visible.length ? "…" : ""}`;
     lines.push(`${pad} |`);
     lines.push(`${gutter} | ${visible}`);
