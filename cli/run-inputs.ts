@@ -1,11 +1,14 @@
 import { readFileSync } from "node:fs";
+import { extname } from "node:path";
 import { parse as parseYaml } from "yaml";
 import type { Graph } from "../compiler/build/graph.js";
 import { mismatch, parseType } from "../compiler/decode/types.js";
 import { suggest } from "../compiler/diagnostics/did-you-mean.js";
+import { SourceFile } from "../compiler/diagnostics/source-file.js";
 import type { Value } from "../compiler/expr/value.js";
 import { evaluate } from "../compiler/expr/eval.js";
 import { parseExpression } from "../compiler/expr/parse.js";
+import { parseJson, parseYaml as parseYamlFile } from "../compiler/parse/parse-yaml.js";
 import { CliError, EXIT } from "./io.js";
 
 const usage = (m: string) => new CliError(m, EXIT.usage);
@@ -50,8 +53,12 @@ export function parseVars(graph: Graph, pairs: string[], files: string[], given:
   for (const f of files) {
     let data: unknown;
     try {
-      data = exact(parseYaml(readFileSync(f, "utf8"), { intAsBigInt: true }), `--var-file ${f}`);
+      const text = readFileSync(f, "utf8");
+      const problem = syntaxProblem(f, text);
+      if (problem) throw usage(problem);
+      data = exact(parseYaml(text, { intAsBigInt: true }), `--var-file ${f}`);
     } catch (e) {
+      if (e instanceof CliError) throw e;
       const err = e as NodeJS.ErrnoException;
       throw usage(`--var-file ${f}: ${err.code === "ENOENT" ? "no such file" : err.code === "EISDIR" ? "is a directory" : (err.message ?? String(e)).split("\n")[0]}`);
     }
@@ -151,6 +158,22 @@ export function parseInput(text: string): Record<string, Value> {
  * A parsed value with its integers exact (parsed as bigint): those within 2^53 become
  * numbers; a larger one is a usage error rather than a silently rounded number.
  */
+/**
+ * The first syntax error of a var file as one line, `--var-file FILE:line:col: message`,
+ * read as the compiler reads workflow files (a `.json` file is strict JSON, like
+ * Terraform's `.tfvars.json`; anything else YAML); undefined when it parses. Found by a
+ * new-user trial: a JSON file was read as YAML (a trailing comma passed) and its errors
+ * worded as YAML's, cut off before their position.
+ */
+function syntaxProblem(f: string, text: string): string | undefined {
+  const file = new SourceFile(f, text);
+  const json = extname(f).toLowerCase() === ".json";
+  const d = (json ? parseJson(file) : parseYamlFile(file)).diagnostics.find((x) => x.severity === "error");
+  if (!d) return undefined;
+  const hint = json ? " (hint: a .json var file is strict JSON: no comments, no trailing commas, quoted keys)" : d.hint ? ` (hint: ${d.hint})` : "";
+  return `--var-file ${f}:${d.range.start.line}:${d.range.start.column}: ${d.message}${hint}`;
+}
+
 function exact(v: unknown, from: string): unknown {
   if (typeof v === "bigint") {
     if (v <= BigInt(Number.MAX_SAFE_INTEGER) && v >= BigInt(Number.MIN_SAFE_INTEGER)) return Number(v);

@@ -1,0 +1,59 @@
+/**
+ * `--var-file` (cli/run-inputs.ts `parseVars`): a `.json` file is strict JSON and any
+ * other YAML, read as the compiler reads workflow files, and a syntax error is a usage
+ * error (exit 2) at `FILE:line:col` with the parser's message (found by a new-user
+ * trial: a JSON file with a trailing comma was accepted, and errors were worded as YAML's
+ * and cut off before their position).
+ */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { CliError, EXIT } from "../cli/io.js";
+import { parseVars } from "../cli/run-inputs.js";
+import { graphOf } from "./engine/graph-of.js";
+
+const WORKFLOW = `workflow "v" {\n  version = "1"\n  initial_state = "done"\n  target_state = "done"\n}\nvariable "a" { type = number }\nvariable "tags" {\n  type    = list(string)\n  default = []\n}\nstate "done" { terminal = true }\n`;
+
+/** The usage error parseVars throws for a var file holding `text`, as `exit: message`. */
+async function refusal(name: string, text: string): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), "criteria-varfile-"));
+  const file = join(dir, name);
+  writeFileSync(file, text);
+  try {
+    parseVars(await graphOf(WORKFLOW), [], [file], {}, {});
+  } catch (e) {
+    expect(e).toBeInstanceOf(CliError);
+    return `${(e as CliError).exitCode}: ${(e as Error).message.replace(dir + "/", "")}`;
+  }
+  throw new Error("expected a usage error");
+}
+
+describe("--var-file", () => {
+  it("reads a JSON or a YAML mapping of variables", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "criteria-varfile-"));
+    writeFileSync(join(dir, "v.json"), '{"a": 3, "tags": ["x"]}');
+    writeFileSync(join(dir, "v.yaml"), "a: 4\n");
+    const g = await graphOf(WORKFLOW);
+    expect({ ...parseVars(g, [], [join(dir, "v.json")], {}, {}) }).toEqual({ a: 3, tags: ["x"] });
+    expect({ ...parseVars(g, [], [join(dir, "v.json"), join(dir, "v.yaml")], {}, {}) }).toEqual({ a: 4, tags: ["x"] });
+  });
+
+  it("a .json file is strict JSON: a trailing comma or a bare word is refused at its line and column", async () => {
+    expect(await refusal("v.json", '{\n  "a": 1,\n}\n')).toMatch(new RegExp(`^${EXIT.usage}: --var-file v\\.json:3:1: .+ \\(hint: a \\.json var file is strict JSON: no comments, no trailing commas, quoted keys\\)$`));
+    expect(await refusal("v.json", '{"a": 1')).toMatch(/^2: --var-file v\.json:1:8: /);
+    expect(await refusal("v.json", "// vars\n{}")).toMatch(/^2: --var-file v\.json:1:1: /);
+  });
+
+  it("a YAML file's syntax error is positioned and worded as validate words it, on one line", async () => {
+    const m = await refusal("v.yaml", "a: [1\n");
+    expect(m).toMatch(/^2: --var-file v\.yaml:2:1: [^\n]+$/);
+    expect(m).not.toMatch(/:\s*$/);
+    expect(await refusal("v.yml", "a: 1\n\tb: 2\n")).toMatch(/^2: --var-file v\.yml:2:2: Tabs/);
+  });
+
+  it("a file that holds no mapping, or is missing, says so", async () => {
+    expect(await refusal("v.json", "[1, 2]")).toBe("2: --var-file v.json: expected a mapping of variable names to values");
+    await expect(async () => parseVars(await graphOf(WORKFLOW), [], ["/nonexistent/v.json"], {}, {})).rejects.toThrow("--var-file /nonexistent/v.json: no such file");
+  });
+});
