@@ -106,6 +106,7 @@ describe("iterationItems", () => {
   it("count n gives 0..n-1 (a string of digits too); a list its values by index; a map its entries in key order", () => {
     expect(items(3)).toEqual([{ key: 0, value: 0 }, { key: 1, value: 1 }, { key: 2, value: 2 }]);
     expect(items("2")).toEqual([{ key: 0, value: 0 }, { key: 1, value: 1 }]);
+    expect(items("12")).toHaveLength(12);
     expect(items(0)).toEqual([]);
     expect(items(["a", "b"])).toEqual([{ key: 0, value: "a" }, { key: 1, value: "b" }]);
     expect(items({ b: 2, a: 1 })).toEqual([{ key: "a", value: 1 }, { key: "b", value: 2 }]);
@@ -124,7 +125,7 @@ describe("iterationItems", () => {
   });
 
   it("anything else fails naming the value", () => {
-    for (const [v, shown] of [[null, "null"], [true, "true"], ["3a", '"3a"'], ["", '""']] as const) {
+    for (const [v, shown] of [[null, "null"], [true, "true"], ["3a", '"3a"'], ["a3", '"a3"'], ["", '""']] as const) {
       expect(failure(() => iterationItems(v, "for_each", "w.hcl:1:2", 100)).message).toBe(`w.hcl:1:2: for_each must be a list, a map or a whole number, not ${shown}`);
     }
   });
