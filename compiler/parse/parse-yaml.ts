@@ -201,6 +201,9 @@ function yamlHint(code: string): string | undefined {
       return "indent YAML with spaces, not tabs";
     case "BAD_INDENT":
       return "check the indentation of this line against its parent";
+    case "BLOCK_AS_IMPLICIT_KEY":
+      // `command: echo a: b`: a value holding ": " reads as a second key (a new-user trial).
+      return 'a value holding ": " must be quoted (command: "echo a: b") or written as a block (command: |)';
     default:
       return undefined;
   }
