@@ -73,11 +73,11 @@ describe("a duration wait", () => {
     const t = host();
     const start = t.now();
     expect(await runWait(t.h, t.run(), w, 2)).toEqual({ outcome: "elapsed", next: "e" });
-    expect(t.appends).toEqual([{ types: ["wait.started"], opts: { wake: { atMs: start + 5000 } } }, { types: ["wait.completed"] }]);
-    expect(t.payloads("wait.started")).toEqual([{ visit: 2, until_ms: start + 5000 }]);
-    expect(t.payloads("wait.completed")).toEqual([{ visit: 2, outcome: "elapsed", next: "e" }]);
+    expect(t.appends).toStrictEqual([{ types: ["wait.started"], opts: { wake: { atMs: start + 5000 } } }, { types: ["wait.completed"] }]);
+    expect(t.payloads("wait.started")).toStrictEqual([{ visit: 2, until_ms: start + 5000 }]);
+    expect(t.payloads("wait.completed")).toStrictEqual([{ visit: 2, outcome: "elapsed", next: "e" }]);
     expect(t.slept).toEqual([5000]);
-    expect(t.events).toEqual([{ event: "wait.started", run_id: "r", node: "pause", until_ms: start + 5000 }]);
+    expect(t.events).toStrictEqual([{ event: "wait.started", run_id: "r", node: "pause", until_ms: start + 5000 }]);
     expect(t.journal.every((e) => e.step_id === "pause" && e.attempt === 0 && e.run_id === "r")).toBe(true);
   });
 
@@ -113,7 +113,7 @@ describe("a duration wait", () => {
     const during = host();
     during.h.sleep = async () => during.controller.abort();
     await expect(runWait(during.h, during.run(), w, 0)).rejects.toThrow("interrupted");
-    expect(during.payloads("wait.completed")).toEqual([]);
+    expect(during.payloads("wait.completed")).toStrictEqual([]);
     const parked = host({ park: new Error("parked until then") });
     await expect(runWait(parked.h, parked.run(), w, 0)).rejects.toThrow("parked until then");
     expect(parked.slept).toEqual([]);
@@ -126,11 +126,11 @@ describe("a signal wait", () => {
     const w: Wait = { name: "gate", signal: "go", outcomes: [out("received", "r"), out("go", "g")] };
     const t = host({ signals: [signal(7, "go", { ok: true })] });
     expect(await runWait(t.h, t.run(), w, 0)).toEqual({ outcome: "received", next: "g" });
-    expect(t.appends).toEqual([{ types: ["wait.started"], opts: {} }, { types: ["wait.completed"], opts: { consumes: 7 } }]);
-    expect(t.payloads("wait.started")).toEqual([{ visit: 0, signal: "go" }]);
-    expect(t.payloads("wait.completed")).toEqual([{ visit: 0, outcome: "received", next: "g", signal_seq: 7, signal_payload: { ok: true } }]);
+    expect(t.appends).toStrictEqual([{ types: ["wait.started"], opts: {} }, { types: ["wait.completed"], opts: { consumes: 7 } }]);
+    expect(t.payloads("wait.started")).toStrictEqual([{ visit: 0, signal: "go" }]);
+    expect(t.payloads("wait.completed")).toStrictEqual([{ visit: 0, outcome: "received", next: "g", signal_seq: 7, signal_payload: { ok: true } }]);
     expect(t.asked).toEqual([{ name: "go" }]);
-    expect(t.events).toEqual([{ event: "wait.started", run_id: "r", node: "gate", signal: "go" }]);
+    expect(t.events).toStrictEqual([{ event: "wait.started", run_id: "r", node: "gate", signal: "go" }]);
   });
 
   it("routes a received signal to received, signal or success in that order; a signal without payload records none", async () => {
@@ -148,15 +148,15 @@ describe("a signal wait", () => {
     const start = t.now();
     expect(await runWait(t.h, t.run(), w, 0)).toEqual({ outcome: "timeout", next: "e" });
     expect(t.asked).toEqual([{ name: "go", until: start + 60_000 }]);
-    expect(t.appends[0]).toEqual({ types: ["wait.started"], opts: { wake: { atMs: start + 60_000 } } });
-    expect(t.payloads("wait.started")).toEqual([{ visit: 0, until_ms: start + 60_000, signal: "go" }]);
-    expect(t.payloads("wait.completed")).toEqual([{ visit: 0, outcome: "timeout", next: "e" }]);
+    expect(t.appends[0]).toStrictEqual({ types: ["wait.started"], opts: { wake: { atMs: start + 60_000 } } });
+    expect(t.payloads("wait.started")).toStrictEqual([{ visit: 0, until_ms: start + 60_000, signal: "go" }]);
+    expect(t.payloads("wait.completed")).toStrictEqual([{ visit: 0, outcome: "timeout", next: "e" }]);
   });
 
   it("a signal another wait consumed first is passed over for the next one; any other journal failure is thrown", async () => {
     const t = host({ signals: [signal(3, "go"), signal(4, "go")], taken: [3] });
     expect(await runWait(t.h, t.run(), { name: "g", signal: "go", outcomes: [out("received", "r")] }, 0)).toEqual({ outcome: "received", next: "r" });
-    expect(t.payloads("wait.completed")).toEqual([{ visit: 0, outcome: "received", next: "r", signal_seq: 4 }]);
+    expect(t.payloads("wait.completed")).toStrictEqual([{ visit: 0, outcome: "received", next: "r", signal_seq: 4 }]);
     const broken = host({ signals: [signal(3, "go")], failAppend: new Error("disk full") });
     await expect(runWait(broken.h, broken.run(), { name: "g", signal: "go", outcomes: [] }, 0)).rejects.toThrow("disk full");
   });
@@ -168,25 +168,25 @@ describe("an approval", () => {
   it("auto-approved: asks no one, journals the decision by --auto-approve, routes it", async () => {
     const t = host({ autoApprove: true });
     expect(await runApproval(t.h, t.run(() => "why not"), a, 1)).toEqual({ next: "go", decision: "approved" });
-    expect(t.payloads("approval.requested")).toEqual([{ visit: 1, approvers: ["ops", "lead"], reason: "why not" }]);
-    expect(t.payloads("approval.decided")).toEqual([{ visit: 1, decision: "approved", by: "--auto-approve", outcome: "approved", next: "go" }]);
+    expect(t.payloads("approval.requested")).toStrictEqual([{ visit: 1, approvers: ["ops", "lead"], reason: "why not" }]);
+    expect(t.payloads("approval.decided")).toStrictEqual([{ visit: 1, decision: "approved", by: "--auto-approve", outcome: "approved", next: "go" }]);
     expect(t.appends.map((x) => x.opts)).toEqual([{}, undefined]);
     expect(t.asked).toEqual([]);
-    expect(t.events).toEqual([{ event: "approval.decided", run_id: "r", node: "ship", decision: "approved" }]);
+    expect(t.events).toStrictEqual([{ event: "approval.decided", run_id: "r", node: "ship", decision: "approved" }]);
   });
 
   it("decided by a person: the signal consumed, who decided and the route journaled; a rejection routes to rejected", async () => {
     const t = host({ signals: [signal(9, "approval:ship", "rejected", "alice")] });
     expect(await runApproval(t.h, t.run(() => 42), a, 0)).toEqual({ next: "stop", decision: "rejected" });
     expect(t.asked).toEqual([{ name: "approval:ship" }]);
-    expect(t.payloads("approval.requested")).toEqual([{ visit: 0, approvers: ["ops", "lead"], reason: "42" }]);
-    expect(t.payloads("approval.decided")).toEqual([{ visit: 0, decision: "rejected", by: "alice", outcome: "rejected", next: "stop", signal_seq: 9 }]);
-    expect(t.appends[1]).toEqual({ types: ["approval.decided"], opts: { consumes: 9 } });
+    expect(t.payloads("approval.requested")).toStrictEqual([{ visit: 0, approvers: ["ops", "lead"], reason: "42" }]);
+    expect(t.payloads("approval.decided")).toStrictEqual([{ visit: 0, decision: "rejected", by: "alice", outcome: "rejected", next: "stop", signal_seq: 9 }]);
+    expect(t.appends[1]).toStrictEqual({ types: ["approval.decided"], opts: { consumes: 9 } });
     expect(t.events.map((e) => e.event)).toEqual(["approval.requested", "approval.decided"]);
     expect(t.events[0]).toEqual({ event: "approval.requested", run_id: "r", node: "ship", approvers: ["ops", "lead"], reason: "42" });
     const yes = host({ signals: [signal(2, "approval:ship", "approved")] });
     expect(await runApproval(yes.h, yes.run(), { ...a, reason: undefined }, 0)).toEqual({ next: "go", decision: "approved" });
-    expect(yes.payloads("approval.requested")).toEqual([{ visit: 0, approvers: ["ops", "lead"] }]);
+    expect(yes.payloads("approval.requested")).toStrictEqual([{ visit: 0, approvers: ["ops", "lead"] }]);
   });
 
   it("with a timeout: the deadline journaled with a wake-up; no decision by then is timeout, routed when declared, else no route", async () => {
@@ -194,9 +194,9 @@ describe("an approval", () => {
     const start = t.now();
     expect(await runApproval(t.h, t.run(() => ""), { ...a, timeout_ms: 1000 }, 0)).toEqual({ next: undefined, decision: "timeout" });
     expect(t.asked).toEqual([{ name: "approval:ship", until: start + 1000 }]);
-    expect(t.appends[0]).toEqual({ types: ["approval.requested"], opts: { wake: { atMs: start + 1000 } } });
-    expect(t.payloads("approval.requested")).toEqual([{ visit: 0, approvers: ["ops", "lead"], until_ms: start + 1000 }]);
-    expect(t.payloads("approval.decided")).toEqual([{ visit: 0, decision: "timeout", outcome: "timeout", next: "" }]);
+    expect(t.appends[0]).toStrictEqual({ types: ["approval.requested"], opts: { wake: { atMs: start + 1000 } } });
+    expect(t.payloads("approval.requested")).toStrictEqual([{ visit: 0, approvers: ["ops", "lead"], until_ms: start + 1000 }]);
+    expect(t.payloads("approval.decided")).toStrictEqual([{ visit: 0, decision: "timeout", outcome: "timeout", next: "" }]);
     const routed = host({ signals: [undefined] });
     expect(await runApproval(routed.h, routed.run(() => ""), { ...a, timeout_ms: 1, outcomes: [...a.outcomes, out("timeout", "late")] }, 0)).toEqual({ next: "late", decision: "timeout" });
   });
@@ -210,7 +210,7 @@ describe("an approval", () => {
     expect(t.asked).toEqual([{ name: "approval:ship", until: 5_000_000 }, { name: "approval:ship", until: 5_000_000 }]);
     expect(t.events[0]).toMatchObject({ event: "approval.requested", reason: "journaled" });
     expect(t.payloads("approval.requested")).toHaveLength(1);
-    expect(t.payloads("approval.decided")).toEqual([{ visit: 0, decision: "approved", by: "carol", outcome: "approved", next: "go", signal_seq: 6 }]);
+    expect(t.payloads("approval.decided")).toStrictEqual([{ visit: 0, decision: "approved", by: "carol", outcome: "approved", next: "go", signal_seq: 6 }]);
     const again = await runApproval(t.h, t.run(), a, 0);
     expect(again).toEqual({ next: "go", decision: "approved" });
     expect(t.payloads("approval.decided")).toHaveLength(1);
