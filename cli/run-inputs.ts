@@ -5,6 +5,7 @@ import type { Graph } from "../compiler/build/graph.js";
 import { mismatch, parseType } from "../compiler/decode/types.js";
 import { suggest } from "../compiler/diagnostics/did-you-mean.js";
 import { SourceFile } from "../compiler/diagnostics/source-file.js";
+import { decodeSource } from "../compiler/load/read-source.js";
 import type { Value } from "../compiler/expr/value.js";
 import { evaluate } from "../compiler/expr/eval.js";
 import { parseExpression } from "../compiler/expr/parse.js";
@@ -53,7 +54,13 @@ export function parseVars(graph: Graph, pairs: string[], files: string[], given:
   for (const f of files) {
     let data: unknown;
     try {
-      const text = readFileSync(f, "utf8");
+      // Read as workflow files are: a BOM dropped; UTF-16, NUL bytes or bad UTF-8 refused by name.
+      const read = decodeSource(readFileSync(f), f);
+      if (!read.file) {
+        const d = read.diagnostics[0];
+        throw usage(`--var-file ${d.message}${d.hint ? ` (hint: ${d.hint})` : ""}`);
+      }
+      const text = read.file.text;
       const problem = syntaxProblem(f, text);
       if (problem) throw usage(problem);
       data = exact(parseYaml(text, { intAsBigInt: true }), `--var-file ${f}`);
@@ -82,6 +89,7 @@ export function parseVars(graph: Graph, pairs: string[], files: string[], given:
     if (kind === "number") {
       if (!/^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(raw.trim())) throw usage(`${where}: ${shown} is not a number`);
       v = Number(raw);
+      if (!Number.isFinite(v)) throw usage(`${where}: ${shown} is beyond the largest number (it would be Infinity); declare the variable as a string`);
       if (/^-?\d+$/.test(raw.trim()) && !Number.isSafeInteger(v)) throw usage(`${where}: ${decl?.secret ? "the value" : raw.trim()} is too large to keep exactly as a number (beyond 2^53); declare the variable as a string`);
     } else if (kind === "bool") {
       if (raw !== "true" && raw !== "false") throw usage(`${where}: ${shown} is not true or false`);
@@ -170,11 +178,14 @@ function syntaxProblem(f: string, text: string): string | undefined {
   const json = extname(f).toLowerCase() === ".json";
   const d = (json ? parseJson(file) : parseYamlFile(file)).diagnostics.find((x) => x.severity === "error");
   if (!d) return undefined;
-  const hint = json ? " (hint: a .json var file is strict JSON: no comments, no trailing commas, quoted keys)" : d.hint ? ` (hint: ${d.hint})` : "";
-  return `--var-file ${f}:${d.range.start.line}:${d.range.start.column}: ${d.message}${hint}`;
+  const hint = json && d.code === "syntax_error" ? " (hint: a .json var file is strict JSON: no comments, no trailing commas, quoted keys)" : d.hint ? ` (hint: ${d.hint})` : "";
+  // Node's JSON messages quote the text around the error, line breaks and all: one line here.
+  return `--var-file ${f}:${d.range.start.line}:${d.range.start.column}: ${d.message.replace(/\s*\n\s*/g, " ")}${hint}`;
 }
 
 function exact(v: unknown, from: string): unknown {
+  // 1e400, .inf and .nan parse, but no variable can hold them (the journal would keep null).
+  if (typeof v === "number" && !Number.isFinite(v)) throw usage(`${from}: ${v} is not a finite number; write it as a string`);
   if (typeof v === "bigint") {
     if (v <= BigInt(Number.MAX_SAFE_INTEGER) && v >= BigInt(Number.MIN_SAFE_INTEGER)) return Number(v);
     throw usage(`${from}: ${v} is too large to keep exactly as a number (beyond 2^53); write it as a string`);

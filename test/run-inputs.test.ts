@@ -16,7 +16,7 @@ import { graphOf } from "./engine/graph-of.js";
 const WORKFLOW = `workflow "v" {\n  version = "1"\n  initial_state = "done"\n  target_state = "done"\n}\nvariable "a" { type = number }\nvariable "tags" {\n  type    = list(string)\n  default = []\n}\nstate "done" { terminal = true }\n`;
 
 /** The usage error parseVars throws for a var file holding `text`, as `exit: message`. */
-async function refusal(name: string, text: string): Promise<string> {
+async function refusal(name: string, text: string | Buffer): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), "criteria-varfile-"));
   const file = join(dir, name);
   writeFileSync(file, text);
@@ -55,5 +55,30 @@ describe("--var-file", () => {
   it("a file that holds no mapping, or is missing, says so", async () => {
     expect(await refusal("v.json", "[1, 2]")).toBe("2: --var-file v.json: expected a mapping of variable names to values");
     await expect(async () => parseVars(await graphOf(WORKFLOW), [], ["/nonexistent/v.json"], {}, {})).rejects.toThrow("--var-file /nonexistent/v.json: no such file");
+  });
+
+  it("is read as workflow files are: a BOM dropped; UTF-16 and bad UTF-8 refused by name (found by a second trial)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "criteria-varfile-"));
+    writeFileSync(join(dir, "bom.json"), Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"a": 5}')]));
+    expect({ ...parseVars(await graphOf(WORKFLOW), [], [join(dir, "bom.json")], {}, {}) }).toEqual({ a: 5 });
+    const wide = await refusal("v.json", Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('{"a": 1}', "utf16le")]));
+    expect(wide).toMatch(/^2: --var-file v\.json is UTF-16LE \(little-endian\) text, not UTF-8 \(hint: save the file as UTF-8/);
+    const latin1 = await refusal("v.yaml", Buffer.from([0x74, 0x61, 0x67, 0x3a, 0x20, 0xe9]));
+    expect(latin1).toMatch(/^2: --var-file v\.yaml is not valid UTF-8 \(bad byte 0xe9 at byte 5\)/);
+  });
+
+  it("a number no variable can hold (infinite, not a number) is refused, not journaled as null", async () => {
+    expect(await refusal("v.json", '{"a": 1e400}')).toBe("2: --var-file v.json: Infinity is not a finite number; write it as a string");
+    expect(await refusal("v.yaml", "a: .nan\n")).toBe("2: --var-file v.yaml: NaN is not a finite number; write it as a string");
+    await expect(async () => parseVars(await graphOf(WORKFLOW), ["a=1e400"], [], {}, {})).rejects.toThrow('--var a: "1e400" is beyond the largest number');
+  });
+
+  it("a JSON error's message is one line, and the strict-JSON hint goes with syntax errors only", async () => {
+    const m = await refusal("v.json", '{\n  "s": "abc",\n  "a": nope\n}\n');
+    expect(m).not.toContain("\n");
+    expect(m).toMatch(/^2: --var-file v\.json:\d+:\d+: /);
+    const unknown = await refusal("v.json", '{"zz": 1}');
+    expect(unknown).toMatch(/unknown variable "zz"/);
+    expect(unknown).not.toMatch(/strict JSON/);
   });
 });

@@ -95,13 +95,25 @@ export function decodeSource(bytes: Uint8Array, shown: string): { file?: SourceF
 /**
  * The encoding of text written 16 or 32 bits a character (a Windows editor's "Unicode"),
  * named for the message, or undefined: by its byte order mark, or without one by the
- * NUL half of most characters of its first 32 (ASCII text in UTF-16). Such a file
+ * NUL bytes of most of its first characters (ASCII text in UTF-16 or UTF-32). Such a file
  * holds NUL bytes, and was reported as binary before (found by a new-user trial).
  */
 function wideEncoding(b: Uint8Array): string | undefined {
   if (b[0] === 0xff && b[1] === 0xfe) return b[2] === 0 && b[3] === 0 ? "UTF-32LE (little-endian)" : "UTF-16LE (little-endian)";
   if (b[0] === 0xfe && b[1] === 0xff) return "UTF-16BE (big-endian)";
   if (b[0] === 0 && b[1] === 0 && b[2] === 0xfe && b[3] === 0xff) return "UTF-32BE (big-endian)";
+  // Without a mark: ASCII in UTF-32 is one byte and three NULs a character, in UTF-16 one and one.
+  const n4 = Math.min(b.length - (b.length % 4), 64);
+  if (n4 >= 8) {
+    let le = 0;
+    let be = 0;
+    for (let i = 0; i < n4; i += 4) {
+      if (b[i] !== 0 && b[i + 1] === 0 && b[i + 2] === 0 && b[i + 3] === 0) le++;
+      if (b[i] === 0 && b[i + 1] === 0 && b[i + 2] === 0 && b[i + 3] !== 0) be++;
+    }
+    if (le >= (n4 / 4) * 0.75) return "UTF-32LE (little-endian)";
+    if (be >= (n4 / 4) * 0.75) return "UTF-32BE (big-endian)";
+  }
   const n = Math.min(b.length - (b.length % 2), 64);
   if (n < 4) return undefined;
   let even = 0;
