@@ -9,7 +9,7 @@
  *
  * REPARSE_SEED=n replays or explores another sample (the seed is printed on every run).
  */
-import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { lowerHcl, namedBlockPlace } from "../../compiler/decode/lower-hcl.js";
@@ -17,20 +17,10 @@ import { SourceFile } from "../../compiler/diagnostics/source-file.js";
 import { reparseHcl, type HclPart } from "../../compiler/load/reparse-hcl.js";
 import { parseHcl } from "../../compiler/parse/parse-hcl.js";
 import type { SourceEntry, SourceMap } from "../../compiler/parse/source-map.js";
+import { corpusHclFiles } from "../parse/hcl-files.js";
+import { seededRandom } from "../seeded-random.js";
 
 const REPO = join(import.meta.dirname, "..", "..");
-const SHARED = join(REPO, "..", "shared", "criteria");
-
-function hclFiles(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .sort()
-    .flatMap((n) => {
-      const p = join(dir, n);
-      if (statSync(p).isDirectory()) return n === "node_modules" || n === "dist" || n === "reports" ? [] : hclFiles(p);
-      return /\.c?hcl$/.test(n) ? [p] : [];
-    });
-}
 
 /** The full parse and lowering of `file`: its part, or undefined when it has any diagnostic. */
 async function full(file: SourceFile): Promise<HclPart | undefined> {
@@ -44,28 +34,16 @@ async function full(file: SourceFile): Promise<HclPart | undefined> {
 const entry = (e: SourceEntry) => ({ range: e.range, keyRange: e.keyRange, exprText: e.exprText });
 const mapOf = (m: SourceMap) => [...m].map(([p, e]) => [p, entry(e)]);
 
-/** mulberry32: a small seeded generator, so a failing chain can be replayed. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Pieces an edit inserts: what typing does, and what breaks the structure (quotes, braces, comments, heredocs). */
 const PIECES = ["a", "Z", "_", "1", " ", "\n", '"', "{", "}", "[", "]", "=", "#", "//", "/*", "*/", "${", "%{", "<<EOT\n", "EOT\n", ",", ".", "\\", "é", "🎉", '"x"', "\r\n", 'k = "v"\n', 'outcome "z" { next = "q" }\n', "step", '"\n'];
 
 describe("re-parsing the edited top-level block of an HCL file", () => {
-  const files = [...hclFiles(join(REPO, "examples")), ...hclFiles(join(REPO, "testdata")), ...hclFiles(SHARED)];
+  const files = corpusHclFiles();
   const seed = Number(process.env.REPARSE_SEED ?? 20261201);
 
   it("gives exactly the full parse whenever it answers, over chains of random edits", async () => {
     console.log(`reparse: ${files.length} files, seed ${seed} (REPARSE_SEED=${seed} repeats them)`);
-    const random = generator(seed);
+    const random = seededRandom(seed);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)];
     let answered = 0;
     let eligible = 0;

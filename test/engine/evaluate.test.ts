@@ -14,23 +14,13 @@ import { describe, expect, it } from "vitest";
 import type { GraphExpr } from "../../compiler/build/graph.js";
 import { makeFunctions } from "../../compiler/expr/functions.js";
 import type { Value } from "../../compiler/expr/value.js";
-import { conform, engineFunctions, EvalFailure, evalExpr, evalMap } from "../../engine/run/evaluate.js";
+import { conform, engineFunctions, evalExpr, evalMap } from "../../engine/run/evaluate.js";
 import { iterationItems } from "../../engine/run/iteration-items.js";
+import { failure } from "./eval-failure.js";
 
 const fns = makeFunctions();
 const hcl = (text: string): GraphExpr => ({ kind: "hcl", text, value: `\${${text}}`, at: "w.hcl:3:7" });
 const vars = { var: { x: 2, name: "ci" } } as Record<string, Value>;
-
-/** Runs `f` and returns the EvalFailure it throws. */
-function failure(f: () => unknown): EvalFailure {
-  try {
-    f();
-  } catch (e) {
-    expect(e).toBeInstanceOf(EvalFailure);
-    return e as EvalFailure;
-  }
-  throw new Error("expected an EvalFailure");
-}
 
 describe("evalExpr", () => {
   it("a literal is its value; an HCL expression and a template are evaluated against the namespaces", () => {

@@ -13,8 +13,8 @@ import type { Graph, GraphOutcome } from "../../compiler/build/graph.js";
 import type { Value } from "../../compiler/expr/value.js";
 import { makeFunctions } from "../../compiler/expr/functions.js";
 import { DataStore } from "../../engine/run/data-store.js";
-import { EvalFailure } from "../../engine/run/evaluate.js";
 import { outcomeEffects } from "../../engine/run/outcome-effects.js";
+import { failure } from "./eval-failure.js";
 import { graphOf } from "./graph-of.js";
 
 const fns = makeFunctions();
@@ -23,17 +23,6 @@ const HEAD = `workflow "t" {\n  version = "1"\n  initial_state = "s"\n  target_s
 
 /** The outcome `name` of step `s`. */
 const outcomeOf = (g: Graph, name: string): GraphOutcome => g.steps.find((s) => s.name === "s")!.outcomes.find((o) => o.name === name)!;
-
-/** Runs `f` and returns the EvalFailure it throws. */
-function failure(f: () => unknown): EvalFailure {
-  try {
-    f();
-  } catch (e) {
-    expect(e).toBeInstanceOf(EvalFailure);
-    return e as EvalFailure;
-  }
-  throw new Error("expected an EvalFailure");
-}
 
 describe("data values", () => {
   const decls = (g: Graph) => g.data ?? [];

@@ -21,7 +21,7 @@
  *
  * HCL_DIFF_SEED=n and HCL_DIFF_SCALE=k explore other and larger generated samples.
  */
-import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -31,20 +31,9 @@ import { scanHcl } from "./oracle/hcl-scan.js";
 import { parseHclNative, type HclParseResult } from "../../compiler/parse/hcl/index.js";
 import { childPointer } from "../../compiler/parse/source-map.js";
 import { hcl2jsonOracle } from "./hcl2json-oracle.js";
+import { corpusHclFiles } from "./hcl-files.js";
 
 const REPO = join(import.meta.dirname, "..", "..");
-const SHARED = join(REPO, "..", "shared", "criteria");
-
-function hclFiles(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .sort()
-    .flatMap((n) => {
-      const p = join(dir, n);
-      if (statSync(p).isDirectory()) return n === "node_modules" || n === "dist" ? [] : hclFiles(p);
-      return /\.c?hcl$/.test(n) ? [p] : [];
-    });
-}
 
 type Reference = { accept: true; value: unknown } | { accept: false; error: string };
 
@@ -188,7 +177,7 @@ async function compare(text: string, name = "x.hcl"): Promise<{ problem?: string
   return { accepted: true };
 }
 
-const files = [...hclFiles(join(REPO, "examples")), ...hclFiles(join(REPO, "testdata")), ...hclFiles(SHARED)];
+const files = corpusHclFiles();
 
 describe("native HCL parser vs hcl2json + scanHcl: files", () => {
   it("finds the repository's files", () => {

@@ -16,6 +16,7 @@ import type { JournalEntry } from "../../../engine/journal/entry.js";
 import { PostgresJournal } from "../../../engine/journal/postgres-journal.js";
 import { temp } from "../../pipeline/helpers.js";
 import { useCluster } from "../journal/postgres-cluster.js";
+import { seededRandom } from "../../seeded-random.js";
 import { chaos, startWorker, stopWorker, until, type WorkerProcess } from "./helpers.js";
 
 const { skip, cluster } = useCluster();
@@ -24,18 +25,6 @@ const RUNS = 50;
 const WORKERS = 3;
 const TTL_MS = 1500;
 const OUTPUTS = { summary: "ready\n/a,b,c/s/all-done\n" };
-
-/** A small seeded generator (mulberry32): the seed is printed, so a failing schedule can be replayed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** How many live leases each worker process holds, by pid (the owner token is `host:pid:random`). */
 async function leasesByPid(url: string): Promise<Map<number, number>> {
@@ -61,7 +50,7 @@ describe.skipIf(skip !== undefined)("workers under chaos", () => {
   it(`${RUNS} runs, ${WORKERS} workers, SIGKILL and SIGSTOP: every run ends as pinned, every effect confirmed once`, async () => {
     const seed = Number(process.env.CHAOS_SEED ?? Date.now() % 100_000);
     console.log(`chaos seed ${seed} (CHAOS_SEED=${seed} replays the schedule)`);
-    const random = prng(seed);
+    const random = seededRandom(seed);
     const url = await cluster().freshDatabase();
     const dir = temp("criteria-chaos-");
     const ledger = join(dir, "ledger");
