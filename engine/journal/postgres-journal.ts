@@ -162,8 +162,12 @@ export class PostgresJournal implements Journal {
     // flights); graphile-worker gets plain ones, made on first use (`connections`).
     const pools = (pipeline: boolean) => {
       const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 4, types, connectionTimeoutMillis: 10_000, pipeline });
-      // An idle client's error (the server restarted) must not crash the process: the next query reports it.
+      // A lost connection must not end the process. The pool listens to its idle clients'
+      // errors only; a client in use emits its error as well as failing its queries, and an
+      // 'error' event nobody listens to is thrown (found by CI: a worker died in an outage).
+      // Its queries, or the next ones, report the loss; the pool drops the client on release.
       pool.on("error", () => undefined);
+      pool.on("connect", (client) => client.on("error", () => undefined));
       return pool;
     };
     const pool = pools(true);

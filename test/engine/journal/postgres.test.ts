@@ -4,8 +4,11 @@
  * the URL's password hidden, a database without a journal, pipelined appends that keep
  * nothing of a refused flight.
  */
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import pg from "pg";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { JournalOpenError, JournalWriteError } from "../../../engine/journal/errors.js";
 import { PostgresJournal } from "../../../engine/journal/postgres-journal.js";
 import { prepareQueue } from "../../../engine/worker/worker.js";
@@ -110,6 +113,41 @@ describe.skipIf(skip !== undefined)("PostgreSQL journal", () => {
       expect(withoutPassword("postgres:criteria:TopSecret4@127.0.0.1/x")).not.toContain("TopSecret4");
       expect(withoutPassword("not a url")).toBe("(not a URL)");
     });
+  });
+
+  describe("PostgreSQL journal: a lost server", () => {
+    it("connections in use when the server goes away fail their queries; the process lives on and appends again once it is back (found by CI: a worker died of an unhandled 'error' event in an outage)", async () => {
+      // A real process: an unhandled 'error' event ends it, which a test in this process could not observe.
+      const url = await cluster().freshDatabase();
+      const journalModule = pathToFileURL(join(process.cwd(), "dist/engine/journal/postgres-journal.js")).href;
+      const script = `
+        const { PostgresJournal } = await import(${JSON.stringify(journalModule)});
+        const j = await PostgresJournal.open(process.env.URL, { stateDir: "/nonexistent", poolSize: 3 });
+        const e = { run_id: "r", step_id: "", attempt: 0, entry_type: "signal.received", at_ms: 1, payload: { name: "go" } };
+        const held = await j.connections.connect(); // a queue connection checked out, between queries
+        let failed = 0;
+        const appending = async () => { for (;;) { try { await j.append("r", [e]); } catch { failed++; return; } } };
+        const loops = [appending(), appending(), appending()];
+        console.log("appending");
+        await Promise.all(loops);
+        held.release();
+        for (let i = 0; ; i++) {
+          try { await j.append("r", [e]); break; } catch (err) { if (i > 100) throw err; await new Promise((r) => setTimeout(r, 200)); }
+        }
+        console.log("appended again after " + failed + " failures");
+        await j.close();
+      `;
+      const child = spawn(process.execPath, ["--input-type=module", "-e", script], { env: { ...process.env, URL: url }, stdio: ["ignore", "pipe", "pipe"] });
+      let out = "";
+      child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+      child.stderr.on("data", (d: Buffer) => (out += d.toString()));
+      const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+      await vi.waitFor(() => expect(out).toContain("appending"), { timeout: 20_000, interval: 50 });
+      await cluster().outage(1000);
+      expect(await exited, out).toBe(0);
+      expect(out).toMatch(/appended again after 3 failures/);
+      expect(out).not.toMatch(/Unhandled 'error'|^\s+at /m);
+    }, 60_000);
   });
 
   describe("PostgreSQL journal: pipelined appends", () => {
