@@ -29,8 +29,8 @@ interface HostOptions {
   pollMs?: number;
   /** Entries other runs journal, read by the refresh of that number (1 = the first refresh). */
   arrivals?: Map<number, NewEntry[]>;
-  /** An append that fails with this error (any). */
-  failAppend?: Error;
+  /** An append that takes a message fails with this error. */
+  failTaking?: Error;
   /** Aborts the run's signal during the sleep of that number (1 = the first). */
   abortInSleep?: number;
 }
@@ -68,7 +68,7 @@ function host(opts: HostOptions = {}) {
     signal: controller.signal,
     interrupted: () => new Error("interrupted"),
     append: async (entries, o) => {
-      if (opts.failAppend) throw opts.failAppend;
+      if (opts.failTaking && o?.takes) throw opts.failTaking;
       if (o?.takes && taken.has(o.takes.id)) throw new MessageTakenError(o.takes.id);
       appends.push({ types: entries.map((e) => e.entry_type), ...(o ? { opts: o } : {}) });
       return write(entries);
@@ -159,6 +159,7 @@ describe("channelOp: a channel step's evaluated input", () => {
     expect(fails({ post: { from: 7, to: "y" } })).toBe('w.hcl:3:5: channel "c": from = 7 is not a participant (x, y)');
     expect(fails({ recv: { as: "y", from: "w", timeout: "1s" } })).toBe('w.hcl:3:5: channel "c": from = "w" is not a participant (x, y)');
     expect(fails({ recv: { as: ["x", "y"], timeout: "1s" } })).toBe('w.hcl:3:5: channel "c": as = ["x","y"] is not a participant (x, y)');
+    expect(fails({ recv: { as: "q".repeat(100), timeout: "1s" } })).toBe(`w.hcl:3:5: channel "c": as = "${"q".repeat(59)} is not a participant (x, y)`);
   });
 
   it("refuses a message over 256 KiB of JSON, and takes one of exactly that", () => {
@@ -250,11 +251,26 @@ describe("a receive step", () => {
     expect(t.waitingCounts).toStrictEqual([1, 0]);
   });
 
-  it("a failed commit of a message already there is the step's failure, not a wait", async () => {
-    const t = host({ failAppend: new JournalWriteError("disk full") });
-    t.write([posted("m1", "x", "y")]);
-    await expect(runChannelStep(t.h, attempt(recv("y", 1000)))).rejects.toBeInstanceOf(JournalWriteError);
-    expect(t.slept).toStrictEqual([]);
+  it("a failed commit of a message already there, or of one that came while it waited, is the step's failure", async () => {
+    const there = host({ failTaking: new JournalWriteError("disk full") });
+    there.write([posted("m1", "x", "y")]);
+    await expect(runChannelStep(there.h, attempt(recv("y", 1000)))).rejects.toBeInstanceOf(JournalWriteError);
+    expect(there.appends).toStrictEqual([]);
+    expect(there.slept).toStrictEqual([]);
+
+    const came = host({ failTaking: new JournalWriteError("disk full"), busy: [true], arrivals: new Map([[1, [posted("m1", "x", "y")]]]) });
+    await expect(runChannelStep(came.h, attempt(recv("y", 1000)))).rejects.toBeInstanceOf(JournalWriteError);
+    expect(came.appends.map((a) => a.types)).toStrictEqual([["step.attempt.started", "effect.recorded"]]);
+    expect(came.slept).toStrictEqual([100]);
+    expect(came.waitingCounts).toStrictEqual([1, 0]);
+  });
+
+  it("a message that came while it waited and another process's receive took first: it takes the next one", async () => {
+    const t = host({ takenElsewhere: ["m1"], busy: [true], arrivals: new Map([[1, [posted("m1", "x", "y"), posted("m2", "x", "y")]]]) });
+    const r = await runChannelStep(t.h, attempt(recv("y", 1000)));
+    expect(r.output.id).toBe("m2");
+    expect(t.appends.at(-1)).toStrictEqual({ types: ["effect.confirmed"], opts: { takes: { id: "m2", after: 4 }, sync: false } });
+    expect(t.slept).toStrictEqual([100]);
   });
 
   it("waits for a message posted later, reading the journal again every poll, while others of its run are busy", async () => {
