@@ -3,7 +3,8 @@
 // mutant; a mutant no test kills is a test that would not fail when the code is wrong.
 // Incremental: results are kept in reports/stryker-incremental.json, so a re-run after
 // a change tests only the mutants of what changed. MUTATE=path,... narrows the run
-// (e.g. MUTATE=compiler/check make mutation).
+// (e.g. MUTATE=compiler/check make mutation); a file may carry a line range, Stryker's
+// own syntax, to measure a large file in parts (MUTATE=engine/run/runner.ts:1-400).
 // The TypeScript checker is not used: it needs TypeScript's JavaScript API, which
 // TypeScript 7 (the compiler this project builds with) no longer has; a mutant that
 // does not type-check is run like any other (and usually killed by a failing test).
@@ -13,7 +14,7 @@ const modules = (process.env.MUTATE ?? "compiler/check,compiler/resolve,compiler
 export default {
   testRunner: "vitest",
   vitest: { configFile: "vitest.mutation.config.ts" },
-  mutate: modules.map((m) => (m.endsWith(".ts") ? m : `${m}/**/*.ts`)),
+  mutate: modules.map((m) => (/\.ts(:\d+-\d+)?$/.test(m) ? m : `${m}/**/*.ts`)),
   coverageAnalysis: "perTest",
   incremental: true,
   incrementalFile: "reports/stryker-incremental.json",
