@@ -214,3 +214,57 @@ states:
     expect(items.map((i) => i.label)).toEqual(["reviewer"]);
   });
 });
+
+describe("criteria lsp (a split module)", () => {
+  /** examples/multi_file copied to `name`: one workflow over three files, the header in workflow.hcl. */
+  const copy = (name: string) => {
+    const to = join(dir, name);
+    mkdirSync(to, { recursive: true });
+    for (const f of ["agents.hcl", "steps.hcl", "workflow.hcl"]) writeFileSync(join(to, f), readFileSync(join(repo, "examples", "multi_file", f), "utf8"));
+    return to;
+  };
+  const openIn = async (folder: string, name: string): Promise<{ uri: string; text: string }> => {
+    const text = readFileSync(join(folder, name), "utf8");
+    const uri = pathToFileURL(join(folder, name)).href;
+    await conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: "hcl", version: ++version, text } });
+    return { uri, text };
+  };
+
+  it("a file of it is compiled with its module: no error for what a sibling declares, and an unsaved typo in one file reported where validate of the directory puts it (found writing the notes: the header file showed every step as unknown)", async () => {
+    const folder = copy("split");
+    const header = await openIn(folder, "workflow.hcl");
+    expect(await nth(header.uri, 1)).toEqual([]);
+    const steps = await openIn(folder, "steps.hcl");
+    expect(await nth(steps.uri, 1)).toEqual([]);
+    const typo = steps.text.replace('outcome "done"    { next = "ci" }', 'outcome "done"    { next = "cii" }');
+    expect(typo).not.toBe(steps.text);
+    await conn.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri: steps.uri, version: ++version }, contentChanges: [{ text: typo }] });
+    const got = await nth(steps.uri, 2);
+    // validate of the directory with the same text.
+    const saved = copy("split-saved");
+    writeFileSync(join(saved, "steps.hcl"), typo);
+    const want = (await compile(saved)).diagnostics.filter((d) => d.range.file.endsWith("steps.hcl"));
+    expect(want[0].code).toBe("unknown_node");
+    expect(got.map((d) => [d.code, d.range.start.line + 1, d.range.start.character + 1, d.message.split("\n")[0]])).toEqual(want.map((d) => [d.code, d.range.start.line, d.range.start.utf16Column, d.message]));
+  });
+
+  it("a workflow with its body file beside it is compiled alone (the directory would be refused: module_overlap)", async () => {
+    const folder = join(dir, "with-body");
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, "main.hcl"), 'workflow {\n  name          = "w"\n  version       = "1"\n  initial_state = "go"\n  target_state  = "done"\n}\nstep "go" {\n  workflow_file = "./body.hcl"\n  outcome "success" { next = state.done }\n}\nstate "done" { terminal = true }\n');
+    writeFileSync(join(folder, "body.hcl"), 'adapter "noop" "x" {}\nstep "leaf" {\n  target = adapter.noop.x\n  outcome "success" { next = state.fin }\n}\nstate "fin" { terminal = true }\n');
+    expect((await compile(join(folder, "main.hcl"))).diagnostics).toEqual([]);
+    expect((await compile(folder)).diagnostics.map((d) => d.code)).toContain("module_overlap");
+    const main = await openIn(folder, "main.hcl");
+    expect(await nth(main.uri, 1)).toEqual([]);
+  });
+
+  it("whole workflows side by side in one directory are each compiled alone", async () => {
+    const folder = join(dir, "side-by-side");
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, "one.hcl"), HCL);
+    writeFileSync(join(folder, "two.hcl"), HCL);
+    const one = await openIn(folder, "one.hcl");
+    expect(await nth(one.uri, 1)).toEqual([]);
+  });
+});
