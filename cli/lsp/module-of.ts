@@ -11,8 +11,9 @@ const HEADER = /^workflow(?:\s+"[^"\n]*")?\s*\{/m;
  * sibling file is not "unknown" there): the file's directory when it is a split module —
  * two or more `.hcl`/`.chcl` files, exactly one holding the `workflow` header and at least
  * one holding none (the Go tool's reference, v0.5.7 docs/workflow.md, Directory mode: a
- * file path of a split module stands for its directory); the file itself otherwise (a whole workflow beside others, bodies among bodies, YAML and JSON).
- * `criteria validate FILE` still reads the file alone (docs/language.md, Files and modules).
+ * file path of a split module stands for its directory); the file itself otherwise (a
+ * whole workflow beside others, bodies among bodies, YAML and JSON). `criteria validate
+ * FILE` still reads the file alone (docs/language.md, Files and modules).
  * @param file an absolute path
  * @param textOf a file's text (an open document's unsaved one), or undefined to read it from disk
  * @returns an absolute path: `file` or its directory
