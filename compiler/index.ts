@@ -13,6 +13,7 @@ import { sortDiagnostics } from "./diagnostics/sort.js";
 import { SourceFile } from "./diagnostics/source-file.js";
 import { loadModules, type Module, type ModuleSet } from "./load/load-modules.js";
 import { callOrder } from "./load/call-order.js";
+import { splitModuleOf } from "./load/split-module.js";
 import { useGraph, type UseGraph } from "./load/use-graph.js";
 import { addHeaderAgents } from "./resolve/header-agents.js";
 import { moduleInterface, type ModuleInterface } from "./resolve/module-interface.js";
@@ -83,7 +84,8 @@ export interface Unit {
 
 /**
  * Compiles a workflow file or directory and every module it reaches: load → parse →
- * decode → resolve → check → build (docs/architecture.md, The compiler; docs/language.md, Composition). Modules are
+ * decode → resolve → check → build (docs/architecture.md, The compiler; docs/language.md, Composition).
+ * A file of a split module (compiler/load/split-module.ts) is compiled as its directory. Modules are
  * compiled apart, callees first, and see each other only through their interfaces;
  * the root graph carries every called module's graph once. Never throws for user
  * input: every problem is a positioned diagnostic, sorted and de-duplicated here,
@@ -92,9 +94,22 @@ export interface Unit {
  */
 export async function compile(path: string, opts: CompileOptions = {}): Promise<Compilation> {
   const cwd = opts.cwd ?? process.cwd();
+  // One file of a split module stands for its directory; unless the directory's files are
+  // named by the file's own workflow_file or use edges (module_overlap): then the file is a
+  // workflow with its bodies beside it, compiled alone.
+  const split = splitModuleOf(resolvePath(cwd, path), (p) => opts.overlay?.get(p));
+  if (split !== undefined) {
+    const whole = await compileAt(path, split, cwd, opts);
+    if (!whole.diagnostics.some((d) => d.code === "module_overlap")) return whole;
+  }
+  return compileAt(path, path, cwd, opts);
+}
+
+/** {@link compile} of `target` (PATH, or the directory it stands for), reported as PATH. */
+async function compileAt(path: string, target: string, cwd: string, opts: CompileOptions): Promise<Compilation> {
   const result: Compilation = { path, files: [], diagnostics: [], sources: new Map() };
   try {
-    await run(path, cwd, opts, result);
+    await run(target, cwd, opts, result);
   } catch (e) {
     const at = new SourceFile(path, "").range(0);
     result.diagnostics.push(diag("internal_error", at, `internal error: ${(e as Error)?.message ?? String(e)}`, { hint: "this is a bug in criteria; please report it with the input file" }));

@@ -16,7 +16,6 @@ import type { Diagnostic } from "../../compiler/diagnostics/diagnostic.js";
 import type { Range } from "../../compiler/diagnostics/range.js";
 import { compile, type Compilation, type UnitCache } from "../../compiler/index.js";
 import type { ParseCache } from "../../compiler/load/read-module.js";
-import { moduleOf } from "./module-of.js";
 import { blocksAt, fieldDoc, fieldsIn, type FieldDoc } from "./hcl-fields.js";
 import { declarationOf, KIND, namesAfter, outline, type Declaration } from "./outline.js";
 
@@ -26,7 +25,7 @@ import { declarationOf, KIND, namesAfter, outline, type Declaration } from "./ou
  * - diagnostics on open and on every change, the same codes, messages and positions as
  *   `criteria validate` (unsaved text is compiled: the open documents overlay the files,
  *   so a change to a subworkflow's file shows in its callers; a file of a split module is
- *   compiled with its module, cli/lsp/module-of.ts);
+ *   compiled with its module, as compile() does);
  * - go to definition of targets, agents, adapters, variables, locals, channels,
  *   subworkflows, `steps.<name>` and node names (`next`);
  * - completion of the names in scope after `agent.`, `adapter.`, `var.`, `local.`,
@@ -68,13 +67,7 @@ export function serveLanguage(connection: Connection): void {
     const path = fileURLToPath(doc.uri);
     const overlay = new Map(documents.all().map((d) => [fileURLToPath(d.uri), d.getText()]));
     const version = doc.version;
-    const options = { cwd, overlay, parseCache, unitCache };
-    // One file of a split module is compiled as the module; unless the directory's files
-    // are named by the file's workflow_file or use edges (module_overlap): then it is a
-    // workflow with its bodies beside it, compiled alone.
-    const target = moduleOf(path, (p) => overlay.get(p));
-    let c = await compile(target, options);
-    if (target !== path && c.diagnostics.some((d) => d.code === "module_overlap")) c = await compile(path, options);
+    const c = await compile(path, { cwd, overlay, parseCache, unitCache });
     // A newer change is being compiled: this result is stale.
     if (documents.get(doc.uri)?.version !== version) return;
     compiled.set(doc.uri, c);

@@ -1,0 +1,57 @@
+import { readFileSync, statSync } from "node:fs";
+import { dirname, extname } from "node:path";
+import { MAX_FILE_BYTES } from "./read-source.js";
+import { workflowFiles } from "./workflow-files.js";
+
+/** A `workflow` header block at the start of a line (HCL: `workflow {` or `workflow "name" {`). */
+const HEADER = /^workflow(?:\s+"[^"\n]*")?\s*\{/m;
+
+/** A top-level block of a workflow's content at the start of a line (`step "x" {`, `locals {`...). */
+const CONTENT = /^(?:step|state|adapter|agent|variable|locals?|output|wait|approval|branch|switch|subworkflow|channel|policy|permissions|environment|shared_variable|data)\s*(?:"[^"\n]*"\s*)*\{/m;
+
+/**
+ * The directory a workflow file stands for when it is one file of a split module (the Go
+ * tool's reference, v0.5.7 docs/workflow.md, Directory mode: a file path of a split module
+ * is equivalent to its directory, so `criteria apply wf/workflow.hcl` runs the module):
+ * the file's directory holds two or more `.hcl`/`.chcl` files, exactly one of them holds
+ * the `workflow` header and at least one holds none and declares something (a step, a
+ * state, an adapter...). Undefined otherwise: a whole workflow beside others (two headers
+ * or more), bodies among bodies (none), a workflow beside a file of comments, YAML and JSON
+ * files, directories. Files are read until a second header is found, the given file
+ * first; a file over the size limit, or unreadable, makes the answer undefined.
+ * @param file an absolute path
+ * @param textOf a file's text when it is not the one on disk (an editor's unsaved text), else undefined
+ * @returns the directory's absolute path, or undefined
+ */
+export function splitModuleOf(file: string, textOf: (path: string) => string | undefined = () => undefined): string | undefined {
+  if (!isHcl(file)) return undefined;
+  const dir = dirname(file);
+  const found = workflowFiles(dir);
+  if (found.kind !== "dir") return undefined;
+  const hcl = found.files.filter(isHcl);
+  if (hcl.length < 2 || !hcl.includes(file)) return undefined;
+  let headers = 0;
+  let content = false;
+  for (const f of [file, ...hcl.filter((f) => f !== file)]) {
+    const text = textOf(f) ?? readText(f);
+    if (text === undefined) return undefined;
+    if (HEADER.test(text)) {
+      if (++headers > 1) return undefined;
+    } else if (CONTENT.test(text)) content = true;
+  }
+  return headers === 1 && content ? dir : undefined;
+}
+
+function isHcl(path: string): boolean {
+  const ext = extname(path).toLowerCase();
+  return ext === ".hcl" || ext === ".chcl";
+}
+
+function readText(path: string): string | undefined {
+  try {
+    if (statSync(path).size > MAX_FILE_BYTES) return undefined;
+    return readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
+}

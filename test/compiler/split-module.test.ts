@@ -1,0 +1,99 @@
+/**
+ * A file of a split module stands for its directory (compiler/load/split-module.ts; the Go
+ * tool's reference, v0.5.7 docs/workflow.md, Directory mode): `criteria apply
+ * wf/workflow.hcl` runs the module whose one header is in that file and whose steps are in
+ * its siblings. What is not a split module is still compiled alone: whole workflows side by
+ * side, a workflow with its body files beside it, bodies among bodies, YAML files.
+ */
+import { cpSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { compile } from "../../compiler/index.js";
+import { MAX_FILE_BYTES } from "../../compiler/load/read-source.js";
+import { splitModuleOf } from "../../compiler/load/split-module.js";
+import { repo } from "../pipeline/helpers.js";
+
+const HEADER = 'workflow {\n  name          = "w"\n  version       = "1"\n  initial_state = "go"\n  target_state  = "done"\n}\n';
+const STEPS = 'adapter "noop" "x" {}\nstep "go" {\n  target = adapter.noop.x\n  outcome "success" { next = state.done }\n}\nstate "done" { terminal = true }\n';
+
+/** A fresh directory with `files` (name → text). */
+function folder(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), "criteria-split-"));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  return dir;
+}
+
+const nodes = (c: Awaited<ReturnType<typeof compile>>) => [...(c.graph?.steps ?? []), ...(c.graph?.states ?? [])].map((n) => n.name).sort();
+
+describe("a file of a split module", () => {
+  it("compiles as its directory, whichever of its files is named: the same graph, no error for what a sibling declares", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "criteria-split-"));
+    cpSync(join(repo, "examples", "multi_file"), dir, { recursive: true });
+    const whole = await compile(dir);
+    expect(whole.diagnostics).toEqual([]);
+    for (const f of ["workflow.hcl", "steps.hcl", "agents.hcl"]) {
+      const c = await compile(join(dir, f));
+      expect(c.diagnostics, f).toEqual([]);
+      expect(c.path).toBe(join(dir, f));
+      expect(c.files).toEqual(whole.files);
+      expect(nodes(c)).toEqual(nodes(whole));
+      expect(nodes(c).length).toBeGreaterThan(3);
+    }
+  });
+
+  it("reports a sibling's error at the sibling's position", async () => {
+    const dir = folder({ "main.hcl": HEADER, "steps.hcl": STEPS.replace("state.done", "state.dnoe") });
+    const c = await compile(join(dir, "main.hcl"), { cwd: dir });
+    expect(c.diagnostics.map((d) => [d.code, d.range.file, d.range.start.line])).toEqual([
+      ["unknown_node", "steps.hcl", 4],
+      ["unreachable_node", "steps.hcl", 6],
+    ]);
+  });
+
+  it("is decided on an editor's unsaved text: a header typed into the second file makes two whole workflows", () => {
+    const dir = folder({ "main.hcl": HEADER, "steps.hcl": STEPS });
+    expect(splitModuleOf(join(dir, "main.hcl"))).toBe(dir);
+    expect(splitModuleOf(join(dir, "steps.hcl"))).toBe(dir);
+    const overlay = new Map([[join(dir, "steps.hcl"), HEADER + STEPS]]);
+    expect(splitModuleOf(join(dir, "main.hcl"), (p) => overlay.get(p))).toBeUndefined();
+  });
+});
+
+describe("not a split module: compiled alone, as before", () => {
+  it("whole workflows side by side", async () => {
+    const dir = folder({ "a.hcl": HEADER + STEPS, "b.hcl": HEADER + STEPS });
+    expect(splitModuleOf(join(dir, "a.hcl"))).toBeUndefined();
+    expect((await compile(join(dir, "a.hcl"))).diagnostics).toEqual([]);
+    expect((await compile(dir)).diagnostics.map((d) => d.code)).toContain("duplicate_block");
+  });
+
+  it("a workflow with its body file beside it (the directory would be refused: module_overlap)", async () => {
+    const main = HEADER + 'step "go" {\n  workflow_file = "./body.hcl"\n  outcome "success" { next = state.done }\n}\nstate "done" { terminal = true }\n';
+    const body = 'adapter "noop" "x" {}\nstep "leaf" {\n  target = adapter.noop.x\n  outcome "success" { next = state.fin }\n}\nstate "fin" { terminal = true }\n';
+    const dir = folder({ "main.hcl": main, "body.hcl": body });
+    expect(splitModuleOf(join(dir, "main.hcl"))).toBe(dir);
+    expect((await compile(dir)).diagnostics.map((d) => d.code)).toContain("module_overlap");
+    const c = await compile(join(dir, "main.hcl"));
+    expect(c.diagnostics).toEqual([]);
+    expect(c.files).toEqual([join(dir, "main.hcl")]);
+  });
+
+  it("a workflow beside a file of comments or one over the size limit (found by the limits test: its 3 MiB workflow was merged with a 4 MiB comment)", async () => {
+    const dir = folder({ "main.hcl": HEADER + STEPS, "notes.hcl": "# step \"go\" {\n" });
+    expect(splitModuleOf(join(dir, "main.hcl"))).toBeUndefined();
+    writeFileSync(join(dir, "big.hcl"), `step "x" {}\n# ${"x".repeat(MAX_FILE_BYTES)}\n`);
+    expect(splitModuleOf(join(dir, "main.hcl"))).toBeUndefined();
+    expect((await compile(join(dir, "main.hcl"))).diagnostics).toEqual([]);
+  });
+
+  it("bodies among bodies, a lone file, a YAML file, a directory", async () => {
+    const dir = folder({ "b1.hcl": STEPS, "b2.hcl": STEPS, "w.yaml": "workflow: {}\n" });
+    expect(splitModuleOf(join(dir, "b1.hcl"))).toBeUndefined();
+    expect((await compile(join(dir, "b1.hcl"))).diagnostics[0].message).toBe("no workflow header");
+    expect(splitModuleOf(join(dir, "w.yaml"))).toBeUndefined();
+    expect(splitModuleOf(dir)).toBeUndefined();
+    const lone = folder({ "only.hcl": STEPS });
+    expect(splitModuleOf(join(lone, "only.hcl"))).toBeUndefined();
+  });
+});
