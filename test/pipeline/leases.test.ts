@@ -30,15 +30,17 @@ describe("leases (item 2)", () => {
     // On "runner-a": the process kills itself after its first journal entry, holding the lease.
     const a = spawnSync("unshare", ["-u", "sh", "-c", `hostname runner-a && exec "${process.execPath}" "${bin}" apply "${wf}" --state-dir "${state}" --run-id r -o json`], {
       encoding: "utf8",
-      env: { ...process.env, CI: "", CRITERIA_FAULT_KILL_AFTER_SEQ: "2", CRITERIA_LEASE_TTL_MS: "1500" },
+      env: { ...process.env, CI: "", CRITERIA_FAULT_KILL_AFTER_SEQ: "2", CRITERIA_LEASE_TTL_MS: "4000" },
     });
     expect(a.signal ?? a.status, a.stderr).toBe("SIGKILL");
     // At once: runner-a's lease is still running; this host cannot tell whether it is alive.
+    // (A TTL of 4 s: with 1.5 s, a loaded machine started this resume after the lease ended.)
     const early = cli(["resume", "r", "--state-dir", state]);
-    expect(early.status).toBe(1);
-    expect(early.stderr).toMatch(/run r is being executed by process \d+ on runner-a, whose lease runs until .* unless it renews it; refusing to run it twice/);
+    expect(early.status, early.stderr).toBe(1);
+    const until = early.stderr.match(/run r is being executed by process \d+ on runner-a, whose lease runs until (\S+) unless it renews it; refusing to run it twice/);
+    expect(until, early.stderr).not.toBeNull();
     // After the lease expires, anyone may take it over: the run completes here.
-    spawnSync("sleep", ["1.6"]);
+    spawnSync("sleep", [String(Math.max(0, Date.parse(until![1]) - Date.now() + 100) / 1000)]);
     const later = cli(["resume", "r", "--state-dir", state, "-o", "json"]);
     expect(later.status, later.stderr).toBe(0);
     expect(later.stdout).toMatch(/took over run r from process \d+ on runner-a, whose lease expired at/);
