@@ -19,7 +19,7 @@ import { adapterFor } from "../../engine/adapters/registry.js";
 import type { JournalEntry, NewEntry } from "../../engine/journal/entry.js";
 import { JournalWriteError, RunLockedError, SqliteJournal } from "../../engine/journal/sqlite-journal.js";
 import type { RunEvent } from "../../engine/run/events.js";
-import { RunInterrupted, Runner, type RunnerOptions } from "../../engine/run/runner.js";
+import { RunInterrupted, Runner, RunRefused, type RunnerOptions } from "../../engine/run/runner.js";
 import { deliverSignal } from "../../engine/run/signals.js";
 
 function setup(extra: Partial<RunnerOptions> = {}) {
@@ -545,6 +545,48 @@ step "a" {
     const s = setup();
     await s.runner.start(g, { who: "ann" } as Record<string, Value>, "r");
     expect((await s.entries("r")).find((e): e is JournalEntry<"step.completed"> => e.entry_type === "step.completed")?.payload.output).toEqual({ hi: "hello ann" });
+  });
+
+  it("a value of the wrong type refuses the run, naming the variable, before anything is journaled", async () => {
+    const g = await graphOf(`${HEAD("a")}
+variable "n" { type = "number" }
+step "a" {
+  adapter = "noop"
+  input { v = var.n + 1 }
+  outcome "success" { next = "done" }
+}`);
+    const s = setup();
+    const err = await s.runner.start(g, { n: "many" } as Record<string, Value>, "r").catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RunRefused);
+    expect((err as Error).message).toMatch(/^input "n": /);
+    expect(await s.entries("r")).toEqual([]);
+    await s.runner.start(g, { n: "12" } as Record<string, Value>, "r2");
+    // A string that is a number is converted, as the type says.
+    expect((await s.entries("r2")).find((e): e is JournalEntry<"step.completed"> => e.entry_type === "step.completed")?.payload.output).toEqual({ v: 13 });
+  });
+});
+
+describe("step events", () => {
+  it("carry a step's output whole up to 8 KiB of JSON, and only its size above (the journal keeps all of it)", async () => {
+    const sized = (bytes: number) => "x".repeat(bytes - '{"s":""}'.length);
+    const c = counting((req) => ({ outcome: "success", output: { s: sized(req.step === "a" ? 8192 : 8193) }, reason: "ok" }));
+    const g = await graphOf(`${HEAD("a")}
+adapter "count" "c" {}
+step "a" {
+  target = adapter.count.c
+  outcome "success" { next = "b" }
+}
+step "b" {
+  target = adapter.count.c
+  outcome "success" { next = "done" }
+}`);
+    const s = setup({ adapterFor: c.adapterFor });
+    await s.runner.start(g, {}, "r");
+    const done = s.events.filter((e): e is Extract<RunEvent, { event: "step.completed" }> => e.event === "step.completed");
+    expect(done.map((e) => ("output" in e ? JSON.stringify(e.output).length : -1))).toEqual([8192, -1]);
+    expect(done.map((e) => ("output_bytes" in e ? e.output_bytes : -1))).toEqual([-1, 8193]);
+    const completed = (await s.entries("r")).filter((e): e is JournalEntry<"step.completed"> => e.entry_type === "step.completed");
+    expect(completed.map((e) => JSON.stringify(e.payload.output).length)).toEqual([8192, 8193]);
   });
 });
 
