@@ -48,10 +48,11 @@ export function renderEvent(e: RunEvent, startMs: number): string | undefined {
   }
 }
 
+/** Elapsed time as `mm:ss.t`, rounded to the tenth first (59.96 s is `01:00.0`, not `00:60.0`: found by a new-user trial). */
 function fmtElapsed(ms: number): string {
-  const s = Math.max(0, ms) / 1000;
-  const m = Math.floor(s / 60);
-  return `${String(m).padStart(2, "0")}:${(s - m * 60).toFixed(1).padStart(4, "0")}`;
+  const tenths = Math.round(Math.max(0, ms) / 100);
+  const m = Math.floor(tenths / 600);
+  return `${String(m).padStart(2, "0")}:${((tenths - m * 600) / 10).toFixed(1).padStart(4, "0")}`;
 }
 
 /**

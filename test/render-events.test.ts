@@ -1,0 +1,29 @@
+/** The terminal's progress lines and journal timeline (cli/render-events.ts): their elapsed-time stamps. */
+import { describe, expect, it } from "vitest";
+import type { JournalEntry } from "../engine/journal/entry.js";
+import { renderEntry, renderEvent } from "../cli/render-events.js";
+
+describe("elapsed time stamps", () => {
+  const stamp = (ms: number) => renderEvent({ event: "run.started", run_id: "r", workflow: "w", at_ms: 1_000 + ms }, 1_000)?.slice(0, 9);
+
+  it("round to the tenth before carrying into minutes (a new-user trial saw [07:60.0])", () => {
+    expect([0, 49, 50, 9_940, 59_940, 59_950, 59_960, 59_999, 60_000, 479_970, 3_599_960].map(stamp)).toEqual([
+      "[00:00.0]",
+      "[00:00.0]",
+      "[00:00.1]",
+      "[00:09.9]",
+      "[00:59.9]",
+      "[01:00.0]",
+      "[01:00.0]",
+      "[01:00.0]",
+      "[01:00.0]",
+      "[08:00.0]",
+      "[60:00.0]",
+    ]);
+  });
+
+  it("the journal's timeline uses the same stamps", () => {
+    const e = { seq: 7, run_id: "r", step_id: "", attempt: 0, entry_type: "run.completed", at_ms: 60_960, payload: { success: true, state: "done", reason: "ok" } } as JournalEntry;
+    expect(renderEntry(e, 1_000)).toContain("+01:00.0  ");
+  });
+});
