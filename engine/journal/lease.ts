@@ -9,6 +9,13 @@ import type { AppendOptions, LeaseHolder } from "./journal.js";
 /** Why an append naming a lease this process does not hold is refused ({@link AppendOptions.lease}). */
 export const NOT_HELD = "it holds no lease on it (never taken, or given back)";
 
+/**
+ * Why a lease this process held is no longer its own: another process took it after it
+ * expired, or someone took it away (`criteria unlock`, `resume --force`). One wording for
+ * all (a new-user trial read "another process took it over" after an unlock nobody followed).
+ */
+export const LEASE_TAKEN = "its lease was taken away (by criteria unlock or resume --force, or by another process after it expired)";
+
 /** How long a lease lasts unless renewed: 30 s (`CRITERIA_LEASE_TTL_MS` overrides it). */
 export const DEFAULT_LEASE_TTL_MS = 30_000;
 
@@ -97,7 +104,7 @@ export class Leases {
     }
     try {
       const r = this.db.prepare("UPDATE locks SET expires_ms = ? WHERE root_run_id = ? AND owner = ? AND epoch = ?").run(Date.now() + this.ttlMs, root, h.owner, h.epoch);
-      if (r.changes === 0) h.lost = "another process took it over";
+      if (r.changes === 0) h.lost = LEASE_TAKEN;
     } catch {
       // a busy or full disk: the next append reports it
     }
@@ -124,7 +131,7 @@ export class Leases {
     if (h.lost) throw new LeaseLostError(root, h.lost);
     const row = this.leaseOf.get(root) as { owner: string | null; epoch: number | null } | undefined;
     if (row?.owner !== h.owner || row.epoch !== h.epoch) {
-      h.lost = "another process took it over";
+      h.lost = LEASE_TAKEN;
       throw new LeaseLostError(root, h.lost);
     }
   }

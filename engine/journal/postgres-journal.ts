@@ -7,7 +7,7 @@ import type { EntryType, JournalEntry, MemoryItem, NewEntry, Payloads } from "./
 import { JournalDamagedError, JournalOpenError, JournalReadError, JournalWriteError, LeaseLostError, MessageTakenError, RunLockedError, SignalTakenError, storageReason } from "./errors.js";
 import type { AppendOptions, Damage, Journal, LeaseHolder, RunRow } from "./journal.js";
 import { withoutPassword } from "./store-url.js";
-import { DEFAULT_LEASE_TTL_MS, holderOf, NOT_HELD, ownerToken, takeOver, type LeaseState } from "./lease.js";
+import { DEFAULT_LEASE_TTL_MS, holderOf, LEASE_TAKEN, NOT_HELD, ownerToken, takeOver, type LeaseState } from "./lease.js";
 import { checksum, isTreeStart, memoryText, pickMemory, recallTerms, tallyDamage } from "./store-rules.js";
 
 const SCHEMA = `
@@ -258,7 +258,7 @@ export class PostgresJournal implements Journal {
       if (held && lease) {
         const row = (await lease).rows[0];
         if (row?.owner !== this.owner || row.epoch !== held.epoch) {
-          held.lost = "another process took it over";
+          held.lost = LEASE_TAKEN;
           throw new LeaseLostError(leaseRoot, held.lost);
         }
       }
@@ -464,7 +464,7 @@ export class PostgresJournal implements Journal {
     if (!h || h.lost || this.closed) return;
     try {
       const r = await this.pool.query("UPDATE leases SET expires_at = clock_timestamp() + make_interval(secs => $1::float8 / 1000) WHERE root_run_id = $2 AND owner = $3 AND epoch = $4", [this.ttlMs, root, this.owner, h.epoch]);
-      if (r.rowCount === 0) h.lost = "another process took it over";
+      if (r.rowCount === 0) h.lost = LEASE_TAKEN;
     } catch {
       // the server is unreachable: the next append reports it
     }

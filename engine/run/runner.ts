@@ -455,7 +455,7 @@ export class Runner {
       if (unit?.completed) return this.endFromRecord(runId, unit.completed);
       const graph = root.spawned.graph as Graph;
       if (this.opts.broker && hasChannels(graph)) await this.startEndpoint();
-      return await this.root(graph, this.secretsAgain(graph, root.spawned), root.spawned.input ?? {}, this.workdirOf(root.spawned, opts.workdir), root.spawned.source);
+      return await this.root(graph, this.secretsAgain(graph, root.spawned), root.spawned.input ?? {}, this.workdirOf(rootId, root.spawned, opts.workdir), root.spawned.source);
     } catch (e) {
       if (e instanceof UnitEnded) return e.end as RunEnd;
       throw this.maskError(this.parkedIfPending(e));
@@ -546,12 +546,13 @@ export class Runner {
    * the journal's directory, else the journaled absolute one, whichever exists first.
    * @throws RunRefused before anything runs when none exists
    */
-  private workdirOf(spawned: Payloads["run.spawned"], workdir: string | undefined): string {
+  private workdirOf(runId: string, spawned: Payloads["run.spawned"], workdir: string | undefined): string {
     const stateDir = this.opts.journal.stateDir;
     const candidates = [workdir !== undefined ? resolvePath(workdir) : undefined, spawned.base_dir_rel !== undefined ? resolvePath(stateDir, spawned.base_dir_rel) : undefined, spawned.base_dir];
     for (const c of candidates) if (c !== undefined && isDirectory(c)) return c;
     if (workdir !== undefined) throw new RunRefused(`--workdir ${workdir} is not a directory`, true);
-    throw new RunRefused(`the run's workflow directory ${spawned.base_dir ?? "(unknown)"} no longer exists (was the checkout moved?); pass --workdir DIR: the directory holding the workflow`);
+    // Named as a command (a worker has no --workdir: found by a new-user trial).
+    throw new RunRefused(`the run's workflow directory ${spawned.base_dir ?? "(unknown)"} no longer exists (was the checkout moved?); continue it with criteria resume ${runId}${this.storeFlag()} --workdir DIR, DIR being the directory that holds the workflow now`);
   }
 
   private endFromRecord(runId: string, c: Payloads["run.completed"]): RunEnd {
