@@ -4,7 +4,7 @@ import type { Graph } from "../compiler/build/graph.js";
 import { suggest } from "../compiler/diagnostics/did-you-mean.js";
 import type { Value } from "../compiler/expr/value.js";
 import type { JournalEntry } from "../engine/journal/entry.js";
-import type { Journal } from "../engine/journal/journal.js";
+import type { Journal, LeaseHolder } from "../engine/journal/journal.js";
 import { defaultStateDir, placeFlag } from "../engine/journal/state-dir.js";
 import { schemeOf, withoutPassword } from "../engine/journal/store-url.js";
 import { renderEntry } from "./render-events.js";
@@ -69,6 +69,23 @@ const FOLLOW_HOLDER_EVERY = 5;
 const FOLLOW_POLL_MS = 300;
 
 /**
+ * What an active root run no live process holds is doing on a shared database, for
+ * `criteria runs`: queued for the workers; held by a process that is gone (a worker's sweeper
+ * takes it over once the lease ends); parked on what it waits for (a worker takes it when
+ * that comes); or stopped with nothing to advance it (Ctrl-C of a foreground apply, an
+ * unlock: found by a new-user trial, which read "a worker takes it when it is woken" of a
+ * run nothing would wake).
+ */
+async function idleOnStore(j: Journal, run: string, flag: string, holder: LeaseHolder | undefined): Promise<string> {
+  const { PostgresJournal, foldEntries, waitingIn } = await engine();
+  if (j instanceof PostgresJournal && (await j.queued(run))) return "  (queued: a worker takes it)";
+  if (holder) return `  (not running: process ${holder.pid} on ${holder.host} that ran it is gone; a worker takes it over once its lease ends, or criteria resume ${run}${flag} continues it here)`;
+  const waiting = waitingIn(foldEntries((await j.read(run)).entries));
+  if (waiting.length > 0) return `  (parked, waiting for ${waiting.join(", ")}: a worker takes it when that comes; criteria resume ${run}${flag} continues it here)`;
+  return `  (stopped: nothing advances it; criteria resume ${run}${flag} continues it here, or with --detach hands it to the workers)`;
+}
+
+/**
  * Registers the commands that read a journal or deliver to a run (docs/architecture.md, The engine): runs,
  * journal, signal, approve, reject. Each sets the exit code through `setCode`.
  */
@@ -91,9 +108,8 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
           for (const r of rows) {
             // An active run nobody holds (killed, or its host gone) says so: resume continues it.
             const holder = r.status === "active" && r.parent_run_id === null ? await j.holder(r.run_id) : undefined;
-            // On a shared database a run nobody holds may be queued or parked for the workers (found by a new-user trial).
-            const idle = place.store ? `  (not running: a worker takes it when it is woken; criteria resume ${r.run_id}${storeFlag(place)} continues it here)` : "  (stopped: criteria resume continues it)";
-            const held = r.status !== "active" || r.parent_run_id !== null ? "" : holder?.alive ? `  (running: process ${holder.pid} on ${holder.host})` : idle;
+            const idle = () => (place.store ? idleOnStore(j, r.run_id, storeFlag(place), holder) : Promise.resolve("  (stopped: criteria resume continues it)"));
+            const held = r.status !== "active" || r.parent_run_id !== null ? "" : holder?.alive ? `  (running: process ${holder.pid} on ${holder.host})` : await idle();
             io.out(`${r.run_id}  ${r.status.padEnd(9)}  ${r.workflow}  ${new Date(r.created_ms).toISOString()}${r.final_state ? `  state=${r.final_state}` : ""}${held}\n`);
           }
         }

@@ -128,26 +128,34 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
       .option("--force", "take the run over even from a live process whose lease has not expired (that process can no longer write)")
       .option("--discard-damaged", "resume past a damaged journal entry: set it and the entries after it aside (kept in the journal's quarantine), re-running what they recorded")
       .option("--workdir <dir>", "the workflow's directory now, when the checkout moved since the run started")
+      .option("--detach", "hand the run to the workers sharing --store (criteria worker) instead of running it here")
       .option("--var <name=value>", "a secret variable of the run again (secrets are never journaled; CRITERIA_VAR_<name> works too)", collect, []),
   )
     .addOption(outputOpt())
-    .action(async (run: string, opts: { stateDir?: string; store?: string; autoApprove?: boolean; output?: string; force?: boolean; discardDamaged?: boolean; workdir?: string; wait?: boolean; var: string[]; broker?: string }) => {
+    .action(async (run: string, opts: { stateDir?: string; store?: string; autoApprove?: boolean; output?: string; force?: boolean; discardDamaged?: boolean; workdir?: string; wait?: boolean; var: string[]; broker?: string; detach?: boolean }) => {
       const json = isJson(opts.output);
       let flag = "";
       setCode(
         await runSession(io, json, async (signal) => {
           const place = placeOf(opts, io);
           flag = storeFlag(place);
+          if (opts.detach && !place.store) throw usage("--detach hands the run to workers (criteria worker), which share a PostgreSQL journal: add --store postgres://…");
           const sink = eventSink(io, json);
           const { resume } = await engine();
           const j = await openJournal(place);
           let row;
           let spawned;
+          let unit = run;
           try {
             // Opening recovers a torn write-ahead log (and checkpoints it): say so here.
             for (const note of j.notes) sink({ event: "warning", run_id: run, message: note });
             row = await j.run(run);
             spawned = row && row.status === "active" ? await j.spawned(row.root_run_id) : undefined;
+            // The job that advances it: its own, or the one of the run it runs within (as unlock finds its lease).
+            if (opts.detach && row?.status === "active" && row.parent_run_id) {
+              const { foldEntries, unitOf } = await engine();
+              unit = unitOf(foldEntries((await j.read(row.root_run_id)).entries), row.root_run_id, run);
+            }
           } finally {
             await j.close();
           }
@@ -161,6 +169,7 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
             if (!json) io.out(message + "\n");
             return { code: row.status === "succeeded" ? EXIT.ok : EXIT.problems, status: row.status === "succeeded" ? "succeeded" : "failed", run_id: run, message };
           }
+          if (opts.detach) return await engine().then((e) => e.handOver(unit, { ...place, events: sink }));
           if (opts.workdir !== undefined && !isDirectory(opts.workdir)) throw usage(`--workdir ${opts.workdir}: not a directory (it names where the workflow's files are now)`);
           const secretVars: Record<string, string> = {};
           const declared = declaredVariables(spawned?.graph as Graph | undefined);

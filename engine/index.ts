@@ -4,10 +4,10 @@ import { findAdapterExecutable } from "./adapters/process-adapter.js";
 import { adapterFor, isBuiltIn } from "./adapters/registry.js";
 import { JournalWriteError, storageReason } from "./journal/errors.js";
 import { openStore } from "./journal/open-store.js";
-import { PostgresJournal } from "./journal/postgres-journal.js";
+import { PostgresJournal, wake } from "./journal/postgres-journal.js";
 import { prepareQueue } from "./worker/worker.js";
 import type { RunEvent } from "./run/events.js";
-import { Runner, RunRefused, type RunEnd } from "./run/runner.js";
+import { Runner, RunRefused, RunSubmitted, type RunEnd } from "./run/runner.js";
 
 export { SqliteJournal } from "./journal/sqlite-journal.js";
 export { openStore } from "./journal/open-store.js";
@@ -18,7 +18,8 @@ export { deliverSignal } from "./run/signals.js";
 export { activeUnits, unitOf, within } from "./run/child-jobs.js";
 export type { RunEvent } from "./run/events.js";
 export { killLiveProcessGroups } from "./adapters/run-process.js";
-export { foldEntries } from "./journal/fold.js";
+export { foldEntries, waitingIn } from "./journal/fold.js";
+export { PostgresJournal } from "./journal/postgres-journal.js";
 
 /** An adapter type can run: built in, or `criteria-adapter-<type>` installed where the registry looks. */
 const adapterExists = (type: string, dir: string) => isBuiltIn(type) || findAdapterExecutable(type, dir) !== undefined;
@@ -65,6 +66,31 @@ export async function apply(graph: Graph, vars: Record<string, Value>, opts: Eng
       }
     }
     return await new Runner({ journal, adapterFor, adapterExists, ...opts, submit: opts.detach === true }).start(graph, vars, opts.runId, opts.input, opts.source);
+  } finally {
+    await journal.close();
+  }
+}
+
+/**
+ * Hands an active run to the workers sharing the `store` (`criteria resume --detach`; found
+ * by a new-user trial: a run stopped by Ctrl-C, or unlocked, stayed active with nothing to
+ * advance it): enqueues its `advance` job, the wake-up a signal enqueues, and a worker
+ * resumes it from its journal (a live holder keeps it until it lets go: the job retries).
+ * @param runId the run whose job advances it (a root, or a child run with a job of its own)
+ * @throws RunRefused without a PostgreSQL store; JournalWriteError when the queue cannot be
+ *   written; RunSubmitted once the job is enqueued (it always throws)
+ */
+export async function handOver(runId: string, opts: Omit<EngineOptions, "baseDir">): Promise<never> {
+  const journal = await openStore(opts);
+  try {
+    if (!(journal instanceof PostgresJournal)) throw new RunRefused("--detach hands the run to workers (criteria worker), which share a PostgreSQL journal: add --store postgres://…", true);
+    try {
+      await prepareQueue(journal);
+      await wake(journal.connections, runId);
+    } catch (e) {
+      throw new JournalWriteError(`cannot write the journal ${journal.location}: ${storageReason(e)}`);
+    }
+    throw new RunSubmitted(runId);
   } finally {
     await journal.close();
   }

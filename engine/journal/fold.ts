@@ -84,6 +84,25 @@ export function channelOf(tree: TreeRecord, key: string): ChannelRecord {
   return c;
 }
 
+/**
+ * What a run tree is parked on, in words (`criteria runs`): its open waits (`signal "go"`,
+ * `the time`), approvals (`approval "gate"`) and channel receives (`a message on channel "c"`),
+ * in journal order; empty when nothing of it waits.
+ */
+export function waitingIn(tree: TreeRecord): string[] {
+  const out: string[] = [];
+  for (const r of tree.runs.values()) {
+    if (r.completed) continue;
+    for (const [k, w] of r.waits) if (w.started && !w.completed) out.push(w.started.payload.signal !== undefined ? `signal "${w.started.payload.signal}"` : `the time (wait "${k.slice(0, k.lastIndexOf("#"))}")`);
+    for (const [k, a] of r.approvals) if (a.requested && !a.decided) out.push(`approval "${k.slice(0, k.lastIndexOf("#"))}"`);
+  }
+  for (const x of tree.receiving.values()) {
+    const name = x.channel.slice(x.channel.indexOf("\u0000") + 1);
+    if (!tree.runs.get(x.run_id)?.completed) out.push(`a message on channel "${name}"`);
+  }
+  return [...new Set(out)];
+}
+
 /** An empty record for a run. */
 export function emptyRecord(runId: string): RunRecord {
   return { run_id: runId, steps: new Map(), attempts: new Map(), iterations: new Map(), branches: new Map(), waits: new Map(), approvals: new Map() };

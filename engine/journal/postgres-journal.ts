@@ -193,6 +193,21 @@ export class PostgresJournal implements Journal {
     return j;
   }
 
+  /**
+   * Whether the workers' queue holds a job that will advance `runId` (pending or running, with
+   * attempts left): `criteria runs` says "queued" rather than "stopped". False without a queue.
+   * @throws Error from the database
+   */
+  async queued(runId: string): Promise<boolean> {
+    if (!this.queue) return false;
+    const r = await this.pool.query(
+      `SELECT 1 FROM ${QUEUE_SCHEMA}._private_jobs j JOIN ${QUEUE_SCHEMA}._private_tasks t ON t.id = j.task_id
+       WHERE t.identifier = $1 AND j.payload->>'run' = $2 AND j.attempts < j.max_attempts LIMIT 1`,
+      [ADVANCE_TASK, runId],
+    );
+    return (r.rowCount ?? 0) > 0;
+  }
+
   /** Sends wake-ups to graphile-worker's queue from now on (its schema has just been installed). */
   useQueue(): void {
     this.queue = true;

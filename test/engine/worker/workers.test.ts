@@ -9,7 +9,7 @@
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { bin, cli, temp } from "../../pipeline/helpers.js";
 import { useCluster } from "../journal/postgres-cluster.js";
 import { startWorker, stopWorker, until, type WorkerProcess } from "./helpers.js";
@@ -60,6 +60,45 @@ describe.skipIf(skip !== undefined)("workers", () => {
     expect(types.filter((t) => t === "wait.completed")).toHaveLength(2);
     expect(types.at(-1)).toBe("run.completed");
   }, 60_000);
+
+  it("a foreground run stopped by Ctrl-C is listed as stopped; resume --detach hands it to the workers, which finish it; a parked run says what it waits for (found by a new-user trial: it stayed active, listed as 'a worker takes it when it is woken')", async () => {
+    const url = await cluster().freshDatabase();
+    const dir = temp("criteria-wk-");
+    const wf = join(dir, "w.hcl");
+    const log = join(dir, "log");
+    writeFileSync(wf, `${HEAD("slow")}step "slow" {
+  target = adapter.shell.default
+  input { command = "sleep 2; echo slow >> ${log}" }
+  outcome "success" { next = "done" }
+}
+`);
+    // resume --detach needs a shared store.
+    const local = cli(["resume", "x", "--detach", "--state-dir", join(dir, "local")]);
+    expect(local.status, local.stderr).toBe(2);
+    expect(local.stderr).toContain("--detach hands the run to workers (criteria worker), which share a PostgreSQL journal: add --store postgres://");
+    const fg = spawn(process.execPath, [bin, "apply", wf, "--store", url, "--state-dir", join(dir, "s"), "--run-id", "fg", "-o", "json"], { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    fg.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    const exited = new Promise<number | null>((r) => fg.once("exit", r));
+    await vi.waitFor(() => expect(out).toMatch(/"step.started"/), { timeout: 20_000, interval: 50 });
+    fg.kill("SIGINT");
+    expect(await exited).toBe(4);
+    const listed = cli(["runs", "--store", url]);
+    expect(listed.stdout).toMatch(/^fg {2}active .*\(stopped: nothing advances it; criteria resume fg --store postgresql:\/\/\S+ continues it here, or with --detach hands it to the workers\)$/m);
+    const handed = cli(["resume", "fg", "--detach", "--store", url, "-o", "text"]);
+    expect(handed.status, handed.stderr).toBe(0);
+    expect(handed.stdout).toBe("submitted run fg: a worker sharing the store runs it (criteria runs and criteria journal fg follow it)\n");
+    expect(cli(["runs", "--store", url]).stdout).toMatch(/^fg {2}active .*\(queued: a worker takes it\)$/m);
+    const w = startWorker(url, join(dir, "w"));
+    workers.push(w);
+    const rows = await until(url, (r) => r.some((x) => x.run_id === "fg" && x.status !== "active"), 30_000);
+    expect(rows.find((r) => r.run_id === "fg"), w.out()).toMatchObject({ status: "succeeded" });
+    // A parked run says what it waits for.
+    writeFileSync(join(dir, "gate.hcl"), `${HEAD("gate")}wait "gate" {\n  signal = "go"\n  next = "done"\n}\n`);
+    expect(cli(["apply", join(dir, "gate.hcl"), "--store", url, "--run-id", "g", "--detach"]).status).toBe(0);
+    await until(url, () => /run g parked/.test(w.out()), 20_000);
+    expect(cli(["runs", "--store", url]).stdout).toMatch(/^g {2}active .*\(parked, waiting for signal "go": a worker takes it when that comes; criteria resume g --store \S+ continues it here\)$/m);
+  }, 90_000);
 
   it("a worker stopped with SIGTERM hands its run back; another worker finishes it", async () => {
     const url = await cluster().freshDatabase();
