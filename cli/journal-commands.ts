@@ -65,6 +65,9 @@ const usage = (m: string) => new CliError(m, EXIT.usage);
 /** Every how many polls `journal --follow` looks whether a process still runs the run. */
 const FOLLOW_HOLDER_EVERY = 5;
 
+/** How often `journal --follow` tries again a journal that stopped answering (ms). */
+const FOLLOW_RETRY_MS = 1000;
+
 /** How often `journal --follow` looks for new entries (ms). */
 const FOLLOW_POLL_MS = 300;
 
@@ -168,6 +171,7 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
           }
           return;
         }
+        const { JournalReadError } = await engine();
         const start = tree.entries.find(mine)!.at_ms;
         let last = 0;
         let end: JournalEntry<"run.completed"> | undefined;
@@ -196,7 +200,23 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
             io.err(`criteria: no process is running run ${run} now (stopped or parked): criteria resume ${root}${storeFlag(place)} continues it; still following\n`);
           }
           await new Promise((r) => setTimeout(r, FOLLOW_POLL_MS));
-          tree = await j.read(root, last);
+          // A store that stops answering (a database restart) is waited for, saying so once:
+          // the run goes on without us (found by a new-user trial: a 4 s outage exited 1, which
+          // a CI script reads as the run's failure). Ctrl-C still stops following (exit 4).
+          let lost = false;
+          while (!stop.signal.aborted) {
+            try {
+              tree = await j.read(root, last);
+              if (lost) io.err(`criteria: the journal answers again; following run ${run}\n`);
+              break;
+            } catch (e) {
+              if (!(e instanceof JournalReadError)) throw e;
+              if (!lost) io.err(`criteria: ${e.message}; trying again every ${FOLLOW_RETRY_MS / 1000} s (the run goes on without this; Ctrl-C stops following)\n`);
+              lost = true;
+              await new Promise((r) => setTimeout(r, FOLLOW_RETRY_MS));
+            }
+          }
+          if (stop.signal.aborted) break;
         }
         if (opts.follow && end) setCode(end.payload.success ? EXIT.ok : EXIT.problems);
         // Found by a new-user trial: Ctrl-C exited 0, which `journal --follow && deploy` reads as success.

@@ -104,13 +104,17 @@ describe.skipIf(skip !== undefined)("workers", () => {
     const url = await cluster().freshDatabase();
     const dir = temp("criteria-wk-");
     const wf = join(dir, "w.hcl");
-    writeFileSync(wf, `${HEAD("slow")}step "slow" {\n  target = adapter.shell.default\n  input { command = "sleep 3; echo slept" }\n  outcome "success" { next = "done" }\n}\n`);
+    // The step waits for a file the test writes once the first worker is stopped (with a
+    // fixed sleep, a loaded machine let it end before the SIGTERM came).
+    const gate = join(dir, "gate");
+    writeFileSync(wf, `${HEAD("slow")}step "slow" {\n  target = adapter.shell.default\n  input { command = "while [ ! -f ${gate} ]; do sleep 0.1; done; echo slept" }\n  outcome "success" { next = "done" }\n}\n`);
     const a = startWorker(url, join(dir, "a"));
     workers.push(a);
     expect(cli(["apply", wf, "--store", url, "--state-dir", join(dir, "s"), "--run-id", "h", "--detach"]).status).toBe(0);
-    await until(url, () => /"step":"slow"/.test(a.out()), 20_000);
+    await vi.waitFor(() => expect(a.out()).toMatch(/"step":"slow"/), { timeout: 20_000, interval: 50 });
     expect(await stopWorker(a)).toBe(0);
     expect(a.out()).toMatch(/run h handed back to the queue: this worker is stopping/);
+    writeFileSync(gate, "");
     const b = startWorker(url, join(dir, "b"));
     workers.push(b);
     const rows = await until(url, (r) => r.some((x) => x.run_id === "h" && x.status !== "active"), 30_000);
@@ -121,16 +125,28 @@ describe.skipIf(skip !== undefined)("workers", () => {
     const url = await cluster().freshDatabase();
     const dir = temp("criteria-wk-");
     const wf = join(dir, "w.hcl");
-    writeFileSync(wf, `${HEAD("one")}step "one" {\n  target = adapter.shell.default\n  input { command = "sleep 2; echo one" }\n  outcome "success" { next = "two" }\n}\nstep "two" {\n  target = adapter.shell.default\n  input { command = "echo two" }\n  outcome "success" { next = "done" }\n}\n`);
+    writeFileSync(wf, `${HEAD("one")}step "one" {\n  target = adapter.shell.default\n  input { command = "sleep 4; echo one" }\n  outcome "success" { next = "two" }\n}\nstep "two" {\n  target = adapter.shell.default\n  input { command = "echo two" }\n  outcome "success" { next = "done" }\n}\n`);
     const w = startWorker(url, join(dir, "w"), { CRITERIA_LEASE_TTL_MS: "3000" });
     workers.push(w);
     expect(cli(["apply", wf, "--store", url, "--state-dir", join(dir, "s"), "--run-id", "o", "--detach"]).status).toBe(0);
-    await until(url, () => /"step":"one"/.test(w.out()), 20_000);
+    // Someone following it waits for the database too, and exits with the run's outcome (found
+    // by a new-user trial: the outage made it exit 1, as if the run had failed).
+    const follower = spawn(process.execPath, [bin, "journal", "o", "--store", url, "--follow"], { stdio: ["ignore", "pipe", "pipe"] });
+    let followed = "";
+    follower.stdout.on("data", (d: Buffer) => (followed += d.toString()));
+    follower.stderr.on("data", (d: Buffer) => (followed += d.toString()));
+    const followerExit = new Promise<number | null>((r) => follower.once("exit", r));
+    await vi.waitFor(() => expect(w.out()).toMatch(/"step":"one"/), { timeout: 20_000, interval: 50 });
+    await vi.waitFor(() => expect(followed).toMatch(/step\.attempt\.started/), { timeout: 20_000, interval: 50 });
+    expect(followed).not.toMatch(/run\.completed/);
     await cluster().outage(3000);
     const rows = await until(url, (r) => r.some((x) => x.run_id === "o" && x.status !== "active"), 45_000);
     expect(rows.find((r) => r.run_id === "o"), w.out()).toMatchObject({ status: "succeeded" });
     expect(w.out(), "no stack frames").not.toMatch(/^\s+at /m);
     expect(w.child.exitCode).toBeNull(); // still serving
+    expect(await followerExit, followed).toBe(0);
+    expect(followed).toMatch(/criteria: cannot read the journal postgresql:\S+: .*; trying again every 1 s \(the run goes on without this; Ctrl-C stops following\)\ncriteria: the journal answers again; following run o\n/);
+    expect(followed.trim().split("\n").at(-1)).toMatch(/run\.completed/);
   }, 90_000);
 
   it("the sweeper clears queue jobs that used up their attempts once their run has ended; an active run's stay", async () => {
