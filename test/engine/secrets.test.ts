@@ -18,12 +18,13 @@ describe("resolveSecrets: an adapter's secrets", () => {
   it("reads env:NAME from criteria's environment and keeps every other value as it is", () => {
     process.env.CRITERIA_TEST_SECRET_A = "s3cret";
     try {
-      expect(resolveSecrets({ A: "env:CRITERIA_TEST_SECRET_A", B: "plain", C: 7, D: "x env:CRITERIA_TEST_SECRET_A", E: null }, "w.hcl:3:1")).toStrictEqual({
+      expect(resolveSecrets({ A: "env:CRITERIA_TEST_SECRET_A", B: "plain", C: 7, D: "x env:CRITERIA_TEST_SECRET_A", E: null, F: "env:CRITERIA_TEST_SECRET_A\nmore" }, "w.hcl:3:1")).toStrictEqual({
         A: "s3cret",
         B: "plain",
         C: 7,
         D: "x env:CRITERIA_TEST_SECRET_A",
         E: null,
+        F: "env:CRITERIA_TEST_SECRET_A\nmore",
       });
     } finally {
       delete process.env.CRITERIA_TEST_SECRET_A;
@@ -96,6 +97,10 @@ describe("secretReadingExpressions: where an expression reads a secret", () => {
     "  type    = string",
     '  default = "t"',
     "}",
+    'variable "api-key" {',
+    "  type   = string",
+    "  secret = true",
+    "}",
     'adapter "shell" "default" {}',
     'subworkflow "child" {',
     '  source = "./child.hcl"',
@@ -108,6 +113,10 @@ describe("secretReadingExpressions: where an expression reads a secret", () => {
     "  }",
     "  match {",
     '    condition = var.token == "y"',
+    "    next      = step.loop",
+    "  }",
+    "  match {",
+    '    condition = var.api-key == "z"',
     "    next      = step.loop",
     "  }",
     "  default { next = step.loop }",
@@ -146,13 +155,13 @@ describe("secretReadingExpressions: where an expression reads a secret", () => {
     const at = secretReadingExpressions(c.graph!).sort();
     const line = (file: string, text: string) => `${file}:${(file === "main.hcl" ? main : "").split("\n").indexOf(text) + 1}`;
     expect(at.map((a) => a.replace(/:\d+$/, ""))).toEqual(
-      [line("main.hcl", '    condition = var.tok == "x"'), line("main.hcl", "      secret_input { T = var.tok }"), line("main.hcl", "  input  = { tok = var.token, key = var.tok }"), line("main.hcl", "  secret_input { TOK = var.tok }"), "child.hcl:16"].sort(),
+      [line("main.hcl", '    condition = var.tok == "x"'), line("main.hcl", '    condition = var.api-key == "z"'), line("main.hcl", "      secret_input { T = var.tok }"), line("main.hcl", "  input  = { tok = var.token, key = var.tok }"), line("main.hcl", "  secret_input { TOK = var.tok }"), "child.hcl:16"].sort(),
     );
   });
 
   it("finds nothing in a workflow without secrets, and reads what an expression holds as data (a post's body is no workflow body)", async () => {
     const plain = join(dir, "plain.hcl");
-    writeFileSync(plain, main.replace("  secret = true\n", "").replace(/^ +secret_input .*\n/gm, ""));
+    writeFileSync(plain, main.replaceAll("  secret = true\n", "").replace(/^ +secret_input .*\n/gm, ""));
     writeFileSync(join(dir, "child.hcl"), readFileSync(join(dir, "child.hcl"), "utf8").replace("  secret = true\n", ""));
     const c = await compile(plain, { cwd: dir });
     expect(c.graph).toBeDefined();
