@@ -139,9 +139,9 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
         await runSession(io, json, async (signal) => {
           const place = placeOf(opts, io);
           flag = storeFlag(place);
-          if (opts.detach && !place.store) throw usage("--detach hands the run to workers (criteria worker), which share a PostgreSQL journal: add --store postgres://…");
+          const { resume, handOver, DETACH_NEEDS_STORE } = await engine();
+          if (opts.detach && !place.store) throw usage(DETACH_NEEDS_STORE);
           const sink = eventSink(io, json);
-          const { resume } = await engine();
           const j = await openJournal(place);
           let row;
           let spawned;
@@ -169,7 +169,7 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
             if (!json) io.out(message + "\n");
             return { code: row.status === "succeeded" ? EXIT.ok : EXIT.problems, status: row.status === "succeeded" ? "succeeded" : "failed", run_id: run, message };
           }
-          if (opts.detach) return await engine().then((e) => e.handOver(unit, { ...place, events: sink }));
+          if (opts.detach) return await handOver(unit, { ...place, events: sink });
           if (opts.workdir !== undefined && !isDirectory(opts.workdir)) throw usage(`--workdir ${opts.workdir}: not a directory (it names where the workflow's files are now)`);
           const secretVars: Record<string, string> = {};
           const declared = declaredVariables(spawned?.graph as Graph | undefined);

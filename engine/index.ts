@@ -21,6 +21,9 @@ export { killLiveProcessGroups } from "./adapters/run-process.js";
 export { foldEntries, waitingIn } from "./journal/fold.js";
 export { PostgresJournal } from "./journal/postgres-journal.js";
 
+/** Why `--detach` (`apply`, `resume`) is refused on a journal no worker can share. */
+export const DETACH_NEEDS_STORE = "--detach hands the run to workers (criteria worker), which share a PostgreSQL journal: add --store postgres://…";
+
 /** An adapter type can run: built in, or `criteria-adapter-<type>` installed where the registry looks. */
 const adapterExists = (type: string, dir: string) => isBuiltIn(type) || findAdapterExecutable(type, dir) !== undefined;
 
@@ -58,7 +61,7 @@ export async function apply(graph: Graph, vars: Record<string, Value>, opts: Eng
   try {
     for (const note of journal.notes) opts.events?.({ event: "warning", run_id: opts.runId ?? "", message: note });
     if (opts.detach) {
-      if (!(journal instanceof PostgresJournal)) throw new RunRefused("--detach hands the run to workers (criteria worker), which share a PostgreSQL journal: add --store postgres://…", true);
+      if (!(journal instanceof PostgresJournal)) throw new RunRefused(DETACH_NEEDS_STORE, true);
       try {
         await prepareQueue(journal);
       } catch (e) {
@@ -83,7 +86,7 @@ export async function apply(graph: Graph, vars: Record<string, Value>, opts: Eng
 export async function handOver(runId: string, opts: Omit<EngineOptions, "baseDir">): Promise<never> {
   const journal = await openStore(opts);
   try {
-    if (!(journal instanceof PostgresJournal)) throw new RunRefused("--detach hands the run to workers (criteria worker), which share a PostgreSQL journal: add --store postgres://…", true);
+    if (!(journal instanceof PostgresJournal)) throw new RunRefused(DETACH_NEEDS_STORE, true);
     try {
       await prepareQueue(journal);
       await wake(journal.connections, runId);

@@ -85,9 +85,10 @@ export function channelOf(tree: TreeRecord, key: string): ChannelRecord {
 }
 
 /**
- * What a run tree is parked on, in words (`criteria runs`): its open waits (`signal "go"`,
- * `the time`), approvals (`approval "gate"`) and channel receives (`a message on channel "c"`),
- * in journal order; empty when nothing of it waits.
+ * What a run tree is parked on, in words (`criteria runs`): the open waits (`signal "go"`,
+ * `the time (wait "pause")`) and approvals (`approval "gate"`) of its runs that have not
+ * ended, run by run, then its channel receives (`a message on channel "c"`); each once;
+ * empty when nothing of it waits.
  */
 export function waitingIn(tree: TreeRecord): string[] {
   const out: string[] = [];

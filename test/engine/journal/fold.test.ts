@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { JournalEntry } from "../../../engine/journal/entry.js";
-import { foldEntries } from "../../../engine/journal/fold.js";
+import { foldEntries, waitingIn } from "../../../engine/journal/fold.js";
 
 let seq = 0;
 /** An entry as the journal returns it (`seq` counting from 1). */
@@ -107,5 +107,34 @@ describe("foldEntries", () => {
     expect(twice.runs.get("r")!.steps).toEqual(r.steps);
     expect(twice.runs.get("r")!.attempts.get(key)!.started).toBe(4);
     expect(twice.runs.get("r")!.attempts.get(key)!.transientFailures).toBe(1);
+  });
+});
+
+describe("waitingIn: what a run tree is parked on (criteria runs)", () => {
+  it("open signal and duration waits, approvals and channel receives of runs not ended, each once; nothing once they end", () => {
+    seq = 0;
+    const open = [
+      e("r", "", 0, "run.spawned", { graph: {} }),
+      e("r", "gate", 0, "wait.started", { visit: 1, signal: "go" }),
+      e("r", "pause", 0, "wait.started", { visit: 2, until_ms: 9 }),
+      e("r", "ok", 0, "approval.requested", { visit: 1, approvers: [] }),
+      e("r/body#1[0]", "gate", 0, "wait.started", { visit: 1, signal: "go" }),
+      e("r/ended", "late", 0, "approval.requested", { visit: 1, approvers: [] }),
+      e("r/ended", "", 0, "run.completed", { success: true, state: "done", reason: "ok" }),
+      e("r", "ask", 1, "effect.recorded", { idempotency_key: "r/ask#1", visit: 1, adapter: "channel", kind: "recv", channel: "talk", channel_scope: "r", recv: { as: "y", until_ms: 5 } }),
+    ];
+    const tree = foldEntries(open);
+    expect(waitingIn(tree)).toStrictEqual(['signal "go"', 'the time (wait "pause")', 'approval "ok"', 'a message on channel "talk"']);
+    foldEntries(
+      [
+        e("r", "gate", 0, "wait.completed", { visit: 1, outcome: "received", next: "x" }),
+        e("r", "pause", 0, "wait.completed", { visit: 2, outcome: "elapsed", next: "x" }),
+        e("r", "ok", 0, "approval.decided", { visit: 1, decision: "approved", outcome: "approved", next: "x" }),
+        e("r/body#1[0]", "gate", 0, "wait.completed", { visit: 1, outcome: "received", next: "x" }),
+        e("r", "ask", 1, "effect.confirmed", { idempotency_key: "r/ask#1", visit: 1, outcome: "timeout", output: {}, reason: "ok" }),
+      ],
+      tree,
+    );
+    expect(waitingIn(tree)).toStrictEqual([]);
   });
 });
