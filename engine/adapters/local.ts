@@ -264,6 +264,7 @@ function sleep(ms: number, limitMs: number | undefined, signal: AbortSignal): Pr
     const t1 = setTimeout(() => finish(undefined), ms);
     const t2 = limitMs !== undefined && limitMs < ms ? setTimeout(() => finish("timeout"), limitMs) : undefined;
     signal.addEventListener("abort", onAbort, { once: true });
+    if (signal.aborted) onAbort();
   });
 }
 

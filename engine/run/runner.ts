@@ -1343,6 +1343,10 @@ export class Runner {
       const ctl = new AbortController();
       const onAbort = () => ctl.abort();
       f.signal.addEventListener("abort", onAbort, { once: true });
+      // Stopped while this attempt was being journaled or its session opened: a listener
+      // added now never fires, and the step would run to its end (found by CI: a stopping
+      // worker waited for ever on a step that waited for a file).
+      if (f.signal.aborted) onAbort();
       const req: StepRequest = {
         run_id: f.runId,
         step: step.name,
@@ -1441,6 +1445,7 @@ export class Runner {
         const wake = () => woken.abort();
         this.posted.addEventListener("post", wake, { once: true });
         signal.addEventListener("abort", wake, { once: true });
+        if (signal.aborted) wake();
         try {
           await this.sleep(ms, woken.signal);
         } finally {

@@ -461,6 +461,32 @@ step "three" {
     expect(started.map((e) => e.attempt)).toEqual([1, 2]);
   });
 
+  it("a run stopped while its step's session opens: the step is given a stopped signal, not one that never fires (found by CI: a stopping worker waited for ever)", async () => {
+    const g = await graphOf(G);
+    const ctl = new AbortController();
+    const seen: boolean[] = [];
+    const stopsAtOpen: Adapter = {
+      type: "count",
+      effectful: true,
+      async open() {
+        ctl.abort(); // SIGTERM while the attempt is journaled and its session opened
+        return {
+          execute: async (req) => {
+            seen.push(req.signal.aborted);
+            // Without the fix this step would wait for an abort that never comes; bounded here so the test fails fast.
+            return req.signal.aborted ? { outcome: "failure", output: {}, reason: "cancelled" } : new Promise<StepResult>((res) => setTimeout(() => res({ outcome: "success", output: {}, reason: "ok" }), 500));
+          },
+          close: async () => undefined,
+        };
+      },
+    };
+    const s = setup({ adapterFor: (t) => (t === "count" ? stopsAtOpen : adapterFor(t)), signal: ctl.signal });
+    await expect(s.runner.start(g, {}, "r")).rejects.toBeInstanceOf(RunInterrupted);
+    expect(seen).toEqual([true]);
+    const stopped = (await s.entries("r")).filter((e) => e.entry_type === "step.attempt.interrupted");
+    expect(stopped.map((e) => [e.step_id, e.attempt])).toEqual([["one", 1]]);
+  });
+
   it("never re-executes a confirmed effect whose step.completed was lost", async () => {
     const g = await graphOf(G);
     const c = counting();
