@@ -22,6 +22,15 @@ export class CliError extends Error {
 }
 
 /**
+ * A value the user gave, as a message echoes it: whole up to `max` characters, else its start
+ * and its length (found by a new-user trial: a 5,000-character `--run-id` was echoed whole).
+ */
+export function echoed(value: string, max = 80): string {
+  const chars = [...value];
+  return chars.length <= max ? value : `${chars.slice(0, max - 20).join("")}… (${chars.length} characters)`;
+}
+
+/**
  * Set on `globalThis` when standard output or error failed for a reason other than a
  * closed pipe; `bin/criteria` then exits 1 instead of 0.
  */

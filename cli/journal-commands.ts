@@ -6,11 +6,11 @@ import type { Value } from "../compiler/expr/value.js";
 import type { JournalEntry } from "../engine/journal/entry.js";
 import type { Journal, LeaseHolder } from "../engine/journal/journal.js";
 import { defaultStateDir, placeFlag } from "../engine/journal/state-dir.js";
-import { schemeOf, withoutPassword } from "../engine/journal/store-url.js";
+import { readableStoreUrl, schemeOf, withoutPassword } from "../engine/journal/store-url.js";
 import { renderEntry } from "./render-events.js";
 import { timelineHtml } from "./timeline/html.js";
 import { buildTimeline } from "./timeline/model.js";
-import { CliError, EXIT, type Io } from "./io.js";
+import { CliError, echoed, EXIT, type Io } from "./io.js";
 import { engine } from "./run-session.js";
 
 /**
@@ -28,6 +28,7 @@ export function placeOf(opts: { stateDir?: string; store?: string }, io: Io): Jo
   if (opts.store === "") throw new CliError(`--store "": give a postgres:// URL, or leave --store out for the SQLite journal in the state directory`, EXIT.usage);
   // The value is not echoed: it may hold a password.
   if (store && !/^postgres(ql)?:\/\//i.test(store)) throw new CliError(`${opts.store !== undefined ? "--store" : "CRITERIA_STORE"}: expected a postgres:// or postgresql:// URL, not a ${schemeOf(store) || "scheme-less"} one (leave it out for the SQLite journal in the state directory)`, EXIT.usage);
+  if (store && !readableStoreUrl(store)) throw new CliError(`${opts.store !== undefined ? "--store" : "CRITERIA_STORE"}: not a URL PostgreSQL's driver can read: write postgres://user:password@host:5432/database, or postgres:///database?host=/run/postgresql for a Unix socket (percent-encode @, : and / inside a password)`, EXIT.usage);
   return { stateDir: stateDir(opts.stateDir, io), ...(store ? { store } : {}) };
 }
 
@@ -39,6 +40,11 @@ export function storeFlag(p: JournalPlace): string {
 /** The place as messages name it: the store's URL (without its password) or the state directory. */
 export function placeName(p: JournalPlace): string {
   return p.store ? withoutPassword(p.store) : p.stateDir;
+}
+
+/** The refusal of a run id no run of the journal has. */
+export function noRun(run: string, place: JournalPlace): string {
+  return `no run ${echoed(run)} in ${placeName(place)} (criteria runs lists them)`;
 }
 
 /** Opens an existing journal for reading commands; a missing or broken one is a one-line error. */
@@ -154,7 +160,7 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
         const mine = (e: JournalEntry) => root === run || e.run_id === run || e.run_id.startsWith(`${run}/`);
         let tree = await j.read(root);
         if (!tree.entries.some(mine)) {
-          io.err(`criteria: no run ${run} in ${placeName(placeOf(opts, io))} (criteria runs lists them)\n`);
+          io.err(`criteria: ${noRun(run, placeOf(opts, io))}\n`);
           setCode(EXIT.problems);
           return;
         }
@@ -242,7 +248,7 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
     const j = await openJournal(place);
     try {
       const row = await j.run(run);
-      if (!row) throw new CliError(`no run ${run} in ${placeName(place)} (criteria runs lists them)`);
+      if (!row) throw new CliError(noRun(run, place));
       if (row.status !== "active") {
         // A child run that ended while its tree goes on: say how to reach the tree (found by a trial).
         const root = row.root_run_id !== run ? await j.run(row.root_run_id) : undefined;

@@ -11,8 +11,8 @@ import { workflowFiles } from "../compiler/load/workflow-files.js";
 import type { RunEnd, RunEvent } from "../engine/index.js";
 import { BROKER_HELP, brokerOf } from "./broker-option.js";
 import { compileOptions, rootOption } from "./compile-options.js";
-import { CliError, EXIT, type Io } from "./io.js";
-import { openJournal, placeName, placeOf, registerJournalCommands, STORE_HELP, storeFlag } from "./journal-commands.js";
+import { CliError, echoed, EXIT, type Io } from "./io.js";
+import { noRun, openJournal, placeOf, registerJournalCommands, STORE_HELP, storeFlag } from "./journal-commands.js";
 import { renderEvent } from "./render-events.js";
 import { checkInput, parseInput, parseVars } from "./run-inputs.js";
 import { engine, runSession, type SessionEnd } from "./run-session.js";
@@ -86,7 +86,7 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
       setCode(
         await runSession(io, json, async (signal) => {
           if (opts.runId !== undefined && !RUN_ID.test(opts.runId)) {
-            throw usage(`--run-id "${opts.runId}": use letters, digits, ".", "_" and "-" (at most 128, starting with a letter or digit)`);
+            throw usage(`--run-id "${echoed(opts.runId)}": use letters, digits, ".", "_" and "-" (at most 128, starting with a letter or digit)`);
           }
           const place = placeOf(opts, io);
           flag = storeFlag(place);
@@ -161,7 +161,7 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
           }
           const changed = spawned ? await sourceChanged(spawned, opts.workdir) : undefined;
           if (changed) sink({ event: "warning", run_id: run, message: changed });
-          if (!row) throw new CliError(`no run ${run} in ${placeName(place)} (criteria runs lists them)`);
+          if (!row) throw new CliError(noRun(run, place));
           // A nested run: the runner advances it alone when it runs in a job of its own
           // (workers), and otherwise refuses, naming its root.
           if (row.status !== "active") {
@@ -200,7 +200,7 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
       const j = await openJournal(placeOf(opts, io));
       try {
         const row = await j.run(run);
-        if (!row) throw new CliError(`no run ${run} in ${placeName(placeOf(opts, io))} (criteria runs lists them)`);
+        if (!row) throw new CliError(noRun(run, placeOf(opts, io)));
         // A child run advanced in a job of its own has a lease of its own, held or not (found by a
         // trial: one given back fell through to its root's, which a worker may hold); any other
         // nested run, the lease of the job it runs in.

@@ -23,7 +23,19 @@ export class RunLockedError extends Error {
 export class JournalError extends Error {}
 
 /** The journal could not be opened (the state dir is a file, read-only, or not a journal). */
-export class JournalOpenError extends JournalError {}
+export class JournalOpenError extends JournalError {
+  /**
+   * True when the store did not answer (no server listening yet, a restart, no answer in
+   * time): the same open may succeed later. False for what waiting does not mend (a refused
+   * login, a missing database, a damaged journal).
+   */
+  readonly unreachable: boolean;
+
+  constructor(message: string, opts: { unreachable?: boolean } = {}) {
+    super(message);
+    this.unreachable = opts.unreachable ?? false;
+  }
+}
 
 /** The journal could not be written: the step that asked fails; nothing half-written remains. */
 export class JournalWriteError extends JournalError {}
@@ -102,6 +114,19 @@ export function storageReason(e: unknown): string {
   if (code.startsWith("SQLITE_IOERR") || /disk I\/O error|EFBIG|EIO/i.test(msg)) return /^disk I\/O error$/i.test(msg) ? "a disk I/O error (is the disk full, or failing?)" : `a disk I/O error (${msg})`;
   if (code === "SQLITE_BUSY" || /database is locked/i.test(msg)) return "the journal stayed locked by another process for too long";
   return msg;
+}
+
+/**
+ * Whether a PostgreSQL connection error means the server did not answer, rather than that it
+ * refused (`storageReason`'s "no PostgreSQL server answers there", "does not answer", "went
+ * away", and an unreachable network): waiting may mend it.
+ */
+export function storeUnreachable(e: unknown): boolean {
+  const code = String((e as { code?: string }).code ?? "");
+  const msg = (e as Error)?.message ?? String(e);
+  if ((code === "ECONNREFUSED" || code === "ENOENT") && /connect /.test(msg)) return true;
+  if (["ETIMEDOUT", "ECONNRESET", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN", "57P01", "57P02", "57P03"].includes(code)) return true;
+  return /timeout exceeded when trying to connect|connection timeout|Connection terminated/i.test(msg);
 }
 
 /** PostgreSQL's and its connection's errors (SQLSTATE codes, socket errors), or undefined for others. */

@@ -4,7 +4,7 @@ import type { Pool, PoolClient } from "pg";
 import { procStat } from "../process-info.js";
 import { canonicalJson } from "./canonical-json.js";
 import type { EntryType, JournalEntry, MemoryItem, NewEntry, Payloads } from "./entry.js";
-import { JournalDamagedError, JournalOpenError, JournalReadError, JournalWriteError, LeaseLostError, MessageTakenError, RunLockedError, SignalTakenError, storageReason } from "./errors.js";
+import { JournalDamagedError, JournalOpenError, JournalReadError, JournalWriteError, LeaseLostError, MessageTakenError, RunLockedError, SignalTakenError, storageReason, storeUnreachable } from "./errors.js";
 import type { AppendOptions, Damage, Journal, LeaseHolder, RunRow } from "./journal.js";
 import { withoutPassword } from "./store-url.js";
 import { DEFAULT_LEASE_TTL_MS, holderOf, LEASE_TAKEN, NOT_HELD, ownerToken, takeOver, type LeaseState } from "./lease.js";
@@ -188,7 +188,7 @@ export class PostgresJournal implements Journal {
     } catch (e) {
       await pool.end().catch(() => undefined);
       if (e instanceof JournalOpenError) throw e;
-      throw new JournalOpenError(`cannot open the journal ${location}: ${storageReason(e)}`);
+      throw new JournalOpenError(`cannot open the journal ${location}: ${storageReason(e)}`, { unreachable: storeUnreachable(e) });
     }
     return j;
   }

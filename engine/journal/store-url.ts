@@ -4,6 +4,9 @@
  * parameters libpq and `pg` read), and a value that is not a URL at all is not echoed.
  */
 
+/** The placeholder host a host-less URL is read with (as pg-connection-string does). */
+const NO_HOST = "no-host.invalid";
+
 /** Query parameters that carry a secret. */
 const SECRET_PARAMS = new Set(["password", "sslpassword", "sslkey"]);
 
@@ -12,6 +15,11 @@ const SECRET_PARAMS = new Set(["password", "sslpassword", "sslkey"]);
  * is reduced to its scheme (`mysql:…`): it may hold a password in a place no rule knows.
  */
 export function withoutPassword(url: string): string {
+  // `user:password@/database?host=/socket/dir`: no host, which WHATWG URL refuses with credentials; pg reads it with a placeholder (found by a new-user trial: the whole URL was hidden).
+  if (/^postgres(ql)?:\/\/[^/?#]*@\//i.test(url)) {
+    const masked = withoutPassword(url.replace("@/", `@${NO_HOST}/`));
+    return masked.includes(`@${NO_HOST}/`) ? masked.replace(`@${NO_HOST}/`, "@/") : masked;
+  }
   let u: URL;
   try {
     u = new URL(url);
@@ -31,4 +39,23 @@ export function withoutPassword(url: string): string {
 /** The scheme of a store value, for a refusal that must not echo the value itself. */
 export function schemeOf(store: string): string {
   return /^[A-Za-z][A-Za-z0-9+.-]*:/.exec(store)?.[0] ?? "";
+}
+
+/**
+ * Whether PostgreSQL's driver can read `url` as a connection string: `pg` parses it (its
+ * pg-connection-string 2.x) as a WHATWG URL, after encoding spaces and stray `%` signs, and
+ * again with a placeholder host for the `user@/database` form. False for what it would
+ * refuse with a bare "Invalid URL" (`postgres://[bad`, `postgres://h:99999/d`).
+ */
+export function readableStoreUrl(url: string): boolean {
+  const s = / |%[^a-f0-9]|%[a-f0-9][^a-f0-9]/i.test(url) ? encodeURI(url).replace(/%25(\d\d)/g, "%$1") : url;
+  for (const candidate of [s, s.replace("@/", "@___DUMMY___/")]) {
+    try {
+      new URL(candidate, "postgres://base");
+      return true;
+    } catch {
+      // not this way
+    }
+  }
+  return false;
 }

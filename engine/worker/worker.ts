@@ -3,13 +3,16 @@ import { EventEmitter } from "node:events";
 import type { JobHelpers, Runner as QueueRunner, TaskList, WorkerEvents } from "graphile-worker";
 import { findAdapterExecutable } from "../adapters/process-adapter.js";
 import { adapterFor, isBuiltIn } from "../adapters/registry.js";
-import { LeaseLostError, RunLockedError } from "../journal/errors.js";
+import { JournalOpenError, LeaseLostError, RunLockedError } from "../journal/errors.js";
 import { ADVANCE_TASK, PostgresJournal, QUEUE_SCHEMA, wake } from "../journal/postgres-journal.js";
 import type { RunEvent } from "../run/events.js";
 import { Runner, RunInterrupted, RunNeedsSecrets, RunParked, RunRefused } from "../run/runner.js";
 
 /** How long a worker waits before trying again a run another process holds (ms). */
 const BUSY_RETRY_MS = 1000;
+
+/** How often a worker started before its database tries to open it again (ms). */
+const OPEN_RETRY_MS = 1000;
 
 /** How long before a run whose secrets this worker lacks is offered again (ms). */
 const SECRETS_RETRY_MS = 30_000;
@@ -61,15 +64,20 @@ export interface WorkerReport {
  * plugin's: then it runs in its caller's job); its parent parks until the child's end
  * wakes it (engine/run/child-jobs.ts).
  *
+ * A worker started while its database does not answer (started before it, as service
+ * managers may; a restart) waits for it, saying so once and again when it answers, as a
+ * running worker rides out an outage.
+ *
  * Resolves when `signal` aborts and every job has stopped.
- * @throws JournalOpenError when the store cannot be opened
+ * @throws JournalOpenError when the store refuses (a login, a missing database, a damaged journal)
  */
 export async function runWorker(opts: WorkerOptions): Promise<WorkerReport> {
   const concurrency = opts.concurrency ?? 4;
-  const journal = await PostgresJournal.open(opts.store, { stateDir: opts.stateDir, leaseTtlMs: opts.leaseTtlMs, poolSize: concurrency + 4 });
-  const ttl = opts.leaseTtlMs ?? (Number(process.env.CRITERIA_LEASE_TTL_MS) || 30_000);
   const report: WorkerReport = { advanced: 0, busy: 0, fenced: 0, swept: 0 };
   const note = (run_id: string, message: string) => opts.events?.({ event: "worker.note", run_id, message, at_ms: Date.now() });
+  const journal = await openWhenAnswering(opts, concurrency, (m) => note("", m));
+  if (!journal) return report; // stopped before the database answered
+  const ttl = opts.leaseTtlMs ?? (Number(process.env.CRITERIA_LEASE_TTL_MS) || 30_000);
   const stopping = new AbortController();
   opts.signal?.addEventListener("abort", () => stopping.abort(), { once: true });
   const gw = graphileWorker();
@@ -252,6 +260,37 @@ function quietLogger(gw: typeof import("graphile-worker")) {
     said.set(key, now);
     process.stderr.write(`criteria worker: queue: ${line}\n`);
   });
+}
+
+/**
+ * Opens the worker's journal, trying again every {@link OPEN_RETRY_MS} while the database does
+ * not answer (`JournalOpenError.unreachable`); `say` is told once when it starts waiting and
+ * once when the database answers. Undefined when `opts.signal` aborts first.
+ * @throws JournalOpenError when the store refuses
+ */
+async function openWhenAnswering(opts: WorkerOptions, concurrency: number, say: (message: string) => void): Promise<PostgresJournal | undefined> {
+  let waiting = false;
+  while (!opts.signal?.aborted) {
+    try {
+      const journal = await PostgresJournal.open(opts.store, { stateDir: opts.stateDir, leaseTtlMs: opts.leaseTtlMs, poolSize: concurrency + 4 });
+      if (waiting) say("the database answers: starting");
+      return journal;
+    } catch (e) {
+      if (!(e instanceof JournalOpenError) || !e.unreachable) throw e;
+      if (!waiting) say(`${e.message}; trying again every ${OPEN_RETRY_MS / 1000} s until it answers (Ctrl-C stops)`);
+      waiting = true;
+      await new Promise<void>((r) => {
+        const done = () => {
+          clearTimeout(t);
+          opts.signal?.removeEventListener("abort", done);
+          r();
+        };
+        const t = setTimeout(done, OPEN_RETRY_MS);
+        opts.signal?.addEventListener("abort", done, { once: true });
+      });
+    }
+  }
+  return undefined;
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());

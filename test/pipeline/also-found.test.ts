@@ -123,6 +123,21 @@ describe("also found", () => {
     expect(cli(["resume", "r", "--state-dir", state, "--var", "token=t1"], { env: { CI: "true" } }).status).toBe(5);
   });
 
+  it("a long run id is echoed cut, with its length (found by a new-user trial: 5,000 characters echoed whole)", () => {
+    const dir = temp();
+    const path = wf(dir, `step "a" {\n  target = adapter.shell.default\n  input { command = "true" }\n  outcome "success" { next = state.done }\n}\n`);
+    const long = "r".repeat(5000);
+    const refused = cli(["apply", path, "--state-dir", join(dir, "s"), "--run-id", long, "-o", "text"]);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toBe(`criteria: --run-id "${"r".repeat(60)}… (5000 characters)": use letters, digits, ".", "_" and "-" (at most 128, starting with a letter or digit)\n`);
+    expect(cli(["apply", path, "--state-dir", join(dir, "s"), "-o", "text"]).status).toBe(0);
+    for (const args of [["journal", long], ["resume", long], ["signal", long, "go"]]) {
+      const r = cli([...args, "--state-dir", join(dir, "s")]);
+      expect(r.status, args[0]).toBe(1);
+      expect(r.stderr, args[0]).toBe(`criteria: no run ${"r".repeat(60)}… (5000 characters) in ${join(dir, "s")} (criteria runs lists them)\n`);
+    }
+  });
+
   it('--state-dir "" is a usage error, not the current directory', () => {
     const dir = temp();
     const path = wf(dir, `step "a" {\n  target = adapter.shell.default\n  input { command = "true" }\n  outcome "success" { next = state.done }\n}\n`);

@@ -88,6 +88,12 @@ describe.skipIf(skip !== undefined)("the CLI on a PostgreSQL journal", () => {
     expect(env.stderr).toMatch(/^criteria: CRITERIA_STORE: expected a postgres:\/\/ or postgresql:\/\/ URL, not a sqlite: one/);
     const query = cli(["runs", "--store", "postgres://c@127.0.0.1:1/p?sslpassword=TopSecret1&password=TopSecret2"]);
     expect(query.stderr).not.toMatch(/TopSecret/);
+    // One pg cannot read is a usage error too, not "cannot open the journal postgres:…: Invalid URL", exit 1 (found by a new-user trial).
+    for (const unreadable of ["postgres://me:hunter2@[db/x", "postgres://me:hunter2@db:99999/x"]) {
+      const r = cli(["worker", "--store", unreadable]);
+      expect(r.status, unreadable).toBe(2);
+      expect(r.stderr).toBe("criteria: --store: not a URL PostgreSQL's driver can read: write postgres://user:password@host:5432/database, or postgres:///database?host=/run/postgresql for a Unix socket (percent-encode @, : and / inside a password)\n");
+    }
     const down = cli(["runs", "--store", "postgres://me:hunter2@127.0.0.1:1/db"]);
     expect(down.status).toBe(1);
     expect(down.stderr).toBe("criteria: cannot open the journal postgres://me:***@127.0.0.1:1/db: no PostgreSQL server answers there: is it running? (connect ECONNREFUSED 127.0.0.1:1)\n");

@@ -4,7 +4,7 @@
  * reads them, and the CLI tests only see a few.
  */
 import { describe, expect, it } from "vitest";
-import { JournalDamagedError, LeaseLostError, RunLockedError, storageReason } from "../../../engine/journal/errors.js";
+import { JournalDamagedError, LeaseLostError, RunLockedError, storageReason, storeUnreachable } from "../../../engine/journal/errors.js";
 
 const err = (code: string | undefined, message: string) => Object.assign(new Error(message), code === undefined ? {} : { code });
 
@@ -51,6 +51,29 @@ describe("storageReason", () => {
   it("takes anything thrown, not only errors", () => {
     expect(storageReason("plain text")).toBe("plain text");
     expect(storageReason({ code: "SQLITE_FULL" })).toBe("the disk is full");
+  });
+});
+
+describe("storeUnreachable: what waiting may mend (a worker started before its database waits for it)", () => {
+  it.each([
+    ["ECONNREFUSED", "connect ECONNREFUSED 127.0.0.1:5432", true],
+    ["ENOENT", "connect ENOENT /run/postgresql/.s.PGSQL.5432", true],
+    ["ETIMEDOUT", "read ETIMEDOUT", true],
+    ["ECONNRESET", "read ECONNRESET", true],
+    ["EHOSTUNREACH", "connect EHOSTUNREACH 10.0.0.9:5432", true],
+    ["ENETUNREACH", "connect ENETUNREACH 10.0.0.9:5432", true],
+    ["EAI_AGAIN", "getaddrinfo EAI_AGAIN db", true],
+    ["57P01", "terminating connection due to administrator command", true],
+    ["57P03", "the database system is starting up", true],
+    [undefined, "timeout exceeded when trying to connect", true],
+    [undefined, "Connection terminated unexpectedly", true],
+    ["ENOENT", "ENOENT: no such file or directory, open 'x'", false],
+    ["28P01", "password authentication failed for user \"u\"", false],
+    ["3D000", "database \"d\" does not exist", false],
+    ["ENOTFOUND", "getaddrinfo ENOTFOUND nohost", false],
+    ["42501", "permission denied for schema public", false],
+  ])("%s %s: %s", (code, message, want) => {
+    expect(storeUnreachable(err(code, message))).toBe(want);
   });
 });
 

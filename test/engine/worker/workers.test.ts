@@ -193,6 +193,33 @@ describe.skipIf(skip !== undefined)("workers", () => {
     expect(w.out()).not.toMatch(/ended in state \\"\\"/);
   }, 40_000);
 
+  it("a worker started while its database is down waits for it, then advances a submitted run; one stopped while waiting exits 0; a missing database is refused at once (found by a new-user trial: it exited at start)", async () => {
+    const url = await cluster().freshDatabase();
+    const dir = temp("criteria-wk-");
+    const wf = join(dir, "w.hcl");
+    writeFileSync(wf, `${HEAD("one")}step "one" {\n  target = adapter.shell.default\n  input { command = "echo one" }\n  outcome "success" { next = "done" }\n}\n`);
+    // Stops the server at once, starts it again 4 s later.
+    const outage = cluster().outage(4000);
+    const w = startWorker(url, join(dir, "w"));
+    workers.push(w);
+    const quitter = startWorker(url, join(dir, "q"));
+    await vi.waitFor(() => expect(w.out()).toMatch(/no PostgreSQL server answers there/), { timeout: 20_000, interval: 50 });
+    await vi.waitFor(() => expect(quitter.out()).toMatch(/trying again every 1 s until it answers/), { timeout: 20_000, interval: 50 });
+    expect(await stopWorker(quitter), quitter.out()).toBe(0);
+    expect(quitter.out()).toMatch(/"status":"stopped","advanced":0/);
+    await outage;
+    await vi.waitFor(() => expect(w.out()).toMatch(/the database answers: starting/), { timeout: 20_000, interval: 50 });
+    expect(w.out().match(/trying again every 1 s/g), "said once").toHaveLength(1);
+    expect(cli(["apply", wf, "--store", url, "--state-dir", join(dir, "s"), "--run-id", "late", "--detach"]).status).toBe(0);
+    const rows = await until(url, (r) => r.some((x) => x.run_id === "late" && x.status !== "active"), 30_000);
+    expect(rows.find((r) => r.run_id === "late"), w.out()).toMatchObject({ status: "succeeded" });
+    expect(w.out(), "no stack frames").not.toMatch(/^\s+at /m);
+    // What waiting does not mend is refused at once.
+    const missing = cli(["worker", "--store", url.replace(/\/(\w+)\?/, "/no_such_db?"), "--state-dir", join(dir, "m")]);
+    expect(missing.status, missing.stdout).toBe(1);
+    expect(missing.stderr).toMatch(/^criteria: cannot open the journal \S+: the database does not exist/);
+  }, 90_000);
+
   it("--detach needs a PostgreSQL store; a worker needs one too", () => {
     const dir = temp("criteria-wk-");
     const wf = join(dir, "w.hcl");
