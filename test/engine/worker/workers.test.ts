@@ -66,9 +66,11 @@ describe.skipIf(skip !== undefined)("workers", () => {
     const dir = temp("criteria-wk-");
     const wf = join(dir, "w.hcl");
     const log = join(dir, "log");
+    const gate = join(dir, "gate");
+    // The step waits for a file, not a fixed time: a loaded machine cannot let it end before the Ctrl-C.
     writeFileSync(wf, `${HEAD("slow")}step "slow" {
   target = adapter.shell.default
-  input { command = "sleep 2; echo slow >> ${log}" }
+  input { command = "while [ ! -e ${gate} ]; do sleep 0.05; done; echo slow >> ${log}" }
   outcome "success" { next = "done" }
 }
 `);
@@ -89,6 +91,7 @@ describe.skipIf(skip !== undefined)("workers", () => {
     expect(handed.status, handed.stderr).toBe(0);
     expect(handed.stdout).toBe("submitted run fg: a worker sharing the store runs it (criteria runs and criteria journal fg follow it)\n");
     expect(cli(["runs", "--store", url]).stdout).toMatch(/^fg {2}active .*\(queued: a worker takes it\)$/m);
+    writeFileSync(gate, "");
     const w = startWorker(url, join(dir, "w"));
     workers.push(w);
     const rows = await until(url, (r) => r.some((x) => x.run_id === "fg" && x.status !== "active"), 30_000);
