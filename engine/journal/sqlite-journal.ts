@@ -246,7 +246,7 @@ export class SqliteJournal implements Journal {
   /** The body of {@link append}, inside one transaction (made once: better-sqlite3 transactions are reusable). */
   private appendEntries(rootRunId: string, entries: NewEntry[], opts: AppendOptions): JournalEntry[] {
     const out: JournalEntry[] = [];
-    this.leases.check(opts.lease ?? rootRunId, opts.lease !== undefined);
+    this.leases.check(opts.lease ?? rootRunId, opts.lease !== undefined, entries.some((e) => e.entry_type === "run.completed"));
     if (opts.consumes !== undefined && this.consumedBy.get(rootRunId, opts.consumes)) throw new SignalTakenError(opts.consumes);
     if (opts.takes !== undefined && this.takenBy.get(rootRunId, opts.takes.after, opts.takes.id)) throw new MessageTakenError(opts.takes.id);
     let seq = this.nextSeq();

@@ -148,12 +148,14 @@ describe("also found", () => {
 
   it("deleting the journal mid-run stops the run: exit 4 and a line saying so, never a silent 0", async () => {
     const dir = temp();
-    const path = wf(dir, `step "a" {\n  target = adapter.shell.default\n  input { command = "touch started; sleep 1" }\n  outcome "success" { next = step.b }\n}\nstep "b" {\n  target = adapter.shell.default\n  input { command = "true" }\n  outcome "success" { next = state.done }\n}\n`);
+    const path = wf(dir, `step "a" {\n  target = adapter.shell.default\n  input { command = "touch started; while [ ! -e go ]; do sleep 0.05; done" }\n  outcome "success" { next = step.b }\n}\nstep "b" {\n  target = adapter.shell.default\n  input { command = "true" }\n  outcome "success" { next = state.done }\n}\n`);
     const child = start(["apply", path, "--state-dir", join(dir, "s"), "--run-id", "r", "-o", "json"], { cwd: dir });
     let err = "";
     child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
     await until(() => existsSync(join(dir, "started")));
     rmSync(join(dir, "s"), { recursive: true, force: true });
+    // The step waits for this file, not a fixed time: a loaded machine cannot let the run end first.
+    writeFileSync(join(dir, "go"), "");
     const code = await new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)));
     expect(code).toBe(4);
     expect(err).toMatch(/was deleted or replaced while the run was going on/);

@@ -116,7 +116,7 @@ describe("criteria journal --format html, on the trial's runs", () => {
 adapter "shell" "default" {}
 step "slow" {
   target = adapter.shell.default
-  input { command = "touch ${side}/started; sleep 2" }
+  input { command = "touch ${side}/started; while [ ! -e ${side}/go ]; do sleep 0.05; done" }
   outcome "success" { next = "done" }
 }
 state "done" { terminal = true }
@@ -138,6 +138,7 @@ state "done" { terminal = true }
     expect(killed.stdout).toContain('class="badge stopped"');
     expect(killed.stdout).not.toContain("running at the last entry");
     await new Promise((r) => setTimeout(r, 1200));
+    writeFileSync(join(side, "go"), "");
     expect(cli(["resume", "k", "--state-dir", state]).status).toBe(0);
     const t = buildTimeline(await entries(state, "k"), "k")!;
     const [first, second] = t.lanes[0].spans.filter((s) => s.kind === "attempt");

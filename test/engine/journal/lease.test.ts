@@ -84,4 +84,21 @@ describe("SQLite lease: the journal file deleted under a run", () => {
       await j.close();
     }
   });
+
+  it("an append that ends a run looks at the file at once; others within the second do not", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "criteria-lease-"));
+    const j = new SqliteJournal(dir, { leaseTtlMs: 60_000 });
+    try {
+      await j.lock("r");
+      const signal = { run_id: "r", step_id: "", attempt: 0, entry_type: "signal.received", at_ms: 1, payload: { name: "x" } } as const;
+      await j.append("r", [signal]); // looks at the file: the second starts now
+      rmSync(join(dir, "journal.db"));
+      await j.append("r", [{ ...signal, at_ms: 2 }]); // within the second: not looked at
+      const end = await j.append("r", [{ run_id: "r", step_id: "", attempt: 0, entry_type: "run.completed", at_ms: 3, payload: { state: "done", success: true, reason: "ok", outputs: {} } }]).catch((x: unknown) => x);
+      expect(end).toBeInstanceOf(LeaseLostError);
+      expect((end as Error).message).toMatch(/was deleted or replaced while the run was going on/);
+    } finally {
+      await j.close();
+    }
+  });
 });
