@@ -11,7 +11,8 @@ import { textReport } from "./text-report.js";
  * directory module), printing only what changed in a PATH's result. Unchanged files are
  * not parsed again, and only the modules an edit reaches (the edited one and those that
  * call it) are checked again (the parse and unit caches shared by the rebuilds). File events come from
- * `chokidar` (4.x, the last for Node 20), debounced by 100 ms. Runs until `signal` aborts.
+ * `chokidar` (4.x, the last for Node 20), debounced by 100 ms; once they are seen, a line on
+ * stderr says so (`criteria: watching N paths for changes`). Runs until `signal` aborts.
  *
  * @returns the exit code when stopped: 0
  */
@@ -36,7 +37,10 @@ export async function watchValidate(paths: string[], opts: CompileOptions, io: I
 
   const { watch } = createRequire(import.meta.url)("chokidar") as typeof import("chokidar");
   const targets = () => [...new Set([...paths.map((p) => resolve(cwd, p)), ...[...files.values()].flatMap((s) => [...s, ...[...s].map((f) => dirname(f))])])];
-  const watcher = watch(targets(), { ignoreInitial: true, depth: 1 });
+  const watched = targets();
+  const watcher = watch(watched, { ignoreInitial: true, depth: 1 });
+  // On stderr (stdout holds the results): as tsc --watch does, say when changes are seen.
+  watcher.once("ready", () => io.err(`criteria: watching ${watched.length} ${watched.length === 1 ? "path" : "paths"} for changes; Ctrl-C stops\n`));
   let pending = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
   const rebuild = async () => {

@@ -24,8 +24,10 @@ it("re-validates on change, printing only what changed", async () => {
     for (let i = 0; i < 200 && (out.match(/^\[\d\d:\d\d:\d\d\] /gm) ?? []).length < n; i++) await new Promise((r) => setTimeout(r, 50));
     return out;
   };
-  expect(await printed(1)).toMatch(/main\.hcl: ok\n$/);
-  await new Promise((r) => setTimeout(r, 500)); // the watcher is ready
+  expect(await printed(1)).toMatch(/main\.hcl: ok\n/);
+  // The watcher says when it sees changes (a fixed wait could miss the first save on a loaded machine).
+  for (let i = 0; i < 200 && !/criteria: watching \d+ paths? for changes; Ctrl-C stops\n/.test(out); i++) await new Promise((r) => setTimeout(r, 50));
+  expect(out).toMatch(/criteria: watching \d+ paths for changes; Ctrl-C stops\n/);
   writeFileSync(join(dir, "stage", "main.hcl"), stage("okk"));
   expect(await printed(2)).toMatch(/error\[unknown_node\][\s\S]*main\.hcl: 1 error(, 1 warning)?\n$/);
   // Saved again unchanged: nothing new is printed.
