@@ -67,16 +67,22 @@ async function measure(path: string, edited: string, root: string, runs: number,
     again.push(performance.now() - t);
   }
   // A real watcher: from a write to the next printed result.
-  const child = spawn(process.execPath, [cli, "validate", "--watch", ...rootArgs, path], { stdio: ["ignore", "pipe", "ignore"] });
+  const child = spawn(process.execPath, [cli, "validate", "--watch", ...rootArgs, path], { stdio: ["ignore", "pipe", "pipe"] });
   let printed = 0;
+  let ready = false;
   let waiter: (() => void) | undefined;
   child.stdout.on("data", (d: Buffer) => {
     printed += (d.toString().match(/^\[\d\d:\d\d:\d\d\] /gm) ?? []).length;
     waiter?.();
   });
+  // "criteria: watching N paths for changes" on stderr: file events are seen from then on.
+  child.stderr.on("data", (d: Buffer) => {
+    if (/criteria: watching /.test(d.toString())) ready = true;
+    waiter?.();
+  });
   const until = async (n: number) => {
     const deadline = Date.now() + 10_000;
-    while (printed < n) {
+    while (printed < n || !ready) {
       if (Date.now() > deadline) throw new Error("the watcher printed nothing in 10 s");
       await new Promise<void>((r) => {
         waiter = r;
@@ -87,7 +93,6 @@ async function measure(path: string, edited: string, root: string, runs: number,
   const saves: number[] = [];
   try {
     await until(1);
-    await new Promise((r) => setTimeout(r, 500)); // the watcher is ready
     // Only a changed result is printed: every save alternates the file and the file with
     // a stray word at its end (an error), so each one prints.
     const text = readFileSync(edited, "utf8");
