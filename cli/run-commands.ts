@@ -90,6 +90,7 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
           }
           const place = placeOf(opts, io);
           flag = storeFlag(place);
+          if (opts.detach) refuseWithDetach(opts);
           const input = opts.input !== undefined ? parseInput(opts.input) : {};
           const compiling = compileOptions(opts, io);
           const c = await compile(path, compiling);
@@ -100,7 +101,7 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
           }
           const graph = c.graph;
           checkInput(graph, input, opts.var);
-          const vars = parseVars(graph, opts.var, opts.varFile, input);
+          const vars = parseVars(graph, opts.var, opts.varFile, input, process.env, opts.detach === true);
           const found = workflowFiles(resolve(path));
           const baseDir = found.kind === "dir" ? resolve(path) : dirname(resolve(path));
           // The roots modules were allowed from, kept (relative, as the entry) so resume compiles as apply did.
@@ -141,6 +142,7 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
           flag = storeFlag(place);
           const { resume, handOver, DETACH_NEEDS_STORE } = await engine();
           if (opts.detach && !place.store) throw usage(DETACH_NEEDS_STORE);
+          if (opts.detach) refuseWithDetach(opts);
           const sink = eventSink(io, json);
           const j = await openJournal(place);
           let row;
@@ -218,6 +220,18 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
     });
 
   registerJournalCommands(program, io, setCode);
+}
+
+/**
+ * Flags that act on a run in this process, refused with `--detach` (found by a new-user trial:
+ * `--auto-approve` was accepted and ignored, and `--workdir` did not reach the workers, which
+ * look for a run's files where it was submitted from).
+ * @throws CliError (usage)
+ */
+function refuseWithDetach(opts: { autoApprove?: boolean; wait?: boolean; workdir?: string }): void {
+  if (opts.autoApprove) throw usage("--auto-approve approves in this process, and --detach runs nothing here: decide on the workers' runs with criteria approve RUN NAME (or reject)");
+  if (opts.wait !== undefined) throw usage(`--${opts.wait ? "" : "no-"}wait says how this process waits, and --detach runs nothing here: a run on the workers parks at its waits and approvals`);
+  if (opts.workdir !== undefined) throw usage("--workdir applies to a run resumed here: workers look for a run's files where it was submitted from; put them back there and hand it over without --workdir, or finish it here (criteria resume RUN --workdir DIR --wait)");
 }
 
 const collect = (v: string, prev: string[]) => [...prev, v];

@@ -34,20 +34,29 @@ function hclLiteral(raw: string): Value | undefined {
  * declared types. Every problem is a usage error (exit 2) naming the variable (never
  * showing a secret variable's value), and so is a required variable that neither they
  * nor `given` (the `--input` object) bind.
+ *
+ * A run submitted to the workers (`detach`) takes no secret variable: a secret is never
+ * journaled, so its value cannot travel; the workers give it (their `CRITERIA_VAR_<name>`).
+ * One given with `--var` or `--var-file` is then a usage error (found by a new-user trial:
+ * the submitted value was silently replaced by the worker's), one in this environment is
+ * left here, and a required one is not asked for.
  * @param env the environment to read `CRITERIA_VAR_<name>` from (default: the process's)
+ * @param detach the run is only submitted (`apply --detach`)
  */
-export function parseVars(graph: Graph, pairs: string[], files: string[], given: Record<string, Value> = {}, env: NodeJS.ProcessEnv = process.env): Record<string, Value> {
+export function parseVars(graph: Graph, pairs: string[], files: string[], given: Record<string, Value> = {}, env: NodeJS.ProcessEnv = process.env, detach = false): Record<string, Value> {
   const out: Record<string, Value> = Object.create(null) as Record<string, Value>;
   const names = graph.variables.map((v) => v.name);
   const set = (k: string, v: Value, from: string) => {
     const decl = graph.variables.find((x) => x.name === k);
     if (!decl) throw usage(`${from}: unknown variable "${k}"${names.length ? `; ${suggest(k, names) ?? ""}` : " (the workflow declares none)"}`);
+    if (detach && decl.secret) throw usage(`${from}: "${k}" is a secret variable, and a secret is never journaled, so its value cannot travel to the workers with --detach: give it to the workers instead (CRITERIA_VAR_${k} in their environment) and leave it out here`);
     const t = decl.type ? parseType(decl.type).type : undefined;
     const why = t ? mismatch(t, v) : undefined;
     if (why) throw usage(`${from}: variable "${k}": ${decl.secret ? "the value does not fit the type" : why} (type ${decl.type})`);
     out[k] = v;
   };
   for (const v of graph.variables) {
+    if (detach && v.secret) continue; // the workers' own is used
     const raw = env[`CRITERIA_VAR_${v.name}`];
     if (raw !== undefined) setPair(`${v.name}=${raw}`, `CRITERIA_VAR_${v.name}`);
   }
@@ -110,7 +119,7 @@ export function parseVars(graph: Graph, pairs: string[], files: string[], given:
   }
 
   // A required variable left out is the command line's mistake: exit 2 before anything runs.
-  const missing = graph.variables.filter((v) => v.required && !(v.name in out) && !Object.prototype.hasOwnProperty.call(given, v.name));
+  const missing = graph.variables.filter((v) => v.required && !(detach && v.secret) && !(v.name in out) && !Object.prototype.hasOwnProperty.call(given, v.name));
   if (missing.length > 0) throw usage(`variable${missing.length > 1 ? "s" : ""} ${missing.map((v) => `"${v.name}"`).join(", ")} ${missing.length > 1 ? "are" : "is"} required: pass ${missing.map((v) => `--var ${v.name}=...`).join(" ")}`);
   return out;
 }

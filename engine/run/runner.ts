@@ -176,7 +176,15 @@ export class RunParked extends Error {
 }
 
 /** A run cannot go on here: its secret variables (never journaled) are not in this process's environment. */
-export class RunNeedsSecrets extends RunRefused {}
+export class RunNeedsSecrets extends RunRefused {
+  /** @param names the secret variables missing */
+  constructor(
+    message: string,
+    readonly names: readonly string[],
+  ) {
+    super(message, true);
+  }
+}
 
 /** The run was submitted to the workers (`criteria apply --detach`): its `run.spawned` is journaled, nothing ran here. */
 export class RunSubmitted extends Error {
@@ -484,7 +492,7 @@ export class Runner {
       inputs[name] = type ? conformOrRefuse(type, raw, name) : raw;
     }
     if (missing.length > 0) {
-      throw new RunNeedsSecrets(`secret variable${missing.length > 1 ? "s" : ""} ${missing.map((n) => `"${n}"`).join(", ")} ${missing.length > 1 ? "are" : "is"} not journaled: pass ${missing.map((n) => `--var ${n}=... (or CRITERIA_VAR_${n})`).join(" and ")} to resume`, true);
+      throw new RunNeedsSecrets(`secret variable${missing.length > 1 ? "s" : ""} ${missing.map((n) => `"${n}"`).join(", ")} ${missing.length > 1 ? "are" : "is"} not journaled: pass ${missing.map((n) => `--var ${n}=... (or CRITERIA_VAR_${n})`).join(" and ")} to resume`, missing);
     }
     return inputs;
   }
@@ -552,7 +560,8 @@ export class Runner {
     for (const c of candidates) if (c !== undefined && isDirectory(c)) return c;
     if (workdir !== undefined) throw new RunRefused(`--workdir ${workdir} is not a directory`, true);
     // Named as a command (a worker has no --workdir: found by a new-user trial).
-    throw new RunRefused(`the run's workflow directory ${spawned.base_dir ?? "(unknown)"} no longer exists (was the checkout moved?); continue it with criteria resume ${runId}${this.storeFlag()} --workdir DIR, DIR being the directory that holds the workflow now`);
+    // --workdir is not journaled: on the workers a run's files stay where it was submitted from (found by a new-user trial).
+    throw new RunRefused(`the run's workflow directory ${spawned.base_dir ?? "(unknown)"} no longer exists (was the checkout moved?); put its files back there, or continue it here with criteria resume ${runId}${this.storeFlag()} --workdir DIR${this.opts.journal.besideCheckout ? "" : " --wait"}, DIR being the directory that holds the workflow now`);
   }
 
   private endFromRecord(runId: string, c: Payloads["run.completed"]): RunEnd {
@@ -573,10 +582,14 @@ export class Runner {
       if (Object.prototype.hasOwnProperty.call(given, v.name)) vars[v.name] = v.type ? conformOrRefuse(v.type, given[v.name], v.name) : given[v.name];
       else if (Object.prototype.hasOwnProperty.call(input, v.name)) vars[v.name] = v.type ? conformOrRefuse(v.type, input[v.name], v.name) : input[v.name];
       else if (v.default) vars[v.name] = v.type ? conformOrRefuse(v.type, evalExpr(v.default, {}, fns), v.name) : evalExpr(v.default, {}, fns);
+      // Submitted to the workers: they give its value (a secret is never journaled).
+      else if (v.secret && this.opts.submit) continue;
       else throw new RunRefused(`variable "${v.name}" is required: pass --var ${v.name}=...`, true);
     }
     const secretVariables = graph.variables.filter((v) => v.secret).map((v) => v.name);
-    for (const name of secretVariables) this.registerSecret(vars[name], `secret variable "${name}"`, this.rootId);
+    for (const name of secretVariables) if (Object.prototype.hasOwnProperty.call(vars, name)) this.registerSecret(vars[name], `secret variable "${name}"`, this.rootId);
+    // The secret variables a resume asks for again: those given, and those a submitted run leaves to its workers.
+    const askedAgain = secretVariables.filter((n) => Object.prototype.hasOwnProperty.call(given, n) || !Object.prototype.hasOwnProperty.call(vars, n));
     for (const at of secretReadingExpressions(graph)) this.redactor.withhold(at);
     const shared: Record<string, Value> = {};
     for (const s of graph.shared_variables) shared[s.name] = s.value ? evalExpr(s.value, { var: vars }, fns) : null;
@@ -593,7 +606,7 @@ export class Runner {
         ...(identity ? { identity } : {}),
         // Secret values are masked by the journal's redaction; resume asks for them again.
         inputs: given,
-        ...(secretVariables.some((n) => Object.prototype.hasOwnProperty.call(given, n)) ? { secret_variables: secretVariables.filter((n) => Object.prototype.hasOwnProperty.call(given, n)) } : {}),
+        ...(askedAgain.length > 0 ? { secret_variables: askedAgain } : {}),
         ...(Object.keys(input).length > 0 ? { input } : {}),
         graph,
         base_dir: baseDir,

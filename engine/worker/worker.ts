@@ -124,7 +124,9 @@ export async function runWorker(opts: WorkerOptions): Promise<WorkerReport> {
         } else if (e instanceof RunNeedsSecrets) {
           // Another worker may have them (found by a new-user trial: the run was dropped for good).
           await helpers.addJob(ADVANCE_TASK, { run }, { jobKey: run, runAt: new Date(Date.now() + SECRETS_RETRY_MS), maxAttempts: 25 });
-          note(run, `run ${run} cannot go on here: ${e.message}; handed back to the queue for a worker that has them (again in ${SECRETS_RETRY_MS / 1000} s)`);
+          // Workers take no --var: their environment gives secrets (found by a new-user trial: the note said "pass --var").
+          const vars = e.names.map((n) => `CRITERIA_VAR_${n}`).join(" and ");
+          note(run, `run ${run} cannot go on here: it needs secret variable${e.names.length > 1 ? "s" : ""} ${e.names.map((n) => `"${n}"`).join(", ")}, which this worker's environment lacks (start workers with ${vars}); handed back to the queue for a worker that has ${e.names.length > 1 ? "them" : "it"} (again in ${SECRETS_RETRY_MS / 1000} s)`);
         } else if (e instanceof RunRefused) {
           note(run, `run ${run} cannot be advanced: ${e.message}`);
         } else throw e; // a storage failure: the queue retries the job with backoff

@@ -7,7 +7,7 @@
  * its run back and another finishes it.
  */
 import { spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { bin, cli, temp } from "../../pipeline/helpers.js";
@@ -223,6 +223,32 @@ describe.skipIf(skip !== undefined)("workers", () => {
     expect(missing.stderr).toMatch(/^criteria: cannot open the journal \S+: the database does not exist/);
   }, 90_000);
 
+  it("a secret variable travels to no worker: apply --detach refuses one given with --var and asks for none; the worker that has CRITERIA_VAR_<name> runs it, one without says how to give it (found by a new-user trial: the submitted value was silently replaced)", async () => {
+    const url = await cluster().freshDatabase();
+    const dir = temp("criteria-wk-");
+    const wf = join(dir, "w.hcl");
+    const out = join(dir, "secret.log");
+    writeFileSync(wf, `${HEAD("use")}variable "token" {\n  type   = string\n  secret = true\n}\nstep "use" {\n  target = adapter.shell.default\n  input { command = "echo token=$TOKEN >> ${out}" }\n  secret_input { TOKEN = var.token }\n  outcome "success" { next = "done" }\n}\n`);
+    const given = cli(["apply", wf, "--store", url, "--state-dir", join(dir, "s"), "--run-id", "s1", "--detach", "--var", "token=fromvar"]);
+    expect(given.status).toBe(2);
+    expect(given.stderr).toBe(`criteria: --var token: "token" is a secret variable, and a secret is never journaled, so its value cannot travel to the workers with --detach: give it to the workers instead (CRITERIA_VAR_token in their environment) and leave it out here\n`);
+    expect(given.stderr).not.toContain("fromvar");
+    // Not asked for, and the submitter's own CRITERIA_VAR_token stays here.
+    const submitted = cli(["apply", wf, "--store", url, "--state-dir", join(dir, "s"), "--run-id", "s2", "--detach"], { env: { CRITERIA_VAR_token: "submitters" } });
+    expect(submitted.status, submitted.stderr).toBe(0);
+    const lacking = startWorker(url, join(dir, "a"));
+    workers.push(lacking);
+    await vi.waitFor(() => expect(lacking.out()).toMatch(/run s2 cannot go on here: it needs secret variable \\"token\\", which this worker's environment lacks \(start workers with CRITERIA_VAR_token\); handed back to the queue for a worker that has it \(again in 30 s\)/), { timeout: 20_000, interval: 50 });
+    expect(await stopWorker(lacking)).toBe(0);
+    const having = startWorker(url, join(dir, "b"), { CRITERIA_VAR_token: "workers" });
+    workers.push(having);
+    // The hand-back is due in 30 s: hand it over again now.
+    expect(cli(["resume", "s2", "--store", url, "--detach"]).status).toBe(0);
+    const rows = await until(url, (r) => r.some((x) => x.run_id === "s2" && x.status !== "active"), 30_000);
+    expect(rows.find((r) => r.run_id === "s2"), having.out()).toMatchObject({ status: "succeeded" });
+    expect(readFileSync(out, "utf8")).toBe("token=workers\n");
+  }, 90_000);
+
   it("--detach needs a PostgreSQL store; a worker needs one too", () => {
     const dir = temp("criteria-wk-");
     const wf = join(dir, "w.hcl");
@@ -234,5 +260,25 @@ describe.skipIf(skip !== undefined)("workers", () => {
     expect(worker.status).toBe(2);
     expect(worker.stderr).toBe("criteria: criteria worker needs a PostgreSQL journal: --store postgres://… (or CRITERIA_STORE)\n");
     expect(cli(["worker", "--store", "postgres://x@h/d", "--concurrency", "0"]).stderr).toBe("criteria: --concurrency 0: a whole number from 1 to 256\n");
+  });
+
+  it("flags that act in this process are refused with --detach, before anything is submitted (found by a new-user trial: --auto-approve was accepted and ignored, --workdir did not reach the workers)", async () => {
+    const url = await cluster().freshDatabase();
+    const dir = temp("criteria-wk-");
+    const wf = join(dir, "w.hcl");
+    writeFileSync(wf, `${HEAD("done")}`);
+    const refusals: [string[], string][] = [
+      [["apply", wf, "--auto-approve"], "criteria: --auto-approve approves in this process, and --detach runs nothing here: decide on the workers' runs with criteria approve RUN NAME (or reject)\n"],
+      [["apply", wf, "--wait"], "criteria: --wait says how this process waits, and --detach runs nothing here: a run on the workers parks at its waits and approvals\n"],
+      [["apply", wf, "--no-wait"], "criteria: --no-wait says how this process waits, and --detach runs nothing here: a run on the workers parks at its waits and approvals\n"],
+      [["resume", "r", "--workdir", dir], "criteria: --workdir applies to a run resumed here: workers look for a run's files where it was submitted from; put them back there and hand it over without --workdir, or finish it here (criteria resume RUN --workdir DIR --wait)\n"],
+      [["resume", "r", "--auto-approve"], "criteria: --auto-approve approves in this process, and --detach runs nothing here: decide on the workers' runs with criteria approve RUN NAME (or reject)\n"],
+    ];
+    for (const [args, message] of refusals) {
+      const r = cli([...args, "--store", url, "--state-dir", join(dir, "s"), "--detach", "-o", "text"]);
+      expect(r.status, args.join(" ")).toBe(2);
+      expect(r.stderr, args.join(" ")).toBe(message);
+    }
+    expect(cli(["runs", "--store", url]).stdout).not.toMatch(/\bw\b/); // nothing was submitted
   });
 });
