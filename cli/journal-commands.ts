@@ -79,19 +79,34 @@ const FOLLOW_POLL_MS = 300;
 
 /**
  * What an active root run no live process holds is doing on a shared database, for
- * `criteria runs`: queued for the workers; held by a process that is gone (a worker's sweeper
- * takes it over once the lease ends); parked on what it waits for (a worker takes it when
- * that comes); or stopped with nothing to advance it (Ctrl-C of a foreground apply, an
- * unlock: found by a new-user trial, which read "a worker takes it when it is woken" of a
- * run nothing would wake).
+ * `criteria runs`: queued for the workers (a job due now); held by a process that is gone (a
+ * worker's sweeper takes it over once the lease ends); ready to go on, its signal or decision
+ * given, with a job or nothing to advance it; parked on what it waits for (a worker takes it
+ * when that comes, or when its timer's job is due); or stopped with nothing to advance it (Ctrl-C
+ * of a foreground apply, an unlock, a foreground run stopped at a duration wait, whose timer
+ * no worker holds). Found by new-user trials: "a worker takes it when it is woken" of a run
+ * nothing would wake, "queued" of a run parked for 15 minutes, "waiting for approval" of one
+ * already approved.
  */
 async function idleOnStore(j: Journal, run: string, flag: string, holder: LeaseHolder | undefined): Promise<string> {
-  const { PostgresJournal, foldEntries, waitingIn } = await engine();
-  if (j instanceof PostgresJournal && (await j.queued(run))) return "  (queued: a worker takes it)";
+  const { PostgresJournal, foldEntries, waitingIn, answeredIn } = await engine();
+  const job = j instanceof PostgresJournal ? await j.queuedJob(run) : undefined;
+  const at = (ms: number) => new Date(ms).toISOString();
+  if (job && job.dueInMs <= 1000) return "  (queued: a worker takes it)";
   if (holder) return `  (not running: process ${holder.pid} on ${holder.host} that ran it is gone; a worker takes it over once its lease ends, or criteria resume ${run}${flag} continues it here)`;
-  const waiting = waitingIn(foldEntries((await j.read(run)).entries));
-  if (waiting.length > 0) return `  (parked, waiting for ${waiting.join(", ")}: a worker takes it when that comes; criteria resume ${run}${flag} continues it here)`;
-  return `  (stopped: nothing advances it; criteria resume ${run}${flag} continues it here, or with --detach hands it to the workers)`;
+  const stopped = `nothing advances it; criteria resume ${run}${flag} continues it here, or with --detach hands it to the workers`;
+  const tree = foldEntries((await j.read(run)).entries);
+  const answered = answeredIn(tree);
+  if (answered.length > 0) return job ? `  (queued: its ${answered.join(", ")} given; a worker takes it at ${at(job.atMs)})` : `  (stopped: its ${answered.join(", ")} given, but ${stopped})`;
+  const waiting = waitingIn(tree);
+  if (waiting.length > 0) {
+    const here = `criteria resume ${run}${flag} continues it here`;
+    // A duration wait's timer is a worker's job only when a parked run handed it over.
+    if (waiting.every((w) => w.startsWith("the time"))) return job ? `  (parked, waiting for ${waiting.join(", ")}: a worker takes it at ${at(job.atMs)}; ${here})` : `  (stopped at ${waiting.join(", ")}: no worker holds its timer; ${stopped})`;
+    return `  (parked, waiting for ${waiting.join(", ")}: a worker takes it when that comes${job ? `, or at ${at(job.atMs)} when its deadline is due` : ""}; ${here})`;
+  }
+  if (job) return `  (queued: a worker takes it at ${at(job.atMs)})`;
+  return `  (stopped: ${stopped})`;
 }
 
 /**

@@ -104,6 +104,31 @@ export function waitingIn(tree: TreeRecord): string[] {
   return [...new Set(out)];
 }
 
+/**
+ * The waits and approvals of a run tree not ended whose signal or decision is journaled and
+ * not yet taken (`signal "go"`, `approval "ok"`): the run is ready to go on, and is no longer
+ * waiting for them, whatever {@link waitingIn} says (found by a new-user trial: a run whose
+ * worker gave up on it was listed as waiting for an approval already given). A signal counts
+ * for a wait of its run or of any run of the tree when it was sent to the root.
+ */
+export function answeredIn(tree: TreeRecord): string[] {
+  const root = [...tree.runs.keys()][0];
+  const pending = (name: string, runId: string) => tree.signals.some((s) => !tree.consumed.has(s.seq) && s.payload.name === name && (s.run_id === runId || s.run_id === root));
+  const out: string[] = [];
+  for (const r of tree.runs.values()) {
+    if (r.completed) continue;
+    for (const w of r.waits.values()) {
+      const signal = w.started?.payload.signal;
+      if (signal !== undefined && !w.completed && pending(signal, r.run_id)) out.push(`signal "${signal}"`);
+    }
+    for (const [k, a] of r.approvals) {
+      const name = k.slice(0, k.lastIndexOf("#"));
+      if (a.requested && !a.decided && pending(`approval:${name}`, r.run_id)) out.push(`approval "${name}"`);
+    }
+  }
+  return [...new Set(out)];
+}
+
 /** An empty record for a run. */
 export function emptyRecord(runId: string): RunRecord {
   return { run_id: runId, steps: new Map(), attempts: new Map(), iterations: new Map(), branches: new Map(), waits: new Map(), approvals: new Map() };

@@ -194,18 +194,23 @@ export class PostgresJournal implements Journal {
   }
 
   /**
-   * Whether the workers' queue holds a job that will advance `runId` (pending or running, with
-   * attempts left): `criteria runs` says "queued" rather than "stopped". False without a queue.
+   * The job of the workers' queue that will advance `runId` (pending or running, with attempts
+   * left), if any: when it is due (`atMs`, ms since the epoch) and in how long by the database's
+   * clock (`dueInMs`, 0 when due now). `criteria runs` says "queued" for one due now, and when a
+   * parked run's timer (or a retry) wakes it for a later one (found by a new-user trial: a run
+   * parked for 15 minutes was listed as queued). Undefined without a queue.
    * @throws Error from the database
    */
-  async queued(runId: string): Promise<boolean> {
-    if (!this.queue) return false;
-    const r = await this.pool.query(
-      `SELECT 1 FROM ${QUEUE_SCHEMA}._private_jobs j JOIN ${QUEUE_SCHEMA}._private_tasks t ON t.id = j.task_id
-       WHERE t.identifier = $1 AND j.payload->>'run' = $2 AND j.attempts < j.max_attempts LIMIT 1`,
+  async queuedJob(runId: string): Promise<{ atMs: number; dueInMs: number } | undefined> {
+    if (!this.queue) return undefined;
+    const r = await this.pool.query<{ at_ms: number; due_in_ms: number }>(
+      `SELECT (EXTRACT(EPOCH FROM j.run_at) * 1000)::int8 AS at_ms, GREATEST(0, EXTRACT(EPOCH FROM j.run_at - now()) * 1000)::int8 AS due_in_ms
+       FROM ${QUEUE_SCHEMA}._private_jobs j JOIN ${QUEUE_SCHEMA}._private_tasks t ON t.id = j.task_id
+       WHERE t.identifier = $1 AND j.payload->>'run' = $2 AND j.attempts < j.max_attempts ORDER BY j.run_at LIMIT 1`,
       [ADVANCE_TASK, runId],
     );
-    return (r.rowCount ?? 0) > 0;
+    const row = r.rows[0];
+    return row ? { atMs: Number(row.at_ms), dueInMs: Number(row.due_in_ms) } : undefined;
   }
 
   /** Sends wake-ups to graphile-worker's queue from now on (its schema has just been installed). */

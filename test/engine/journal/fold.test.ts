@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { JournalEntry } from "../../../engine/journal/entry.js";
-import { foldEntries, waitingIn } from "../../../engine/journal/fold.js";
+import { answeredIn, foldEntries, waitingIn } from "../../../engine/journal/fold.js";
 
 let seq = 0;
 /** An entry as the journal returns it (`seq` counting from 1). */
@@ -136,5 +136,31 @@ describe("waitingIn: what a run tree is parked on (criteria runs)", () => {
       tree,
     );
     expect(waitingIn(tree)).toStrictEqual([]);
+  });
+});
+
+describe("answeredIn: waits and approvals whose signal or decision is journaled, not yet taken (criteria runs)", () => {
+  it("a signal or a decision given while the run waits answers it until the wait takes it; one for another name, another run of the tree or one taken does not", () => {
+    seq = 0;
+    const tree = foldEntries([
+      e("r", "", 0, "run.spawned", { graph: {} }),
+      e("r", "hold", 0, "wait.started", { visit: 1, signal: "go" }),
+      e("r", "ok", 0, "approval.requested", { visit: 1, approvers: [] }),
+      e("r/body#1[0]", "", 0, "run.spawned", { graph: {} }),
+      e("r/body#1[0]", "inner", 0, "wait.started", { visit: 1, signal: "deep" }),
+      e("r/other", "", 0, "run.spawned", { graph: {} }),
+      e("r/other", "", 0, "signal.received", { name: "deep" }), // sent to another run
+      e("r", "", 0, "signal.received", { name: "stop" }), // no wait for it
+    ]);
+    expect(answeredIn(tree)).toStrictEqual([]);
+    foldEntries([e("r", "", 0, "signal.received", { name: "approval:ok", payload: { decision: "approved" } })], tree);
+    expect(answeredIn(tree)).toStrictEqual(['approval "ok"']);
+    foldEntries([e("r", "", 0, "signal.received", { name: "go" })], tree); // seq 10
+    expect(answeredIn(tree)).toStrictEqual(['signal "go"', 'approval "ok"']);
+    // Sent to the root: answers a wait of a run inside it too.
+    foldEntries([e("r", "", 0, "signal.received", { name: "deep" })], tree);
+    expect(answeredIn(tree)).toStrictEqual(['signal "go"', 'approval "ok"', 'signal "deep"']);
+    foldEntries([e("r", "hold", 0, "wait.completed", { visit: 1, outcome: "received", signal_seq: 10, next: "x" })], tree);
+    expect(answeredIn(tree)).toStrictEqual(['approval "ok"', 'signal "deep"']);
   });
 });

@@ -7,7 +7,7 @@
  * its run back and another finishes it.
  */
 import { spawn } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { bin, cli, temp } from "../../pipeline/helpers.js";
@@ -247,6 +247,38 @@ describe.skipIf(skip !== undefined)("workers", () => {
     const rows = await until(url, (r) => r.some((x) => x.run_id === "s2" && x.status !== "active"), 30_000);
     expect(rows.find((r) => r.run_id === "s2"), having.out()).toMatchObject({ status: "succeeded" });
     expect(readFileSync(out, "utf8")).toBe("token=workers\n");
+  }, 90_000);
+
+  it("criteria runs tells a parked timer from a queued job, a foreground run stopped at a duration wait from a parked one, and a run whose approval was given but which nothing advances (found by a new-user trial)", async () => {
+    const url = await cluster().freshDatabase();
+    const dir = temp("criteria-wk-");
+    const nap = join(dir, "nap.hcl");
+    writeFileSync(nap, `${HEAD("nap")}wait "nap" {\n  duration = "60s"\n  next = "done"\n}\n`);
+    const w = startWorker(url, join(dir, "w"));
+    workers.push(w);
+    expect(cli(["apply", nap, "--store", url, "--run-id", "parked", "--detach"]).status).toBe(0);
+    await vi.waitFor(() => expect(w.out()).toMatch(/run parked parked/), { timeout: 20_000, interval: 50 });
+    // A foreground run handles its own timer: stopped there, no worker holds it.
+    const fg = spawn(process.execPath, [bin, "apply", nap, "--store", url, "--run-id", "fg", "--wait", "-o", "json"], { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    fg.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    const exited = new Promise<number | null>((r) => fg.once("exit", r));
+    await vi.waitFor(() => expect(out).toMatch(/"wait.started"|"event":"wait/), { timeout: 20_000, interval: 50 });
+    fg.kill("SIGINT");
+    expect(await exited).toBe(4);
+    // A run whose files are gone: the worker gives it up after its approval is given.
+    const moved = join(dir, "moved");
+    mkdirSync(moved);
+    writeFileSync(join(moved, "gate.hcl"), `${HEAD("ok")}approval "ok" {\n  approvers = ["ops"]\n  outcome "approved" { next = "done" }\n  outcome "rejected" { next = "done" }\n}\n`);
+    expect(cli(["apply", join(moved, "gate.hcl"), "--store", url, "--run-id", "given", "--detach"]).status).toBe(0);
+    await vi.waitFor(() => expect(w.out()).toMatch(/run given parked/), { timeout: 20_000, interval: 50 });
+    rmSync(moved, { recursive: true, force: true });
+    expect(cli(["approve", "given", "ok", "--store", url, "--by", "ops"]).status).toBe(0);
+    await vi.waitFor(() => expect(w.out()).toMatch(/run given cannot be advanced: the run's workflow directory/), { timeout: 20_000, interval: 50 });
+    const listed = cli(["runs", "--store", url]).stdout;
+    expect(listed).toMatch(/^parked {2}active .*\(parked, waiting for the time \(wait "nap"\): a worker takes it at \d{4}-\d\d-\d\dT[\d:.]+Z; criteria resume parked --store \S+ continues it here\)$/m);
+    expect(listed).toMatch(/^fg {2}active .*\(stopped at the time \(wait "nap"\): no worker holds its timer; nothing advances it; criteria resume fg --store \S+ continues it here, or with --detach hands it to the workers\)$/m);
+    expect(listed).toMatch(/^given {2}active .*\(stopped: its approval "ok" given, but nothing advances it; criteria resume given --store \S+ continues it here, or with --detach hands it to the workers\)$/m);
   }, 90_000);
 
   it("--detach needs a PostgreSQL store; a worker needs one too", () => {
