@@ -303,6 +303,11 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
         for (const w of late) {
           io.err(`criteria: note: wait "${w.node}" of run ${w.id} timed out at ${new Date(w.until).toISOString()}: it takes its timeout route when the run goes on, and this signal is kept for a later wait for "${name}"\n`);
         }
+        // Signals are kept until a wait takes them (as Temporal's are): one sent before its wait
+        // starts ends that wait at once. Said, not refused (found by a new-user trial: a health
+        // signal sent early promoted a canary later, "delivered" being all it was told).
+        const open = [...tree.runs].some(([id, r]) => within(id, run) && !r.completed && [...r.waits.values()].some((w) => w.started?.payload.signal === name && !w.completed && (w.started.payload.until_ms ?? Infinity) > now));
+        if (!open && late.length === 0) io.err(`criteria: note: run ${run} is not waiting for signal "${name}" now: the signal is kept, and the next wait for "${name}" takes it at once\n`);
       } else {
         const nodes = graphs.flatMap((g) => g.approvals.map((a) => a.name));
         if (!nodes.includes(target.approval)) {

@@ -38,6 +38,25 @@ describe("timeouts (item 6)", () => {
 });
 
 describe("approvals and signal waits in CI (item 7)", () => {
+  it("a signal sent before its wait starts is kept and ends that wait at once, and signal says so (found by a new-user trial: 'delivered' was all it said)", () => {
+    const dir = temp();
+    writeFileSync(join(dir, "w.hcl"), `${HEAD("ok")}approval "ok" {\n  approvers = ["ops"]\n  outcome "approved" { next = wait.healthy }\n  outcome "rejected" { next = state.failed }\n}\nwait "healthy" {\n  signal = "canary-healthy"\n  outcome "received" { next = state.done }\n}\n`);
+    const state = join(dir, "state");
+    expect(cli(["apply", "w.hcl", "--state-dir", state, "--run-id", "r"], { cwd: dir, env: { CI: "true" } }).status).toBe(5);
+    const early = cli(["signal", "r", "canary-healthy", "--state-dir", state]);
+    expect(early.status).toBe(0);
+    expect(early.stderr).toBe(`criteria: note: run r is not waiting for signal "canary-healthy" now: the signal is kept, and the next wait for "canary-healthy" takes it at once\n`);
+    expect(cli(["approve", "r", "ok", "--state-dir", state, "--by", "ops"]).status).toBe(0);
+    const end = cli(["resume", "r", "--state-dir", state, "-o", "json"], { cwd: dir, env: { CI: "true" } });
+    expect(end.status, end.stderr).toBe(0);
+    expect(ndjson(end.stdout).find((e) => e.event === "run.completed")).toMatchObject({ state: "done" });
+    // Sent while the wait is open: no note.
+    expect(cli(["apply", "w.hcl", "--state-dir", state, "--run-id", "s", "--auto-approve"], { cwd: dir, env: { CI: "true" } }).status).toBe(5);
+    const timely = cli(["signal", "s", "canary-healthy", "--state-dir", state]);
+    expect(timely.status).toBe(0);
+    expect(timely.stderr).toBe("");
+  });
+
   const gate = (extra = "") => `${HEAD("gate")}approval "gate" {\n  approvers = ["ops"]\n${extra}  outcome "approved" { next = step.deploy }\n  outcome "rejected" { next = state.failed }\n  outcome "timeout"  { next = state.failed }\n}\nstep "deploy" {\n  target = adapter.shell.default\n  input { command = "echo deployed >> log" }\n  outcome "success" { next = state.done }\n}\n`;
 
   it("with CI=true and no terminal, apply parks at an approval: exit 5, the commands to continue; approve + resume finish it", () => {
