@@ -181,10 +181,12 @@ export function parseJson(file: SourceFile): { parsed?: ParsedFile; diagnostics:
     const lc = /line (\d+) column (\d+)/.exec(msg);
     // Without a position (Node 20: `Unexpected token 's', "..." is not valid JSON`) the
     // first token is the bad one: point at it, not at the white space before it.
-    const at = pos ? Number(pos[1]) : lc ? file.offsetAt(Number(lc[1]), Number(lc[2])) : Math.max(0, file.text.search(/\S/));
+    // A text cut short (`{"tag": `) is wrong at its end, not at its first token.
+    const end = /Unexpected end of JSON input/.test(msg);
+    const at = pos ? Number(pos[1]) : lc ? file.offsetAt(Number(lc[1]), Number(lc[2])) : end ? file.text.length : Math.max(0, file.text.search(/\S/));
     return {
       diagnostics: [
-        diag("syntax_error", file.range(at, at + 1), msg.replace(/ in JSON at position \d+.*$/, "").replace(/^JSON\.parse: /, ""), {
+        diag("syntax_error", file.range(at, Math.min(at + 1, file.text.length)), msg.replace(/ in JSON at position \d+.*$/, "").replace(/^JSON\.parse: /, ""), {
           hint: "a .json workflow is strict JSON (no comments, no trailing commas, quoted keys); write YAML in a .yaml file for more freedom",
         }),
       ],

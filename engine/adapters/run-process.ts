@@ -279,5 +279,7 @@ function spawnMessage(file: string, e: unknown): string {
   const code = (e as NodeJS.ErrnoException)?.code;
   if (code === "ENOENT") return `executable ${JSON.stringify(file)} not found`;
   if (code === "EACCES") return `executable ${JSON.stringify(file)} is not executable (permission denied)`;
+  // Linux caps one argument or environment string at 128 KiB (found by a new-user trial: a 2 MB --var-file value, and no hint).
+  if (code === "E2BIG") return `cannot start ${JSON.stringify(file)}: its command line or environment is larger than the system allows (E2BIG; one string at most 128 KiB on Linux): pass a large value through a file instead`;
   return `cannot start ${JSON.stringify(file)}: ${(e as Error)?.message ?? String(e)}`;
 }

@@ -396,7 +396,12 @@ export class Runner {
       throw await this.notStarted(e);
     }
     try {
-      if (await this.opts.journal.run(this.rootId)) throw new RunRefused(`run ${this.rootId} already exists; continue it with criteria resume ${this.rootId}, or choose another --run-id`, true);
+      const existing = await this.opts.journal.run(this.rootId);
+      if (existing) {
+        // An ended run is not continued (found by a new-user trial: "continue it" of a finished run, without its --store).
+        if (existing.status !== "active") throw new RunRefused(`run ${this.rootId} already exists and has ended (${existing.status}); choose another --run-id (criteria journal ${this.rootId}${this.storeFlag()} shows it)`, true);
+        throw new RunRefused(`run ${this.rootId} already exists; continue it with criteria resume ${this.rootId}${this.storeFlag()}, or choose another --run-id`, true);
+      }
       // A broker given for the run's channels is reached before anything runs.
       if (this.opts.broker && hasChannels(graph)) await this.startEndpoint();
       return await this.root(graph, inputs, input, this.opts.baseDir, source);

@@ -138,6 +138,20 @@ describe("also found", () => {
     }
   });
 
+  it("a run id taken by an ended run is refused without 'continue it'; one of an active run names resume with its place (found by a new-user trial)", () => {
+    const dir = temp();
+    const path = wf(dir, `step "a" {\n  target = adapter.shell.default\n  input { command = "true" }\n  outcome "success" { next = state.done }\n}\n`);
+    const state = join(dir, "s");
+    expect(cli(["apply", path, "--state-dir", state, "--run-id", "g1", "-o", "text"]).status).toBe(0);
+    const again = cli(["apply", path, "--state-dir", state, "--run-id", "g1", "-o", "text"]);
+    expect(again.status).toBe(2);
+    expect(again.stderr).toBe(`criteria: run g1 already exists and has ended (succeeded); choose another --run-id (criteria journal g1 --state-dir ${state} shows it)\n`);
+    expect(cli(["apply", path, "--state-dir", state, "--run-id", "k1", "-o", "text"], { env: { CRITERIA_FAULT_KILL_AFTER_SEQ: "2" } }).signal).toBe("SIGKILL");
+    const active = cli(["apply", path, "--state-dir", state, "--run-id", "k1", "-o", "text"]);
+    expect(active.status).toBe(2);
+    expect(active.stderr).toBe(`criteria: run k1 already exists; continue it with criteria resume k1 --state-dir ${state}, or choose another --run-id\n`);
+  });
+
   it('--state-dir "" is a usage error, not the current directory', () => {
     const dir = temp();
     const path = wf(dir, `step "a" {\n  target = adapter.shell.default\n  input { command = "true" }\n  outcome "success" { next = state.done }\n}\n`);

@@ -83,7 +83,7 @@ describe("leases (item 2)", () => {
     expect(nested.stderr).toBe(`criteria: run r/loop#1[0] is a child run that runs in its parent's job: resume its root run, criteria resume r --state-dir ${state}\n`);
     const unlock = cli(["unlock", "r/loop#1[0]", "--state-dir", state]);
     expect(unlock.status, unlock.stderr).toBe(0);
-    expect(unlock.stdout).toMatch(/^unlocked run r: it was held by process \d+ on .* \(not running; .*\); criteria resume r continues it\n$/);
+    expect(unlock.stdout).toMatch(/^unlocked run r: it was held by process \d+ on .* \(not running; .*\); criteria resume r --state-dir \S+ continues it\n$/);
     expect(cli(["resume", "r", "--state-dir", state]).status).toBe(0);
   }, 30_000);
   // Fencing in-process (a holder that lost its lease can never write again): test/engine/journal/contract.ts.
