@@ -1,0 +1,272 @@
+/**
+ * engine/run/runner.ts, in process: what the runner asks of its journal — entries masked of
+ * every secret, wake-ups for the workers only from a submitted or parking run, group commits
+ * where the store has them and one append at a time where it has not, a write that fails before
+ * the run exists, a damaged journal on resume, secrets asked for again on resume. What
+ * Stryker's pass over runner.ts lines 240–520 left alive: these paths were only reached from
+ * the CLI's child processes, which mutants of the source do not reach.
+ */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterEach, describe, expect, it } from "vitest";
+import type { Adapter } from "../../engine/adapters/adapter.js";
+import { adapterFor } from "../../engine/adapters/registry.js";
+import type { NewEntry } from "../../engine/journal/entry.js";
+import { JournalDamagedError, JournalWriteError } from "../../engine/journal/errors.js";
+import type { AppendOptions, Journal } from "../../engine/journal/journal.js";
+import { SqliteJournal } from "../../engine/journal/sqlite-journal.js";
+import type { RunEvent } from "../../engine/run/events.js";
+import { RunNeedsSecrets, RunParked, Runner, RunRefused, RunSubmitted, type RunnerOptions } from "../../engine/run/runner.js";
+import { deliverSignal } from "../../engine/run/signals.js";
+import { graphOf } from "./graph-of.js";
+
+const HEAD = (initial: string) => `workflow "t" {\n  version = "1"\n  initial_state = "${initial}"\n  target_state = "done"\n}\nstate "done" { terminal = true }\n`;
+
+/** A SQLite journal seen through a wrapper that records every append's options and may fail or hide group commit. */
+function recorded(opts: { group?: boolean; failAt?: number } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), "criteria-runner-journal-"));
+  const inner = new SqliteJournal(dir);
+  const appends: { types: string[]; opts: AppendOptions }[] = [];
+  let groups = 0;
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const fail = () => {
+    if (opts.failAt !== undefined && appends.length >= opts.failAt) throw new JournalWriteError(`cannot write the journal ${inner.location}: the disk is full`);
+  };
+  const journal = new Proxy(inner, {
+    get(target, prop, receiver) {
+      if (prop === "appendGroup") {
+        if (opts.group === false) return undefined;
+        return async (root: string, list: { entries: NewEntry[]; opts?: AppendOptions }[]) => {
+          groups++;
+          fail();
+          for (const a of list) appends.push({ types: a.entries.map((e) => e.entry_type), opts: a.opts ?? {} });
+          return target.appendGroup!(root, list);
+        };
+      }
+      if (prop === "append") {
+        return async (root: string, entries: NewEntry[], o: AppendOptions = {}) => {
+          inFlight++;
+          maxInFlight = Math.max(maxInFlight, inFlight);
+          try {
+            fail();
+            appends.push({ types: entries.map((e) => e.entry_type), opts: o });
+            // A store's round trip: the next append must wait for this one.
+            await new Promise((r) => setTimeout(r, 1));
+            return await target.append(root, entries, o);
+          } finally {
+            inFlight--;
+          }
+        };
+      }
+      const v = Reflect.get(target, prop, receiver) as unknown;
+      return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  }) as Journal;
+  return { dir, inner, journal, appends, groups: () => groups, maxInFlight: () => maxInFlight };
+}
+
+const runners: SqliteJournal[] = [];
+afterEach(async () => {
+  for (const j of runners.splice(0)) await j.close();
+});
+
+function runner(journal: Journal, extra: Partial<RunnerOptions> = {}, events: RunEvent[] = []) {
+  return new Runner({ journal, adapterFor, baseDir: tmpdir(), events: (e) => events.push(e), pollMs: 5, ...extra });
+}
+
+const PARALLEL = `${HEAD("fan")}
+adapter "noop" "default" {}
+step "fan" {
+  target = adapter.noop.default
+  parallel = ["a", "b", "c", "d"]
+  outcome "all_succeeded" { next = "done" }
+  outcome "any_failed" { next = "done" }
+}`;
+
+describe("the runner's appends", () => {
+  it("group commit: the appends asked in one turn of the event loop go in one appendGroup call, in the order asked", async () => {
+    const r = recorded();
+    runners.push(r.inner);
+    const end = await runner(r.journal).start(await graphOf(PARALLEL), {}, "p");
+    expect(end).toMatchObject({ state: "done", success: true });
+    expect(r.groups()).toBeGreaterThan(0);
+    expect(r.groups()).toBeLessThan(r.appends.length);
+    const seqs = (await r.inner.read("p")).entries.map((e) => e.seq);
+    expect(seqs).toEqual(seqs.map((_, i) => i + 1));
+  });
+
+  it("a store without group commit (PostgreSQL's kind) gets one append at a time, in order, and the same run", async () => {
+    const grouped = recorded();
+    const serial = recorded({ group: false });
+    runners.push(grouped.inner, serial.inner);
+    await runner(grouped.journal).start(await graphOf(PARALLEL), {}, "p");
+    const end = await runner(serial.journal).start(await graphOf(PARALLEL), {}, "p");
+    expect(end).toMatchObject({ state: "done", success: true });
+    expect(serial.groups()).toBe(0);
+    expect(serial.maxInFlight()).toBe(1);
+    const shape = async (j: SqliteJournal) => (await j.read("p")).entries.map((e) => `${e.entry_type}:${e.step_id}`).sort();
+    expect(await shape(serial.inner)).toEqual(await shape(grouped.inner));
+  });
+
+  it("every append names the lease it is written under: the run's own", async () => {
+    const r = recorded();
+    runners.push(r.inner);
+    await runner(r.journal).start(await graphOf(PARALLEL), {}, "p");
+    expect(new Set(r.appends.map((a) => a.opts.lease))).toEqual(new Set(["p"]));
+  });
+});
+
+describe("wake-ups for the workers", () => {
+  const NAP = `${HEAD("nap")}\nwait "nap" {\n  duration = "60s"\n  next = "done"\n}\n`;
+
+  it("a submitted run wakes its own job in the append of its run.spawned, and runs nothing", async () => {
+    const r = recorded();
+    runners.push(r.inner);
+    await expect(runner(r.journal, { submit: true }).start(await graphOf(NAP), {}, "s")).rejects.toBeInstanceOf(RunSubmitted);
+    expect(r.appends.map((a) => a.types)).toEqual([["run.spawned"]]);
+    expect(r.appends[0].opts.wake).toEqual([{ runs: ["s"] }]);
+  });
+
+  it("a parking run hands its timer to the workers (a wake-up at the wait's end, for its own job); a run that waits itself hands none", async () => {
+    let now = 1_000_000;
+    const parking = recorded();
+    runners.push(parking.inner);
+    await expect(runner(parking.journal, { park: true, parkTimers: true, clock: () => now }).start(await graphOf(NAP), {}, "w")).rejects.toBeInstanceOf(RunParked);
+    const wakes = parking.appends.flatMap((a) => [a.opts.wake ?? []].flat());
+    expect(wakes).toEqual([{ atMs: 1_060_000, runs: ["w"] }]);
+
+    const waiting = recorded();
+    runners.push(waiting.inner);
+    const end = await runner(waiting.journal, { clock: () => now, sleep: async (ms) => void (now += ms) }).start(await graphOf(NAP), {}, "w");
+    expect(end).toMatchObject({ state: "done" });
+    expect(waiting.appends.flatMap((a) => [a.opts.wake ?? []].flat())).toEqual([]);
+  });
+});
+
+describe("a journal that cannot be written", () => {
+  const ONE = `${HEAD("a")}\nadapter "noop" "default" {}\nstep "a" {\n  target = adapter.noop.default\n  outcome "success" { next = "done" }\n}\n`;
+
+  it("before the run exists: start refuses, saying nothing was started", async () => {
+    const r = recorded({ failAt: 0 });
+    runners.push(r.inner);
+    const e = await runner(r.journal).start(await graphOf(ONE), {}, "f").catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(RunRefused);
+    expect((e as Error).message).toBe(`cannot write the journal ${r.inner.location}: the disk is full; nothing was started (run f was not created): check the state directory's permissions and free space, then apply again`);
+  });
+
+  it("once the run exists: the write error names the run (resume continues it)", async () => {
+    const r = recorded({ failAt: 1 });
+    runners.push(r.inner);
+    const e = await runner(r.journal).start(await graphOf(ONE), {}, "f").catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(JournalWriteError);
+    expect((e as JournalWriteError & { runId?: string }).runId).toBe("f");
+  });
+});
+
+describe("secrets", () => {
+  const GATE = `${HEAD("gate")}
+variable "token" {
+  type   = string
+  secret = true
+}
+variable "pin" {
+  type   = number
+  secret = true
+}
+output "length" {
+  value  = length(var.token) + var.pin
+  secret = true
+}
+wait "gate" {
+  signal = "go"
+  next = "done"
+}`;
+
+  it("a secret variable's value is in no journaled byte; resume asks for it again, by name, and takes it from secretVars or CRITERIA_VAR_<name>, typed", async () => {
+    const r = recorded();
+    runners.push(r.inner);
+    const g = await graphOf(GATE);
+    await expect(runner(r.journal, { park: true }).start(g, { token: "hunter2-long-secret", pin: 7 }, "s")).rejects.toBeInstanceOf(RunParked);
+    const db = new Database(join(r.dir, "journal.db"), { readonly: true });
+    const bytes = (db.prepare("SELECT payload FROM journal").all() as { payload: string }[]).map((x) => x.payload).join("\n");
+    db.close();
+    expect(bytes).not.toContain("hunter2-long-secret");
+    expect((await r.inner.spawned("s"))?.secret_variables).toEqual(["token", "pin"]);
+
+    const refused = await runner(r.journal).resume("s").catch((x: unknown) => x);
+    expect(refused).toBeInstanceOf(RunNeedsSecrets);
+    expect((refused as RunNeedsSecrets).names).toEqual(["token", "pin"]);
+    expect((refused as Error).message).toBe('secret variables "token", "pin" are not journaled: pass --var token=... (or CRITERIA_VAR_token) and --var pin=... (or CRITERIA_VAR_pin) to resume');
+
+    await deliverSignal(r.journal, "s", "go", null, "test", Date.now());
+    process.env.CRITERIA_VAR_pin = "35";
+    try {
+      const end = await runner(r.journal, { secretVars: { token: "12345678" } }).resume("s");
+      expect(end).toMatchObject({ state: "done", success: true, outputs: { length: 43 } });
+    } finally {
+      delete process.env.CRITERIA_VAR_pin;
+    }
+  });
+
+  it("a submitted run asks its workers for a secret it was not given, and journals none", async () => {
+    const r = recorded();
+    runners.push(r.inner);
+    await expect(runner(r.journal, { submit: true }).start(await graphOf(GATE), { pin: 1 }, "q")).rejects.toBeInstanceOf(RunSubmitted);
+    expect((await r.inner.spawned("q"))?.secret_variables).toEqual(["token", "pin"]);
+  });
+});
+
+describe("resume of a damaged journal", () => {
+  const TWO = `${HEAD("one")}
+adapter "count" "default" {}
+step "one" {
+  target = adapter.count.default
+  outcome "success" { next = "two" }
+}
+step "two" {
+  target = adapter.count.default
+  outcome "success" { next = "done" }
+}`;
+
+  it("is refused naming the damage; with discardDamaged the entries from it on are set aside, said in a warning naming the step that runs again", async () => {
+    const calls: string[] = [];
+    const count: Adapter = {
+      type: "count",
+      effectful: true,
+      async open() {
+        return {
+          execute: async (req) => {
+            calls.push(req.step);
+            return { outcome: "success", output: { step: req.step }, reason: "ok" };
+          },
+          close: async () => undefined,
+        };
+      },
+    };
+    const dir = mkdtempSync(join(tmpdir(), "criteria-runner-damage-"));
+    const journal = new SqliteJournal(dir);
+    runners.push(journal);
+    const g = await graphOf(TWO);
+    const adapters = (t: string) => (t === "count" ? count : adapterFor(t));
+    await new Runner({ journal, adapterFor: adapters, baseDir: dir }).start(g, {}, "d");
+    // Damage step "two"'s confirmed effect: its checksum no longer holds.
+    const entries = (await journal.read("d")).entries;
+    const two = entries.find((e) => e.entry_type === "effect.confirmed" && e.step_id === "two")!;
+    const db = new Database(join(dir, "journal.db"));
+    db.prepare("UPDATE journal SET payload = replace(payload, '\"success\"', '\"failure\"') WHERE seq = ?").run(two.seq);
+    db.close();
+    // The run ended, but its end lies past the damage: resume must look at the journal.
+    const refused = await new Runner({ journal, adapterFor: adapters, baseDir: dir }).resume("d").catch((x: unknown) => x);
+    expect(refused).toBeInstanceOf(JournalDamagedError);
+    const events: RunEvent[] = [];
+    calls.length = 0;
+    const end = await new Runner({ journal, adapterFor: adapters, baseDir: dir, discardDamaged: true, events: (e) => events.push(e) }).resume("d");
+    expect(end).toMatchObject({ state: "done", success: true });
+    const warning = events.find((e) => e.event === "warning") as { message: string } | undefined;
+    expect(warning?.message).toMatch(new RegExp(`^--discard-damaged: set aside \\d+ journal entries from entry ${two.seq} on \\(the journal's quarantine keeps them\\); step "two" runs again$`));
+    expect(calls).toEqual(["two"]);
+  });
+});
