@@ -176,10 +176,18 @@ variable "pin" {
   type   = number
   secret = true
 }
+variable "region" {
+  type = string
+}
 output "length" {
-  value  = length(var.token) + var.pin
+  value  = length(var.token)
   secret = true
 }
+output "pin" {
+  value  = var.pin
+  secret = true
+}
+output "region" { value = var.region }
 wait "gate" {
   signal = "go"
   next = "done"
@@ -189,7 +197,7 @@ wait "gate" {
     const r = recorded();
     runners.push(r.inner);
     const g = await graphOf(GATE);
-    await expect(runner(r.journal, { park: true }).start(g, { token: "hunter2-long-secret", pin: 7 }, "s")).rejects.toBeInstanceOf(RunParked);
+    await expect(runner(r.journal, { park: true }).start(g, { token: "hunter2-long-secret", pin: 7, region: "eu" }, "s")).rejects.toBeInstanceOf(RunParked);
     const db = new Database(join(r.dir, "journal.db"), { readonly: true });
     const bytes = (db.prepare("SELECT payload FROM journal").all() as { payload: string }[]).map((x) => x.payload).join("\n");
     db.close();
@@ -201,11 +209,15 @@ wait "gate" {
     expect((refused as RunNeedsSecrets).names).toEqual(["token", "pin"]);
     expect((refused as Error).message).toBe('secret variables "token", "pin" are not journaled: pass --var token=... (or CRITERIA_VAR_token) and --var pin=... (or CRITERIA_VAR_pin) to resume');
 
+    const one = await runner(r.journal, { secretVars: { token: "12345678" } }).resume("s").catch((x: unknown) => x);
+    expect((one as Error).message).toBe('secret variable "pin" is not journaled: pass --var pin=... (or CRITERIA_VAR_pin) to resume');
+
     await deliverSignal(r.journal, "s", "go", null, "test", Date.now());
     process.env.CRITERIA_VAR_pin = "35";
     try {
       const end = await runner(r.journal, { secretVars: { token: "12345678" } }).resume("s");
-      expect(end).toMatchObject({ state: "done", success: true, outputs: { length: 43 } });
+      // The journaled variables come back as they were; a secret given again is converted to its type.
+      expect(end).toMatchObject({ state: "done", success: true, outputs: { length: 8, pin: 35, region: "eu" } });
     } finally {
       delete process.env.CRITERIA_VAR_pin;
     }
@@ -214,8 +226,25 @@ wait "gate" {
   it("a submitted run asks its workers for a secret it was not given, and journals none", async () => {
     const r = recorded();
     runners.push(r.inner);
-    await expect(runner(r.journal, { submit: true }).start(await graphOf(GATE), { pin: 1 }, "q")).rejects.toBeInstanceOf(RunSubmitted);
+    await expect(runner(r.journal, { submit: true }).start(await graphOf(GATE), { pin: 1, region: "eu" }, "q")).rejects.toBeInstanceOf(RunSubmitted);
     expect((await r.inner.spawned("q"))?.secret_variables).toEqual(["token", "pin"]);
+  });
+});
+
+describe("resume refuses", () => {
+  it("a run the journal does not have, and a child run that runs in its parent's job (a usage error naming its root)", async () => {
+    const r = recorded();
+    runners.push(r.inner);
+    const missing = await runner(r.journal).resume("nope").catch((x: unknown) => x);
+    expect(missing).toBeInstanceOf(RunRefused);
+    expect((missing as Error).message).toBe("no run nope in the journal (criteria runs lists them)");
+    const body = `${HEAD("loop")}\nstep "loop" {\n  count = 2\n  workflow {\n    step "work" {\n      adapter = "noop"\n      outcome "success" { next = "_continue" }\n    }\n  }\n  outcome "all_succeeded" { next = "done" }\n  outcome "any_failed" { next = "done" }\n}\n`;
+    await runner(r.journal).start(await graphOf(body), {}, "p");
+    const child = (await r.inner.runs({ roots: false })).find((x) => x.parent_run_id === "p")!;
+    const nested = await runner(r.journal).resume(child.run_id).catch((x: unknown) => x);
+    expect(nested).toBeInstanceOf(RunRefused);
+    expect((nested as RunRefused).usage).toBe(true);
+    expect((nested as Error).message).toBe(`run ${child.run_id} is a child run that runs in its parent's job: resume its root run, criteria resume p --state-dir ${r.dir}`);
   });
 });
 
@@ -268,5 +297,21 @@ step "two" {
     const warning = events.find((e) => e.event === "warning") as { message: string } | undefined;
     expect(warning?.message).toMatch(new RegExp(`^--discard-damaged: set aside \\d+ journal entries from entry ${two.seq} on \\(the journal's quarantine keeps them\\); step "two" runs again$`));
     expect(calls).toEqual(["two"]);
+  });
+
+  it("damaged at its first entry, nothing is set aside even with discardDamaged: there is nothing to resume from", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "criteria-runner-damage-"));
+    const journal = new SqliteJournal(dir);
+    runners.push(journal);
+    await new Runner({ journal, adapterFor, baseDir: dir }).start(await graphOf(PARALLEL), {}, "d");
+    const before = (await journal.read("d")).entries.length;
+    const db = new Database(join(dir, "journal.db"));
+    db.prepare("UPDATE journal SET at_ms = at_ms + 1 WHERE seq = 1").run();
+    db.close();
+    const e = await new Runner({ journal, adapterFor, baseDir: dir, discardDamaged: true }).resume("d").catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(JournalDamagedError);
+    const db2 = new Database(join(dir, "journal.db"), { readonly: true });
+    expect((db2.prepare("SELECT count(*) AS n FROM journal").get() as { n: number }).n).toBe(before);
+    db2.close();
   });
 });
