@@ -230,7 +230,8 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
  */
 function refuseWithDetach(opts: { autoApprove?: boolean; wait?: boolean; workdir?: string }): void {
   if (opts.autoApprove) throw usage("--auto-approve approves in this process, and --detach runs nothing here: decide on the workers' runs with criteria approve RUN NAME (or reject)");
-  if (opts.wait !== undefined) throw usage(`--${opts.wait ? "" : "no-"}wait says how this process waits, and --detach runs nothing here: a run on the workers parks at its waits and approvals`);
+  // --no-wait (parking) is what workers do anyway: accepted, as CI scripts pass it everywhere.
+  if (opts.wait === true) throw usage("--wait says this process waits at approvals and signal waits, and --detach runs nothing here: a run on the workers parks at them");
   if (opts.workdir !== undefined) throw usage("--workdir applies to a run resumed here: workers look for a run's files where it was submitted from; put them back there and hand it over without --workdir, or finish it here (criteria resume RUN --workdir DIR --wait)");
 }
 

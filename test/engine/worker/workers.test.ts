@@ -301,8 +301,7 @@ describe.skipIf(skip !== undefined)("workers", () => {
     writeFileSync(wf, `${HEAD("done")}`);
     const refusals: [string[], string][] = [
       [["apply", wf, "--auto-approve"], "criteria: --auto-approve approves in this process, and --detach runs nothing here: decide on the workers' runs with criteria approve RUN NAME (or reject)\n"],
-      [["apply", wf, "--wait"], "criteria: --wait says how this process waits, and --detach runs nothing here: a run on the workers parks at its waits and approvals\n"],
-      [["apply", wf, "--no-wait"], "criteria: --no-wait says how this process waits, and --detach runs nothing here: a run on the workers parks at its waits and approvals\n"],
+      [["apply", wf, "--wait"], "criteria: --wait says this process waits at approvals and signal waits, and --detach runs nothing here: a run on the workers parks at them\n"],
       [["resume", "r", "--workdir", dir], "criteria: --workdir applies to a run resumed here: workers look for a run's files where it was submitted from; put them back there and hand it over without --workdir, or finish it here (criteria resume RUN --workdir DIR --wait)\n"],
       [["resume", "r", "--auto-approve"], "criteria: --auto-approve approves in this process, and --detach runs nothing here: decide on the workers' runs with criteria approve RUN NAME (or reject)\n"],
     ];
@@ -312,5 +311,8 @@ describe.skipIf(skip !== undefined)("workers", () => {
       expect(r.stderr, args.join(" ")).toBe(message);
     }
     expect(cli(["runs", "--store", url]).stdout).not.toMatch(/\bw\b/); // nothing was submitted
+    // --no-wait is what workers do anyway: accepted.
+    const parking = cli(["apply", wf, "--store", url, "--state-dir", join(dir, "s"), "--detach", "--no-wait", "-o", "text"]);
+    expect(parking.status, parking.stderr).toBe(0);
   });
 });
