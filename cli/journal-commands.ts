@@ -126,16 +126,15 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
       const j = await openJournal(place);
       try {
         const rows = await j.runs({ roots: !opts.all });
-        if (opts.output === "json") io.out(rows.map((r) => JSON.stringify(r)).join("\n") + (rows.length ? "\n" : ""));
-        else if (rows.length === 0) io.out("no runs\n");
-        else {
-          for (const r of rows) {
-            // An active run nobody holds (killed, or its host gone) says so: resume continues it.
-            const holder = r.status === "active" && r.parent_run_id === null ? await j.holder(r.run_id) : undefined;
-            const idle = () => (place.store ? idleOnStore(j, r.run_id, storeFlag(place), holder) : Promise.resolve("  (stopped: criteria resume continues it)"));
-            const held = r.status !== "active" || r.parent_run_id !== null ? "" : holder?.alive ? `  (running: process ${holder.pid} on ${holder.host})` : await idle();
-            io.out(`${r.run_id}  ${r.status.padEnd(9)}  ${r.workflow}  ${new Date(r.created_ms).toISOString()}${r.final_state ? `  state=${r.final_state}` : ""}${held}\n`);
-          }
+        if (opts.output !== "json" && rows.length === 0) io.out("no runs\n");
+        for (const r of rows) {
+          // An active run nobody holds (killed, or its host gone) says so: resume continues it.
+          const holder = r.status === "active" && r.parent_run_id === null ? await j.holder(r.run_id) : undefined;
+          const idle = () => (place.store ? idleOnStore(j, r.run_id, storeFlag(place), holder) : Promise.resolve("  (stopped: criteria resume continues it)"));
+          const held = r.status !== "active" || r.parent_run_id !== null ? "" : holder?.alive ? `  (running: process ${holder.pid} on ${holder.host})` : await idle();
+          // JSON carries the same words as `detail` (found by a new-user trial: it said nothing of a parked or queued run).
+          if (opts.output === "json") io.out(JSON.stringify(held ? { ...r, detail: held.slice(3, -1) } : r) + "\n");
+          else io.out(`${r.run_id}  ${r.status.padEnd(9)}  ${r.workflow}  ${new Date(r.created_ms).toISOString()}${r.final_state ? `  state=${r.final_state}` : ""}${held}\n`);
         }
       } finally {
         await j.close();

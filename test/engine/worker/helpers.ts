@@ -35,6 +35,8 @@ export interface Row {
   run_id: string;
   status: string;
   final_state: string | null;
+  /** What an active root run is doing, as the text listing says it in parentheses. */
+  detail?: string;
 }
 
 /** The root runs of the store. */

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { bin, cli, temp } from "../../pipeline/helpers.js";
 import { useCluster } from "../journal/postgres-cluster.js";
-import { startWorker, stopWorker, until, type WorkerProcess } from "./helpers.js";
+import { runs, startWorker, stopWorker, until, type WorkerProcess } from "./helpers.js";
 
 const { skip, cluster } = useCluster();
 
@@ -279,6 +279,10 @@ describe.skipIf(skip !== undefined)("workers", () => {
     expect(listed).toMatch(/^parked {2}active .*\(parked, waiting for the time \(wait "nap"\): a worker takes it at \d{4}-\d\d-\d\dT[\d:.]+Z; criteria resume parked --store \S+ continues it here\)$/m);
     expect(listed).toMatch(/^fg {2}active .*\(stopped at the time \(wait "nap"\): no worker holds its timer; nothing advances it; criteria resume fg --store \S+ continues it here, or with --detach hands it to the workers\)$/m);
     expect(listed).toMatch(/^given {2}active .*\(stopped: its approval "ok" given, but nothing advances it; criteria resume given --store \S+ continues it here, or with --detach hands it to the workers\)$/m);
+    // -o json carries the same words.
+    const rows = runs(url);
+    expect(rows.find((r) => r.run_id === "parked")?.detail).toMatch(/^parked, waiting for the time \(wait "nap"\): a worker takes it at /);
+    expect(rows.find((r) => r.run_id === "fg")?.detail).toMatch(/^stopped at the time \(wait "nap"\)/);
   }, 90_000);
 
   it("--detach needs a PostgreSQL store; a worker needs one too", () => {
