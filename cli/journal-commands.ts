@@ -330,6 +330,9 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
         }
         if (given > 0 && given >= pending) throw new CliError(`approval "${target.approval}" of run ${run} has already been decided`);
         if (pending === 0) throw new CliError(`run ${run} is not waiting for approval "${target.approval}"`);
+        // Several items may wait on one approval node (found by a new-user trial: which one a decision ended was not said).
+        const open = waiting.filter((a) => a.until === undefined || a.until > now);
+        if (open.length - given > 1) io.err(`criteria: note: ${open.length - given} approvals "${target.approval}" wait in run ${run} (${open.map((a) => a.id).join(", ")}): this decision ends one of them, the first to take it; give one decision per approval\n`);
       }
       const e = await deliverSignal(j, row.root_run_id, name, payload, by, now, activeUnits(tree, row.root_run_id), run);
       io.out(`delivered ${name} to ${run} (journal entry ${e.seq})\n`);

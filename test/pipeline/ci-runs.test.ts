@@ -38,6 +38,21 @@ describe("timeouts (item 6)", () => {
 });
 
 describe("approvals and signal waits in CI (item 7)", () => {
+  it("a decision given while several items wait on one approval says it ends one of them (found by a new-user trial: which one was not said)", () => {
+    const dir = temp();
+    writeFileSync(join(dir, "w.hcl"), `${HEAD("loop")}step "loop" {\n  parallel = ["a", "b"]\n  workflow {\n    initial_state = "gate"\n    approval "gate" {\n      approvers = ["ops"]\n      outcome "approved" { next = "_continue" }\n      outcome "rejected" { next = "_continue" }\n    }\n  }\n  outcome "all_succeeded" { next = state.done }\n  outcome "any_failed" { next = state.failed }\n}\n`);
+    const state = join(dir, "state");
+    expect(cli(["apply", "w.hcl", "--state-dir", state, "--run-id", "p"], { cwd: dir, env: { CI: "true" } }).status).toBe(5);
+    const first = cli(["approve", "p", "gate", "--state-dir", state, "--by", "ops"]);
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.stderr).toBe('criteria: note: 2 approvals "gate" wait in run p (p/loop#1[0], p/loop#1[1]): this decision ends one of them, the first to take it; give one decision per approval\n');
+    const second = cli(["approve", "p", "gate", "--state-dir", state, "--by", "ops"]);
+    expect(second.status, second.stderr).toBe(0);
+    expect(second.stderr).toBe("");
+    const end = cli(["resume", "p", "--state-dir", state, "-o", "json"], { cwd: dir, env: { CI: "true" } });
+    expect(end.status, end.stderr).toBe(0);
+  });
+
   it("a signal sent before its wait starts is kept and ends that wait at once, and signal says so (found by a new-user trial: 'delivered' was all it said)", () => {
     const dir = temp();
     writeFileSync(join(dir, "w.hcl"), `${HEAD("ok")}approval "ok" {\n  approvers = ["ops"]\n  outcome "approved" { next = wait.healthy }\n  outcome "rejected" { next = state.failed }\n}\nwait "healthy" {\n  signal = "canary-healthy"\n  outcome "received" { next = state.done }\n}\n`);
