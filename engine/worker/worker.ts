@@ -6,6 +6,7 @@ import { adapterFor, isBuiltIn } from "../adapters/registry.js";
 import { JournalOpenError, LeaseLostError, RunLockedError } from "../journal/errors.js";
 import { ADVANCE_TASK, PostgresJournal, QUEUE_SCHEMA, wake } from "../journal/postgres-journal.js";
 import type { RunEvent } from "../run/events.js";
+import { defaultSleep } from "../run/sleep.js";
 import { Runner, RunInterrupted, RunNeedsSecrets, RunParked, RunRefused } from "../run/runner.js";
 
 /** How long a worker waits before trying again a run another process holds (ms). */
@@ -281,15 +282,7 @@ async function openWhenAnswering(opts: WorkerOptions, concurrency: number, say: 
       if (!(e instanceof JournalOpenError) || !e.unreachable) throw e;
       if (!waiting) say(`${e.message}; trying again every ${OPEN_RETRY_MS / 1000} s until it answers (Ctrl-C stops)`);
       waiting = true;
-      await new Promise<void>((r) => {
-        const done = () => {
-          clearTimeout(t);
-          opts.signal?.removeEventListener("abort", done);
-          r();
-        };
-        const t = setTimeout(done, OPEN_RETRY_MS);
-        opts.signal?.addEventListener("abort", done, { once: true });
-      });
+      await defaultSleep(OPEN_RETRY_MS, opts.signal ?? new AbortController().signal);
     }
   }
   return undefined;
