@@ -900,12 +900,13 @@ export class Runner {
           const output = out ? evalMap(out, ns, this.fns(f)) : undefined;
           await this.append([this.entry(f.runId, node, 0, "branch.taken", { visit, arm, next, ...(output ? { output } : {}) })]);
           taken = f.rec.branches.get(`${node}#${visit}`)!;
+          // Said once, when taken: a resumed run (or a worker's next job of it) replays it silently, as it does a recorded step.
+          this.emit({ event: "branch.taken", run_id: f.runId, node, next: taken.next, arm: taken.arm });
         }
         if (taken.output) {
           f.outputs[node] = taken.output;
           merge(f, taken.output);
         }
-        this.emit({ event: "branch.taken", run_id: f.runId, node, next: taken.next, arm: taken.arm });
         node = taken.next;
         continue;
       }

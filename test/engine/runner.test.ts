@@ -19,7 +19,7 @@ import { adapterFor } from "../../engine/adapters/registry.js";
 import type { JournalEntry, NewEntry } from "../../engine/journal/entry.js";
 import { JournalWriteError, RunLockedError, SqliteJournal } from "../../engine/journal/sqlite-journal.js";
 import type { RunEvent } from "../../engine/run/events.js";
-import { RunInterrupted, Runner, RunRefused, type RunnerOptions } from "../../engine/run/runner.js";
+import { RunInterrupted, RunParked, Runner, RunRefused, type RunnerOptions } from "../../engine/run/runner.js";
 import { deliverSignal } from "../../engine/run/signals.js";
 
 function setup(extra: Partial<RunnerOptions> = {}) {
@@ -133,6 +133,31 @@ branch "decide" {
     expect((await entries("r")).find((e) => e.entry_type === "branch.taken")?.payload).toMatchObject({ arm: 1, next: "done" });
     const { runner: r2 } = setup();
     expect(await r2.start(g, { env: "dev" }, "r")).toMatchObject({ state: "failed" });
+  });
+
+  it("a branch taken before a park is said once: the resumed run replays it silently, as it does a recorded step (a worker's every job of a run printed it again)", async () => {
+    const g = await graphOf(`${HEAD("decide")}
+branch "decide" {
+  arm {
+    when = true
+    next = "gate"
+  }
+  default { next = "failed" }
+}
+wait "gate" {
+  signal = "go"
+  next = "done"
+}`);
+    const first = setup({ park: true });
+    await expect(first.runner.start(g, {}, "r")).rejects.toBeInstanceOf(RunParked);
+    expect(first.events.filter((e) => e.event === "branch.taken")).toHaveLength(1);
+    await deliverSignal(first.journal, "r", "go", null, "t", Date.now());
+    const events: RunEvent[] = [];
+    const again = new Runner({ journal: first.journal, adapterFor, baseDir: first.dir, events: (e) => events.push(e), pollMs: 5 });
+    expect(await again.resume("r")).toMatchObject({ state: "done", success: true });
+    expect(events.map((e) => e.event)).not.toContain("branch.taken");
+    expect(events.map((e) => e.event)).toContain("run.resumed");
+    expect((await first.entries("r")).filter((e) => e.entry_type === "branch.taken")).toHaveLength(1);
   });
 
   it("evaluates workflow outputs at the end", async () => {
