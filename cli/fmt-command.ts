@@ -1,9 +1,11 @@
 import { accessSync, constants, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { dirname, extname, join } from "node:path";
+import { dirname, extname, join, resolve as resolvePath } from "node:path";
 import { Option, type Command } from "commander";
 import type { SourceFile } from "../compiler/diagnostics/source-file.js";
 import { formatText } from "../compiler/diagnostics/format-text.js";
+import { graphShape } from "../compiler/fmt/graph-shape.js";
 import { upgradeModuleToV05, type Upgrade } from "../compiler/fmt/upgrade-v05.js";
+import { compile, type Compilation, type UseGraph } from "../compiler/index.js";
 import { readSource } from "../compiler/load/read-source.js";
 import { WORKFLOW_EXTENSIONS, workflowFiles } from "../compiler/load/workflow-files.js";
 import { CliError, EXIT, type Io } from "./io.js";
@@ -12,15 +14,61 @@ import { CliError, EXIT, type Io } from "./io.js";
 const dialectOf = (path: string) => WORKFLOW_EXTENSIONS[extname(path).toLowerCase()];
 
 /**
- * The modules a PATH names: a file alone, or the HCL files of a directory module as the
- * compiler reads it (compiler/load/workflow-files.ts: one workflow, rewritten together).
- * A PATH that cannot be listed is passed on for readSource to report.
+ * The files a PATH's rewrite must take together, as the compiler reads them: the PATH's
+ * own module (a directory's files; a file of a split module stands for its directory,
+ * compiler/load/split-module.ts) and every `workflow_file` body it reaches, whose steps
+ * name the module's agents (found by a new-user trial: an agent used only in a body was
+ * rewritten into an adapter, and the body's `agent = "bot"` broke). Subworkflow and
+ * `use` modules are modules of their own: rewritten when named themselves. HCL files
+ * only. A PATH that does not compile far enough to say is taken as written (a file
+ * alone, a directory's HCL files); readSource then reports what is wrong with it.
  */
-function modules(path: string): string[][] {
+async function moduleFiles(path: string, cwd: string): Promise<{ files: string[]; before?: Compilation; empty?: true }> {
   const found = workflowFiles(path);
-  if (found.kind !== "dir") return found.kind === "empty-dir" ? [] : [[path]];
-  const files = found.files.filter((f) => dialectOf(f) === "hcl");
-  return files.length > 0 ? [files] : [];
+  if (found.kind === "empty-dir") return { files: [], empty: true };
+  // A YAML or JSON file named itself is said to be skipped; an unknown name is readSource's to report.
+  if (found.kind !== "dir" && dialectOf(path) !== "hcl") return { files: [path] };
+  const written = found.kind === "dir" ? found.files.filter((f) => dialectOf(f) === "hcl") : [path];
+  const before = await compile(path, { cwd });
+  const graph = before.useGraph;
+  if (!graph || graph.modules.length === 0) return { files: written, before };
+  const byPath = new Map(graph.modules.map((m) => [m.path, m]));
+  const entry = graph.modules.find((m) => m.files.length === before.files.length && m.files.every((f, i) => f === before.files[i])) ?? graph.modules[0];
+  const files: string[] = [];
+  const seen = new Set<string>();
+  const visit = (m: UseGraph["modules"][number]) => {
+    if (seen.has(m.path)) return;
+    seen.add(m.path);
+    for (const f of m.files) if (dialectOf(f) === "hcl" && !files.includes(f)) files.push(f);
+    for (const e of graph.edges) if (e.from === m.path && e.kind === "workflow_file" && !e.cycle && byPath.has(e.to)) visit(byPath.get(e.to)!);
+  };
+  visit(entry);
+  // Shown paths: relative to cwd when inside it, else absolute (compiler/load/workflow-files.ts).
+  return { files, before };
+}
+
+/**
+ * Why the rewritten texts would not compile to what the files compile to now (the
+ * language reference's promise), or undefined when they do: compiled again with the
+ * texts as an overlay, there must be no error the files do not have, and, when the
+ * files compiled to a graph, the same graph (compiler/fmt/graph-shape.ts).
+ */
+async function changedMeaning(path: string, cwd: string, before: Compilation, rewritten: Map<string, string>): Promise<string | undefined> {
+  const after = await compile(path, { cwd, overlay: rewritten });
+  const count = (c: Compilation) => {
+    const n = new Map<string, number>();
+    for (const d of c.diagnostics) if (d.severity === "error") n.set(d.code, (n.get(d.code) ?? 0) + 1);
+    return n;
+  };
+  const was = count(before);
+  for (const [code, n] of count(after)) {
+    if (n > (was.get(code) ?? 0)) {
+      const d = after.diagnostics.find((x) => x.severity === "error" && x.code === code)!;
+      return `it would not compile: ${d.range.file}:${d.range.start.line}:${d.range.start.column}: error[${code}]: ${d.message}`;
+    }
+  }
+  if (before.graph && after.graph && JSON.stringify(graphShape(before.graph)) !== JSON.stringify(graphShape(after.graph))) return "it would compile to a different graph";
+  return undefined;
 }
 
 /**
@@ -35,6 +83,8 @@ function writeOver(path: string, text: string, bom: boolean): string | undefined
   try {
     target = realpathSync(path);
     accessSync(target, constants.W_OK);
+    // root may write anything: a file nobody may write is still read-only (found by a new-user trial in a CI container).
+    if ((statSync(target).mode & 0o222) === 0) return `cannot write ${path}: it is read-only`;
   } catch (e) {
     return `cannot write ${path}: ${(e as NodeJS.ErrnoException).code === "EACCES" ? "it is read-only" : (e as Error).message}`;
   }
@@ -55,12 +105,16 @@ function writeOver(path: string, text: string, bom: boolean): string | undefined
  * HCL files into the Go tool's v0.5 forms (compiler/fmt/upgrade-v05.ts), in place (a
  * temporary file renamed over the original, so a file is never half written; a UTF-8
  * BOM and the file's mode are kept). A directory's files are one workflow and are
- * rewritten together. Prints each rewritten file and what changed. `--check` writes
+ * rewritten together, and a file with the `workflow_file` bodies it reaches and the other
+ * files of its split module (moduleFiles). Before anything is written, the rewritten
+ * texts are compiled: one that would not compile, or not to the same graph, is refused
+ * as our bug (exit 3, nothing written). Prints each rewritten file and what changed. `--check` writes
  * nothing and exits 1 when a file would change (for CI, like `terraform fmt -check`);
  * `--stdout` prints the result of one file instead of writing it. A module with a file
  * that does not parse is left as it is, with the diagnostics (exit 1); a file that
  * cannot be written is said so (exit 1); a rewrite of ours that would not parse is an
- * internal error (exit 3, the file left as it is). YAML and JSON have one form: skipped.
+ * internal error (exit 3, the file left as it is). YAML and JSON have one form: skipped;
+ * an empty file has nothing to rewrite (said); a directory with no workflow files is exit 1.
  *
  * @param setCode receives the command's exit code
  */
@@ -72,12 +126,23 @@ export function registerFmtCommand(program: Command, io: Io, setCode: (code: num
     .addOption(new Option("--to <version>", "the language version to write").choices(["v0.5"]).makeOptionMandatory())
     .option("--check", "write nothing; exit 1 when a file would change")
     .option("--stdout", "print the rewritten text of one file instead of writing it")
-    .action((paths: string[], opts: { check?: boolean; stdout?: boolean }) => {
-      const all = paths.flatMap(modules);
-      if (opts.stdout && all.flat().length !== 1) throw new CliError("--stdout prints one file: give one HCL file", EXIT.usage);
+    .action(async (paths: string[], opts: { check?: boolean; stdout?: boolean }) => {
+      const cwd = process.cwd();
+      const all: { path: string; files: string[]; before?: Compilation }[] = [];
       let code: number = EXIT.ok;
       const worse = (c: number) => (code = Math.max(code, c));
-      for (const paths of all) {
+      for (const path of paths) {
+        const m = await moduleFiles(path, cwd);
+        if (m.empty) {
+          io.out(`${path} holds no workflow files; nothing to rewrite\n`);
+          worse(EXIT.problems);
+        }
+        // A file reached from two PATHs is rewritten once, with the first.
+        const files = m.files.filter((f) => !all.some((x) => x.files.includes(f)));
+        if (files.length > 0) all.push({ path, files, ...(m.before ? { before: m.before } : {}) });
+      }
+      if (opts.stdout && all.flatMap((m) => m.files).length !== 1) throw new CliError("--stdout prints one file: give one HCL file (it has bodies or sibling files rewritten with it)", EXIT.usage);
+      for (const { path: modulePath, files: paths, before } of all) {
         const files: SourceFile[] = [];
         const boms = new Set<SourceFile>();
         for (const path of paths) {
@@ -91,12 +156,26 @@ export function registerFmtCommand(program: Command, io: Io, setCode: (code: num
             worse(EXIT.problems);
             continue;
           }
+          if (read.file.text.trim() === "") {
+            io.err(`${path}: empty; nothing to rewrite\n`);
+            continue;
+          }
           files.push(read.file);
           if (read.bom) boms.add(read.file);
         }
         if (files.length === 0) continue;
         const results: Upgrade[] = upgradeModuleToV05(files);
         const failed = results.some((r) => r.problems.length > 0);
+        const changedAny = results.some((r) => r.text !== r.file.text);
+        if (!failed && changedAny && before) {
+          // The promise checked before anything is written: a rewrite that would change what runs is ours to fix.
+          const why = await changedMeaning(modulePath, cwd, before, new Map(results.map((r) => [resolvePath(cwd, r.file.path), r.text])));
+          if (why) {
+            io.out(`${modulePath}: not rewritten: ${why} (a bug of fmt: please report these files)\n`);
+            worse(EXIT.internal);
+            continue;
+          }
+        }
         for (const up of results) {
           const path = up.file.path;
           if (up.problems.length > 0) {

@@ -4,7 +4,7 @@
  * the same graph (agents that are adapter sessions counted as adapters), with every
  * comment kept.
  */
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -180,6 +180,73 @@ describe("fmt --to v0.5: a new user's inputs", () => {
     const o = io();
     expect(await main(["fmt", "--to", "v0.5", "--check", "--stdout", f], o)).toBe(1);
     expect(o.stdout).toMatch(/name +=  ?"x"/);
-    expect(await main(["fmt", "--to", "v0.5", "--stdout", f, f], io())).toBe(2);
+    const g = join(dir, "v.hcl");
+    writeFileSync(g, `workflow "y" {\n  version = "1"\n}\n`);
+    expect(await main(["fmt", "--to", "v0.5", "--stdout", f, g], io())).toBe(2);
+    // The same file named twice is one file.
+    expect(await main(["fmt", "--to", "v0.5", "--stdout", f, f], io())).toBe(0);
+  });
+});
+
+describe("fmt --to v0.5: a pre-commit user's inputs (a new-user trial of CI use)", () => {
+  const HEADER = `workflow "m" {\n  version       = "1"\n  initial_state = "a"\n  target_state  = "done"\n`;
+
+  it("a workflow_file body is rewritten with the file that reaches it: the agent its step names becomes the adapter in both (it broke the body)", async () => {
+    const files = {
+      "main.hcl": `${HEADER}\n  agent "bot" {\n    adapter = "shell"\n  }\n\n  step "a" {\n    workflow_file = "./b.hcl"\n    outcome "success" { transition_to = "done" }\n  }\n\n  state "done" {\n    terminal = true\n  }\n}\n`,
+      "b.hcl": `# the body\nstep "inner" {\n  agent = "bot"\n  input { command = "echo from-body" }\n  outcome "success" { transition_to = "return" }\n}\n`,
+    };
+    const r = await fmt(files, "main.hcl");
+    expect(r.out).toContain("b.hcl: rewritten");
+    await expectSame(r, files);
+    expect(readFileSync(join(r.dir, "b.hcl"), "utf8")).toContain("target = adapter.shell.bot");
+  });
+
+  it("one file of a split module stands for its directory: its sibling files are rewritten with it (pre-commit passes only the changed file)", async () => {
+    const files = {
+      "main.hcl": `${HEADER}}\nagent "bot" {\n  adapter = "shell"\n}\nstate "done" {\n  terminal = true\n}\n`,
+      "steps.hcl": `step "a" {\n  agent = "bot"\n  input { command = "echo hi" }\n  outcome "success" { transition_to = "done" }\n}\n`,
+    };
+    const o = io();
+    const dir = join(work, `case${n++}`);
+    mkdirSync(dir);
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    expect(await main(["fmt", "--to", "v0.5", "--check", join(dir, "main.hcl")], o)).toBe(1);
+    expect(o.stdout).toContain("steps.hcl: would be rewritten");
+    const r = await fmt(files, "main.hcl");
+    await expectSame(r, files);
+  });
+
+  it("a rewrite that would not compile as before is refused, nothing written (a YAML body naming the agent: fmt rewrites no YAML)", async () => {
+    const main_ = `${HEADER}\n  agent "bot" {\n    adapter = "shell"\n  }\n\n  step "a" {\n    workflow_file = "./b.yaml"\n    outcome "success" { transition_to = "done" }\n  }\n\n  state "done" {\n    terminal = true\n  }\n}\n`;
+    const r = await fmt({ "main.hcl": main_, "b.yaml": "steps:\n  inner:\n    agent: bot\n    input:\n      command: echo from-body\n    outcomes:\n      success:\n        next: return\n" }, "main.hcl");
+    expect(r.code).toBe(3);
+    expect(r.out).toMatch(/main\.hcl: not rewritten: it would not compile: .*b\.yaml:3:12: error\[unknown_target\]: step "inner": unknown agent "bot"/);
+    expect(readFileSync(join(r.dir, "main.hcl"), "utf8")).toBe(main_);
+  });
+
+  it("a read-only file is refused even for root (CI containers run as root; access() says root may write anything)", async () => {
+    const dir = join(work, `case${n++}`);
+    mkdirSync(dir);
+    const f = join(dir, "ro.hcl");
+    const text = `workflow "x" {\n  version = "1"\n  initial_state = "s"\n  target_state = "s"\n}\nstate "s" { terminal = true }\n`;
+    writeFileSync(f, text);
+    chmodSync(f, 0o444);
+    const o = io();
+    expect(await main(["fmt", "--to", "v0.5", f], o)).toBe(1);
+    expect(o.stdout).toContain("it is read-only; left unchanged");
+    expect(readFileSync(f, "utf8")).toBe(text);
+  });
+
+  it("a directory with no workflow files is exit 1, said; an empty file has nothing to rewrite, said (both were silent)", async () => {
+    const dir = join(work, `case${n++}`);
+    mkdirSync(join(dir, "none"), { recursive: true });
+    writeFileSync(join(dir, "empty.hcl"), "");
+    const o = io();
+    expect(await main(["fmt", "--to", "v0.5", join(dir, "none")], o)).toBe(1);
+    expect(o.stdout).toContain("none holds no workflow files; nothing to rewrite");
+    const e = io();
+    expect(await main(["fmt", "--to", "v0.5", "--check", join(dir, "empty.hcl")], e)).toBe(0);
+    expect(e.stderr).toContain("empty.hcl: empty; nothing to rewrite");
   });
 });
