@@ -35,6 +35,8 @@ await build({
   format: "cjs",
   target: "node20",
   external: ["better-sqlite3", "pg", "graphile-worker", "ajv", "ajv/*", "@hpcc-js/wasm-graphviz", "@nats-io/transport-node"],
+  // jsonc-parser's main file is a UMD wrapper whose require() calls esbuild cannot follow: its ES module build instead.
+  alias: { "jsonc-parser": join(root, "node_modules", "jsonc-parser", "lib", "esm", "main.js") },
   // The sources are ES modules: `import.meta.url` becomes the bundle's own URL.
   define: { "import.meta.url": "__criteria_bundle_url" },
   banner: { js: "const __criteria_bundle_url = require('node:url').pathToFileURL(__filename).href;" },

@@ -3,6 +3,7 @@ import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { SourceFile } from "../diagnostics/source-file.js";
 import { MAX_DEPTH, jsonObject, type JsonValue, type ParsedFile } from "./document.js";
 import { nestingDepth } from "./nesting-depth.js";
+import { jsonSyntaxError } from "./json-error.js";
 import { childPointer, type SourceMap } from "./source-map.js";
 
 /** Most aliases one YAML document may use before it is refused as an alias bomb. */
@@ -168,15 +169,24 @@ export function parseYaml(file: SourceFile): { parsed?: ParsedFile; diagnostics:
   return { parsed: { file, dialect: "yaml", value, map }, diagnostics };
 }
 
+const JSON_HINT = "a .json workflow is strict JSON (no comments, no trailing commas, quoted keys); write YAML in a .yaml file for more freedom";
+
 /**
  * Parses a `.json` file: strict JSON first (JSON.parse: no comments, no trailing commas,
- * quoted keys), then the YAML parser for positions (JSON is YAML 1.2).
+ * quoted keys), then the YAML parser for positions (JSON is YAML 1.2). A syntax error is
+ * placed and worded by compiler/parse/json-error.ts (Node 20's messages carry no position).
  */
 export function parseJson(file: SourceFile): { parsed?: ParsedFile; diagnostics: Diagnostic[] } {
   try {
     JSON.parse(file.text);
   } catch (e) {
     const msg = String((e as Error).message);
+    const located = jsonSyntaxError(file.text);
+    if (located) {
+      const end = Math.min(located.offset + Math.max(located.length, 1), file.text.length);
+      return { diagnostics: [diag("syntax_error", file.range(located.offset, Math.max(end, located.offset)), located.message, { hint: JSON_HINT })] };
+    }
+    // What the scanner found nothing wrong with, JSON.parse still refused: its own words and position.
     const pos = /position (\d+)/.exec(msg);
     const lc = /line (\d+) column (\d+)/.exec(msg);
     // Without a position (Node 20: `Unexpected token 's', "..." is not valid JSON`) the
@@ -187,7 +197,7 @@ export function parseJson(file: SourceFile): { parsed?: ParsedFile; diagnostics:
     return {
       diagnostics: [
         diag("syntax_error", file.range(at, Math.min(at + 1, file.text.length)), msg.replace(/ in JSON at position \d+.*$/, "").replace(/^JSON\.parse: /, ""), {
-          hint: "a .json workflow is strict JSON (no comments, no trailing commas, quoted keys); write YAML in a .yaml file for more freedom",
+          hint: JSON_HINT,
         }),
       ],
     };
