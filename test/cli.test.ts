@@ -72,6 +72,23 @@ describe("criteria validate", () => {
     expect(run.results[0]).toMatchObject({ ruleId: "unknown_target", level: "error", locations: [{ physicalLocation: { region: { startLine: expect.any(Number) } } }] });
   });
 
+  it("a note of a diagnostic reaches SARIF (relatedLocations) and the GitHub annotation (with its position), as the text output gives it (a new-user trial of CI use: both dropped it)", async () => {
+    const dup = join(repo, "testdata", "invalid", "duplicate_step_across_files");
+    const text = io();
+    await main(["validate", dup], text);
+    const note = /note: (.+) \((.+):(\d+):(\d+)\)/.exec(text.stdout);
+    expect(note).not.toBeNull();
+    const [, message, file, line, column] = note!;
+    const sarif = io();
+    await main(["validate", "--format", "sarif", dup], sarif);
+    const r = JSON.parse(sarif.stdout).runs[0].results.find((x: { ruleId: string }) => x.ruleId === "duplicate_name");
+    expect(r.relatedLocations).toEqual([{ id: 0, message: { text: message }, physicalLocation: { artifactLocation: { uri: file }, region: expect.objectContaining({ startLine: Number(line), startColumn: Number(column) }) } }]);
+    const gh = io({ GITHUB_ACTIONS: "true" });
+    await main(["validate", dup], gh);
+    expect(gh.stdout).toContain(`::error file=${file.replace("a.hcl", "b.hcl")}`);
+    expect(gh.stdout).toMatch(new RegExp(`^::error file=[^\n]*title=criteria duplicate_name::[^\n]*; ${message} \\(${file}:${line}:${column}\\)$`, "m"));
+  });
+
   it("prints GitHub annotations inside Actions", async () => {
     const o = io({ GITHUB_ACTIONS: "true" });
     await main(["validate", typo], o);
