@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { durationText, parseDuration } from "../compiler/decode/durations.js";
 import { main, type Io } from "../cli.js";
 
 const repo = join(import.meta.dirname, "..");
@@ -163,6 +164,22 @@ describe("criteria compile and plan", () => {
     const panel = io();
     expect(await main(["plan", join(repo, "examples", "review_panel")], panel)).toBe(0);
     expect(panel.stdout).toContain("channels:\n  panel   participants=security, maintainability\n");
+  });
+
+  it("plan shows a signal wait as one, its timeout and a timer's duration as a file writes them, and where waits and approvals lead (a new-user trial of CI use: a signal wait read as a 30-minute sleep, in milliseconds)", async () => {
+    const o = io();
+    expect(await main(["plan", join(repo, "examples", "release_gate")], o)).toBe(0);
+    expect(o.stdout).toContain(
+      "waits:\n  deploy_window   duration=15m\n    next -> deploy_canary\n  canary_healthy   signal=\"canary-healthy\"   timeout=30m\n    outcomes: received -> promote, timeout -> rollback\n",
+    );
+    expect(o.stdout).toContain("approvals:\n  sign_off   approvers=release-manager,security-oncall\n    outcomes: approved -> deploy_window, rejected -> rejected\n");
+  });
+
+  it("durationText writes what parseDuration reads back", () => {
+    for (const [ms, text] of [[0, "0s"], [250, "250ms"], [1500, "1.5s"], [90_000, "1m30s"], [1_800_000, "30m"], [5_400_000, "1h30m"], [3_600_000, "1h"], [90_061_000, "25h1m1s"]] as const) {
+      expect(durationText(ms)).toBe(text);
+      expect(parseDuration(text)).toBe(ms);
+    }
   });
 });
 

@@ -1,4 +1,5 @@
-import type { Graph, GraphStep } from "./graph.js";
+import { durationText } from "../decode/durations.js";
+import type { Graph, GraphOutcome, GraphStep } from "./graph.js";
 import { BUILT_IN_ADAPTER_TYPES } from "../check/check-adapter-use.js";
 import { expectedOf } from "./graph-edges.js";
 
@@ -7,7 +8,8 @@ import { expectedOf } from "./graph-edges.js";
  * (header, policy, variables, adapters with type, on_crash and config keys, steps in
  * declaration order with their target, input keys and outcomes, states, adapters
  * required), extended with agents, iteration, bodies (indented), the other node kinds,
- * subworkflows and their modules. Secret values are never shown.
+ * subworkflows and their modules; waits with their signal and timeout, approvals with
+ * their timeout, both with their routes. Secret values are never shown.
  */
 export function toPlan(g: Graph): string {
   const out: string[] = [];
@@ -45,11 +47,20 @@ export function toPlan(g: Graph): string {
   }
   if (g.waits.length > 0) {
     out.push("", "waits:");
-    for (const w of g.waits) out.push(`  ${w.name}   ${w.duration_ms !== undefined ? `duration=${w.duration_ms}ms` : `signal=${w.signal}`}`);
+    // A signal wait with a duration waits for the signal, the duration its timeout (found by a
+    // new-user trial: it read as a plain timer); durations as a file writes them.
+    for (const w of g.waits) {
+      const what = w.signal ? `signal="${w.signal}"${w.duration_ms !== undefined ? `   timeout=${durationText(w.duration_ms)}` : ""}` : `duration=${durationText(w.duration_ms ?? 0)}`;
+      out.push(`  ${w.name}   ${what}`);
+      out.push(`    ${w.next !== undefined ? `next -> ${w.next}` : `outcomes: ${routes(w.outcomes)}`}`);
+    }
   }
   if (g.approvals.length > 0) {
     out.push("", "approvals:");
-    for (const a of g.approvals) out.push(`  ${a.name}   approvers=${a.approvers.join(",") || "(any)"}`);
+    for (const a of g.approvals) {
+      out.push(`  ${a.name}   approvers=${a.approvers.join(",") || "(any)"}${a.timeout_ms !== undefined ? `   timeout=${durationText(a.timeout_ms)}` : ""}`);
+      out.push(`    outcomes: ${routes(a.outcomes)}`);
+    }
   }
   if ((g.data ?? []).length > 0) {
     out.push("", "data:");
@@ -78,6 +89,11 @@ export function toPlan(g: Graph): string {
   return out.join("\n") + "\n";
 }
 
+/** Outcomes as `name -> next`, comma separated; `(none)` when there are none. */
+function routes(outcomes: readonly GraphOutcome[]): string {
+  return outcomes.map((o) => `${o.name} -> ${o.next}`).join(", ") || "(none)";
+}
+
 function targetText(s: GraphStep): string {
   switch (s.target.kind) {
     case "adapter":
@@ -102,7 +118,7 @@ function steps(list: GraphStep[], ind: string, out: string[]): void {
     const keys = Object.keys(s.input);
     out.push(`${ind}  input keys: ${keys.length ? keys.join(", ") : "(none)"}`);
     out.push(`${ind}  allow_tools: ${s.allow_tools.length ? s.allow_tools.join(", ") : "(none)"}`);
-    out.push(`${ind}  outcomes: ${s.outcomes.map((o) => `${o.name} -> ${o.next}`).join(", ") || "(none)"}`);
+    out.push(`${ind}  outcomes: ${routes(s.outcomes)}`);
     if (s.secret_input) out.push(`${ind}  secret_input: ${Object.keys(s.secret_input).join(", ")}`);
     const writes = s.outcomes.flatMap((o) => (o.writes ?? []).map((w) => `${o.name}: data.${w.target}`));
     if (writes.length > 0) out.push(`${ind}  writes: ${writes.join(", ")}`);

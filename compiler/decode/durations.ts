@@ -36,3 +36,18 @@ export function parseDuration(text: string): number | undefined {
 export function durationTooLong(text: string): boolean {
   return (rawDuration(text) ?? 0) > MAX_DURATION_MS;
 }
+
+/**
+ * Milliseconds as a duration is written (`1800000` → `"30m"`, `5400000` → `"1h30m"`,
+ * `1500` → `"1.5s"`, `250` → `"250ms"`, `0` → `"0s"`): the largest units first, none
+ * that is zero; what {@link parseDuration} reads back to the same milliseconds.
+ * For `criteria plan`, which shows waits and timeouts as a file writes them.
+ */
+export function durationText(ms: number): string {
+  if (ms <= 0) return "0s";
+  if (ms < 1000) return `${ms}ms`;
+  const h = Math.floor(ms / 3_600_000);
+  const m = Math.floor((ms % 3_600_000) / 60_000);
+  const s = (ms % 60_000) / 1000;
+  return `${h > 0 ? `${h}h` : ""}${m > 0 ? `${m}m` : ""}${s > 0 ? `${s}s` : ""}`;
+}
