@@ -1,7 +1,8 @@
+import { statSync } from "node:fs";
 import { delimiter } from "node:path";
 import { Option } from "commander";
 import type { CompileOptions } from "../compiler/index.js";
-import type { Io } from "./io.js";
+import { CliError, EXIT, type Io } from "./io.js";
 
 /** `--root DIR`: the directory every module must lie in (docs/language.md, Composition). */
 export function rootOption(): Option {
@@ -11,8 +12,19 @@ export function rootOption(): Option {
 /**
  * What `compile()` is told by the command line: `--root`, and extra allowed roots from
  * the Go tool's `CRITERIA_WORKFLOW_ALLOWED_PATHS` (`:`-separated, as its users set it).
+ * Throws a usage error (exit 2) when `--root` names no directory.
  */
 export function compileOptions(opts: { root?: string }, io: Io): CompileOptions {
+  if (opts.root !== undefined) {
+    // A root that is not a directory would bound nothing and be named in every hint (found by a new-user trial).
+    let dir: boolean;
+    try {
+      dir = statSync(opts.root).isDirectory();
+    } catch {
+      throw new CliError(`--root ${opts.root}: no such directory`, EXIT.usage);
+    }
+    if (!dir) throw new CliError(`--root ${opts.root} is not a directory: give the directory no module may leave`, EXIT.usage);
+  }
   const allowed = (io.env.CRITERIA_WORKFLOW_ALLOWED_PATHS ?? "").split(delimiter).filter((p) => p !== "");
   return { ...(opts.root !== undefined ? { root: opts.root } : {}), ...(allowed.length > 0 ? { allowedRoots: allowed } : {}) };
 }

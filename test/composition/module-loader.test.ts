@@ -98,6 +98,17 @@ describe("module loader", () => {
     expect((await cli(["validate", join(dir, "app/main.hcl")], { CRITERIA_WORKFLOW_ALLOWED_PATHS: `/nonexistent:${join(dir, "shared")}` })).code).toBe(0);
   });
 
+  it("--root that names no directory is a usage error, not a root nothing lies in (found by a new-user trial of CI use: it was accepted and named in hints)", async () => {
+    const dir = project({ "main.hcl": `workflow {\n  name = "w"\n  version = "1"\n  initial_state = "done"\n  target_state = "done"\n}\nstate "done" { terminal = true }\n` });
+    const missing = await cli(["validate", "--root", join(dir, "nope"), join(dir, "main.hcl")]);
+    expect(missing.code).toBe(2);
+    expect(missing.out).toContain(`--root ${join(dir, "nope")}: no such directory`);
+    const file = await cli(["validate", "--root", join(dir, "main.hcl"), join(dir, "main.hcl")]);
+    expect(file.code).toBe(2);
+    expect(file.out).toContain("is not a directory");
+    expect((await cli(["validate", "--root", dir, join(dir, "main.hcl")])).code).toBe(0);
+  });
+
   it("reads .chcl files and the Go tool's v0.5 header in a directory module", async () => {
     const dir = project({
       "mod/header.chcl": `workflow {\n  name = "split"\n  version = "1"\n  initial_state = "a"\n  target_state = "done"\n  policy {\n    max_total_steps = 7\n  }\n}\n`,
