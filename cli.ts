@@ -45,13 +45,25 @@ function report(c: Compilation[], format: string, io: Io, verbose = false): numb
 
 /** True when the command line asks for JSON output (`-o json`, `--output json`, `--output=json`, `-f json`). */
 function wantsJson(argv: string[]): boolean {
-  return argv.some((a, i) => a === "--output=json" || a === "--format=json" || ((a === "-o" || a === "--output" || a === "-f" || a === "--format") && argv[i + 1] === "json"));
+  return argv.some((a, i) => a === "--output=json" || a === "--format=json" || a === "-ojson" || a === "-fjson" || ((a === "-o" || a === "--output" || a === "-f" || a === "--format") && argv[i + 1] === "json"));
 }
 
-/** Prints diagnostics to stderr for commands whose stdout is data (compile, plan). */
-function failWith(c: Compilation, io: Io): number {
+/**
+ * Prints diagnostics to stderr for commands whose stdout is data (compile, plan, graph);
+ * `json`: stdout gets one JSON object too, `{"event":"exit","code":1,"status":"error",
+ * "message","diagnostics"}` (the diagnostics as `validate --format json` gives them), so a
+ * CI step writing `compile -f json` to a file gets the reason, not an empty file (found by
+ * a new-user trial of CI use).
+ */
+function failWith(c: Compilation, io: Io, json = false): number {
   for (const d of c.diagnostics) io.err(formatText(d, c.sources, { color: false }) + "\n");
-  return c.diagnostics.some((d: Diagnostic) => d.code === "internal_error") ? EXIT.internal : EXIT.problems;
+  const code = c.diagnostics.some((d: Diagnostic) => d.code === "internal_error") ? EXIT.internal : EXIT.problems;
+  if (json) {
+    const report = toJsonReport(c.files, c.diagnostics);
+    const message = `${c.path}: ${report.error_count} error${report.error_count === 1 ? "" : "s"}: no graph`;
+    io.out(JSON.stringify({ event: "exit", code, status: "error", message, diagnostics: report.diagnostics }) + "\n");
+  }
+  return code;
 }
 
 /**
@@ -104,7 +116,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     .action(async (path: string, opts: { format: string; root?: string }) => {
       const c = await compile(path, compileOptions(opts, io));
       if (!c.graph) {
-        code = failWith(c, io);
+        code = failWith(c, io, opts.format === "json");
         return;
       }
       for (const d of c.diagnostics) io.err(formatText(d, c.sources) + "\n");
@@ -209,6 +221,8 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     }
     if (e instanceof CommanderError) {
       if (e.code === "commander.helpDisplayed" || e.code === "commander.version" || e.code === "commander.help") return EXIT.ok;
+      // Commander said it on stderr; with -o json it is one JSON object on stdout too (found by a new-user trial of CI use).
+      if (wantsJson(argv)) io.out(JSON.stringify({ event: "exit", code: EXIT.usage, status: "error", message: e.message.replace(/^error: /, "") }) + "\n");
       return EXIT.usage;
     }
     // A journal that cannot be read or written is the user's storage, not our bug: one line.

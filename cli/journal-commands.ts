@@ -173,11 +173,8 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
         const root = (await j.run(run))?.root_run_id ?? run;
         const mine = (e: JournalEntry) => root === run || e.run_id === run || e.run_id.startsWith(`${run}/`);
         let tree = await j.read(root);
-        if (!tree.entries.some(mine)) {
-          io.err(`criteria: ${noRun(run, placeOf(opts, io))}\n`);
-          setCode(EXIT.problems);
-          return;
-        }
+        // Thrown, so that with -o json the refusal is one JSON object too (found by a new-user trial of CI use).
+        if (!tree.entries.some(mine)) throw new CliError(noRun(run, placeOf(opts, io)));
         if (format === "html") {
           // What the journal holds up to any damage is drawn, under a notice saying what is
           // left out; the damage is reported on stderr too, and the command fails.

@@ -149,11 +149,30 @@ describe("criteria compile and plan", () => {
       expect(o.stdout.length).toBeGreaterThan(50);
     }
   });
-  it("compile of an invalid file prints diagnostics on stderr, exit 1", async () => {
+  it("compile of an invalid file prints diagnostics on stderr, exit 1; as JSON (the default) stdout gets one exit object with them (a CI step's graph.json was left empty)", async () => {
     const o = io();
     expect(await main(["compile", typo], o)).toBe(1);
-    expect(o.stdout).toBe("");
     expect(o.stderr).toContain("unknown_target");
+    const exit = JSON.parse(o.stdout);
+    expect(exit).toMatchObject({ event: "exit", code: 1, status: "error", message: `${typo}: 1 error: no graph` });
+    expect(exit.diagnostics.map((d: { code: string }) => d.code)).toEqual(["unknown_target"]);
+    expect(exit.diagnostics[0].range.start).toEqual({ line: expect.any(Number), column: expect.any(Number) });
+    const dot = io();
+    expect(await main(["compile", "--format", "dot", typo], dot)).toBe(1);
+    expect(dot.stdout).toBe("");
+  });
+
+  it("with -o json a usage error commander finds, and a run id the journal lacks, are one JSON exit object too, as the README promises (a new-user trial of CI use: stdout was empty)", async () => {
+    for (const argv of [["apply", typo, "-o", "json", "--bogus"], ["apply", "-o", "json"], ["validate", "-ojson", "--bogus", typo]]) {
+      const o = io();
+      expect(await main(argv, o), argv.join(" ")).toBe(2);
+      expect(JSON.parse(o.stdout), argv.join(" ")).toMatchObject({ event: "exit", code: 2, status: "error", message: expect.stringMatching(/unknown option '--bogus'|missing required argument/) });
+    }
+    const state = mkdtempSync(join(tmpdir(), "criteria-state-"));
+    expect(await main(["apply", seedFile, "--state-dir", state, "--run-id", "r1", "-o", "json"], io({ CI: "true" }))).toBeLessThan(2);
+    const o = io();
+    expect(await main(["journal", "nope", "--state-dir", state, "-o", "json"], o)).toBe(1);
+    expect(JSON.parse(o.stdout)).toMatchObject({ event: "exit", code: 1, status: "error", message: expect.stringContaining("no run nope") });
   });
   it("plan prints the summary", async () => {
     const o = io();
