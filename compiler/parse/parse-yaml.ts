@@ -31,12 +31,19 @@ export function parseYaml(file: SourceFile): { parsed?: ParsedFile; diagnostics:
     if (e instanceof RangeError) return { diagnostics: [diag("nesting_too_deep", file.range(0), `the document nests too deeply to parse`)] };
     return { diagnostics: [diag("syntax_error", file.range(0), `${file.path}: ${(e as Error).message}`)] };
   }
+  // After the first unexpected token the parser is out of step with the text: every token
+  // after it comes back unexpected too (a stray "}" gave eight errors for six lines, found
+  // by a new-user trial of CI use: eight annotations for one typo). The first is reported,
+  // with how many more it hides; errors of other kinds are kept.
+  const unexpected = doc.errors.filter((x) => x.code === "UNEXPECTED_TOKEN");
   for (const err of doc.errors) {
+    if (err.code === "UNEXPECTED_TOKEN" && err !== unexpected[0]) continue;
     let [s, e] = err.pos;
     // The yaml library starts some ranges at the line's indentation: start at the text.
     while (s < e && (file.text[s] === " " || file.text[s] === "\t")) s++;
     const msg = err.code === "MULTIPLE_DOCS" ? "a workflow file holds one YAML document, but this one has more (a second ---)" : err.message.split("\n")[0].replace(/ at line \d+, column \d+$/, "");
-    diagnostics.push(diag("syntax_error", file.range(s, e), msg, { hint: yamlHint(err.code) }));
+    const hidden = err.code === "UNEXPECTED_TOKEN" && unexpected.length > 1 ? ` (and ${unexpected.length - 1} more unexpected token${unexpected.length === 2 ? "" : "s"} after it, read again once this is fixed)` : "";
+    diagnostics.push(diag("syntax_error", file.range(s, e), msg + hidden, { hint: yamlHint(err.code) }));
   }
   if (diagnostics.length > 0) return { diagnostics };
   const map: SourceMap = new Map();
@@ -209,6 +216,8 @@ function yamlHint(code: string): string | undefined {
   switch (code) {
     case "DUPLICATE_KEY":
       return "each key may appear once in a mapping";
+    case "UNEXPECTED_TOKEN":
+      return 'a character YAML does not expect here: a stray "}" or "]", or a value starting with one of { } [ ] , # & * ! | > % @ ` that needs quotes';
     case "TAB_AS_INDENT":
       return "indent YAML with spaces, not tabs";
     case "BAD_INDENT":
