@@ -38,7 +38,8 @@ function report(c: Compilation[], format: string, io: Io, verbose = false): numb
     io.out(JSON.stringify(toSarif(all, VERSION), null, 2) + "\n");
   } else {
     const github = io.env.GITHUB_ACTIONS === "true";
-    for (const comp of c) io.out(textReport(comp, { color: io.color, github, verbose }));
+    const workspace = io.env.GITHUB_WORKSPACE || undefined;
+    for (const comp of c) io.out(textReport(comp, { color: io.color, github, verbose, ...(workspace ? { workspace } : {}) }));
   }
   return all.some((d) => d.severity === "error") ? (all.some((d) => d.code === "internal_error") ? EXIT.internal : EXIT.problems) : EXIT.ok;
 }

@@ -6,15 +6,15 @@ import { formatUseGraph } from "../compiler/load/use-graph.js";
 
 /**
  * What `criteria validate` prints for one PATH in text: each diagnostic with its excerpt
- * (and a GitHub annotation inside Actions), the module graph with `verbose`, then
+ * (and a GitHub annotation inside Actions, its file relative to `workspace`), the module graph with `verbose`, then
  * `PATH: ok` (with its warnings, and what a module expects from its caller) or
  * `PATH: N errors`. Shared by `validate` and `validate --watch`.
  */
-export function textReport(comp: Compilation, opts: { color: boolean; github: boolean; verbose: boolean }): string {
+export function textReport(comp: Compilation, opts: { color: boolean; github: boolean; verbose: boolean; workspace?: string }): string {
   let out = "";
   for (const d of comp.diagnostics) {
     out += formatText(d, comp.sources, { color: opts.color }) + "\n";
-    if (opts.github) out += formatGithub(d) + "\n";
+    if (opts.github) out += formatGithub(d, { workspace: opts.workspace }) + "\n";
   }
   const errors = comp.diagnostics.filter((d) => d.severity === "error").length;
   const warnings = comp.diagnostics.length - errors;

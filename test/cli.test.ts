@@ -4,7 +4,7 @@
  * body validates; misspelt, it gives file, line, column and the right name).
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -88,6 +88,21 @@ describe("criteria validate", () => {
     await main(["validate", dup], gh);
     expect(gh.stdout).toContain(`::error file=${file.replace("a.hcl", "b.hcl")}`);
     expect(gh.stdout).toMatch(new RegExp(`^::error file=[^\n]*title=criteria duplicate_name::[^\n]*; ${message} \\(${file}:${line}:${column}\\)$`, "m"));
+  });
+
+  it("a GitHub annotation names its file relative to GITHUB_WORKSPACE, where the pull request's files are (a file outside the working directory was named absolute: found by a new-user trial of CI use)", async () => {
+    const ws = mkdtempSync(join(tmpdir(), "criteria-ws-"));
+    mkdirSync(join(ws, "flows"));
+    const f = join(ws, "flows", "bad.hcl");
+    writeFileSync(f, readFileSync(typo, "utf8"));
+    const o = io({ GITHUB_ACTIONS: "true", GITHUB_WORKSPACE: ws });
+    await main(["validate", f], o);
+    expect(o.stdout).toMatch(/^::error file=flows\/bad\.hcl,line=\d+/m);
+    // The text lines name it as before (absolute: it is outside the working directory).
+    expect(o.stdout).toContain(`${f}:`);
+    const without = io({ GITHUB_ACTIONS: "true" });
+    await main(["validate", f], without);
+    expect(without.stdout).toContain(`::error file=${f},`);
   });
 
   it("prints GitHub annotations inside Actions", async () => {
