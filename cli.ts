@@ -33,7 +33,7 @@ const VERSION = (createRequire(import.meta.url)(join(packageRoot(), "package.jso
 function report(c: Compilation[], format: string, io: Io, verbose = false): number {
   const all = sortDiagnostics(c.flatMap((x) => x.diagnostics));
   if (format === "json") {
-    io.out(JSON.stringify(toJsonReport(c.flatMap((x) => x.files), all, c.map((x) => x.useGraph ?? { modules: [], edges: [] })), null, 2) + "\n");
+    io.out(JSON.stringify(toJsonReport(c.flatMap((x) => x.files), all, c.map((x) => x.useGraph ?? { modules: [], edges: [] }), c), null, 2) + "\n");
   } else if (format === "sarif") {
     io.out(JSON.stringify(toSarif(all, VERSION), null, 2) + "\n");
   } else {

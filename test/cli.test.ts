@@ -63,6 +63,18 @@ describe("criteria validate", () => {
     expect(JSON.parse(a.stdout).error_count).toBe(1);
   });
 
+  it("--format json says each PATH's own result, in the order given, a missing one too (found by a new-user trial of CI use: files listed only what was read)", async () => {
+    const o = io();
+    expect(await main(["validate", "--format", "json", typo, seedFile, "no/such.hcl"], o)).toBe(1);
+    const r = JSON.parse(o.stdout);
+    expect(r.paths).toEqual([
+      { path: typo, valid: false, error_count: 1, warning_count: 0 },
+      { path: seedFile, valid: true, error_count: 0, warning_count: 0 },
+      { path: "no/such.hcl", valid: false, error_count: 1, warning_count: 0 },
+    ]);
+    expect(r.use_graph).toHaveLength(3);
+  });
+
   it("--format sarif is SARIF 2.1.0 with a rule per code", async () => {
     const o = io();
     await main(["validate", "--format", "sarif", typo], o);

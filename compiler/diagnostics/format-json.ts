@@ -23,6 +23,12 @@ export interface JsonReport {
   }[];
   /** The module graph of each PATH (`use`, `subworkflow`, `workflow_file` edges; `validate --verbose`). */
   use_graph?: UseGraph[];
+  /**
+   * Each PATH given, in order (as `use_graph`'s entries are), with its own result: what the
+   * text output's `PATH: ok` / `PATH: N errors` lines say (a missing PATH has no file,
+   * so `files` alone could not say which PATH failed: found by a new-user trial of CI use).
+   */
+  paths?: { path: string; valid: boolean; error_count: number; warning_count: number }[];
 }
 
 /** A range in the report: 1-based line and column. */
@@ -32,8 +38,8 @@ export interface JsonRange {
   end: { line: number; column: number };
 }
 
-/** Builds the JSON report for already sorted diagnostics (and the use graph of each PATH). */
-export function toJsonReport(files: string[], ds: readonly Diagnostic[], useGraphs?: UseGraph[]): JsonReport {
+/** Builds the JSON report for already sorted diagnostics (and the use graph and result of each PATH). */
+export function toJsonReport(files: string[], ds: readonly Diagnostic[], useGraphs?: UseGraph[], paths?: { path: string; diagnostics: readonly Diagnostic[] }[]): JsonReport {
   const errors = ds.filter((d) => d.severity === "error").length;
   return {
     valid: errors === 0,
@@ -49,6 +55,14 @@ export function toJsonReport(files: string[], ds: readonly Diagnostic[], useGrap
       ...(d.related ? { related: d.related.map((r) => ({ message: r.message, range: jsonRange(r.range) })) } : {}),
     })),
     ...(useGraphs ? { use_graph: useGraphs } : {}),
+    ...(paths
+      ? {
+          paths: paths.map((p) => {
+            const e = p.diagnostics.filter((d) => d.severity === "error").length;
+            return { path: p.path, valid: e === 0, error_count: e, warning_count: p.diagnostics.length - e };
+          }),
+        }
+      : {}),
   };
 }
 
