@@ -80,7 +80,11 @@ function checkChannelStep(ctx: CheckContext, st: StepSpec, c: ChannelSpec): Diag
   const ops = Object.keys(input).filter((k): k is keyof typeof CHANNEL_OPS => k in CHANNEL_OPS);
   const at = st.fieldRanges?.input ?? st.target!.range;
   if (ops.length !== 1) {
-    out.push(diag("channel_input", ops.length > 1 ? input[ops[1]].keyRange ?? at : at, `${what}: its input needs ${ops.length > 1 ? "one" : "an"} operation: ${shapes}${ops.length > 1 ? ", not both" : ""}`));
+    out.push(
+      diag("channel_input", ops.length > 1 ? input[ops[1]].keyRange ?? at : at, `${what}: its input needs ${ops.length > 1 ? "one" : "an"} operation: ${shapes}${ops.length > 1 ? ", not both" : ""}`, {
+        hint: ops.length > 1 ? "one channel step does one thing: split it into two steps" : "post sends a message, receive takes one: write one of them in the step's input",
+      }),
+    );
     return out;
   }
   const op = ops[0];

@@ -23,7 +23,7 @@ export const checkHeader: Check = {
       if (!h.targetState) {
         out.push(diag("missing_target_state", h.nameRange, `${w} has no target_state`, { hint: "name the state a successful run ends in" }));
       } else if (root.nodes.has(h.targetState.name) && root.nodes.get(h.targetState.name) !== "state") {
-        out.push(diag("invalid_value", h.targetState.range, `target_state "${h.targetState.name}" is a ${root.nodes.get(h.targetState.name)}, not a state`));
+        out.push(diag("invalid_value", h.targetState.range, `target_state "${h.targetState.name}" is a ${root.nodes.get(h.targetState.name)}, not a state`, { hint: "name a state block (state \"done\" { terminal = true }): the state a successful run ends in" }));
       }
     }
     for (const s of resolution.scopes) {

@@ -1,6 +1,6 @@
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { ExprSource } from "../decode/spec.js";
-import { mismatch, parseType, TYPE_NAMES } from "../decode/types.js";
+import { mismatch, parseType, TYPE_NAMES, typeMismatchHint } from "../decode/types.js";
 import { suggest } from "../diagnostics/did-you-mean.js";
 import type { Range } from "../diagnostics/range.js";
 import type { Check } from "./context.js";
@@ -36,7 +36,7 @@ export const checkLiteralTypes: Check = {
         }
         if (v.value && v.value.kind === "literal" && v.value.value !== null) {
           const why = mismatch(t.type, v.value.value);
-          if (why) out.push(diag("invalid_type", v.value.range, `${v.what}: ${why} (type ${v.type.replace(/^\$\{([\s\S]*)\}$/, "$1")})`));
+          if (why) out.push(diag("invalid_type", v.value.range, `${v.what}: ${why} (type ${v.type.replace(/^\$\{([\s\S]*)\}$/, "$1")})`, { hint: typeMismatchHint(v.type) }));
         }
       }
       for (const st of w.steps) {

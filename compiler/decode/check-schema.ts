@@ -104,6 +104,21 @@ function typeName(x: unknown): string {
   return typeof x;
 }
 
+/**
+ * What to write instead of a value of the wrong type: a duration is a quoted string, a
+ * number or a bool is written bare, a block is written as one (found by a new-user trial:
+ * `timeout = 5` said only that it must be a string).
+ */
+function typeHint(want: string, data: unknown, field: string): string {
+  if (want === "string" && /timeout|duration|interval|delay|wait/.test(field)) return `a duration is a quoted string: ${field} = "30s" (or "5m", "1h")`;
+  if (want === "string" && (typeof data === "number" || typeof data === "boolean")) return `quote it: ${field} = "${String(data)}"`;
+  if ((want === "integer" || want === "number") && typeof data === "string") return /^-?\d+(\.\d+)?$/.test(data) ? `write the number without quotes: ${field} = ${data}` : `write a number: ${field} = 3`;
+  if (want === "boolean" && typeof data === "string") return `write true or false without quotes: ${field} = true`;
+  if (want.includes("array")) return `write a list: ${field} = ["a", "b"]${want.includes("object") ? `, or a block: ${field} { ... }` : ""}`;
+  if (want.includes("object")) return `write it as a block: ${field} { ... } (in YAML, a mapping)`;
+  return `"${field}" takes ${want.replace(/\barray\b/, "a list")}`;
+}
+
 function toDiagnostic(e: ErrorObject, map: SourceMap, fallback: Range): Diagnostic | undefined {
   const ptr = e.instancePath;
   const field = pointerSegments(ptr).at(-1) ?? "";
@@ -124,7 +139,7 @@ function toDiagnostic(e: ErrorObject, map: SourceMap, fallback: Range): Diagnost
     case "required": {
       const prop = String((e.params as { missingProperty: string }).missingProperty);
       if (ptr === "" && prop === "workflow") return undefined; // check/check-header.ts says it with a hint
-      return diag("missing_field", rangeAt(map, ptr, fallback, true), `${where(ptr)}missing required argument "${prop}"`);
+      return diag("missing_field", rangeAt(map, ptr, fallback, true), `${where(ptr)}missing required argument "${prop}"`, { hint: `add ${prop} = ... to it (docs/language.md says what it takes)` });
     }
     case "type": {
       const want = [(e.params as { type: string | string[] }).type].flat().join(" or ");
@@ -138,7 +153,7 @@ function toDiagnostic(e: ErrorObject, map: SourceMap, fallback: Range): Diagnost
             ? expression
               ? `write the list out, item by item (${field} = [a, b]): it is read before the run, so an expression is not evaluated here`
               : `write a list: ${field} = [${JSON.stringify(e.data)}]`
-            : undefined,
+            : typeHint(want, e.data, field),
       });
     }
     case "enum": {
@@ -161,17 +176,24 @@ function toDiagnostic(e: ErrorObject, map: SourceMap, fallback: Range): Diagnost
     case "minLength": {
       // Ajv's "must NOT have fewer than 1 characters" read as the schema's wording (found by a new-user trial).
       const limit = (e.params as { limit: number }).limit;
-      return diag("invalid_value", rangeAt(map, ptr, fallback), `${where(ptr)}"${field}" ${limit === 1 ? "must not be empty" : `must be at least ${limit} characters long`}`);
+      return diag("invalid_value", rangeAt(map, ptr, fallback), `${where(ptr)}"${field}" ${limit === 1 ? "must not be empty" : `must be at least ${limit} characters long`}`, {
+        hint: limit === 1 ? `give it a value, or leave "${field}" out` : `write at least ${limit} characters`,
+      });
     }
     case "minItems": {
       const limit = (e.params as { limit: number }).limit;
-      return diag("invalid_value", rangeAt(map, ptr, fallback), `${where(ptr)}"${field}" ${limit === 1 ? "must not be an empty list" : `must hold at least ${limit} items`}`);
+      return diag("invalid_value", rangeAt(map, ptr, fallback), `${where(ptr)}"${field}" ${limit === 1 ? "must not be an empty list" : `must hold at least ${limit} items`}`, {
+        hint: limit === 1 ? `list at least one item, or leave "${field}" out` : `list at least ${limit} items`,
+      });
     }
     case "minimum":
     case "maximum":
-    case "uniqueItems":
-      return diag("invalid_value", rangeAt(map, ptr, fallback), `${where(ptr)}"${field}" ${e.message ?? "is out of range"}`);
+    case "uniqueItems": {
+      const limit = (e.params as { limit?: number }).limit;
+      const hint = e.keyword === "uniqueItems" ? "list each item once" : limit !== undefined ? `use ${e.keyword === "minimum" ? "at least" : "at most"} ${limit}` : undefined;
+      return diag("invalid_value", rangeAt(map, ptr, fallback), `${where(ptr)}"${field}" ${e.message ?? "is out of range"}`, { hint });
+    }
     default:
-      return diag("invalid_value", rangeAt(map, ptr, fallback), `${where(ptr)}${e.message ?? "invalid value"}`);
+      return diag("invalid_value", rangeAt(map, ptr, fallback), `${where(ptr)}${e.message ?? "invalid value"}`, { hint: "docs/language.md says what this field takes" });
   }
 }

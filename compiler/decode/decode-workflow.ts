@@ -553,7 +553,7 @@ class Decoder {
         if (!isObj(a)) return;
         const when = this.expr(a.when ?? true, childPointer(ap, "when"));
         if (when.kind === "literal" && typeof when.value !== "boolean" && when.value !== "true" && when.value !== "false") {
-          this.diagnostics.push(diag("invalid_type", when.range, `${b.keyword} "${name}" ${armWord} ${i + 1}: "${condWord}" must be true, false or an expression, not ${JSON.stringify(when.value)}`));
+          this.diagnostics.push(diag("invalid_type", when.range, `${b.keyword} "${name}" ${armWord} ${i + 1}: "${condWord}" must be true, false or an expression, not ${JSON.stringify(when.value)}`, { hint: `write true, false, or an expression such as var.env == "prod"` }));
         }
         // A switch condition that is a template with text outside ${} is a string, always true elsewhere: refuse it.
         if (isStringTemplate(when)) {
@@ -578,7 +578,7 @@ class Decoder {
     s.target = this.target(name, o, ptr);
     if (o.workflow !== undefined) s.body = this.workflow(o.workflow, at("workflow"));
     if (s.target?.kind === "body" && o.workflow === undefined) {
-      this.diagnostics.push(diag("missing_field", this.range(at("type")), `step "${name}": type = "workflow" needs an inline workflow { ... } block or workflow_file`));
+      this.diagnostics.push(diag("missing_field", this.range(at("type")), `step "${name}": type = "workflow" needs an inline workflow { ... } block or workflow_file`, { hint: `add workflow_file = "./body.hcl", or a workflow { step ... } block inside the step` }));
     }
     if (isObj(o.input)) s.input = this.exprMap(o.input, at("input"));
     else if (typeof o.input === "string") {
@@ -619,7 +619,7 @@ class Decoder {
       this.diagnostics.push(diag("conflicting_fields", this.keyRange(at(iterators[1])), `step "${name}" sets both "${iterators[0]}" and "${iterators[1]}"`, { hint: "a step iterates one way" }));
     }
     if ((s.parallelMax !== undefined || s.parallelMaxExpr !== undefined) && o.parallel === undefined) {
-      this.diagnostics.push(diag("conflicting_fields", this.keyRange(at("parallel_max")), `step "${name}": "parallel_max" needs "parallel"`));
+      this.diagnostics.push(diag("conflicting_fields", this.keyRange(at("parallel_max")), `step "${name}": "parallel_max" needs "parallel"`, { hint: "add parallel = true to run its items at once, or remove parallel_max" }));
     }
     const onFailure = str(o.on_failure);
     if (onFailure === "continue" || onFailure === "abort" || onFailure === "ignore") s.onFailure = onFailure;
@@ -637,7 +637,7 @@ class Decoder {
   numberExpr(v: JsonValue, ptr: string, field: string): ExprSource {
     const e = this.expr(v, ptr);
     if (e.kind === "literal" && !(typeof v === "number" && Number.isInteger(v) && v >= 0)) {
-      this.diagnostics.push(diag("invalid_type", e.range, `${describePointer(ptr)}: "${field}" must be a whole number or an expression, not ${JSON.stringify(v)}`));
+      this.diagnostics.push(diag("invalid_type", e.range, `${describePointer(ptr)}: "${field}" must be a whole number or an expression, not ${JSON.stringify(v)}`, { hint: `${field} = 3, or an expression of var.* / local.* such as ${field} = var.n` }));
     }
     return e;
   }

@@ -290,6 +290,7 @@ class Lowering {
         this.diagnostics.push(
           diag("duplicate_block", this.rangeOf(bp), `${keyword} is set more than once`, {
             related: [{ message: "first set here", range: this.out.get(to)?.keyRange ?? this.out.get(to)?.range ?? this.fileRange }],
+            hint: `keep one ${keyword} block: merge the two`,
           }),
         );
         return;
@@ -332,7 +333,7 @@ class Lowering {
       if (rule.labels === 2) {
         const second = this.labelled(inner, lp);
         if (!second) {
-          this.diagnostics.push(diag("missing_field", this.rangeOf(lp), `${keyword} "${label}" needs a second label: ${keyword} "<type>" "<name>"`));
+          this.diagnostics.push(diag("missing_field", this.rangeOf(lp), `${keyword} "${label}" needs a second label: ${keyword} "<type>" "<name>"`, { hint: `name the session: ${keyword} "${label}" "default" { ... }` }));
           continue;
         }
         items = [];

@@ -34,6 +34,7 @@ export function mergeDocuments(parts: { doc: JsonObject; map: SourceMap }[]): { 
               diagnostics.push(
                 diag("duplicate_name", here.keyRange ?? here.range, `${key.replace(/s$/, "")} "${name}" is declared in more than one file`, {
                   related: first ? [{ message: "first declared here", range: first.keyRange ?? first.range }] : [],
+                  hint: "the files of a directory are one workflow: rename one of them, or remove one",
                 }),
               );
             }
@@ -49,6 +50,7 @@ export function mergeDocuments(parts: { doc: JsonObject; map: SourceMap }[]): { 
           diagnostics.push(
             diag("duplicate_block", here.keyRange ?? here.range, `"${key}" is set in more than one file`, {
               related: first ? [{ message: "first set here", range: first.keyRange ?? first.range }] : [],
+              hint: "the files of a directory are one workflow: keep it in one file",
             }),
           );
         }

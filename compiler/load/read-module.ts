@@ -180,7 +180,9 @@ async function parsePart(file: string, shown: string, sources: Map<string, Sourc
     if (v === null || typeof v !== "object" || Array.isArray(v)) {
       const code = v === null ? "file_empty" : "invalid_type";
       out.diagnostics.push(
-        diag(code, p.parsed.map.get("")?.range ?? read.file.range(0), v === null ? `${shown} holds no workflow (the document is empty)` : `${shown}: the document must be a mapping (workflow:, steps:, ...), not a ${Array.isArray(v) ? "list" : typeof v}`),
+        diag(code, p.parsed.map.get("")?.range ?? read.file.range(0), v === null ? `${shown} holds no workflow (the document is empty)` : `${shown}: the document must be a mapping (workflow:, steps:, ...), not a ${Array.isArray(v) ? "list" : typeof v}`, {
+          hint: "a workflow file starts with workflow: (name, version, initial_state), then steps:, states: and the rest as keys; no leading - or value",
+        }),
       );
       return undefined;
     }

@@ -22,7 +22,7 @@ export function parseYaml(file: SourceFile): { parsed?: ParsedFile; diagnostics:
   const diagnostics: Diagnostic[] = [];
   const depth = nestingDepth(file.text, "yaml", MAX_DEPTH);
   if (depth.depth > MAX_DEPTH) {
-    return { diagnostics: [diag("nesting_too_deep", file.range(depth.at, depth.at + 1), `values nest deeper than ${MAX_DEPTH} levels`)] };
+    return { diagnostics: [diag("nesting_too_deep", file.range(depth.at, depth.at + 1), `values nest deeper than ${MAX_DEPTH} levels`, { hint: NESTING_HINT })] };
   }
   let doc: Document.Parsed;
   try {
@@ -54,14 +54,14 @@ export function parseYaml(file: SourceFile): { parsed?: ParsedFile; diagnostics:
     const r = node.range ?? [0, 0, 0];
     if (depth > MAX_DEPTH) {
       state.failed = true;
-      diagnostics.push(diag("nesting_too_deep", file.range(r[0], r[1]), `values nest deeper than ${MAX_DEPTH} levels`));
+      diagnostics.push(diag("nesting_too_deep", file.range(r[0], r[1]), `values nest deeper than ${MAX_DEPTH} levels`, { hint: NESTING_HINT }));
       return null;
     }
     if (state.inAlias > 0 && ++state.aliasNodes > MAX_ALIAS_NODES) {
       state.failed = true;
       diagnostics.push(
         diag("yaml_alias_limit", file.range(r[0], r[1]), `aliases expand to more than ${MAX_ALIAS_NODES} nodes; the document is refused`, {
-          hint: "write the values out instead of nesting aliases (an alias bomb)",
+          hint: ALIAS_HINT,
         }),
       );
       return null;
@@ -74,7 +74,7 @@ export function parseYaml(file: SourceFile): { parsed?: ParsedFile; diagnostics:
     if (isAlias(node)) {
       if (++state.aliases > MAX_ALIASES) {
         state.failed = true;
-        diagnostics.push(diag("yaml_alias_limit", file.range(r[0], r[1]), `more than ${MAX_ALIASES} aliases; the document is refused`));
+        diagnostics.push(diag("yaml_alias_limit", file.range(r[0], r[1]), `more than ${MAX_ALIASES} aliases; the document is refused`, { hint: ALIAS_HINT }));
         return null;
       }
       const target = node.resolve(doc);
@@ -112,7 +112,7 @@ export function parseYaml(file: SourceFile): { parsed?: ParsedFile; diagnostics:
         const target = isAlias(m) ? (m.resolve(doc) as YamlNode | undefined) : m;
         if (isAlias(m) && ++state.aliases > MAX_ALIASES) {
           state.failed = true;
-          diagnostics.push(diag("yaml_alias_limit", file.range(m.range?.[0] ?? r[0]), `more than ${MAX_ALIASES} aliases; the document is refused`));
+          diagnostics.push(diag("yaml_alias_limit", file.range(m.range?.[0] ?? r[0]), `more than ${MAX_ALIASES} aliases; the document is refused`, { hint: ALIAS_HINT }));
           return null;
         }
         if (!isMap(target)) {
@@ -212,8 +212,15 @@ export function parseJson(file: SourceFile): { parsed?: ParsedFile; diagnostics:
   return parseYaml(file);
 }
 
+/** What to do about values nested too deeply (the limit guards the compiler's stack). */
+const NESTING_HINT = "flatten the value: a workflow's data needs far fewer levels (a generated file gone wrong?)";
+/** What to do about too many aliases (a document that expands without bound is refused before it does). */
+const ALIAS_HINT = "write the values out instead of nesting aliases (an alias bomb)";
+
 function yamlHint(code: string): string | undefined {
   switch (code) {
+    case "MULTIPLE_DOCS":
+      return "keep one document per file: remove the second --- and what follows, or move it to a file of its own";
     case "DUPLICATE_KEY":
       return "each key may appear once in a mapping";
     case "UNEXPECTED_TOKEN":

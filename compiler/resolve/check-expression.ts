@@ -116,7 +116,11 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
     const unclosed = /^unclosed template interpolation/i.test(message);
     diagnostics.push(
       diag("expression_syntax", rangeAt(file, e.start, e.end), `${ctx.what}: ${message.charAt(0).toLowerCase()}${message.slice(1)}`, {
-        ...(unclosed ? { hint: 'to write a literal "${" (for a shell or another template language), escape it as "$${"' } : {}),
+        ...(unclosed
+          ? { hint: 'to write a literal "${" (for a shell or another template language), escape it as "$${"' }
+          : /expected the start of an expression/i.test(message)
+            ? { hint: "a value goes here: a quoted string, a number, true/false, a reference such as var.x, a list [...] or an object {...}" }
+            : {}),
       }),
     );
   }

@@ -278,8 +278,8 @@ export class ExpressionParser extends Cursor {
       case T.OBrace:
         return this.parseObject();
       default:
-        if (k === T.EOF) this.errorAt(t, "missing expression: expected the start of an expression, but found the end of the file");
-        else this.errorAt(t, `invalid expression: expected the start of an expression, but found ${this.describe(t)}`);
+        if (k === T.EOF) this.errorAt(t, "missing expression: expected the start of an expression, but found the end of the file", "the file ends where a value was expected: is it cut short?");
+        else this.errorAt(t, `invalid expression: expected the start of an expression, but found ${this.describe(t)}`, "a value goes here: a quoted string, a number, true/false, a reference such as var.x, a list [...] or an object {...}");
         return this.invalid(this.starts[t], this.ends[t]);
     }
   }
