@@ -171,8 +171,8 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
             if (!json) io.out(message + "\n");
             return { code: row.status === "succeeded" ? EXIT.ok : EXIT.problems, status: row.status === "succeeded" ? "succeeded" : "failed", run_id: run, message };
           }
-          if (opts.detach) return await handOver(unit, { ...place, events: sink });
           if (opts.workdir !== undefined && !isDirectory(opts.workdir)) throw usage(`--workdir ${opts.workdir}: not a directory (it names where the workflow's files are now)`);
+          if (opts.detach) return await handOver(unit, { ...place, events: sink, ...(opts.workdir !== undefined ? { relocate: { rootRunId: row.root_run_id, baseDir: resolve(opts.workdir) } } : {}) });
           const secretVars: Record<string, string> = {};
           const declared = declaredVariables(spawned?.graph as Graph | undefined);
           for (const p of opts.var) {
@@ -224,15 +224,14 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
 
 /**
  * Flags that act on a run in this process, refused with `--detach` (found by a new-user trial:
- * `--auto-approve` was accepted and ignored, and `--workdir` did not reach the workers, which
- * look for a run's files where it was submitted from).
+ * `--auto-approve` was accepted and ignored). `--workdir` is journaled for the workers
+ * (`run.relocated`), so it is taken.
  * @throws CliError (usage)
  */
-function refuseWithDetach(opts: { autoApprove?: boolean; wait?: boolean; workdir?: string }): void {
+function refuseWithDetach(opts: { autoApprove?: boolean; wait?: boolean }): void {
   if (opts.autoApprove) throw usage("--auto-approve approves in this process, and --detach runs nothing here: decide on the workers' runs with criteria approve RUN NAME (or reject)");
   // --no-wait (parking) is what workers do anyway: accepted, as CI scripts pass it everywhere.
   if (opts.wait === true) throw usage("--wait says this process waits at approvals and signal waits, and --detach runs nothing here: a run on the workers parks at them");
-  if (opts.workdir !== undefined) throw usage("--workdir applies to a run resumed here: workers look for a run's files where it was submitted from; put them back there and hand it over without --workdir, or finish it here (criteria resume RUN --workdir DIR --wait)");
 }
 
 const collect = (v: string, prev: string[]) => [...prev, v];

@@ -80,16 +80,21 @@ export async function apply(graph: Graph, vars: Record<string, Value>, opts: Eng
  * advance it): enqueues its `advance` job, the wake-up a signal enqueues, and a worker
  * resumes it from its journal (a live holder keeps it until it lets go: the job retries).
  * @param runId the run whose job advances it (a root, or a child run with a job of its own)
+ * @param opts.relocate `resume --detach --workdir`: the root run's workflow directory is
+ *   now `baseDir` (absolute), journaled as `run.relocated` (no lease: as a signal is) in
+ *   the transaction that enqueues the job, so the worker that takes it looks there
  * @throws RunRefused without a PostgreSQL store; JournalWriteError when the queue cannot be
  *   written; RunSubmitted once the job is enqueued (it always throws)
  */
-export async function handOver(runId: string, opts: Omit<EngineOptions, "baseDir">): Promise<never> {
+export async function handOver(runId: string, opts: Omit<EngineOptions, "baseDir"> & { relocate?: { rootRunId: string; baseDir: string } }): Promise<never> {
   const journal = await openStore(opts);
   try {
     if (!(journal instanceof PostgresJournal)) throw new RunRefused(DETACH_NEEDS_STORE, true);
     try {
       await prepareQueue(journal);
-      await wake(journal.connections, runId);
+      const r = opts.relocate;
+      if (r) await journal.append(r.rootRunId, [{ run_id: r.rootRunId, step_id: "", attempt: 0, entry_type: "run.relocated", at_ms: Date.now(), payload: { base_dir: r.baseDir } }], { wake: { runs: [runId] } });
+      else await wake(journal.connections, runId);
     } catch (e) {
       throw new JournalWriteError(`cannot write the journal ${journal.location}: ${storageReason(e)}`);
     }

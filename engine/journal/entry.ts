@@ -64,6 +64,14 @@ export interface Payloads {
     source?: { entry: string; hash: string; root?: string; allowed?: string[] };
   };
   /**
+   * Only on a root run: its workflow's directory is `base_dir` from now on (an absolute
+   * path), where `run.spawned` said another (`criteria resume RUN --workdir DIR`, the
+   * checkout moved). Appended by the process that resumes it, or without a lease by
+   * `resume --detach --workdir`, so the workers that advance it look there (the scale-out
+   * issue: `--workdir` did not reach them). The last one counts.
+   */
+  "run.relocated": { base_dir: string };
+  /**
    * A memory pack recalled for a run whose header sets `memory { script = true }` (seed
    * 000, A3), before its first step, which consumes it. Resume re-uses it, never recalls.
    */

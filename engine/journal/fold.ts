@@ -7,6 +7,8 @@ export interface RunRecord {
   /** When `run.spawned` was journaled (a resumed child's timeout counts from it). */
   spawned_at_ms?: number;
   completed?: Payloads["run.completed"];
+  /** The workflow's directory since the last `run.relocated` (a root run), when one was journaled. */
+  relocated?: string;
   /** `step.completed` by `node#visit`. */
   steps: Map<string, Payloads["step.completed"]>;
   /** Attempts by idempotency key: highest attempt started, crashed attempts, the confirmed effect. */
@@ -162,6 +164,9 @@ export function applyEntry(tree: TreeRecord, e: JournalEntry): void {
       break;
     case "run.completed":
       r.completed = p;
+      break;
+    case "run.relocated":
+      r.relocated = (p as Payloads["run.relocated"]).base_dir;
       break;
     case "memory.injected":
       r.memory = p;

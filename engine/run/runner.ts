@@ -468,7 +468,10 @@ export class Runner {
       if (unit?.completed) return this.endFromRecord(runId, unit.completed);
       const graph = root.spawned.graph as Graph;
       if (this.opts.broker && hasChannels(graph)) await this.startEndpoint();
-      return await this.root(graph, this.secretsAgain(graph, root.spawned), root.spawned.input ?? {}, this.workdirOf(rootId, root.spawned, opts.workdir), root.spawned.source);
+      const dir = this.workdirOf(rootId, root.spawned, opts.workdir, root.relocated);
+      // Said in the journal, so a later resume, or a worker, finds the files there too.
+      if (opts.workdir !== undefined && dir !== (root.relocated ?? root.spawned.base_dir)) await this.append([this.entry(rootId, "", 0, "run.relocated", { base_dir: dir })]);
+      return await this.root(graph, this.secretsAgain(graph, root.spawned), root.spawned.input ?? {}, dir, root.spawned.source);
     } catch (e) {
       if (e instanceof UnitEnded) return e.end as RunEnd;
       throw this.maskError(this.parkedIfPending(e));
@@ -555,18 +558,19 @@ export class Runner {
 
   /**
    * The directory a resumed run's relative paths resolve against (a checkout
-   * that moved between apply and resume): `--workdir`, else the journaled one relative to
-   * the journal's directory, else the journaled absolute one, whichever exists first.
+   * that moved between apply and resume): `--workdir`, else the last one journaled by
+   * `run.relocated`, else the journaled one relative to the journal's directory, else the
+   * journaled absolute one, whichever exists first.
    * @throws RunRefused before anything runs when none exists
    */
-  private workdirOf(runId: string, spawned: Payloads["run.spawned"], workdir: string | undefined): string {
+  private workdirOf(runId: string, spawned: Payloads["run.spawned"], workdir: string | undefined, relocated: string | undefined): string {
     const stateDir = this.opts.journal.stateDir;
-    const candidates = [workdir !== undefined ? resolvePath(workdir) : undefined, spawned.base_dir_rel !== undefined ? resolvePath(stateDir, spawned.base_dir_rel) : undefined, spawned.base_dir];
+    const candidates = [workdir !== undefined ? resolvePath(workdir) : undefined, relocated, spawned.base_dir_rel !== undefined ? resolvePath(stateDir, spawned.base_dir_rel) : undefined, spawned.base_dir];
     for (const c of candidates) if (c !== undefined && isDirectory(c)) return c;
     if (workdir !== undefined) throw new RunRefused(`--workdir ${workdir} is not a directory`, true);
-    // Named as a command (a worker has no --workdir: found by a new-user trial).
-    // --workdir is not journaled: on the workers a run's files stay where it was submitted from (found by a new-user trial).
-    throw new RunRefused(`the run's workflow directory ${spawned.base_dir ?? "(unknown)"} no longer exists (was the checkout moved?); put its files back there, or continue it here with criteria resume ${runId}${this.storeFlag()} --workdir DIR${this.opts.journal.besideCheckout ? "" : " --wait"}, DIR being the directory that holds the workflow now`);
+    // Named as a command (a worker has no --workdir: found by a new-user trial); with a
+    // shared store, --detach hands it back to the workers with the directory journaled.
+    throw new RunRefused(`the run's workflow directory ${relocated ?? spawned.base_dir ?? "(unknown)"} no longer exists (was the checkout moved?); put its files back there, or say where they are now: criteria resume ${runId}${this.storeFlag()} --workdir DIR (the directory that holds the workflow now)${this.opts.journal.besideCheckout ? "" : "; add --detach to have the workers continue it there, or --wait to finish it here"}`);
   }
 
   private endFromRecord(runId: string, c: Payloads["run.completed"]): RunEnd {

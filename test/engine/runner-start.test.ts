@@ -69,7 +69,7 @@ describe("leases", () => {
 });
 
 describe("the workflow's directory on resume", () => {
-  it("found again with --workdir after it moved; refused when gone, and for a --workdir that is no directory", async () => {
+  it("found again with --workdir after it moved, which is journaled for later resumes; refused when gone, and for a --workdir that is no directory", async () => {
     const s = setup({ park: true });
     const wf = join(s.dir, "wf");
     mkdirSync(wf);
@@ -81,13 +81,20 @@ describe("the workflow's directory on resume", () => {
     renameSync(wf, moved);
     const gone = await s.runner().resume("r").catch((x: unknown) => x);
     expect(gone).toBeInstanceOf(RunRefused);
-    expect((gone as Error).message).toBe(`the run's workflow directory ${wf} no longer exists (was the checkout moved?); put its files back there, or continue it here with criteria resume r --state-dir ${s.journal.stateDir} --workdir DIR, DIR being the directory that holds the workflow now`);
+    expect((gone as Error).message).toBe(`the run's workflow directory ${wf} no longer exists (was the checkout moved?); put its files back there, or say where they are now: criteria resume r --state-dir ${s.journal.stateDir} --workdir DIR (the directory that holds the workflow now)`);
     const notDir = await s.runner().resume("r", { workdir: join(moved, "note.txt") }).catch((x: unknown) => x);
     expect(notDir).toBeInstanceOf(RunRefused);
     expect((notDir as RunRefused).usage).toBe(true);
     expect((notDir as Error).message).toBe(`--workdir ${join(moved, "note.txt")} is not a directory`);
+    // The new place is journaled (run.relocated): a later resume, or a worker, finds it without --workdir.
+    await expect(s.runner().resume("r", { workdir: moved })).rejects.toBeInstanceOf(RunParked);
+    const relocated = (await s.journal.read("r")).entries.filter((e) => e.entry_type === "run.relocated");
+    expect(relocated.map((e) => [e.run_id, e.payload])).toEqual([["r", { base_dir: moved }]]);
+    // The same place again journals nothing more.
+    await expect(s.runner().resume("r", { workdir: moved })).rejects.toBeInstanceOf(RunParked);
+    expect((await s.journal.read("r")).entries.filter((e) => e.entry_type === "run.relocated")).toHaveLength(1);
     await deliverSignal(s.journal, "r", "go", null, "test", Date.now());
-    expect(await s.runner().resume("r", { workdir: moved })).toMatchObject({ state: "done", outputs: { note: "from the module\n" } });
+    expect(await s.runner().resume("r")).toMatchObject({ state: "done", outputs: { note: "from the module\n" } });
   });
 });
 

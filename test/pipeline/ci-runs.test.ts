@@ -196,7 +196,7 @@ describe("a moved checkout (item 8)", () => {
     renameSync(a, join(root, "w2"));
     const refused = cli(["resume", "m", "--state-dir", state]);
     expect(refused.status).toBe(1);
-    expect(refused.stderr).toContain(`the run's workflow directory ${a} no longer exists (was the checkout moved?); put its files back there, or continue it here with criteria resume m --state-dir ${state} --workdir DIR, DIR being the directory that holds the workflow now`);
+    expect(refused.stderr).toContain(`the run's workflow directory ${a} no longer exists (was the checkout moved?); put its files back there, or say where they are now: criteria resume m --state-dir ${state} --workdir DIR (the directory that holds the workflow now)`);
     const ok = cli(["resume", "m", "--state-dir", state, "--workdir", join(root, "w2")]);
     expect(ok.status, ok.stderr).toBe(0);
     expect(readFileSync(join(root, "w2", "log"), "utf8").split("\n").filter(Boolean)).toEqual(["one", "two"]);

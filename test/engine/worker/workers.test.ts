@@ -7,7 +7,7 @@
  * its run back and another finishes it.
  */
 import { spawn } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { bin, cli, temp } from "../../pipeline/helpers.js";
@@ -101,6 +101,30 @@ describe.skipIf(skip !== undefined)("workers", () => {
     expect(cli(["apply", join(dir, "gate.hcl"), "--store", url, "--run-id", "g", "--detach"]).status).toBe(0);
     await until(url, () => /run g parked/.test(w.out()), 20_000);
     expect(cli(["runs", "--store", url]).stdout).toMatch(/^g {2}active .*\(parked, waiting for signal "go": a worker takes it when that comes; criteria resume g --store \S+ continues it here\)$/m);
+  }, 90_000);
+
+  it("resume --detach --workdir journals where the run's files are now, and the workers continue it there (was refused: --workdir did not reach the workers)", async () => {
+    const url = await cluster().freshDatabase();
+    const dir = temp("criteria-wk-");
+    const wf = join(dir, "wf");
+    mkdirSync(wf);
+    writeFileSync(join(wf, "note.txt"), "from the module\n");
+    writeFileSync(join(wf, "w.hcl"), `${HEAD("gate")}wait "gate" {\n  signal = "go"\n  next = "done"\n}\noutput "note" { value = file("note.txt") }\n`);
+    expect(cli(["apply", join(wf, "w.hcl"), "--store", url, "--run-id", "m", "--detach"]).status).toBe(0);
+    const w = startWorker(url, join(dir, "w"));
+    workers.push(w);
+    await until(url, () => /run m parked/.test(w.out()), 20_000);
+    const moved = join(dir, "moved");
+    renameSync(wf, moved);
+    expect(cli(["resume", "m", "--detach", "--store", url, "--workdir", join(dir, "nowhere")]).stderr).toContain("--workdir");
+    const handed = cli(["resume", "m", "--detach", "--store", url, "--workdir", moved, "-o", "text"]);
+    expect(handed.status, handed.stderr).toBe(0);
+    expect(cli(["signal", "m", "go", "--store", url]).status).toBe(0);
+    const rows = await until(url, (r) => r.some((x) => x.run_id === "m" && x.status !== "active"), 30_000);
+    expect(rows.find((r) => r.run_id === "m"), w.out()).toMatchObject({ status: "succeeded" });
+    const entries = cli(["journal", "m", "--store", url, "-o", "json"]).stdout.trim().split("\n").map((l) => JSON.parse(l) as { entry_type: string; payload: Record<string, unknown> });
+    expect(entries.filter((e) => e.entry_type === "run.relocated").map((e) => e.payload)).toEqual([{ base_dir: moved }]);
+    expect(entries.find((e) => e.entry_type === "run.completed")?.payload).toMatchObject({ outputs: { note: "from the module\n" } });
   }, 90_000);
 
   it("a worker stopped with SIGTERM hands its run back; another worker finishes it", async () => {
@@ -298,7 +322,7 @@ describe.skipIf(skip !== undefined)("workers", () => {
     expect(cli(["worker", "--store", "postgres://x@h/d", "--concurrency", "0"]).stderr).toBe("criteria: --concurrency 0: a whole number from 1 to 256\n");
   });
 
-  it("flags that act in this process are refused with --detach, before anything is submitted (found by a new-user trial: --auto-approve was accepted and ignored, --workdir did not reach the workers)", async () => {
+  it("flags that act in this process are refused with --detach, before anything is submitted (found by a new-user trial: --auto-approve was accepted and ignored)", async () => {
     const url = await cluster().freshDatabase();
     const dir = temp("criteria-wk-");
     const wf = join(dir, "w.hcl");
@@ -306,7 +330,6 @@ describe.skipIf(skip !== undefined)("workers", () => {
     const refusals: [string[], string][] = [
       [["apply", wf, "--auto-approve"], "criteria: --auto-approve approves in this process, and --detach runs nothing here: decide on the workers' runs with criteria approve RUN NAME (or reject)\n"],
       [["apply", wf, "--wait"], "criteria: --wait says this process waits at approvals and signal waits, and --detach runs nothing here: a run on the workers parks at them\n"],
-      [["resume", "r", "--workdir", dir], "criteria: --workdir applies to a run resumed here: workers look for a run's files where it was submitted from; put them back there and hand it over without --workdir, or finish it here (criteria resume RUN --workdir DIR --wait)\n"],
       [["resume", "r", "--auto-approve"], "criteria: --auto-approve approves in this process, and --detach runs nothing here: decide on the workers' runs with criteria approve RUN NAME (or reject)\n"],
     ];
     for (const [args, message] of refusals) {
