@@ -16,7 +16,7 @@ export const checkHeader: Check = {
     } else {
       const w = h.name ? `workflow "${h.name}"` : "the workflow";
       if (!h.initialState && spec.steps.length === 0) {
-        out.push(diag("missing_initial_state", h.nameRange, `${w} has no initial_state and no steps`));
+        out.push(diag("missing_initial_state", h.nameRange, `${w} has no initial_state and no steps`, { hint: 'add a step for the run to start at, or initial_state = "<a step or state>" in the header' }));
       } else if (!h.initialState) {
         out.push(diag("missing_initial_state", h.nameRange, `${w} has no initial_state`, { hint: `add initial_state = "${spec.steps[0].name}"` }));
       }

@@ -54,7 +54,7 @@ export const checkOutcomes: Check = {
         if (st.defaultOutcome && !names.includes(st.defaultOutcome.name)) {
           out.push(
             diag("undeclared_outcome", st.defaultOutcome.range, `step "${st.name}": default_outcome "${st.defaultOutcome.name}" is not one of its outcomes`, {
-              hint: suggest(st.defaultOutcome.name, names),
+              hint: suggest(st.defaultOutcome.name, names) ?? (names.length > 0 ? `its outcomes: ${names.join(", ")}` : "declare the outcome it names"),
             }),
           );
         }

@@ -171,7 +171,7 @@ function toDiagnostic(e: ErrorObject, map: SourceMap, fallback: Range): Diagnost
           hint: ptr.endsWith("adapters") || ptr.endsWith("environments") ? `keys are "<type>.<name>", e.g. "shell.default"` : "names start with a letter or _ and hold letters, digits, _ and - (any script)",
         });
       }
-      return diag("invalid_name", rangeAt(map, ptr, fallback), `${where(ptr)}"${String(e.data)}" is not a valid name`);
+      return diag("invalid_name", rangeAt(map, ptr, fallback), `${where(ptr)}"${String(e.data)}" is not a valid name`, { hint: "names start with a letter or _ and hold letters, digits, _ and - (any script)" });
     }
     case "minLength": {
       // Ajv's "must NOT have fewer than 1 characters" read as the schema's wording (found by a new-user trial).

@@ -339,7 +339,7 @@ class Lowering {
         items = [];
         for (const [n, bodies] of second) {
           if (!Array.isArray(bodies)) {
-            this.diagnostics.push(diag("invalid_value", this.rangeOf(childPointer(lp, n)), `${keyword} "${label}" "${n}" has too many labels`));
+            this.diagnostics.push(diag("invalid_value", this.rangeOf(childPointer(lp, n)), `${keyword} "${label}" "${n}" has too many labels`, { hint: `write ${keyword} "<type>" "<name>" { ... }` }));
             continue;
           }
           items.push([`${label}.${n}`, bodies, childPointer(lp, n)]);
@@ -418,7 +418,7 @@ class Lowering {
     for (const [name, bodies] of groups) {
       const np = childPointer(from, name);
       if (!Array.isArray(bodies)) {
-        this.diagnostics.push(diag("invalid_value", this.rangeOf(np), `outcome "${name}" has too many labels`));
+        this.diagnostics.push(diag("invalid_value", this.rangeOf(np), `outcome "${name}" has too many labels`, { hint: 'write outcome "<name>" { next = "..." }' }));
         continue;
       }
       bodies.forEach((b, i) => {

@@ -217,12 +217,24 @@ const NESTING_HINT = "flatten the value: a workflow's data needs far fewer level
 /** What to do about too many aliases (a document that expands without bound is refused before it does). */
 const ALIAS_HINT = "write the values out instead of nesting aliases (an alias bomb)";
 
-function yamlHint(code: string): string | undefined {
+function yamlHint(code: string): string {
   switch (code) {
     case "MULTIPLE_DOCS":
       return "keep one document per file: remove the second --- and what follows, or move it to a file of its own";
     case "DUPLICATE_KEY":
       return "each key may appear once in a mapping";
+    case "MULTILINE_IMPLICIT_KEY":
+      return 'a key and its ":" go on one line; a line without ":" inside a mapping is read as part of a key (a value that goes on needs quotes or a block: key: |)';
+    case "MISSING_CHAR":
+      return 'a key needs ":" and a value after it (key: value); a quoted value needs its closing quote';
+    case "BLOCK_IN_FLOW":
+      return "inside [ ] or { } write items on one line, separated by commas: [a, b] or {a: 1, b: 2}";
+    case "BAD_ALIAS":
+      return "an anchor (&name) or an alias (*name) needs a name; quote a value starting with & or *";
+    case "BAD_SCALAR_START":
+      return 'quote a value that starts with one of , [ ] { } # & * ! | > % @ `: key: ",x"';
+    case "BAD_COMMENT_START":
+      return 'a comment starts with " #" (a space before it); quote a value holding " #"';
     case "UNEXPECTED_TOKEN":
       return 'a character YAML does not expect here: a stray "}" or "]", or a value starting with one of { } [ ] , # & * ! | > % @ ` that needs quotes';
     case "TAB_AS_INDENT":
@@ -233,7 +245,8 @@ function yamlHint(code: string): string | undefined {
       // `command: echo a: b`: a value holding ": " reads as a second key (a new-user trial).
       return 'a value holding ": " must be quoted (command: "echo a: b") or written as a block (command: |)';
     default:
-      return undefined;
+      // Any other: what a reader checks first (the yaml library's message says what it saw).
+      return 'check this line\'s indentation and its ":" against the lines around it; quote a value holding ": " or " #"';
   }
 }
 

@@ -61,7 +61,7 @@ export function invalidCharacter(ch: string): { message: string; hint?: string }
     case "\r":
       return { message: "invalid character: a carriage return not followed by a line feed", hint: "save the file with LF or CRLF line endings" };
     default:
-      return { message: `invalid character: ${JSON.stringify(ch)} is not used within the language` };
+      return { message: `invalid character: ${JSON.stringify(ch)} is not used within the language`, hint: "remove it, or quote the value it belongs to" };
   }
 }
 

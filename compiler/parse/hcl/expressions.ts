@@ -149,8 +149,8 @@ export class ExpressionParser extends Cursor {
               continue;
             }
             if (this.kinds[s] !== T.Ident) {
-              if (this.kinds[s] === T.Star) this.errorAt(s, "nested splat expression not allowed: a splat (*) cannot be used inside another attribute-only splat expression");
-              else this.errorAt(s, "invalid attribute name: an attribute name is required after a dot");
+              if (this.kinds[s] === T.Star) this.errorAt(s, "nested splat expression not allowed: a splat (*) cannot be used inside another attribute-only splat expression", "use one splat: list[*].a.b");
+              else this.errorAt(s, "invalid attribute name: an attribute name is required after a dot", "write a name after the dot (steps.build.stdout), or remove the dot");
               broken = true;
               break;
             }
@@ -158,7 +158,7 @@ export class ExpressionParser extends Cursor {
           }
           if (!broken) ret = { kind: "splat", children: [ret], start: from.start, end: this.ends[last] };
         } else {
-          this.errorAt(attr, "invalid attribute name: an attribute name is required after a dot");
+          this.errorAt(attr, "invalid attribute name: an attribute name is required after a dot", "write a name after the dot (steps.build.stdout), or remove the dot");
           ret = this.invalid(from.start, this.ends[dot]);
         }
       } else if (k === T.OBrack) {
@@ -167,7 +167,7 @@ export class ExpressionParser extends Cursor {
           this.read();
           let close = this.read();
           if (this.kinds[close] !== T.CBrack && !this.recovery) {
-            this.errorAt(close, 'missing close bracket on splat index: the star of a full splat operator must be followed by "]"');
+            this.errorAt(close, 'missing close bracket on splat index: the star of a full splat operator must be followed by "]"', "a full splat is written [*]: list[*].name");
             close = this.recover(T.CBrack);
           }
           if (!this.enter(open)) return ret;
@@ -185,7 +185,7 @@ export class ExpressionParser extends Cursor {
           } else {
             close = this.read();
             if (this.kinds[close] !== T.CBrack && !this.recovery) {
-              this.errorAt(close, `missing close bracket on index: expected "]" to end the index, but found ${this.describe(close)}`);
+              this.errorAt(close, `missing close bracket on index: expected "]" to end the index, but found ${this.describe(close)}`, "an index is written [key]: list[0], map[\"k\"]");
               close = this.recover(T.CBrack);
             }
           }
@@ -213,7 +213,7 @@ export class ExpressionParser extends Cursor {
         `use the index syntax instead${inSplat ? ", with a full splat [*]" : ""}, like [${first}][${second}]`,
       );
     } else if (!isValidNumberLiteral(t)) {
-      this.errorAt(i, "invalid number literal: this number literal is malformed");
+      this.errorAt(i, "invalid number literal: this number literal is malformed", "write digits, with one \".\" and an optional exponent: 3, 2.5, 1e3");
     }
   }
 
@@ -234,9 +234,9 @@ export class ExpressionParser extends Cursor {
           }
           const close = this.peekIndex();
           if (this.kinds[close] === T.EOF) {
-            this.errorAt(t, 'unbalanced parentheses: there is no ")" for this "(" before the end of the file');
+            this.errorAt(t, 'unbalanced parentheses: there is no ")" for this "(" before the end of the file', "add the missing \")\", or remove the \"(\"");
           } else if (this.kinds[close] !== T.CParen) {
-            this.errorAt(close, `unbalanced parentheses: expected ")" to close the "(", but found ${this.describe(close)}`);
+            this.errorAt(close, `unbalanced parentheses: expected ")" to close the "(", but found ${this.describe(close)}`, "add the missing \")\" before it");
           }
           const c = this.read();
           return { kind: "parens", children: [inner], start: this.starts[t], end: this.ends[c] };
@@ -249,7 +249,7 @@ export class ExpressionParser extends Cursor {
         this.read();
         const text = this.tokenText(t);
         const simple = /^[0-9]+$/.test(text);
-        if (!simple && !isValidNumberLiteral(text)) this.errorAt(t, `invalid number literal: ${text} is not a number`);
+        if (!simple && !isValidNumberLiteral(text)) this.errorAt(t, `invalid number literal: ${text} is not a number`, "write digits, with one \".\" and an optional exponent: 3, 2.5, 1e3; quote it if it is text");
         const value = simple ? Number(text) : Number(text.replace(/\.(?=[eE])/, ""));
         return { kind: "literal", value, text, start: this.starts[t], end: this.ends[t] };
       }
@@ -290,7 +290,7 @@ export class ExpressionParser extends Cursor {
     while (this.kinds[open] === T.DoubleColon) {
       const next = this.read();
       if (this.kinds[next] !== T.Ident) {
-        this.errorAt(next, 'missing function name: "::" must be followed by a function name');
+        this.errorAt(next, 'missing function name: "::" must be followed by a function name', "write provider::function(...), or remove the \"::\"");
         this.recoverOver(T.OParen);
         return this.invalid(this.starts[nameTok], this.ends[next]);
       }
@@ -298,7 +298,7 @@ export class ExpressionParser extends Cursor {
       open = this.read();
     }
     if (this.kinds[open] !== T.OParen) {
-      this.errorAt(open, 'missing open parenthesis: a function name must be followed by "(" to begin the call');
+      this.errorAt(open, 'missing open parenthesis: a function name must be followed by "(" to begin the call', "a call is written name(arguments); a bare name is not a value: quote it, or use var.name");
       this.recoverOver(T.OParen);
       return this.invalid(this.starts[nameTok], this.ends[open]);
     }
@@ -329,16 +329,16 @@ export class ExpressionParser extends Cursor {
         if (sk === T.Ellipsis) {
           expandFinal = true;
           if (this.peek() !== T.CParen) {
-            this.errorAt(sep, 'missing closing parenthesis: an expanded argument (with "...") must be the last one, followed by ")"');
+            this.errorAt(sep, 'missing closing parenthesis: an expanded argument (with "...") must be the last one, followed by ")"', "move the argument with \"...\" to the end of the call");
             close = this.recover(T.CParen);
           } else close = this.read();
           break;
         }
         if (sk !== T.Comma) {
           if (sk === T.EOF) {
-            this.error(this.starts[nameTok], this.ends[open], `unterminated function call: there is no ")" for this call of ${name} before the end of the file`);
+            this.error(this.starts[nameTok], this.ends[open], `unterminated function call: there is no ")" for this call of ${name} before the end of the file`, "add the missing \")\" to close the call");
           } else {
-            this.errorAt(sep, `missing argument separator: expected "," or ")" after the argument, but found ${this.describe(sep)}`);
+            this.errorAt(sep, `missing argument separator: expected "," or ")" after the argument, but found ${this.describe(sep)}`, "separate arguments with commas: f(a, b)");
           }
           close = this.recover(T.CParen);
           break;
@@ -392,8 +392,8 @@ export class ExpressionParser extends Cursor {
           break;
         }
         if (nk !== T.Comma) {
-          if (nk === T.EOF) this.errorAt(open, 'unterminated tuple: there is no "]" for this "[" before the end of the file');
-          else this.errorAt(next, `missing item separator: expected "," or "]" after the item, but found ${this.describe(next)}`);
+          if (nk === T.EOF) this.errorAt(open, 'unterminated tuple: there is no "]" for this "[" before the end of the file', "add the missing \"]\" to close the list");
+          else this.errorAt(next, `missing item separator: expected "," or "]" after the item, but found ${this.describe(next)}`, "separate list items with commas: [a, b]");
           close = this.recover(T.CBrack);
           break;
         }
@@ -448,11 +448,11 @@ export class ExpressionParser extends Cursor {
             if (sk === T.Newline || sk === T.Comma) {
               this.errorAt(sep, 'missing attribute value: expected "=" and a value after the key', 'write key = value');
             } else if (sk === T.EOF) {
-              this.errorAt(open, 'unterminated object: there is no "}" for this "{" before the end of the file');
+              this.errorAt(open, 'unterminated object: there is no "}" for this "{" before the end of the file', "add the missing \"}\" to close the object");
             } else if (sk === T.Ident) {
               this.errorAt(sep, `missing key/value separator: expected "=" after the key, but found ${this.describe(sep)}`, "to use a key containing periods or spaces, write it in quotes");
             } else {
-              this.errorAt(sep, `missing key/value separator: expected "=" after the key, but found ${this.describe(sep)}`);
+              this.errorAt(sep, `missing key/value separator: expected "=" after the key, but found ${this.describe(sep)}`, "write key = value, one per line or separated by commas");
             }
             close = this.recover(T.CBrace);
             break;
@@ -472,8 +472,8 @@ export class ExpressionParser extends Cursor {
             break;
           }
           if (nk !== T.Comma && nk !== T.Newline) {
-            if (nk === T.EOF) this.errorAt(open, 'unterminated object: there is no "}" for this "{" before the end of the file');
-            else this.errorAt(next, `missing attribute separator: expected a line break or "," before the next attribute, but found ${this.describe(next)}`);
+            if (nk === T.EOF) this.errorAt(open, 'unterminated object: there is no "}" for this "{" before the end of the file', "add the missing \"}\" to close the object");
+            else this.errorAt(next, `missing attribute separator: expected a line break or "," before the next attribute, but found ${this.describe(next)}`, "put each key = value on its own line, or separate them with commas");
             close = this.recover(T.CBrace);
             break;
           }
@@ -495,7 +495,7 @@ export class ExpressionParser extends Cursor {
     const start = this.starts[open];
     this.read(); // for
     const fail = (at: number, message: string): Expr => {
-      this.errorAt(at, `invalid 'for' expression: ${message}`);
+      this.errorAt(at, `invalid 'for' expression: ${message}`, "a for expression is written [for x in list : x] or { for k, v in map : k => v }");
       const close = this.recover(closeKind);
       return this.invalid(start, this.ends[close]);
     };
@@ -547,12 +547,12 @@ export class ExpressionParser extends Cursor {
     const c = this.peekIndex();
     if (this.kinds[c] === closeKind) close = this.read();
     else {
-      this.errorAt(c, `invalid 'for' expression: extra characters after the end of the 'for' expression: ${this.describe(c)}`);
+      this.errorAt(c, `invalid 'for' expression: extra characters after the end of the 'for' expression: ${this.describe(c)}`, "end the for expression with its closing bracket: [for x in list : x]");
       close = this.recover(closeKind);
     }
     if (!object) {
       if (keyExpr) this.error(keyExpr.start, keyExpr.end, "invalid 'for' expression: a key expression (k => v) is not valid when building a tuple", "use { for … : k => v } to build an object");
-      if (group) this.errorAt(ellipsis, "invalid 'for' expression: grouping (...) cannot be used when building a tuple");
+      if (group) this.errorAt(ellipsis, "invalid 'for' expression: grouping (...) cannot be used when building a tuple", "grouping with ... builds an object: { for … : k => v... }");
     } else if (!keyExpr) {
       this.error(valueExpr.start, valueExpr.end, "invalid 'for' expression: a key expression is required when building an object", "write { for … : key => value }");
     }

@@ -82,7 +82,7 @@ export class HclParser extends ExpressionParser {
       } else if (k === T.CBrace && open < 0) {
         this.errorAt(bad, 'unexpected "}": there is no block for it to close', "remove it, or look for a block closed too early");
       } else {
-        this.errorAt(bad, `argument or block definition required: expected an argument name or a block type, but found ${this.describe(bad)}`);
+        this.errorAt(bad, `argument or block definition required: expected an argument name or a block type, but found ${this.describe(bad)}`, "each line holds name = value, or a block: type \"label\" { ... }");
       }
       if (this.recoverAfterBodyItem()) this.recovery = false;
     }
@@ -192,7 +192,7 @@ export class HclParser extends ExpressionParser {
           label ? `to set an argument, write ${type} = ${label}; to define a block, add { … }` : `to define a block, write ${type} { … }`,
         );
       } else {
-        this.errorAt(t, `invalid block definition: expected a quoted label or "{", but found ${this.describe(t)}`);
+        this.errorAt(t, `invalid block definition: expected a quoted label or "{", but found ${this.describe(t)}`, "a block is written type \"label\" { ... }: quote its labels");
       }
       block.lastToken = this.prev();
       if (this.recoverAfterBodyItem()) this.recovery = false;
@@ -220,8 +220,8 @@ export class HclParser extends ExpressionParser {
         );
         this.recover(T.CBrace);
       } else {
-        if (k === T.EOF) this.errorAt(open, 'unclosed block: there is no "}" for this "{" before the end of the file');
-        else this.errorAt(t, `invalid single-line block: expected "}" right after the argument, but found ${this.describe(t)}`);
+        if (k === T.EOF) this.errorAt(open, 'unclosed block: there is no "}" for this "{" before the end of the file', "add the missing \"}\" (a brace missing or extra elsewhere in the block can cause this too)");
+        else this.errorAt(t, `invalid single-line block: expected "}" right after the argument, but found ${this.describe(t)}`, "a single-line block holds one argument: write the block over several lines, one argument each");
         this.recover(T.CBrace);
       }
     }
@@ -246,7 +246,7 @@ export class HclParser extends ExpressionParser {
     const ident = this.peekIndex();
     if (this.kinds[ident] !== T.Ident) {
       this.read();
-      this.errorAt(ident, `argument definition required: expected an argument name, but found ${this.describe(ident)}`);
+      this.errorAt(ident, `argument definition required: expected an argument name, but found ${this.describe(ident)}`, "each line holds name = value");
       this.recoverAfterBodyItem();
       return body;
     }
