@@ -165,9 +165,11 @@ function nearest<T>(scope: Scope, f: (s: Scope) => T | undefined): T | undefined
  * environment its workflow declares when it declares exactly one (the upstream spec,
  * "Default environment").
  */
-function environmentOf(st: StepSpec, scope: Scope): Pick<GraphStep, "environment"> {
+function environmentOf(st: StepSpec, scope: Scope, adapter: AdapterSpec | undefined): Pick<GraphStep, "environment"> {
   const only = (s: Scope) => (s.workflow.environments.length === 1 ? s.workflow.environments[0].name : undefined);
-  const name = st.environment?.name ?? nearest(scope, (s) => s.workflow.header?.environment?.name ?? only(s));
+  // A step's own, else its adapter's (found by a new-user trial: an adapter's environment was
+  // accepted and ignored, so a sandbox one ran unisolated), else the header's, else the only one.
+  const name = st.environment?.name ?? adapter?.environment?.name ?? nearest(scope, (s) => s.workflow.header?.environment?.name ?? only(s));
   const env = name ? scope.lookup("environments", name)?.decl : undefined;
   return env ? { environment: { id: env.name, variables: exprs(env.variables), config: exprs(env.config), at: at(env.nameRange) } } : {};
 }
@@ -214,12 +216,13 @@ function step(st: StepSpec, scope: Scope, res: Resolution, root: WorkflowSpec, m
     ...(st.maxVisitsExpr ? { max_visits_expr: expr(st.maxVisitsExpr) } : {}),
     ...(st.secretInput && Object.keys(st.secretInput).length > 0 ? { secret_input: exprs(st.secretInput) } : {}),
     ...(iteration ? { iteration } : {}),
-    on_failure: st.onFailure ?? "continue",
+    // The Go tool's defaults (LANGUAGE-SPEC.md, on_failure): "abort" for parallel, "continue" for the sequential kinds.
+    on_failure: st.onFailure ?? (st.parallel ? "abort" : "continue"),
     ...(st.defaultOutcome ? { default_outcome: st.defaultOutcome.name } : {}),
     ...(st.lifecycle ? { lifecycle: st.lifecycle } : {}),
     ...(st.onCrash ? { on_crash: st.onCrash } : {}),
     allow_tools: st.allowTools ?? nearest(scope, (s) => s.workflow.permissions?.allowTools) ?? [],
-    ...environmentOf(st, scope),
+    ...environmentOf(st, scope, t?.kind === "adapter" ? res.adapterOf.get(st) : undefined),
     outcomes: st.outcomes.map(outcome),
     ...(bodyScope ? { body: build(bodyScope, res, root, moduleKey) } : {}),
   };

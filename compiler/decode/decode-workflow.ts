@@ -323,6 +323,8 @@ class Decoder {
         ...(typeof o.source === "string" ? { source: { text: o.source, range: this.range(childPointer(p, "source")) } } : {}),
         ...(typeof o.version === "string" ? { version: o.version } : {}),
       };
+      const env = this.envRef(o.environment, childPointer(p, "environment"));
+      if (env) a.environment = env;
       w.adapters.push(a);
     }
     for (const [name, v, p, r] of this.named(doc.agents, at("agents"))) {

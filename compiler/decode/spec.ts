@@ -142,6 +142,8 @@ export interface AdapterSpec extends Named {
   version?: string;
   /** Declared implicitly by an older `adapter = "<type>"` step field. */
   implicit?: boolean;
+  /** `environment = shell.ci`: the environment of the steps that run on it, unless a step names its own (the Go tool's adapters guide). */
+  environment?: { name: string; range: Range };
   /** Listed in the header's `expects`: the caller passes it in; it runs on the caller's session. */
   expected?: boolean;
 }

@@ -218,6 +218,7 @@ class Resolver {
       this.environment(w.header.environment, s, `workflow "${w.header.name}"`);
       if (w.header.targetState && !s.nodes.has(w.header.targetState.name)) this.node(w.header.targetState, s, "target_state");
     }
+    for (const a of w.adapters) this.environment(a.environment, s, `adapter "${a.type}" "${a.name.slice(a.type.length + 1)}"`);
     for (const v of w.variables) this.expr(v.default, { ...base, each: false, steps: false, what: `variable "${v.name}" default` });
     for (const l of w.locals) {
       const refs = this.expr(l.value, { ...base, what: `local "${l.name}"` });

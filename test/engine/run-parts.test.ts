@@ -42,6 +42,19 @@ describe("preflight", () => {
     expect(preflight(local, "/wf")).toEqual([]);
   });
 
+  it("an adapter's environment is its steps' (unless a step names its own): a sandbox one is refused, a shell one's variables reach the step (found by a new-user trial: it was accepted and ignored, so a sandbox ran unisolated)", async () => {
+    const src = (adapterEnv: string, stepEnv = "") => `workflow "t" {\n  version = "1"\n  initial_state = "a"\n  target_state = "done"\n}\nenvironment "sandbox" "ci" {\n  variables = { MARK = "x" }\n}\nenvironment "shell" "other" {\n  variables = { MARK = "o" }\n}\nadapter "shell" "default" {\n  environment = ${adapterEnv}\n}\nstep "a" {\n  target = adapter.shell.default\n  ${stepEnv}\n  input { command = "echo $MARK" }\n  outcome "success" { next = "done" }\n}\nstate "done" { terminal = true }\n`;
+    const sandboxed = await graphOf(src("sandbox.ci"));
+    expect(sandboxed.steps[0].environment?.id).toBe("sandbox.ci");
+    expect(preflight(sandboxed, "/wf")).toEqual([expect.stringMatching(/environment "sandbox" "ci" \(step "a"\): criteria runs steps as local processes only; sandbox isolation is not provided/)]);
+    expect((await graphOf(src("shell.other"))).steps[0].environment?.id).toBe("shell.other");
+    // A step's own environment wins over its adapter's.
+    const own = await graphOf(src("sandbox.ci", "environment = shell.other"));
+    expect(own.steps[0].environment?.id).toBe("shell.other");
+    expect(preflight(own, "/wf")).toEqual([]);
+    await expect(graphOf(src("shell.nope"))).rejects.toThrow(/adapter "shell" "default": unknown environment "shell.nope"/);
+  });
+
   it("asks once per adapter type and directory whether it can be served, and refuses one that cannot", async () => {
     const g = await graphOf(`workflow "t" {\n  version = "1"\n  initial_state = "a"\n  target_state = "done"\n}\nadapter "noop" "one" {}\nadapter "noop" "two" {}\nadapter "mystery" "x" {}\nstep "a" {\n  target = adapter.noop.one\n  outcome "success" { next = "b" }\n}\nstep "b" {\n  target = adapter.noop.two\n  outcome "success" { next = "c" }\n}\nstep "c" {\n  target = adapter.mystery.x\n  outcome "success" { next = "done" }\n}\nstate "done" { terminal = true }\n`);
     const asked: string[] = [];

@@ -294,6 +294,29 @@ step "a" {
   });
 });
 
+describe("parallel's on_failure", () => {
+  it("defaults to abort, as the Go tool's (LANGUAGE-SPEC.md: \"abort\", default for parallel steps): items after the first failure do not start; the sequential kinds continue (found by a new-user trial)", async () => {
+    const step = (kind: string) => `${HEAD("fan")}
+adapter "script" "default" {}
+step "fan" {
+  target = adapter.script.default
+  ${kind} = ["a", "bad", "c", "d"]
+  ${kind === "parallel" ? "parallel_max = 1" : ""}
+  input { v = each.value }
+  outcome "all_succeeded" { next = "done" }
+  outcome "any_failed" { next = "failed" }
+}`;
+    const fail = () => scripted((req) => (req.input.v === "bad" ? { outcome: "failure", output: {}, reason: "adapter_failed" } : ok()));
+    const par = fail();
+    expect(await setup({ adapterFor: par.adapterFor }).runner().start(await graphOf(step("parallel")), {}, "p")).toMatchObject({ state: "failed" });
+    expect(par.seen.map((r) => r.input.v)).toEqual(["a", "bad"]);
+    expect((await graphOf(step("parallel"))).steps[0].on_failure).toBe("abort");
+    const seq = fail();
+    expect(await setup({ adapterFor: seq.adapterFor }).runner().start(await graphOf(step("for_each")), {}, "s")).toMatchObject({ state: "failed" });
+    expect(seq.seen.map((r) => r.input.v)).toEqual(["a", "bad", "c", "d"]);
+  });
+});
+
 describe("each.* at the edges of a list, and event timings", () => {
   it("_first, _last and _total of a for_each's items; a while's items know only their index and _first", async () => {
     const g = await graphOf(`${HEAD("a")}
