@@ -37,7 +37,8 @@ export interface NodeRun {
 
 /**
  * A wait node. `duration`: sleeps (after a resume, only what remains) and ends
- * `elapsed`. `signal`: waits for `criteria signal RUN NAME` and ends `received`; with a
+ * `elapsed`. `signal`: waits for `criteria signal RUN NAME` and ends `received` (or the
+ * outcome its payload names: `--payload '{"outcome":"rejected"}'`); with a
  * `duration` as well, the duration is its timeout and ends `timeout`. The route is `next`
  * when set, else the first declared outcome among the names for that ending (the
  * signal's own name, `received`, `signal`, `success`; or `timeout`, `elapsed`), else a
@@ -72,9 +73,15 @@ export async function runWait(h: NodeHost, f: NodeRun, w: Graph["waits"][number]
       await h.append([h.entry(f.runId, w.name, 0, "wait.completed", { visit, outcome: "timeout", next })]);
       return { outcome: "timeout", next };
     }
-    const next = route([w.signal, "received", "signal", "success"]);
-    const entry = h.entry(f.runId, w.name, 0, "wait.completed", { visit, outcome: "received", next, signal_seq: sig.seq, ...(sig.payload.payload !== undefined ? { signal_payload: sig.payload.payload } : {}) });
-    if (await consumed(h, entry, sig.seq)) return { outcome: "received", next };
+    // A payload {"outcome": "<name>"} naming one of the wait's outcomes takes it (the Go tool's
+    // workflow.md: a wait's outcomes "map signal values to transition targets"; found by a
+    // new-user trial: approved/rejected waits always ended "received").
+    const p = sig.payload.payload;
+    const named = p !== null && typeof p === "object" && !Array.isArray(p) && typeof p.outcome === "string" ? w.outcomes.find((o) => o.name === p.outcome) : undefined;
+    const outcome = named ? named.name : "received";
+    const next = named ? named.next : route([w.signal, "received", "signal", "success"]);
+    const entry = h.entry(f.runId, w.name, 0, "wait.completed", { visit, outcome, next, signal_seq: sig.seq, ...(p !== undefined ? { signal_payload: p } : {}) });
+    if (await consumed(h, entry, sig.seq)) return { outcome, next };
   }
 }
 

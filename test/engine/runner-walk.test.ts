@@ -169,6 +169,29 @@ approval "ask" {
     expect(await run).toMatchObject({ success: false, reason: "timeout", detail: 'approval "ask" got no decision before its timeout, and it has no "timeout" outcome' });
   });
 
+  it("a signal whose payload names one of the wait's outcomes takes it (the Go tool's {\"outcome\": \"<name>\"}; found by a new-user trial: it always ended \"received\")", async () => {
+    const g = await graphOf(`${HEAD("gate")}
+wait "gate" {
+  signal = "deploy_approved"
+  outcome "approved" { next = "done" }
+  outcome "rejected" { next = "failed" }
+}`);
+    for (const [payload, state] of [[{ outcome: "rejected" }, "failed"], [{ outcome: "approved" }, "done"]] as const) {
+      const s = setup();
+      const run = s.runner().start(g, {}, "r");
+      await new Promise((r) => setTimeout(r, 20));
+      await deliverSignal(s.journal, "r", "deploy_approved", payload, "t", Date.now());
+      expect(await run).toMatchObject({ state });
+      expect((await s.entries("r")).find((e) => e.entry_type === "wait.completed")?.payload).toMatchObject({ outcome: payload.outcome, signal_payload: payload });
+    }
+    // A payload naming no outcome of the wait is data: the wait ends "received", which this one does not route.
+    const s = setup();
+    const run = s.runner().start(g, {}, "u");
+    await new Promise((r) => setTimeout(r, 20));
+    await deliverSignal(s.journal, "u", "deploy_approved", { outcome: "maybe" }, "t", Date.now());
+    expect(await run).toMatchObject({ success: false, reason: "unknown_outcome" });
+  });
+
   it("a wait ending in an outcome it has no route for fails the run, naming the ending", async () => {
     const g = await graphOf(`${HEAD("nap")}
 wait "nap" {
