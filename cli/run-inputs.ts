@@ -101,8 +101,9 @@ export function parseVars(graph: Graph, pairs: string[], files: string[], given:
       if (!Number.isFinite(v)) throw usage(`${where}: ${shown} is beyond the largest number (it would be Infinity); declare the variable as a string`);
       if (/^-?\d+$/.test(raw.trim()) && !Number.isSafeInteger(v)) throw usage(`${where}: ${decl?.secret ? "the value" : raw.trim()} is too large to keep exactly as a number (beyond 2^53); declare the variable as a string`);
     } else if (kind === "bool") {
-      if (raw !== "true" && raw !== "false") throw usage(`${where}: ${shown} is not true or false`);
-      v = raw === "true";
+      // The Go tool's workflow.md: "bool variables accept only true, false, 1, or 0" (found by a new-user trial).
+      if (!["true", "false", "1", "0"].includes(raw)) throw usage(`${where}: ${shown} is not true or false (or 1 or 0)`);
+      v = raw === "true" || raw === "1";
     } else if (kind && kind !== "string") {
       // HCL syntax first, as Terraform's -var takes it ({ name = "z" }, ["a", "b"]), then JSON/YAML.
       const hcl = hclLiteral(raw);

@@ -89,3 +89,19 @@ describe("--var-file", () => {
     expect(unknown).not.toMatch(/strict JSON/);
   });
 });
+
+describe("--var for a bool", () => {
+  it("takes true, false, 1 and 0, as the Go tool's (workflow.md: \"bool variables accept only true, false, 1, or 0\"; found by a new-user trial); anything else is a usage error", async () => {
+    const g = await graphOf(`workflow "v" {\n  version = "1"\n  initial_state = "done"\n  target_state = "done"\n}\nvariable "flag" { type = bool }\nstate "done" { terminal = true }\n`);
+    for (const [raw, want] of [["true", true], ["1", true], ["false", false], ["0", false]] as const) expect({ ...parseVars(g, [`flag=${raw}`], [], {}, {}) }).toEqual({ flag: want });
+    let thrown: unknown;
+    try {
+      parseVars(g, ["flag=yes"], [], {}, {});
+    } catch (e) {
+      thrown = e;
+    }
+    expect(thrown).toBeInstanceOf(CliError);
+    expect((thrown as CliError).exitCode).toBe(EXIT.usage);
+    expect((thrown as Error).message).toBe('--var flag: "yes" is not true or false (or 1 or 0)');
+  });
+});
