@@ -331,7 +331,15 @@ function outputProblem(path: (string | number)[], raw: string, found: { decl: St
     // steps.s["k"]: a key where an item's number goes (a for_each over a map is listed in key order too).
     if (raw.startsWith(`steps.${st.name}[`)) {
       const after = typeof path[2] === "string" ? `.${path[2]}` : "";
-      return { message: `steps.${st.name} is a list (one output per ${how} item, in item order), indexed by number, not by key "${path[1]}"`, hint: `write steps.${st.name}[0]${after}` };
+      // A for_each over a map written out: its items go in key order, so the key's number is known
+      // (found by a new-user trial: the hint said [0] for the second key).
+      const literal = st.forEach?.kind === "literal" || st.forEach?.kind === "composite" ? st.forEach.value : undefined;
+      const keys = literal !== null && typeof literal === "object" && !Array.isArray(literal) ? Object.keys(literal).sort() : undefined;
+      const index = keys?.indexOf(path[1]) ?? -1;
+      return {
+        message: `steps.${st.name} is a list (one output per ${how} item, in item order), indexed by number, not by key "${path[1]}"`,
+        hint: index >= 0 ? `write steps.${st.name}[${index}]${after} (the items of a map go in key order: "${path[1]}" is item ${index})` : `write steps.${st.name}[<index>]${after}: the items of a map go in key order`,
+      };
     }
     return { message: `steps.${st.name} is a list (one output per ${how} item), not an object`, hint: `write steps.${st.name}[0].${path[1]}, or [for r in steps.${st.name} : r.${path[1]}]` };
   }

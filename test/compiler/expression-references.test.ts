@@ -97,8 +97,14 @@ describe("steps", () => {
   it("an iterating step's list indexed by a key says so, keeping the attribute read (found by a new-user trial: the hint lost .stdout)", async () => {
     const text = workflow('steps.first["a"].stdout').replace('step "first" {\n', 'step "first" {\n  for_each = ["a", "b"]\n').replace('outcome "success" { next = "use" }', 'outcome "all_succeeded" { next = "use" }\n  outcome "any_failed" { next = "use" }');
     expect(await said(text)).toEqual([
-      `18:15-18:38 unknown_reference: ${AT}: steps.first is a list (one output per for_each item, in item order), indexed by number, not by key "a" (in steps.first["a"].stdout) (hint: write steps.first[0].stdout)`,
+      `18:15-18:38 unknown_reference: ${AT}: steps.first is a list (one output per for_each item, in item order), indexed by number, not by key "a" (in steps.first["a"].stdout) (hint: write steps.first[<index>].stdout: the items of a map go in key order)`,
     ]);
+  });
+
+  it("over a map written out, the hint gives the key's item number (found by a new-user trial: it said [0] for the second key)", async () => {
+    const text = workflow('steps.first["b"].stdout').replace('step "first" {\n', 'step "first" {\n  for_each = { c = "gamma", b = "beta", a = "alpha" }\n').replace('outcome "success" { next = "use" }', 'outcome "all_succeeded" { next = "use" }\n  outcome "any_failed" { next = "use" }');
+    const [d] = await said(text);
+    expect(d).toContain('(hint: write steps.first[1].stdout (the items of a map go in key order: "b" is item 1))');
   });
 
   it("a switch's stored outputs: an unknown key gets a did-you-mean, else the keys its arms store", async () => {
