@@ -129,6 +129,8 @@ export interface Payloads {
     shared?: Record<string, Value>;
     /** The item's outcome leads elsewhere than `_continue`: the loop ends and the step takes that outcome. */
     exit?: string;
+    /** That outcome leads to `return` with an `output` projection: the projection alone (at the top level, the run's outputs). */
+    projection?: Record<string, Value>;
   };
   /** A step visit finished: the outcome taken and the node it leads to. */
   "step.completed": {

@@ -62,6 +62,8 @@ interface ItemOutcome {
   child_states?: string[];
   /** An item's own outcome already took effect and chose the step's route (`exit` of an iteration). */
   routed?: boolean;
+  /** With `routed`: the item's `output` projection when its outcome leads to `return` (a top-level `return` makes it the run's outputs). */
+  projection?: Record<string, Value>;
   /** Its completion needs no flush of its own: doing it again is harmless (a channel step, channel-steps.ts). */
   soft?: boolean;
 }
@@ -1006,6 +1008,9 @@ export class Runner {
       }
     }
     const next = outcome?.next ?? "";
+    // A `return` with an `output` projection: the outcome's own, or the item's that chose it (an
+    // iterating step; found by a new-user trial: a for_each item's `return` lost its projection).
+    const projection = next === "return" ? (effects?.projection ?? (result.routed ? result.projection : undefined)) : undefined;
     await this.append([
       ...result.pending,
       this.entry(f.runId, step.name, 0, "step.completed", {
@@ -1018,7 +1023,7 @@ export class Runner {
         ...(result.child_run_ids ? { child_run_ids: result.child_run_ids, ...(result.child_states ? { child_states: result.child_states } : {}) } : {}),
         ...(effects?.shared ? { shared: effects.shared } : {}),
         ...(effects?.data ? { data: effects.data } : {}),
-        ...(next === "return" && effects?.projection ? { projection: effects.projection } : {}),
+        ...(projection ? { projection } : {}),
       }),
     ], result.soft ? { sync: false } : {});
     if (effects?.shared) Object.assign(this.shared, effects.shared);
@@ -1026,7 +1031,7 @@ export class Runner {
     f.outputs[step.name] = output as Value;
     merge(f, output as Value);
     this.emit({ event: "step.completed", run_id: f.runId, step: step.name, visit, outcome: outcome ? outcomeName : result.outcome, next, reason, detail, ms: this.clock() - started, ...boundedOutput(output) });
-    return { next: next || undefined, reason, detail, ...(next === "return" && effects?.projection ? { projection: effects.projection } : {}) };
+    return { next: next || undefined, reason, detail, ...(projection ? { projection } : {}) };
   }
 
   /**
@@ -1088,6 +1093,7 @@ export class Runner {
     let stop = false;
     let crashed: string | undefined;
     let exit: string | undefined;
+    let exitProjection: Record<string, Value> | undefined;
     const eachOf = (i: number, prev: Value): Record<string, Value> =>
       isWhile
         ? { value: null, key: i, _idx: i, _total: -1, _first: i === 0, _last: false, _prev: prev }
@@ -1132,6 +1138,7 @@ export class Runner {
             ...(effects?.data ? { data: effects.data } : {}),
             ...(effects?.shared ? { shared: effects.shared } : {}),
             ...(effects && own!.next !== "_continue" ? { exit: own!.name } : {}),
+            ...(effects?.projection && own!.next === "return" ? { projection: effects.projection } : {}),
           }),
         ], r.soft ? { sync: false } : {});
         done = f.rec.iterations.get(key)!;
@@ -1166,6 +1173,7 @@ export class Runner {
       if (done.outcome === "return" && it.kind !== "parallel") stop = true;
       if (done.exit !== undefined && exit === undefined) {
         exit = done.exit;
+        exitProjection = done.projection;
         stop = true;
       }
     };
@@ -1228,7 +1236,7 @@ export class Runner {
     const ran = outputs.filter((o) => o !== undefined);
     const children = childIds.some(Boolean) ? { child_run_ids: childIds.filter(Boolean), child_states: childStates.filter((_, i) => childIds[i]) } : {};
     if (crashed !== undefined) return { outcome: "", output: ran, reason: "crashed" as Reason, detail: crashed, pending: [] as NewEntry[], ...children };
-    if (exit !== undefined) return { outcome: exit, output: ran, reason: "ok" as Reason, pending: [] as NewEntry[], routed: true, ...children };
+    if (exit !== undefined) return { outcome: exit, output: ran, reason: "ok" as Reason, pending: [] as NewEntry[], routed: true, ...(exitProjection ? { projection: exitProjection } : {}), ...children };
     // Without an any_failed (or default) outcome, failed items fall through to all_succeeded
     // (the Go tool's rule; validate warns about it).
     const declaresFailure = step.outcomes.some((o) => o.name === "any_failed" || o.name === "default");

@@ -317,6 +317,33 @@ step "a" {
   });
 });
 
+describe("return from an item", () => {
+  it("a for_each item's outcome leading to return with an output projection makes the projection the run's outputs, live and after a resume (found by a new-user trial: it was lost)", async () => {
+    const g = await graphOf(`${HEAD("scan")}
+adapter "script" "default" {}
+output "total" { value = 10 }
+step "scan" {
+  target = adapter.script.default
+  for_each = ["a", "b", "c"]
+  input { v = each.value }
+  outcome "success" { next = "_continue" }
+  outcome "failure" {
+    next = "return"
+    output = { stopped_at = each.value }
+  }
+  outcome "all_succeeded" { next = "done" }
+}`);
+    const s = scripted((req) => (req.input.v === "b" ? { outcome: "failure", output: {}, reason: "adapter_failed" } : ok()));
+    const w = setup({ adapterFor: s.adapterFor });
+    expect(await w.runner().start(g, {}, "r")).toMatchObject({ state: "return", success: true, outputs: { stopped_at: "b" } });
+    expect(s.seen.map((r) => r.input.v)).toEqual(["a", "b"]);
+    const completed = (await w.entries("r")).find((e) => e.entry_type === "step.completed");
+    expect(completed?.payload).toMatchObject({ outcome: "failure", next: "return", projection: { stopped_at: "b" } });
+    // The journal holds it: a resume of the ended run gives the same outputs.
+    expect(await w.runner().resume("r")).toMatchObject({ outputs: { stopped_at: "b" } });
+  });
+});
+
 describe("parallel's on_failure", () => {
   it("defaults to abort, as the Go tool's (LANGUAGE-SPEC.md: \"abort\", default for parallel steps): items after the first failure do not start; the sequential kinds continue (found by a new-user trial)", async () => {
     const step = (kind: string) => `${HEAD("fan")}
