@@ -114,7 +114,6 @@ function typeHint(want: string, data: unknown, field: string): string {
   if (want === "string" && (typeof data === "number" || typeof data === "boolean")) return `quote it: ${field} = "${String(data)}"`;
   if ((want === "integer" || want === "number") && typeof data === "string") return /^-?\d+(\.\d+)?$/.test(data) ? `write the number without quotes: ${field} = ${data}` : `write a number: ${field} = 3`;
   if (want === "boolean" && typeof data === "string") return `write true or false without quotes: ${field} = true`;
-  if (field === "parallel") return 'write a list (parallel = ["a", "b"]) or a number; a map is for for_each (key/value iteration)';
   if (want.includes("array")) return `write a list: ${field} = ["a", "b"]${want.includes("object") ? `, or a block: ${field} { ... }` : ""}`;
   if (want.includes("object")) return `write it as a block: ${field} { ... } (in YAML, a mapping)`;
   return `"${field}" takes ${want.replace(/\barray\b/, "a list")}`;

@@ -20,8 +20,6 @@ export function iterationItems(value: Value, kind: string, at: string, maxTotalS
     return Array.from({ length: n }, (_, i) => ({ key: i, value: i }));
   }
   if (Array.isArray(v)) return v.map((item, i) => ({ key: i, value: item }));
-  // The Go tool's workflow.md: "Object/map syntax is rejected" for parallel (found by a new-user trial: it ran one item per value).
-  if (v !== null && typeof v === "object" && kind === "parallel") throw new EvalFailure(`${at}: parallel takes a list or a whole number, not a map; use for_each for key/value iteration`);
   if (v !== null && typeof v === "object") return Object.keys(v).sort().map((k) => ({ key: k, value: (v as Record<string, Value>)[k] }));
   throw new EvalFailure(`${at}: ${kind} must be a list, a map or a whole number, not ${JSON.stringify(v)}`);
 }
