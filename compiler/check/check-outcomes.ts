@@ -32,7 +32,7 @@ export const checkOutcomes: Check = {
               hint: `an iterating step ends in all_succeeded or any_failed; add outcome "all_succeeded" { next = "..." }`,
             }),
           );
-        } else if (iterating && !names.includes("any_failed") && !names.includes("default") && st.onFailure !== "ignore") {
+        } else if (iterating && !names.includes("any_failed") && !names.includes("default") && st.onFailure !== "ignore" && !exitsOnFailure(st)) {
           out.push(
             diag("missing_outcome", st.nameRange, `iterating step "${st.name}" has no "any_failed" outcome: a run whose items fail goes on through "all_succeeded"`, {
               hint: `add outcome "any_failed" { next = "..." }, or set on_failure = "ignore" to say failures are expected`,
@@ -63,3 +63,12 @@ export const checkOutcomes: Check = {
     return out;
   },
 };
+
+/**
+ * An item's own `failure` outcome that leaves the loop (`return`, or any node but
+ * `_continue`): a failed item takes it, so nothing falls through to `all_succeeded`
+ * (found by a new-user trial: the warning said failures went on through it).
+ */
+function exitsOnFailure(st: { outcomes: readonly { name: string; next?: { name: string } }[] }): boolean {
+  return st.outcomes.some((o) => o.name === "failure" && o.next !== undefined && o.next.name !== "_continue");
+}

@@ -52,4 +52,12 @@ describe("continue_outside_iteration", () => {
     expect((await found(step("success"))).filter((d) => d.endsWith("continue_outside_iteration"))).toEqual([]);
     expect((await found(step("default"))).filter((d) => d.endsWith("continue_outside_iteration"))).toHaveLength(1);
   });
+
+  it("an iterating step whose items' failure outcome leaves the loop is not warned that failures fall through to all_succeeded (found by a new-user trial); one whose failure continues is", async () => {
+    const step = (failureNext: string) =>
+      header() + `step "a" {\n  target = adapter.noop.default\n  for_each = ["x", "y"]\n  outcome "success" { next = "_continue" }\n  outcome "failure" { next = "${failureNext}" }\n  outcome "all_succeeded" { next = "done" }\n}\n`;
+    expect((await found(step("return"))).filter((d) => d.endsWith("missing_outcome"))).toEqual([]);
+    expect((await found(step("done"))).filter((d) => d.endsWith("missing_outcome"))).toEqual([]);
+    expect((await found(step("_continue"))).filter((d) => d.endsWith("missing_outcome"))).toHaveLength(1);
+  });
 });
