@@ -19,6 +19,12 @@ export interface ModuleInterface {
   hasHeader: boolean;
   variables: VariableSpec[];
   outputs: OutputSpec[];
+  /**
+   * The keys of the `output` projections of its top-level outcomes that lead to `return`:
+   * a run ending there gives its caller that projection instead of its output blocks (the
+   * Go tool's workflow.md, Subworkflows), so a caller may read them too.
+   */
+  returnKeys: string[];
   /** Adapters and agents listed in its `expects`: the caller must pass each. */
   expectedAdapters: AdapterSpec[];
   expectedAgents: AgentSpec[];
@@ -41,6 +47,7 @@ export function moduleInterface(id: string, path: string, spec: WorkflowSpec): M
     hasHeader: spec.header !== undefined,
     variables: spec.variables,
     outputs: spec.outputs,
+    returnKeys: [...new Set(spec.steps.flatMap((st) => st.outcomes.filter((o) => o.next?.name === "return").flatMap((o) => Object.keys(o.output))))],
     expectedAdapters: spec.adapters.filter((a) => a.expected),
     expectedAgents: spec.agents.filter((a) => a.expected),
     inputsRead: new Map(),

@@ -321,9 +321,11 @@ class Resolver {
    * body that declares outputs (plus its outcomes' `output` keys); undefined when open.
    */
   private outputKeys(st: StepSpec, s: Scope): string[] | undefined {
-    const declared = this.callee(st, s)?.outputs ?? st.body?.outputs ?? [];
+    const callee = this.callee(st, s);
+    const declared = callee?.outputs ?? st.body?.outputs ?? [];
     if (declared.length === 0) return undefined;
-    return [...declared.map((o) => o.name), ...st.outcomes.flatMap((o) => Object.keys(o.output))];
+    // A module that can end at a `return` with a projection gives its caller those keys instead (found by a new-user trial).
+    return [...declared.map((o) => o.name), ...(callee?.returnKeys ?? []), ...st.outcomes.flatMap((o) => Object.keys(o.output))];
   }
 
   private ref(s: Scope, table: "adapters" | "agents" | "subworkflows" | "channels", name: string, range: Range, what: string): boolean {

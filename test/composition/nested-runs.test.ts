@@ -13,7 +13,7 @@ import { describe, expect, it } from "vitest";
 import type { JournalEntry } from "../../engine/journal/entry.js";
 import { SqliteJournal } from "../../engine/journal/sqlite-journal.js";
 import { RunInterrupted } from "../../engine/run/runner.js";
-import { counting, graphIn, project, runIn, runnerFor } from "./helpers.js";
+import { compileIn, counting, graphIn, project, runIn, runnerFor } from "./helpers.js";
 
 const repo = join(import.meta.dirname, "..", "..");
 const bin = join(repo, "bin", "criteria");
@@ -76,6 +76,20 @@ describe("nested runs", () => {
     const call = (await entries("run")).find((e): e is JournalEntry<"step.completed"> => e.entry_type === "step.completed" && e.step_id === "call");
     expect(call?.payload).toMatchObject({ outcome: "failure", next: "failed", reason: "child_failed", child_run_ids: ["run/call#1"], child_states: ["broken"] });
     expect(call?.payload.detail).toBe(`subworkflow "child" (run run/call#1) failed: reached state "broken" (success = false)`);
+  });
+
+  it("a module ending at return with an output projection: its caller may read the projection's keys (validate agreed with neither the run nor the Go tool's workflow.md; a new-user trial)", async () => {
+    const files = parentAndChild("state.done");
+    files["child/main.hcl"] = files["child/main.hcl"].replace('outcome "success" { next = state.done }', 'outcome "success" {\n    next   = "return"\n    output = { early = "from the return" }\n  }');
+    files["main.hcl"] = files["main.hcl"].replace(/step "last" \{\n  target = adapter.count.default\n/, 'step "last" {\n  target = adapter.count.default\n  input { seen = steps.call.early }\n');
+    const dir = project(files);
+    expect((await compileIn(dir, "main.hcl")).diagnostics.filter((d) => d.severity === "error").map((d) => d.message)).toEqual([]);
+    const count = counting();
+    const { end } = await runIn(dir, "main.hcl", { extra: { adapterFor: count.adapterFor } });
+    expect(end).toMatchObject({ success: true });
+    // A key neither declared nor projected is still refused.
+    const wrong = project({ ...files, "main.hcl": files["main.hcl"].replace("steps.call.early", "steps.call.nope") });
+    expect((await compileIn(wrong, "main.hcl")).diagnostics.map((d) => d.code)).toContain("unknown_reference");
   });
 
   it("a child ending in failure through the CLI exits 1, with the child's reason in the run's end", () => {
