@@ -130,7 +130,9 @@ function toDiagnostic(e: ErrorObject, map: SourceMap, fallback: Range): Diagnost
       const at = rangeAt(map, p, fallback, true);
       // In HCL the canonical document's sections are blocks: suggest `step`, not `steps`
       // (at a workflow's or a body's top level only: elsewhere `adapters` is an attribute).
-      const sectionLevel = /^#\/additionalProperties|^#\/definitions\/body\/additionalProperties/.test(e.schemaPath);
+      // Decided by where the field is, not by the schema's path: an environment's or a subworkflow's
+      // `variables`/`adapters` were offered as `variable`/`adapter` (found by a new-user trial).
+      const sectionLevel = ptr === "" || /\/workflow$/.test(ptr);
       if (sectionLevel && /\.c?hcl$/i.test(at.file)) allowed = allowed.map((a) => HCL_NAMES[a] ?? a);
       return diag("unknown_field", at, `${where(ptr)}unsupported argument or block "${prop}"`, {
         hint: suggest(prop, allowed),
