@@ -7,7 +7,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import type { JournalEntry } from "../../../engine/journal/entry.js";
 import { cli, temp } from "../../pipeline/helpers.js";
 import { useCluster } from "../journal/postgres-cluster.js";
@@ -36,7 +36,11 @@ step "x_work" {
 }
 `;
 
-/** Two parallel bodies: one receives (30 s bound), the other waits a second, then posts to it. */
+/**
+ * Two parallel bodies: one receives (30 s bound), the other waits for signal "go", which the
+ * test sends once the receive has parked, then posts to it (a fixed second's pause let the
+ * post come first on a loaded machine: the receive then never parked).
+ */
 const PAIR = `${HEAD}step "y_work" {
   target = agent.y
   outcome "success" { next = "pair" }
@@ -61,8 +65,8 @@ step "pair" {
       outcome "timeout" { next = "_continue" }
     }
     wait "pause" {
-      duration = "1s"
-      next     = "tell"
+      signal = "go"
+      next   = "tell"
     }
     step "tell" {
       target = channel.c
@@ -189,6 +193,9 @@ describe.skipIf(skip !== undefined)("channel receives under workers", () => {
     submit(url, dir, "pair", PAIR, "pair");
     const w = startWorker(url, join(dir, "w"));
     workers.push(w);
+    await vi.waitFor(() => expect(w.out()).toMatch(/parked, waiting for a message on channel \\"c\\"/), { timeout: 25_000, interval: 100 });
+    const go = cli(["signal", "pair", "go", "--store", url]);
+    expect(go.status, go.stderr).toBe(0);
     const rows = await until(url, (r) => r.some((x) => x.run_id === "pair" && x.status !== "active"), 25_000);
     expect(rows.find((r) => r.run_id === "pair"), w.out()).toMatchObject({ status: "succeeded", final_state: "done" });
     expect(w.out()).toMatch(/parked, waiting for a message on channel \\"c\\" for \\"y\\" from \\"x\\" \(until \d{4}-/);
