@@ -226,11 +226,14 @@ export class PostgresJournal implements Journal {
     return (this.queuePool ??= this.plainPool());
   }
 
-  /** Runs `f` in one transaction on one client; rolls back when it throws. */
+  /**
+   * Runs `f` in one transaction on one client; rolls back when it throws. The server ends
+   * the transaction if its client stays silent in it for a lease period (see {@link append}).
+   */
   private async transaction<T>(f: (c: PoolClient) => Promise<T>, opts: { sync?: boolean } = {}): Promise<T> {
     const c = await this.pool.connect();
     try {
-      await c.query("BEGIN");
+      await Promise.all([c.query("BEGIN"), this.boundIdle(c)]);
       if (opts.sync === false) await c.query("SET LOCAL synchronous_commit = off");
       const out = await f(c);
       await c.query("COMMIT");
@@ -241,6 +244,11 @@ export class PostgresJournal implements Journal {
     } finally {
       c.release();
     }
+  }
+
+  /** Ends the transaction (and the session) on the server when its client is silent in it for a lease period. */
+  private boundIdle(c: PoolClient) {
+    return c.query({ name: "criteria_idle_bound", text: "SELECT set_config('idle_in_transaction_session_timeout', $1, true)", values: [String(this.ttlMs)] });
   }
 
   /** Serialises writers of one run tree until the transaction ends. */
@@ -262,8 +270,21 @@ export class PostgresJournal implements Journal {
       const leaseRoot = opts.lease ?? rootRunId;
       const held = this.heldLease(leaseRoot, opts.lease !== undefined);
       c = await this.pool.connect();
-      const begin = [c.query("BEGIN"), opts.sync === false ? c.query("SET LOCAL synchronous_commit = off") : undefined, this.lockTree(c, rootRunId)];
-      const lease = held ? c.query<{ owner: string | null; epoch: number }>({ name: "criteria_lease", text: "SELECT owner, epoch FROM leases WHERE root_run_id = $1", values: [leaseRoot] }) : undefined;
+      // A holder stopped between the flights (SIGSTOP, a partition) keeps its transaction, and
+      // with it the tree's lock and its lease row, only for a lease period: the server then ends
+      // its session, so it can neither block a taker for ever nor commit after being taken over.
+      const begin = [
+        c.query("BEGIN"),
+        this.boundIdle(c),
+        opts.sync === false ? c.query("SET LOCAL synchronous_commit = off") : undefined,
+        this.lockTree(c, rootRunId),
+      ];
+      // The lease row is read `FOR SHARE`: a takeover (which updates it) waits until this
+      // transaction ends, so a commit that passed this check happened before any takeover
+      // (found by the chaos test: a frozen worker's append checked its child run's lease, was
+      // stopped, and committed its attempt after another worker had taken that lease and read
+      // the journal without it: the effect ran twice in attempt 1).
+      const lease = held ? c.query<{ owner: string | null; epoch: number }>({ name: "criteria_lease", text: "SELECT owner, epoch FROM leases WHERE root_run_id = $1 FOR SHARE", values: [leaseRoot] }) : undefined;
       const consumed =
         opts.consumes !== undefined
           ? c.query("SELECT 1 FROM journal WHERE root_run_id = $1 AND entry_type IN ('wait.completed', 'approval.decided') AND (payload::jsonb ->> 'signal_seq')::int8 = $2 LIMIT 1", [rootRunId, opts.consumes])
@@ -317,9 +338,27 @@ export class PostgresJournal implements Journal {
     } catch (err) {
       if (c) await c.query("ROLLBACK").catch(() => undefined);
       if (err instanceof LeaseLostError || err instanceof SignalTakenError || err instanceof MessageTakenError) throw err;
+      // A session the server ended (a holder silent past its lease, see above) or lost: when
+      // the lease is another's by now, that is what to say (the worker counts it as fenced).
+      const leaseRoot = opts.lease ?? rootRunId;
+      const h = this.held.get(leaseRoot);
+      if (h && !h.lost && (await this.takenFrom(leaseRoot, h.epoch))) {
+        h.lost = LEASE_TAKEN;
+        throw new LeaseLostError(leaseRoot, h.lost);
+      }
       throw new JournalWriteError(`cannot write the journal ${this.location}: ${storageReason(err)}`);
     } finally {
       c?.release();
+    }
+  }
+
+  /** Whether the lease on `root` is no longer this journal's at `epoch` (false when that cannot be read). */
+  private async takenFrom(root: string, epoch: number): Promise<boolean> {
+    try {
+      const { rows } = await this.pool.query<{ owner: string | null; epoch: number }>("SELECT owner, epoch FROM leases WHERE root_run_id = $1", [root]);
+      return rows[0]?.owner !== this.owner || rows[0].epoch !== epoch;
+    } catch {
+      return false;
     }
   }
 
@@ -454,7 +493,8 @@ export class PostgresJournal implements Journal {
     try {
       epoch = await this.transaction(async (c) => {
         await this.lockTree(c, rootRunId);
-        const { rows } = await c.query<LeaseRow>(`SELECT ${LEASE_COLUMNS} FROM leases WHERE root_run_id = $1`, [rootRunId]);
+        // `FOR UPDATE`: judged once no append that checked the old lease can still commit.
+        const { rows } = await c.query<LeaseRow>(`SELECT ${LEASE_COLUMNS} FROM leases WHERE root_run_id = $1 FOR UPDATE`, [rootRunId]);
         const now = (await c.query<{ now: number }>("SELECT (extract(epoch FROM clock_timestamp()) * 1000)::int8 AS now")).rows[0].now;
         if (rows[0]) note = takeOver(rootRunId, leaseState(rows[0]), this.owner, now, opts.force === true);
         const next = (rows[0]?.epoch ?? 0) + 1;

@@ -186,4 +186,120 @@ describe.skipIf(skip !== undefined)("PostgreSQL journal", () => {
       }
     });
   });
+
+  describe("PostgreSQL journal: a holder frozen mid-append", () => {
+    // A worker stopped between its append's two flights (its lease checked, its rows not yet
+    // sent) must not commit them once another worker has taken its lease over, and must not
+    // keep the taker waiting past a lease period. Found by the chaos test (seed 48404): an
+    // effect ran twice in attempt 1, once by the frozen worker after it was continued and
+    // once by the child run's taker, which had read the journal before the frozen append
+    // committed. The freeze is placed exactly: the append waits on the tree's lock a test
+    // client holds, its process is stopped, and the lock is let go, so the first flight runs
+    // and the session waits idle in its transaction for a second flight that cannot come.
+    const TTL = 1000;
+
+    /**
+     * A process holding `lease` frozen mid-append; then `take` (in this process, with a journal
+     * of its own) and `thaw`, the frozen process continued. Returns the holder's output (it says
+     * "appended" or "refused: ...") and the entries of run tree "r" the taker read at once
+     * when its lock was granted, and once the holder had ended.
+     */
+    async function frozenMidAppend(lease: string, take: (taker: PostgresJournal, thaw: () => void) => Promise<string>) {
+      const url = await cluster().freshDatabase();
+      const journalModule = pathToFileURL(join(process.cwd(), "dist/engine/journal/postgres-journal.js")).href;
+      const script = `
+        const { PostgresJournal } = await import(${JSON.stringify(journalModule)});
+        const j = await PostgresJournal.open(process.env.URL, { stateDir: "/nonexistent", leaseTtlMs: ${TTL} });
+        await j.lock(process.env.LEASE);
+        console.log("locked");
+        await new Promise((go) => process.stdin.once("data", go));
+        process.stdin.destroy();
+        const e = { run_id: process.env.LEASE, step_id: "fan", attempt: 1, entry_type: "step.attempt.started", at_ms: 1, payload: { idempotency_key: "k", visit: 1, adapter: "shell" } };
+        try {
+          await j.append("r", [e], process.env.LEASE === "r" ? {} : { lease: process.env.LEASE });
+          console.log("appended");
+        } catch (err) {
+          console.log("refused: " + err.message);
+        }
+        await j.close();
+      `;
+      const holdTree = new pg.Client({ connectionString: url });
+      holdTree.on("error", () => undefined);
+      await holdTree.connect();
+      const taker = await PostgresJournal.open(url, { stateDir: "/nonexistent", leaseTtlMs: TTL });
+      const child = spawn(process.execPath, ["--input-type=module", "-e", script], { env: { ...process.env, URL: url, LEASE: lease }, stdio: ["pipe", "pipe", "pipe"] });
+      let out = "";
+      child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+      child.stderr.on("data", (d: Buffer) => (out += d.toString()));
+      const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+      try {
+        await vi.waitFor(() => expect(out).toContain("locked"), { timeout: 20_000, interval: 20 });
+        await holdTree.query("BEGIN");
+        await holdTree.query("SELECT pg_advisory_xact_lock(hashtextextended('r', 0))");
+        child.stdin!.write("go\n");
+        // The append's first flight waits on the tree's lock...
+        const backend = await vi.waitFor(
+          async () => {
+            const r = await holdTree.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'advisory'");
+            expect(r.rows).toHaveLength(1);
+            return r.rows[0].pid;
+          },
+          { timeout: 20_000, interval: 20 },
+        );
+        // ...its process is frozen, and the lock let go: the first flight runs, lease check and all.
+        child.kill("SIGSTOP");
+        await holdTree.query("COMMIT");
+        await vi.waitFor(
+          async () => {
+            const r = await holdTree.query<{ state: string }>("SELECT state FROM pg_stat_activity WHERE pid = $1", [backend]);
+            expect(r.rows[0]?.state).toBe("idle in transaction");
+          },
+          { timeout: 20_000, interval: 20 },
+        );
+        let seen = -1;
+        const took = await take(taker, () => child.kill("SIGCONT")).then(async (note) => {
+          seen = (await taker.read("r")).entries.length;
+          return note;
+        });
+        child.kill("SIGCONT");
+        expect(await exited, out).toBe(0);
+        const after = (await taker.read("r")).entries.length;
+        // The taker appends under its lease.
+        expect(await taker.append("r", [{ run_id: lease, step_id: "fan", attempt: 1, entry_type: "signal.received", at_ms: 2, payload: { name: "go" } }], lease === "r" ? {} : { lease })).toHaveLength(1);
+        return { out, took, seen, after };
+      } finally {
+        child.kill("SIGCONT");
+        child.kill("SIGKILL");
+        await holdTree.end().catch(() => undefined);
+        await taker.close();
+      }
+    }
+
+    for (const lease of ["r/stage#1", "r"]) {
+      const whose = lease === "r" ? "a run tree's lease" : "a child run's own lease";
+      it(`${whose}, run out while its holder is frozen mid-append: taken once the server has ended the frozen transaction (a lease period), which commits nothing`, async () => {
+        const r = await frozenMidAppend(lease, async (taker) => {
+          await new Promise((resolve) => setTimeout(resolve, TTL + 100));
+          return Promise.race([taker.lock(lease).then((note) => note ?? "taken"), new Promise<string>((resolve) => setTimeout(() => resolve("still waiting"), 5 * TTL))]);
+        });
+        // Before: a run tree's taker waited for as long as the holder stayed frozen; a child run's took it at once, and the holder's append committed when it was continued.
+        expect(r.took).toMatch(/took over run/);
+        expect(r.out).toMatch(/refused: this process can no longer write run r.*its lease was taken away/);
+        expect([r.seen, r.after]).toEqual([0, 0]);
+      }, 60_000);
+
+      it(`${whose}, taken by force from a holder frozen mid-append: the taker waits for the append to end, and reads all it wrote`, async () => {
+        const r = await frozenMidAppend(lease, async (taker, thaw) => {
+          const took = taker.lock(lease, { force: true });
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          thaw();
+          return (await took) ?? "taken";
+        });
+        // Before (a child run's lease): the taker read the journal at once, while the holder was frozen, and the holder then committed.
+        expect(r.took).toMatch(/--force: took run/);
+        expect(r.out).toMatch(/appended/);
+        expect([r.seen, r.after]).toEqual([1, 1]);
+      }, 60_000);
+    }
+  });
 });
