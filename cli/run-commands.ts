@@ -147,21 +147,27 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
           const j = await openJournal(place);
           let row;
           let spawned;
+          /** Where the run's files are now, as the runner will find them (when it is active and they are found). */
+          let dir;
           let unit = run;
           try {
             // Opening recovers a torn write-ahead log (and checkpoints it): say so here.
             for (const note of j.notes) sink({ event: "warning", run_id: run, message: note });
             row = await j.run(run);
-            spawned = row && row.status === "active" ? await j.spawned(row.root_run_id) : undefined;
-            // The job that advances it: its own, or the one of the run it runs within (as unlock finds its lease).
-            if (opts.detach && row?.status === "active" && row.parent_run_id) {
-              const { foldEntries, unitOf } = await engine();
-              unit = unitOf(foldEntries((await j.read(row.root_run_id)).entries), row.root_run_id, run);
+            if (row?.status === "active") {
+              const { foldEntries, unitOf, workflowDir } = await engine();
+              const tree = foldEntries((await j.read(row.root_run_id)).entries);
+              const root = tree.runs.get(row.root_run_id);
+              // Found where a --workdir of an earlier resume put it (run.relocated), as the runner finds it.
+              spawned = root?.spawned;
+              dir = spawned ? workflowDir(j.stateDir, spawned, opts.workdir, root?.relocated) : undefined;
+              // The job that advances it: its own, or the one of the run it runs within (as unlock finds its lease).
+              if (opts.detach && row.parent_run_id) unit = unitOf(tree, row.root_run_id, run);
             }
           } finally {
             await j.close();
           }
-          const changed = spawned ? await sourceChanged(spawned, opts.workdir) : undefined;
+          const changed = spawned && dir !== undefined ? await sourceChanged(spawned, dir) : undefined;
           if (changed) sink({ event: "warning", run_id: run, message: changed });
           if (!row) throw new CliError(noRun(run, place));
           // A nested run: the runner advances it alone when it runs in a job of its own
@@ -240,10 +246,10 @@ const collect = (v: string, prev: string[]) => [...prev, v];
  * Whether the files a run was started from changed since (resume runs the
  * journaled workflow, never a mix): a warning to say, or undefined when they did not (or
  * cannot be found, which resume itself reports).
+ * @param base the directory they are in now (`workflowDir`: where the runner will look)
  */
-async function sourceChanged(spawned: { base_dir?: string; source?: { entry: string; hash: string; root?: string; allowed?: string[] } }, workdir: string | undefined): Promise<string | undefined> {
-  const base = workdir !== undefined ? resolve(workdir) : spawned.base_dir;
-  if (!spawned.source || base === undefined) return undefined;
+async function sourceChanged(spawned: { source?: { entry: string; hash: string; root?: string; allowed?: string[] } }, base: string): Promise<string | undefined> {
+  if (!spawned.source) return undefined;
   const entry = resolve(base, spawned.source.entry);
   if (!existsSync(entry)) return undefined;
   // Compiled as apply compiled it: with its --root and allowed paths (found by a new-user

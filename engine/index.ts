@@ -19,6 +19,7 @@ export { activeUnits, unitOf, within } from "./run/child-jobs.js";
 export type { RunEvent } from "./run/events.js";
 export { killLiveProcessGroups } from "./adapters/run-process.js";
 export { answeredIn, foldEntries, waitingIn } from "./journal/fold.js";
+export { workflowDir } from "./run/workflow-dir.js";
 export { PostgresJournal } from "./journal/postgres-journal.js";
 
 /** Why `--detach` (`apply`, `resume`) is refused on a journal no worker can share. */

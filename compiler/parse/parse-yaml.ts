@@ -28,8 +28,10 @@ export function parseYaml(file: SourceFile): { parsed?: ParsedFile; diagnostics:
   try {
     doc = parseDocument(file.text, { lineCounter: new LineCounter(), uniqueKeys: false, prettyErrors: false, strict: true, intAsBigInt: true, merge: false });
   } catch (e) {
-    if (e instanceof RangeError) return { diagnostics: [diag("nesting_too_deep", file.range(0), `the document nests too deeply to parse`)] };
-    return { diagnostics: [diag("syntax_error", file.range(0), `${file.path}: ${(e as Error).message}`)] };
+    // Neither is known to be reachable (the depth is checked above, and the parser reports
+    // errors rather than throwing them); kept so that a parser defect is a diagnostic, not a crash.
+    if (e instanceof RangeError) return { diagnostics: [diag("nesting_too_deep", file.range(0), `the document nests too deeply to parse`, { hint: NESTING_HINT })] };
+    return { diagnostics: [diag("syntax_error", file.range(0), `${file.path}: ${(e as Error).message}`, { hint: "the YAML parser could not read this file: simplify the part the message names, or report it with the file if it is valid YAML" })] };
   }
   // After the first unexpected token the parser is out of step with the text: every token
   // after it comes back unexpected too (a stray "}" gave eight errors for six lines, found

@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import { afterEffect } from "./fault.js";
-import { statSync } from "node:fs";
 import { dirname, relative, resolve as resolvePath } from "node:path";
 import { DEFAULT_POLICY, type Graph, type GraphExpr, type GraphStep } from "../../compiler/build/graph.js";
 import { expectedOf } from "../../compiler/build/graph-edges.js";
@@ -30,6 +29,7 @@ import { agentPost, agentRecv, channelOp, runChannelStep, type ChannelHost } fro
 import { ChannelEndpoint } from "../channels/endpoint.js";
 import { defaultSleep, MAX_TIMER_MS } from "./sleep.js";
 import { ChildrenPending, firstOf, NotThisUnit, sharesCallerSessions, UnitEnded, unitOf, within } from "./child-jobs.js";
+import { workflowDir } from "./workflow-dir.js";
 
 /** How a run (root or nested) ended. */
 export interface RunEnd {
@@ -200,14 +200,6 @@ export class RunSubmitted extends Error {
 function unlimited(s: AbortSignal): AbortSignal {
   setMaxListeners(0, s);
   return s;
-}
-
-function isDirectory(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 /** Outcomes of an iterating step as a whole, never of one item. */
@@ -559,16 +551,12 @@ export class Runner {
   }
 
   /**
-   * The directory a resumed run's relative paths resolve against (a checkout
-   * that moved between apply and resume): `--workdir`, else the last one journaled by
-   * `run.relocated`, else the journaled one relative to the journal's directory, else the
-   * journaled absolute one, whichever exists first.
+   * The directory a resumed run's relative paths resolve against ({@link workflowDir}).
    * @throws RunRefused before anything runs when none exists
    */
   private workdirOf(runId: string, spawned: Payloads["run.spawned"], workdir: string | undefined, relocated: string | undefined): string {
-    const stateDir = this.opts.journal.stateDir;
-    const candidates = [workdir !== undefined ? resolvePath(workdir) : undefined, relocated, spawned.base_dir_rel !== undefined ? resolvePath(stateDir, spawned.base_dir_rel) : undefined, spawned.base_dir];
-    for (const c of candidates) if (c !== undefined && isDirectory(c)) return c;
+    const dir = workflowDir(this.opts.journal.stateDir, spawned, workdir, relocated);
+    if (dir !== undefined) return dir;
     if (workdir !== undefined) throw new RunRefused(`--workdir ${workdir} is not a directory`, true);
     // Named as a command (a worker has no --workdir: found by a new-user trial); with a
     // shared store, --detach hands it back to the workers with the directory journaled.

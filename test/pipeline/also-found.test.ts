@@ -6,7 +6,7 @@
  * binary output says so; SARIF URIs are percent-encoded.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cli, entries, ndjson, start, temp, until } from "./helpers.js";
@@ -47,6 +47,28 @@ describe("also found", () => {
     const r = cli(["validate", path]);
     expect(r.status).toBe(1);
     expect(r.stdout).toContain("range() would make 10000 values; it makes at most 1024");
+  });
+
+  it("resume compares the files where a --workdir of an earlier resume put the run (run.relocated), not where it started", () => {
+    // Found reading the code: the CLI's check looked only at the journaled first directory,
+    // which no longer exists after a move, so a change in the new place went unsaid.
+    const dir = temp();
+    mkdirSync(join(dir, "a"));
+    const gate = (name: string, next: string) => `approval "${name}" {\n  approvers = ["ops"]\n  outcome "approved" { next = ${next} }\n  outcome "rejected" { next = state.done }\n}\n`;
+    wf(join(dir, "a"), gate("a", "approval.two") + gate("two", "state.done"));
+    const state = join(dir, "s");
+    const env = { CI: "true" };
+    expect(cli(["apply", join(dir, "a", "w.hcl"), "--state-dir", state, "--run-id", "r"], { env }).status).toBe(5);
+    renameSync(join(dir, "a"), join(dir, "b"));
+    expect(cli(["approve", "r", "a", "--state-dir", state, "--by", "ops"]).status).toBe(0);
+    const moved = cli(["resume", "r", "--state-dir", state, "--workdir", join(dir, "b"), "-o", "json"], { env });
+    expect(moved.status, moved.stderr).toBe(5);
+    expect(moved.stdout).not.toContain("files changed");
+    writeFileSync(join(dir, "b", "w.hcl"), `${readFileSync(join(dir, "b", "w.hcl"), "utf8")}\n# changed\n`);
+    expect(cli(["approve", "r", "two", "--state-dir", state, "--by", "ops"]).status).toBe(0);
+    const r = cli(["resume", "r", "--state-dir", state, "-o", "json"], { env });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain("the workflow's files changed since the run started; resume continues the workflow as it was then");
   });
 
   it("resume says when the workflow's files changed since the run started, and runs the journaled one", () => {
