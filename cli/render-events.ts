@@ -7,6 +7,21 @@ import { shellWord } from "../engine/shell-word.js";
  * one line per event with the elapsed time, the step, its iteration i/n and outcome.
  */
 export function renderEvent(e: RunEvent, startMs: number): string | undefined {
+  const line = eventLine(e, startMs);
+  return line === undefined ? undefined : visible(line);
+}
+
+/**
+ * `s` with the terminal control characters a step's output may carry (ESC, BEL, the C1
+ * set; all but tab and newline) written as `\x1b`: a line of ours must not set the
+ * terminal's title or colour what follows (found by a new-user trial: a step's stderr
+ * did, through the failure's detail).
+ */
+export function visible(s: string): string {
+  return s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
+}
+
+function eventLine(e: RunEvent, startMs: number): string | undefined {
   const t = `[${fmtElapsed((e.at_ms ?? startMs) - startMs)}]`;
   const where = (runId: string) => {
     const i = runId.indexOf("/");
@@ -61,6 +76,10 @@ function fmtElapsed(ms: number): string {
  * name the run by its last part (`call#1[0] ›`).
  */
 export function renderEntry(e: JournalEntry, startMs: number): string {
+  return visible(entryLine(e, startMs));
+}
+
+function entryLine(e: JournalEntry, startMs: number): string {
   // A damaged or hand-made entry may carry no object: shown with what it has (found by a trial).
   const p = (e.payload !== null && typeof e.payload === "object" ? e.payload : {}) as Record<string, unknown>;
   const parts = e.run_id.split("/");

@@ -9,12 +9,13 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   CompletionRequest,
   createProtocolConnection,
   DefinitionRequest,
   DidChangeTextDocumentNotification,
+  DidCloseTextDocumentNotification,
   DidOpenTextDocumentNotification,
   DocumentSymbolRequest,
   ExitNotification,
@@ -266,5 +267,112 @@ describe("criteria lsp (a split module)", () => {
     writeFileSync(join(folder, "two.hcl"), HCL);
     const one = await openIn(folder, "one.hcl");
     expect(await nth(one.uri, 1)).toEqual([]);
+  });
+});
+
+describe("criteria lsp: found by a new-user trial of the editor loop", () => {
+  const LINES = (t: string) => t.split("\n");
+  const VALID = 'workflow {\n  name          = "hello"\n  version       = "1"\n  initial_state = "a"\n  target_state  = "done"\n}\nadapter "shell" "default" {}\nstep "a" {\n  target = adapter.shell.default\n  input { command = "echo hi" }\n  outcome "success" { next = state.done }\n}\nstate "done" { terminal = true }\n';
+  const openText = async (uri: string, languageId: string, text: string) => {
+    await conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId, version: ++version, text } });
+  };
+  const change = async (uri: string, text: string) => {
+    await conn.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version: ++version }, contentChanges: [{ text }] });
+  };
+
+  it("a buffer no file backs (untitled:, inmemory:) is checked on its own; the server lives on (it crashed)", async () => {
+    const untitled = "untitled:Untitled-1";
+    await openText(untitled, "hcl", VALID.replace("adapter.shell.default\n  input", "adapter.shell.defualt\n  input"));
+    const got = await nth(untitled, 1);
+    expect(got.map((d) => [d.code, d.range.start.line])).toEqual([["unknown_target", 8]]);
+    expect(got[0].message).toContain('did you mean "adapter.shell.default"');
+    const yaml = "inmemory://model/1";
+    await openText(yaml, "yaml", "workflow:\n  name: y\n  version: \"1\"\n  initial_state: a\n  target_state: a\nstates:\n  a: { terminal: tru }\n");
+    expect((await nth(yaml, 1)).map((d) => d.code)).toContain("invalid_type");
+    // Still answering.
+    await change(untitled, VALID);
+    expect(await nth(untitled, 2)).toEqual([]);
+    const symbols = (await conn.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri: untitled } })) as DocumentSymbol[];
+    expect(symbols.map((s) => s.name)).toEqual(expect.arrayContaining(["a", "done"]));
+  });
+
+  it("a file not saved yet is compiled from its text (only file_not_found before), an empty one is file_empty", async () => {
+    const uri = pathToFileURL(join(dir, "never-saved", "new.hcl")).href;
+    await openText(uri, "hcl", VALID);
+    expect(await nth(uri, 1)).toEqual([]);
+    await change(uri, VALID.replace("next = state.done", "next = state.dne"));
+    expect((await nth(uri, 2)).map((d) => d.code)).toContain("unknown_node");
+    const empty = pathToFileURL(join(dir, "never-saved", "empty.hcl")).href;
+    await openText(empty, "hcl", "");
+    expect((await nth(empty, 1)).map((d) => d.code)).toEqual(["file_empty"]);
+  });
+
+  it("every document symbol's range holds its selection range (YAML's started at the value, after the name)", async () => {
+    const uri = await open("symbols.yaml", readFileSync(join(repo, "examples", "yaml_review_loop", "workflow.yaml"), "utf8"));
+    expect(await nth(uri, 1)).toEqual([]);
+    const symbols = (await conn.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } })) as DocumentSymbol[];
+    const all = (ds: DocumentSymbol[]): DocumentSymbol[] => ds.flatMap((d) => [d, ...all(d.children ?? [])]);
+    const before = (a: { line: number; character: number }, b: { line: number; character: number }) => a.line < b.line || (a.line === b.line && a.character <= b.character);
+    expect(all(symbols).length).toBeGreaterThan(5);
+    for (const s of all(symbols)) expect(before(s.range.start, s.selectionRange.start) && before(s.selectionRange.end, s.range.end), `${s.name}: ${JSON.stringify(s.range)} ∌ ${JSON.stringify(s.selectionRange)}`).toBe(true);
+  });
+
+  it("names are completed right after the dot, while the line does not parse yet (the last compilation that decoded serves)", async () => {
+    const text = VALID.replace("adapter \"shell\"", 'locals {\n  greeting = "hi"\n}\nadapter "shell"').replace("echo hi", "echo ${local.greeting}");
+    const uri = await open("dot.hcl", text);
+    expect(await nth(uri, 1)).toEqual([]);
+    const typing = text.replace("  input {", "  timeout = local.\n  input {");
+    await change(uri, typing);
+    expect((await nth(uri, 2)).map((d) => d.code)).toEqual(["syntax_error"]);
+    const line = LINES(typing).findIndex((l) => l.includes("local."));
+    const items = (await conn.sendRequest(CompletionRequest.type, { textDocument: { uri }, position: { line, character: LINES(typing)[line].length } })) as CompletionItem[];
+    expect(items.map((i) => i.label)).toEqual(["greeting"]);
+  });
+
+  it("go to definition and completion of a node name inside a step's body stay in that body", async () => {
+    const text = 'workflow {\n  name          = "scope2"\n  version       = "1"\n  initial_state = "outer"\n  target_state  = "done"\n}\nadapter "shell" "default" {}\nstep "outer" {\n  workflow {\n    step "lint" {\n      target = adapter.shell.default\n      input { command = "echo lint" }\n      outcome "success" { next = "ci" }\n    }\n    step "ci" {\n      target = adapter.shell.default\n      input { command = "echo inner" }\n      outcome "success" { next = "return" }\n    }\n  }\n  outcome "success" { next = "ci" }\n}\nstep "ci" {\n  target = adapter.shell.default\n  input { command = "echo outer" }\n  outcome "success" { next = "done" }\n  outcome "failure" { next = "done" }\n}\nstate "done" { terminal = true }\n';
+    const uri = await open("scope2.hcl", text);
+    expect(await nth(uri, 1)).toEqual([]);
+    const lines = LINES(text);
+    const inner = lines.findIndex((l) => l.includes('next = "ci"'));
+    const def = (await conn.sendRequest(DefinitionRequest.type, { textDocument: { uri }, position: { line: inner, character: lines[inner].indexOf('"ci"') + 2 } })) as Location | null;
+    expect(def?.range.start.line).toBe(lines.findIndex((l) => l.includes('step "ci"') && l.startsWith("    ")));
+    const outer = lines.findIndex((l, i) => i > inner + 3 && l.includes('next = "ci"'));
+    const top = (await conn.sendRequest(DefinitionRequest.type, { textDocument: { uri }, position: { line: outer, character: lines[outer].indexOf('"ci"') + 2 } })) as Location | null;
+    expect(top?.range.start.line).toBe(lines.findIndex((l) => l.startsWith('step "ci"')));
+    const items = (await conn.sendRequest(CompletionRequest.type, { textDocument: { uri }, position: { line: inner, character: lines[inner].indexOf('"ci"') + 1 } })) as CompletionItem[];
+    expect(items.map((i) => i.label).sort()).toEqual(["ci", "lint"]);
+  });
+
+  it("closing a changed file takes back what its text caused in other files; a change to a subworkflow refreshes its open caller", async () => {
+    // examples/multi_file: agents.hcl renames an agent steps.hcl uses, then is closed unsaved.
+    const folder = join(dir, "stale");
+    mkdirSync(folder, { recursive: true });
+    for (const f of ["agents.hcl", "steps.hcl", "workflow.hcl"]) writeFileSync(join(folder, f), readFileSync(join(repo, "examples", "multi_file", f), "utf8"));
+    const agents = pathToFileURL(join(folder, "agents.hcl")).href;
+    const steps = pathToFileURL(join(folder, "steps.hcl")).href;
+    const text = readFileSync(join(folder, "agents.hcl"), "utf8");
+    await openText(agents, "hcl", text);
+    expect(await nth(agents, 1)).toEqual([]);
+    await change(agents, text.replace('agent "reviewer"', 'agent "reviewr"'));
+    await nth(agents, 2);
+    expect((await nth(steps, 1)).map((d) => d.code)).toContain("unknown_target");
+    await conn.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri: agents } });
+    expect(await nth(steps, 2)).toEqual([]);
+
+    // examples/subworkflow_with_adapter: the caller and its subworkflow's file open; the subworkflow renames its variable.
+    const sub = join(dir, "caller");
+    mkdirSync(join(sub, "review_item"), { recursive: true });
+    writeFileSync(join(sub, "workflow.hcl"), readFileSync(join(repo, "examples", "subworkflow_with_adapter", "workflow.hcl"), "utf8"));
+    const mainText = readFileSync(join(repo, "examples", "subworkflow_with_adapter", "review_item", "main.hcl"), "utf8");
+    writeFileSync(join(sub, "review_item", "main.hcl"), mainText);
+    const caller = pathToFileURL(join(sub, "workflow.hcl")).href;
+    const main = pathToFileURL(join(sub, "review_item", "main.hcl")).href;
+    await openText(caller, "hcl", readFileSync(join(sub, "workflow.hcl"), "utf8"));
+    expect((await nth(caller, 1)).filter((d) => d.severity === 1)).toEqual([]);
+    await openText(main, "hcl", mainText);
+    await nth(main, 1);
+    await change(main, mainText.replace('variable "file"', 'variable "fil"'));
+    await vi.waitFor(async () => expect((published.get(caller) ?? []).at(-1)?.map((d) => d.code)).toEqual(expect.arrayContaining(["missing_field", "unknown_field"])), { timeout: 5000, interval: 25 });
   });
 });

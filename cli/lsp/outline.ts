@@ -62,13 +62,45 @@ const PREFIX: Record<string, (keyof typeof KIND)[]> = {
 /** Node kinds a bare name (`next = "review"`) may refer to. */
 const NODES: (keyof typeof KIND)[] = ["step", "state", "wait", "approval", "branch"];
 
+/** A place in a file: its path as the compiler shows it, a 1-based line and UTF-16 column. */
+export interface Place {
+  file: string;
+  line: number;
+  utf16Column: number;
+}
+
+/** Whether `r` holds `at`. */
+function holds(r: Range, at: Place): boolean {
+  if (r.file !== at.file) return false;
+  const after = at.line > r.start.line || (at.line === r.start.line && at.utf16Column >= r.start.utf16Column);
+  const before = at.line < r.end.line || (at.line === r.end.line && at.utf16Column <= r.end.utf16Column);
+  return after && before;
+}
+
+/** The workflows whose names are in scope at `at`: the step bodies that hold it, innermost first, out to `w`. */
+function chain(w: WorkflowSpec, at: Place): WorkflowSpec[] {
+  const inner = w.steps.find((s) => s.body && holds(s.body.range, at));
+  return [...(inner?.body ? chain(inner.body, at) : []), w];
+}
+
+/**
+ * The declarations in scope at `at`, innermost first: those of the step bodies that hold it
+ * (a body's own names), then their workflow's, out to the top; without `at`, every
+ * declaration, bodies' first.
+ */
+function scopes(w: WorkflowSpec, at: Place | undefined): Declaration[] {
+  return at ? chain(w, at).flatMap(outline) : flat(outline(w)).reverse();
+}
+
 /**
  * The declaration a word under the cursor refers to: `agent.security`, `adapter.shell.default`,
  * `var.x`, `steps.build.stdout`, `state.done`, or a bare node name (`next = "review"`).
- * The innermost declaration of that name wins (a body's own before its workflow's).
+ * The innermost declaration of that name in scope at `at` wins: a body's own before its
+ * workflow's (found by a new-user trial: `next = "ci"` in a body went to the top level's
+ * `ci`, not the body's).
  */
-export function declarationOf(w: WorkflowSpec, word: string): Declaration | undefined {
-  const all = flat(outline(w)).reverse();
+export function declarationOf(w: WorkflowSpec, word: string, at?: Place): Declaration | undefined {
+  const all = scopes(w, at);
   const parts = word.split(".");
   const kinds = PREFIX[parts[0]];
   if (kinds && parts.length > 1) {
@@ -82,9 +114,12 @@ export function declarationOf(w: WorkflowSpec, word: string): Declaration | unde
  * Completion after a prefix: the names of the kinds it refers to (`agent.` → the agents),
  * or the node names for a bare word.
  */
-export function namesAfter(w: WorkflowSpec, prefix: string | undefined): Declaration[] {
+export function namesAfter(w: WorkflowSpec, prefix: string | undefined, at?: Place): Declaration[] {
   const kinds = prefix !== undefined ? PREFIX[prefix] : NODES;
   if (!kinds) return [];
   const seen = new Set<string>();
-  return flat(outline(w)).filter((d) => kinds.includes(d.kind) && !seen.has(`${d.kind}:${d.name}`) && seen.add(`${d.kind}:${d.name}`));
+  // Inside a body: its own nodes and steps (a body's `next` stays in it); the other kinds
+  // (agents, adapters, variables...) from it and the workflows around it.
+  const candidates = !at ? flat(outline(w)) : kinds.some((k) => NODES.includes(k)) ? outline(chain(w, at)[0]) : scopes(w, at);
+  return candidates.filter((d) => kinds.includes(d.kind) && !seen.has(`${d.kind}:${d.name}`) && seen.add(`${d.kind}:${d.name}`));
 }

@@ -17,7 +17,8 @@ import type { Range } from "../../compiler/diagnostics/range.js";
 import { compile, type Compilation, type UnitCache } from "../../compiler/index.js";
 import type { ParseCache } from "../../compiler/load/read-module.js";
 import { blocksAt, fieldDoc, fieldsIn, type FieldDoc } from "./hcl-fields.js";
-import { declarationOf, KIND, namesAfter, outline, type Declaration } from "./outline.js";
+import { declarationOf, KIND, namesAfter, outline, type Declaration, type Place } from "./outline.js";
+import type { WorkflowSpec } from "../../compiler/decode/spec.js";
 
 /**
  * `criteria lsp` (the issue "See and edit", item 3): a language server over a connection
@@ -41,6 +42,7 @@ export function serveLanguage(connection: Connection): void {
   const documents = new TextDocuments(TextDocument);
   /** The last compilation of each open document, and the diagnostics shown per file. */
   const compiled = new Map<string, Compilation>();
+  const lastSpec = new Map<string, { c: Compilation; spec: WorkflowSpec }>();
   const published = new Map<string, Set<string>>();
   let cwd = process.cwd();
   // What earlier compiles parsed and checked: an edit re-parses its file and re-checks the modules it reaches.
@@ -49,7 +51,7 @@ export function serveLanguage(connection: Connection): void {
 
   connection.onInitialize((params) => {
     const root = params.workspaceFolders?.[0]?.uri ?? params.rootUri;
-    if (root) cwd = fileURLToPath(root);
+    if (root?.startsWith("file:")) cwd = fileURLToPath(root);
     return {
       capabilities: {
         textDocumentSync: TextDocumentSyncKind.Incremental,
@@ -62,18 +64,46 @@ export function serveLanguage(connection: Connection): void {
     };
   });
 
+  /**
+   * The path a document is compiled as: its file, or for a buffer no file backs
+   * (`untitled:Untitled-1`, `inmemory://model/1`) a path of its own under the workspace that
+   * nothing on disk has, with its language's extension (found by a new-user trial: such a
+   * document crashed the server). Diagnostics on that path go back to the document.
+   */
+  const virtual = new Map<string, string>();
+  const pathOf = (uri: string, languageId?: string): string => {
+    if (uri.startsWith("file:")) return fileURLToPath(uri);
+    const known = [...virtual].find(([, u]) => u === uri);
+    if (known) return known[0];
+    const ext = /\.(hcl|chcl|ya?ml|json)$/i.exec(uri)?.[0] ?? (languageId === "yaml" || languageId === "json" ? `.${languageId}` : ".hcl");
+    const name = (uri.split(/[/:]/).pop() || "untitled").replace(/[^\w.-]/g, "_").replace(/\.(hcl|chcl|ya?ml|json)$/i, "");
+    const path = resolve(cwd, ".criteria-unsaved", `${virtual.size + 1}`, name + ext);
+    virtual.set(path, uri);
+    return path;
+  };
+  const uriOf = (path: string): string => virtual.get(path) ?? pathToFileURL(path).href;
+  /** The path the compiler shows for a document's file (its ranges' `file`), for positions in it. */
+  const placeIn = (c: Compilation, uri: string, line: number, character: number): Place | undefined => {
+    const path = pathOf(uri);
+    const file = [...c.sources.keys()].find((f) => resolve(cwd, f) === path);
+    return file === undefined ? undefined : { file, line: line + 1, utf16Column: character + 1 };
+  };
+
   /** Compiles an open document (with every open document's unsaved text) and publishes what it found, per file. */
   const check = async (doc: TextDocument) => {
-    const path = fileURLToPath(doc.uri);
-    const overlay = new Map(documents.all().map((d) => [fileURLToPath(d.uri), d.getText()]));
+    const path = pathOf(doc.uri, doc.languageId);
+    const overlay = new Map(documents.all().map((d) => [pathOf(d.uri, d.languageId), d.getText()]));
     const version = doc.version;
     const c = await compile(path, { cwd, overlay, parseCache, unitCache });
-    // A newer change is being compiled: this result is stale.
+    // A newer change is being compiled, or it was closed: this result is stale.
     if (documents.get(doc.uri)?.version !== version) return;
     compiled.set(doc.uri, c);
+    // Names stay known while a line is being typed (`local.` does not parse yet): the last
+    // compilation that decoded serves completion, definition and hover (a new-user trial).
+    if (c.spec) lastSpec.set(doc.uri, { c, spec: c.spec });
     const byFile = new Map<string, LspDiagnostic[]>([[doc.uri, []]]);
     for (const d of c.diagnostics) {
-      const uri = pathToFileURL(resolve(cwd, d.range.file)).href;
+      const uri = uriOf(resolve(cwd, d.range.file));
       if (!byFile.has(uri)) byFile.set(uri, []);
       byFile.get(uri)!.push(toLsp(d));
     }
@@ -82,11 +112,29 @@ export function serveLanguage(connection: Connection): void {
     published.set(doc.uri, new Set([...byFile.keys()]));
     for (const [uri, diagnostics] of byFile) await connection.sendDiagnostics({ uri, diagnostics });
   };
+  /** Whether `c` read the file at `path` (a caller reads its subworkflow's files; a module its sibling files). */
+  const reads = (c: Compilation | undefined, path: string) => c !== undefined && [...c.sources.keys()].some((f) => resolve(cwd, f) === path);
+  /** Checks again the other open documents whose last compilation read `path` (found by a new-user trial: a caller kept its stale diagnostics). */
+  const checkDependents = async (uri: string, path: string) => {
+    for (const d of documents.all()) if (d.uri !== uri && reads(compiled.get(d.uri), path)) await check(d);
+  };
   // Fired on open too.
-  documents.onDidChangeContent((e) => void check(e.document));
+  documents.onDidChangeContent((e) => {
+    void check(e.document).then(() => checkDependents(e.document.uri, pathOf(e.document.uri, e.document.languageId)));
+  });
   documents.onDidClose((e) => {
-    compiled.delete(e.document.uri);
-    void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
+    const uri = e.document.uri;
+    const path = pathOf(uri);
+    compiled.delete(uri);
+    lastSpec.delete(uri);
+    // What its compilation published for other files goes too, unless another open document's did.
+    const mine = published.get(uri) ?? new Set([uri]);
+    published.delete(uri);
+    const others = new Set([...published.values()].flatMap((x) => [...x]));
+    for (const u of new Set([uri, ...mine])) if (u === uri || !others.has(u)) void connection.sendDiagnostics({ uri: u, diagnostics: [] });
+    if (virtual.has(path)) virtual.delete(path);
+    // Its saved text is what the documents reading it see now.
+    void checkDependents(uri, path);
   });
 
   /** The word under a position: letters, digits, `_`, `-` and dots (`agent.security`, `steps.build.stdout`). */
@@ -122,11 +170,11 @@ export function serveLanguage(connection: Connection): void {
 
   connection.onDefinition(async (p) => {
     const doc = documents.get(p.textDocument.uri);
-    const spec = compiled.get(p.textDocument.uri)?.spec;
+    const last = lastSpec.get(p.textDocument.uri);
     const w = doc && referenceAt(doc, p.position.line, p.position.character);
-    if (!spec || !w) return null;
-    const d = declarationOf(spec, w.word);
-    return d ? { uri: pathToFileURL(resolve(cwd, d.nameRange.file)).href, range: lspRange(d.nameRange) } : null;
+    if (!last || !w) return null;
+    const d = declarationOf(last.spec, w.word, placeIn(last.c, p.textDocument.uri, p.position.line, p.position.character));
+    return d ? { uri: uriOf(resolve(cwd, d.nameRange.file)), range: lspRange(d.nameRange) } : null;
   });
 
   connection.onHover(async (p) => {
@@ -140,7 +188,7 @@ export function serveLanguage(connection: Connection): void {
       const before = (x: { line: number; character: number }) => line < x.line || (line === x.line && character <= x.character);
       return after(l.start) && before(l.end);
     };
-    const path = fileURLToPath(p.textDocument.uri);
+    const path = pathOf(p.textDocument.uri);
     const here = c.diagnostics.filter((d) => resolve(cwd, d.range.file) === path && at(d.range));
     if (here.length > 0) {
       const value = here.map((d) => `**${d.code}** (${d.severity}): ${CODES[d.code].doc}\n\n${d.message}${d.hint ? `\n\nhint: ${d.hint}` : ""}`).join("\n\n---\n\n");
@@ -149,16 +197,17 @@ export function serveLanguage(connection: Connection): void {
     // A field or block name that starts its line (HCL): the schema's documentation of it.
     const field = hclFieldAt(doc, p.position.line, p.position.character);
     if (field) return { contents: { kind: "markdown", value: `**${field.doc.name}** (${field.doc.kind})\n\n${field.doc.doc}` }, range: field.range };
-    const w = c.spec && referenceAt(doc, p.position.line, p.position.character);
-    const d = w && c.spec ? declarationOf(c.spec, w.word) : undefined;
+    const last = lastSpec.get(p.textDocument.uri);
+    const w = last && referenceAt(doc, p.position.line, p.position.character);
+    const d = w && last ? declarationOf(last.spec, w.word, placeIn(last.c, p.textDocument.uri, p.position.line, p.position.character)) : undefined;
     if (!d) return null;
-    const line = doc.getText(lspRange(d.range)).split("\n")[0];
+    const line = doc.getText(lspRange(cover(d.range, d.nameRange))).split("\n")[0];
     return { contents: { kind: "markdown", value: `${d.kind} **${d.name}**\n\n\`\`\`\n${line}\n\`\`\`` }, range: w!.range };
   });
 
   connection.onCompletion(async (p) => {
     const doc = documents.get(p.textDocument.uri);
-    const spec = compiled.get(p.textDocument.uri)?.spec;
+    const last = lastSpec.get(p.textDocument.uri);
     if (!doc) return [];
     const before = doc.getText({ start: { line: p.position.line, character: 0 }, end: p.position });
     // At the start of a statement in HCL: the fields and blocks the enclosing block takes, documented.
@@ -171,18 +220,20 @@ export function serveLanguage(connection: Connection): void {
         documentation: { kind: "markdown" as const, value: f.doc },
       }));
     }
-    if (!spec) return [];
+    if (!last) return [];
+    const at = placeIn(last.c, p.textDocument.uri, p.position.line, p.position.character);
     const m = /([A-Za-z_]+)\.([\p{L}\p{N}_-]*)$/u.exec(before);
-    const names = m ? namesAfter(spec, m[1]) : /(next|transition_to|initial_state|target_state|default_outcome)\s*[=:]\s*"?[\p{L}\p{N}_-]*$/u.test(before) ? namesAfter(spec, undefined) : [];
+    const names = m ? namesAfter(last.spec, m[1], at) : /(next|transition_to|initial_state|target_state|default_outcome)\s*[=:]\s*"?[\p{L}\p{N}_-]*$/u.test(before) ? namesAfter(last.spec, undefined, at) : [];
     return names.map((d) => ({ label: d.name, kind: d.kind === "step" ? CompletionItemKind.Function : d.kind === "state" ? CompletionItemKind.EnumMember : CompletionItemKind.Reference, detail: d.kind }));
   });
 
   connection.onDocumentSymbol(async (p) => {
-    const spec = compiled.get(p.textDocument.uri)?.spec;
-    const path = fileURLToPath(p.textDocument.uri);
+    const spec = lastSpec.get(p.textDocument.uri)?.spec;
+    const path = pathOf(p.textDocument.uri);
     if (!spec) return [];
     const mine = (d: Declaration) => resolve(cwd, d.range.file) === path;
-    const symbol = (d: Declaration): DocumentSymbol => ({ name: d.name, detail: d.kind, kind: KIND[d.kind], range: lspRange(d.range), selectionRange: lspRange(d.nameRange), children: d.children.filter(mine).map(symbol) });
+    // LSP wants the name inside the symbol's range; a YAML entry's range starts at its value.
+    const symbol = (d: Declaration): DocumentSymbol => ({ name: d.name, detail: d.kind, kind: KIND[d.kind], range: lspRange(cover(d.range, d.nameRange)), selectionRange: lspRange(d.nameRange), children: d.children.filter(mine).map(symbol) });
     return outline(spec).filter(mine).map(symbol);
   });
 
@@ -193,6 +244,13 @@ export function serveLanguage(connection: Connection): void {
 /** Whether a document is HCL (by its name; YAML and JSON fields are the YAML schema's to complete). */
 function isHcl(doc: TextDocument): boolean {
   return doc.languageId === "hcl" || doc.uri.endsWith(".hcl");
+}
+
+/** The smallest range holding both `a` and `b` (of one file). */
+function cover(a: Range, b: Range): Range {
+  const first = (x: Range["start"], y: Range["start"]) => (x.offset <= y.offset ? x : y);
+  const last = (x: Range["start"], y: Range["start"]) => (x.offset >= y.offset ? x : y);
+  return { ...a, start: first(a.start, b.start), end: last(a.end, b.end) };
 }
 
 /** A compiler range as LSP's (0-based line, UTF-16 character). */

@@ -371,9 +371,15 @@ class Lowering {
   private block(keyword: string, b: JsonValue, from: string, to: string): JsonValue {
     if (b === null || typeof b !== "object" || Array.isArray(b)) return jsonObject();
     if (keyword === "local") {
-      // local "n" { value = ... } → locals.n = value
-      if ("value" in b) return this.copy(b.value, childPointer(from, "value"), to);
-      return null;
+      // local "n" { value = ... } → locals.n = value, its name still at the block's label
+      // (found by a new-user trial: an unused local was shown at the word `value`).
+      if (!("value" in b)) return null;
+      const label = this.out.get(to)?.keyRange;
+      const v = this.copy(b.value, childPointer(from, "value"), to);
+      const e = this.out.get(to);
+      // Its range stays the value's (read lazily: entries are built on first read).
+      if (e && label) this.out.set(to, Object.create(e, { keyRange: { value: label, enumerable: true } }) as SourceEntry);
+      return v;
     }
     const out: JsonObject = jsonObject();
     // A switch lowers to the branches section like a branch; the mark keeps its name in messages.

@@ -54,7 +54,8 @@ export async function readModule(
 ): Promise<ReadModule> {
   const at0 = at ?? new SourceFile(shown, "").range(0);
   const out: ReadModule = { kind: "file", files: [], map: new Map(), fileStart: at0, diagnostics: [] };
-  const found = workflowFiles(abs);
+  // A file only the overlay holds (an editor's buffer not saved yet) is read from it.
+  const found = overlay?.has(abs) ? onDiskOrOverlay(abs) : workflowFiles(abs);
   if (found.kind === "missing") {
     out.diagnostics.push(diag("file_not_found", at0, `${shown} does not exist`, { hint: "check the path; it is relative to the current directory" }));
     return out;
@@ -89,6 +90,12 @@ export async function readModule(
   out.doc = merged.doc;
   out.map = merged.map;
   return out;
+}
+
+/** {@link workflowFiles} for a path the overlay holds: a file even when nothing is on disk there yet. */
+function onDiskOrOverlay(abs: string): ReturnType<typeof workflowFiles> {
+  const found = workflowFiles(abs);
+  return found.kind === "missing" ? { kind: "file", files: [abs], skipped: [] } : found;
 }
 
 /** One file's lowered document and source map; for HCL, its top-level blocks too (for a re-parse). */
