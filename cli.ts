@@ -11,6 +11,7 @@ import { formatText } from "./compiler/diagnostics/format-text.js";
 import { sortDiagnostics } from "./compiler/diagnostics/sort.js";
 import { toDot } from "./compiler/build/format-dot.js";
 import { useGraphDot } from "./compiler/build/format-use-graph-dot.js";
+import { useGraphMermaid } from "./compiler/build/format-use-graph-mermaid.js";
 import { toMermaid } from "./compiler/build/format-mermaid.js";
 import { toSvg } from "./compiler/build/format-svg.js";
 import { toPlan } from "./compiler/build/format-plan.js";
@@ -134,8 +135,9 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
       const c = await compile(path, compileOptions(opts, io));
       // A refused module or use cycle leaves no workflow graph: the modules are drawn, the cycle in red.
       const cycle = c.diagnostics.some((d) => d.code === "module_cycle" || d.code === "use_cycle");
-      if (!c.graph && cycle && c.useGraph && opts.format !== "mermaid") {
+      if (!c.graph && cycle && c.useGraph) {
         code = failWith(c, io);
+        if (opts.format === "mermaid") return io.out(useGraphMermaid(c.useGraph));
         const dot = useGraphDot(c.useGraph, c.useGraph.modules[0]?.name ?? "modules");
         io.out(opts.format === "dot" ? dot : await toSvg(dot));
         return;

@@ -23,6 +23,16 @@ describe("unbounded_loop", () => {
     expect(await found(header() + loop())).toEqual(["8:6 unbounded_loop"]);
   });
 
+  it("a long loop is named by its first and last steps and how many lie between (a 2,000-step loop made a 21 KB warning: a new-user trial)", async () => {
+    const chain = (n: number) => Array.from({ length: n }, (_, i) => `step "${i === 0 ? "a" : `s${i}`}" {\n  target = adapter.noop.default\n  outcome "success" { next = "${i === n - 1 ? "a" : `s${i + 1}`}" }\n  outcome "failure" { next = "done" }\n}\n`).join("");
+    const message = async (n: number) => {
+      const c = await compileIn(project({ "main.hcl": header() + chain(n) }), "main.hcl");
+      return c.diagnostics.map((d) => d.message);
+    };
+    expect(await message(10)).toEqual([`steps "a" -> ${Array.from({ length: 9 }, (_, i) => `"s${i + 1}"`).join(" -> ")} form a loop with no bound`]);
+    expect(await message(2000)).toEqual(['steps "a" -> "s1" -> "s2" -> "s3" -> … 1994 more … -> "s1998" -> "s1999" form a loop with no bound']);
+  });
+
   it("policy { max_total_steps } bounds every loop: no warning", async () => {
     expect(await found(header("  policy {\n    max_total_steps = 50\n  }\n") + loop())).toEqual([]);
   });

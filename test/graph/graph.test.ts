@@ -170,10 +170,15 @@ describe("criteria graph", () => {
       const lines = structure(r.stdout);
       expect(lines.filter((l) => l.startsWith("edge cycle")), project).toEqual([`edge cycle ${closing}`]);
       expect(lines.filter((l) => l.startsWith("node module:"))).toHaveLength(3);
-      // DOT too; Mermaid has no module picture: the diagnostics alone.
+      // DOT and Mermaid too (Mermaid printed nothing: a new-user trial): three modules, the closing link styled red.
       expect(cli(["graph", join("testdata", "projects", project), "--format", "dot"], { cwd: root }).stdout).toContain(`class="cycle"`);
       const mermaid = cli(["graph", join("testdata", "projects", project), "--format", "mermaid"], { cwd: root });
-      expect([mermaid.status, mermaid.stdout]).toEqual([1, ""]);
+      expect(mermaid.status).toBe(1);
+      const links = mermaid.stdout.split("\n").filter((l) => l.includes(" --> "));
+      expect(mermaid.stdout.split("\n").filter((l) => /^ {2}m\d+\[/.test(l))).toHaveLength(3);
+      const closes = links.findIndex((l) => l.includes("closes a cycle"));
+      expect(closes).toBeGreaterThanOrEqual(0);
+      expect(mermaid.stdout).toContain(`linkStyle ${closes} stroke:#d00000`);
     }
     // validate's use graph lists the refused edge too.
     const json = JSON.parse(cli(["validate", join("testdata", "projects", "use_cycle"), "--format", "json"], { cwd: root }).stdout) as { use_graph: { edges: { to: string; cycle?: true }[] }[] };
