@@ -12,6 +12,7 @@ import { sortDiagnostics } from "./compiler/diagnostics/sort.js";
 import { toDot } from "./compiler/build/format-dot.js";
 import { useGraphDot } from "./compiler/build/format-use-graph-dot.js";
 import { useGraphMermaid } from "./compiler/build/format-use-graph-mermaid.js";
+import { closestName } from "./compiler/diagnostics/did-you-mean.js";
 import { toMermaid } from "./compiler/build/format-mermaid.js";
 import { toSvg } from "./compiler/build/format-svg.js";
 import { toPlan } from "./compiler/build/format-plan.js";
@@ -182,9 +183,13 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
         for (const [k, v] of Object.entries(CODES)) io.out(`${k.padEnd(28)} ${v.severity.padEnd(8)} ${v.doc}\n`);
         return;
       }
+      // As validate prints it, pasted whole: `error[unknown_node]` (found by a new-user trial: refused).
+      const asked = name;
+      name = /^(?:error|warning)\[([\w-]+)\]:?$/.exec(name)?.[1] ?? name;
       const entry = Object.prototype.hasOwnProperty.call(CODES, name) ? (CODES as Record<string, { severity: string; doc: string }>)[name] : undefined;
       if (!entry) {
-        io.err(`criteria: unknown diagnostic code "${name}" (criteria explain lists them)\n`);
+        const near = closestName(name, Object.keys(CODES));
+        io.err(`criteria: unknown diagnostic code "${asked}"${near ? `; did you mean "${near}"?` : ""} (criteria explain lists them)\n`);
         code = EXIT.usage;
         return;
       }

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { packageRoot } from "../package-root.js";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { suggest } from "../diagnostics/did-you-mean.js";
+import { closestName, suggest } from "../diagnostics/did-you-mean.js";
 import type { Range } from "../diagnostics/range.js";
 import { lookupTable, type JsonObject } from "../parse/document.js";
 import { childPointer, type SourceMap } from "../parse/source-map.js";
@@ -113,7 +113,7 @@ function typeHint(want: string, data: unknown, field: string): string {
   if (want === "string" && /timeout|duration|interval|delay|wait/.test(field)) return `a duration is a quoted string: ${field} = "30s" (or "5m", "1h")`;
   if (want === "string" && (typeof data === "number" || typeof data === "boolean")) return `quote it: ${field} = "${String(data)}"`;
   if ((want === "integer" || want === "number") && typeof data === "string") return /^-?\d+(\.\d+)?$/.test(data) ? `write the number without quotes: ${field} = ${data}` : `write a number: ${field} = 3`;
-  if (want === "boolean" && typeof data === "string") return `write true or false without quotes: ${field} = true`;
+  if (want === "boolean" && typeof data === "string") return /^\$\{[\s\S]*\}$/.test(data) ? `write true or false: ${field} = true (it is read before the run, so an expression is not evaluated here)` : `write true or false without quotes: ${field} = true`;
   if (want.includes("array")) return `write a list: ${field} = ["a", "b"]${want.includes("object") ? `, or a block: ${field} { ... }` : ""}`;
   if (want.includes("object")) return `write it as a block: ${field} { ... } (in YAML, a mapping)`;
   return `"${field}" takes ${want.replace(/\barray\b/, "a list")}`;
@@ -146,7 +146,14 @@ function toDiagnostic(e: ErrorObject, map: SourceMap, fallback: Range): Diagnost
     case "type": {
       const want = [(e.params as { type: string | string[] }).type].flat().join(" or ");
       const expression = typeof e.data === "string" && /^\$\{[\s\S]*\}$/.test(e.data);
-      return diag("invalid_type", rangeAt(map, ptr, fallback), `${where(ptr)}"${field}" must be ${want.replace("object", "an object (block)").replace(/\barray\b/, "a list")}${expression && want === "array" ? " written out, not an expression" : `, not ${typeName(e.data)}`}`, {
+      // A bare word in HCL (`terminal = tru`) is a reference, rendered "${tru}": said as
+      // the expression it is, not as a string (found by a new-user trial: "not string"
+      // and "without quotes" for a value written without quotes).
+      const written = expression ? (e.data as string).slice(2, -1).trim() : undefined;
+      const not = expression && want === "array" ? " written out, not an expression" : expression ? `, not the expression ${written}` : `, not ${typeName(e.data)}`;
+      const near = want === "boolean" && written !== undefined ? closestName(written, ["true", "false"]) : undefined;
+      if (near) return diag("invalid_type", rangeAt(map, ptr, fallback), `${where(ptr)}"${field}" must be boolean${not}`, { hint: `did you mean ${near}? (${field} = ${near})` });
+      return diag("invalid_type", rangeAt(map, ptr, fallback), `${where(ptr)}"${field}" must be ${want.replace("object", "an object (block)").replace(/\barray\b/, "a list")}${not}`, {
         // An expression where a list must be written out (HCL renders it as "${...}"): it is
         // not evaluated here, so the hint is to spell the list out (found by a trial: the
         // hint wrapped the expression in a list of one string).

@@ -2,6 +2,7 @@ import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { Range } from "../diagnostics/range.js";
 import { jsonObject, lookupTable, type JsonObject, type JsonValue, type ParsedFile } from "../parse/document.js";
 import { childPointer, type SourceEntry, type SourceMap } from "../parse/source-map.js";
+import { LazyEntry } from "../parse/hcl/mapping.js";
 
 /**
  * Lowers hcl2json's block-shaped JSON into the canonical document: the YAML/JSON
@@ -377,8 +378,8 @@ class Lowering {
       const label = this.out.get(to)?.keyRange;
       const v = this.copy(b.value, childPointer(from, "value"), to);
       const e = this.out.get(to);
-      // Its range stays the value's (read lazily: entries are built on first read).
-      if (e && label) this.out.set(to, Object.create(e, { keyRange: { value: label, enumerable: true } }) as SourceEntry);
+      // Its range stays the value's (HCL entries are built on first read; a re-parse moves them by their offsets).
+      if (e && label) this.out.set(to, e instanceof LazyEntry ? e.withKey(label.start.offset, label.end.offset) : { range: e.range, keyRange: label, ...(e.exprText !== undefined ? { exprText: e.exprText } : {}) });
       return v;
     }
     const out: JsonObject = jsonObject();

@@ -49,6 +49,14 @@ describe("also found", () => {
     expect(r.stdout).toContain("range() would make 10000 values; it makes at most 1024");
   });
 
+  it("explain takes a code as validate prints it (error[unknown_node]) and suggests the code meant by a typo (a new-user trial)", () => {
+    const pasted = cli(["explain", "error[unknown_node]"]);
+    expect([pasted.status, pasted.stdout]).toEqual([0, "unknown_node (error): An outcome, branch arm or header names a node that does not exist.\n"]);
+    const typo = cli(["explain", "unknown_nod"]);
+    expect([typo.status, typo.stderr]).toEqual([2, 'criteria: unknown diagnostic code "unknown_nod"; did you mean "unknown_node"? (criteria explain lists them)\n']);
+    expect(cli(["explain", "bogus"]).stderr).toBe('criteria: unknown diagnostic code "bogus" (criteria explain lists them)\n');
+  });
+
   it("a step's terminal control characters reach the terminal escaped, in apply's lines and the journal's (found by a new-user trial: its stderr set the window title)", () => {
     const dir = temp();
     const path = wf(dir, `step "a" {\n  target = adapter.shell.default\n  input { command = "printf '\\\\033]0;PWNED\\\\007\\\\033[31mRED' >&2; exit 3" }\n  outcome "success" { next = state.done }\n}\n`);

@@ -283,6 +283,11 @@ export class LazyEntry implements SourceEntry {
     return { range: this.rangeCache, keyRange: this.keyRangeCache };
   }
 
+  /** This entry with another key range (offsets in the same file): a `local "n"` block's value named at its label. */
+  withKey(keyStart: number, keyEnd: number): LazyEntry {
+    return new LazyEntry(this.file, this.startOffset, this.endOffset, keyStart, keyEnd, this.hasExprText);
+  }
+
   /** Gives ranges already known for these offsets (an earlier entry's, moved with the text). */
   preset(range: Range | undefined, keyRange: Range | undefined): this {
     this.rangeCache = range;
