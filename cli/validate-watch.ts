@@ -3,12 +3,14 @@ import { dirname, resolve } from "node:path";
 import { compile, type CompileOptions } from "../compiler/index.js";
 import type { Io } from "./io.js";
 import { textReport } from "./text-report.js";
+import type { Diagnostic } from "../compiler/diagnostics/diagnostic.js";
+import { formatText } from "../compiler/diagnostics/format-text.js";
 
 /**
  * `criteria validate --watch PATH...` (the issue "See and edit", item 4): validates each
  * PATH, then again whenever one of the files it reads changes (every module of its module
  * graph: subworkflow sources, `workflow_file` bodies, `use`d flows, and new files in a
- * directory module), printing only what changed in a PATH's result. Unchanged files are
+ * directory module), printing only what changed in a PATH's result (see `check`). Unchanged files are
  * not parsed again, and only the modules an edit reaches (the edited one and those that
  * call it) are checked again (the parse and unit caches shared by the rebuilds). File events come from
  * `chokidar` (4.x, the last for Node 20), debounced by 100 ms; once they are seen, a line on
@@ -24,14 +26,29 @@ export async function watchValidate(paths: string[], opts: CompileOptions, io: I
   const files = new Map<string, Set<string>>();
   const stamp = () => new Date().toTimeString().slice(0, 8);
 
-  /** Compiles one PATH; prints its result when it differs from the last one printed. */
+  const before = new Map<string, Diagnostic[]>();
+  /**
+   * Compiles one PATH; when its result differs from the last one printed, prints it: whole
+   * the first time, then only what changed (found by a new-user trial: every diagnostic was
+   * printed again on each save): each new diagnostic with its excerpt, one `fixed:` line per
+   * diagnostic gone (a diagnostic is the same one, moved or not, when its file, code and
+   * message are), and the PATH's summary line. With --verbose, the whole result each time.
+   */
   const check = async (path: string) => {
     const c = await compile(path, { ...opts, parseCache, unitCache });
     const shown = textReport(c, { ...text, github: false });
     files.set(path, new Set([...c.sources.keys()].map((f) => resolve(cwd, f))));
     if (last.get(path) === shown) return;
+    const previous = before.get(path);
     last.set(path, shown);
-    io.out(`[${stamp()}] ${shown}`);
+    before.set(path, c.diagnostics);
+    if (previous === undefined || text.verbose) return io.out(`[${stamp()}] ${shown}`);
+    const { added, gone } = changes(previous, c.diagnostics);
+    let out = "";
+    for (const d of added) out += formatText(d, c.sources, { color: text.color }) + "\n";
+    for (const d of gone) out += `fixed: ${d.range.file}: ${d.severity}[${d.code}]: ${d.message}\n`;
+    // The summary: textReport's last line.
+    io.out(`[${stamp()}] ${out}${shown.trimEnd().split("\n").at(-1)}\n`);
   };
   for (const p of paths) await check(p);
 
@@ -63,4 +80,19 @@ export async function watchValidate(paths: string[], opts: CompileOptions, io: I
   clearTimeout(timer);
   await watcher.close();
   return 0;
+}
+
+/** The diagnostics of `now` not in `was` and of `was` not in `now`, by file, code and message (positions aside: lines move as text is added). */
+function changes(was: readonly Diagnostic[], now: readonly Diagnostic[]): { added: Diagnostic[]; gone: Diagnostic[] } {
+  const key = (d: Diagnostic) => `${d.range.file}\0${d.code}\0${d.message}`;
+  const minus = (a: readonly Diagnostic[], b: readonly Diagnostic[]) => {
+    const left = new Map<string, number>();
+    for (const d of b) left.set(key(d), (left.get(key(d)) ?? 0) + 1);
+    return a.filter((d) => {
+      const n = left.get(key(d)) ?? 0;
+      if (n > 0) left.set(key(d), n - 1);
+      return n === 0;
+    });
+  };
+  return { added: minus(now, was), gone: minus(was, now) };
 }

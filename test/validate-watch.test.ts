@@ -1,7 +1,8 @@
 /**
  * `criteria validate --watch` (the issue "See and edit", item 4) as a real process: the
  * first result, a typo saved in a called module shows in its caller's result, a save
- * that changes nothing prints nothing, the fix prints ok again; Ctrl-C exits 0.
+ * that changes nothing prints nothing, a second typo prints only itself, the fix says what
+ * went away and prints ok again; Ctrl-C exits 0.
  */
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,7 +14,7 @@ it("re-validates on change, printing only what changed", async () => {
   const dir = mkdtempSync(join(tmpdir(), "criteria-watch-"));
   mkdirSync(join(dir, "stage"));
   writeFileSync(join(dir, "main.hcl"), `workflow "m" {\n  version = "1"\n  initial_state = "call"\n  target_state = "done"\n}\nadapter "shell" "default" {}\nsubworkflow "stage" {\n  source = "./stage"\n  adapters = [adapter.shell.default]\n}\nstep "call" {\n  target = subworkflow.stage\n  outcome "success" { next = "done" }\n  outcome "failure" { next = "done" }\n}\nstate "done" { terminal = true }\n`);
-  const stage = (next: string) => `workflow "s" {\n  version = "1"\n  initial_state = "go"\n  target_state = "ok"\n  expects {\n    adapters = [adapter.shell.default]\n  }\n}\nstep "go" {\n  target = adapter.shell.default\n  input { command = "true" }\n  outcome "success" { next = "${next}" }\n}\nstate "ok" { terminal = true }\n`;
+  const stage = (next: string, extra = "") => `workflow "s" {\n  version = "1"\n  initial_state = "go"\n  target_state = "ok"\n  expects {\n    adapters = [adapter.shell.default]\n  }\n}\nstep "go" {\n  target = adapter.shell.default\n  input { command = "true" }\n  outcome "success" { next = "${next}" }\n${extra}}\nstate "ok" { terminal = true }\n`;
   writeFileSync(join(dir, "stage", "main.hcl"), stage("ok"));
   const child = start(["validate", "--watch", join(dir, "main.hcl")]);
   let out = "";
@@ -34,8 +35,17 @@ it("re-validates on change, printing only what changed", async () => {
   writeFileSync(join(dir, "stage", "main.hcl"), readFileSync(join(dir, "stage", "main.hcl"), "utf8"));
   await new Promise((r) => setTimeout(r, 600));
   expect((out.match(/^\[\d\d:\d\d:\d\d\] /gm) ?? []).length).toBe(2);
+  // A second mistake: only it is printed, not the first again (every diagnostic was printed
+  // on each save: a new-user trial); then the fix says which went away.
+  const since = (n: number) => out.split(/^\[\d\d:\d\d:\d\d\] /m).slice(n).join("");
+  writeFileSync(join(dir, "stage", "main.hcl"), stage("okk", '  outcome "failure" { next = "bad" }\n'));
+  await printed(3);
+  expect(since(3)).toMatch(/error\[unknown_node\][^\n]*"bad"/);
+  expect(since(3)).not.toMatch(/"okk"/);
+  expect(since(3)).toMatch(/main\.hcl: 2 errors/);
   writeFileSync(join(dir, "stage", "main.hcl"), stage("ok"));
-  expect(await printed(3)).toMatch(/main\.hcl: ok\n$/);
+  expect(await printed(4)).toMatch(/main\.hcl: ok\n$/);
+  expect(since(4).match(/^fixed: .*error\[unknown_node\]/gm)).toHaveLength(2);
   child.kill("SIGINT");
   expect(await exit).toBe(0);
 }, 30_000);
