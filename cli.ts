@@ -13,6 +13,7 @@ import { toDot } from "./compiler/build/format-dot.js";
 import { useGraphDot } from "./compiler/build/format-use-graph-dot.js";
 import { useGraphMermaid } from "./compiler/build/format-use-graph-mermaid.js";
 import { closestName } from "./compiler/diagnostics/did-you-mean.js";
+import { stdinSource } from "./cli/stdin-source.js";
 import { toMermaid } from "./compiler/build/format-mermaid.js";
 import { toSvg } from "./compiler/build/format-svg.js";
 import { toPlan } from "./compiler/build/format-plan.js";
@@ -93,11 +94,14 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     .addOption(new Option("-o, --output <format>", "the same as --format").choices(["text", "json", "sarif"]))
     .option("-v, --verbose", "also print each PATH's module graph (use, subworkflow and workflow_file edges)")
     .option("-w, --watch", "validate again whenever a file a PATH reads changes, printing only what changed (text; Ctrl-C stops)")
+    .option("--stdin-name <file>", "with - as a PATH: the file the text on standard input stands for (its dialect and directory)")
     .addOption(rootOption())
-    .action(async (paths: string[], given: { format: string; output?: string; verbose?: boolean; root?: string; watch?: boolean }) => {
+    .action(async (paths: string[], given: { format: string; output?: string; verbose?: boolean; root?: string; watch?: boolean; stdinName?: string }) => {
       const opts = { ...given, format: given.output ?? given.format };
+      if (paths.filter((p) => p === "-").length > 1) throw new CliError("- (standard input) may be given once", EXIT.usage);
       if (opts.watch) {
         if (opts.format !== "text") throw new CliError("--watch prints text: drop --format", EXIT.usage);
+        if (paths.includes("-")) throw new CliError("--watch watches files: standard input (-) cannot be watched", EXIT.usage);
         const stop = new AbortController();
         const onSignal = () => stop.abort();
         process.once("SIGINT", onSignal);
@@ -106,7 +110,13 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
         return;
       }
       const results: Compilation[] = [];
-      for (const p of paths) results.push(await compile(p, compileOptions(opts, io)));
+      for (const p of paths) {
+        if (p !== "-") results.push(await compile(p, compileOptions(opts, io)));
+        else {
+          const s = await stdinSource(opts.stdinName, process.cwd());
+          results.push(await compile(s.path, { ...compileOptions(opts, io), overlay: s.overlay }));
+        }
+      }
       code = report(results, opts.format, io, opts.verbose === true);
     });
 

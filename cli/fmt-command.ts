@@ -6,7 +6,9 @@ import { formatText } from "../compiler/diagnostics/format-text.js";
 import { graphShape } from "../compiler/fmt/graph-shape.js";
 import { upgradeModuleToV05, type Upgrade } from "../compiler/fmt/upgrade-v05.js";
 import { compile, type Compilation, type UseGraph } from "../compiler/index.js";
-import { readSource } from "../compiler/load/read-source.js";
+import { decodeSource, readSource } from "../compiler/load/read-source.js";
+import type { Diagnostic } from "../compiler/diagnostics/diagnostic.js";
+import { stdinSource } from "./stdin-source.js";
 import { WORKFLOW_EXTENSIONS, workflowFiles } from "../compiler/load/workflow-files.js";
 import { CliError, EXIT, type Io } from "./io.js";
 
@@ -126,8 +128,13 @@ export function registerFmtCommand(program: Command, io: Io, setCode: (code: num
     .addOption(new Option("--to <version>", "the language version to write").choices(["v0.5"]).makeOptionMandatory())
     .option("--check", "write nothing; exit 1 when a file would change")
     .option("--stdout", "print the rewritten text of one file instead of writing it")
-    .action(async (paths: string[], opts: { check?: boolean; stdout?: boolean }) => {
+    .option("--stdin-name <file>", "with - as the PATH: the file the text on standard input stands for")
+    .action(async (paths: string[], opts: { check?: boolean; stdout?: boolean; stdinName?: string }) => {
       const cwd = process.cwd();
+      if (paths.includes("-")) {
+        if (paths.length > 1) throw new CliError("- (standard input) is rewritten alone: give it as the only PATH", EXIT.usage);
+        return setCode(await fmtStdin(cwd, io, opts));
+      }
       const all: { path: string; files: string[]; before?: Compilation }[] = [];
       let code: number = EXIT.ok;
       const worse = (c: number) => (code = Math.max(code, c));
@@ -209,4 +216,43 @@ export function registerFmtCommand(program: Command, io: Io, setCode: (code: num
       }
       setCode(code);
     });
+}
+
+/**
+ * `criteria fmt --to v0.5 -`: the text on standard input rewritten to standard output (an
+ * editor's format on save), checked as a file's rewrite is (it must compile to the same
+ * graph); YAML and JSON come back as they are. On a problem nothing is printed on standard
+ * output (the editor keeps its text) and the diagnostics go to standard error.
+ * @returns the exit code: 0, 1 (problems, or `--check` and it would change), 3 (our rewrite broke it)
+ */
+async function fmtStdin(cwd: string, io: Io, opts: { check?: boolean; stdinName?: string }): Promise<number> {
+  const s = await stdinSource(opts.stdinName, cwd);
+  if (dialectOf(s.path) !== "hcl") {
+    io.out(s.text);
+    return EXIT.ok;
+  }
+  const read = decodeSource(Buffer.from(s.text, "utf8"), s.path);
+  const problems = (ds: readonly Diagnostic[], file?: SourceFile) => {
+    for (const d of ds) io.err(formatText(d, new Map(file ? [[s.path, file]] : []), { color: io.color }) + "\n");
+  };
+  if (!read.file) {
+    problems(read.diagnostics);
+    return EXIT.problems;
+  }
+  const [up] = upgradeModuleToV05([read.file]);
+  if (up.problems.length > 0) {
+    problems(up.problems, read.file);
+    return up.problems.some((d) => d.code === "internal_error") ? EXIT.internal : EXIT.problems;
+  }
+  const changed = up.text !== read.file.text;
+  if (changed) {
+    const before = await compile(s.path, { cwd, overlay: s.overlay });
+    const why = await changedMeaning(s.path, cwd, before, new Map([[s.abs, up.text]]));
+    if (why) {
+      io.err(`${s.path}: not rewritten: ${why} (a bug of fmt: please report this text)\n`);
+      return EXIT.internal;
+    }
+  }
+  io.out(up.text);
+  return changed && opts.check ? EXIT.problems : EXIT.ok;
 }

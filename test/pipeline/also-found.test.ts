@@ -9,7 +9,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { cli, entries, ndjson, start, temp, until } from "./helpers.js";
+import { cli, entries, ndjson, repo, start, temp, until } from "./helpers.js";
 
 const wf = (dir: string, steps: string) => {
   writeFileSync(join(dir, "w.hcl"), `workflow {\n  name = "w"\n  initial_state = "a"\n  target_state = "done"\n}\nadapter "shell" "default" {}\nstate "done" { terminal = true }\n${steps}`);
@@ -47,6 +47,29 @@ describe("also found", () => {
     const r = cli(["validate", path]);
     expect(r.status).toBe(1);
     expect(r.stdout).toContain("range() would make 10000 values; it makes at most 1024");
+  });
+
+  it("validate - and fmt --to v0.5 - read the text on standard input, as the file --stdin-name names (an editor's check and format on save; a new-user trial: - was a missing file)", () => {
+    const dir = temp();
+    const older = readFileSync(join(repo, "examples", "agent_in_body", "workflow.hcl"), "utf8");
+    // Named by its text (HCL here), compiled in the working directory; a file of that name is not needed.
+    const ok = cli(["validate", "-"], { cwd: dir, input: older });
+    expect([ok.status, ok.stdout]).toEqual([0, "stdin.hcl: ok\n"]);
+    const typo = cli(["validate", "-", "--stdin-name", "flows/w.hcl", "-o", "json"], { cwd: dir, input: older.replace('agent = "executor"', 'agent = "executr"') });
+    expect(typo.status).toBe(1);
+    expect(JSON.parse(typo.stdout).diagnostics.map((d: { code: string; range: { file: string } }) => [d.code, d.range.file])).toEqual([["unknown_target", "flows/w.hcl"]]);
+    expect(cli(["validate", "-"], { cwd: dir, input: "workflow:\n  name: y\n" }).stdout).toContain("stdin.yaml: ");
+    expect(cli(["validate", "-", "-"], { cwd: dir }).status).toBe(2);
+    // fmt: the rewrite on stdout (checked as a file's is); --check says it would change; a broken text prints nothing there.
+    const fmt = cli(["fmt", "--to", "v0.5", "-"], { cwd: dir, input: older });
+    expect(fmt.status, fmt.stderr).toBe(0);
+    expect(fmt.stdout).toContain('target = adapter.copilot.executor');
+    expect(cli(["validate", "-"], { cwd: dir, input: fmt.stdout }).stdout).toBe("stdin.hcl: ok\n");
+    expect(cli(["fmt", "--to", "v0.5", "--check", "-"], { cwd: dir, input: older }).status).toBe(1);
+    expect(cli(["fmt", "--to", "v0.5", "--check", "-"], { cwd: dir, input: fmt.stdout }).status).toBe(0);
+    const broken = cli(["fmt", "--to", "v0.5", "-"], { cwd: dir, input: "workflow {" });
+    expect([broken.status, broken.stdout]).toEqual([1, ""]);
+    expect(broken.stderr).toContain("stdin.hcl:1:10: error[syntax_error]");
   });
 
   it("explain takes a code as validate prints it (error[unknown_node]) and suggests the code meant by a typo (a new-user trial)", () => {
