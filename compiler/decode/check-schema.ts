@@ -176,7 +176,9 @@ function toDiagnostic(e: ErrorObject, map: SourceMap, fallback: Range): Diagnost
     case "pattern": {
       if (e.propertyName !== undefined || /\/propertyNames\//.test(e.schemaPath)) {
         const name = String(e.propertyName ?? e.data);
-        return diag("invalid_name", rangeAt(map, childPointer(ptr, name), fallback, true), `${where(ptr)}"${name}" is not a valid name`, {
+        // Said as what it names: `step "三🎉" is not a valid name` (found by a new-user trial: the kind was missing).
+        const noun = SECTION_KEYWORDS[pointerSegments(ptr).at(-1) ?? ""];
+        return diag("invalid_name", rangeAt(map, childPointer(ptr, name), fallback, true), `${where(ptr)}${noun ? `${noun} ` : ""}"${name}" is not a valid name`, {
           hint: ptr.endsWith("adapters") || ptr.endsWith("environments") ? `keys are "<type>.<name>", e.g. "shell.default"` : "names start with a letter or _ and hold letters, digits, _ and - (any script)",
         });
       }

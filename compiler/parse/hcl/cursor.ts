@@ -159,6 +159,11 @@ export class Cursor {
       return { code: "syntax_error", start, end: start + 2, message: 'unterminated comment: this "/*" has no closing "*/"', hint: 'close the comment with "*/"' };
     }
     const { message, hint } = invalidCharacter(this.tokenText(i));
+    // Right after a closing quote (`"printf "\033..."`): the string ended at a quote meant to
+    // be inside it (found by a new-user trial: the hint spoke of "${...}").
+    if (this.tokenText(i) === "\\" && i > 0 && this.kinds[i - 1] === T.CQuote && this.ends[i - 1] === start) {
+      return { code: "syntax_error", start, end: this.ends[i], message: `${message}: the string before it ended at its "`, hint: 'a " inside a string is written \\" (command = "printf \\"%s\\" x"); or quote with a heredoc (<<EOT ... EOT)' };
+    }
     return { code: "syntax_error", start, end: this.ends[i], message, ...(hint ? { hint } : {}) };
   }
 
