@@ -1,4 +1,4 @@
-import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node as YamlNode } from "yaml";
+import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node as YamlNode } from "yaml";
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { SourceFile } from "../diagnostics/source-file.js";
 import { MAX_DEPTH, jsonObject, type JsonValue, type ParsedFile } from "./document.js";
@@ -43,6 +43,15 @@ export function parseYaml(file: SourceFile): { parsed?: ParsedFile; diagnostics:
     let [s, e] = err.pos;
     // The yaml library starts some ranges at the line's indentation: start at the text.
     while (s < e && (file.text[s] === " " || file.text[s] === "\t")) s++;
+    // A quote never closed is reported where the text ends; it is said at the quote that
+    // opens it (found by a new-user trial: an empty line past the end, "Missing closing "quote").
+    const unclosed = err.code === "MISSING_CHAR" ? /closing (["'])quote/.exec(err.message)?.[1] : undefined;
+    const opening = unclosed ? openingQuote(doc, s) : undefined;
+    if (unclosed && opening !== undefined) {
+      const eol = file.text.indexOf("\n", opening);
+      diagnostics.push(diag("syntax_error", file.range(opening, eol < 0 ? file.text.length : eol), `this ${unclosed} opens a quoted value that is never closed`, { hint: `close it with ${unclosed} on the same line (name: ${unclosed}x${unclosed}); a value that goes over lines is written as a block: key: |` }));
+      continue;
+    }
     const msg = err.code === "MULTIPLE_DOCS" ? "a workflow file holds one YAML document, but this one has more (a second ---)" : err.message.split("\n")[0].replace(/ at line \d+, column \d+$/, "");
     const hidden = err.code === "UNEXPECTED_TOKEN" && unexpected.length > 1 ? ` (and ${unexpected.length - 1} more unexpected token${unexpected.length === 2 ? "" : "s"} after it, read again once this is fixed)` : "";
     diagnostics.push(diag("syntax_error", file.range(s, e), msg + hidden, { hint: yamlHint(err.code) }));
@@ -284,4 +293,16 @@ export function literalLines(text: string, header: number, value: string): numbe
     at = lineEnd + 1;
   }
   return out.length > 0 ? out : undefined;
+}
+
+/** Where the quoted scalar that runs to `at` (its missing closing quote) starts: the last one starting before it. */
+function openingQuote(doc: Document.Parsed, at: number): number | undefined {
+  let found: number | undefined;
+  visit(doc, {
+    Scalar(_, node) {
+      const r = node.range;
+      if ((node.type === "QUOTE_DOUBLE" || node.type === "QUOTE_SINGLE") && r && r[0] < at && (found === undefined || r[0] > found)) found = r[0];
+    },
+  });
+  return found;
 }
