@@ -344,7 +344,7 @@ describe("criteria lsp: found by a new-user trial of the editor loop", () => {
     expect(items.map((i) => i.label).sort()).toEqual(["ci", "lint"]);
   });
 
-  it("closing a changed file takes back what its text caused in other files; a change to a subworkflow refreshes its open caller", async () => {
+  it("closing a changed file takes back what its text caused in other files; a change to a subworkflow refreshes its open caller; definition of its source path", async () => {
     // examples/multi_file: agents.hcl renames an agent steps.hcl uses, then is closed unsaved.
     const folder = join(dir, "stale");
     mkdirSync(folder, { recursive: true });
@@ -374,5 +374,10 @@ describe("criteria lsp: found by a new-user trial of the editor loop", () => {
     await nth(main, 1);
     await change(main, mainText.replace('variable "file"', 'variable "fil"'));
     await vi.waitFor(async () => expect((published.get(caller) ?? []).at(-1)?.map((d) => d.code)).toEqual(expect.arrayContaining(["missing_field", "unknown_field"])), { timeout: 5000, interval: 25 });
+    // Go to definition on a module path opens its file (a directory: its workflow file).
+    const callerText = readFileSync(join(sub, "workflow.hcl"), "utf8").split("\n");
+    const at = callerText.findIndex((l) => l.includes('source = "./review_item"'));
+    const def = (await conn.sendRequest(DefinitionRequest.type, { textDocument: { uri: caller }, position: { line: at, character: callerText[at].indexOf("review_item") } })) as Location | null;
+    expect(def?.uri).toBe(main);
   });
 });

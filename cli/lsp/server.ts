@@ -1,4 +1,4 @@
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import {
   CompletionItemKind,
@@ -19,6 +19,7 @@ import type { ParseCache } from "../../compiler/load/read-module.js";
 import { blocksAt, fieldDoc, fieldsIn, type FieldDoc } from "./hcl-fields.js";
 import { declarationOf, KIND, namesAfter, outline, type Declaration, type Place } from "./outline.js";
 import type { WorkflowSpec } from "../../compiler/decode/spec.js";
+import { workflowFiles } from "../../compiler/load/workflow-files.js";
 
 /**
  * `criteria lsp` (the issue "See and edit", item 3): a language server over a connection
@@ -28,7 +29,8 @@ import type { WorkflowSpec } from "../../compiler/decode/spec.js";
  *   so a change to a subworkflow's file shows in its callers; a file of a split module is
  *   compiled with its module, as compile() does);
  * - go to definition of targets, agents, adapters, variables, locals, channels,
- *   subworkflows, `steps.<name>` and node names (`next`);
+ *   subworkflows, `steps.<name>` and node names (`next`), the innermost in scope; and of
+ *   module paths (`source`, `workflow_file`, `use`) to their file;
  * - completion of the names in scope after `agent.`, `adapter.`, `var.`, `local.`,
  *   `steps.`, `state.`, `channel.`, `subworkflow.`, and of node names elsewhere; in HCL,
  *   at the start of a statement, of the fields and blocks the enclosing block takes, with
@@ -168,8 +170,23 @@ export function serveLanguage(connection: Connection): void {
     return f ? { doc: f, range: { start: { line, character: m[1].length }, end: { line, character: m[1].length + m[2].length } } } : undefined;
   };
 
+  /**
+   * A module path under the cursor (`source = "./review_item"`, `workflow_file = "./body.hcl"`,
+   * `use "./flows/x.hcl"`, YAML's `source: ./x`): its file, or a directory's first workflow file.
+   */
+  const modulePathAt = (doc: TextDocument, line: number, character: number): string | undefined => {
+    const text = doc.getText({ start: { line, character: 0 }, end: { line: line + 1, character: 0 } });
+    const m = /^(\s*(?:-\s*)?(?:source|workflow_file|use)\s*[=:]?\s*"?)([^"\s#]+)/.exec(text);
+    if (!m || character < m[1].length || character > m[1].length + m[2].length) return undefined;
+    const target = resolve(dirname(pathOf(doc.uri)), m[2]);
+    const found = workflowFiles(target);
+    return found.kind === "file" || found.kind === "dir" ? found.files[0] : undefined;
+  };
+
   connection.onDefinition(async (p) => {
     const doc = documents.get(p.textDocument.uri);
+    const file = doc && modulePathAt(doc, p.position.line, p.position.character);
+    if (file) return { uri: pathToFileURL(file).href, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } };
     const last = lastSpec.get(p.textDocument.uri);
     const w = doc && referenceAt(doc, p.position.line, p.position.character);
     if (!last || !w) return null;
