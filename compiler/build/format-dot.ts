@@ -42,12 +42,25 @@ export function toDot(g: Graph, style: DotStyle = {}): string {
 /** How many edges may lead to one drawing of a terminal state before it is drawn again (see {@link terminalCopies}). */
 const SHARED_TERMINAL_EDGES = 3;
 
-/** Terminal states of `g` more than {@link SHARED_TERMINAL_EDGES} edges lead to, with how many. */
-function terminalCopies(g: Graph): Map<string, number> {
+/**
+ * How many edges may lead to one drawing of any other node before the further ones lead
+ * to a jump marker beside their source instead (`→ name`): a failure route of every step
+ * back to the first one of a long workflow made Graphviz take minutes and then run out of
+ * memory (found by a new-user trial: 300 steps ran past ten minutes, 1,200 failed after
+ * 27 s at 2.2 GB).
+ */
+const SHARED_NODE_EDGES = 8;
+
+/**
+ * Nodes of `g` drawn more than once: terminal states more than {@link SHARED_TERMINAL_EDGES}
+ * edges lead to (copies of the state: it has no edge out), and other nodes more than
+ * {@link SHARED_NODE_EDGES} lead to (jump markers); true for a terminal state.
+ */
+function terminalCopies(g: Graph): Map<string, boolean> {
   const terminal = new Set(g.states.filter((s) => s.terminal).map((s) => s.name));
   const into = new Map<string, number>();
-  for (const e of graphEdges(g)) if (terminal.has(e.to)) into.set(e.to, (into.get(e.to) ?? 0) + 1);
-  return new Map([...into].filter(([, n]) => n > SHARED_TERMINAL_EDGES));
+  for (const e of graphEdges(g)) if (e.to !== "_continue" && e.to !== "return") into.set(e.to, (into.get(e.to) ?? 0) + 1);
+  return new Map([...into].filter(([to, n]) => n > (terminal.has(to) ? SHARED_TERMINAL_EDGES : SHARED_NODE_EDGES)).map(([to]) => [to, terminal.has(to)]));
 }
 
 /** Node ids of a module's nodes start with this and the module's key. */
@@ -106,7 +119,8 @@ function body(g: Graph, prefix: string, ind: string, lines: string[], outer: Gra
   // few: edges from all over a long workflow to one shared node make Graphviz route each
   // through every rank between (a 500-step chain exhausted its WebAssembly stack; with
   // copies it is laid out in about a second). A terminal state has no edge out, so a copy
-  // tells the same story. Copies are `node:<name>~<k>`; the edges keep their ids.
+  // tells the same story; past more edges, any other node gets a jump marker (`→ name`)
+  // instead. Copies and markers are `node:<name>~<k>`; the edges keep their ids.
   const copies = style.picture ? terminalCopies(g) : new Map<string, number>();
   const drawn = new Map<string, number>();
   for (const [i, e] of graphEdges(g).entries()) {
@@ -114,10 +128,12 @@ function body(g: Graph, prefix: string, ind: string, lines: string[], outer: Gra
     if (copies.has(e.to)) {
       const k = drawn.get(e.to) ?? 0;
       drawn.set(e.to, k + 1);
-      if (k > 0) {
-        const state = g.states.find((x) => x.name === e.to)!;
+      const terminal = copies.get(e.to)!;
+      if (k >= (terminal ? 1 : SHARED_NODE_EDGES)) {
         target = id(`${e.to}~${k}`);
-        lines.push(`${ind}${target} [shape=${state.success ? "doublecircle" : "doubleoctagon"},style=filled,fillcolor=${q(state.success ? FILL.success : FILL.failure)},label=${q(e.to)},id=${q(`node:${prefix}${e.to}~${k}`)}];`);
+        const state = g.states.find((x) => x.name === e.to);
+        if (terminal && state) lines.push(`${ind}${target} [shape=${state.success ? "doublecircle" : "doubleoctagon"},style=filled,fillcolor=${q(state.success ? FILL.success : FILL.failure)},label=${q(e.to)},id=${q(`node:${prefix}${e.to}~${k}`)}];`);
+        else lines.push(`${ind}${target} [shape=box,style="dashed,rounded",label=${q(`→ ${e.to}`)},tooltip=${q(`continues at ${e.to}`)},id=${q(`node:${prefix}${e.to}~${k}`)},class="jump"];`);
       }
     }
     let more = "";

@@ -129,6 +129,21 @@ ${steps.map((s, i) => `step "${s}" {
     expect(lines).toContain("edge edge:s499->done#success");
   }, 60_000);
 
+  it("a step many edges lead back to gets jump markers past the first eight (300 steps each failing back to the first took Graphviz past ten minutes; 1,200 ran out of memory: a new-user trial); past 3,200 edges the SVG is refused at once", async () => {
+    const back = (n: number) =>
+      `workflow {\n  name = "back"\n  version = "1"\n  initial_state = "s0"\n  target_state = "done"\n}\nadapter "noop" "default" {}\nstate "done" { terminal = true }\n` +
+      Array.from({ length: n }, (_, i) => `step "s${i}" {\n  target = adapter.noop.default\n  outcome "success" { next = "${i < n - 1 ? `s${i + 1}` : "done"}" }\n  outcome "failure" { next = "s0" }\n}\n`).join("");
+    const lines = structure(await toSvg(toDot(await graphOf(back(300)), { picture: true })));
+    expect(lines.filter((l) => /^node node:s\d+$/.test(l))).toHaveLength(300);
+    // The first eight failures lead to s0 itself, the rest to markers beside their sources; every edge keeps its id.
+    expect(lines.filter((l) => /^node jump node:s0~\d+$/.test(l))).toHaveLength(300 - 8);
+    expect(lines.filter((l) => /^edge edge:s\d+->s0#failure$/.test(l))).toHaveLength(300);
+    const dot = toDot(await graphOf(back(300)), { picture: true });
+    expect(dot).toContain(`"s299" -> "s0~299" [label="failure",id="edge:s299->s0#failure"];`);
+    expect(dot).toContain(`"s0~299" [shape=box,style="dashed,rounded",label="→ s0",tooltip="continues at s0",id="node:s0~299",class="jump"];`);
+    await expect(toSvg(toDot(await graphOf(back(1700)), { picture: true }))).rejects.toThrow("3401 edges are more than Graphviz in WebAssembly lays out here (at most 3200)");
+  }, 60_000);
+
   it("Mermaid shows channels with their participants, and the steps that use them (a trial found none)", () => {
     const m = cli(["graph", join(root, "examples", "review_panel"), "--format", "mermaid"]).stdout;
     const channel = /(n\d+)\[\/"channel panel: security, maintainability"\\\]/.exec(m);
