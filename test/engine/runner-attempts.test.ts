@@ -1,0 +1,282 @@
+/**
+ * A step's attempts, in process (engine/run/runner.ts: `leaf` and the iteration loops):
+ * an attempt the journal shows started and never ended (crashed) or interrupted runs
+ * again as the next attempt, saying so; a confirmed result is re-used, a retryable one
+ * with budget left is not; retries and `on_crash`; the request an adapter gets (input
+ * that is not an object, environment values, a timeout past what a timer holds); session
+ * steps (`lifecycle`); a `while` loop's `max_visits` and `max_total_steps`. What
+ * StrykerJS's pass over runner.ts lines 1,100–1,450 left (54% killed): the CLI tests
+ * reach these paths through the built bundle, which mutants of the source never reach.
+ */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { Value } from "../../compiler/expr/value.js";
+import type { Adapter, StepRequest, StepResult } from "../../engine/adapters/adapter.js";
+import { adapterFor as builtIn } from "../../engine/adapters/registry.js";
+import type { JournalEntry, NewEntry } from "../../engine/journal/entry.js";
+import { SqliteJournal } from "../../engine/journal/sqlite-journal.js";
+import type { RunEvent } from "../../engine/run/events.js";
+import { Runner, type RunnerOptions } from "../../engine/run/runner.js";
+import { MAX_TIMER_MS } from "../../engine/run/sleep.js";
+import { graphOf } from "./graph-of.js";
+
+const HEAD = (initial: string, policy = "") => `workflow "t" {\n  version = "1"\n  initial_state = "${initial}"\n  target_state = "done"\n${policy}}\nstate "done" { terminal = true }\nstate "failed" {\n  terminal = true\n  success = false\n}\nadapter "script" "default" {}\n`;
+
+/** An adapter of type "script" answering each request with `answer`; requests and session opens counted. */
+function scripted(answer: (req: StepRequest) => StepResult | Promise<StepResult>, effectful = true) {
+  const seen: StepRequest[] = [];
+  let opened = 0;
+  const adapter: Adapter = {
+    type: "script",
+    effectful,
+    async open() {
+      opened++;
+      return { execute: async (req) => (seen.push(req), answer(req)), close: async () => undefined };
+    },
+  };
+  return { seen, opened: () => opened, adapterFor: (t: string) => (t === "script" ? adapter : builtIn(t)) };
+}
+
+const ok = (output: Record<string, Value> = {}): StepResult => ({ outcome: "success", output, reason: "ok" });
+
+function setup(extra: Partial<RunnerOptions> = {}) {
+  const dir = mkdtempSync(join(tmpdir(), "criteria-attempts-"));
+  const journal = new SqliteJournal(dir);
+  const events: RunEvent[] = [];
+  const runner = (more: Partial<RunnerOptions> = {}) => new Runner({ journal, adapterFor: builtIn, baseDir: dir, events: (e) => events.push(e), pollMs: 5, ...extra, ...more });
+  const entries = async (id: string): Promise<JournalEntry[]> => (await journal.read(id)).entries;
+  return { dir, journal, runner, events, entries };
+}
+
+const warnings = (events: RunEvent[]) => events.flatMap((e) => (e.event === "warning" ? [e.message] : []));
+const kinds = (es: JournalEntry[], step: string) => es.filter((e) => e.step_id === step && (e.entry_type.startsWith("step.attempt") || e.entry_type.startsWith("effect."))).map((e) => `${e.entry_type}#${e.attempt}`);
+
+/**
+ * A journal holding a run of `g` as a process killed at the first entry `cut` picks would
+ * have left it: the entries of a whole run up to (and with) that one, in a fresh journal.
+ */
+async function cutAt(g: Awaited<ReturnType<typeof graphOf>>, cut: (e: JournalEntry) => boolean) {
+  const whole = setup();
+  await whole.runner({ adapterFor: scripted(() => ok({ n: 1 })).adapterFor }).start(g, {}, "r");
+  const all = await whole.entries("r");
+  const kept = all.slice(0, all.findIndex(cut) + 1);
+  const s = setup();
+  await s.journal.append("r", kept.map(({ seq: _seq, ...e }) => e as NewEntry));
+  return s;
+}
+
+const TWO = `${HEAD("one")}
+step "one" {
+  target = adapter.script.default
+  outcome "success" { next = "two" }
+}
+step "two" {
+  target = adapter.script.default
+  outcome "success" { next = "done" }
+}
+output "n" { value = steps.one.n }`;
+
+describe("an attempt that did not end", () => {
+  it("started and never ended (the process died): journaled crashed, run again as attempt 2, said once", async () => {
+    const g = await graphOf(TWO);
+    const s = await cutAt(g, (e) => e.entry_type === "effect.recorded" && e.step_id === "one");
+    const again = scripted(() => ok({ n: 2 }));
+    expect(await s.runner({ adapterFor: again.adapterFor }).resume("r")).toMatchObject({ state: "done", outputs: { n: 2 } });
+    expect(kinds(await s.entries("r"), "one")).toEqual(["step.attempt.started#1", "effect.recorded#1", "step.attempt.crashed#1", "step.attempt.started#2", "effect.recorded#2", "effect.confirmed#2"]);
+    expect(again.seen.map((r) => [r.step, r.attempt])).toEqual([["one", 2], ["two", 1]]);
+    expect(warnings(s.events)).toEqual(['step "one" attempt 1 ended without a result (criteria stopped while it ran); running it again']);
+    // Resumed again (nothing left): the crash is not journaled twice.
+    expect(await s.runner({ adapterFor: scripted(() => ok()).adapterFor }).resume("r")).toMatchObject({ state: "done" });
+    expect(kinds(await s.entries("r"), "one").filter((k) => k.startsWith("step.attempt.crashed"))).toHaveLength(1);
+  });
+
+  it("interrupted on purpose (stopped while it ran): journaled interrupted, not crashed; run again as attempt 2, said", async () => {
+    const g = await graphOf(TWO);
+    const s = setup();
+    const stop = new AbortController();
+    const first = scripted((req) => new Promise<StepResult>((resolve) => req.signal!.addEventListener("abort", () => resolve(ok()), { once: true })));
+    const running = s.runner({ adapterFor: first.adapterFor, signal: stop.signal }).start(g, {}, "r");
+    while (first.seen.length === 0) await new Promise((r) => setTimeout(r, 5));
+    stop.abort();
+    await expect(running).rejects.toThrow();
+    expect(kinds(await s.entries("r"), "one")).toEqual(["step.attempt.started#1", "effect.recorded#1", "step.attempt.interrupted#1"]);
+    expect((await s.entries("r")).find((e) => e.entry_type === "step.attempt.interrupted")?.payload).toMatchObject({ cause: "signal" });
+    s.events.length = 0;
+    const again = scripted(() => ok({ n: 3 }));
+    expect(await s.runner({ adapterFor: again.adapterFor }).resume("r")).toMatchObject({ state: "done", outputs: { n: 3 } });
+    expect(again.seen.map((r) => [r.step, r.attempt])).toEqual([["one", 2], ["two", 1]]);
+    expect(warnings(s.events)).toEqual(['step "one" attempt 1 was interrupted; running it again']);
+    expect(kinds(await s.entries("r"), "one")).not.toContain("step.attempt.crashed#1");
+  });
+
+  it("confirmed but the step not completed: the result is re-used, the adapter not called again", async () => {
+    const g = await graphOf(TWO);
+    const s = await cutAt(g, (e) => e.entry_type === "effect.confirmed" && e.step_id === "one");
+    const again = scripted(() => ok({ n: 9 }));
+    expect(await s.runner({ adapterFor: again.adapterFor }).resume("r")).toMatchObject({ state: "done", outputs: { n: 1 } });
+    expect(again.seen.map((r) => r.step)).toEqual(["two"]);
+    expect(warnings(s.events)).toEqual([]);
+  });
+
+  it("a retryable failure confirmed with retry budget left runs again; with none left it is re-used", async () => {
+    const g = await graphOf(TWO.replace('target_state = "done"\n', 'target_state = "done"\n  policy {\n    max_step_retries = 1\n  }\n'));
+    // The first run: attempt 1 of "one" failed retryably, and the process died before the retry.
+    const whole = setup();
+    let calls = 0;
+    await whole.runner({ adapterFor: scripted(() => (++calls === 1 ? { outcome: "failure", output: {}, reason: "adapter_error", detail: "flaky" } : ok({ n: 5 }))).adapterFor }).start(g, {}, "r");
+    const all = await whole.entries("r");
+    const kept = all.slice(0, all.findIndex((e) => e.entry_type === "effect.confirmed") + 1);
+    expect(kept.at(-1)?.payload).toMatchObject({ reason: "adapter_error" });
+    const s = setup();
+    await s.journal.append("r", kept.map(({ seq: _seq, ...e }) => e as NewEntry));
+    const again = scripted(() => ok({ n: 6 }));
+    expect(await s.runner({ adapterFor: again.adapterFor }).resume("r")).toMatchObject({ state: "done", outputs: { n: 6 } });
+    expect(again.seen.map((r) => [r.step, r.attempt])).toEqual([["one", 2], ["two", 1]]);
+    // No budget: max_step_retries = 0 re-uses the failure.
+    const none = await graphOf(TWO.replace('outcome "success" { next = "two" }', 'outcome "success" { next = "two" }\n  outcome "failure" { next = "failed" }'));
+    const t = setup();
+    await t.journal.append("r", kept.map(({ seq: _seq, ...e }) => (e.entry_type === "run.spawned" ? { ...e, payload: { ...(e.payload as object), graph: none } } : e) as NewEntry));
+    const unused = scripted(() => ok());
+    expect(await t.runner({ adapterFor: unused.adapterFor }).resume("r")).toMatchObject({ state: "failed", success: false });
+    expect(unused.seen).toEqual([]);
+  });
+});
+
+describe("retries and on_crash", () => {
+  it("a retryable failure is retried up to max_step_retries, each attempt confirmed and said; then its failure stands", async () => {
+    const g = await graphOf(`${HEAD("one", "  policy {\n    max_step_retries = 2\n  }\n")}
+step "one" {
+  target = adapter.script.default
+  outcome "success" { next = "done" }
+  outcome "failure" { next = "failed" }
+}`);
+    const s = setup();
+    const a = scripted(() => ({ outcome: "failure", output: {}, reason: "timeout", detail: "too slow" }));
+    expect(await s.runner({ adapterFor: a.adapterFor }).start(g, {}, "r")).toMatchObject({ state: "failed" });
+    expect(a.seen.map((r) => r.attempt)).toEqual([1, 2, 3]);
+    expect(kinds(await s.entries("r"), "one").filter((k) => k.startsWith("effect.confirmed"))).toEqual(["effect.confirmed#1", "effect.confirmed#2", "effect.confirmed#3"]);
+    expect(warnings(s.events)).toEqual(['step "one" attempt 1 failed (timeout); retrying', 'step "one" attempt 2 failed (timeout); retrying']);
+  });
+
+  it("a crash with on_crash = \"respawn\" opens a fresh session for the retry; \"fail\" keeps it; \"abort_run\" does not retry", async () => {
+    const run = async (onCrash: string) => {
+      const g = await graphOf(`${HEAD("one", "  policy {\n    max_step_retries = 1\n  }\n")}
+step "one" {
+  target = adapter.script.default
+  on_crash = "${onCrash}"
+  outcome "success" { next = "done" }
+  outcome "failure" { next = "failed" }
+}`);
+      let n = 0;
+      const a = scripted(() => (++n === 1 ? { outcome: "failure", output: {}, reason: "crashed", detail: "gone" } : ok()));
+      const end = await setup().runner({ adapterFor: a.adapterFor }).start(g, {}, "r");
+      return { end: end.state, opened: a.opened(), calls: a.seen.length };
+    };
+    expect(await run("respawn")).toEqual({ end: "done", opened: 2, calls: 2 });
+    expect(await run("fail")).toEqual({ end: "done", opened: 1, calls: 2 });
+    expect(await run("abort_run")).toMatchObject({ opened: 1, calls: 1 });
+  });
+});
+
+describe("the request an adapter gets", () => {
+  it("input that is not an object is an evaluation error naming the step", async () => {
+    const g = await graphOf(`${HEAD("one")}
+variable "items" {
+  type = "list(number)"
+  default = [1, 2]
+}
+step "one" {
+  target = adapter.script.default
+  input = var.items
+  outcome "success" { next = "done" }
+  outcome "failure" { next = "failed" }
+}`);
+    const end = await setup().runner({ adapterFor: scripted(() => ok()).adapterFor }).start(g, {}, "r");
+    expect(end).toMatchObject({ success: false, reason: "eval_error" });
+    expect(end.detail).toMatch(/step "one": input must be an object, not \[1,2\]$/);
+  });
+
+  it("environment values reach the process as text (non-strings as JSON); a timeout past a timer's reach is held to it; effectless steps journal their attempt with the completion", async () => {
+    const g = await graphOf(`${HEAD("one")}
+environment "shell" "ci" {
+  variables = { MODE = "fast", COUNT = 3, FLAGS = ["a"] }
+}
+step "one" {
+  target = adapter.script.default
+  timeout = "30d"
+  environment = shell.ci
+  outcome "success" { next = "done" }
+}`);
+    const s = setup();
+    const a = scripted(() => ok(), false);
+    expect(await s.runner({ adapterFor: a.adapterFor }).start(g, {}, "r")).toMatchObject({ state: "done" });
+    expect(a.seen[0].env).toMatchObject({ MODE: "fast", COUNT: "3", FLAGS: '["a"]' });
+    expect(a.seen[0].timeout_ms).toBe(MAX_TIMER_MS);
+    // Not effectful: no effect.recorded, the attempt's start in the completion's commit.
+    const es = await s.entries("r");
+    expect(kinds(es, "one")).toEqual(["step.attempt.started#1"]);
+    const started = es.find((e) => e.entry_type === "step.attempt.started")!;
+    const completed = es.find((e) => e.entry_type === "step.completed")!;
+    expect(completed.seq - started.seq).toBeLessThanOrEqual(2);
+  });
+});
+
+describe("session steps (lifecycle)", () => {
+  it("open and close execute nothing: each journals its attempt and a confirmed session result", async () => {
+    const g = await graphOf(`${HEAD("open")}
+agent "bot" { adapter = "script" }
+step "open" {
+  agent = "bot"
+  lifecycle = "open"
+  outcome "success" { next = "work" }
+}
+step "work" {
+  agent = "bot"
+  input { prompt = "go" }
+  outcome "success" { next = "close" }
+}
+step "close" {
+  agent = "bot"
+  lifecycle = "close"
+  outcome "success" { next = "done" }
+}`);
+    const s = setup();
+    const a = scripted(() => ok());
+    expect(await s.runner({ adapterFor: a.adapterFor }).start(g, {}, "r")).toMatchObject({ state: "done" });
+    expect(a.seen.map((r) => r.step)).toEqual(["work"]);
+    const es = await s.entries("r");
+    expect(es.filter((e) => e.entry_type === "effect.confirmed" && e.step_id !== "work").map((e) => [e.step_id, e.attempt, (e.payload as { output: unknown }).output])).toEqual([
+      ["open", 1, { session: "opened" }],
+      ["close", 1, { session: "closed" }],
+    ]);
+  });
+});
+
+describe("while loops at their limits", () => {
+  const WHILE = (maxVisits: string, policy = "") => `${HEAD("loop", policy)}
+step "loop" {
+  target = adapter.script.default
+  while = true
+  ${maxVisits}
+  outcome "all_succeeded" { next = "done" }
+  outcome "any_failed" { next = "failed" }
+}`;
+
+  it("max_visits = N runs N iterations, then fails with policy_exceeded saying so", async () => {
+    const a = scripted(() => ok());
+    const end = await setup().runner({ adapterFor: a.adapterFor }).start(await graphOf(WHILE("max_visits = 3")), {}, "r");
+    expect(a.seen).toHaveLength(3);
+    expect(end).toMatchObject({ success: false, reason: "policy_exceeded" });
+    expect(end.detail).toContain('step "loop": its while condition still holds after max_visits = 3 iterations');
+  });
+
+  it("max_total_steps bounds a while loop's iterations too", async () => {
+    const a = scripted(() => ok());
+    const end = await setup().runner({ adapterFor: a.adapterFor }).start(await graphOf(WHILE("", "  policy {\n    max_total_steps = 4\n  }\n")), {}, "r");
+    expect(end).toMatchObject({ success: false, reason: "policy_exceeded" });
+    expect(end.detail).toContain('policy max_total_steps = 4 exceeded in the while loop of step "loop"');
+    expect(a.seen.length).toBeLessThan(4);
+  });
+});
