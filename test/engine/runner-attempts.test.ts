@@ -8,49 +8,15 @@
  * StrykerJS's pass over runner.ts lines 1,100–1,450 left (54% killed): the CLI tests
  * reach these paths through the built bundle, which mutants of the source never reach.
  */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Value } from "../../compiler/expr/value.js";
-import type { Adapter, StepRequest, StepResult } from "../../engine/adapters/adapter.js";
-import { adapterFor as builtIn } from "../../engine/adapters/registry.js";
+import type { StepResult } from "../../engine/adapters/adapter.js";
 import type { JournalEntry, NewEntry } from "../../engine/journal/entry.js";
-import { SqliteJournal } from "../../engine/journal/sqlite-journal.js";
-import type { RunEvent } from "../../engine/run/events.js";
-import { Runner, type RunnerOptions } from "../../engine/run/runner.js";
 import { MAX_TIMER_MS } from "../../engine/run/sleep.js";
 import { graphOf } from "./graph-of.js";
+import { HEAD as BASE, ok, scripted, setup, warnings } from "./runner-fixtures.js";
 
-const HEAD = (initial: string, policy = "") => `workflow "t" {\n  version = "1"\n  initial_state = "${initial}"\n  target_state = "done"\n${policy}}\nstate "done" { terminal = true }\nstate "failed" {\n  terminal = true\n  success = false\n}\nadapter "script" "default" {}\n`;
+const HEAD = (initial: string, policy = "") => `${BASE(initial, policy)}adapter "script" "default" {}\n`;
 
-/** An adapter of type "script" answering each request with `answer`; requests and session opens counted. */
-function scripted(answer: (req: StepRequest) => StepResult | Promise<StepResult>, effectful = true) {
-  const seen: StepRequest[] = [];
-  let opened = 0;
-  const adapter: Adapter = {
-    type: "script",
-    effectful,
-    async open() {
-      opened++;
-      return { execute: async (req) => (seen.push(req), answer(req)), close: async () => undefined };
-    },
-  };
-  return { seen, opened: () => opened, adapterFor: (t: string) => (t === "script" ? adapter : builtIn(t)) };
-}
-
-const ok = (output: Record<string, Value> = {}): StepResult => ({ outcome: "success", output, reason: "ok" });
-
-function setup(extra: Partial<RunnerOptions> = {}) {
-  const dir = mkdtempSync(join(tmpdir(), "criteria-attempts-"));
-  const journal = new SqliteJournal(dir);
-  const events: RunEvent[] = [];
-  const runner = (more: Partial<RunnerOptions> = {}) => new Runner({ journal, adapterFor: builtIn, baseDir: dir, events: (e) => events.push(e), pollMs: 5, ...extra, ...more });
-  const entries = async (id: string): Promise<JournalEntry[]> => (await journal.read(id)).entries;
-  return { dir, journal, runner, events, entries };
-}
-
-const warnings = (events: RunEvent[]) => events.flatMap((e) => (e.event === "warning" ? [e.message] : []));
 const kinds = (es: JournalEntry[], step: string) => es.filter((e) => e.step_id === step && (e.entry_type.startsWith("step.attempt") || e.entry_type.startsWith("effect."))).map((e) => `${e.entry_type}#${e.attempt}`);
 
 /**

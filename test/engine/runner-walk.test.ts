@@ -7,47 +7,12 @@
  * tests reach these paths through the built bundle, which mutants of the source never
  * reach (what StrykerJS's pass over runner.ts lines 760–1100 left: 60% killed).
  */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Value } from "../../compiler/expr/value.js";
-import type { Adapter, StepRequest, StepResult } from "../../engine/adapters/adapter.js";
-import { adapterFor as builtIn } from "../../engine/adapters/registry.js";
-import type { JournalEntry } from "../../engine/journal/entry.js";
-import { SqliteJournal } from "../../engine/journal/sqlite-journal.js";
-import type { RunEvent } from "../../engine/run/events.js";
-import { RunParked, Runner, type RunnerOptions } from "../../engine/run/runner.js";
+import type { StepResult } from "../../engine/adapters/adapter.js";
+import { RunParked } from "../../engine/run/runner.js";
 import { deliverSignal } from "../../engine/run/signals.js";
 import { graphOf } from "./graph-of.js";
-
-const HEAD = (initial: string, policy = "") => `workflow "t" {\n  version = "1"\n  initial_state = "${initial}"\n  target_state = "done"\n${policy}}\nstate "done" { terminal = true }\nstate "failed" {\n  terminal = true\n  success = false\n}\n`;
-
-/** An adapter of type "script" answering each request with `answer`; every request kept. */
-function scripted(answer: (req: StepRequest) => StepResult) {
-  const seen: StepRequest[] = [];
-  const adapter: Adapter = {
-    type: "script",
-    effectful: true,
-    async open() {
-      return { execute: async (req) => (seen.push(req), answer(req)), close: async () => undefined };
-    },
-  };
-  return { seen, adapterFor: (t: string) => (t === "script" ? adapter : builtIn(t)) };
-}
-
-const ok = (output: Record<string, Value> = {}): StepResult => ({ outcome: "success", output, reason: "ok" });
-
-function setup(extra: Partial<RunnerOptions> = {}) {
-  const dir = mkdtempSync(join(tmpdir(), "criteria-walk-"));
-  const journal = new SqliteJournal(dir);
-  const events: RunEvent[] = [];
-  const runner = (more: Partial<RunnerOptions> = {}) => new Runner({ journal, adapterFor: builtIn, baseDir: dir, events: (e) => events.push(e), pollMs: 5, ...extra, ...more });
-  const entries = async (id: string): Promise<JournalEntry[]> => (await journal.read(id)).entries;
-  return { dir, journal, runner, events, entries };
-}
-
-const warnings = (events: RunEvent[]) => events.flatMap((e) => (e.event === "warning" ? [e.message] : []));
+import { HEAD, ok, scripted, setup, warnings } from "./runner-fixtures.js";
 
 describe("a resumed run journals nothing again for what it recorded", () => {
   it("one step.completed per visit and no step.started event for a step re-used on resume; its shared writes are read again", async () => {

@@ -1,0 +1,49 @@
+/**
+ * What the in-process runner tests share (runner-walk.test.ts, runner-attempts.test.ts): a
+ * workflow header with `done` and `failed` states, an adapter of type "script" answering
+ * from a function, a runner over a fresh SQLite journal, and the warnings it said.
+ */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Value } from "../../compiler/expr/value.js";
+import type { Adapter, StepRequest, StepResult } from "../../engine/adapters/adapter.js";
+import { adapterFor as builtIn } from "../../engine/adapters/registry.js";
+import type { JournalEntry } from "../../engine/journal/entry.js";
+import { SqliteJournal } from "../../engine/journal/sqlite-journal.js";
+import type { RunEvent } from "../../engine/run/events.js";
+import { Runner, type RunnerOptions } from "../../engine/run/runner.js";
+
+/** A workflow header starting at `initial`, with a terminal `done` and a failing `failed` state. */
+export const HEAD = (initial: string, policy = "") => `workflow "t" {\n  version = "1"\n  initial_state = "${initial}"\n  target_state = "done"\n${policy}}\nstate "done" { terminal = true }\nstate "failed" {\n  terminal = true\n  success = false\n}\n`;
+
+/** An adapter of type "script" answering each request with `answer`; every request kept, session opens counted. */
+export function scripted(answer: (req: StepRequest) => StepResult | Promise<StepResult>, effectful = true) {
+  const seen: StepRequest[] = [];
+  let opened = 0;
+  const adapter: Adapter = {
+    type: "script",
+    effectful,
+    async open() {
+      opened++;
+      return { execute: async (req) => (seen.push(req), answer(req)), close: async () => undefined };
+    },
+  };
+  return { seen, opened: () => opened, adapterFor: (t: string) => (t === "script" ? adapter : builtIn(t)) };
+}
+
+/** A step's successful result with `output`. */
+export const ok = (output: Record<string, Value> = {}): StepResult => ({ outcome: "success", output, reason: "ok" });
+
+/** A fresh SQLite journal in a temporary directory, runners over it (built-in adapters unless given), their events, and a run's entries. */
+export function setup(extra: Partial<RunnerOptions> = {}) {
+  const dir = mkdtempSync(join(tmpdir(), "criteria-runner-"));
+  const journal = new SqliteJournal(dir);
+  const events: RunEvent[] = [];
+  const runner = (more: Partial<RunnerOptions> = {}) => new Runner({ journal, adapterFor: builtIn, baseDir: dir, events: (e) => events.push(e), pollMs: 5, ...extra, ...more });
+  const entries = async (id: string): Promise<JournalEntry[]> => (await journal.read(id)).entries;
+  return { dir, journal, runner, events, entries };
+}
+
+/** The messages of the warning events. */
+export const warnings = (events: RunEvent[]) => events.flatMap((e) => (e.event === "warning" ? [e.message] : []));
