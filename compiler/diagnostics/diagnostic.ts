@@ -1,5 +1,6 @@
 import { CODES, type Code, type Severity } from "./codes.js";
 import type { Range } from "./range.js";
+import { hintFor } from "./dialect-hint.js";
 
 /**
  * One problem found in the user's files. Every diagnostic has a range: there is no
@@ -22,7 +23,8 @@ export interface Diagnostic {
 }
 
 /**
- * Makes a diagnostic with the code's default severity.
+ * Makes a diagnostic with the code's default severity; its hint in the dialect of its file
+ * (dialect-hint.ts).
  * @param extra optional hint, related ranges, or a severity override
  */
 export function diag(
@@ -32,7 +34,8 @@ export function diag(
   extra: { hint?: string; related?: Diagnostic["related"]; severity?: Severity } = {},
 ): Diagnostic {
   const d: Diagnostic = { severity: extra.severity ?? CODES[code].severity, code, message, range };
-  if (extra.hint) d.hint = extra.hint;
+  // Worded in HCL by the checks; said in YAML or JSON for a file written in one.
+  if (extra.hint) d.hint = hintFor(range.file, extra.hint);
   if (extra.related && extra.related.length > 0) d.related = extra.related;
   return d;
 }

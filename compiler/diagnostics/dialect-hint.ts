@@ -1,0 +1,32 @@
+/**
+ * A hint as the file it is about is written: the checks word their hints in HCL (`add
+ * outcome "success" { next = "..." }`), and a diagnostic in a YAML or JSON file gets the
+ * same advice in its own syntax (`add outcomes: { success: { next: "..." } }`; in JSON
+ * with quoted keys). Found by a new-user trial: YAML files were told to declare
+ * `agent "nope" { adapter = "..." }`. Labelled blocks become an entry of their section,
+ * unlabelled ones a mapping, `name = value` a `name: value`; anything else is kept.
+ * @param file the diagnostic's file (its extension says the dialect)
+ */
+export function hintFor(file: string, hint: string): string {
+  const dialect = /\.json$/i.test(file) ? "json" : /\.ya?ml$/i.test(file) ? "yaml" : undefined;
+  if (!dialect || !/[={]/.test(hint)) return hint;
+  const key = (k: string) => (dialect === "json" ? `"${k}"` : k);
+  /** `a = 1 b = "x"` → `a: 1, b: "x"` (keys quoted in JSON). */
+  const attrs = (body: string) =>
+    body
+      .trim()
+      .split(/\s+(?=[A-Za-z_][\w]*\s*=(?!=))/)
+      .map((a) => a.replace(/^([A-Za-z_][\w]*)\s*=(?!=)\s*/, (_, k: string) => `${key(k)}: `))
+      .join(", ");
+  return (
+    hint
+      // adapter "type" "name" { ... } → adapters: { type.name: { ... } }
+      .replace(/\badapter\s+"([^"]+)"\s+"([^"]+)"\s*\{([^{}]*)\}/g, (_, t: string, n: string, body: string) => `${key("adapters")}: { ${key(`${t}.${n}`)}: { ${attrs(body)} } }`)
+      // outcome "x" { next = "..." } → outcomes: { x: { next: "..." } }
+      .replace(/\b(outcome|state|agent|step|variable|output|channel|wait|approval|branch|subworkflow|environment)\s+"([^"]+)"\s*\{([^{}]*)\}/g, (_, kw: string, name: string, body: string) => `${key(`${kw}s`)}: { ${key(name)}: { ${attrs(body)} } }`)
+      // input { k = "..." } → input: { k: "..." }
+      .replace(/\b(input|default|workflow|policy|memory|secret_input|secrets|expects|config|recv|post)\s*\{([^{}]*)\}/g, (_, kw: string, body: string) => `${key(kw)}: { ${attrs(body)} }`)
+      // name = value (not ==, <=, >=, !=)
+      .replace(/(^|[\s(,])([A-Za-z_][\w]*)\s=(?!=)\s*/g, (_, pre: string, k: string) => `${pre}${key(k)}: `)
+  );
+}
