@@ -39,7 +39,7 @@ export function toDot(g: Graph, style: DotStyle = {}): string {
   return lines.join("\n") + "\n";
 }
 
-/** How many edges may lead to one drawing of a terminal state before it is drawn again (see {@link terminalCopies}). */
+/** How many edges may lead to one drawing of a terminal state before it is drawn again (see {@link drawnAgain}). */
 const SHARED_TERMINAL_EDGES = 3;
 
 /**
@@ -56,7 +56,7 @@ const SHARED_NODE_EDGES = 8;
  * edges lead to (copies of the state: it has no edge out), and other nodes more than
  * {@link SHARED_NODE_EDGES} lead to (jump markers); true for a terminal state.
  */
-function terminalCopies(g: Graph): Map<string, boolean> {
+function drawnAgain(g: Graph): Map<string, boolean> {
   const terminal = new Set(g.states.filter((s) => s.terminal).map((s) => s.name));
   const into = new Map<string, number>();
   for (const e of graphEdges(g)) if (e.to !== "_continue" && e.to !== "return") into.set(e.to, (into.get(e.to) ?? 0) + 1);
@@ -121,7 +121,7 @@ function body(g: Graph, prefix: string, ind: string, lines: string[], outer: Gra
   // copies it is laid out in about a second). A terminal state has no edge out, so a copy
   // tells the same story; past more edges, any other node gets a jump marker (`→ name`)
   // instead. Copies and markers are `node:<name>~<k>`; the edges keep their ids.
-  const copies = style.picture ? terminalCopies(g) : new Map<string, number>();
+  const copies = style.picture ? drawnAgain(g) : new Map<string, boolean>();
   const drawn = new Map<string, number>();
   for (const [i, e] of graphEdges(g).entries()) {
     let target = e.to === "_continue" || e.to === "return" ? q(`${prefix}${e.to}`) : id(e.to);

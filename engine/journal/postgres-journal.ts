@@ -266,8 +266,8 @@ export class PostgresJournal implements Journal {
    */
   async append(rootRunId: string, entries: NewEntry[], opts: AppendOptions = {}): Promise<JournalEntry[]> {
     let c: PoolClient | undefined;
+    const leaseRoot = opts.lease ?? rootRunId;
     try {
-      const leaseRoot = opts.lease ?? rootRunId;
       const held = this.heldLease(leaseRoot, opts.lease !== undefined);
       c = await this.pool.connect();
       // A holder stopped between the flights (SIGSTOP, a partition) keeps its transaction, and
@@ -340,7 +340,6 @@ export class PostgresJournal implements Journal {
       if (err instanceof LeaseLostError || err instanceof SignalTakenError || err instanceof MessageTakenError) throw err;
       // A session the server ended (a holder silent past its lease, see above) or lost: when
       // the lease is another's by now, that is what to say (the worker counts it as fenced).
-      const leaseRoot = opts.lease ?? rootRunId;
       const h = this.held.get(leaseRoot);
       if (h && !h.lost && (await this.takenFrom(leaseRoot, h.epoch))) {
         h.lost = LEASE_TAKEN;

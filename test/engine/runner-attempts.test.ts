@@ -27,9 +27,13 @@ async function cutAt(g: Awaited<ReturnType<typeof graphOf>>, cut: (e: JournalEnt
   const whole = setup();
   await whole.runner({ adapterFor: scripted(() => ok({ n: 1 })).adapterFor }).start(g, {}, "r");
   const all = await whole.entries("r");
-  const kept = all.slice(0, all.findIndex(cut) + 1);
+  return journalOf(all.slice(0, all.findIndex(cut) + 1));
+}
+
+/** A fresh journal holding `entries` of run "r" (their seqs are the new journal's). */
+async function journalOf(entries: JournalEntry[]) {
   const s = setup();
-  await s.journal.append("r", kept.map(({ seq: _seq, ...e }) => e as NewEntry));
+  await s.journal.append("r", entries.map(({ seq: _seq, ...e }) => e as NewEntry));
   return s;
 }
 
@@ -95,15 +99,13 @@ describe("an attempt that did not end", () => {
     const all = await whole.entries("r");
     const kept = all.slice(0, all.findIndex((e) => e.entry_type === "effect.confirmed") + 1);
     expect(kept.at(-1)?.payload).toMatchObject({ reason: "adapter_error" });
-    const s = setup();
-    await s.journal.append("r", kept.map(({ seq: _seq, ...e }) => e as NewEntry));
+    const s = await journalOf(kept);
     const again = scripted(() => ok({ n: 6 }));
     expect(await s.runner({ adapterFor: again.adapterFor }).resume("r")).toMatchObject({ state: "done", outputs: { n: 6 } });
     expect(again.seen.map((r) => [r.step, r.attempt])).toEqual([["one", 2], ["two", 1]]);
     // No budget: max_step_retries = 0 re-uses the failure.
     const none = await graphOf(TWO.replace('outcome "success" { next = "two" }', 'outcome "success" { next = "two" }\n  outcome "failure" { next = "failed" }'));
-    const t = setup();
-    await t.journal.append("r", kept.map(({ seq: _seq, ...e }) => (e.entry_type === "run.spawned" ? { ...e, payload: { ...(e.payload as object), graph: none } } : e) as NewEntry));
+    const t = await journalOf(kept.map((e) => (e.entry_type === "run.spawned" ? ({ ...e, payload: { ...(e.payload as object), graph: none } } as JournalEntry) : e)));
     const unused = scripted(() => ok());
     expect(await t.runner({ adapterFor: unused.adapterFor }).resume("r")).toMatchObject({ state: "failed", success: false });
     expect(unused.seen).toEqual([]);
