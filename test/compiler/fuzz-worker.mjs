@@ -8,10 +8,15 @@ import { compile } from "../../dist/compiler/index.js";
 parentPort.on("message", async ({ id, file }) => {
   try {
     const c = await compile(file);
-    const text = c.sources.get(c.diagnostics[0]?.range.file ?? "")?.text;
+    // The text of every file a diagnostic is in (a case may be read with files it reaches).
+    const texts = {};
+    for (const d of c.diagnostics) {
+      const text = c.sources.get(d.range.file)?.text;
+      if (text !== undefined) texts[d.range.file] = text;
+    }
     parentPort.postMessage({
       id,
-      text,
+      texts,
       hasGraph: c.graph !== undefined,
       diagnostics: c.diagnostics.map((d) => ({ code: d.code, severity: d.severity, message: d.message, range: d.range, known: c.sources.has(d.range.file) })),
     });

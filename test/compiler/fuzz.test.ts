@@ -12,7 +12,7 @@
  * line holding one of their names (most of them: some name what is elsewhere).
  */
 import fc from "fast-check";
-import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { Worker } from "node:worker_threads";
 import { tmpdir } from "node:os";
 import { extname, join } from "node:path";
@@ -26,7 +26,7 @@ const runs = Number(process.env.FUZZ_RUNS ?? 2000);
 const DEADLINE_MS = 5000;
 
 /** What the worker answers. */
-type Answer = { id: number; thrown?: string; text?: string; hasGraph: boolean; diagnostics: (Pick<Diagnostic, "code" | "severity" | "message" | "range"> & { known: boolean })[] };
+type Answer = { id: number; thrown?: string; texts?: Record<string, string>; hasGraph: boolean; diagnostics: (Pick<Diagnostic, "code" | "severity" | "message" | "range"> & { known: boolean })[] };
 
 /** One worker, replaced when a case overruns its deadline (the overrun fails the case). */
 class Compiler {
@@ -141,13 +141,18 @@ describe("fuzz: mutated valid workflows", () => {
       await fc.assert(
         fc.asyncProperty(fc.nat({ max: corpus.length - 1 }), fc.array(mutation, { minLength: 1, maxLength: 4 }), async (i, muts) => {
           const input = corpus[i];
-          const file = join(dir, `case${n++ % 8}${extname(input.name)}`);
+          // One directory per case: .hcl cases side by side would be read as one split
+          // module (a header in one file, content in another) and compiled together.
+          const caseDir = join(dir, `case${n++ % 8}`);
+          mkdirSync(caseDir, { recursive: true });
+          const file = join(caseDir, `case${extname(input.name)}`);
           const text = apply(input.text, muts);
           writeFileSync(file, text);
           const c = await compiler.compile(file);
           expect(c.thrown, c.thrown).toBeUndefined();
-          const source = new SourceFile(file, c.text ?? text.replace(/^\ufeff/, ""));
           for (const d of c.diagnostics) {
+            // Positions are checked against the text of the file the diagnostic is in.
+            const source = new SourceFile(d.range.file, c.texts?.[d.range.file] ?? text.replace(/^\ufeff/, ""));
             expect(d.code).not.toBe("internal_error");
             expect(d.range.file.length).toBeGreaterThan(0);
             expect(d.message.length).toBeGreaterThan(0);
@@ -159,7 +164,7 @@ describe("fuzz: mutated valid workflows", () => {
             // (A line break is a token of HCL: "unexpected newline" points at one.)
             const around = () => `${d.code} "${d.message}" at ${start.line}:${start.column} in ${JSON.stringify(source.text.slice(Math.max(0, start.offset - 40), end.offset + 40))}`;
             // (JSON.parse's positions are where a character was expected: after `-`, a tab in a string.)
-            if (end.offset > start.offset && !file.endsWith(".json")) expect(source.text[start.offset], `starts on a space or tab: ${around()}`).not.toMatch(/[ \t]/);
+            if (end.offset > start.offset && !d.range.file.endsWith(".json")) expect(source.text[start.offset], `starts on a space or tab: ${around()}`).not.toMatch(/[ \t]/);
             const names = [...d.message.matchAll(/"([^"\s]+)"/g)].map((m) => m[1]);
             if (names.length > 0) {
               named++;
