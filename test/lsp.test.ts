@@ -380,4 +380,57 @@ describe("criteria lsp: found by a new-user trial of the editor loop", () => {
     const def = (await conn.sendRequest(DefinitionRequest.type, { textDocument: { uri: caller }, position: { line: at, character: callerText[at].indexOf("review_item") } })) as Location | null;
     expect(def?.uri).toBe(main);
   });
+  it("definition and hover of each.* go to what the innermost iterating step iterates over, in its own fields and in its body (gave nothing)", async () => {
+    const text = readFileSync(join(repo, "examples", "for_each_files", "workflow.hcl"), "utf8");
+    const folder = join(dir, "each");
+    mkdirSync(join(folder, "scripts"), { recursive: true });
+    writeFileSync(join(folder, "scripts", "editor.json"), readFileSync(join(repo, "examples", "for_each_files", "scripts", "editor.json"), "utf8"));
+    writeFileSync(join(folder, "workflow.hcl"), text);
+    const uri = pathToFileURL(join(folder, "workflow.hcl")).href;
+    await openText(uri, "hcl", text);
+    expect((await nth(uri, 1)).filter((d) => d.severity === 1)).toEqual([]);
+    const lines = LINES(text);
+    const definitionAt = async (needle: string, word: string) => {
+      const line = lines.findIndex((l) => l.includes(needle));
+      return (await conn.sendRequest(DefinitionRequest.type, { textDocument: { uri }, position: { line, character: lines[line].indexOf(word) + 2 } })) as Location | null;
+    };
+    // A step's own input: its for_each.
+    const own = await definitionAt("'${each.value}'", "each.value");
+    expect(own?.range.start).toEqual({ line: lines.findIndex((l) => l.includes("for_each = local.paths")), character: lines.find((l) => l.includes("for_each = local.paths"))!.indexOf("local.paths") });
+    // Inside a body: the step that holds the body.
+    const inBody = await definitionAt("path        = each.key", "each.key");
+    expect(inBody?.range.start.line).toBe(lines.findIndex((l) => l.includes("for_each   = var.files")));
+    const line = lines.findIndex((l) => l.includes("path        = each.key"));
+    const hover = (await conn.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line, character: lines[line].indexOf("each.key") + 2 } })) as { contents: { value: string } } | null;
+    expect(hover?.contents.value).toContain("iteration **edit_files**");
+    expect(hover?.contents.value).toContain("var.files");
+  });
+});
+
+describe("criteria lsp: after shutdown", () => {
+  it("a request fails with InvalidRequest (it answered null), and exit ends the server with 0", async () => {
+    const server = spawn(process.execPath, [bin, "lsp", "--stdio"], { stdio: ["pipe", "pipe", "inherit"] });
+    const c = createProtocolConnection(new StreamMessageReader(server.stdout!), new StreamMessageWriter(server.stdin!));
+    c.listen();
+    try {
+      await c.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: pathToFileURL(dir).href, capabilities: {}, workspaceFolders: null });
+      await c.sendNotification(InitializedNotification.type, {});
+      const uri = pathToFileURL(join(dir, "after-shutdown.hcl")).href;
+      await c.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: "hcl", version: 1, text: HCL } });
+      const before = (await c.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } })) as DocumentSymbol[] | null;
+      expect(Array.isArray(before)).toBe(true);
+      await c.sendRequest(ShutdownRequest.type);
+      const after = await c.sendRequest(DefinitionRequest.type, { textDocument: { uri }, position: { line: 0, character: 0 } }).then(
+        () => "answered",
+        (e: { code?: number }) => e.code,
+      );
+      expect(after).toBe(-32600);
+      const exited = new Promise<number | null>((r) => server.once("exit", (code) => r(code)));
+      await c.sendNotification(ExitNotification.type);
+      expect(await exited).toBe(0);
+    } finally {
+      c.dispose();
+      server.kill();
+    }
+  });
 });

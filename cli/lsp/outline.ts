@@ -1,5 +1,5 @@
 import type { Range } from "../../compiler/diagnostics/range.js";
-import type { Named, WorkflowSpec } from "../../compiler/decode/spec.js";
+import type { ExprSource, Named, WorkflowSpec } from "../../compiler/decode/spec.js";
 
 /**
  * What `criteria lsp` reads off a decoded workflow (compiler/decode/spec.ts): its
@@ -8,7 +8,7 @@ import type { Named, WorkflowSpec } from "../../compiler/decode/spec.js";
  */
 
 /** The kinds of declaration, as LSP's SymbolKind numbers (an editor's icons). */
-export const KIND = { step: 12 /* Function */, state: 20 /* Key */, wait: 24 /* Event */, approval: 24, branch: 23 /* Struct */, adapter: 11 /* Interface */, agent: 5 /* Class */, variable: 13 /* Variable */, local: 14 /* Constant */, channel: 8 /* Field */, output: 7 /* Property */, subworkflow: 2 /* Module */ } as const;
+export const KIND = { step: 12 /* Function */, state: 20 /* Key */, wait: 24 /* Event */, approval: 24, branch: 23 /* Struct */, adapter: 11 /* Interface */, agent: 5 /* Class */, variable: 13 /* Variable */, local: 14 /* Constant */, channel: 8 /* Field */, output: 7 /* Property */, subworkflow: 2 /* Module */, iteration: 13 /* Variable */ } as const;
 
 /** One declaration of the outline. */
 export interface Declaration {
@@ -100,14 +100,32 @@ function scopes(w: WorkflowSpec, at: Place | undefined): Declaration[] {
  * `ci`, not the body's).
  */
 export function declarationOf(w: WorkflowSpec, word: string, at?: Place): Declaration | undefined {
-  const all = scopes(w, at);
   const parts = word.split(".");
+  if ((parts[0] === "each" || parts[0] === "while") && at) return iterationAt(w, at, parts[0]);
+  const all = scopes(w, at);
   const kinds = PREFIX[parts[0]];
   if (kinds && parts.length > 1) {
     const name = parts[0] === "adapter" ? parts.slice(1, 3).join(".") : parts[1];
     return all.find((d) => kinds.includes(d.kind) && d.name === name);
   }
   return all.find((d) => NODES.includes(d.kind) && d.name === word);
+}
+
+/**
+ * What `each.*` (or `while.*`) at `at` iterates over: the innermost step holding `at` that
+ * iterates (`for_each`, `count`, `parallel`; `while`), its own fields or its body's (written
+ * inline or in a `workflow_file`), as a declaration named by the step and placed at that
+ * expression (found by a new-user trial: definition of `each.value` gave nothing).
+ */
+function iterationAt(w: WorkflowSpec, at: Place, ns: "each" | "while"): Declaration | undefined {
+  for (const s of w.steps) {
+    if (!holds(s.range, at) && !(s.body && holds(s.body.range, at))) continue;
+    const inner = s.body ? iterationAt(s.body, at, ns) : undefined;
+    if (inner) return inner;
+    const expr: ExprSource | undefined = ns === "while" ? s.while : (s.forEach ?? s.count ?? s.parallel);
+    if (expr) return { kind: "iteration", name: s.name, range: expr.keyRange ? { ...expr.range, start: expr.keyRange.start } : expr.range, nameRange: expr.range, children: [] };
+  }
+  return undefined;
 }
 
 /**

@@ -3,6 +3,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import {
   CompletionItemKind,
   DiagnosticSeverity,
+  ErrorCodes,
+  ResponseError,
   TextDocuments,
   TextDocumentSyncKind,
   type Connection,
@@ -29,8 +31,9 @@ import { workflowFiles } from "../../compiler/load/workflow-files.js";
  *   so a change to a subworkflow's file shows in its callers; a file of a split module is
  *   compiled with its module, as compile() does);
  * - go to definition of targets, agents, adapters, variables, locals, channels,
- *   subworkflows, `steps.<name>` and node names (`next`), the innermost in scope; and of
- *   module paths (`source`, `workflow_file`, `use`) to their file;
+ *   subworkflows, `steps.<name>` and node names (`next`), the innermost in scope; of
+ *   `each.*`/`while.*` to what the innermost iterating step iterates over; and of module
+ *   paths (`source`, `workflow_file`, `use`) to their file;
  * - completion of the names in scope after `agent.`, `adapter.`, `var.`, `local.`,
  *   `steps.`, `state.`, `channel.`, `subworkflow.`, and of node names elsewhere; in HCL,
  *   at the start of a statement, of the fields and blocks the enclosing block takes, with
@@ -39,6 +42,8 @@ import { workflowFiles } from "../../compiler/load/workflow-files.js";
  *   documentation) and on a declared name;
  * - document symbols: the declarations, bodies nested under their steps.
  * Positions are LSP's: 0-based lines, UTF-16 columns (the compiler keeps `utf16Column`).
+ * After `shutdown`, requests fail with InvalidRequest and changes are no longer compiled
+ * (LSP 3.17, "Shutdown Request"); `exit` ends the process.
  */
 export function serveLanguage(connection: Connection): void {
   const documents = new TextDocuments(TextDocument);
@@ -50,6 +55,15 @@ export function serveLanguage(connection: Connection): void {
   // What earlier compiles parsed and checked: an edit re-parses its file and re-checks the modules it reaches.
   const parseCache: ParseCache = new Map();
   const unitCache: UnitCache = new Map();
+
+  let shutDown = false;
+  connection.onShutdown(() => {
+    shutDown = true;
+  });
+  /** Refuses a request once the server is shut down (found by a new-user trial: it answered null). */
+  const refuseAfterShutdown = () => {
+    if (shutDown) throw new ResponseError(ErrorCodes.InvalidRequest, "the server is shut down: only exit is taken");
+  };
 
   connection.onInitialize((params) => {
     const root = params.workspaceFolders?.[0]?.uri ?? params.rootUri;
@@ -93,6 +107,7 @@ export function serveLanguage(connection: Connection): void {
 
   /** Compiles an open document (with every open document's unsaved text) and publishes what it found, per file. */
   const check = async (doc: TextDocument) => {
+    if (shutDown) return;
     const path = pathOf(doc.uri, doc.languageId);
     const overlay = new Map(documents.all().map((d) => [pathOf(d.uri, d.languageId), d.getText()]));
     const version = doc.version;
@@ -184,6 +199,7 @@ export function serveLanguage(connection: Connection): void {
   };
 
   connection.onDefinition(async (p) => {
+    refuseAfterShutdown();
     const doc = documents.get(p.textDocument.uri);
     const file = doc && modulePathAt(doc, p.position.line, p.position.character);
     if (file) return { uri: pathToFileURL(file).href, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } };
@@ -195,6 +211,7 @@ export function serveLanguage(connection: Connection): void {
   });
 
   connection.onHover(async (p) => {
+    refuseAfterShutdown();
     const c = compiled.get(p.textDocument.uri);
     const doc = documents.get(p.textDocument.uri);
     if (!c || !doc) return null;
@@ -223,6 +240,7 @@ export function serveLanguage(connection: Connection): void {
   });
 
   connection.onCompletion(async (p) => {
+    refuseAfterShutdown();
     const doc = documents.get(p.textDocument.uri);
     const last = lastSpec.get(p.textDocument.uri);
     if (!doc) return [];
@@ -245,6 +263,7 @@ export function serveLanguage(connection: Connection): void {
   });
 
   connection.onDocumentSymbol(async (p) => {
+    refuseAfterShutdown();
     const spec = lastSpec.get(p.textDocument.uri)?.spec;
     const path = pathOf(p.textDocument.uri);
     if (!spec) return [];
