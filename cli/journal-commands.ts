@@ -320,12 +320,24 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
         // taken when the run goes on (found by a new-user trial: an approval given after the
         // deadline won on resume).
         const pending = waiting.filter((a) => a.until === undefined || a.until > now).length;
-        const given = tree.signals.filter((s) => s.payload.name === name && !tree.consumed.has(s.seq) && (within(run, s.run_id) || within(s.run_id, run))).length;
+        const undelivered = tree.signals.filter((s) => s.payload.name === name && !tree.consumed.has(s.seq));
+        const given = undelivered.filter((s) => within(run, s.run_id) || within(s.run_id, run)).length;
         if (pending === 0 && waiting.length > 0) {
           const first = waiting[0];
           throw new CliError(`approval "${target.approval}" of run ${first.id} timed out at ${new Date(first.until!).toISOString()}: nothing was delivered; its timeout route is taken when the run goes on (criteria resume ${row.root_run_id}${storeFlag(place)})`);
         }
-        if (given > 0 && given >= pending) throw new CliError(`approval "${target.approval}" of run ${run} has already been decided`);
+        // A decision can matter unless the approvals it may reach are all spoken for: for this
+        // run or a run above it, the decisions addressed to it or below number at least its
+        // open approvals. A decision given higher up may be taken elsewhere, so it does not
+        // count against this run alone (found by a new-user trial: after one decision to the
+        // root, each parallel item's own decision was refused as "already decided").
+        const spokenFor = [run, ...ancestorsOf(run)].find((scope) => {
+          const open = [...tree.runs].filter(([id]) => within(id, scope)).flatMap(([, r]) => [...r.approvals].filter(([k, a]) => k.startsWith(`${target.approval}#`) && a.requested && !a.decided && (a.requested.until_ms === undefined || a.requested.until_ms > now))).length;
+          const decisions = undelivered.filter((s) => within(s.run_id, scope)).length;
+          return decisions > 0 && decisions >= open;
+        });
+        if (spokenFor === run) throw new CliError(`approval "${target.approval}" of run ${run} has already been decided`);
+        if (spokenFor !== undefined) throw new CliError(`every approval "${target.approval}" waiting in run ${spokenFor} already has a decision given to it or a run in it: this one would not be taken`);
         if (pending === 0) throw new CliError(`run ${run} is not waiting for approval "${target.approval}"`);
         // Several items may wait on one approval node (found by a new-user trial: which one a decision ended was not said).
         const open = waiting.filter((a) => a.until === undefined || a.until > now);
@@ -374,4 +386,10 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
         setCode(await deliver(run, { approval: node }, decision === "approve" ? "approved" : "rejected", opts.by, opts));
       });
   }
+}
+
+/** The runs above nested run `run` (ids are paths: `root/call#1[2]` is under `root`), innermost first; none for a root run. */
+function ancestorsOf(run: string): string[] {
+  const parts = run.split("/");
+  return parts.slice(1).map((_, i) => parts.slice(0, parts.length - 1 - i).join("/"));
 }

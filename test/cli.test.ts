@@ -341,4 +341,38 @@ state "done" { terminal = true }
       .sort();
     expect(decided).toEqual(["a1/loop#1[0] carol", "a1/loop#1[1] bob"]);
   });
+
+  it("after a decision given to the tree, each item's own decision is taken, by that item (refused as already decided)", async () => {
+    // Found by a new-user trial: three parallel items parked at one approval; after `approve RUN gate`,
+    // `reject RUN/loop#1[2] gate` was refused, and an item could take the tree's decision over its own.
+    const d = mkdtempSync(join(tmpdir(), "criteria-cli-run-"));
+    const wf = join(d, "t.hcl");
+    writeFileSync(wf, twoWaiting(`approval "gate" {
+      outcome "approved" { next = "_continue" }
+      outcome "rejected" { next = "_continue" }
+    }`).replace('["a", "b"]', '["a", "b", "c"]'));
+    const state = join(d, "state");
+    expect(await main(["apply", wf, "--run-id", "p3", "--state-dir", state, "--no-wait"], io())).toBe(5);
+    expect(await main(["approve", "p3", "gate", "--by", "ann", "--state-dir", state], io())).toBe(0);
+    const second = io();
+    expect(await main(["reject", "p3/loop#1[0]", "gate", "--by", "bob", "--state-dir", state], second), second.stderr).toBe(0);
+    expect(await main(["reject", "p3/loop#1[2]", "gate", "--by", "cy", "--state-dir", state], io())).toBe(0);
+    // Every item's approval is spoken for now: one more is refused, addressed to the tree or to an item.
+    const more = io();
+    expect(await main(["approve", "p3/loop#1[1]", "gate", "--by", "dan", "--state-dir", state], more)).toBe(1);
+    expect(more.stderr).toContain('every approval "gate" waiting in run p3 already has a decision');
+    expect(await main(["approve", "p3", "gate", "--by", "dan", "--state-dir", state], io())).toBe(1);
+    expect(await main(["resume", "p3", "--state-dir", state, "--no-wait"], io())).toBe(0);
+    const journal = io();
+    expect(await main(["journal", "p3", "--state-dir", state, "-o", "json"], journal)).toBe(0);
+    const decided = journal.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { run_id: string; entry_type: string; payload: { by?: string; outcome?: string } })
+      .filter((e) => e.entry_type === "approval.decided")
+      .map((e) => `${e.run_id} ${e.payload.by} ${e.payload.outcome}`)
+      .sort();
+    // Item 0 takes its own rejection, not the tree's older approval, which item 1 then takes.
+    expect(decided).toEqual(["p3/loop#1[0] bob rejected", "p3/loop#1[1] ann approved", "p3/loop#1[2] cy rejected"]);
+  });
 });

@@ -1761,14 +1761,22 @@ export class Runner {
 
   /**
    * Waits until an unconsumed signal named `name`, addressed to run `f` or one of its
-   * ancestors, is in the journal (polling). With a deadline `untilMs`, only a signal given
+   * ancestors, is in the journal (polling); the closest addressee's first, then the oldest. With a deadline `untilMs`, only a signal given
    * by then counts: one given later (the run parked, then resumed after both) is left for a
    * later wait of that name, and this one ends `timeout` — the deadline decides, as a
    * Temporal timer does (found by a new-user trial: an approval given a day late won).
    */
   private async awaitSignal(f: Frame, name: string, untilMs?: number): Promise<JournalEntry<"signal.received"> | undefined> {
     for (;;) {
-      const hit = this.tree.signals.find((s) => s.payload.name === name && !this.tree.consumed.has(s.seq) && within(f.runId, s.run_id) && (untilMs === undefined || s.at_ms <= untilMs));
+      // The one addressed most closely first (this run's own before its parent's), then the
+      // oldest: a decision given to one parallel item is that item's, while one given to the
+      // root goes to whichever item asks first (found by a new-user trial: an item took the
+      // root's approval and left its own rejection to nobody).
+      let hit: JournalEntry<"signal.received"> | undefined;
+      for (const s of this.tree.signals) {
+        if (s.payload.name !== name || this.tree.consumed.has(s.seq) || !within(f.runId, s.run_id) || (untilMs !== undefined && s.at_ms > untilMs)) continue;
+        if (!hit || s.run_id.length > hit.run_id.length) hit = s;
+      }
       if (hit) {
         this.tree.consumed.add(hit.seq);
         return hit;
