@@ -82,7 +82,7 @@ export const CODES = {
   condition_is_string: { severity: "error", doc: "A `when`/`condition`/`while` is a string template (text outside `${}`): it would be a string, never true or false." },
   secret_exposed: { severity: "error", doc: "A secret variable is read where its value would be recorded, shown or passed in plain (input, config, a template, a non-secret output)." },
   secret_default: { severity: "warning", doc: "A secret variable has a default: the value is written in the workflow's source (and journaled with the compiled workflow)." },
-  write_reads_write: { severity: "warning", doc: "A `write` value reads a data value the same outcome writes: it sees the step-entry value, not the other write's." },
+  write_reads_write: { severity: "warning", doc: "A `write` value reads a data value another write of the same outcome sets: it sees the step-entry value, not the other write's (a write reading its own target, `x = x - 1`, is a plain update)." },
   unused_declaration: { severity: "warning", doc: "An adapter, agent, local or subworkflow is declared but never used (a variable is an input: never reported)." },
   max_depth_exceeded: { severity: "error", doc: "Runs would nest deeper than `policy { max_depth }` (default 16): bodies, subworkflows and flows used as agents, with the chain." },
   dead_end: { severity: "error", doc: "A non-terminal state has no way out (a step with no outcomes, a state that is not terminal)." },

@@ -438,10 +438,12 @@ class Resolver {
         if (!s.lookup("data", w.target)) {
           this.diagnostics.push(diag("unknown_reference", w.targetRange, `${what} outcome "${o.name}": write to unknown data value "${w.target}"`, { hint: suggest(w.target, s.visible("data")) ?? `declare it: data "${w.target.split(".")[0]}" "${w.target.split(".")[1]}" { type = string }` }));
         } else s.lookup("data", w.target)!.scope.used.add(`data:${w.target}`);
-        // Every write reads the step-entry snapshot: reading what this outcome writes sees the old value.
+        // Every write reads the step-entry snapshot: reading what another write of this outcome
+        // writes sees the old value. A write reading its own target (`left = left - 1`) is the
+        // plain update it looks like (found by a new-user trial: the docs' own example warned).
         for (const ref of this.expr(w.value, { ...outcomeCtx, what: `${outcomeCtx.what} write`, projected: true })) {
           const key = ref.root === "data" && typeof ref.path[0] === "string" && typeof ref.path[1] === "string" ? `${ref.path[0]}.${ref.path[1]}` : undefined;
-          if (key !== undefined && written.has(key)) {
+          if (key !== undefined && key !== w.target && written.has(key)) {
             this.diagnostics.push(
               diag("write_reads_write", w.value.range, `${what} outcome "${o.name}": this write reads data "${key.replace(".", '" "')}", which the same outcome writes: it sees the value from before the step`, {
                 hint: "writes of one step are atomic against the step-entry snapshot; to read a write's result, write in a later step",
