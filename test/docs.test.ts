@@ -1,6 +1,6 @@
 /**
  * docs/language.md stays true: every `hcl` and `yaml` example in it is a complete
- * workflow that validates without errors, and its function and diagnostic tables are
+ * workflow that validates without errors or warnings, and its function and diagnostic tables are
  * the code's (generated between BEGIN/END GENERATED markers; a stale table fails, and
  * only UPDATE_DOCS=1 rewrites it). docs/architecture.md names only files that exist.
  */
