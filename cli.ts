@@ -106,15 +106,15 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
         const onSignal = () => stop.abort();
         process.once("SIGINT", onSignal);
         process.once("SIGTERM", onSignal);
-        code = await watchValidate(paths, compileOptions(opts, io), io, stop.signal, { color: io.color, verbose: opts.verbose === true });
+        code = await watchValidate(paths, compileOptions(opts, io, paths), io, stop.signal, { color: io.color, verbose: opts.verbose === true });
         return;
       }
       const results: Compilation[] = [];
       for (const p of paths) {
-        if (p !== "-") results.push(await compile(p, compileOptions(opts, io)));
+        if (p !== "-") results.push(await compile(p, compileOptions(opts, io, [p])));
         else {
           const s = await stdinSource(opts.stdinName, process.cwd());
-          results.push(await compile(s.path, { ...compileOptions(opts, io), overlay: s.overlay }));
+          results.push(await compile(s.path, { ...compileOptions(opts, io, []), overlay: s.overlay }));
         }
       }
       code = report(results, opts.format, io, opts.verbose === true);
@@ -127,7 +127,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     .addOption(new Option("-f, --format <format>", "output format").choices(["json", "dot", "mermaid"]).default("json"))
     .addOption(rootOption())
     .action(async (path: string, opts: { format: string; root?: string }) => {
-      const c = await compile(path, compileOptions(opts, io));
+      const c = await compile(path, compileOptions(opts, io, [path]));
       if (!c.graph) {
         code = failWith(c, io, opts.format === "json");
         return;
@@ -143,7 +143,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     .addOption(new Option("-f, --format <format>", "output format").choices(["svg", "dot", "mermaid"]).default("svg"))
     .addOption(rootOption())
     .action(async (path: string, opts: { format: string; root?: string }) => {
-      const c = await compile(path, compileOptions(opts, io));
+      const c = await compile(path, compileOptions(opts, io, [path]));
       // A refused module or use cycle leaves no workflow graph: the modules are drawn, the cycle in red.
       const cycle = c.diagnostics.some((d) => d.code === "module_cycle" || d.code === "use_cycle");
       if (!c.graph && cycle && c.useGraph) {
@@ -175,7 +175,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     .argument("<path>", "workflow file or directory")
     .addOption(rootOption())
     .action(async (path: string, opts: { root?: string }) => {
-      const c = await compile(path, compileOptions(opts, io));
+      const c = await compile(path, compileOptions(opts, io, [path]));
       if (!c.graph) {
         code = failWith(c, io);
         return;

@@ -1,5 +1,5 @@
-import { statSync } from "node:fs";
-import { delimiter } from "node:path";
+import { realpathSync, statSync } from "node:fs";
+import { delimiter, isAbsolute, relative, resolve } from "node:path";
 import { Option } from "commander";
 import type { CompileOptions } from "../compiler/index.js";
 import { CliError, EXIT, type Io } from "./io.js";
@@ -12,9 +12,12 @@ export function rootOption(): Option {
 /**
  * What `compile()` is told by the command line: `--root`, and extra allowed roots from
  * the Go tool's `CRITERIA_WORKFLOW_ALLOWED_PATHS` (`:`-separated, as its users set it).
- * Throws a usage error (exit 2) when `--root` names no directory.
+ * Throws a usage error (exit 2) when `--root` names no directory, or one that does not hold
+ * every PATH given (found by a new-user trial: a `workflow_file` beside the entry was then
+ * refused as outside the root and its file read as part of the entry's split module).
+ * @param paths the command's workflow paths (`-`, standard input, is not checked)
  */
-export function compileOptions(opts: { root?: string }, io: Io): CompileOptions {
+export function compileOptions(opts: { root?: string }, io: Io, paths: string[]): CompileOptions {
   if (opts.root !== undefined) {
     // A root that is not a directory would bound nothing and be named in every hint (found by a new-user trial).
     let dir: boolean;
@@ -24,7 +27,22 @@ export function compileOptions(opts: { root?: string }, io: Io): CompileOptions 
       throw new CliError(`--root ${opts.root}: no such directory`, EXIT.usage);
     }
     if (!dir) throw new CliError(`--root ${opts.root} is not a directory: give the directory no module may leave`, EXIT.usage);
+    const root = real(opts.root);
+    for (const p of paths) {
+      if (p === "-") continue;
+      const rel = relative(root, real(p));
+      if (rel.startsWith("..") || isAbsolute(rel)) throw new CliError(`--root ${opts.root} does not hold ${p}: the root is the directory no module may leave, so it holds the workflow too (give the workflow's directory or one above it)`, EXIT.usage);
+    }
   }
   const allowed = (io.env.CRITERIA_WORKFLOW_ALLOWED_PATHS ?? "").split(delimiter).filter((p) => p !== "");
   return { ...(opts.root !== undefined ? { root: opts.root } : {}), ...(allowed.length > 0 ? { allowedRoots: allowed } : {}) };
+}
+
+/** A path with its links resolved when it exists (else only made absolute). */
+function real(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return resolve(p);
+  }
 }

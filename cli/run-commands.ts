@@ -92,7 +92,7 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
           flag = storeFlag(place);
           if (opts.detach) refuseWithDetach(opts);
           const input = opts.input !== undefined ? parseInput(opts.input) : {};
-          const compiling = compileOptions(opts, io);
+          const compiling = compileOptions(opts, io, [path]);
           const c = await compile(path, compiling);
           if (!c.graph) {
             if (json) io.out(JSON.stringify({ event: "diagnostics", ...toJsonReport(c.files, c.diagnostics) }) + "\n");

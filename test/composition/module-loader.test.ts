@@ -109,6 +109,21 @@ describe("module loader", () => {
     expect((await cli(["validate", "--root", dir, join(dir, "main.hcl")])).code).toBe(0);
   });
 
+  it("--root that does not hold the workflow is a usage error (a new-user trial: its workflow_file beside it was refused and then read as part of a split module, a false unreachable_step)", async () => {
+    const dir = project({
+      "main.hcl": `workflow {\n  name = "w"\n  version = "1"\n  initial_state = "call"\n  target_state = "done"\n}\nstep "call" {\n  count = 1\n  workflow_file = "./body.hcl"\n  outcome "all_succeeded" { next = state.done }\n  outcome "any_failed" { next = state.done }\n}\nstate "done" { terminal = true }\n`,
+      "body.hcl": `adapter "noop" "default" {}\nstep "inbody" {\n  target = adapter.noop.default\n  outcome "success" { next = "return" }\n}\n`,
+      "mods/readme.md": "modules\n",
+    });
+    for (const command of ["validate", "plan", "graph", "compile", "apply"]) {
+      const r = await cli([command, "--root", join(dir, "mods"), join(dir, "main.hcl")]);
+      expect(r.code, `${command}: ${r.out}`).toBe(2);
+      expect(r.out).toContain(`--root ${join(dir, "mods")} does not hold ${join(dir, "main.hcl")}`);
+      expect(r.out).not.toContain("unreachable_step");
+    }
+    expect((await cli(["validate", "--root", dir, join(dir, "main.hcl")])).code).toBe(0);
+  });
+
   it("reads .chcl files and the Go tool's v0.5 header in a directory module", async () => {
     const dir = project({
       "mod/header.chcl": `workflow {\n  name = "split"\n  version = "1"\n  initial_state = "a"\n  target_state = "done"\n  policy {\n    max_total_steps = 7\n  }\n}\n`,
