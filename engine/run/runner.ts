@@ -28,6 +28,7 @@ import { runApproval, runWait, type NodeHost, type NodeRun } from "./wait-nodes.
 import { agentPost, agentRecv, channelOp, runChannelStep, type ChannelHost } from "./channel-steps.js";
 import { ChannelEndpoint } from "../channels/endpoint.js";
 import { defaultSleep, MAX_TIMER_MS } from "./sleep.js";
+import { childFailureDetail } from "./child-failure.js";
 import { ChildrenPending, firstOf, NotThisUnit, sharesCallerSessions, UnitEnded, unitOf, within } from "./child-jobs.js";
 import { workflowDir } from "./workflow-dir.js";
 
@@ -1713,7 +1714,7 @@ export class Runner {
       outcome: iteration === undefined && outcome === "return" ? "success" : outcome,
       output,
       reason: end.success ? "ok" : end.reason === "timeout" ? "timeout" : "child_failed",
-      ...(end.success ? {} : { detail: `${call.kind === "body" ? "nested run" : call.kind === "flow" ? `flow "${g.name}" (run` : `subworkflow "${g.name}" (run`} ${childId}${call.kind === "body" ? "" : ")"} failed: ${end.detail ?? end.reason}` }),
+      ...(end.success ? {} : { detail: childFailureDetail(call.kind === "body" ? `nested run ${childId}` : `${call.kind === "flow" ? "flow" : "subworkflow"} "${g.name}" (run ${childId})`, end) }),
       pending: [],
       child_run_ids: [childId],
       child_states: [end.state],

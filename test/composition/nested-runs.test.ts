@@ -68,6 +68,34 @@ output "from_child" {
 });
 
 describe("nested runs", () => {
+  it("a failure at the bottom of a chain of subworkflows is named once at each level, not repeated per level (a 300-deep chain made a 4 MB journal)", async () => {
+    // l0 calls l1 ... calls l5, whose step fails: every level's step names its own child and the deepest failure.
+    const depth = 5;
+    const files: Record<string, string> = {};
+    const path = (i: number) => Array.from({ length: i + 1 }, (_, k) => `l${k}`).join("/");
+    for (let i = 0; i < depth; i++) {
+      files[`${path(i)}/main.hcl`] = `${HEADER(`l${i}`, "s", "  policy {\n    max_depth = 10\n  }\n")}subworkflow "next" { source = "./l${i + 1}" }\nstep "s" {\n  target = subworkflow.next\n  outcome "success" { next = state.done }\n}\nstate "done" { terminal = true }\n`;
+    }
+    files[`${path(depth)}/main.hcl`] = `${HEADER(`l${depth}`, "s")}state "broken" {\n  terminal = true\n  success  = false\n}\nadapter "count" "default" {}\nstep "s" {\n  target = adapter.count.default\n  outcome "success" { next = state.broken }\n}\nstate "done" { terminal = true }\n`;
+    const dir = project(files);
+    const count = counting();
+    const { end, entries } = await runIn(dir, "l0/main.hcl", { extra: { adapterFor: count.adapterFor } });
+    expect(end.success).toBe(false);
+    const all = await entries("run");
+    const details = all.filter((e): e is JournalEntry<"step.completed"> => e.entry_type === "step.completed" && e.payload.reason === "child_failed").map((e) => [e.run_id, e.payload.detail]);
+    const deepest = `run${"/s#1".repeat(depth)}`;
+    const leaf = `subworkflow "l${depth}" (run ${deepest}) failed: reached state "broken" (success = false)`;
+    expect(details).toEqual(
+      Array.from({ length: depth }, (_, k) => depth - 1 - k).map((level) => {
+        const run = `run${"/s#1".repeat(level)}`;
+        const own = `subworkflow "l${level + 1}" (run ${run}/s#1) failed: `;
+        // Each level's step says it has no route for the failure: only its own level's note.
+        const note = `; step "s" has no "failure" outcome to route it (declared: success)`;
+        return [run, level === depth - 1 ? `${own}reached state "broken" (success = false)${note}` : `${own}${leaf}${note}`];
+      }),
+    );
+  });
+
   it("a child ending in a success = false state fails the step with the child's reason, and the run takes the parent's failure route", async () => {
     const dir = project(parentAndChild("state.broken"));
     const count = counting();
