@@ -4,11 +4,21 @@ import type { Check } from "./context.js";
 /**
  * The root workflow has a header with a name, a start node and a terminal state
  * (docs/architecture.md, The compiler: Check). `target_state` must name a state; a missing one is a warning.
+ * A called module's `policy` is a warning (`module_policy_ignored`): the root's governs the tree.
  */
 export const checkHeader: Check = {
   name: "header",
-  run({ spec, resolution, fileStart }) {
+  run({ spec, resolution, fileStart, entry }) {
     const out: Diagnostic[] = [];
+    // Limits are the run tree's, from its root workflow: a called module's go unused (found
+    // by a new-user trial: a module's max_total_steps = 1 stopped it alone, never when called).
+    if (!entry && spec.policy) {
+      out.push(
+        diag("module_policy_ignored", spec.policy.nameRange, `this module's policy has no effect when it is called: the root workflow's policy governs every run of the tree`, {
+          hint: "set the limits in the calling workflow's policy block (max_total_steps counts the steps of every nested run), or remove this one",
+        }),
+      );
+    }
     const h = spec.header;
     const root = resolution.root;
     if (!h) {

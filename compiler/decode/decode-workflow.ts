@@ -306,7 +306,7 @@ class Decoder {
       const p = doc.policy;
       // The Go tool's zeros: max_total_steps = 0 is the default; max_visits_warn_threshold = 0 turns the warning off.
       const total = int(p.max_total_steps);
-      w.policy = { range: this.range(at("policy")), maxTotalSteps: total === 0 ? undefined : total, maxStepRetries: int(p.max_step_retries), maxVisitsWarnThreshold: int(p.max_visits_warn_threshold), maxDepth: int(p.max_depth) };
+      w.policy = { range: this.range(at("policy")), nameRange: this.keyRange(at("policy")), maxTotalSteps: total === 0 ? undefined : total, maxStepRetries: int(p.max_step_retries), maxVisitsWarnThreshold: int(p.max_visits_warn_threshold), maxDepth: int(p.max_depth) };
     }
     if (isObj(doc.permissions)) {
       w.permissions = { allowTools: this.stringList(doc.permissions.allow_tools, childPointer(at("permissions"), "allow_tools")).map((x) => x.ref), range: this.range(at("permissions")) };

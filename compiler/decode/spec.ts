@@ -124,6 +124,8 @@ export interface LocalSpec extends Named {
 
 export interface PolicySpec {
   range: Range;
+  /** Where the `policy` key (HCL: the block's name) is written. */
+  nameRange: Range;
   maxTotalSteps?: number;
   maxStepRetries?: number;
   maxVisitsWarnThreshold?: number;

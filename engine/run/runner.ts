@@ -924,11 +924,20 @@ export class Runner {
     }
   }
 
+  /**
+   * Said of max_total_steps when a nested run exceeds it: the budget is the root workflow's,
+   * over the whole run tree (found by a new-user trial: a 300-deep chain stopped at depth
+   * ~100 with no word that the steps above had counted).
+   */
+  private treeWide(f: Frame): string {
+    return f.runId === this.rootId ? "" : ` (the root workflow's policy: the steps of every run in the tree count toward it)`;
+  }
+
   /** Policies checked before a step visit starts (max_total_steps, max_visits, the warn threshold). */
   private policy(f: Frame, step: GraphStep, visit: number): string | undefined {
     const root = this.rootGraph(f);
     this.totalSteps++;
-    if (this.totalSteps > root.policy.max_total_steps) return `policy max_total_steps = ${root.policy.max_total_steps} exceeded at step "${step.name}"`;
+    if (this.totalSteps > root.policy.max_total_steps) return `policy max_total_steps = ${root.policy.max_total_steps} exceeded at step "${step.name}"${this.treeWide(f)}`;
     const maxVisits = this.maxVisits(f, step);
     if (maxVisits !== undefined && visit > maxVisits) return `step "${step.name}" visited more than max_visits = ${maxVisits} times`;
     const warnKey = `${f.runId}\u0000${step.name}`;
@@ -1210,7 +1219,7 @@ export class Runner {
           }
         }
         if (++this.totalSteps > maxTotal) {
-          return { outcome: "", output: outputs, reason: "policy_exceeded", detail: `policy max_total_steps = ${maxTotal} exceeded in the while loop of step "${step.name}"`, pending: [] };
+          return { outcome: "", output: outputs, reason: "policy_exceeded", detail: `policy max_total_steps = ${maxTotal} exceeded in the while loop of step "${step.name}"${this.treeWide(f)}`, pending: [] };
         }
         await runItem(i, prev);
         prev = outputs[i];

@@ -74,7 +74,7 @@ describe("nested runs", () => {
     const files: Record<string, string> = {};
     const path = (i: number) => Array.from({ length: i + 1 }, (_, k) => `l${k}`).join("/");
     for (let i = 0; i < depth; i++) {
-      files[`${path(i)}/main.hcl`] = `${HEADER(`l${i}`, "s", "  policy {\n    max_depth = 10\n  }\n")}subworkflow "next" { source = "./l${i + 1}" }\nstep "s" {\n  target = subworkflow.next\n  outcome "success" { next = state.done }\n}\nstate "done" { terminal = true }\n`;
+      files[`${path(i)}/main.hcl`] = `${HEADER(`l${i}`, "s")}subworkflow "next" { source = "./l${i + 1}" }\nstep "s" {\n  target = subworkflow.next\n  outcome "success" { next = state.done }\n}\nstate "done" { terminal = true }\n`;
     }
     files[`${path(depth)}/main.hcl`] = `${HEADER(`l${depth}`, "s")}state "broken" {\n  terminal = true\n  success  = false\n}\nadapter "count" "default" {}\nstep "s" {\n  target = adapter.count.default\n  outcome "success" { next = state.broken }\n}\nstate "done" { terminal = true }\n`;
     const dir = project(files);
@@ -82,7 +82,7 @@ describe("nested runs", () => {
     const { end, entries } = await runIn(dir, "l0/main.hcl", { extra: { adapterFor: count.adapterFor } });
     expect(end.success).toBe(false);
     const all = await entries("run");
-    const details = all.filter((e): e is JournalEntry<"step.completed"> => e.entry_type === "step.completed" && e.payload.reason === "child_failed").map((e) => [e.run_id, e.payload.detail]);
+    const details = all.filter((e): e is JournalEntry<"step.completed"> => e.entry_type === "step.completed").filter((e) => e.payload.reason === "child_failed").map((e) => [e.run_id, e.payload.detail]);
     const deepest = `run${"/s#1".repeat(depth)}`;
     const leaf = `subworkflow "l${depth}" (run ${deepest}) failed: reached state "broken" (success = false)`;
     expect(details).toEqual(
@@ -223,6 +223,22 @@ output "made" { value = steps.loop[0].made }
     const end = (await j2.read("k")).entries.find((e) => e.entry_type === "run.completed" && e.run_id === "k");
     await j2.close();
     expect(end?.payload).toMatchObject({ success: true, outputs: { made: "by x" } });
+  });
+
+  it("limits are the run tree's: a called module's policy is a warning when its caller is validated, and max_total_steps met in a child says the root's counts every run (a new-user trial: both silent)", async () => {
+    const dir = project({
+      "main.hcl": `${HEADER("parent", "a")}policy {\n  max_total_steps = 3\n}\nsubworkflow "m" { source = "./m" }\nstep "a" {\n  target = subworkflow.m\n  outcome "success" { next = state.done }\n  outcome "failure" { next = state.done }\n}\nstate "done" { terminal = true }\n`,
+      "m/main.hcl": `${HEADER("m", "s1")}policy {\n  max_total_steps = 50\n}\nadapter "count" "default" {}\nstep "s1" {\n  target = adapter.count.default\n  outcome "success" { next = step.s2 }\n}\nstep "s2" {\n  target = adapter.count.default\n  outcome "success" { next = step.s3 }\n}\nstep "s3" {\n  target = adapter.count.default\n  outcome "success" { next = state.done }\n}\nstate "done" { terminal = true }\n`,
+    });
+    const caller = await compileIn(dir, "main.hcl");
+    const policyOf = (c: Awaited<ReturnType<typeof compileIn>>) => c.diagnostics.filter((d) => d.code === "module_policy_ignored").map((d) => `${d.severity} ${d.range.file}:${d.range.start.line}:${d.range.start.column}`);
+    expect(policyOf(caller)).toEqual(["warning m/main.hcl:7:1"]);
+    expect(policyOf(await compileIn(dir, "m/main.hcl"))).toEqual([]);
+    const count = counting();
+    const { entries } = await runIn(dir, "main.hcl", { extra: { adapterFor: count.adapterFor } });
+    // The parent's step and the child's first two: the third is the fourth of the tree.
+    const stopped = (await entries("run")).filter((e): e is JournalEntry<"step.completed"> => e.entry_type === "step.completed").find((e) => e.payload.reason === "policy_exceeded");
+    expect(stopped?.payload.detail).toBe(`policy max_total_steps = 3 exceeded at step "s3" (the root workflow's policy: the steps of every run in the tree count toward it)`);
   });
 
   it("nesting deeper than policy max_depth fails the step at run time, naming the chain", async () => {
