@@ -169,6 +169,7 @@ async function run(path: string, cwd: string, opts: CompileOptions, out: Compila
     own.push(...runChecks({ spec: decoded.spec, resolution: resolved.value, fileStart: m.fileStart, modules: lookup, entry: m === set.entry, rangeAt, textOf: (file) => set.sources.get(file)?.text ?? "" }, hasErrors(own)));
     const iface = moduleInterface(m.id, m.path, decoded.spec);
     iface.inputsRead = resolved.value.inputsRead;
+    if (resolved.value.inputReadWhole) iface.inputReadWhole = resolved.value.inputReadWhole;
     iface.firstError = own.find((d) => d.severity === "error");
     const unit: Unit = { module: m, spec: decoded.spec, resolution: resolved.value, iface };
     units.set(m.id, unit);

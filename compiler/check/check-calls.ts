@@ -15,7 +15,8 @@ import type { Check } from "./context.js";
  * - `adapters = [...]` / `agents = [...]` pass exactly what the callee `expects`: one it
  *   does not expect, or one it expects and is not passed, is an error;
  * - a step calling a flow passes every `input.<key>` the flow reads and every variable
- *   it requires, literals of the variables' types;
+ *   it requires, literals of the variables' types; a key it neither reads nor declares is
+ *   a warning (`unread_input`) unless it reads its input whole;
  * - a module called as a subworkflow does not read `input.*` (it is given variables).
  */
 export const checkCalls: Check = {
@@ -158,6 +159,20 @@ function flowInputs(st: StepSpec, callee: ModuleInterface): Diagnostic[] {
   for (const v of callee.variables) {
     if (v.default !== undefined || has(st.input, v.name) || callee.inputsRead.has(v.name)) continue;
     out.push(diag("missing_field", at, `step "${st.name}" calls the flow ${callee.path} without its required variable "${v.name}"`, { related: [{ message: `variable "${v.name}"`, range: v.nameRange }], hint: `pass it: input { ${v.name} = ... }` }));
+  }
+  // A key the flow neither reads (input.<key>) nor declares as a variable goes nowhere: a typo
+  // or a leftover (found by a new-user trial: a subworkflow refused such a key, a flow took it
+  // silently). Unless the flow reads its input whole or by a computed key, or does not compile.
+  if (!callee.inputReadWhole && !callee.firstError) {
+    const known = [...callee.inputsRead.keys(), ...callee.variables.map((v) => v.name)];
+    for (const [k, e] of Object.entries(st.input)) {
+      if (known.includes(k)) continue;
+      out.push(
+        diag("unread_input", e.keyRange ?? e.range, `step "${st.name}" passes input "${k}" to the flow ${callee.path}, which neither reads input.${k} nor declares variable "${k}"`, {
+          hint: suggest(k, known) ?? (known.length ? `the flow reads: ${known.join(", ")}` : "the flow reads no input: remove it"),
+        }),
+      );
+    }
   }
   // Input keys named like the flow's variables bind them: literals must fit their types.
   const bound = Object.fromEntries(Object.entries(st.input).filter(([k]) => callee.variables.some((v) => v.name === k)));

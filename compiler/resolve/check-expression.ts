@@ -48,8 +48,8 @@ export interface ExprContext {
   what: string;
   /** The output names `steps.<step>.*` may read, when they are known (a called module's outputs). */
   outputKeys?: (step: StepSpec, scope: Scope) => string[] | undefined;
-  /** Told of every `input.<key>` read (a flow's caller must pass them). */
-  readsInput?: (name: string, at: Range) => void;
+  /** Told of every `input.<key>` read (a flow's caller must pass them); `name` undefined: the input read whole (`lookup(input, k)`). */
+  readsInput?: (name: string | undefined, at: Range) => void;
   /** `memory.*` is valid: the workflow's header sets `memory { script = true }`. */
   memory?: boolean;
   /** What shown file paths are relative to (for `file("literal")` checks; default: the process's). */
@@ -195,7 +195,7 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
         }
         break;
       case "input":
-        if (name !== undefined) ctx.readsInput?.(name, at);
+        ctx.readsInput?.(name, at);
         break;
       case "data": {
         // data.<kind>.<name>.value

@@ -30,6 +30,8 @@ export interface ModuleInterface {
   expectedAgents: AgentSpec[];
   /** `input.<key>` names its expressions read, each with its first reading. */
   inputsRead: Map<string, Range>;
+  /** Where it first reads the input whole or by a computed key: then any key may be read. */
+  inputReadWhole?: Range;
   /** Its first error, when it does not compile. */
   firstError?: Diagnostic;
 }

@@ -20,6 +20,8 @@ export interface Resolution {
   calleeOf: Map<StepSpec, ModuleInterface>;
   /** `input.<key>` names the workflow's expressions read, each at its first reading. */
   inputsRead: Map<string, Range>;
+  /** Where an expression first reads the input whole or by a computed key (any key may be read). */
+  inputReadWhole?: Range;
 }
 
 /** What resolution needs besides the spec. */
@@ -47,8 +49,8 @@ export function isReservedName(name: string): boolean {
 export function resolveWorkflow(spec: WorkflowSpec, opts: ResolveOptions): { value: Resolution; diagnostics: Diagnostic[] } {
   const r = new Resolver(opts.rangeAt, opts.modules ?? (() => undefined), opts.cwd ?? process.cwd());
   const root = r.declare(spec, undefined, undefined);
-  const res: Resolution = { root, scopes: r.scopes, bodyOf: r.bodyOf, adapterOf: r.adapterOf, calleeOf: r.calleeOf, inputsRead: r.inputsRead };
   for (const s of r.scopes) r.resolve(s);
+  const res: Resolution = { root, scopes: r.scopes, bodyOf: r.bodyOf, adapterOf: r.adapterOf, calleeOf: r.calleeOf, inputsRead: r.inputsRead, ...(r.inputReadWhole ? { inputReadWhole: r.inputReadWhole } : {}) };
   return { value: res, diagnostics: r.diagnostics };
 }
 
@@ -66,6 +68,7 @@ class Resolver {
   readonly adapterOf = new Map<StepSpec, AdapterSpec>();
   readonly calleeOf = new Map<StepSpec, ModuleInterface>();
   readonly inputsRead = new Map<string, Range>();
+  inputReadWhole: Range | undefined;
   /** Implicit adapters (`adapter = "noop"`), one per type, owned by the root scope. */
   private readonly implicit = new Map<string, AdapterSpec>();
 
@@ -208,7 +211,8 @@ class Resolver {
       what: "",
       outputKeys: (st, at) => this.outputKeys(st, at),
       readsInput: (name, at) => {
-        if (!this.inputsRead.has(name)) this.inputsRead.set(name, at);
+        if (name === undefined) this.inputReadWhole ??= at;
+        else if (!this.inputsRead.has(name)) this.inputsRead.set(name, at);
       },
       memory: rootOf(s).workflow.header?.memory?.script === true,
       cwd: this.cwd,

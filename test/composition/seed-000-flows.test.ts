@@ -157,6 +157,18 @@ state "done" { terminal = true }
     expect(missing.err).toContain("--input @no/such/file.json: no such file");
   });
 
+  it("an input key the flow neither reads nor declares is a warning with did-you-mean, unless the flow reads its input whole (a new-user trial: taken silently)", async () => {
+    const flow = (reads: string) => `workflow {\n  name = "f"\n  version = "1"\n  initial_state = "s"\n  target_state = "done"\n}\nvariable "mode" {\n  type    = string\n  default = "m"\n}\nadapter "noop" "own" {}\nstep "s" {\n  target = adapter.noop.own\n  input { said = ${reads} }\n  outcome "success" { next = state.done }\n}\nstate "done" { terminal = true }\n`;
+    const caller = `workflow {\n  name = "c"\n  version = "1"\n  initial_state = "a"\n  target_state = "done"\n  use = ["./flows/f.hcl"]\n}\nstep "a" {\n  target = agent.f\n  input {\n    task = "t"\n    mode = "m"\n    tsk  = "x"\n  }\n  outcome "success" { next = state.done }\n}\nstate "done" { terminal = true }\n`;
+    const named = project({ "main.hcl": caller, "flows/f.hcl": flow("input.task") });
+    const got = await compileIn(named, "main.hcl");
+    expect(got.diagnostics.map((d) => `${d.code} ${d.range.start.line}:${d.range.start.column} ${d.hint}`)).toEqual(['unread_input 13:5 did you mean "task"?']);
+    for (const whole of ['lookup(input, "task", "")', "jsonencode(input)"]) {
+      const dir = project({ "main.hcl": caller, "flows/f.hcl": flow(whole) });
+      expect(codes(await compileIn(dir, "main.hcl")), whole).toEqual([]);
+    }
+  });
+
   it("A4: removing the reviewer flow makes validate refuse with use_not_found", async () => {
     const dir = copy();
     rmSync(join(dir, "flows", "reviewer.hcl"));
