@@ -51,7 +51,8 @@ export const checkReachability: Check = {
       for (const [kind, list] of others) {
         for (const n of list) {
           if (!seen.has(n.name) && s.nodes.get(n.name) === kind) {
-            out.push(diag("unreachable_node", n.nameRange, `${kind} "${n.name}"${where} is never reached from "${start}"`));
+            // Every diagnostic has a hint (found by a new-user trial: this one had none).
+            out.push(diag("unreachable_node", n.nameRange, `${kind} "${n.name}"${where} is never reached from "${start}"`, { hint: `no outcome leads to it; name it in one (next = "${n.name}"), or remove the ${kind}` }));
           }
         }
       }

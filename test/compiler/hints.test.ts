@@ -6,7 +6,7 @@
  * go). Found by a new-user trial of CI use: of 400 such files, 200 errors had no hint
  * (most HCL and YAML syntax errors, wrong types, duplicates across files).
  */
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { extname, join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -43,7 +43,9 @@ describe("hints", () => {
         const op = random();
         text = op < 0.4 ? text.slice(0, at) + text.slice(at + 1) : op < 0.8 ? text.slice(0, at) + pick(chars) + text.slice(at) : text.slice(0, at) + pick(chars) + text.slice(at + 1);
       }
-      const file = join(dir, `case${i}${extname(src)}`);
+      // One directory per case: .hcl cases side by side would be read as one split module.
+      mkdirSync(join(dir, String(i)));
+      const file = join(dir, String(i), `case${extname(src)}`);
       writeFileSync(file, text);
       for (const d of (await compile(file)).diagnostics) {
         if (d.severity !== "error") continue;
@@ -53,5 +55,21 @@ describe("hints", () => {
     }
     expect(errors).toBeGreaterThan(400);
     expect(bare).toEqual([]);
+  });
+
+  it("every diagnostic of the goldens, warnings too, carries a hint (a new-user trial: unreachable_node had none)", () => {
+    const outs: string[] = [];
+    const walk = (d: string) => {
+      for (const n of readdirSync(d)) {
+        const p = join(d, n);
+        if (statSync(p).isDirectory()) walk(p);
+        else if (n.endsWith(".out")) outs.push(p);
+      }
+    };
+    walk(join(repo, "testdata"));
+    expect(outs.length).toBeGreaterThan(150);
+    const lines = outs.flatMap((p) => readFileSync(p, "utf8").split("\n").filter((l) => / (error|warning) [a-z_]+: /.test(l)).map((l) => `${p.slice(repo.length + 1)}: ${l}`));
+    expect(lines.length).toBeGreaterThan(200);
+    expect(lines.filter((l) => !l.includes(" (hint: "))).toEqual([]);
   });
 });
