@@ -104,7 +104,7 @@ function bindings(what: string, input: Record<string, ExprSource>, callee: Modul
       out.push(
         diag("invalid_type", e.range, `${what}: variable "${k}" of ${callee.path}: ${why} (type ${v.type!.replace(/^\$\{([\s\S]*)\}$/, "$1")})`, {
           related: [{ message: `variable "${k}" is declared here`, range: v.typeRange ?? v.nameRange }],
-          hint: typeMismatchHint(v.type!),
+          hint: typeMismatchHint(v.type!, e.value),
         }),
       );
     }

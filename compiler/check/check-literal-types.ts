@@ -36,7 +36,7 @@ export const checkLiteralTypes: Check = {
         }
         if (v.value && v.value.kind === "literal" && v.value.value !== null) {
           const why = mismatch(t.type, v.value.value);
-          if (why) out.push(diag("invalid_type", v.value.range, `${v.what}: ${why} (type ${v.type.replace(/^\$\{([\s\S]*)\}$/, "$1")})`, { hint: typeMismatchHint(v.type) }));
+          if (why) out.push(diag("invalid_type", v.value.range, `${v.what}: ${why} (type ${v.type.replace(/^\$\{([\s\S]*)\}$/, "$1")})`, { hint: typeMismatchHint(v.type, v.value.value) }));
         }
       }
       for (const st of w.steps) {

@@ -250,12 +250,15 @@ export function convert(type: TypeExpr, value: JsonValue): JsonValue {
  * What to write for a literal of the wrong type, from the declared type as written
  * (`number`, `list(string)`, `${bool}`): the value in that type's form, e.g. `a number
  * without quotes: 3`. For the hint of `invalid_type` on a default, an output or a call's
- * binding (found by a new-user trial: those errors came without one).
+ * binding (found by a new-user trial: those errors came without one). "Without quotes" only
+ * when the value given is a string (a list given for a number was told to drop quotes).
+ * @param given the literal value written, when known
  */
-export function typeMismatchHint(written: string): string {
+export function typeMismatchHint(written: string, given?: JsonValue): string {
   const t = written.replace(/^\$\{([\s\S]*)\}$/, "$1").trim();
-  if (t === "number") return "write a number without quotes, e.g. 3";
-  if (t === "bool") return "write true or false without quotes";
+  const quoted = typeof given === "string";
+  if (t === "number") return quoted ? "write a number without quotes, e.g. 3" : "write a number, e.g. 3";
+  if (t === "bool") return quoted ? "write true or false without quotes" : "write true or false";
   if (t === "string") return 'write a quoted string, e.g. "text"';
   if (/^(list|set|tuple)\b/.test(t)) return `write a list whose items are of its type (${t}), e.g. ["a", "b"] for list(string)`;
   if (/^(map|object)\b/.test(t)) return `write an object whose values are of its type (${t}), e.g. { a = "x" } for map(string)`;

@@ -4,7 +4,7 @@
  * Go tool's variable types allow.
  */
 import { describe, expect, it } from "vitest";
-import { convert, mismatch, parseType } from "../../compiler/decode/types.js";
+import { convert, mismatch, parseType, typeMismatchHint } from "../../compiler/decode/types.js";
 
 describe("optional object attributes", () => {
   const t = parseType('object({ name = string, retries = optional(number, 3), tags = optional(list(string)), mode = optional(string, "fast lane") })').type!;
@@ -38,5 +38,16 @@ describe("optional object attributes", () => {
     expect(parseType("object({ n = optional(number, \"x\") })").error).toMatch(/optional\(\.\.\.\) of "n": the default "x" is not a number/);
     expect(parseType("object({ n = optional(number, var.x) })").error).toMatch(/a default must be a literal value/);
     expect(parseType("object({ n = optional(number, 1 })").error).toMatch(/expected "\)" after optional/);
+  });
+});
+
+describe("typeMismatchHint", () => {
+  it('says "without quotes" only of a quoted value (a new-user trial: a list bound to a number was told to drop quotes)', () => {
+    expect(typeMismatchHint("number", "3")).toBe("write a number without quotes, e.g. 3");
+    expect(typeMismatchHint("number", [1, 2])).toBe("write a number, e.g. 3");
+    expect(typeMismatchHint("${number}", { a: 1 })).toBe("write a number, e.g. 3");
+    expect(typeMismatchHint("bool", "true")).toBe("write true or false without quotes");
+    expect(typeMismatchHint("bool", 1)).toBe("write true or false");
+    expect(typeMismatchHint("list(string)", "a")).toContain("write a list");
   });
 });
