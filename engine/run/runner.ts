@@ -1642,7 +1642,8 @@ export class Runner {
       const g = decl ? this.rootGraph(f).modules?.[decl.module] : undefined;
       if (!decl || !g) throw new EvalFailure(`step "${step.name}": subworkflow "${t.name}" is not in the compiled graph`);
       const bound = { ...evalMap(decl.input, this.namespaces(f), this.fns(f)), ...evalMap(step.input, ns(), this.fns(f)) };
-      return { kind: "subworkflow", graph: g, vars: this.bindVariables(g, bound, `subworkflow "${t.name}"`), input: bound, isolated: true };
+      const at = (name: string) => step.input[name]?.at ?? decl.input[name]?.at;
+      return { kind: "subworkflow", graph: g, vars: this.bindVariables(g, bound, `subworkflow "${t.name}"`, at), input: bound, isolated: true };
     }
     if (t.kind === "agent") {
       const agent = ownerOf(f, "agents", t.name)?.decl;
@@ -1653,18 +1654,25 @@ export class Runner {
       if (evaluated === null || typeof evaluated !== "object" || Array.isArray(evaluated)) {
         throw new EvalFailure(`${step.input_expr?.at ?? step.name}: step "${step.name}": input must be an object, not ${JSON.stringify(evaluated)?.slice(0, 60)}`);
       }
-      return { kind: "flow", graph: g, vars: this.bindVariables(g, evaluated, `flow "${g.name}"`), input: evaluated, isolated: true };
+      const at = (name: string) => step.input[name]?.at ?? step.input_expr?.at;
+      return { kind: "flow", graph: g, vars: this.bindVariables(g, evaluated, `flow "${g.name}"`, at), input: evaluated, isolated: true };
     }
     return undefined;
   }
 
-  /** A module's variables from the values bound to them (converted to their types), else their defaults. */
-  private bindVariables(g: Graph, bound: Record<string, Value>, what: string): Record<string, Value> {
+  /**
+   * A module's variables from the values bound to them (converted to their types), else their
+   * defaults. A value that does not convert is an EvalFailure at the `file:line:col` that bound
+   * it, when `at` knows it (found by a new-user trial: the message had no position).
+   */
+  private bindVariables(g: Graph, bound: Record<string, Value>, what: string, at: (name: string) => string | undefined): Record<string, Value> {
     const vars: Record<string, Value> = {};
     const fns = this.functionsAt(this.dirOf(g));
     for (const v of g.variables) {
-      if (Object.prototype.hasOwnProperty.call(bound, v.name)) vars[v.name] = v.type ? conform(v.type, bound[v.name], `${what} variable "${v.name}"`) : bound[v.name];
-      else if (v.default) vars[v.name] = v.type ? conform(v.type, evalExpr(v.default, {}, fns), `${what} variable "${v.name}"`) : evalExpr(v.default, {}, fns);
+      if (Object.prototype.hasOwnProperty.call(bound, v.name)) {
+        const where = at(v.name);
+        vars[v.name] = v.type ? conform(v.type, bound[v.name], `${where ? `${where}: ` : ""}${what} variable "${v.name}"`) : bound[v.name];
+      } else if (v.default) vars[v.name] = v.type ? conform(v.type, evalExpr(v.default, {}, fns), `${what} variable "${v.name}"`) : evalExpr(v.default, {}, fns);
       else throw new EvalFailure(`${what}: variable "${v.name}" is required and was not passed`);
       if (v.secret) this.registerSecret(vars[v.name], `${what} secret variable "${v.name}"`, this.rootId);
     }

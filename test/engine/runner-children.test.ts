@@ -1,0 +1,153 @@
+/**
+ * The runner's child runs and waits in process (engine/run/runner.ts: childCall, bindVariables,
+ * spawnChild, awaitSignal, parked): what StrykerJS left of lines 1,450-1,860, each test
+ * written against a mutant that survived (a variable's conversion error without its
+ * position, the max_depth boundary, a module's outputs, a wait's deadline on resume, what a
+ * parked run says).
+ */
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { Graph } from "../../compiler/build/graph.js";
+import { compile } from "../../compiler/index.js";
+import type { JournalEntry } from "../../engine/journal/entry.js";
+import { RunParked } from "../../engine/run/runner.js";
+import { deliverSignal } from "../../engine/run/signals.js";
+import { HEAD, ok, scripted, setup } from "./runner-fixtures.js";
+
+/** Compiles `main.hcl` of a project written to a fresh directory (files by relative path). */
+async function project(files: Record<string, string>): Promise<Graph> {
+  const dir = mkdtempSync(join(tmpdir(), "criteria-children-"));
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
+  const c = await compile(join(dir, "main.hcl"));
+  const errors = c.diagnostics.filter((d) => d.severity === "error");
+  if (errors.length > 0 || !c.graph) throw new Error(errors.map((d) => `${d.range.file}:${d.range.start.line} ${d.message}`).join("\n"));
+  return c.graph;
+}
+
+const completed = (es: JournalEntry[], step: string) => es.filter((e): e is JournalEntry<"step.completed"> => e.entry_type === "step.completed" && e.step_id === step);
+
+/** A module `m` with variable `count` (number) and one scripted step. */
+const MODULE = `workflow {\n  name = "m"\n  version = "1"\n  initial_state = "s"\n  target_state = "done"\n}\nvariable "count" { type = number }\nadapter "script" "default" {}\nstep "s" {\n  target = adapter.script.default\n  input { n = var.count }\n  outcome "success" { next = state.done }\n}\nstate "done" { terminal = true }\n`;
+
+describe("a subworkflow's variables", () => {
+  it("a bound value that does not convert fails the step at the file:line:col that bound it (a new-user trial: no position)", async () => {
+    const g = await project({
+      "main.hcl": `${HEAD("call")}variable "c" {\n  type    = string\n  default = "abc"\n}\nsubworkflow "m" {\n  source = "./m"\n  input  = { count = var.c }\n}\nstep "call" {\n  target = subworkflow.m\n  outcome "success" { next = "done" }\n  outcome "failure" { next = "failed" }\n}\n`,
+      "m/main.hcl": MODULE,
+    });
+    const s = setup();
+    const script = scripted(() => ok());
+    const end = await s.runner({ adapterFor: script.adapterFor }).start(g, {}, "r");
+    expect(end.success).toBe(false);
+    const [call] = completed(await s.entries("r"), "call");
+    expect(call.payload.reason).toBe("eval_error");
+    // The binding is written on line 17 of main.hcl (HEAD takes 10 lines), its value at column 22.
+    expect(call.payload.detail).toMatch(/\/main\.hcl:17:22: subworkflow "m" variable "count": "abc" is not a number/);
+    expect(script.seen).toEqual([]);
+  });
+
+  it("a value bound on the step wins over the block's, and is converted to the variable's type", async () => {
+    const g = await project({
+      "main.hcl": `${HEAD("call")}subworkflow "m" {\n  source = "./m"\n  input  = { count = 1 }\n}\nstep "call" {\n  target = subworkflow.m\n  input { count = "7" }\n  outcome "success" { next = "done" }\n}\n`,
+      "m/main.hcl": MODULE,
+    });
+    const s = setup();
+    const script = scripted(() => ok());
+    expect(await s.runner({ adapterFor: script.adapterFor }).start(g, {}, "r")).toMatchObject({ success: true });
+    expect(script.seen.map((r) => r.input.n)).toEqual([7]);
+  });
+});
+
+describe("a module's result", () => {
+  const CALLER = `${HEAD("call")}subworkflow "m" { source = "./m" }\nadapter "script" "default" {}\nstep "call" {\n  target = subworkflow.m\n  outcome "success" { next = "after" }\n}\nstep "after" {\n  target = adapter.script.default\n  input { got = jsonencode(steps.call) }\n  outcome "success" { next = "done" }\n}\n`;
+  const module = (outputs: string) => `workflow {\n  name = "m"\n  version = "1"\n  initial_state = "s"\n  target_state = "done"\n}\nadapter "script" "default" {}\nstep "s" {\n  target = adapter.script.default\n  outcome "success" { next = state.done }\n}\nstate "done" { terminal = true }\n${outputs}`;
+
+  it("is its declared outputs when it declares some, else its steps' merged outputs", async () => {
+    for (const [outputs, want] of [
+      [`output "total" { value = steps.s.inner + 1 }\n`, { total: 42 }],
+      ["", { inner: 41 }],
+    ] as const) {
+      const g = await project({ "main.hcl": CALLER, "m/main.hcl": module(outputs) });
+      const s = setup();
+      const script = scripted((req) => (req.step === "s" ? ok({ inner: 41 }) : ok()));
+      expect(await s.runner({ adapterFor: script.adapterFor }).start(g, {}, "r")).toMatchObject({ success: true });
+      const after = script.seen.find((r) => r.step === "after");
+      expect(JSON.parse(after!.input.got as string), outputs || "no outputs").toEqual(want);
+    }
+  });
+});
+
+describe("policy max_depth", () => {
+  const nested = (levels: number) => {
+    let body = `step "leaf" {\n  target = adapter.script.default\n  outcome "success" { next = "return" }\n}\n`;
+    for (let i = 0; i < levels - 1; i++) body = `step "in${i}" {\n  workflow {\n${body}  }\n  outcome "success" { next = "return" }\n}\n`;
+    return `${HEAD("top", "  policy {\n    max_depth = 2\n  }\n")}adapter "script" "default" {}\nstep "top" {\n  workflow {\n${body}  }\n  outcome "success" { next = "done" }\n}\n`;
+  };
+
+  it("runs nesting exactly max_depth deep, and refuses one level more at run time, naming the chain", async () => {
+    const s = setup();
+    const script = scripted(() => ok());
+    const g = await project({ "main.hcl": nested(2) });
+    expect(await s.runner({ adapterFor: script.adapterFor }).start(g, {}, "r2")).toMatchObject({ success: true });
+    expect(script.seen.map((r) => r.run_id)).toEqual(["r2/top#1/in0#1"]);
+    // One level more: compiled with a larger bound, run under max_depth = 2 (a graph journaled before a policy change).
+    const deeper = await project({ "main.hcl": nested(3).replace("max_depth = 2", "max_depth = 3") });
+    deeper.policy.max_depth = 2;
+    const end = await s.runner({ adapterFor: script.adapterFor }).start(deeper, {}, "r3");
+    expect(end.success).toBe(false);
+    const failed = (await s.entries("r3")).filter((e): e is JournalEntry<"step.completed"> => e.entry_type === "step.completed").find((e) => e.payload.reason === "policy_exceeded");
+    expect(failed?.payload.detail).toBe("runs would nest 3 deep, past policy max_depth = 2: t > top.body > in1.body > in0.body");
+  });
+});
+
+describe("a signal wait's deadline on resume", () => {
+  const WAIT = `${HEAD("gate")}wait "gate" {\n  signal  = "go"\n  timeout = "1s"\n  outcome "received" { next = "done" }\n  outcome "timeout" { next = "failed" }\n}\n`;
+
+  it("parked until its deadline, it says what it waits for and until when, with the commands that give it", async () => {
+    const g = await project({ "main.hcl": WAIT });
+    const s = setup({ park: true });
+    const parked = await s.runner().start(g, {}, "p").catch((e: unknown) => e);
+    expect(parked).toBeInstanceOf(RunParked);
+    const p = parked as RunParked;
+    expect(p.untilMs).toBeGreaterThan(Date.now());
+    const flag = ` --state-dir ${s.dir}`;
+    expect(p.waitingFor).toBe(`signal "go" (until ${new Date(p.untilMs!).toISOString()}, then its timeout route): deliver it with criteria signal p go${flag}`);
+    expect(p.message).toBe(`run p is parked, waiting for ${p.waitingFor}, then continue it with criteria resume p${flag}`);
+  });
+
+  it("a signal given before the deadline is taken even when the run resumes after it; one given after it is left, and the timeout route taken", async () => {
+    const g = await project({ "main.hcl": WAIT });
+    for (const [given, want] of [
+      ["before", { state: "done", success: true }],
+      ["after", { state: "failed", success: false }],
+    ] as const) {
+      const s = setup({ park: true });
+      const parked = (await s.runner().start(g, {}, "w").catch((e: unknown) => e)) as RunParked;
+      expect(parked).toBeInstanceOf(RunParked);
+      const until = parked.untilMs!;
+      if (given === "before") await deliverSignal(s.journal, "w", "go", null, "t", until - 100);
+      await new Promise((r) => setTimeout(r, until - Date.now() + 50));
+      if (given === "after") await deliverSignal(s.journal, "w", "go", null, "t", Date.now());
+      // Resumed past the deadline, still parking: it does not park again.
+      expect(await s.runner().resume("w"), given).toMatchObject(want);
+      const taken = (await s.entries("w")).filter((e) => e.entry_type === "wait.completed").map((e) => (e.payload as { outcome: string }).outcome);
+      expect(taken).toEqual([given === "before" ? "received" : "timeout"]);
+    }
+  });
+});
+
+describe("an approval a run parks at", () => {
+  it("says how to decide it: approve or reject, with the run and the node", async () => {
+    const g = await project({ "main.hcl": `${HEAD("ask")}approval "ask" {\n  outcome "approved" { next = "done" }\n  outcome "rejected" { next = "failed" }\n}\n` });
+    const s = setup({ park: true });
+    const parked = (await s.runner().start(g, {}, "a").catch((e: unknown) => e)) as RunParked;
+    expect(parked).toBeInstanceOf(RunParked);
+    expect(parked.untilMs).toBeUndefined();
+    expect(parked.waitingFor).toBe(`approval "ask": decide with criteria approve a ask --state-dir ${s.dir} (or criteria reject a ask --state-dir ${s.dir})`);
+  });
+});
