@@ -84,7 +84,12 @@ export async function loadModules(entry: string, opts: LoadOptions): Promise<Mod
     const abs = resolvePath(base, e.path);
     const what = e.kind === "use" ? `use "${e.path}"` : e.kind === "subworkflow" ? `source "${e.path}"` : `workflow_file "${e.path}"`;
     if (/\$\{|%\{/.test(e.path)) {
-      diagnostics.push(diag("invalid_value", e.range, `${what}: a module path must be written out; expressions are not evaluated when modules are loaded`, { hint: `write the path as a literal, e.g. "./child"` }));
+      // HCL renders a bare expression (`source = var.d`) as "${var.d}": say it as written (a new-user trial).
+      // (Written bare when the range holds just the expression's text, not the quoted template.)
+      const bare = /^\$\{([^{}]*)\}$/.exec(e.path)?.[1];
+      const kw = e.kind === "use" ? "use" : e.kind === "subworkflow" ? "source" : "workflow_file";
+      const shown = bare !== undefined && e.range.end.offset - e.range.start.offset === bare.length ? `${kw} = ${bare}` : what;
+      diagnostics.push(diag("invalid_value", e.range, `${shown}: a module path must be written out; expressions are not evaluated when modules are loaded`, { hint: `write the path as a literal, e.g. "./child"` }));
       return undefined;
     }
     if (/^[a-z][a-z0-9+.-]*::|^[a-z][a-z0-9+.-]*:\/\//i.test(e.path)) {

@@ -109,6 +109,20 @@ describe("module loader", () => {
     expect((await cli(["validate", "--root", dir, join(dir, "main.hcl")])).code).toBe(0);
   });
 
+  it("a module path written as an expression is quoted as written: source = var.d, not source \"${var.d}\" (a new-user trial)", async () => {
+    const head = `workflow {\n  name = "w"\n  version = "1"\n  initial_state = "a"\n  target_state = "done"\n}\nvariable "d" {\n  type    = string\n  default = "./m"\n}\n`;
+    const rest = `step "a" {\n  target = subworkflow.m\n  outcome "success" { next = state.done }\n}\nstate "done" { terminal = true }\n`;
+    for (const [written, said] of [
+      ["var.d", "source = var.d: "],
+      ['"${var.d}"', 'source "${var.d}": '],
+    ]) {
+      const dir = project({ "main.hcl": `${head}subworkflow "m" { source = ${written} }\n${rest}` });
+      const c = await compileIn(dir, "main.hcl");
+      const d = c.diagnostics.find((x) => x.code === "invalid_value");
+      expect(d?.message.startsWith(`${said}a module path must be written out`), d?.message).toBe(true);
+    }
+  });
+
   it("--root that does not hold the workflow is a usage error (a new-user trial: its workflow_file beside it was refused and then read as part of a split module, a false unreachable_step)", async () => {
     const dir = project({
       "main.hcl": `workflow {\n  name = "w"\n  version = "1"\n  initial_state = "call"\n  target_state = "done"\n}\nstep "call" {\n  count = 1\n  workflow_file = "./body.hcl"\n  outcome "all_succeeded" { next = state.done }\n  outcome "any_failed" { next = state.done }\n}\nstate "done" { terminal = true }\n`,
