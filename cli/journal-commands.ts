@@ -110,6 +110,23 @@ async function idleOnStore(j: Journal, run: string, flag: string, holder: LeaseH
 }
 
 /**
+ * What an active root run of a local journal no process holds is doing, for `criteria runs`:
+ * parked at what it waits for (an approval, a signal, a message; or the time of a duration
+ * wait), ready to go on (its decision or signal given), or stopped (killed, or Ctrl-C). Found
+ * by a new-user trial: a run parked at an approval was listed as "active (stopped)".
+ */
+async function idleHere(j: Journal, run: string): Promise<string> {
+  const { foldEntries, waitingIn, answeredIn } = await engine();
+  const tree = foldEntries((await j.read(run)).entries);
+  const answered = answeredIn(tree);
+  if (answered.length > 0) return `  (stopped: its ${answered.join(", ")} given; criteria resume ${run} continues it)`;
+  const waiting = waitingIn(tree);
+  if (waiting.length > 0 && waiting.every((w) => w.startsWith("the time"))) return `  (stopped at ${waiting.join(", ")}: criteria resume ${run} waits out the rest)`;
+  if (waiting.length > 0) return `  (parked, waiting for ${waiting.join(", ")}: give it, then criteria resume ${run})`;
+  return "  (stopped: criteria resume continues it)";
+}
+
+/**
  * Registers the commands that read a journal or deliver to a run (docs/architecture.md, The engine): runs,
  * journal, signal, approve, reject. Each sets the exit code through `setCode`.
  */
@@ -130,7 +147,7 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
         for (const r of rows) {
           // An active run nobody holds (killed, or its host gone) says so: resume continues it.
           const holder = r.status === "active" && r.parent_run_id === null ? await j.holder(r.run_id) : undefined;
-          const idle = () => (place.store ? idleOnStore(j, r.run_id, storeFlag(place), holder) : Promise.resolve("  (stopped: criteria resume continues it)"));
+          const idle = () => (place.store ? idleOnStore(j, r.run_id, storeFlag(place), holder) : idleHere(j, r.run_id));
           const held = r.status !== "active" || r.parent_run_id !== null ? "" : holder?.alive ? `  (running: process ${holder.pid} on ${holder.host})` : await idle();
           // JSON carries the same words as `detail` (found by a new-user trial: it said nothing of a parked or queued run).
           if (opts.output === "json") io.out(JSON.stringify(held ? { ...r, detail: held.slice(3, -1) } : r) + "\n");

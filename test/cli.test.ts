@@ -342,6 +342,23 @@ state "done" { terminal = true }
     expect(decided).toEqual(["a1/loop#1[0] carol", "a1/loop#1[1] bob"]);
   });
 
+  it("runs says what a parked run waits for, and when its decision is given (it said \"stopped\"; a new-user trial)", async () => {
+    const d = mkdtempSync(join(tmpdir(), "criteria-cli-run-"));
+    const wf = join(d, "t.hcl");
+    writeFileSync(wf, twoWaiting(`approval "gate" {\n      outcome "approved" { next = "_continue" }\n      outcome "rejected" { next = "_continue" }\n    }`));
+    const state = join(d, "state");
+    expect(await main(["apply", wf, "--run-id", "pk", "--state-dir", state, "--no-wait"], io())).toBe(5);
+    const runs = async () => {
+      const o = io();
+      expect(await main(["runs", "--state-dir", state], o)).toBe(0);
+      return o.stdout;
+    };
+    expect(await runs()).toContain('(parked, waiting for approval "gate": give it, then criteria resume pk)');
+    // Given to one item (a run below the root): that item's approval is answered.
+    expect(await main(["approve", "pk/loop#1[0]", "gate", "--state-dir", state], io())).toBe(0);
+    expect(await runs()).toContain('(stopped: its approval "gate" given; criteria resume pk continues it)');
+  });
+
   it("after a decision given to the tree, each item's own decision is taken, by that item (refused as already decided)", async () => {
     // Found by a new-user trial: three parallel items parked at one approval; after `approve RUN gate`,
     // `reject RUN/loop#1[2] gate` was refused, and an item could take the tree's decision over its own.
