@@ -64,6 +64,7 @@ export async function runWait(h: NodeHost, f: NodeRun, w: Graph["waits"][number]
     if (h.signal.aborted) throw h.interrupted();
     const next = route(["elapsed", "timeout", "success"]);
     await h.append([h.entry(f.runId, w.name, 0, "wait.completed", { visit, outcome: "elapsed", next })]);
+    h.emit({ event: "wait.completed", run_id: f.runId, node: w.name, outcome: "elapsed", next });
     return { outcome: "elapsed", next };
   }
   for (;;) {
@@ -71,6 +72,7 @@ export async function runWait(h: NodeHost, f: NodeRun, w: Graph["waits"][number]
     if (!sig) {
       const next = route(["timeout", "elapsed"]);
       await h.append([h.entry(f.runId, w.name, 0, "wait.completed", { visit, outcome: "timeout", next })]);
+      h.emit({ event: "wait.completed", run_id: f.runId, node: w.name, outcome: "timeout", next });
       return { outcome: "timeout", next };
     }
     // A payload {"outcome": "<name>"} naming one of the wait's outcomes takes it (the Go tool's
@@ -81,7 +83,11 @@ export async function runWait(h: NodeHost, f: NodeRun, w: Graph["waits"][number]
     const outcome = named ? named.name : "received";
     const next = named ? named.next : route([w.signal, "received", "signal", "success"]);
     const entry = h.entry(f.runId, w.name, 0, "wait.completed", { visit, outcome, next, signal_seq: sig.seq, ...(p !== undefined ? { signal_payload: p } : {}) });
-    if (await consumed(h, entry, sig.seq)) return { outcome, next };
+    if (await consumed(h, entry, sig.seq)) {
+      // Said as an approval's decision is (found by a new-user trial: a resumed wait said it waited, then nothing).
+      h.emit({ event: "wait.completed", run_id: f.runId, node: w.name, outcome, next, signal: w.signal });
+      return { outcome, next };
+    }
   }
 }
 

@@ -77,7 +77,10 @@ describe("a duration wait", () => {
     expect(t.payloads("wait.started")).toStrictEqual([{ visit: 2, until_ms: start + 5000 }]);
     expect(t.payloads("wait.completed")).toStrictEqual([{ visit: 2, outcome: "elapsed", next: "e" }]);
     expect(t.slept).toEqual([5000]);
-    expect(t.events).toStrictEqual([{ event: "wait.started", run_id: "r", node: "pause", until_ms: start + 5000 }]);
+    expect(t.events).toStrictEqual([
+      { event: "wait.started", run_id: "r", node: "pause", until_ms: start + 5000 },
+      { event: "wait.completed", run_id: "r", node: "pause", outcome: "elapsed", next: "e" },
+    ]);
     expect(t.journal.every((e) => e.step_id === "pause" && e.attempt === 0 && e.run_id === "r")).toBe(true);
   });
 
@@ -130,7 +133,11 @@ describe("a signal wait", () => {
     expect(t.payloads("wait.started")).toStrictEqual([{ visit: 0, signal: "go" }]);
     expect(t.payloads("wait.completed")).toStrictEqual([{ visit: 0, outcome: "received", next: "g", signal_seq: 7, signal_payload: { ok: true } }]);
     expect(t.asked).toEqual([{ name: "go" }]);
-    expect(t.events).toStrictEqual([{ event: "wait.started", run_id: "r", node: "gate", signal: "go" }]);
+    // Its end is said, as an approval's decision is (a new-user trial: a resumed wait said nothing more).
+    expect(t.events).toStrictEqual([
+      { event: "wait.started", run_id: "r", node: "gate", signal: "go" },
+      { event: "wait.completed", run_id: "r", node: "gate", outcome: "received", next: "g", signal: "go" },
+    ]);
   });
 
   it("routes a received signal to received, signal or success in that order; a signal without payload records none", async () => {
