@@ -30,7 +30,7 @@ describe("elapsed time stamps", () => {
 
 describe("a wait's end", () => {
   it("is said: the signal received (and the outcome it named), timed out, or elapsed, with where it goes (a new-user trial: a resumed wait said nothing)", () => {
-    const line = (e: { outcome: string; next: string; signal?: string }) => renderEvent({ event: "wait.completed", run_id: "r/call#1", node: "w", ...e }, undefined)?.replace(/^\S+ /, "");
+    const line = (e: { outcome: string; next: string; signal?: string }) => renderEvent({ event: "wait.completed", run_id: "r/call#1", node: "w", ...e }, 0)?.replace(/^\S+ /, "");
     expect(line({ outcome: "received", next: "build", signal: "go" })).toBe('call#1 › w: signal "go" received → build');
     expect(line({ outcome: "approved", next: "ship", signal: "verdict" })).toBe('call#1 › w: signal "verdict" received: approved → ship');
     expect(line({ outcome: "timeout", next: "gave_up", signal: "go" })).toBe("call#1 › w: timed out → gave_up");
