@@ -55,6 +55,9 @@ export interface ModuleSet {
  * a diagnostic of the module that names the path; a refused edge keeps no `to`, so
  * later stages never follow it.
  */
+/** What makes a file no workflow at all, said where the file is. */
+const FILE_PROBLEMS = new Set(["file_empty", "unsupported_file_type", "file_not_utf8", "file_binary", "file_too_large"]);
+
 export async function loadModules(entry: string, opts: LoadOptions): Promise<ModuleSet> {
   const sources = new Map<string, SourceFile>();
   const reads = new Map<string, number>();
@@ -66,7 +69,11 @@ export async function loadModules(entry: string, opts: LoadOptions): Promise<Mod
   const load = async (abs: string, id: string, via?: ModuleEdge): Promise<Module> => {
     const shown = displayPath(abs, opts.cwd) || abs;
     const read = await readModule(abs, shown, opts.cwd, sources, onRead, via?.range, opts.overlay, opts.parseCache);
-    const m: Module = { ...read, id, path: shown, edges: read.doc ? moduleEdges(read.doc, read.map, read.fileStart) : [] };
+    // A module file that cannot be a workflow (empty, not text, not a workflow format) is
+    // reported in that file, where nothing else points: also where it was named (found by a
+    // new-user trial: no excerpt of the source = "..." line that named it).
+    const diagnostics = via ? read.diagnostics.map((d) => (FILE_PROBLEMS.has(d.code) && !d.related ? { ...d, related: [{ message: `named here`, range: via.range }] } : d)) : read.diagnostics;
+    const m: Module = { ...read, diagnostics, id, path: shown, edges: read.doc ? moduleEdges(read.doc, read.map, read.fileStart) : [] };
     modules.set(id, m);
     for (const e of m.edges) {
       const target = follow(e, m);

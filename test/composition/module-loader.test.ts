@@ -109,6 +109,19 @@ describe("module loader", () => {
     expect((await cli(["validate", "--root", dir, join(dir, "main.hcl")])).code).toBe(0);
   });
 
+  it("a module file that is no workflow (empty, not a workflow format) is also said where it was named (a new-user trial: only the file itself, 1:1)", async () => {
+    const main = (source: string) => `workflow {\n  name = "w"\n  version = "1"\n  initial_state = "a"\n  target_state = "done"\n}\nsubworkflow "m" { source = "${source}" }\nstep "a" {\n  target = subworkflow.m\n  outcome "success" { next = state.done }\n}\nstate "done" { terminal = true }\n`;
+    for (const [source, file, code] of [
+      ["./empty.hcl", "empty.hcl", "file_empty"],
+      ["./m/readme.txt", "m/readme.txt", "unsupported_file_type"],
+    ]) {
+      const dir = project({ "main.hcl": main(source), "empty.hcl": "", "m/readme.txt": "notes\n" });
+      const d = (await compileIn(dir, "main.hcl")).diagnostics.find((x) => x.code === code);
+      expect(d?.range.file, code).toBe(file);
+      expect(d?.related?.map((r) => `${r.message} ${r.range.file}:${r.range.start.line}:${r.range.start.column}`)).toEqual(["named here main.hcl:7:28"]);
+    }
+  });
+
   it("a module path written as an expression is quoted as written: source = var.d, not source \"${var.d}\" (a new-user trial)", async () => {
     const head = `workflow {\n  name = "w"\n  version = "1"\n  initial_state = "a"\n  target_state = "done"\n}\nvariable "d" {\n  type    = string\n  default = "./m"\n}\n`;
     const rest = `step "a" {\n  target = subworkflow.m\n  outcome "success" { next = state.done }\n}\nstate "done" { terminal = true }\n`;
