@@ -212,6 +212,20 @@ describe("criteria compile and plan", () => {
     expect(panel.stdout).toContain("channels:\n  panel   participants=security, maintainability\n");
   });
 
+  it("plan lists a module's own subworkflows, as the root's (a new-user trial: left out)", async () => {
+    const d = mkdtempSync(join(tmpdir(), "criteria-cli-plan-"));
+    const head = (name: string, start: string) => `workflow {\n  name = "${name}"\n  version = "1"\n  initial_state = "${start}"\n  target_state = "done"\n}\n`;
+    const calls = (what: string) => `subworkflow "${what}" { source = "./${what}" }\nstep "call" {\n  target = subworkflow.${what}\n  outcome "success" { next = state.done }\n}\nstate "done" { terminal = true }\n`;
+    mkdirSync(join(d, "m", "inner"), { recursive: true });
+    writeFileSync(join(d, "main.hcl"), head("top", "call") + calls("m"));
+    writeFileSync(join(d, "m", "main.hcl"), head("m", "call") + calls("inner"));
+    writeFileSync(join(d, "m", "inner", "main.hcl"), `${head("inner", "done")}state "done" { terminal = true }\n`);
+    const o = io();
+    expect(await main(["plan", join(d, "main.hcl")], o), o.stderr).toBe(0);
+    expect(o.stdout).toContain("subworkflows:\n  m   module=m\n");
+    expect(o.stdout).toMatch(/module m: workflow m\n[\s\S]*?  subworkflows:\n    inner   module=m\/inner\n/);
+  });
+
   it("plan shows a signal wait as one, its timeout and a timer's duration as a file writes them, and where waits and approvals lead (a new-user trial of CI use: a signal wait read as a 30-minute sleep, in milliseconds)", async () => {
     const o = io();
     expect(await main(["plan", join(repo, "examples", "release_gate")], o)).toBe(0);

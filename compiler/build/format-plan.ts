@@ -70,10 +70,7 @@ export function toPlan(g: Graph): string {
   for (const s of g.states) out.push(`  ${s.name}    terminal=${s.terminal}   success=${s.success}`);
   if ((g.subworkflows ?? []).length > 0) {
     out.push("", "subworkflows:");
-    for (const s of g.subworkflows!) {
-      const passes = [...s.adapters.map((a) => `adapter.${a}`), ...s.agents.map((a) => `agent.${a}`)];
-      out.push(`  ${s.name}   module=${s.module}${Object.keys(s.input).length ? `  input: ${Object.keys(s.input).join(", ")}` : ""}${passes.length ? `  passes: ${passes.join(", ")}` : ""}`);
-    }
+    subworkflows(g, "  ", out);
   }
   const expects = expectedOf(g);
   if (expects.length > 0) out.push("", `expects from its caller: ${expects.join(", ")}`);
@@ -82,11 +79,24 @@ export function toPlan(g: Graph): string {
     const ex = expectedOf(m);
     if (ex.length > 0) out.push(`  expects from its caller: ${ex.join(", ")}`);
     steps(m.steps, "  ", out);
+    // Its own subworkflows, as the root's are listed (found by a new-user trial: left out).
+    if ((m.subworkflows ?? []).length > 0) {
+      out.push("  subworkflows:");
+      subworkflows(m, "    ", out);
+    }
   }
   out.push("", "adapters required:");
   if (g.plugins_required.length === 0) out.push("  (none)");
   for (const p of g.plugins_required) out.push(`  ${p}   ${(BUILT_IN_ADAPTER_TYPES as readonly string[]).includes(p) ? "(built in)" : `(search: $CRITERIA_PLUGINS, ./adapters, $PATH for criteria-adapter-${p})`}`);
   return out.join("\n") + "\n";
+}
+
+/** A workflow's subworkflow blocks: the module each calls, its input keys, what it passes. */
+function subworkflows(g: Graph, ind: string, out: string[]): void {
+  for (const s of g.subworkflows ?? []) {
+    const passes = [...s.adapters.map((a) => `adapter.${a}`), ...s.agents.map((a) => `agent.${a}`)];
+    out.push(`${ind}${s.name}   module=${s.module}${Object.keys(s.input).length ? `  input: ${Object.keys(s.input).join(", ")}` : ""}${passes.length ? `  passes: ${passes.join(", ")}` : ""}`);
+  }
 }
 
 /** Outcomes as `name -> next`, comma separated; `(none)` when there are none. */
