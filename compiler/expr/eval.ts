@@ -119,7 +119,15 @@ class Evaluator {
         return this.template(e.parts, scope, e);
       case "scope_traversal": {
         const root = this.lookup(e.root, scope, { start: e.start, end: e.rootEnd });
-        return root === FAIL ? FAIL : this.steps_(root, e.steps, 0, e.steps.length, scope);
+        if (root === FAIL) return FAIL;
+        // `steps.<name>` of a declared step (the compiler checked the name) that has no value:
+        // the step has not run in this run (found by a new-user trial: "this object does not
+        // have an attribute" of a module output reading a step on a path not taken).
+        const first = e.steps[0];
+        if (e.root === "steps" && first?.kind === "attr" && isObject(root) && getOwn(root, first.name) === undefined) {
+          return this.err(first, `step "${first.name}" has not run in this run, so steps.${first.name} has no value: it is on a path this run did not take, or not reached yet.`);
+        }
+        return this.steps_(root, e.steps, 0, e.steps.length, scope);
       }
       case "relative_traversal": {
         const src = this.ev(e.source, scope);
