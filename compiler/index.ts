@@ -173,8 +173,11 @@ async function run(path: string, cwd: string, opts: CompileOptions, out: Compila
     iface.firstError = own.find((d) => d.severity === "error");
     const unit: Unit = { module: m, spec: decoded.spec, resolution: resolved.value, iface };
     units.set(m.id, unit);
-    out.diagnostics.push(...own.slice(m.diagnostics.length));
-    opts.unitCache?.set(m.id, { signature, files, callees, unit, own: own.slice(m.diagnostics.length) });
+    // A file merged where it does not belong (module_overlap) says nothing more than that error
+    // (found by a new-user trial: its steps' unreachable and each_outside_iteration errors came first).
+    const found = own.slice(m.diagnostics.length).filter((d) => !m.overlapped?.includes(resolvePath(cwd, d.range.file)));
+    out.diagnostics.push(...found);
+    opts.unitCache?.set(m.id, { signature, files, callees, unit, own: found });
   }
   const entry = units.get(set.entry.id)!;
   out.spec = entry.spec;

@@ -16,6 +16,12 @@ export interface Module extends ReadModule {
   path: string;
   /** The paths it names, in source order, each with the module it leads to. */
   edges: ModuleEdge[];
+  /**
+   * Absolute paths of its own files (a directory module's) that it also names as a body, a
+   * flow or a subworkflow (`module_overlap`): merged where they do not belong, what is found
+   * in them after loading only repeats that error.
+   */
+  overlapped?: string[];
 }
 
 /** Where modules may come from (docs/language.md, Files and modules: no path may leave the root). */
@@ -127,6 +133,7 @@ export async function loadModules(entry: string, opts: LoadOptions): Promise<Mod
     }
     // A file of a directory module is merged into it: it cannot also be a body or a flow.
     if (from.kind === "dir" && dirname(id) === from.id && WORKFLOW_EXTENSIONS[extname(id).toLowerCase()] !== undefined) {
+      (from.overlapped ??= []).push(abs);
       diagnostics.push(
         diag("module_overlap", e.range, `${what}: ${displayPath(abs, opts.cwd)} is part of the directory module ${from.path} (every workflow file in it is merged into one workflow), so it cannot also be a ${e.kind === "use" ? "flow" : e.kind === "subworkflow" ? "subworkflow" : "body"}`, {
           hint: `move it into a subfolder, e.g. ./${e.kind === "use" ? "flows" : e.kind === "subworkflow" ? "modules" : "bodies"}/${basename(id)}`,
