@@ -127,14 +127,24 @@ export function parseVars(graph: Graph, pairs: string[], files: string[], given:
 
 /**
  * The `--input` object against the workflow (usage errors, exit 2): every `input.<key>`
- * the workflow reads is there, and a key that binds a variable (when `--var` does not)
- * fits the variable's type.
+ * the workflow reads is there, every key given is one it reads or a variable it declares
+ * (unless it reads its input whole: Terraform refuses a value for an undeclared variable;
+ * found by a new-user trial: `--input '{"zzz":1}'` was taken silently), and a key that binds
+ * a variable (when `--var` does not) fits the variable's type.
  */
 export function checkInput(graph: Graph, input: Record<string, Value>, vars: string[]): void {
   const missing = (graph.input_keys ?? []).filter((k) => !Object.prototype.hasOwnProperty.call(input, k));
   if (missing.length > 0) {
     const example = JSON.stringify(Object.fromEntries((graph.input_keys ?? []).map((k) => [k, "..."])));
     throw usage(`workflow "${graph.name}" reads ${missing.map((k) => `input.${k}`).join(", ")}: pass --input '${example}'`);
+  }
+  if (!graph.input_any) {
+    const known = [...(graph.input_keys ?? []), ...graph.variables.map((v) => v.name)];
+    const unknown = Object.keys(input).filter((k) => !known.includes(k));
+    if (unknown.length > 0) {
+      const k = unknown[0];
+      throw usage(`--input "${k}": workflow "${graph.name}" neither reads input.${k} nor declares variable "${k}"${suggest(k, known) ? `; ${suggest(k, known)}` : known.length ? `; it reads ${known.join(", ")}` : "; it reads no input"}`);
+    }
   }
   for (const [k, v] of Object.entries(input)) {
     const decl = graph.variables.find((x) => x.name === k);

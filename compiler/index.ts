@@ -201,9 +201,9 @@ function flowName(set: ModuleSet, u: ModulePath, lookup: (id: string) => ModuleI
   return header !== null && typeof header === "object" && !Array.isArray(header) && typeof header.name === "string" ? header.name : undefined;
 }
 
-function inputKeys(u: Unit): Pick<Graph, "input_keys"> {
+function inputKeys(u: Unit): Pick<Graph, "input_keys" | "input_any"> {
   const keys = [...u.resolution.inputsRead.keys()].sort();
-  return keys.length > 0 ? { input_keys: keys } : {};
+  return { ...(keys.length > 0 ? { input_keys: keys } : {}), ...(u.resolution.inputReadWhole ? { input_any: true } : {}) };
 }
 
 /** The root graph, with every called module's graph once in `modules` (docs/language.md, Composition). */

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CliError, EXIT } from "../cli/io.js";
-import { parseVars } from "../cli/run-inputs.js";
+import { checkInput, parseVars } from "../cli/run-inputs.js";
 import { graphOf } from "./engine/graph-of.js";
 
 const WORKFLOW = `workflow "v" {\n  version = "1"\n  initial_state = "done"\n  target_state = "done"\n}\nvariable "a" { type = number }\nvariable "tags" {\n  type    = list(string)\n  default = []\n}\nstate "done" { terminal = true }\n`;
@@ -103,5 +103,30 @@ describe("--var for a bool", () => {
     expect(thrown).toBeInstanceOf(CliError);
     expect((thrown as CliError).exitCode).toBe(EXIT.usage);
     expect((thrown as Error).message).toBe('--var flag: "yes" is not true or false (or 1 or 0)');
+  });
+});
+
+describe("--input keys", () => {
+  const flow = (reads: string) => `workflow "f" {\n  version = "1"\n  initial_state = "s"\n  target_state = "done"\n}\nvariable "mode" {\n  type    = string\n  default = "m"\n}\nadapter "noop" "default" {}\nstep "s" {\n  target = adapter.noop.default\n  input { said = ${reads} }\n  outcome "success" { next = state.done }\n}\nstate "done" { terminal = true }\n`;
+
+  it("a key neither read nor declared is a usage error, unless the workflow reads its input whole (a new-user trial: taken silently)", async () => {
+    const named = await graphOf(flow("input.task"));
+    expect(named.input_any).toBeUndefined();
+    expect(() => checkInput(named, { task: "t", mode: "x" }, [])).not.toThrow();
+    const thrown = (() => {
+      try {
+        checkInput(named, { task: "t", zzz: 1 }, []);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(thrown).toBeInstanceOf(CliError);
+    expect((thrown as CliError).exitCode).toBe(EXIT.usage);
+    expect((thrown as CliError).message).toBe(`--input "zzz": workflow "f" neither reads input.zzz nor declares variable "zzz"; expected one of "mode", "task"`);
+    for (const whole of ['lookup(input, "task", "")', "jsonencode(input)"]) {
+      const g = await graphOf(flow(whole));
+      expect(g.input_any, whole).toBe(true);
+      expect(() => checkInput(g, { anything: 1 }, [])).not.toThrow();
+    }
   });
 });

@@ -47,6 +47,8 @@ export interface Graph {
   plugins_required: string[];
   /** The `input.<key>` names the workflow reads: a run of it needs them (`apply --input`, a flow agent's step input). */
   input_keys?: string[];
+  /** True when the workflow reads its input whole or by a computed key (`lookup(input, k)`): any key may be read. */
+  input_any?: boolean;
   /** The flow's `memory { script, agent }` (docs/language.md, Composition): recalled before its first step. */
   memory?: { script: boolean; agent?: string };
   /** For a module's graph: its directory relative to the root's (what its relative paths resolve against). */

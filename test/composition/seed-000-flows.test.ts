@@ -155,6 +155,10 @@ state "done" { terminal = true }
     const missing = await cli(["apply", "examples/flow_as_agent/chief.hcl", "--input", "@no/such/file.json"]);
     expect(missing.code).toBe(2);
     expect(missing.err).toContain("--input @no/such/file.json: no such file");
+    // A key the flow neither reads nor declares is refused, with did-you-mean (a new-user trial: taken silently).
+    const extra = await cli(["apply", "examples/flow_as_agent/chief.hcl", "--input", '{"task": "t", "tsk": "x"}', "--state-dir", mkdtempSync(join(tmpdir(), "criteria-in-"))]);
+    expect(extra.code).toBe(2);
+    expect(extra.err).toContain(`--input "tsk": workflow "chief" neither reads input.tsk nor declares variable "tsk"; did you mean "task"?`);
   });
 
   it("an input key the flow neither reads nor declares is a warning with did-you-mean, unless the flow reads its input whole (a new-user trial: taken silently)", async () => {
