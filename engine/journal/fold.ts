@@ -111,11 +111,12 @@ export function waitingIn(tree: TreeRecord): string[] {
  * not yet taken (`signal "go"`, `approval "ok"`): the run is ready to go on, and is no longer
  * waiting for them, whatever {@link waitingIn} says (found by a new-user trial: a run whose
  * worker gave up on it was listed as waiting for an approval already given). A signal counts
- * for a wait of its run or of any run of the tree when it was sent to the root.
+ * for a wait of the run it was sent to or of any run below that one.
  */
 export function answeredIn(tree: TreeRecord): string[] {
-  const root = [...tree.runs.keys()][0];
-  const pending = (name: string, runId: string) => tree.signals.some((s) => !tree.consumed.has(s.seq) && s.payload.name === name && (s.run_id === runId || s.run_id === root));
+  // Given to the run or to any run above it, as the runner's awaitSignal takes it (found
+  // writing a test: one given to a run between the root and the waiting one did not count).
+  const pending = (name: string, runId: string) => tree.signals.some((s) => !tree.consumed.has(s.seq) && s.payload.name === name && (s.run_id === runId || runId.startsWith(`${s.run_id}/`)));
   const out: string[] = [];
   for (const r of tree.runs.values()) {
     if (r.completed) continue;

@@ -163,4 +163,20 @@ describe("answeredIn: waits and approvals whose signal or decision is journaled,
     foldEntries([e("r", "hold", 0, "wait.completed", { visit: 1, outcome: "received", signal_seq: 10, next: "x" })], tree);
     expect(answeredIn(tree)).toStrictEqual(['approval "ok"', 'signal "deep"']);
   });
+
+  it("a decision given to a run between the root and the waiting one answers it too (the runner lets any run above take it)", () => {
+    seq = 0;
+    const tree = foldEntries([
+      e("r", "", 0, "run.spawned", { graph: {} }),
+      e("r/call#1", "", 0, "run.spawned", { graph: {} }),
+      e("r/call#1/loop#1[0]", "", 0, "run.spawned", { graph: {} }),
+      e("r/call#1/loop#1[0]", "gate", 0, "approval.requested", { visit: 1, approvers: [] }),
+    ]);
+    expect(answeredIn(tree)).toStrictEqual([]);
+    // Given to the item's sibling: not this one's.
+    foldEntries([e("r/call#1/loop#1[1]", "", 0, "signal.received", { name: "approval:gate", payload: { decision: "approved" } })], tree);
+    expect(answeredIn(tree)).toStrictEqual([]);
+    foldEntries([e("r/call#1", "", 0, "signal.received", { name: "approval:gate", payload: { decision: "approved" } })], tree);
+    expect(answeredIn(tree)).toStrictEqual(['approval "gate"']);
+  });
 });
