@@ -20,7 +20,9 @@ interface Chain {
  * Runs nest no deeper than the root's `policy { max_depth }` (default 16): every inline
  * or `workflow_file` body, subworkflow call and flow used as an agent is one level. The
  * module graph is acyclic (the loader cut cycles), so the deepest chain is known before
- * anything runs; the error names it, from the root's step down.
+ * anything runs; the error names it, from the root's step down. A chain that fits but
+ * needs more step visits than `max_total_steps` allows (one per level and one at the
+ * bottom, counted over the tree) is a warning, `step_budget_too_small`.
  *
  * @param units each called module's spec and resolution, by module id
  */
@@ -52,10 +54,24 @@ export function checkDepth(root: WorkflowSpec, rootRes: Resolution, units: (id: 
     return best;
   };
   const chain = deepest(rootRes, new Set());
-  if (chain.depth <= max || chain.links.length === 0) return [];
-  return [
-    diag("max_depth_exceeded", chain.links[0].range, `runs would nest ${chain.depth} deep, past policy max_depth = ${max}: ${chain.links.map((l) => l.label).join(" > ")}`, {
-      hint: `flatten the chain, or raise it: policy { max_depth = ${chain.depth} }`,
-    }),
-  ];
+  if (chain.links.length === 0) return [];
+  if (chain.depth > max) {
+    return [
+      diag("max_depth_exceeded", chain.links[0].range, `runs would nest ${chain.depth} deep, past policy max_depth = ${max}: ${chain.links.map((l) => l.label).join(" > ")}`, {
+        hint: `flatten the chain, or raise it: policy { max_depth = ${chain.depth} }`,
+      }),
+    ];
+  }
+  // Every level is entered by a step visit and the deepest runs one at least; max_total_steps
+  // counts them over the whole tree (found by a new-user trial: a 300-deep chain validated,
+  // then stopped at depth ~100).
+  const budget = root.policy?.maxTotalSteps ?? DEFAULT_POLICY.max_total_steps;
+  if (chain.depth + 1 > budget) {
+    return [
+      diag("step_budget_too_small", chain.links[0].range, `runs nest ${chain.depth} deep down ${chain.links.length > 3 ? `${chain.links[0].label} > … > ${chain.links[chain.links.length - 1].label}` : chain.links.map((l) => l.label).join(" > ")}: a run going down it visits at least ${chain.depth + 1} steps, past policy max_total_steps = ${budget}, which counts the steps of every run in the tree`, {
+        hint: `raise it: policy { max_total_steps = ${Math.max(chain.depth + 1, budget) * 2} }`,
+      }),
+    ];
+  }
+  return [];
 }
