@@ -204,12 +204,12 @@ describe.skipIf(skip !== undefined)("PostgreSQL journal", () => {
      * "appended" or "refused: ...") and the entries of run tree "r" the taker read at once
      * when its lock was granted, and once the holder had ended.
      */
-    async function frozenMidAppend(lease: string, take: (taker: PostgresJournal, thaw: () => void) => Promise<string>) {
+    async function frozenMidAppend(lease: string, take: (taker: PostgresJournal, thaw: () => void) => Promise<string>, ttl = TTL) {
       const url = await cluster().freshDatabase();
       const journalModule = pathToFileURL(join(process.cwd(), "dist/engine/journal/postgres-journal.js")).href;
       const script = `
         const { PostgresJournal } = await import(${JSON.stringify(journalModule)});
-        const j = await PostgresJournal.open(process.env.URL, { stateDir: "/nonexistent", leaseTtlMs: ${TTL} });
+        const j = await PostgresJournal.open(process.env.URL, { stateDir: "/nonexistent", leaseTtlMs: ${ttl} });
         await j.lock(process.env.LEASE);
         console.log("locked");
         await new Promise((go) => process.stdin.once("data", go));
@@ -226,7 +226,7 @@ describe.skipIf(skip !== undefined)("PostgreSQL journal", () => {
       const holdTree = new pg.Client({ connectionString: url });
       holdTree.on("error", () => undefined);
       await holdTree.connect();
-      const taker = await PostgresJournal.open(url, { stateDir: "/nonexistent", leaseTtlMs: TTL });
+      const taker = await PostgresJournal.open(url, { stateDir: "/nonexistent", leaseTtlMs: ttl });
       const child = spawn(process.execPath, ["--input-type=module", "-e", script], { env: { ...process.env, URL: url, LEASE: lease }, stdio: ["pipe", "pipe", "pipe"] });
       let out = "";
       child.stdout.on("data", (d: Buffer) => (out += d.toString()));
@@ -289,12 +289,19 @@ describe.skipIf(skip !== undefined)("PostgreSQL journal", () => {
       }, 60_000);
 
       it(`${whose}, taken by force from a holder frozen mid-append: the taker waits for the append to end, and reads all it wrote`, async () => {
-        const r = await frozenMidAppend(lease, async (taker, thaw) => {
-          const took = taker.lock(lease, { force: true });
-          await new Promise((resolve) => setTimeout(resolve, 300));
-          thaw();
-          return (await took) ?? "taken";
-        });
+        // A lease period of 10 s: the server's bound on a silent transaction (a lease period)
+        // must not end the frozen one first (found by CI: on a loaded machine more than 1 s passed
+        // between the freeze and the thaw, and the holder's append was refused instead).
+        const r = await frozenMidAppend(
+          lease,
+          async (taker, thaw) => {
+            const took = taker.lock(lease, { force: true });
+            await new Promise((resolve) => setTimeout(resolve, 300));
+            thaw();
+            return (await took) ?? "taken";
+          },
+          10_000,
+        );
         // Before (a child run's lease): the taker read the journal at once, while the holder was frozen, and the holder then committed.
         expect(r.took).toMatch(/--force: took run/);
         expect(r.out).toMatch(/appended/);
