@@ -1,5 +1,6 @@
-import { realpathSync, statSync } from "node:fs";
-import { delimiter, isAbsolute, relative, resolve } from "node:path";
+import { statSync } from "node:fs";
+import { delimiter } from "node:path";
+import { isInside, realPath } from "../compiler/load/inside.js";
 import { Option } from "commander";
 import type { CompileOptions } from "../compiler/index.js";
 import { CliError, EXIT, type Io } from "./io.js";
@@ -27,22 +28,11 @@ export function compileOptions(opts: { root?: string }, io: Io, paths: string[])
       throw new CliError(`--root ${opts.root}: no such directory`, EXIT.usage);
     }
     if (!dir) throw new CliError(`--root ${opts.root} is not a directory: give the directory no module may leave`, EXIT.usage);
-    const root = real(opts.root);
+    const root = realPath(opts.root);
     for (const p of paths) {
-      if (p === "-") continue;
-      const rel = relative(root, real(p));
-      if (rel.startsWith("..") || isAbsolute(rel)) throw new CliError(`--root ${opts.root} does not hold ${p}: the root is the directory no module may leave, so it holds the workflow too (give the workflow's directory or one above it)`, EXIT.usage);
+      if (p !== "-" && !isInside(root, realPath(p))) throw new CliError(`--root ${opts.root} does not hold ${p}: the root is the directory no module may leave, so it holds the workflow too (give the workflow's directory or one above it)`, EXIT.usage);
     }
   }
   const allowed = (io.env.CRITERIA_WORKFLOW_ALLOWED_PATHS ?? "").split(delimiter).filter((p) => p !== "");
   return { ...(opts.root !== undefined ? { root: opts.root } : {}), ...(allowed.length > 0 ? { allowedRoots: allowed } : {}) };
-}
-
-/** A path with its links resolved when it exists (else only made absolute). */
-function real(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return resolve(p);
-  }
 }

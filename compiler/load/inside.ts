@@ -1,4 +1,5 @@
-import { isAbsolute, relative } from "node:path";
+import { realpathSync } from "node:fs";
+import { isAbsolute, relative, resolve } from "node:path";
 
 /**
  * True when `target` is `root` or lies below it (both absolute; compare real paths to
@@ -8,4 +9,17 @@ import { isAbsolute, relative } from "node:path";
 export function isInside(root: string, target: string): boolean {
   const rel = relative(root, target);
   return !rel.startsWith("..") && !isAbsolute(rel);
+}
+
+/**
+ * A path with its links resolved when it exists, else only made absolute (against the
+ * process's directory): what {@link isInside} compares, so a symlinked root or workflow
+ * is judged where it really lies. Never throws.
+ */
+export function realPath(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return resolve(p);
+  }
 }

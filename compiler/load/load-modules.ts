@@ -2,7 +2,7 @@ import { realpathSync, statSync } from "node:fs";
 import { basename, dirname, extname, resolve as resolvePath } from "node:path";
 import { diag } from "../diagnostics/diagnostic.js";
 import { SourceFile } from "../diagnostics/source-file.js";
-import { isInside } from "./inside.js";
+import { isInside, realPath } from "./inside.js";
 import { moduleEdges, type ModuleEdge } from "./module-edges.js";
 import { readModule, type ReadModule } from "./read-module.js";
 import { displayPath, WORKFLOW_EXTENSIONS } from "./workflow-files.js";
@@ -51,6 +51,9 @@ export interface ModuleSet {
   reads: Map<string, number>;
 }
 
+/** What makes a file no workflow at all, said where the file is. */
+const FILE_PROBLEMS = new Set(["file_empty", "unsupported_file_type", "file_not_utf8", "file_binary", "file_too_large"]);
+
 /**
  * Loads the module graph from `entry` (docs/architecture.md, The compiler: Load; docs/language.md, Composition): follows `workflow_file`, `subworkflow { source }` and `use` edges, each path
  * relative to the directory of the file that names it; reads every module once,
@@ -61,15 +64,12 @@ export interface ModuleSet {
  * a diagnostic of the module that names the path; a refused edge keeps no `to`, so
  * later stages never follow it.
  */
-/** What makes a file no workflow at all, said where the file is. */
-const FILE_PROBLEMS = new Set(["file_empty", "unsupported_file_type", "file_not_utf8", "file_binary", "file_too_large"]);
-
 export async function loadModules(entry: string, opts: LoadOptions): Promise<ModuleSet> {
   const sources = new Map<string, SourceFile>();
   const reads = new Map<string, number>();
   const modules = new Map<string, Module>();
   const given = opts.roots.map((r) => resolvePath(opts.cwd, r));
-  const roots = given.map(real);
+  const roots = given.map(realPath);
   const onRead = (f: string) => reads.set(f, (reads.get(f) ?? 0) + 1);
 
   const load = async (abs: string, id: string, via?: ModuleEdge): Promise<Module> => {
@@ -156,14 +156,6 @@ export async function loadModules(entry: string, opts: LoadOptions): Promise<Mod
   return { entry: root, modules, sources, reads };
 }
 
-/** A directory's real path (or the path itself when it does not exist). */
-function real(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return p;
-  }
-}
 
 /**
  * Finds every edge that closes a cycle (depth-first from the entry) and cuts it: the
