@@ -9,7 +9,9 @@ import { CliError, EXIT, type Io } from "./io.js";
  * in a step uses to reach the run's channels itself. It talks to the channel endpoint of
  * the criteria process running the step (engine/channels/endpoint.ts), named with the
  * credentials in its environment; every post and receive is journaled there as an effect
- * of the step. Prints the answer as one JSON object on stdout.
+ * of the step. Prints the answer as one JSON object on stdout; a post an earlier attempt
+ * of the step already made is not made again (`"replayed": true`), and when its body
+ * differs (`"body_dropped": true`) stderr says the first one stands.
  *
  * Exit codes: 0 posted / received; 1 a receive timed out (`{"timeout":true}`) or the
  * endpoint refused the call (its reason on stderr); 2 usage (outside a step with channel
@@ -26,6 +28,9 @@ export function registerChannelCommand(program: Command, io: Io, setCode: (c: nu
     });
     if (answer.status !== 200) throw new CliError(`criteria channel ${op}: ${String(answer.body.error ?? `the endpoint answered ${answer.status}`)}`);
     io.out(JSON.stringify(answer.body) + "\n");
+    if (answer.body.body_dropped === true) {
+      io.err(`criteria channel post: message ${String(answer.body.id)} was posted by an earlier attempt of this step (it was stopped or crashed); that post stands, delivered once, and this different body was not sent\n`);
+    }
     setCode(answer.body.timeout === true ? EXIT.problems : EXIT.ok);
   };
 

@@ -5,6 +5,7 @@ import type { JournalEntry, NewEntry, Payloads } from "../journal/entry.js";
 import type { AppendOptions } from "../journal/journal.js";
 import { channelKey, type TreeRecord } from "../journal/fold.js";
 import { MAX_MESSAGE_BYTES } from "../channels/endpoint.js";
+import { canonicalJson } from "../journal/canonical-json.js";
 import { MessageTakenError } from "../journal/errors.js";
 import { EvalFailure } from "./evaluate.js";
 import type { RunEvent } from "./events.js";
@@ -143,13 +144,32 @@ export interface ChannelActor {
  * Posts `message` on `channel`: its record delivers it (journaled; flushed unless `soft`,
  * see {@link runChannelStep}); returns the post's output `{ id, channel, from, to }` and its
  * confirmation, to be written after.
+ *
+ * A message the journal already holds (the same post made again: the step ran again after
+ * a crash, and ids are deterministic) is not recorded again: the first record is the
+ * message, delivered once, and the journal keeps one body per id (found by an audit of
+ * seed 002: a redone agent's post was journaled a second time with its new text, which
+ * was never delivered). `replayed` then says whether this post's body was the same.
  */
-async function postMessage(h: ChannelHost, who: ChannelActor, channel: ChannelRef, message: { id: string; from: string; to: string; body: Value }, before: NewEntry[] = [], soft = false): Promise<{ output: Record<string, Value>; confirmed: NewEntry }> {
+async function postMessage(
+  h: ChannelHost,
+  who: ChannelActor,
+  channel: ChannelRef,
+  message: { id: string; from: string; to: string; body: Value },
+  before: NewEntry[] = [],
+  soft = false,
+): Promise<{ output: Record<string, Value>; confirmed: NewEntry; replayed?: { sameBody: boolean } }> {
   const base = { idempotency_key: who.key, ...who.tag };
+  const output = { id: message.id, channel: channel.name, from: message.from, to: message.to };
+  const confirmed = h.entry(who.runId, who.step, who.attempt, "effect.confirmed", { ...base, outcome: "success", output, reason: "ok" });
+  const earlier = h.tree.channels.get(channelKey(channel.scope, channel.name))?.messages.find((m) => m.id === message.id);
+  if (earlier) {
+    if (before.length > 0) await h.append(before, soft ? { sync: false } : {});
+    return { output, confirmed, replayed: { sameBody: canonicalJson(earlier.body) === canonicalJson(message.body) } };
+  }
   await h.append([...before, h.entry(who.runId, who.step, who.attempt, "effect.recorded", { ...base, adapter: "channel", kind: "post", channel: channel.name, channel_scope: channel.scope, message })], soft ? { sync: false } : {});
   await h.wakeReceivers(channel, message.to, message.from);
-  const output = { id: message.id, channel: channel.name, from: message.from, to: message.to };
-  return { output, confirmed: h.entry(who.runId, who.step, who.attempt, "effect.confirmed", { ...base, outcome: "success", output, reason: "ok" }) };
+  return { output, confirmed };
 }
 
 /**
@@ -301,10 +321,20 @@ export async function runChannelStep(h: ChannelHost, a: ChannelAttempt): Promise
  * An agent's n-th post of a step's attempt (`criteria channel post`, the local adapter's
  * script): message id `<step key>.<n>`, so the same post made again when the step runs
  * again after a crash is the same message. Confirmed at once (soft).
+ * Returns `{ id, channel, from, to }`; for a post an earlier attempt of the step already
+ * made, nothing is journaled again and the answer adds `replayed: true`, and
+ * `body_dropped: true` when this body differs from the one delivered (an agent's retry
+ * rarely writes the same text; the first post stands, as a request repeated under an
+ * idempotency key gets the first one's result).
  */
 export async function agentPost(h: ChannelHost, step: ChannelActor, n: number, channel: ChannelRef, op: { from: string; to: string; body: Value }): Promise<Record<string, Value>> {
   const who = { ...step, key: `${step.key}.post.${n}` };
-  const { output, confirmed } = await postMessage(h, who, channel, { id: `${step.key}.${n}`, ...op });
+  const { output, confirmed, replayed } = await postMessage(h, who, channel, { id: `${step.key}.${n}`, ...op });
+  if (replayed) {
+    // Its confirmation too, unless the earlier attempt wrote it before it ended.
+    if (!h.tree.runs.get(step.runId)?.attempts.get(who.key)?.confirmed) await h.append([confirmed], { sync: false });
+    return { ...output, replayed: true, ...(replayed.sameBody ? {} : { body_dropped: true }) };
+  }
   await h.append([confirmed], { sync: false });
   return output;
 }
