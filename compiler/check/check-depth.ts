@@ -55,9 +55,9 @@ export function checkDepth(root: WorkflowSpec, rootRes: Resolution, units: (id: 
   };
   const chain = deepest(rootRes, new Set());
   if (chain.links.length === 0) return [];
-  if (chain.depth > max) {
+  if (max >= 1 && chain.depth > max) {
     return [
-      diag("max_depth_exceeded", chain.links[0].range, `runs would nest ${chain.depth} deep, past policy max_depth = ${max}: ${chain.links.map((l) => l.label).join(" > ")}`, {
+      diag("max_depth_exceeded", chain.links[0].range, `runs would nest ${chain.depth} deep, past the policy's max_depth (${max}): ${chain.links.map((l) => l.label).join(" > ")}`, {
         hint: `flatten the chain, or raise it: policy { max_depth = ${chain.depth} }`,
       }),
     ];
@@ -66,9 +66,10 @@ export function checkDepth(root: WorkflowSpec, rootRes: Resolution, units: (id: 
   // counts them over the whole tree (found by a new-user trial: a 300-deep chain validated,
   // then stopped at depth ~100).
   const budget = root.policy?.maxTotalSteps ?? DEFAULT_POLICY.max_total_steps;
-  if (chain.depth + 1 > budget) {
+  // A budget below 1 is refused as written (invalid_value): no warning follows it.
+  if (budget >= 1 && chain.depth + 1 > budget) {
     return [
-      diag("step_budget_too_small", chain.links[0].range, `runs nest ${chain.depth} deep down ${chain.links.length > 3 ? `${chain.links[0].label} > … > ${chain.links[chain.links.length - 1].label}` : chain.links.map((l) => l.label).join(" > ")}: a run going down it visits at least ${chain.depth + 1} steps, past policy max_total_steps = ${budget}, which counts the steps of every run in the tree`, {
+      diag("step_budget_too_small", chain.links[0].range, `runs nest ${chain.depth} deep down ${chain.links.length > 3 ? `${chain.links[0].label} > … > ${chain.links[chain.links.length - 1].label}` : chain.links.map((l) => l.label).join(" > ")}: a run going down it visits at least ${chain.depth + 1} steps, past the policy's max_total_steps (${budget}), which counts the steps of every run in the tree`, {
         hint: `raise it: policy { max_total_steps = ${Math.max(chain.depth + 1, budget) * 2} }`,
       }),
     ];

@@ -134,14 +134,16 @@ function toDiagnostic(e: ErrorObject, map: SourceMap, fallback: Range): Diagnost
       // `variables`/`adapters` were offered as `variable`/`adapter` (found by a new-user trial).
       const sectionLevel = ptr === "" || /\/workflow$/.test(ptr);
       if (sectionLevel && /\.c?hcl$/i.test(at.file)) allowed = allowed.map((a) => HCL_NAMES[a] ?? a);
-      return diag("unknown_field", at, `${where(ptr)}unsupported argument or block "${prop}"`, {
+      // HCL's own words ("argument or block") for HCL; a YAML or JSON file has fields.
+      return diag("unknown_field", at, `${where(ptr)}${/\.c?hcl$/i.test(at.file) ? "unsupported argument or block" : "unknown field"} "${prop}"`, {
         hint: suggest(prop, allowed),
       });
     }
     case "required": {
       const prop = String((e.params as { missingProperty: string }).missingProperty);
       if (ptr === "" && prop === "workflow") return undefined; // check/check-header.ts says it with a hint
-      return diag("missing_field", rangeAt(map, ptr, fallback, true), `${where(ptr)}missing required argument "${prop}"`, { hint: `add ${prop} = ... to it (docs/language.md says what it takes)` });
+      const at = rangeAt(map, ptr, fallback, true);
+      return diag("missing_field", at, `${where(ptr)}missing required ${/\.c?hcl$/i.test(at.file) ? "argument" : "field"} "${prop}"`, { hint: `add ${prop} = ... to it (docs/language.md says what it takes)` });
     }
     case "type": {
       const want = [(e.params as { type: string | string[] }).type].flat().join(" or ");

@@ -18,14 +18,16 @@ export function hintFor(file: string, hint: string): string {
       .split(/\s+(?=[A-Za-z_][\w]*\s*=(?!=))/)
       .map((a) => a.replace(/^([A-Za-z_][\w]*)\s*=(?!=)\s*/, (_, k: string) => `${key(k)}: `))
       .join(", ");
+  /** `{ a: 1 }`, or `{}` for an empty body. */
+  const braces = (inner: string) => (inner === "" ? "{}" : `{ ${inner} }`);
   return (
     hint
       // adapter "type" "name" { ... } → adapters: { type.name: { ... } }
-      .replace(/\badapter\s+"([^"]+)"\s+"([^"]+)"\s*\{([^{}]*)\}/g, (_, t: string, n: string, body: string) => `${key("adapters")}: { ${key(`${t}.${n}`)}: { ${attrs(body)} } }`)
+      .replace(/\badapter\s+"([^"]+)"\s+"([^"]+)"\s*\{([^{}]*)\}/g, (_, t: string, n: string, body: string) => `${key("adapters")}: { ${key(`${t}.${n}`)}: ${braces(attrs(body))} }`)
       // outcome "x" { next = "..." } → outcomes: { x: { next: "..." } }
-      .replace(/\b(outcome|state|agent|step|variable|output|channel|wait|approval|branch|subworkflow|environment)\s+"([^"]+)"\s*\{([^{}]*)\}/g, (_, kw: string, name: string, body: string) => `${key(`${kw}s`)}: { ${key(name)}: { ${attrs(body)} } }`)
+      .replace(/\b(outcome|state|agent|step|variable|output|channel|wait|approval|branch|subworkflow|environment)\s+"([^"]+)"\s*\{([^{}]*)\}/g, (_, kw: string, name: string, body: string) => `${key(`${kw}s`)}: { ${key(name)}: ${braces(attrs(body))} }`)
       // input { k = "..." } → input: { k: "..." }
-      .replace(/\b(input|default|workflow|policy|memory|secret_input|secrets|expects|config|recv|post)\s*\{([^{}]*)\}/g, (_, kw: string, body: string) => `${key(kw)}: { ${attrs(body)} }`)
+      .replace(/\b(input|default|workflow|policy|memory|secret_input|secrets|expects|config|recv|post)\s*\{([^{}]*)\}/g, (_, kw: string, body: string) => `${key(kw)}: ${braces(attrs(body))}`)
       // name = value (not ==, <=, >=, !=)
       .replace(/(^|[\s(,])([A-Za-z_][\w]*)\s=(?!=)\s*/g, (_, pre: string, k: string) => `${pre}${key(k)}: `)
   );

@@ -13,6 +13,9 @@ describe("hints in the file's dialect", () => {
     ['name the session: adapter "shell" "default" { ... }', "name the session: adapters: { shell.default: { ... } }", 'name the session: "adapters": { "shell.default": { ... } }'],
     ['start the file with workflow { name = "..." initial_state = "..." }', 'start the file with workflow: { name: "...", initial_state: "..." }', 'start the file with "workflow": { "name": "...", "initial_state": "..." }'],
     ["write max_visits = 3, without quotes", "write max_visits: 3, without quotes", 'write "max_visits": 3, without quotes'],
+    // An empty block is "{}", not "{  }" (seen in YAML hints: `adapters: { noop.default: {  } }`).
+    ['declare it: adapter "noop" "default" { }', "declare it: adapters: { noop.default: {} }", 'declare it: "adapters": { "noop.default": {} }'],
+    ["or give it a workflow { } body", "or give it a workflow: {} body", 'or give it a "workflow": {} body'],
   ];
   it.each(cases)("%s", (hcl, yaml, json) => {
     expect(hintFor("w.yaml", hcl)).toBe(yaml);
