@@ -29,10 +29,10 @@ export const checkStepFields: Check = {
           out.push(diag("on_failure_not_iterating", st.fieldRanges?.on_failure ?? st.nameRange, `step "${st.name}" does not iterate, so "on_failure" has nothing to decide`, { hint: "on_failure applies to count, for_each, parallel and while steps; route a failure with outcome \"failure\" { next = \"...\" }" }));
         }
         if (st.lifecycle === "close" && (st.input !== undefined || st.inputExpr !== undefined)) {
-          out.push(diag("lifecycle_input", st.fieldRanges?.input ?? st.nameRange, `step "${st.name}" closes a session (lifecycle = "close"): it takes no input`, { hint: "remove the input block; a close step only ends the session" }));
+          out.push(diag("lifecycle_input", st.fieldRanges?.input ?? st.nameRange, `step "${st.name}" closes a session (lifecycle "close"): it takes no input`, { hint: "remove the input block; a close step only ends the session" }));
         }
         if (st.lifecycle !== undefined && st.allowTools !== undefined) {
-          out.push(diag("lifecycle_allow_tools", st.fieldRanges?.allow_tools ?? st.nameRange, `step "${st.name}" opens or closes a session (lifecycle = "${st.lifecycle}"): it runs no agent turn, so "allow_tools" grants nothing`, { hint: "set allow_tools on the steps that run the agent" }));
+          out.push(diag("lifecycle_allow_tools", st.fieldRanges?.allow_tools ?? st.nameRange, `step "${st.name}" opens or closes a session (lifecycle "${st.lifecycle}"): it runs no agent turn, so "allow_tools" grants nothing`, { hint: "set allow_tools on the steps that run the agent" }));
         }
         if (iterates(st)) out.push(...aggregateSharedWrites(st));
       }

@@ -342,7 +342,7 @@ class Decoder {
       };
       if (typeof o.use === "string") a.use = { path: o.use, range: this.range(childPointer(p, "use")) };
       if (!a.use && (a.adapters.length > 0 || a.agents.length > 0)) {
-        this.diagnostics.push(diag("conflicting_fields", (a.adapters[0] ?? a.agents[0]).range, `agent "${name}": only an agent that is a flow (use = "...") takes adapters or agents to pass on`));
+        this.diagnostics.push(diag("conflicting_fields", (a.adapters[0] ?? a.agents[0]).range, `agent "${name}": only an agent that is a flow (one with "use") takes adapters or agents to pass on`));
       }
       if (a.use && (a.adapter || a.cli || a.model)) {
         this.diagnostics.push(diag("conflicting_fields", a.use.range, `agent "${name}": "use" makes the agent a workflow; it takes no adapter, cli or model`));
@@ -580,7 +580,7 @@ class Decoder {
     s.target = this.target(name, o, ptr);
     if (o.workflow !== undefined) s.body = this.workflow(o.workflow, at("workflow"));
     if (s.target?.kind === "body" && o.workflow === undefined) {
-      this.diagnostics.push(diag("missing_field", this.range(at("type")), `step "${name}": type = "workflow" needs an inline workflow { ... } block or workflow_file`, { hint: `add workflow_file = "./body.hcl", or a workflow { step ... } block inside the step` }));
+      this.diagnostics.push(diag("missing_field", this.range(at("type")), `step "${name}": a step of type "workflow" needs an inline "workflow" body or a "workflow_file"`, { hint: `add workflow_file = "./body.hcl", or a workflow { step ... } block inside the step` }));
     }
     if (isObj(o.input)) s.input = this.exprMap(o.input, at("input"));
     else if (typeof o.input === "string") {
