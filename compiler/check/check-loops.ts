@@ -1,19 +1,26 @@
+import { DEFAULT_POLICY } from "../build/graph.js";
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { Check } from "./context.js";
 import { edgesOf } from "./context.js";
 import { stronglyConnected } from "./strongly-connected.js";
 
 /**
- * A cycle of nodes with no bound is a warning (`unbounded_loop`): nothing stops a run
- * that keeps taking it. Bounded means a step in the cycle has `max_visits`, or the
- * root `policy` sets `max_total_steps`. Cycles are the strongly connected components
- * (an iterative Tarjan, strongly-connected.ts) of each workflow's transition graph.
+ * A cycle of steps none of which has `max_visits` is a warning (`unbounded_loop`) when
+ * only a large `max_total_steps` stops a run that keeps taking it: one above
+ * `max_visits_warn_threshold` (defaults 100 and 200, so not by default; a threshold of 0
+ * turns the warning off). The Go tool's rule (v0.5.7 workflow.md, policy; ADR-0002,
+ * Safety); found by a trial of its language: criteria warned under the default policy,
+ * where the loop is bounded at 100 steps, and not under max_total_steps = 500.
+ * Cycles are the strongly connected components (an iterative Tarjan,
+ * strongly-connected.ts) of each workflow's transition graph.
  */
 export const checkLoops: Check = {
   name: "loops",
   run({ spec, resolution }) {
     const out: Diagnostic[] = [];
-    if (spec.policy?.maxTotalSteps !== undefined) return out;
+    const total = spec.policy?.maxTotalSteps ?? DEFAULT_POLICY.max_total_steps;
+    const threshold = spec.policy?.maxVisitsWarnThreshold ?? DEFAULT_POLICY.max_visits_warn_threshold;
+    if (threshold <= 0 || total <= threshold) return out;
     for (const s of resolution.scopes) {
       const names = [...s.nodes.keys()];
       const id = new Map(names.map((n, i) => [n, i]));
@@ -34,8 +41,8 @@ export const checkLoops: Check = {
         const steps = comp.flatMap((k) => stepAt.get(k) ?? []).sort((a, b) => order.get(a)! - order.get(b)!);
         if (steps.length === 0 || steps.some((st) => st.maxVisits !== undefined)) continue;
         out.push(
-          diag("unbounded_loop", steps[0].nameRange, `steps ${loopNames(steps.map((st) => st.name))} form a loop with no bound`, {
-            hint: `set max_visits on one of them, or policy { max_total_steps = N }`,
+          diag("unbounded_loop", steps[0].nameRange, `steps ${loopNames(steps.map((st) => st.name))} form a loop with no max_visits: only max_total_steps (${total}, above max_visits_warn_threshold ${threshold}) stops it`, {
+            hint: `set max_visits on one of them, or policy { max_total_steps = ${threshold} } or less (max_visits_warn_threshold = 0 turns this warning off)`,
           }),
         );
       }

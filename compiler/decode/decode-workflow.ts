@@ -609,7 +609,12 @@ class Decoder {
     }
     if (o.while !== undefined) {
       s.while = this.expr(o.while, at("while"));
-      if (isStringTemplate(s.while)) this.diagnostics.push(diag("condition_is_string", s.while.range, `step "${name}": while is a string template, not a bool`, { hint: "write the expression itself, without quotes: while = data.internal.left.value > 0" }));
+      // A literal that is no bool is known to fail before the run (ADR-0002, Semantics 3; found
+      // by a trial of the Go tool's language: while = "yes" validated, then failed at run time).
+      const w = s.while;
+      if (w.kind === "literal" && typeof w.value !== "boolean" && w.value !== "true" && w.value !== "false") {
+        this.diagnostics.push(diag("invalid_type", w.range, `step "${name}": "while" must be true, false or an expression, not ${JSON.stringify(w.value)}`, { hint: "write an expression that is true or false, e.g. while = data.internal.left.value > 0" }));
+      } else if (isStringTemplate(w)) this.diagnostics.push(diag("condition_is_string", w.range, `step "${name}": while is a string template, not a bool`, { hint: "write the expression itself, without quotes: while = data.internal.left.value > 0" }));
     }
     if (isObj(o.secret_input)) s.secretInput = this.exprMap(o.secret_input, at("secret_input"));
     if (o.count !== undefined) s.count = this.numberExpr(o.count, at("count"), "count");

@@ -1,7 +1,7 @@
 /**
  * The loop check (`unbounded_loop`, compiler/check/check-loops.ts) and the reserved
  * targets check (`continue_outside_iteration`, check-reserved-targets.ts) on the cases
- * the mutation run (make mutation) showed no test pinned: a policy bound, a self loop,
+ * the mutation run (make mutation) showed no test pinned: the policy's threshold, a self loop,
  * a loop whose steps are not all unbounded, `_continue` as the initial state, and
  * `_continue` on an iterating step's per-item and aggregate outcomes.
  */
@@ -19,34 +19,56 @@ async function found(text: string): Promise<string[]> {
 const loop = (maxVisits = "") => `step "a" {\n  target = adapter.noop.default\n${maxVisits}  outcome "success" { next = "b" }\n}\nstep "b" {\n  target = adapter.noop.default\n  outcome "success" { next = "a" }\n  outcome "failure" { next = "done" }\n}\n`;
 
 describe("unbounded_loop", () => {
-  it("a two-step loop with no bound warns, at its first step", async () => {
-    expect(await found(header() + loop())).toEqual(["8:6 unbounded_loop"]);
+  /** A policy block of the header (3 lines: the step then starts on line 11). */
+  const policy = (fields: string) => `  policy {\n    ${fields}\n  }\n`;
+  const big = policy("max_total_steps = 500");
+
+  it("a two-step loop with no max_visits under a max_total_steps above the threshold warns, at its first step", async () => {
+    expect(await found(header(big) + loop())).toEqual(["11:6 unbounded_loop"]);
+  });
+
+  it("not under the default policy (100 steps, threshold 200: the Go tool's rule; criteria warned there, and not under 500, before a trial of its language)", async () => {
+    expect(await found(header() + loop())).toEqual([]);
+  });
+
+  it("the threshold is the boundary: max_total_steps equal to it does not warn, one more does; a lower threshold warns under the default", async () => {
+    expect(await found(header(policy("max_total_steps = 200")) + loop())).toEqual([]);
+    expect(await found(header(policy("max_total_steps = 201")) + loop())).toEqual(["11:6 unbounded_loop"]);
+    expect(await found(header(policy("max_visits_warn_threshold = 99")) + loop())).toEqual(["11:6 unbounded_loop"]);
+    expect(await found(header(policy("max_visits_warn_threshold = 100")) + loop())).toEqual([]);
+  });
+
+  it("max_visits_warn_threshold = 0 turns the warning off", async () => {
+    expect(await found(header(`  policy {\n    max_total_steps = 500\n    max_visits_warn_threshold = 0\n  }\n`) + loop())).toEqual([]);
+  });
+
+  it("the message says what stops the loop and the hint how to bound it", async () => {
+    const c = await compileIn(project({ "main.hcl": header(big) + loop() }), "main.hcl");
+    expect(c.diagnostics.map((d) => [d.message, d.hint])).toEqual([
+      ['steps "a" -> "b" form a loop with no max_visits: only max_total_steps (500, above max_visits_warn_threshold 200) stops it', "set max_visits on one of them, or policy { max_total_steps = 200 } or less (max_visits_warn_threshold = 0 turns this warning off)"],
+    ]);
   });
 
   it("a long loop is named by its first and last steps and how many lie between (a 2,000-step loop made a 21 KB warning: a new-user trial)", async () => {
     const chain = (n: number) => Array.from({ length: n }, (_, i) => `step "${i === 0 ? "a" : `s${i}`}" {\n  target = adapter.noop.default\n  outcome "success" { next = "${i === n - 1 ? "a" : `s${i + 1}`}" }\n  outcome "failure" { next = "done" }\n}\n`).join("");
     const message = async (n: number) => {
-      const c = await compileIn(project({ "main.hcl": header() + chain(n) }), "main.hcl");
-      return c.diagnostics.map((d) => d.message);
+      const c = await compileIn(project({ "main.hcl": header(big) + chain(n) }), "main.hcl");
+      return c.diagnostics.map((d) => d.message.replace(/ form a loop .*/, ""));
     };
-    expect(await message(10)).toEqual([`steps "a" -> ${Array.from({ length: 9 }, (_, i) => `"s${i + 1}"`).join(" -> ")} form a loop with no bound`]);
-    expect(await message(2000)).toEqual(['steps "a" -> "s1" -> "s2" -> "s3" -> … 1994 more … -> "s1998" -> "s1999" form a loop with no bound']);
-  });
-
-  it("policy { max_total_steps } bounds every loop: no warning", async () => {
-    expect(await found(header("  policy {\n    max_total_steps = 50\n  }\n") + loop())).toEqual([]);
+    expect(await message(10)).toEqual([`steps "a" -> ${Array.from({ length: 9 }, (_, i) => `"s${i + 1}"`).join(" -> ")}`]);
+    expect(await message(2000)).toEqual(['steps "a" -> "s1" -> "s2" -> "s3" -> … 1994 more … -> "s1998" -> "s1999"']);
   });
 
   it("max_visits on one step of the loop bounds it", async () => {
-    expect(await found(header() + loop("  max_visits = 3\n"))).toEqual([]);
+    expect(await found(header(big) + loop("  max_visits = 3\n"))).toEqual([]);
   });
 
   it("a step that routes to itself is a loop", async () => {
-    expect(await found(header() + `step "a" {\n  target = adapter.noop.default\n  outcome "retry" { next = "a" }\n  outcome "success" { next = "done" }\n}\n`)).toEqual(["8:6 unbounded_loop"]);
+    expect(await found(header(big) + `step "a" {\n  target = adapter.noop.default\n  outcome "retry" { next = "a" }\n  outcome "success" { next = "done" }\n}\n`)).toEqual(["11:6 unbounded_loop"]);
   });
 
   it("a transition to an unknown node is not an edge of a loop (the unknown name is its own error)", async () => {
-    expect(await found(header() + `step "a" {\n  target = adapter.noop.default\n  outcome "success" { next = "nowhere" }\n  outcome "done" { next = "done" }\n}\n`)).toEqual(["10:30 unknown_node"]);
+    expect(await found(header(big) + `step "a" {\n  target = adapter.noop.default\n  outcome "success" { next = "nowhere" }\n  outcome "done" { next = "done" }\n}\n`)).toEqual(["13:30 unknown_node"]);
   });
 });
 

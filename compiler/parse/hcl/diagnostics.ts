@@ -18,7 +18,7 @@ import type { SourceFile } from "../../diagnostics/source-file.js";
 
 /** One problem found while parsing, in offsets. */
 export interface Problem {
-  code: Extract<Code, "syntax_error" | "invalid_value" | "nesting_too_deep" | "missing_field">;
+  code: Extract<Code, "syntax_error" | "invalid_value" | "nesting_too_deep" | "missing_field" | "conflicting_fields">;
   start: number;
   end: number;
   message: string;
