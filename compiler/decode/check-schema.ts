@@ -69,7 +69,7 @@ export function checkSchema(doc: JsonObject, map: SourceMap, fallback: Range, ro
     // The schema's if/then rules (a step's target, an outcome's next) are there for editors;
     // the checks say the same with a hint (check-step-fields.ts, check-outcomes.ts).
     if (e.keyword === "if" || e.schemaPath.includes("/then/")) continue;
-    const d = toDiagnostic(e, map, fallback);
+    const d = toDiagnostic(e, map, fallback, doc);
     if (!d) continue;
     const key = `${d.code}\0${d.range.start.offset}\0${d.range.file}`;
     if (seen.has(key)) continue;
@@ -92,10 +92,6 @@ function rangeAt(map: SourceMap, ptr: string, fallback: Range, key = false): Ran
   }
 }
 
-function where(ptr: string): string {
-  const d = describePointer(ptr);
-  return d ? `${d}: ` : "";
-}
 
 function typeName(x: unknown): string {
   if (x === null) return "null";
@@ -119,8 +115,13 @@ function typeHint(want: string, data: unknown, field: string): string {
   return `"${field}" takes ${want.replace(/\barray\b/, "a list")}`;
 }
 
-function toDiagnostic(e: ErrorObject, map: SourceMap, fallback: Range): Diagnostic | undefined {
+function toDiagnostic(e: ErrorObject, map: SourceMap, fallback: Range, doc: JsonObject): Diagnostic | undefined {
   const ptr = e.instancePath;
+  /** The declaration `p` is in, as messages start: `step "a" > outcome "ok": `. */
+  const where = (p: string) => {
+    const d = describePointer(p, doc);
+    return d ? `${d}: ` : "";
+  };
   const field = pointerSegments(ptr).at(-1) ?? "";
   switch (e.keyword) {
     case "additionalProperties": {
@@ -134,9 +135,18 @@ function toDiagnostic(e: ErrorObject, map: SourceMap, fallback: Range): Diagnost
       // `variables`/`adapters` were offered as `variable`/`adapter` (found by a new-user trial).
       const sectionLevel = ptr === "" || /\/workflow$/.test(ptr);
       if (sectionLevel && /\.c?hcl$/i.test(at.file)) allowed = allowed.map((a) => HCL_NAMES[a] ?? a);
+      // A switch's arms are its match blocks, and its mark is no field of the file's.
+      const inSwitch = (e.data as { switch?: unknown } | undefined)?.switch === true;
+      if (inSwitch) allowed = allowed.filter((a) => a !== "switch").map((a) => (a === "arms" ? "match" : a));
+      // The Go tool's environment on a subworkflow block: known, not built (docs/language.md, Not there yet).
+      if (prop === "environment" && /(^|\/)subworkflows\/[^/]+$/.test(ptr)) {
+        return diag("unknown_field", at, `${where(ptr)}"environment" on a subworkflow block is not supported yet`, {
+          hint: "declare the environment in the module's own files, or pass the values it needs as its input",
+        });
+      }
       // HCL's own words ("argument or block") for HCL; a YAML or JSON file has fields.
       return diag("unknown_field", at, `${where(ptr)}${/\.c?hcl$/i.test(at.file) ? "unsupported argument or block" : "unknown field"} "${prop}"`, {
-        hint: suggest(prop, allowed),
+        hint: inSwitch && !/did you mean/.test(suggest(prop, allowed) ?? "") ? 'a switch tries its match { condition = ... next = "..." } blocks in order, then its default { next = "..." }' : suggest(prop, allowed),
       });
     }
     case "required": {

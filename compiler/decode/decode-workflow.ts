@@ -569,7 +569,13 @@ class Decoder {
       b.default = this.nodeRef(o.default[k], childPointer(childPointer(ptr, "default"), k));
       b.defaultOutput = this.exprMap(o.default.output, childPointer(childPointer(ptr, "default"), "output"));
     } else if (o.default !== undefined) b.default = this.nodeRef(o.default, childPointer(ptr, "default"));
-    if (b.arms.length === 0 && !b.default) this.diagnostics.push(diag("missing_field", r.nameRange, `${b.keyword} "${name}" has no ${b.keyword === "switch" ? "match blocks" : "arms"} and no default`));
+    if (b.arms.length === 0 && !b.default) {
+      this.diagnostics.push(
+        diag("missing_field", r.nameRange, `${b.keyword} "${name}" has no ${b.keyword === "switch" ? "match blocks" : "arms"} and no default`, {
+          hint: b.keyword === "switch" ? 'add match { condition = ... next = "..." } blocks, tried in order, or a default { next = "..." }' : 'add arm { when = ... next = "..." } blocks, tried in order, or a default { next = "..." }',
+        }),
+      );
+    }
     return b;
   }
 

@@ -185,9 +185,13 @@ class Resolver {
     if (ref.name === "_continue" || ref.name === "return") return; // placement is a check (check/)
     const actual = s.nodes.get(ref.name);
     if (actual && ref.kind && actual !== ref.kind) {
+      // The Go tool takes step.<name> for a switch: its LANGUAGE-SPEC's worked example 2
+      // writes next = step.switch_env (found by a trial of its language: refused here).
+      if (ref.kind === "step" && actual === "branch") return;
+      const word = actual === "branch" && s.workflow.branches.find((b) => b.name === ref.name)?.keyword === "switch" ? "switch" : actual;
       this.diagnostics.push(
-        diag("invalid_value", ref.range, `${what}: "${ref.kind}.${ref.name}" names a ${ref.kind}, but "${ref.name}" is a ${actual}`, {
-          hint: `write ${actual === "branch" ? "branch" : actual}.${ref.name}, or just "${ref.name}"`,
+        diag("invalid_value", ref.range, `${what}: "${ref.kind}.${ref.name}" names a ${ref.kind}, but "${ref.name}" is a ${word}`, {
+          hint: `write ${word}.${ref.name}, or just "${ref.name}"`,
         }),
       );
       return;
@@ -465,6 +469,16 @@ class Resolver {
       }
     }
     this.environment(st.environment, s, what);
+    // The called module's steps run in their own environments: this one would bind nothing
+    // (the Go tool's workflow.md, Step-level environment override: a compile error; found
+    // by a trial of its language: accepted, and the child never saw the variables).
+    if (st.environment && st.target?.kind === "subworkflow") {
+      this.diagnostics.push(
+        diag("invalid_value", st.environment.range, `${what}: "environment" on a step that calls subworkflow "${st.target.name}" would have no effect: the module's steps run in the environments it declares`, {
+          hint: "declare the environment in the module's own files (an environment on the subworkflow block is not there yet), or pass the values as its input",
+        }),
+      );
+    }
   }
 }
 

@@ -92,4 +92,15 @@ describe("re-parsing the edited top-level block of an HCL file", () => {
     expect(answered).toBeGreaterThan(300);
     expect(answered).toBeGreaterThanOrEqual(eligible * 0.95);
   });
+
+  it("declines an edit that gives a block an argument and a block of one name (the whole file's parse reports it)", async () => {
+    const text = 'workflow {\n  name = "w"\n  version = "1"\n  initial_state = "a"\n  target_state = "done"\n}\nstep "a" {\n  target = adapter.noop.default\n  input = { k = "v" }\n  outcome "success" { next = "done" }\n}\nstate "done" { terminal = true }\n';
+    const file = new SourceFile("w.hcl", text);
+    const part = (await full(file))!;
+    expect(part).toBeDefined();
+    const at = text.indexOf("  outcome");
+    const next = new SourceFile("w.hcl", text.slice(0, at) + '  input { k = "w" }\n' + text.slice(at));
+    expect(reparseHcl({ file, part }, next)).toBeUndefined();
+    expect((await parseHcl(next)).diagnostics.map((d) => `${d.range.start.line}:${d.range.start.column} ${d.code}`)).toEqual(["10:3 conflicting_fields"]);
+  });
 });

@@ -86,22 +86,6 @@ export class HclParser extends ExpressionParser {
       }
       if (this.recoverAfterBodyItem()) this.recovery = false;
     }
-    // An argument and a block of one name (`input = { … }` beside `input { … }`): one would
-    // silently replace the other (found by a trial of the Go tool's language: the block was dropped).
-    for (const item of items) {
-      const attr = item.kind === "block" ? attrs.get(item.type) : undefined;
-      if (!attr || item.kind !== "block") continue;
-      const [first, second] = attr.nameToken < item.typeToken ? ([attr.nameToken, item.typeToken] as const) : ([item.typeToken, attr.nameToken] as const);
-      this.report({
-        code: "conflicting_fields",
-        start: this.starts[second],
-        end: this.ends[second],
-        message: `"${item.type}" is set twice: as an argument (${item.type} = …) and as a block (${item.type} { … }) on line ${this.file.position(this.starts[first]).line}`,
-        hint: `keep one of them; ${item.type} = { … } and ${item.type} { … } say the same`,
-        related: [{ message: "also set here", start: this.starts[first], end: this.ends[first] }],
-      });
-      attrs.delete(item.type);
-    }
     const body: CstBody = { items, dangling: [] };
     const lastToken = closeToken >= 0 ? closeToken - 1 : this.eof - 1;
     attachComments(this.tokens, body, firstToken, lastToken);

@@ -13,6 +13,7 @@ import type { SourceFile } from "../../diagnostics/source-file.js";
 import type { JsonObject } from "../document.js";
 import type { SourceMap } from "../source-map.js";
 import type { CstBody } from "./cst.js";
+import { argumentBlockClashes } from "./argument-block-clash.js";
 import type { Problem } from "./diagnostics.js";
 import { buildDocument } from "./mapping.js";
 import { HclParser } from "./parser.js";
@@ -63,6 +64,8 @@ export function parseTopBlock(file: SourceFile, block: TopBlock): { value: JsonO
   const [found] = topBlocks(body, tokens.starts, tokens.ends);
   if (!found || found.type !== block.type || found.start !== block.start || found.end !== block.end || found.open !== block.open || found.close !== block.close) return undefined;
   if (found.labels.length !== block.labels.length || found.labels.some((l, i) => l !== block.labels[i])) return undefined;
+  // A clash is reported by the whole file's parse (parse-hcl.ts).
+  if (argumentBlockClashes(body, tokens, () => 0).length > 0) return undefined;
   const problems: Problem[] = [];
   const built = buildDocument(file, tokens, body, (p) => problems.push(p));
   return problems.length > 0 ? undefined : built;
