@@ -632,7 +632,7 @@ class Decoder {
       this.diagnostics.push(diag("conflicting_fields", this.keyRange(at(iterators[1])), `step "${name}" sets both "${iterators[0]}" and "${iterators[1]}"`, { hint: "a step iterates one way" }));
     }
     if ((s.parallelMax !== undefined || s.parallelMaxExpr !== undefined) && o.parallel === undefined) {
-      this.diagnostics.push(diag("conflicting_fields", this.keyRange(at("parallel_max")), `step "${name}": "parallel_max" needs "parallel"`, { hint: "add parallel = true to run its items at once, or remove parallel_max" }));
+      this.diagnostics.push(diag("conflicting_fields", this.keyRange(at("parallel_max")), `step "${name}": "parallel_max" needs "parallel"`, { hint: o.for_each !== undefined || o.count !== undefined ? 'parallel_max bounds how many items of a parallel step run at once: write the items as parallel = [...] instead, or remove parallel_max' : "give the step its items as parallel = [...], or remove parallel_max" }));
     }
     const onFailure = str(o.on_failure);
     if (onFailure === "continue" || onFailure === "abort" || onFailure === "ignore") s.onFailure = onFailure;
@@ -649,7 +649,9 @@ class Decoder {
   /** `count = 3` or `count = var.n`: a literal must be a non-negative integer. */
   numberExpr(v: JsonValue, ptr: string, field: string): ExprSource {
     const e = this.expr(v, ptr);
-    if (e.kind === "literal" && !(typeof v === "number" && Number.isInteger(v) && v >= 0)) {
+    if (e.kind === "literal" && typeof v === "number" && Number.isInteger(v) && v < 0) {
+      this.diagnostics.push(diag("invalid_value", e.range, `${describePointer(ptr)}: "${field}" must not be negative, not ${v}`, { hint: `${field} = 0 runs no item` }));
+    } else if (e.kind === "literal" && !(typeof v === "number" && Number.isInteger(v) && v >= 0)) {
       this.diagnostics.push(diag("invalid_type", e.range, `${describePointer(ptr)}: "${field}" must be a whole number or an expression, not ${JSON.stringify(v)}`, { hint: `${field} = 3, or an expression of var.* / local.* such as ${field} = var.n` }));
     }
     return e;

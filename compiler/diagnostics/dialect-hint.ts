@@ -28,6 +28,8 @@ export function hintFor(file: string, hint: string): string {
       .replace(/\b(outcome|state|agent|step|variable|output|channel|wait|approval|branch|subworkflow|environment)\s+"([^"]+)"\s*\{([^{}]*)\}/g, (_, kw: string, name: string, body: string) => `${key(`${kw}s`)}: { ${key(name)}: ${braces(attrs(body))} }`)
       // input { k = "..." } → input: { k: "..." }
       .replace(/\b(input|default|workflow|policy|memory|secret_input|secrets|expects|config|recv|post)\s*\{([^{}]*)\}/g, (_, kw: string, body: string) => `${key(kw)}: ${braces(attrs(body))}`)
+      // name { ... } (an elided block: for_each { ... }) → name: { ... }
+      .replace(/\b([a-z_][\w]*)\s+\{ \.\.\. \}/g, (_, kw: string) => `${key(kw)}: { ... }`)
       // name = value (not ==, <=, >=, !=)
       .replace(/(^|[\s(,])([A-Za-z_][\w]*)\s=(?!=)\s*/g, (_, pre: string, k: string) => `${pre}${key(k)}: `)
   );

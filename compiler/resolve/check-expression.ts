@@ -415,9 +415,9 @@ function literalNumber(e: Expr): number | undefined {
 }
 
 function declHint(root: string, name: string): string {
-  if (root === "var") return `variable "${name}" { type = "string" }`;
+  if (root === "var") return `variable "${name}" { type = string }`;
   if (root === "local") return `local "${name}" { value = ... }`;
-  return `shared_variable "${name}" { type = "string" }`;
+  return `shared_variable "${name}" { type = string }`;
 }
 
 function walk(e: Expr, f: (e: Expr) => void): void {

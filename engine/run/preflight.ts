@@ -1,4 +1,5 @@
 import type { Graph } from "../../compiler/build/graph.js";
+import { isBuiltIn } from "../adapters/registry.js";
 
 /** Environment types whose isolation criteria does not provide (the upstream spec, "Environments"). */
 const UNSUPPORTED_ENVIRONMENTS = new Set(["sandbox", "container", "remote"]);
@@ -23,7 +24,9 @@ export function preflight(graph: Graph, baseDir: string, adapterExists?: (type: 
       if (a.inherited && !a.implicit) continue;
       const at = a.at ? `${a.at}: ` : "";
       if (a.source !== undefined) {
-        out.push(`${at}adapter "${a.id}" comes from source = "${a.source}"${a.version ? ` (version ${a.version})` : ""}: criteria does not fetch, verify or sandbox OCI adapters; install criteria-adapter-${a.type} on PATH (or in $CRITERIA_PLUGINS) and remove source and version`);
+        // A built-in type needs no install (found by a trial of the Go tool's language: claude was told to).
+        const fix = isBuiltIn(a.type) ? `remove source and version: "${a.type}" is built in` : `install criteria-adapter-${a.type} on PATH (or in $CRITERIA_PLUGINS) and remove source and version`;
+        out.push(`${at}adapter "${a.id}" comes from source = "${a.source}"${a.version ? ` (version ${a.version})` : ""}: criteria does not fetch, verify or sandbox OCI adapters; ${fix}`);
       } else if (adapterExists && !seen.has(`${dir}\u0000${a.type}`) && !adapterExists(a.type, dir)) {
         out.push(`${at}adapter type "${a.type}" is neither built in nor installed: no criteria-adapter-${a.type} in $CRITERIA_PLUGINS, ${dir}/adapters or $PATH`);
       }

@@ -16,6 +16,8 @@ describe("hints in the file's dialect", () => {
     // An empty block is "{}", not "{  }" (seen in YAML hints: `adapters: { noop.default: {  } }`).
     ['declare it: adapter "noop" "default" { }', "declare it: adapters: { noop.default: {} }", 'declare it: "adapters": { "noop.default": {} }'],
     ["or give it a workflow { } body", "or give it a workflow: {} body", 'or give it a "workflow": {} body'],
+    // An elided block of any name (a trial of the Go tool's language: YAML was told "for_each { ... }").
+    ['write a list: for_each = ["a", "b"], or a block: for_each { ... }', 'write a list: for_each: ["a", "b"], or a block: for_each: { ... }', 'write a list: "for_each": ["a", "b"], or a block: "for_each": { ... }'],
   ];
   it.each(cases)("%s", (hcl, yaml, json) => {
     expect(hintFor("w.yaml", hcl)).toBe(yaml);

@@ -31,6 +31,13 @@ describe("preflight", () => {
     expect(m).toMatch(/^.*w\.hcl:9:\d+: adapter "anthropic\.default" comes from source = "ghcr\.io\/your-org\/criteria-adapter-anthropic" \(version 0\.5\.0\): criteria does not fetch, verify or sandbox OCI adapters; install criteria-adapter-anthropic on PATH \(or in \$CRITERIA_PLUGINS\) and remove source and version$/);
   });
 
+  it("a built-in adapter type given a source is told to drop it, not to install an adapter (a trial of the Go tool's language: claude)", async () => {
+    const text = readFileSync(join(repo, "testdata", "v05", "refused_oci_adapter.hcl"), "utf8").replace(/adapter "anthropic"/g, 'adapter "claude"').replace(/adapter\.anthropic\./g, "adapter.claude.");
+    const [m, ...rest] = preflight(await graphOf(text), "/wf");
+    expect(rest).toEqual([]);
+    expect(m).toMatch(/: adapter "claude\.default" comes from source = .*: criteria does not fetch, verify or sandbox OCI adapters; remove source and version: "claude" is built in$/);
+  });
+
   it("refuses a step in a sandbox, container or remote environment, once per environment", async () => {
     const g = await v05("refused_sandbox_environment.hcl");
     const out = preflight(g, "/wf");

@@ -184,24 +184,31 @@ class Builder {
     }
   }
 
+  /**
+   * Blocks of one type written with different numbers of labels. The one with fewer is
+   * the one reported (found by a trial of the Go tool's language: `state { … }` before a
+   * `state "done" { … }` was reported at the good one), the other named beside it; the hint
+   * writes the labels the type takes (two for adapters and environments).
+   */
   private mixedLabels(block: CstBlock, earlier: CstBlock | undefined, more: boolean): void {
     const { starts, ends } = this.tokens;
-    const n = block.labels.length;
-    const related = earlier
-      ? [{ message: `the ${block.type} block with ${earlier.labels.length === 0 ? "no" : "fewer"} labels`, start: starts[earlier.typeToken], end: ends[earlier.typeToken] }]
-      : undefined;
-    const message = more
-      ? `${block.type} blocks are written both with ${n} label${n === 1 ? "" : "s"} and with fewer: every ${block.type} block needs the same labels`
-      : n === 0
+    const [fewer, other] = more && earlier ? [earlier, block] : [block, earlier];
+    const n = fewer.labels.length;
+    const message = other
+      ? `this ${block.type} block has ${n === 0 ? "no labels" : `${n} label${n === 1 ? "" : "s"}`}, and another has ${other.labels.length}: every ${block.type} block needs the same labels`
+      : more
+        ? `${block.type} blocks are written both with ${n} label${n === 1 ? "" : "s"} and with fewer: every ${block.type} block needs the same labels`
+        : n === 0
         ? `a ${block.type} block needs a name label`
         : `this ${block.type} block has fewer labels than an earlier ${block.type} block`;
+    const labels = block.type === "adapter" || block.type === "environment" ? '"<type>" "<name>"' : '"<name>"';
     this.report({
       code: "missing_field",
-      start: starts[block.typeToken],
-      end: ends[block.typeToken],
+      start: starts[fewer.typeToken],
+      end: ends[fewer.typeToken],
       message,
-      hint: `write ${block.type} "<name>" { ... }; every ${block.type} block is named`,
-      ...(related ? { related } : {}),
+      hint: `write ${block.type} ${labels} { ... }; every ${block.type} block is named`,
+      ...(other ? { related: [{ message: `the ${block.type} block with ${other.labels.length} label${other.labels.length === 1 ? "" : "s"}`, start: starts[other.typeToken], end: ends[other.typeToken] }] } : {}),
     });
   }
 
