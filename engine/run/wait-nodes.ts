@@ -107,7 +107,8 @@ async function consumed(h: NodeHost, entry: NewEntry, seq: number): Promise<bool
 }
 
 /**
- * An approval node: auto-approved, or decided by `criteria approve|reject RUN NODE`; with
+ * An approval node: decided by `criteria approve|reject RUN NODE`, or auto-approved when
+ * no decision was given before (a journaled one wins over `--auto-approve`); with
  * a `timeout`, no decision by then ends it `timeout` (routed to a `timeout` outcome, else
  * the run fails). The deadline is journaled, so a resumed run waits only what remains.
  */
@@ -129,7 +130,14 @@ export async function runApproval(h: NodeHost, f: NodeRun, a: Graph["approvals"]
   for (;;) {
     let by: string | undefined;
     let seq: number | undefined;
-    if (h.autoApprove) {
+    // A decision already given (before a resume with --auto-approve) wins over it: found by
+    // a new-user trial, a human's rejection became an approval.
+    const given = h.autoApprove ? await h.awaitSignal(`approval:${a.name}`, Math.min(until ?? Infinity, h.clock())) : undefined;
+    if (given) {
+      decision = given.payload.payload === "rejected" ? "rejected" : "approved";
+      by = given.payload.by;
+      seq = given.seq;
+    } else if (h.autoApprove) {
       decision = "approved";
       by = "--auto-approve";
     } else {

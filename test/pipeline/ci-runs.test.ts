@@ -90,6 +90,19 @@ describe("approvals and signal waits in CI (item 7)", () => {
     expect(readFileSync(join(dir, "log"), "utf8")).toBe("deployed\n");
   }, 30_000);
 
+  it("a rejection given before resume --auto-approve wins over it: the run takes the rejected route (found by a new-user trial: it was approved)", async () => {
+    const dir = temp();
+    writeFileSync(join(dir, "w.hcl"), gate());
+    const state = join(dir, "state");
+    expect(cli(["apply", "w.hcl", "--state-dir", state, "--run-id", "r"], { cwd: dir, env: { CI: "true" } }).status).toBe(5);
+    expect(cli(["reject", "r", "gate", "--state-dir", state, "--by", "ops"]).status).toBe(0);
+    const done = cli(["resume", "r", "--state-dir", state, "--auto-approve", "-o", "json"], { cwd: dir, env: { CI: "true" } });
+    expect(done.status, done.stderr).toBe(1);
+    const decided = (await entries(state, "r")).filter((e) => e.entry_type === "approval.decided").map((e) => e.payload);
+    expect(decided).toEqual([expect.objectContaining({ decision: "rejected", by: "ops", next: "failed" })]);
+    expect(existsSync(join(dir, "log"))).toBe(false);
+  }, 30_000);
+
   it("a decision given after the deadline does not win: approve refuses it, a late signal is kept for later, and resume takes the timeout route (found by a new-user trial)", async () => {
     const dir = temp();
     writeFileSync(join(dir, "w.hcl"), gate('  timeout = "1s"\n'));
