@@ -308,6 +308,16 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
           throw new CliError(`workflow of run ${run} waits for no signal "${target.signal}"${signals.length ? `; ${suggest(target.signal, signals) ?? `it waits for ${signals.join(", ")}`}` : ""}`);
         }
         name = target.signal;
+        // A payload naming an outcome picks that outcome of the wait (wait-nodes.ts): one no
+        // wait for this signal has would end it "received", the success route (found by a
+        // new-user trial: {"outcome":"abrot"} for "abort" took it). Refused, with a did-you-mean.
+        const outcome = payload !== null && typeof payload === "object" && !Array.isArray(payload) ? payload.outcome : undefined;
+        if (typeof outcome === "string") {
+          const outcomes = [...new Set(graphs.flatMap((g) => g.waits.filter((w) => (w.signal ?? w.name) === name).flatMap((w) => w.outcomes.map((o) => o.name))))];
+          if (!outcomes.includes(outcome)) {
+            throw usage(`--payload names outcome "${outcome}", which no wait for signal "${name}" has${outcomes.length ? `; ${suggest(outcome, outcomes) ?? `its outcomes: ${outcomes.join(", ")}`}` : ""} (a payload without "outcome" ends the wait "received")`);
+          }
+        }
         // A wait for it whose deadline passed takes its timeout route when the run goes on:
         // this signal is kept for a later wait of that name (the deadline decides).
         const late = [...tree.runs]

@@ -44,7 +44,7 @@ function eventLine(e: RunEvent, startMs: number): string | undefined {
     case "wait.started":
       return `${t} ${where(e.run_id)}${e.node}: waiting ${e.signal ? `for signal "${e.signal}" (criteria signal ${e.run_id.split("/")[0]} ${e.signal})` : `until ${new Date(e.until_ms ?? 0).toISOString()}`}`;
     case "wait.completed":
-      return `${t} ${where(e.run_id)}${e.node}: ${e.outcome === "timeout" ? "timed out" : e.outcome === "elapsed" ? "time elapsed" : `signal "${e.signal}" received${e.outcome === "received" ? "" : `: ${e.outcome}`}`} → ${e.next}`;
+      return `${t} ${where(e.run_id)}${e.node}: ${e.outcome === "timeout" && e.signal === undefined ? "timed out" : e.outcome === "elapsed" ? "time elapsed" : `signal "${e.signal}" received${e.outcome === "received" ? "" : `: ${e.outcome}`}`} → ${e.next}`;
     case "approval.requested":
       // The run's own id (a nested run's reaches only it: parallel items waiting at one
       // approval are decided one by one) and the reason (found by a new-user trial).

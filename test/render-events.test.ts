@@ -33,7 +33,9 @@ describe("a wait's end", () => {
     const line = (e: { outcome: string; next: string; signal?: string }) => renderEvent({ event: "wait.completed", run_id: "r/call#1", node: "w", ...e }, 0)?.replace(/^\S+ /, "");
     expect(line({ outcome: "received", next: "build", signal: "go" })).toBe('call#1 › w: signal "go" received → build');
     expect(line({ outcome: "approved", next: "ship", signal: "verdict" })).toBe('call#1 › w: signal "verdict" received: approved → ship');
-    expect(line({ outcome: "timeout", next: "gave_up", signal: "go" })).toBe("call#1 › w: timed out → gave_up");
+    expect(line({ outcome: "timeout", next: "gave_up" })).toBe("call#1 › w: timed out → gave_up");
+    // A signal whose payload named the outcome "timeout" is a signal, not the deadline (found by a new-user trial).
+    expect(line({ outcome: "timeout", next: "gave_up", signal: "go" })).toBe('call#1 › w: signal "go" received: timeout → gave_up');
     expect(line({ outcome: "elapsed", next: "poll" })).toBe("call#1 › w: time elapsed → poll");
   });
 });

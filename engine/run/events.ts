@@ -26,7 +26,10 @@ export type RunEvent = { at_ms?: number } & (
   | { event: "iteration.completed"; run_id: string; step: string; index: number; total: number; outcome: string; success: boolean; reason: Reason; detail?: string; exit_code?: number }
   | { event: "branch.taken"; run_id: string; node: string; next: string; arm: number }
   | { event: "wait.started"; run_id: string; node: string; until_ms?: number; signal?: string }
-  /** A wait ended: its signal received (the outcome it named, or `received`), `timeout` or `elapsed`. */
+  /**
+   * A wait ended: its signal received (`signal` set: the outcome its payload named, or
+   * `received`), `timeout` or `elapsed` (no `signal`).
+   */
   | { event: "wait.completed"; run_id: string; node: string; outcome: string; next: string; signal?: string }
   | { event: "approval.requested"; run_id: string; node: string; approvers: string[]; reason?: string }
   | { event: "approval.decided"; run_id: string; node: string; decision: string }

@@ -146,6 +146,19 @@ describe("approvals and signal waits in CI (item 7)", () => {
     expect(err).toContain("criteria: stopped following run r before it ended (no process runs it now; criteria journal r --state-dir state --follow picks it up again)");
   }, 30_000);
 
+  it("a signal whose payload names an outcome no wait for it has is refused, with a did-you-mean (found by a new-user trial: a typo of abort took the success route)", () => {
+    const dir = temp();
+    writeFileSync(join(dir, "w.hcl"), `${HEAD("sig")}wait "sig" {\n  signal = "go"\n  outcome "received" { next = state.done }\n  outcome "abort" { next = state.failed }\n}\n`);
+    expect(cli(["apply", "w.hcl", "--state-dir", "state", "--run-id", "s"], { cwd: dir, env: { CI: "true" } }).status).toBe(5);
+    const typo = cli(["signal", "s", "go", "--payload", '{"outcome":"abrot"}', "--state-dir", "state"], { cwd: dir });
+    expect(typo.status).toBe(2);
+    expect(typo.stderr).toContain('--payload names outcome "abrot", which no wait for signal "go" has; did you mean "abort"?');
+    expect(cli(["signal", "s", "go", "--payload", '{"outcome":"abort"}', "--state-dir", "state"], { cwd: dir }).status).toBe(0);
+    const done = cli(["resume", "s", "--state-dir", "state", "-o", "text"], { cwd: dir, env: { CI: "true" } });
+    expect(done.status).toBe(1);
+    expect(done.stdout).toContain('sig: signal "go" received: abort → failed');
+  }, 30_000);
+
   it("parallel items waiting at one approval are told apart: each line shows its reason and its own run id to decide it with (found by a new-user trial)", () => {
     const dir = temp();
     mkdirSync(join(dir, "mod"));
