@@ -1,4 +1,4 @@
-import { renderEntry } from "../render-events.js";
+import { renderEntry, visible } from "../render-events.js";
 import { formatDuration, isoTime, type Lane, type Mark, type Span, type Timeline } from "./model.js";
 
 /**
@@ -9,9 +9,13 @@ import { formatDuration, isoTime, type Lane, type Mark, type Span, type Timeline
  * listed under it. Every text from the journal is escaped.
  */
 
-/** Escapes text for HTML content and double-quoted attributes. */
+/**
+ * Escapes text for HTML content and double-quoted attributes, terminal control characters
+ * written as `\x1b` as the text journal writes them (found by a new-user trial: a step's
+ * ESC colour codes went raw into the bars' tooltips).
+ */
 export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+  return visible(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 }
 
 /** Tick spacings a person reads at a glance: round milliseconds, seconds, minutes, hours, days. */

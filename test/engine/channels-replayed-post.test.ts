@@ -77,8 +77,8 @@ it("a post redone by the next attempt after a crash is not journaled again; the 
   expect(output.stderr).toContain("was posted by an earlier attempt of this step");
   expect(output.stderr).toContain("this different body was not sent");
   // The receiver heard the first body once, and nothing after it.
-  const done = en.find((e) => e.entry_type === "run.completed" && e.run_id === "m")!.payload as { outputs: { heard: string } };
-  const heard = done.outputs.heard.split("\n");
+  const done = en.find((e): e is JournalEntry<"run.completed"> => e.entry_type === "run.completed" && e.run_id === "m")!.payload;
+  const heard = String(done.outputs.heard).split("\n");
   expect(JSON.parse(heard[0])).toMatchObject({ id: ids[0], from: "alice", body: "attempt-1" });
   expect(heard.slice(1, 3)).toEqual(['{"timeout":true}', "second=1"]);
 }, 60_000);

@@ -10,6 +10,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildTimeline, formatDuration, sourcePosition, type Timeline } from "../../cli/timeline/model.js";
+import { escapeHtml } from "../../cli/timeline/html.js";
 import { cli, entries } from "../pipeline/helpers.js";
 import { APPROVER, gateRun, panelRun, positionOf, runIds, type MadeRun } from "./runs.js";
 
@@ -114,6 +115,10 @@ describe("helpers of the page", () => {
     expect(sourcePosition("exit code 3")).toBeUndefined();
     expect(sourcePosition("listening on 127.0.0.1:4222")).toBeUndefined();
     expect(sourcePosition(undefined)).toBeUndefined();
+  });
+
+  it("escapes terminal control characters as the text journal does (a step's ESC codes went raw into tooltips: a new-user trial)", () => {
+    expect(escapeHtml('\u001b[31mERR\u001b[0m <b> "x"\u0007\tend\n')).toBe('\\x1b[31mERR\\x1b[0m &lt;b&gt; &quot;x&quot;\\x07\tend\n');
   });
 
   it("formats durations for people", () => {
