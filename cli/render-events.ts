@@ -38,7 +38,8 @@ function eventLine(e: RunEvent, startMs: number): string | undefined {
       return `${t} ${where(e.run_id)}${e.step} → ${e.outcome || "(none)"}${e.next ? ` → ${e.next}` : ""}${e.reason !== "ok" ? `  [${e.reason}${e.detail ? `: ${e.detail}` : ""}]` : ""}  (${e.ms} ms)`;
     case "iteration.completed":
       // A while loop's total is unknown (-1): show the item's number alone.
-      return `${t} ${where(e.run_id)}${e.step} [${e.index + 1}${e.total >= 0 ? `/${e.total}` : ""}] ${e.outcome}${e.success ? "" : " ✗"}`;
+      // A failed item says why, as a step does (found by a new-user trial: only in the journal).
+      return `${t} ${where(e.run_id)}${e.step} [${e.index + 1}${e.total >= 0 ? `/${e.total}` : ""}] ${e.outcome}${e.success ? "" : " ✗"}${e.reason !== "ok" ? `  [${e.reason}${e.detail ? `: ${e.detail}` : ""}]` : ""}`;
     case "branch.taken":
       return `${t} ${where(e.run_id)}${e.node} → ${e.next}`;
     case "wait.started":

@@ -28,6 +28,15 @@ describe("elapsed time stamps", () => {
   });
 });
 
+describe("an item's end", () => {
+  it("a failed item says why, as a step does (found by a new-user trial: the reason was only in the journal)", () => {
+    const line = (e: { outcome: string; success: boolean; reason: "ok" | "adapter_failed"; detail?: string }) =>
+      renderEvent({ event: "iteration.completed", run_id: "r", step: "each", index: 1, total: 3, ...e }, 0)?.replace(/^\S+ /, "");
+    expect(line({ outcome: "failure", success: false, reason: "adapter_failed", detail: "exit code 2: b broke" })).toBe("each [2/3] failure ✗  [adapter_failed: exit code 2: b broke]");
+    expect(line({ outcome: "success", success: true, reason: "ok" })).toBe("each [2/3] success");
+  });
+});
+
 describe("a wait's end", () => {
   it("is said: the signal received (and the outcome it named), timed out, or elapsed, with where it goes (a new-user trial: a resumed wait said nothing)", () => {
     const line = (e: { outcome: string; next: string; signal?: string }) => renderEvent({ event: "wait.completed", run_id: "r/call#1", node: "w", ...e }, 0)?.replace(/^\S+ /, "");
