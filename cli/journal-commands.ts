@@ -116,10 +116,12 @@ async function idleOnStore(j: Journal, run: string, flag: string, holder: LeaseH
  * by a new-user trial: a run parked at an approval was listed as "active (stopped)".
  */
 async function idleHere(j: Journal, run: string): Promise<string> {
-  const { foldEntries, waitingIn, answeredIn } = await engine();
+  const { foldEntries, waitingIn, answeredIn, timedOutIn } = await engine();
   const tree = foldEntries((await j.read(run)).entries);
   const answered = answeredIn(tree);
   if (answered.length > 0) return `  (stopped: its ${answered.join(", ")} given; criteria resume ${run} continues it)`;
+  const late = timedOutIn(tree, Date.now());
+  if (late.length > 0) return `  (stopped: its ${late.join(", ")} timed out; criteria resume ${run} takes the timeout route)`;
   const waiting = waitingIn(tree);
   if (waiting.length > 0 && waiting.every((w) => w.startsWith("the time"))) return `  (stopped at ${waiting.join(", ")}: criteria resume ${run} waits out the rest)`;
   if (waiting.length > 0) return `  (parked, waiting for ${waiting.join(", ")}: give it, then criteria resume ${run})`;

@@ -107,6 +107,28 @@ export function waitingIn(tree: TreeRecord): string[] {
 }
 
 /**
+ * The signal waits and approvals of a run tree not ended whose journaled deadline is past at
+ * `nowMs` (`approval "gate"`): the run is no longer waiting for them, it takes their timeout
+ * route when it goes on (found by a new-user trial: `runs` still said "give it" after an
+ * approval's deadline, which approve then refused).
+ */
+export function timedOutIn(tree: TreeRecord, nowMs: number): string[] {
+  const out: string[] = [];
+  for (const r of tree.runs.values()) {
+    if (r.completed) continue;
+    for (const [k, w] of r.waits) {
+      const p = w.started?.payload;
+      if (p?.signal !== undefined && !w.completed && p.until_ms !== undefined && p.until_ms <= nowMs) out.push(`wait "${k.slice(0, k.lastIndexOf("#"))}"`);
+    }
+    for (const [k, a] of r.approvals) {
+      const until = a.requested?.until_ms;
+      if (!a.decided && until !== undefined && until <= nowMs) out.push(`approval "${k.slice(0, k.lastIndexOf("#"))}"`);
+    }
+  }
+  return [...new Set(out)];
+}
+
+/**
  * The waits and approvals of a run tree not ended whose signal or decision is journaled and
  * not yet taken (`signal "go"`, `approval "ok"`): the run is ready to go on, and is no longer
  * waiting for them, whatever {@link waitingIn} says (found by a new-user trial: a run whose
