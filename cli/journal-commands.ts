@@ -97,7 +97,7 @@ async function idleOnStore(j: Journal, run: string, flag: string, holder: LeaseH
   const stopped = `nothing advances it; criteria resume ${run}${flag} continues it here, or with --detach hands it to the workers`;
   const tree = foldEntries((await j.read(run)).entries);
   const answered = answeredIn(tree);
-  if (answered.length > 0) return job ? `  (queued: its ${answered.join(", ")} given; a worker takes it at ${at(job.atMs)})` : `  (stopped: its ${answered.join(", ")} given, but ${stopped})`;
+  if (answered.length > 0) return job ? `  (queued: its ${answered.join(", ")}; a worker takes it at ${at(job.atMs)})` : `  (stopped: its ${answered.join(", ")}, but ${stopped})`;
   const waiting = waitingIn(tree);
   if (waiting.length > 0) {
     const here = `criteria resume ${run}${flag} continues it here`;
@@ -119,7 +119,7 @@ async function idleHere(j: Journal, run: string): Promise<string> {
   const { foldEntries, waitingIn, answeredIn, timedOutIn } = await engine();
   const tree = foldEntries((await j.read(run)).entries);
   const answered = answeredIn(tree);
-  if (answered.length > 0) return `  (stopped: its ${answered.join(", ")} given; criteria resume ${run} continues it)`;
+  if (answered.length > 0) return `  (stopped: its ${answered.join(", ")}; criteria resume ${run} continues it)`;
   const late = timedOutIn(tree, Date.now());
   if (late.length > 0) return `  (stopped: its ${late.join(", ")} timed out; criteria resume ${run} takes the timeout route)`;
   const waiting = waitingIn(tree);

@@ -370,7 +370,10 @@ state "done" { terminal = true }
     expect(await runs()).toContain('(parked, waiting for approval "gate": give it, then criteria resume pk)');
     // Given to one item (a run below the root): that item's approval is answered.
     expect(await main(["approve", "pk/loop#1[0]", "gate", "--state-dir", state], io())).toBe(0);
-    expect(await runs()).toContain('(stopped: its approval "gate" given; criteria resume pk continues it)');
+    expect(await runs()).toContain('(stopped: its approval "gate" approved; criteria resume pk continues it)');
+    // Which way it went (found by a new-user trial: a rejection read "given" too).
+    expect(await main(["reject", "pk/loop#1[1]", "gate", "--state-dir", state], io())).toBe(0);
+    expect(await runs()).toContain('(stopped: its approval "gate" approved, approval "gate" rejected; criteria resume pk continues it)');
   });
 
   it("after a decision given to the tree, each item's own decision is taken, by that item (refused as already decided)", async () => {

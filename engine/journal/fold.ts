@@ -130,7 +130,7 @@ export function timedOutIn(tree: TreeRecord, nowMs: number): string[] {
 
 /**
  * The waits and approvals of a run tree not ended whose signal or decision is journaled and
- * not yet taken (`signal "go"`, `approval "ok"`): the run is ready to go on, and is no longer
+ * not yet taken (`signal "go" given`, `approval "ok" approved`, `approval "ok" rejected`): the run is ready to go on, and is no longer
  * waiting for them, whatever {@link waitingIn} says (found by a new-user trial: a run whose
  * worker gave up on it was listed as waiting for an approval already given). A signal counts
  * for a wait of the run it was sent to or of any run below that one.
@@ -138,17 +138,19 @@ export function timedOutIn(tree: TreeRecord, nowMs: number): string[] {
 export function answeredIn(tree: TreeRecord): string[] {
   // Given to the run or to any run above it, as the runner's awaitSignal takes it (found
   // writing a test: one given to a run between the root and the waiting one did not count).
-  const pending = (name: string, runId: string) => tree.signals.some((s) => !tree.consumed.has(s.seq) && s.payload.name === name && (s.run_id === runId || runId.startsWith(`${s.run_id}/`)));
+  const pending = (name: string, runId: string) => tree.signals.find((s) => !tree.consumed.has(s.seq) && s.payload.name === name && (s.run_id === runId || runId.startsWith(`${s.run_id}/`)));
   const out: string[] = [];
   for (const r of tree.runs.values()) {
     if (r.completed) continue;
     for (const w of r.waits.values()) {
       const signal = w.started?.payload.signal;
-      if (signal !== undefined && !w.completed && pending(signal, r.run_id)) out.push(`signal "${signal}"`);
+      if (signal !== undefined && !w.completed && pending(signal, r.run_id)) out.push(`signal "${signal}" given`);
     }
     for (const [k, a] of r.approvals) {
       const name = k.slice(0, k.lastIndexOf("#"));
-      if (a.requested && !a.decided && pending(`approval:${name}`, r.run_id)) out.push(`approval "${name}"`);
+      // Which way it was decided (found by a new-user trial: a rejection read "given", as an approval).
+      const given = a.requested && !a.decided ? pending(`approval:${name}`, r.run_id) : undefined;
+      if (given) out.push(`approval "${name}" ${given.payload.payload === "rejected" ? "rejected" : "approved"}`);
     }
   }
   return [...new Set(out)];

@@ -154,14 +154,14 @@ describe("answeredIn: waits and approvals whose signal or decision is journaled,
     ]);
     expect(answeredIn(tree)).toStrictEqual([]);
     foldEntries([e("r", "", 0, "signal.received", { name: "approval:ok", payload: { decision: "approved" } })], tree);
-    expect(answeredIn(tree)).toStrictEqual(['approval "ok"']);
+    expect(answeredIn(tree)).toStrictEqual(['approval "ok" approved']);
     foldEntries([e("r", "", 0, "signal.received", { name: "go" })], tree); // seq 10
-    expect(answeredIn(tree)).toStrictEqual(['signal "go"', 'approval "ok"']);
+    expect(answeredIn(tree)).toStrictEqual(['signal "go" given', 'approval "ok" approved']);
     // Sent to the root: answers a wait of a run inside it too.
     foldEntries([e("r", "", 0, "signal.received", { name: "deep" })], tree);
-    expect(answeredIn(tree)).toStrictEqual(['signal "go"', 'approval "ok"', 'signal "deep"']);
+    expect(answeredIn(tree)).toStrictEqual(['signal "go" given', 'approval "ok" approved', 'signal "deep" given']);
     foldEntries([e("r", "hold", 0, "wait.completed", { visit: 1, outcome: "received", signal_seq: 10, next: "x" })], tree);
-    expect(answeredIn(tree)).toStrictEqual(['approval "ok"', 'signal "deep"']);
+    expect(answeredIn(tree)).toStrictEqual(['approval "ok" approved', 'signal "deep" given']);
   });
 
   it("a decision given to a run between the root and the waiting one answers it too (the runner lets any run above take it)", () => {
@@ -177,6 +177,9 @@ describe("answeredIn: waits and approvals whose signal or decision is journaled,
     foldEntries([e("r/call#1/loop#1[1]", "", 0, "signal.received", { name: "approval:gate", payload: { decision: "approved" } })], tree);
     expect(answeredIn(tree)).toStrictEqual([]);
     foldEntries([e("r/call#1", "", 0, "signal.received", { name: "approval:gate", payload: { decision: "approved" } })], tree);
-    expect(answeredIn(tree)).toStrictEqual(['approval "gate"']);
+    expect(answeredIn(tree)).toStrictEqual(['approval "gate" approved']);
+    // Which way: a rejection reads so (found by a new-user trial: it read "given" too).
+    const rejected = foldEntries([e("r", "", 0, "run.spawned", { graph: {} }), e("r", "gate", 0, "approval.requested", { visit: 1, approvers: [] }), e("r", "", 0, "signal.received", { name: "approval:gate", payload: "rejected" })]);
+    expect(answeredIn(rejected)).toStrictEqual(['approval "gate" rejected']);
   });
 });

@@ -302,7 +302,7 @@ describe.skipIf(skip !== undefined)("workers", () => {
     const listed = cli(["runs", "--store", url]).stdout;
     expect(listed).toMatch(/^parked {2}active .*\(parked, waiting for the time \(wait "nap"\): a worker takes it at \d{4}-\d\d-\d\dT[\d:.]+Z; criteria resume parked --store \S+ continues it here\)$/m);
     expect(listed).toMatch(/^fg {2}active .*\(stopped at the time \(wait "nap"\): no worker holds its timer; nothing advances it; criteria resume fg --store \S+ continues it here, or with --detach hands it to the workers\)$/m);
-    expect(listed).toMatch(/^given {2}active .*\(stopped: its approval "ok" given, but nothing advances it; criteria resume given --store \S+ continues it here, or with --detach hands it to the workers\)$/m);
+    expect(listed).toMatch(/^given {2}active .*\(stopped: its approval "ok" approved, but nothing advances it; criteria resume given --store \S+ continues it here, or with --detach hands it to the workers\)$/m);
     // -o json carries the same words.
     const rows = runs(url);
     expect(rows.find((r) => r.run_id === "parked")?.detail).toMatch(/^parked, waiting for the time \(wait "nap"\): a worker takes it at /);
