@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
 import { createRequire } from "node:module";
-import { closeSync, existsSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { makeDirs } from "../make-dirs.js";
 import { join } from "node:path";
 import { canonicalJson } from "./canonical-json.js";
@@ -116,7 +116,7 @@ export class SqliteJournal implements Journal {
     opts: { synchronous?: "FULL" | "OFF"; mustExist?: boolean; leaseTtlMs?: number } = {},
   ) {
     const file = join(stateDir, "journal.db");
-    if (opts.mustExist && !existsSync(file)) throw new JournalOpenError(`no journal in ${stateDir} (runs are journaled where criteria apply ran, or in --state-dir)`);
+    if (opts.mustExist) mustBeJournal(stateDir, file);
     try {
       makeDirs(stateDir);
       const torn = tornWalTail(file);
@@ -469,5 +469,34 @@ export function tornWalTail(dbFile: string): string | undefined {
     return undefined;
   } finally {
     if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * Refuses, before anything is opened or written, a state directory whose journal a reading
+ * command (`runs`, `journal`, `signal`…) cannot use: none there; one that cannot be read (it
+ * said "no journal", found by a new-user trial); one cut to 0 bytes with no write-ahead log
+ * (a failed copy or cache restore: it read as a journal with no runs, and the reading
+ * command wrote empty tables into it, found by the same trial).
+ * @throws JournalOpenError saying which
+ */
+function mustBeJournal(stateDir: string, file: string): void {
+  let size: number;
+  try {
+    size = statSync(file).size;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") throw new JournalOpenError(`no journal in ${stateDir} (runs are journaled where criteria apply ran, or in --state-dir)`);
+    throw new JournalOpenError(`cannot read the journal in ${stateDir}: ${code === "EACCES" || code === "EPERM" ? "permission denied" : (code ?? String(e))}`);
+  }
+  const wal = (() => {
+    try {
+      return statSync(`${file}-wal`).size;
+    } catch {
+      return 0;
+    }
+  })();
+  if (size === 0 && wal === 0) {
+    throw new JournalOpenError(`${file} is empty (0 bytes), and criteria never leaves a journal empty: it was cut short (a failed copy or cache restore?); restore it, or remove it to start a new journal`);
   }
 }

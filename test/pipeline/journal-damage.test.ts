@@ -149,6 +149,17 @@ describe("storage failures (item 4)", () => {
     expect(cli(["runs", "--state-dir", state]).stdout).not.toMatch(/^b /m);
   }, 60_000);
 
+  it("a journal cut to 0 bytes: runs and journal refuse saying so (exit 1) and write nothing into it (found by a new-user trial: \"No runs\", and runs created tables)", () => {
+    const state = temp();
+    writeFileSync(join(state, "journal.db"), "");
+    for (const args of [["runs"], ["journal", "r"]]) {
+      const r = cli([...args, "--state-dir", state]);
+      expect(r.status, args.join(" ")).toBe(1);
+      expect(r.stderr.trim()).toBe(`criteria: ${join(state, "journal.db")} is empty (0 bytes), and criteria never leaves a journal empty: it was cut short (a failed copy or cache restore?); restore it, or remove it to start a new journal`);
+    }
+    expect(readFileSync(join(state, "journal.db")).length).toBe(0);
+  });
+
   it("a full disk mid-run: exit 4 and one line with the path; the run resumes to its end", () => {
     const dir = temp();
     const state = join(dir, "state");
