@@ -193,7 +193,12 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
         const mine = (e: JournalEntry) => root === run || e.run_id === run || e.run_id.startsWith(`${run}/`);
         let tree = await j.read(root);
         // Thrown, so that with -o json the refusal is one JSON object too (found by a new-user trial of CI use).
-        if (!tree.entries.some(mine)) throw new CliError(noRun(run, placeOf(opts, io)));
+        if (!tree.entries.some(mine)) {
+          // Its first entry damaged, a run the index lists has nothing readable: said as damage,
+          // not as "no run" (found by a new-user trial: runs listed it, resume sent here).
+          if (tree.damage) throw new CliError((await j.damageReport(root, tree.damage.seq)).message);
+          throw new CliError(noRun(run, placeOf(opts, io)));
+        }
         if (format === "html") {
           // What the journal holds up to any damage is drawn, under a notice saying what is
           // left out; the damage is reported on stderr too, and the command fails.

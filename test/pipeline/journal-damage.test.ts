@@ -95,6 +95,11 @@ describe("a corrupted journal entry (item 3)", () => {
     }
     expect(quarantined(state)).toBe(0);
     expect(cli(["runs", "--state-dir", state]).stdout).toContain("r ");
+    // journal says the same, not "no run r" (found by a new-user trial: three commands, three answers).
+    const read = cli(["journal", "r", "--state-dir", state]);
+    expect(read.status).toBe(1);
+    expect(read.stderr).toContain(said);
+    expect(read.stderr).not.toContain("no run r");
   }, 60_000);
 
   it("approve and signal on a damaged journal say it is damaged, not that the run is not waiting (found by a new-user trial)", () => {
