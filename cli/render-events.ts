@@ -35,11 +35,11 @@ function eventLine(e: RunEvent, startMs: number): string | undefined {
     case "step.started":
       return `${t} ${where(e.run_id)}${e.step}${e.visit > 1 ? ` (visit ${e.visit})` : ""} …`;
     case "step.completed":
-      return `${t} ${where(e.run_id)}${e.step} → ${e.outcome || "(none)"}${e.next ? ` → ${e.next}` : ""}${e.reason !== "ok" ? `  [${e.reason}${e.detail ? `: ${e.detail}` : ""}]` : ""}  (${e.ms} ms)`;
+      return `${t} ${where(e.run_id)}${e.step} → ${e.outcome || "(none)"}${e.next ? ` → ${e.next}` : ""}${e.reason !== "ok" ? `  [${e.reason}${e.detail ? `: ${oneLine(e.detail)}` : ""}]` : ""}  (${e.ms} ms)`;
     case "iteration.completed":
       // A while loop's total is unknown (-1): show the item's number alone.
       // A failed item says why, as a step does (found by a new-user trial: only in the journal).
-      return `${t} ${where(e.run_id)}${e.step} [${e.index + 1}${e.total >= 0 ? `/${e.total}` : ""}] ${e.outcome}${e.success ? "" : " ✗"}${e.reason !== "ok" ? `  [${e.reason}${e.detail ? `: ${e.detail}` : ""}]` : ""}`;
+      return `${t} ${where(e.run_id)}${e.step} [${e.index + 1}${e.total >= 0 ? `/${e.total}` : ""}] ${e.outcome}${e.success ? "" : " ✗"}${e.reason !== "ok" ? `  [${e.reason}${e.detail ? `: ${oneLine(e.detail)}` : ""}]` : ""}`;
     case "branch.taken":
       return `${t} ${where(e.run_id)}${e.node} → ${e.next}`;
     case "wait.started":
@@ -57,13 +57,22 @@ function eventLine(e: RunEvent, startMs: number): string | undefined {
     case "worker.note":
       return `${t} ${e.message}`;
     case "run.completed": {
-      const line = `${t} run ${e.run_id} ${e.success ? "succeeded" : "failed"}${e.state ? ` in state "${e.state}"` : ""}${e.success ? "" : ` (${e.reason}${e.detail ? `: ${e.detail}` : ""})`}`;
+      const line = `${t} run ${e.run_id} ${e.success ? "succeeded" : "failed"}${e.state ? ` in state "${e.state}"` : ""}${e.success ? "" : ` (${e.reason}${e.detail ? `: ${oneLine(e.detail)}` : ""})`}`;
       // The root run's outputs, as Terraform prints its own after apply (found by a new-user
       // trial: only -o json showed them). Secret ones arrive masked.
       const names = e.run_id.includes("/") ? [] : Object.keys(e.outputs ?? {});
       return names.length === 0 ? line : `${line}\n\nOutputs:\n${names.map((k) => `  ${k} = ${JSON.stringify(e.outputs[k])}`).join("\n")}`;
     }
   }
+}
+
+/**
+ * `s` on one line, its line breaks written ` ⏎ `: one event or entry is one line, whatever a
+ * step's stderr holds (found by a new-user trial: a multi-line failure spilled over the
+ * lines after it, and grep lost the rest of the entry).
+ */
+export function oneLine(s: string): string {
+  return s.replace(/\r\n|\r|\n/g, " ⏎ ");
 }
 
 /** Elapsed time as `mm:ss.t`, rounded to the tenth first (59.96 s is `01:00.0`, not `00:60.0`: found by a new-user trial). */
@@ -92,7 +101,7 @@ function entryLine(e: JournalEntry, startMs: number): string {
   const head = `${String(e.seq).padStart(5)}  +${fmtElapsed(e.at_ms - startMs)}  ${indent}${e.entry_type.padEnd(21)} ${run}${e.step_id}${item}${e.attempt ? ` #${e.attempt}` : ""}`;
   const bits: string[] = [];
   for (const k of ["workflow", "identity", "outcome", "next", "reason", "state", "success", "index", "decision", "name", "consuming_step_id", "cause", "detail"]) {
-    if (p[k] !== undefined && p[k] !== "") bits.push(`${k}=${typeof p[k] === "string" ? p[k] : JSON.stringify(p[k])}`);
+    if (p[k] !== undefined && p[k] !== "") bits.push(`${k}=${typeof p[k] === "string" ? oneLine(p[k]) : JSON.stringify(p[k])}`);
   }
   // Channel messages: who posted what to whom, and which message a receive took.
   const m = p.message as { id: string; from: string; to: string; body: unknown } | undefined;

@@ -37,6 +37,16 @@ describe("an item's end", () => {
   });
 });
 
+describe("one line per event and entry", () => {
+  it("a multi-line failure detail is written on its line, its breaks as ⏎ (found by a new-user trial: it spilled over the lines after it)", () => {
+    const step = renderEvent({ event: "step.completed", run_id: "r", step: "s", visit: 1, outcome: "failure", next: "done", reason: "adapter_failed", detail: "exit code 3: first\nsecond\r\n\nlast", ms: 5 }, 0);
+    expect(step).toBe("[00:00.0] s → failure → done  [adapter_failed: exit code 3: first ⏎ second ⏎  ⏎ last]  (5 ms)");
+    const e = { seq: 7, run_id: "r", step_id: "s", attempt: 1, entry_type: "effect.confirmed", at_ms: 0, payload: { outcome: "failure", reason: "adapter_failed", detail: "a\nb" } } as unknown as JournalEntry;
+    expect(renderEntry(e, 0).split("\n")).toHaveLength(1);
+    expect(renderEntry(e, 0)).toContain("detail=a ⏎ b");
+  });
+});
+
 describe("a wait's end", () => {
   it("is said: the signal received (and the outcome it named), timed out, or elapsed, with where it goes (a new-user trial: a resumed wait said nothing)", () => {
     const line = (e: { outcome: string; next: string; signal?: string }) => renderEvent({ event: "wait.completed", run_id: "r/call#1", node: "w", ...e }, 0)?.replace(/^\S+ /, "");
