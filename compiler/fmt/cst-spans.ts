@@ -1,8 +1,9 @@
 /**
  * Where the items of a concrete syntax tree lie in the text, for rewrites that move or
- * delete them with their comments (compiler/parse/hcl/cst.ts, comments.ts).
+ * delete them with their comments (compiler/parse/hcl/cst.ts, comments.ts), and what a
+ * body's attributes hold.
  */
-import type { CstBlock, CstBody, CstItem } from "../parse/hcl/cst.js";
+import type { CstAttribute, CstBlock, CstBody, CstItem, Expr } from "../parse/hcl/cst.js";
 import { T, type TokenList } from "../parse/hcl/tokens.js";
 import { isBlank, lineEnd, lineStart } from "./text-edits.js";
 
@@ -54,4 +55,16 @@ export function* blocksWithParent(b: CstBody, parent = ""): Generator<{ block: C
     yield { block: item, parent };
     yield* blocksWithParent(item.body, item.type);
   }
+}
+
+/** The attribute `name` of a body, if it has one. */
+export function attr(b: CstBody, name: string): CstAttribute | undefined {
+  return b.items.find((i): i is CstAttribute => i.kind === "attribute" && i.name === name);
+}
+
+/** The string an attribute holds when its expression is one plain quoted string. */
+export function stringOf(e: Expr): string | undefined {
+  if (e.kind !== "template" || e.heredoc) return undefined;
+  if (e.parts.length === 0) return "";
+  return e.parts.length === 1 && e.parts[0].kind === "lit" ? e.parts[0].value : undefined;
 }

@@ -18,16 +18,18 @@
  * 3. A step's `adapter = "t"` (an implicit session of a plugin type) → `target =
  *    adapter.t.default`, with `adapter "t" "default" {}` declared once, before the first
  *    such step, when the module has none.
- * 4. The labelled header (compiler/fmt/header-rewrite.ts).
- * Steps 1–3 are one pass of edits; the header is rewritten on the re-parsed result.
+ * 4. The older switch, branch and type forms (compiler/fmt/upgrade-forms.ts).
+ * 5. The labelled header (compiler/fmt/header-rewrite.ts).
+ * Steps 1–4 are one pass of edits; the header is rewritten on the re-parsed result.
  */
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { diag } from "../diagnostics/diagnostic.js";
 import { SourceFile } from "../diagnostics/source-file.js";
-import type { CstAttribute, CstBlock, CstBody, Expr } from "../parse/hcl/cst.js";
+import type { CstAttribute, CstBlock } from "../parse/hcl/cst.js";
 import { parseHclNative, type HclParseResult } from "../parse/hcl/index.js";
 import { labelEnd, T, type TokenList } from "../parse/hcl/tokens.js";
-import { blocksWithParent, firstToken } from "./cst-spans.js";
+import { attr, blocksWithParent, firstToken, stringOf } from "./cst-spans.js";
+import { alignMatchBlocks, formEdits } from "./upgrade-forms.js";
 import { hclQuote, rewriteHeader } from "./header-rewrite.js";
 import { applyEdits, indentAt, isBlank, lineEnd, lineStart, newlineOf, type TextEdit } from "./text-edits.js";
 
@@ -74,11 +76,13 @@ export function upgradeModuleToV05(files: readonly SourceFile[]): Upgrade[] {
   const plan = planModule(parsed);
   return parsed.map(({ file, result }) => {
     const changes: string[] = [];
-    const text1 = applyEdits(file.text, fileEdits(file, result, plan, changes));
-    const second = parseHclNative(new SourceFile(file.path, text1));
-    const broken = second.diagnostics.find((d) => d.code === "syntax_error");
+    const text1 = applyEdits(file.text, [...fileEdits(file, result, plan, changes), ...formEdits(file.text, result.cst.tokens, result.cst.body, changes)]);
+    const first = parseHclNative(new SourceFile(file.path, text1));
+    const broken = first.diagnostics.find((d) => d.code === "syntax_error");
     if (broken) return { file, text: file.text, changes: [], problems: [internal(file, broken)] };
-    const text2 = rewriteHeader(text1, second.cst.tokens, second.cst.body, changes);
+    const aligned = applyEdits(text1, alignMatchBlocks(text1, first.cst.tokens, first.cst.body));
+    const second = aligned === text1 ? first : parseHclNative(new SourceFile(file.path, aligned));
+    const text2 = rewriteHeader(aligned, second.cst.tokens, second.cst.body, changes);
     const third = parseHclNative(new SourceFile(file.path, text2)).diagnostics.find((d) => d.code === "syntax_error");
     if (third) return { file, text: file.text, changes: [], problems: [internal(file, third)] };
     const lineOf = (c: string) => Number(/^(\d+):/.exec(c)?.[1] ?? Infinity);
@@ -92,16 +96,6 @@ function internal(file: SourceFile, d: Diagnostic): Diagnostic {
   });
 }
 
-/** The string an attribute holds when its expression is one plain quoted string. */
-function stringOf(e: Expr): string | undefined {
-  if (e.kind !== "template" || e.heredoc) return undefined;
-  if (e.parts.length === 0) return "";
-  return e.parts.length === 1 && e.parts[0].kind === "lit" ? e.parts[0].value : undefined;
-}
-
-function attr(b: CstBody, name: string): CstAttribute | undefined {
-  return b.items.find((i): i is CstAttribute => i.kind === "attribute" && i.name === name);
-}
 
 /** What the module-wide analysis decided. */
 interface Plan {

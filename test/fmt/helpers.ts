@@ -9,8 +9,8 @@ export function comments(text: string): string[] {
   return (text.match(COMMENT) ?? []).sort();
 }
 
-/** An older form left in `text` outside its comments (`transition_to =`, a labelled header). */
-export const OLDER_FORM = /\btransition_to\s*=|^workflow\s+"/m;
+/** An older form left in `text` outside its comments (`transition_to =`, a labelled header, a branch or its arm, a v0.3 switch arm, a quoted type). */
+export const OLDER_FORM = /\btransition_to\s*=|^workflow\s+"|^\s*branch\s+"|^\s*arm\s*\{|^\s*condition\s*\{|\btype\s*=\s*"(string|number|bool)"/m;
 
 /** An Io that keeps what a command printed. */
 export function io(): Io & { stdout: string; stderr: string } {

@@ -56,6 +56,8 @@ function normalize(graph: unknown, root: string): unknown {
     delete o.at;
     delete o.range;
     delete o.implicit;
+    // A branch rewritten as a switch is the same node: only its mark (for messages) differs.
+    if (Array.isArray(o.arms)) delete o.switch;
     if (Array.isArray(o.agents) && Array.isArray(o.adapters)) {
       const keep: unknown[] = [];
       const adapters = [...(o.adapters as Record<string, unknown>[])];
