@@ -6,6 +6,7 @@ import type { Expr } from "../expr/ast.js";
 import { references, type Reference } from "../expr/references.js";
 import { checkExpression, exprRangeAt, unguardedReads, type ExprContext, type RangeAt } from "./check-expression.js";
 import type { ModuleInterface, ModuleLookup } from "./module-interface.js";
+import { SHELL_OUTPUT_KEYS } from "./adapter-outputs.js";
 import { Scope, type NodeKind } from "./scope.js";
 
 /** The resolve stage's result: one scope per workflow (root first, then bodies, depth first). */
@@ -325,10 +326,14 @@ class Resolver {
   }
 
   /**
-   * The output names `steps.<step>.*` may read when the step calls a module or runs a
-   * body that declares outputs (plus its outcomes' `output` keys); undefined when open.
+   * The output names `steps.<step>.*` may read when the step runs on the `shell` adapter,
+   * calls a module or runs a body that declares outputs (plus its outcomes' `output` keys);
+   * undefined when open.
    */
   private outputKeys(st: StepSpec, s: Scope): string[] | undefined {
+    const outcomeKeys = st.outcomes.flatMap((o) => Object.keys(o.output));
+    // A shell step's output is known (a step on a plugin or agent may give anything).
+    if (st.target?.kind === "adapter" && st.target.type === "shell") return [...SHELL_OUTPUT_KEYS, ...outcomeKeys];
     const callee = this.callee(st, s);
     const declared = callee?.outputs ?? st.body?.outputs ?? [];
     if (declared.length === 0) return undefined;

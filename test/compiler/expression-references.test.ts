@@ -35,9 +35,9 @@ describe("var, local, shared", () => {
   it("a bare namespace needs a name; an unknown name gets a did-you-mean, else the declaration to add", async () => {
     expect(await said(workflow("var"))).toEqual([`16:15-16:18 unknown_reference: ${AT}: "var" needs a name, e.g. var.name`]);
     expect(await said(workflow("var.nme", `variable "name" {\n  type = string\n  default = "x"\n}\n`))).toEqual([`16:15-16:22 unknown_reference: ${AT}: unknown variable "nme" (in var.nme) (hint: did you mean "name"?)`]);
-    expect(await said(workflow("var.zzz"))).toEqual([`16:15-16:22 unknown_reference: ${AT}: unknown variable "zzz" (in var.zzz) (hint: declare it: variable "zzz" { type = "string" })`]);
+    expect(await said(workflow("var.zzz"))).toEqual([`16:15-16:22 unknown_reference: ${AT}: unknown variable "zzz" (in var.zzz) (hint: declare it: variable "zzz" { type = string })`]);
     expect(await said(workflow("local.zzz"))).toEqual([`16:15-16:24 unknown_reference: ${AT}: unknown local value "zzz" (in local.zzz) (hint: declare it: local "zzz" { value = ... })`]);
-    expect(await said(workflow("shared.zzz"))).toEqual([`16:15-16:25 unknown_reference: ${AT}: unknown shared variable "zzz" (in shared.zzz) (hint: declare it: shared_variable "zzz" { type = "string" })`]);
+    expect(await said(workflow("shared.zzz"))).toEqual([`16:15-16:25 unknown_reference: ${AT}: unknown shared variable "zzz" (in shared.zzz) (hint: declare it: shared_variable "zzz" { type = string })`]);
   });
 
   it("a name that resolves is used: no unused warning for it", async () => {
