@@ -23,11 +23,15 @@ export class CliError extends Error {
 
 /**
  * A value the user gave, as a message echoes it: whole up to `max` characters, else its start
- * and its length (found by a new-user trial: a 5,000-character `--run-id` was echoed whole).
+ * and its length (found by a new-user trial: a 5,000-character `--run-id` was echoed whole);
+ * quoted as JSON when it holds spaces or control characters, so none is invisible or acts
+ * on the terminal (found by a new-user trial: `'gate1 '` and an ESC sequence went out raw).
  */
 export function echoed(value: string, max = 80): string {
   const chars = [...value];
-  return chars.length <= max ? value : `${chars.slice(0, max - 20).join("")}… (${chars.length} characters)`;
+  const cut = chars.length <= max ? value : `${chars.slice(0, max - 20).join("")}…`;
+  const shown = /[\s\u0000-\u001f\u007f-\u009f]/.test(value) ? JSON.stringify(cut) : cut;
+  return chars.length <= max ? shown : `${shown} (${chars.length} characters)`;
 }
 
 /**

@@ -45,6 +45,11 @@ function endOf(end: RunEnd): SessionEnd {
  * where nobody could answer.
  */
 function parks(opt: boolean | undefined, io: Io): boolean {
+  // The Go tool's approval modes (found by a trial of its language: with the variable set,
+  // a run outside CI waited at its approval, silently).
+  if (io.env.CRITERIA_LOCAL_APPROVAL !== undefined) {
+    io.err(`criteria: warning: CRITERIA_LOCAL_APPROVAL is the Go tool's and is not read here: decide approvals with criteria approve|reject, or --auto-approve; with CI=true a run parks at them\n`);
+  }
   if (opt !== undefined) return !opt;
   return io.env.CI === "true" && process.stdin.isTTY !== true;
 }

@@ -78,7 +78,12 @@ export function parseVars(graph: Graph, pairs: string[], files: string[], given:
       const err = e as NodeJS.ErrnoException;
       throw usage(`--var-file ${f}: ${err.code === "ENOENT" ? "no such file" : err.code === "EISDIR" ? "is a directory" : (err.message ?? String(e)).split("\n")[0]}`);
     }
-    if (data === null || typeof data !== "object" || Array.isArray(data)) throw usage(`--var-file ${f}: expected a mapping of variable names to values`);
+    if (data === null || typeof data !== "object" || Array.isArray(data)) {
+      // The Go tool reads HCL var files; criteria not yet (found by a trial of its language: the
+      // file "is" a mapping of names to values, in HCL, and was read as YAML).
+      if (/\.(c?hcl|tfvars)$/i.test(f)) throw usage(`--var-file ${f}: HCL var files are not read yet; write it as JSON (${f.replace(/\.[^./]+$/, "")}.json) or YAML, name: value per line`);
+      throw usage(`--var-file ${f}: expected a mapping of variable names to values`);
+    }
     for (const [k, v] of Object.entries(data as Record<string, Value>)) set(k, v, `--var-file ${f}`);
   }
   for (const p of pairs) setPair(p);

@@ -268,6 +268,18 @@ approval "ask" {
 }
 state "done" { terminal = true }
 `;
+  it("the Go tool's CRITERIA_LOCAL_APPROVAL is said to be not read, with what decides approvals here (found by a trial of its language: a run waited silently)", async () => {
+    const d = mkdtempSync(join(tmpdir(), "criteria-cli-run-"));
+    const wf = join(d, "g.hcl");
+    writeFileSync(wf, gate);
+    const o = io({ CI: "true", CRITERIA_LOCAL_APPROVAL: "auto-approve" });
+    expect(await main(["apply", wf, "--run-id", "la", "--state-dir", join(d, "state")], o)).toBe(5);
+    expect(o.stderr).toContain("criteria: warning: CRITERIA_LOCAL_APPROVAL is the Go tool's and is not read here: decide approvals with criteria approve|reject, or --auto-approve; with CI=true a run parks at them");
+    const quiet = io({ CI: "true" });
+    expect(await main(["apply", wf, "--run-id", "lb", "--state-dir", join(d, "state")], quiet)).toBe(5);
+    expect(quiet.stderr).not.toContain("CRITERIA_LOCAL_APPROVAL");
+  });
+
   it("bad run ids, unknown approval nodes and missing journals are errors, not deliveries", async () => {
     const d = mkdtempSync(join(tmpdir(), "criteria-cli-run-"));
     const wf = join(d, "g.hcl");

@@ -65,6 +65,7 @@ export const CODES = {
   channel_participant_not_spawned: { severity: "error", doc: "A channel participant is an agent that no step of the workflow runs (referenced but never spawned)." },
   continue_outside_iteration: { severity: "error", doc: "`_continue` is used outside the body of an iterating step." },
   no_exit: { severity: "error", doc: "Nodes a run can reach never lead to a state, `_continue` or `return`: a run that gets there cannot end." },
+  exit_code_as_text: { severity: "warning", doc: "A shell step's `exit_code` (a number) is compared with `==` or `!=` to quoted text, as the Go tool's string outputs were: it is never equal." },
   unbounded_loop: { severity: "warning", doc: "A cycle of steps has no `max_visits` on any step in it, and only a `policy.max_total_steps` above `max_visits_warn_threshold` (default 200; 0 turns the warning off) stops it." },
   wait_trigger: { severity: "error", doc: "A wait sets neither `duration` nor `signal`: it needs one." },
   wait_duration_and_signal: { severity: "warning", doc: "A wait sets both `duration` and `signal`: the duration bounds the signal wait (write `timeout`; the Go tool refuses both)." },

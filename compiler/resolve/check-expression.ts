@@ -306,6 +306,7 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
       if (problem) diagnostics.push(diag(problem.code, rangeAt(file, arg.start, arg.end), `${ctx.what}: ${shown} ${problem.message}`, { hint: "paths are relative to the workflow's directory and may not leave it" }));
     }
   });
+  diagnostics.push(...exitCodeAsText(parsed.expr, ctx, (s, e) => rangeAt(file, s, e)));
   // What fails every evaluation (a constant part's error) is said now, unless something
   // above already said what is wrong with the expression.
   if (diagnostics.length === 0) {
@@ -427,4 +428,41 @@ function walk(e: Expr, f: (e: Expr) => void): void {
     f(x);
     stack.push(...childExprs(x));
   }
+}
+
+/**
+ * `steps.<shell step>.exit_code == "0"`: the Go tool's outputs are strings and its docs
+ * compare so, but criteria's `exit_code` is a number, and a number never equals a string:
+ * the comparison is always false (`!=` always true), silently (found by a trial of its
+ * language: the v0.5.7 workflow.md's switch example took its default). A warning at the
+ * comparison, for `==` and `!=` with a quoted literal on either side.
+ */
+function exitCodeAsText(root: Expr, ctx: ExprContext, rangeAt: (start: number, end: number) => Range): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const exitCodeOf = (e: Expr): string | undefined => {
+    if (e.kind !== "scope_traversal" || e.root !== "steps") return undefined;
+    const [first, ...rest] = e.steps;
+    const last = rest[rest.length - 1];
+    if (first?.kind !== "attr" || last?.kind !== "attr" || last.name !== "exit_code" || rest.length > 2) return undefined;
+    if (rest.length === 2 && rest[0].kind !== "index" && rest[0].kind !== "legacy_index") return undefined;
+    const target = ctx.scope.lookup("steps", first.name)?.decl.target;
+    return target?.kind === "adapter" && target.type === "shell" ? first.name : undefined;
+  };
+  const stack: Expr[] = [root];
+  while (stack.length > 0) {
+    const e = stack.pop()!;
+    stack.push(...childExprs(e));
+    if (e.kind !== "binary" || (e.op !== "==" && e.op !== "!=")) continue;
+    for (const [ref, lit] of [[e.left, e.right], [e.right, e.left]] as const) {
+      const step = exitCodeOf(ref);
+      if (step === undefined || lit.kind !== "literal" || typeof lit.value !== "string") continue;
+      const n = Number(lit.value);
+      out.push(
+        diag("exit_code_as_text", rangeAt(e.start, e.end), `${ctx.what}: steps.${step}.exit_code is a number, so it never equals the text ${JSON.stringify(lit.value)}: this ${e.op} is always ${e.op === "!=" ? "true" : "false"}`, {
+          hint: Number.isInteger(n) && lit.value.trim() !== "" ? `compare with the number: exit_code ${e.op} ${n} (the Go tool's outputs were text)` : "compare exit_code with a number",
+        }),
+      );
+    }
+  }
+  return out;
 }

@@ -282,9 +282,11 @@ class Resolver {
     }
     for (const b of w.branches) {
       b.arms.forEach((arm, i) => {
-        this.expr(arm.when, { ...base, what: `${b.keyword} "${b.name}" arm ${i + 1}`, secretOk: true });
-        this.node(arm.next, s, `${b.keyword} "${b.name}" arm ${i + 1}`);
-        this.exprs(arm.output, { ...base, what: `${b.keyword} "${b.name}" arm ${i + 1}` }, "output");
+        // A switch's arms are its match blocks.
+        const what = `${b.keyword} "${b.name}" ${b.keyword === "switch" ? "match" : "arm"} ${i + 1}`;
+        this.expr(arm.when, { ...base, what, secretOk: true });
+        this.node(arm.next, s, what);
+        this.exprs(arm.output, { ...base, what }, "output");
       });
       this.node(b.default, s, `${b.keyword} "${b.name}" default`);
       this.exprs(b.defaultOutput, { ...base, what: `${b.keyword} "${b.name}" default` }, "output");

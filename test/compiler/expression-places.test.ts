@@ -122,8 +122,8 @@ describe("the places an expression stands", () => {
       unknown("40:17", 'subworkflow "child" input "x"'),
       unknown("44:21", 'step "a" input "command"'),
       unknown("49:12", 'approval "ask" reason'),
-      unknown("55:17", 'switch "route" arm 1'),
-      unknown("57:20", 'switch "route" arm 1 output "o"'),
+      unknown("55:17", 'switch "route" match 1'),
+      unknown("57:20", 'switch "route" match 1 output "o"'),
       unknown("61:20", 'switch "route" default output "o"'),
       unknown("69:24", 'output "out"'),
     ]);
@@ -159,7 +159,7 @@ describe("the places an expression stands", () => {
       exposed("40:17", 'subworkflow "child" input "x"'),
       exposed("44:21", 'step "a" input "command"'),
       exposed("49:12", 'approval "ask" reason'),
-      exposed("57:20", 'switch "route" arm 1 output "o"'),
+      exposed("57:20", 'switch "route" match 1 output "o"'),
       exposed("61:20", 'switch "route" default output "o"'),
       exposed("69:24", 'output "out"'),
     ];

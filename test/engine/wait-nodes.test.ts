@@ -172,14 +172,20 @@ describe("a signal wait", () => {
 describe("an approval", () => {
   const a: Approval = { name: "ship", approvers: ["ops", "lead"], reason: { kind: "literal", text: "", value: "", at: "w.hcl:1:1" }, outcomes: [out("approved", "go"), out("rejected", "stop")] };
 
-  it("auto-approved: asks no one, journals the decision by --auto-approve, routes it", async () => {
+  it("auto-approved: asks no one (looks once, without waiting, for a decision given before), journals the decision by --auto-approve, routes it", async () => {
     const t = host({ autoApprove: true });
     expect(await runApproval(t.h, t.run(() => "why not"), a, 1)).toEqual({ next: "go", decision: "approved" });
     expect(t.payloads("approval.requested")).toStrictEqual([{ visit: 1, approvers: ["ops", "lead"], reason: "why not" }]);
     expect(t.payloads("approval.decided")).toStrictEqual([{ visit: 1, decision: "approved", by: "--auto-approve", outcome: "approved", next: "go" }]);
     expect(t.appends.map((x) => x.opts)).toEqual([{}, undefined]);
-    expect(t.asked).toEqual([]);
+    expect(t.asked).toEqual([{ name: "approval:ship", until: t.now() }]);
     expect(t.events).toStrictEqual([{ event: "approval.decided", run_id: "r", node: "ship", decision: "approved" }]);
+  });
+
+  it("with --auto-approve, a decision already given wins: a rejection routes to rejected (found by a new-user trial: it was approved)", async () => {
+    const t = host({ autoApprove: true, signals: [signal(5, "approval:ship", "rejected", "alice")] });
+    expect(await runApproval(t.h, t.run(), a, 1)).toEqual({ next: "stop", decision: "rejected" });
+    expect(t.payloads("approval.decided")).toStrictEqual([{ visit: 1, decision: "rejected", by: "alice", outcome: "rejected", next: "stop", signal_seq: 5 }]);
   });
 
   it("decided by a person: the signal consumed, who decided and the route journaled; a rejection routes to rejected", async () => {
