@@ -1,6 +1,7 @@
 import type { CstAttribute, CstBlock, CstBody } from "../parse/hcl/cst.js";
 import type { TokenList } from "../parse/hcl/tokens.js";
 import { T } from "../parse/hcl/tokens.js";
+import { SourceFile } from "../diagnostics/source-file.js";
 import { attr, blocksWithParent, stringOf } from "./cst-spans.js";
 import type { TextEdit } from "./text-edits.js";
 
@@ -19,12 +20,10 @@ import type { TextEdit } from "./text-edits.js";
 export function formEdits(text: string, tokens: TokenList, body: CstBody, changes: string[]): TextEdit[] {
   const edits: TextEdit[] = [];
   const { starts, ends } = tokens;
-  const line = (tok: number) => text.slice(0, starts[tok]).split("\n").length;
-  const rename = (a: CstAttribute, name: string) => {
-    const gap = starts[a.equalsToken] - ends[a.nameToken];
-    const pad = gap <= 1 || text.slice(ends[a.nameToken], starts[a.equalsToken]).includes("\n") ? text.slice(ends[a.nameToken], starts[a.equalsToken]) : " ".repeat(Math.max(1, gap + a.name.length - name.length));
-    edits.push({ start: starts[a.nameToken], end: starts[a.equalsToken], text: name + pad });
-  };
+  const lines = new SourceFile("", text);
+  const line = (tok: number) => lines.position(starts[tok]).line;
+  // The name only: alignMatchBlocks then aligns the renamed arm's attributes.
+  const rename = (a: CstAttribute, name: string) => edits.push({ start: starts[a.nameToken], end: ends[a.nameToken], text: name });
   const retype = (b: CstBlock, type: string) => edits.push({ start: starts[b.typeToken], end: ends[b.typeToken], text: type });
   const branches = new Set<string>();
   for (const { block: b } of blocksWithParent(body)) {
@@ -87,7 +86,8 @@ function childBlocks(b: CstBody, type: string): CstBlock[] {
 export function alignMatchBlocks(text: string, tokens: TokenList, body: CstBody): TextEdit[] {
   const edits: TextEdit[] = [];
   const { starts, ends } = tokens;
-  const lineOf = (offset: number) => text.slice(0, offset).split("\n").length;
+  const lines = new SourceFile("", text);
+  const lineOf = (offset: number) => lines.position(offset).line;
   for (const { block: b, parent } of blocksWithParent(body)) {
     if (b.type !== "match" || parent !== "switch") continue;
     let group: CstAttribute[] = [];

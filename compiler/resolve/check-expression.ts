@@ -306,7 +306,6 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
       if (problem) diagnostics.push(diag(problem.code, rangeAt(file, arg.start, arg.end), `${ctx.what}: ${shown} ${problem.message}`, { hint: "paths are relative to the workflow's directory and may not leave it" }));
     }
   });
-  diagnostics.push(...exitCodeAsText(parsed.expr, ctx, (s, e) => rangeAt(file, s, e)));
   // What fails every evaluation (a constant part's error) is said now, unless something
   // above already said what is wrong with the expression.
   if (diagnostics.length === 0) {
@@ -315,6 +314,7 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
       diagnostics.push(diag("invalid_value", rangeAt(file, e.start, e.end), `${ctx.what}: ${message.charAt(0).toLowerCase()}${message.slice(1)}`, { hint: "it references nothing, so every run fails here the same way" }));
     }
   }
+  diagnostics.push(...exitCodeAsText(parsed.expr, ctx, (s, e) => rangeAt(file, s, e)));
   return { expr: parsed.expr, diagnostics };
 }
 
