@@ -72,6 +72,12 @@ function q(s: string): string {
 
 /** Fill colours of a picture: a terminal state's by its success, a channel's. */
 const FILL = { success: "#d8f3dc", failure: "#ffd6d6", channel: "#fff3bf" };
+/**
+ * The Go tool's v0.5.7 fills in `compile --format dot`, written as it writes them
+ * (shared/criteria/v0.5.7/expected/*.compile.dot): steps blue, success states green,
+ * failure states red (found by a trial of its language: success and failure looked alike).
+ */
+const GO_FILL = { step: `, style="filled", fillcolor="#D6EAF8"`, success: `, style=filled, fillcolor="#D5F5E3"`, failure: `, style=filled, fillcolor="#FADBD8"` };
 
 function body(g: Graph, prefix: string, ind: string, lines: string[], outer: Graph[], style: DotStyle): void {
   const id = (n: string) => q(prefix + n);
@@ -80,13 +86,13 @@ function body(g: Graph, prefix: string, ind: string, lines: string[], outer: Gra
   const extra = (nodeId: string, more = "") => (style.picture ? `,id=${q(`node:${prefix}${nodeId}`)}${prefix && !more.includes("label=") ? `,label=${q(nodeId)}` : ""}${more}` : "");
   for (const s of g.steps) {
     const it = s.iteration ? `,label=${q(`${s.name}\n[${s.iteration.kind}]`)}` : "";
-    lines.push(`${ind}${id(s.name)} [shape=box${style.picture ? extra(s.name, it) : it}];`);
+    lines.push(`${ind}${id(s.name)} [shape=box${style.picture ? extra(s.name, it) : `${GO_FILL.step}${it}`}];`);
   }
   for (const w of g.waits) lines.push(`${ind}${id(w.name)} [shape=hexagon${extra(w.name)}];`);
   for (const a of g.approvals) lines.push(`${ind}${id(a.name)} [shape=house${extra(a.name)}];`);
   for (const b of g.branches) lines.push(`${ind}${id(b.name)} [shape=diamond${extra(b.name)}];`);
   for (const s of g.states) {
-    if (!style.picture) lines.push(`${ind}${id(s.name)} [shape=${s.terminal ? "doublecircle" : "circle"}];`);
+    if (!style.picture) lines.push(`${ind}${id(s.name)} [shape=${s.terminal ? `doublecircle${s.success ? GO_FILL.success : GO_FILL.failure}` : "circle"}];`);
     else if (!s.terminal) lines.push(`${ind}${id(s.name)} [shape=circle${extra(s.name)}];`);
     else lines.push(`${ind}${id(s.name)} [shape=${s.success ? "doublecircle" : "doubleoctagon"}${extra(s.name, `,style=filled,fillcolor=${q(s.success ? FILL.success : FILL.failure)}`)}];`);
   }

@@ -152,11 +152,11 @@ ${steps.map((s, i) => `step "${s}" {
     expect(m.match(new RegExp(`-\\.-\\|uses\\| ${channel![1]}$`, "gm"))).toHaveLength(3);
   });
 
-  it("leaves the plain DOT of compile --format dot as it was (the Go tool's layout)", async () => {
+  it("leaves the plain DOT of compile --format dot in the Go tool's layout (its v0.5.7 fills, no picture ids)", async () => {
     const plain = toDot(await graphOf(loop("")));
     expect(plain).not.toContain("id=");
-    expect(plain).toContain(`"done" [shape=doublecircle];`);
-    expect(plain).toContain(`"failed" [shape=doublecircle];`);
+    expect(plain).toContain(`"done" [shape=doublecircle, style=filled, fillcolor="#D5F5E3"];`);
+    expect(plain).toContain(`"failed" [shape=doublecircle, style=filled, fillcolor="#FADBD8"];`);
   });
 });
 
