@@ -443,12 +443,22 @@ export function buildTimeline(entries: readonly JournalEntry[], runId: string, o
 
 /**
  * Why a run failed: the step whose failure it ended with (the last failed step of its tree
- * whose reason is the run's, else the last failed step), or the run itself (a failure
- * state reached by a routed outcome, a policy limit).
+ * whose reason is the run's, else the last failed step); for a failure state reached by a
+ * routed outcome, the root step whose outcome led there, or the failure deeper in the tree
+ * below it when that step itself ended well (found by a new-user trial: the headline said
+ * only "reached state failed"); else the run itself (a policy limit).
  */
 function failureOf(root: Lane, mine: readonly JournalEntry[]): Failure {
   const failed = mine.filter((e) => e.entry_type === "step.completed" && text(payloadOf(e).reason) !== "ok" && text(payloadOf(e).reason) !== "");
-  const cause = [...failed].reverse().find((e) => text(payloadOf(e).reason) === root.reason) ?? (root.reason === "failure_state" ? undefined : failed[failed.length - 1]);
+  let cause = [...failed].reverse().find((e) => text(payloadOf(e).reason) === root.reason) ?? (root.reason === "failure_state" ? undefined : failed[failed.length - 1]);
+  if (!cause && root.reason === "failure_state") {
+    const led = [...mine].reverse().find((e) => e.entry_type === "step.completed" && e.run_id === root.run_id && text(payloadOf(e).next) === root.state);
+    if (led && text(payloadOf(led).reason) === "ok" && failed.length === 0) {
+      const p = payloadOf(led);
+      return { run_id: led.run_id, step: led.step_id, reason: `outcome "${text(p.outcome)}" led to failure state "${root.state ?? ""}"`, at: sourcePosition(root.detail), at_ms: led.at_ms };
+    }
+    cause = led && text(payloadOf(led).reason) !== "ok" ? led : failed[failed.length - 1];
+  }
   if (cause) {
     const p = payloadOf(cause);
     const detail = p.detail === undefined ? undefined : text(p.detail);

@@ -6,12 +6,12 @@
  * real browser: browser.test.ts.
  */
 import Database from "better-sqlite3";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildTimeline, formatDuration, sourcePosition, type Timeline } from "../../cli/timeline/model.js";
 import { escapeHtml } from "../../cli/timeline/html.js";
-import { cli, entries } from "../pipeline/helpers.js";
+import { cli, entries, temp } from "../pipeline/helpers.js";
 import { APPROVER, gateRun, panelRun, positionOf, runIds, type MadeRun } from "./runs.js";
 
 let gate: MadeRun;
@@ -88,6 +88,19 @@ describe("the timeline of a run", () => {
     const receive = p.lanes.flatMap((l) => l.spans).find((s) => s.kind === "recv")!;
     expect(receive.tone).toBe("ok");
     expect(receive.title).toMatch(/received message \S+ from/);
+  });
+
+  it("a failure state reached by a routed outcome names the step that led there, and its reason when it failed (found by a new-user trial: the headline said only \"reached state failed\")", async () => {
+    const dir = temp("criteria-timeline-fs-");
+    const wf = (command: string, outcome: string) =>
+      `workflow {\n  name = "fs"\n  version = "1"\n  initial_state = "check"\n  target_state = "done"\n}\nadapter "shell" "default" {}\nstep "check" {\n  target = adapter.shell.default\n  input { command = "${command}" }\n  outcome "success" { next = state.done }\n  outcome "${outcome}" { next = state.failed }\n}\nstate "done" { terminal = true }\nstate "failed" {\n  terminal = true\n  success  = false\n}\n`;
+    writeFileSync(join(dir, "a.hcl"), wf("echo broke >&2; exit 2", "failure"));
+    writeFileSync(join(dir, "b.hcl"), wf("echo CRITERIA_OUTCOME=reject", "reject"));
+    for (const [file, run] of [["a.hcl", "fa"], ["b.hcl", "fb"]]) expect(cli(["apply", join(dir, file), "--state-dir", join(dir, "st"), "--run-id", run]).status).toBe(1);
+    const a = buildTimeline(await entries(join(dir, "st"), "fa"), "fa")!;
+    expect(a.failure).toMatchObject({ run_id: "fa", step: "check", reason: "adapter_failed", detail: "exit code 2: broke" });
+    const b = buildTimeline(await entries(join(dir, "st"), "fb"), "fb")!;
+    expect(b.failure).toMatchObject({ run_id: "fb", step: "check", reason: 'outcome "reject" led to failure state "failed"' });
   });
 
   it("draws a still-active run open, and only the runs under a nested run asked for", async () => {
