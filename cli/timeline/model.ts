@@ -287,7 +287,9 @@ function laneOf(runId: string, entries: JournalEntry[], failing: Set<string>, la
         const reason = text(p.reason) || "ok";
         const next = text(p.next);
         for (const [k, a] of attempts) if (a.step === e.step_id && a.visit === visit) closeAttempt(k, e.at_ms, reason === "ok" ? "ok" : "failed", text(p.outcome));
-        closeNode(e.step_id, visit, "step", e, outcomeTone(reason, next), [`outcome ${text(p.outcome) || "(none)"} → ${next || "(end)"}`, ...(reason !== "ok" ? [`reason ${reason}${p.detail ? `: ${text(p.detail)}` : ""}`] : [])]);
+        // An iterating step some of whose items failed is not drawn as one that succeeded (found by a new-user trial).
+        const tone = text(p.outcome) === "any_failed" && reason === "ok" ? "warn" : outcomeTone(reason, next);
+        closeNode(e.step_id, visit, "step", e, tone, [`outcome ${text(p.outcome) || "(none)"} → ${next || "(end)"}`, ...(reason !== "ok" ? [`reason ${reason}${p.detail ? `: ${text(p.detail)}` : ""}`] : [])]);
         break;
       }
       case "branch.taken": {

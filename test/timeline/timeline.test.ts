@@ -103,6 +103,14 @@ describe("the timeline of a run", () => {
     expect(b.failure).toMatchObject({ run_id: "fb", step: "check", reason: 'outcome "reject" led to failure state "failed"' });
   });
 
+  it("an iterating step some of whose items failed is not drawn as one that succeeded (found by a new-user trial: green)", async () => {
+    const dir = temp("criteria-timeline-items-");
+    writeFileSync(join(dir, "w.hcl"), `workflow {\n  name = "it"\n  version = "1"\n  initial_state = "each"\n  target_state = "done"\n}\nadapter "shell" "default" {}\nstep "each" {\n  target = adapter.shell.default\n  for_each = ["a", "b"]\n  input { command = "test \${each.value} = a" }\n  outcome "success" { next = "_continue" }\n  outcome "failure" { next = "_continue" }\n  outcome "all_succeeded" { next = state.done }\n  outcome "any_failed" { next = state.done }\n}\nstate "done" { terminal = true }\n`);
+    expect(cli(["apply", join(dir, "w.hcl"), "--state-dir", join(dir, "st"), "--run-id", "it"]).status).toBe(0);
+    const t = buildTimeline(await entries(join(dir, "st"), "it"), "it")!;
+    expect(t.lanes[0].spans.find((s) => s.kind === "step" && s.label === "each")!.tone).toBe("warn");
+  });
+
   it("draws a still-active run open, and only the runs under a nested run asked for", async () => {
     const all = await entries(gate.state, gate.run);
     const cut = all.filter((e) => e.entry_type !== "run.completed" || e.run_id !== "t").filter((e) => !(e.run_id === "t" && e.step_id === "bad"));
