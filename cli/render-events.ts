@@ -85,7 +85,7 @@ function fmtElapsed(ms: number): string {
 /**
  * One journal entry as a timeline line (`criteria journal RUN`). A nested run's entries
  * are indented one level per nesting under the step that spawned it (docs/language.md, Composition), and
- * name the run by its last part (`call#1[0] ›`).
+ * name the run by its path below the root (`nested#1[1]/call_inner#1 ›`).
  */
 export function renderEntry(e: JournalEntry, startMs: number): string {
   return visible(entryLine(e, startMs));
@@ -96,7 +96,9 @@ function entryLine(e: JournalEntry, startMs: number): string {
   const p = (e.payload !== null && typeof e.payload === "object" ? e.payload : {}) as Record<string, unknown>;
   const parts = e.run_id.split("/");
   const indent = "  ".repeat(parts.length - 1);
-  const run = parts.length > 1 ? `${parts[parts.length - 1]} › ` : "";
+  // The run's whole path below the root: the items of one step are told apart (found by a
+  // new-user trial: both items' lines read "call_inner#1 › deep").
+  const run = parts.length > 1 ? `${parts.slice(1).join("/")} › ` : "";
   const item = typeof p.iteration === "number" ? `[${p.iteration}]` : "";
   const head = `${String(e.seq).padStart(5)}  +${fmtElapsed(e.at_ms - startMs)}  ${indent}${e.entry_type.padEnd(21)} ${run}${e.step_id}${item}${e.attempt ? ` #${e.attempt}` : ""}`;
   const bits: string[] = [];

@@ -47,6 +47,15 @@ describe("one line per event and entry", () => {
   });
 });
 
+describe("a nested run's entries", () => {
+  it("name the run by its path below the root, so two items' runs are told apart (found by a new-user trial: both read call_inner#1 ›)", () => {
+    const e = (run_id: string) => ({ seq: 7, run_id, step_id: "deep", attempt: 1, entry_type: "step.completed", at_ms: 0, payload: { outcome: "failure", reason: "adapter_failed" } }) as unknown as JournalEntry;
+    expect(renderEntry(e("r/nested#1[0]/call_inner#1"), 0)).toContain("nested#1[0]/call_inner#1 › deep");
+    expect(renderEntry(e("r/nested#1[1]/call_inner#1"), 0)).toContain("nested#1[1]/call_inner#1 › deep");
+    expect(renderEntry(e("r"), 0)).toMatch(/step\.completed\s+deep #1/);
+  });
+});
+
 describe("a wait's end", () => {
   it("is said: the signal received (and the outcome it named), timed out, or elapsed, with where it goes (a new-user trial: a resumed wait said nothing)", () => {
     const line = (e: { outcome: string; next: string; signal?: string }) => renderEvent({ event: "wait.completed", run_id: "r/call#1", node: "w", ...e }, 0)?.replace(/^\S+ /, "");
