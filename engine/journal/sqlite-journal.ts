@@ -475,7 +475,8 @@ export function tornWalTail(dbFile: string): string | undefined {
 /**
  * Refuses, before anything is opened or written, a state directory whose journal a reading
  * command (`runs`, `journal`, `signal`…) cannot use: none there; one that cannot be read (it
- * said "no journal", found by a new-user trial); one cut to 0 bytes with no write-ahead log
+ * said "no journal", found by a new-user trial), a directory in its place, or a state
+ * directory that is a file (each said otherwise); one cut to 0 bytes with no write-ahead log
  * (a failed copy or cache restore: it read as a journal with no runs, and the reading
  * command wrote empty tables into it, found by the same trial).
  * @throws JournalOpenError saying which
@@ -483,10 +484,14 @@ export function tornWalTail(dbFile: string): string | undefined {
 function mustBeJournal(stateDir: string, file: string): void {
   let size: number;
   try {
-    size = statSync(file).size;
+    const st = statSync(file);
+    if (st.isDirectory()) throw new JournalOpenError(`${file} is a directory, not a journal`);
+    size = st.size;
   } catch (e) {
+    if (e instanceof JournalOpenError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") throw new JournalOpenError(`no journal in ${stateDir} (runs are journaled where criteria apply ran, or in --state-dir)`);
+    if (code === "ENOTDIR") throw new JournalOpenError(`${stateDir} is a file, not a state directory (runs are journaled where criteria apply ran, or in --state-dir)`);
+    if (code === "ENOENT") throw new JournalOpenError(`no journal in ${stateDir} (runs are journaled where criteria apply ran, or in --state-dir)`);
     throw new JournalOpenError(`cannot read the journal in ${stateDir}: ${code === "EACCES" || code === "EPERM" ? "permission denied" : (code ?? String(e))}`);
   }
   const wal = (() => {

@@ -5,7 +5,7 @@
  * database pages, a file-size limit that makes the disk "full" mid-run.
  */
 import Database from "better-sqlite3";
-import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
@@ -154,7 +154,7 @@ describe("storage failures (item 4)", () => {
     expect(cli(["runs", "--state-dir", state]).stdout).not.toMatch(/^b /m);
   }, 60_000);
 
-  it("a journal cut to 0 bytes: runs and journal refuse saying so (exit 1) and write nothing into it (found by a new-user trial: \"No runs\", and runs created tables)", () => {
+  it("a journal cut to 0 bytes: runs and journal refuse saying so (exit 1) and write nothing into it (found by a new-user trial: \"No runs\", and runs created tables); a directory in its place or a state directory that is a file are said so", () => {
     const state = temp();
     writeFileSync(join(state, "journal.db"), "");
     for (const args of [["runs"], ["journal", "r"]]) {
@@ -163,6 +163,13 @@ describe("storage failures (item 4)", () => {
       expect(r.stderr.trim()).toBe(`criteria: ${join(state, "journal.db")} is empty (0 bytes), and criteria never leaves a journal empty: it was cut short (a failed copy or cache restore?); restore it, or remove it to start a new journal`);
     }
     expect(readFileSync(join(state, "journal.db")).length).toBe(0);
+    // A directory where the journal goes, and a state directory that is a file, are said so (found by the same trial).
+    const dirDb = temp();
+    mkdirSync(join(dirDb, "journal.db"));
+    expect(cli(["runs", "--state-dir", dirDb]).stderr.trim()).toBe(`criteria: ${join(dirDb, "journal.db")} is a directory, not a journal`);
+    const file = join(temp(), "stfile");
+    writeFileSync(file, "x");
+    expect(cli(["runs", "--state-dir", file]).stderr.trim()).toBe(`criteria: ${file} is a file, not a state directory (runs are journaled where criteria apply ran, or in --state-dir)`);
   });
 
   it("a full disk mid-run: exit 4 and one line with the path; the run resumes to its end", () => {
