@@ -91,7 +91,9 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
       setCode(
         await runSession(io, json, async (signal) => {
           if (opts.runId !== undefined && !RUN_ID.test(opts.runId)) {
-            throw usage(`--run-id "${echoed(opts.runId)}": use letters, digits, ".", "_" and "-" (at most 128, starting with a letter or digit)`);
+            // Quoted once (echoed quotes a value with spaces or control characters itself).
+            const shown = echoed(opts.runId);
+            throw usage(`--run-id ${shown.startsWith('"') ? shown : `"${shown}"`}: use ASCII letters and digits, ".", "_" and "-" (at most 128, starting with a letter or digit)`);
           }
           const place = placeOf(opts, io);
           flag = storeFlag(place);

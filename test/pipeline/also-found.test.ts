@@ -194,7 +194,9 @@ describe("also found", () => {
     const long = "r".repeat(5000);
     const refused = cli(["apply", path, "--state-dir", join(dir, "s"), "--run-id", long, "-o", "text"]);
     expect(refused.status).toBe(2);
-    expect(refused.stderr).toBe(`criteria: --run-id "${"r".repeat(60)}… (5000 characters)": use letters, digits, ".", "_" and "-" (at most 128, starting with a letter or digit)\n`);
+    expect(refused.stderr).toBe(`criteria: --run-id "${"r".repeat(60)}… (5000 characters)": use ASCII letters and digits, ".", "_" and "-" (at most 128, starting with a letter or digit)\n`);
+    // Quoted once, and "letters" said to be ASCII (found by a new-user trial: ünï was refused as not letters).
+    expect(cli(["apply", path, "--state-dir", join(dir, "s"), "--run-id", "a b", "-o", "text"]).stderr).toBe(`criteria: --run-id "a b": use ASCII letters and digits, ".", "_" and "-" (at most 128, starting with a letter or digit)\n`);
     expect(cli(["apply", path, "--state-dir", join(dir, "s"), "-o", "text"]).status).toBe(0);
     for (const args of [["journal", long], ["resume", long], ["signal", long, "go"]]) {
       const r = cli([...args, "--state-dir", join(dir, "s")]);
