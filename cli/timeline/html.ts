@@ -157,7 +157,7 @@ export function timelineHtml(t: Timeline, notice?: string): string {
     : "";
   const legend = [
     ["ok", "succeeded"],
-    ["warn", "led to a failure state, some items failed, or a wait or approval timed out"],
+    ["warn", "a failure state, failed items, or a timeout"],
     ["failed", "failed (a step's timeout too)"],
     ["open", "not ended"],
     ["neutral", "message, signal, branch"],

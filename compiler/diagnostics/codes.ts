@@ -32,7 +32,7 @@ export const CODES = {
   number_as_text: { severity: "warning", doc: "A YAML/JSON number written otherwise than it reads back (1.10 reads 1.1) where text is wanted: it is kept as written; quote it." },
   nesting_too_deep: { severity: "error", doc: "Values nest deeper than the limit (64 levels)." },
   // decode
-  unknown_field: { severity: "error", doc: "An argument or block that this position does not accept (fails closed, with a did-you-mean)." },
+  unknown_field: { severity: "error", doc: "An argument or block (a field, in YAML and JSON) that this position does not accept (fails closed, with a did-you-mean)." },
   missing_field: { severity: "error", doc: "A required argument is missing." },
   invalid_type: { severity: "error", doc: "A literal has the wrong type (a string where a number is expected, ...)." },
   invalid_value: { severity: "error", doc: "A value is of the right type but not allowed (an unknown enum member, a negative count, ...)." },
