@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { packageRoot } from "./compiler/package-root.js";
 import { Command, CommanderError, Option } from "commander";
+import { goToolHint } from "./cli/go-tool-flags.js";
 import { compile, type Compilation } from "./compiler/index.js";
 import { CODES, type Code } from "./compiler/diagnostics/codes.js";
 import type { Diagnostic } from "./compiler/diagnostics/diagnostic.js";
@@ -239,6 +240,8 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     }
     if (e instanceof CommanderError) {
       if (e.code === "commander.helpDisplayed" || e.code === "commander.version" || e.code === "commander.help") return EXIT.ok;
+      const goTool = goToolHint(e.message);
+      if (goTool) io.err(`${goTool}\n`);
       // Commander said it on stderr; with -o json it is one JSON object on stdout too (found by a new-user trial of CI use).
       if (wantsJson(argv)) io.out(JSON.stringify({ event: "exit", code: EXIT.usage, status: "error", message: e.message.replace(/^error: /, "") }) + "\n");
       return EXIT.usage;

@@ -280,6 +280,18 @@ state "done" { terminal = true }
     expect(quiet.stderr).not.toContain("CRITERIA_LOCAL_APPROVAL");
   });
 
+  it("the Go tool's flags and commands are refused with what to write here (found by a trial of its language: no pointer, and --out was offered --root)", async () => {
+    const said = async (argv: string[]) => {
+      const o = io();
+      expect(await main(argv, o), argv.join(" ")).toBe(2);
+      return o.stderr;
+    };
+    expect(await said(["validate", "--diag-json", join(dir, "x.hcl")])).toContain("hint: the Go tool's --diag-json is --format json here");
+    expect(await said(["langserver"])).toContain("hint: the Go tool's langserver is criteria lsp here");
+    expect(await said(["compile", join(dir, "x.hcl"), "--out=g.dot"])).toContain("hint: the Go tool's --out is a redirect of standard output");
+    expect(await said(["validate", "--bogus", join(dir, "x.hcl")])).not.toContain("hint: the Go tool's");
+  });
+
   it("bad run ids, unknown approval nodes and missing journals are errors, not deliveries", async () => {
     const d = mkdtempSync(join(tmpdir(), "criteria-cli-run-"));
     const wf = join(d, "g.hcl");
