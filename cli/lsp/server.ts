@@ -111,7 +111,8 @@ export function serveLanguage(connection: Connection): void {
     const path = pathOf(doc.uri, doc.languageId);
     const overlay = new Map(documents.all().map((d) => [pathOf(d.uri, d.languageId), d.getText()]));
     const version = doc.version;
-    const c = await compile(path, { cwd, overlay, parseCache, unitCache });
+    // The graph is not built: only diagnostics are published, and building adds none.
+    const c = await compile(path, { cwd, overlay, parseCache, unitCache, graph: false });
     // A newer change is being compiled, or it was closed: this result is stale.
     if (documents.get(doc.uri)?.version !== version) return;
     compiled.set(doc.uri, c);

@@ -7,8 +7,7 @@ import type { Range } from "../diagnostics/range.js";
 import { iterates, type ExprSource, type StepSpec } from "../decode/spec.js";
 import { childExprs, type Expr } from "../expr/ast.js";
 import { functionDocs, functionNames, RANGE_LIMIT } from "../expr/functions.js";
-import { parseExpression, parseTemplate } from "../expr/parse.js";
-import { references } from "../expr/references.js";
+import { parseMemo, referencesMemo } from "../expr/parse-memo.js";
 import type { Scope } from "./scope.js";
 import { constantErrors } from "./constant-errors.js";
 
@@ -98,15 +97,21 @@ export function exprRangeAt(src: ExprSource, exactRangeAt: RangeAt): RangeAt {
  * Parses an expression or template (HCL text, or a YAML/JSON string template) and
  * checks its references against the scope: unknown `var`/`local`/`shared`/`steps`
  * names and unknown functions get a did-you-mean; `each.*` outside an iteration is
- * `each_outside_iteration`. Positions are exact (the parser works in file offsets).
- * Returns the parsed expression (undefined for literals or on a syntax error).
+ * `each_outside_iteration`. Positions are exact (the text's offset in its file plus the
+ * parser's index in the text). Returns the parsed expression (undefined for literals or on
+ * a syntax error), shared and read-only, its offsets indexes in `src.text`: add `src.base`
+ * for file offsets (compiler/expr/parse-memo.ts).
  */
 export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt: RangeAt): { expr?: Expr; diagnostics: Diagnostic[] } {
   if (src.kind === "literal") return { diagnostics: [] };
   if (src.kind === "composite") return { diagnostics: (src.nested ?? []).flatMap((n) => checkExpression(n, ctx, exactRangeAt).diagnostics) };
-  const rangeAt = exprRangeAt(src, exactRangeAt);
+  // The tree's offsets are indexes in the text (one parse serves the text wherever it stands):
+  // positions in the file are the text's own offset plus those.
+  const inFile = exprRangeAt(src, exactRangeAt);
+  const base = src.base;
+  const rangeAt: RangeAt = (f, start, end) => inFile(f, base + start, base + end);
   const file = src.range.file;
-  const parsed = src.kind === "hcl" ? parseExpression(src.text, src.base) : parseTemplate(src.text, src.base);
+  const parsed = parseMemo(src.kind === "hcl" ? "expression" : "template", src.text);
   const diagnostics: Diagnostic[] = [];
   for (const e of parsed.errors) {
     // Written as the HCL parser writes its own (found by a new-user trial: "Missing argument
@@ -132,7 +137,7 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
       diagnostics.push(diag("unknown_reference", at, `${ctx.what}: the called module has no output "${key}" (in ${raw})`, { hint: suggest(key, ctx.ownOutputKeys) ?? `its outputs: ${ctx.ownOutputKeys.join(", ")}` }));
     }
   };
-  for (const ref of references(parsed.expr)) {
+  for (const ref of referencesMemo(parsed.expr)) {
     at = rangeAt(file, ref.start, ref.end);
     const first = ref.path[0];
     const name = typeof first === "string" ? first : undefined;
@@ -381,7 +386,7 @@ function bareNameHint(name: string, s: Scope): string | undefined {
 /**
  * The places `expr` reads `steps.<step>` where nothing can skip the read: not in a
  * conditional's branch (`c ? steps.s.x : ""`), a template's `%{if}`, or a `for`'s body.
- * The ranges are offsets in the expression's file.
+ * The ranges are offsets as `expr` has them (indexes in its text, from checkExpression).
  */
 export function unguardedReads(expr: Expr, step: string): { start: number; end: number }[] {
   const out: { start: number; end: number }[] = [];

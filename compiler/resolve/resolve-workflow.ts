@@ -3,7 +3,8 @@ import { suggest } from "../diagnostics/did-you-mean.js";
 import type { Range } from "../diagnostics/range.js";
 import { iterates, type AdapterSpec, type ExprSource, type NodeRef, type StepSpec, type WorkflowSpec } from "../decode/spec.js";
 import type { Expr } from "../expr/ast.js";
-import { references, type Reference } from "../expr/references.js";
+import { referencesMemo } from "../expr/parse-memo.js";
+import type { Reference } from "../expr/references.js";
 import { checkExpression, exprRangeAt, unguardedReads, type ExprContext, type RangeAt } from "./check-expression.js";
 import type { ModuleInterface, ModuleLookup } from "./module-interface.js";
 import { SHELL_OUTPUT_KEYS } from "./adapter-outputs.js";
@@ -163,12 +164,12 @@ class Resolver {
   }
 
   /** Checks an expression; returns what it references (`[]` when it does not parse). */
-  private expr(src: ExprSource | undefined, ctx: ExprContext): Reference[] {
+  private expr(src: ExprSource | undefined, ctx: ExprContext): readonly Reference[] {
     const e = this.parsed(src, ctx);
-    return e ? references(e) : [];
+    return e ? referencesMemo(e) : [];
   }
 
-  /** Checks an expression; returns it parsed (undefined for a literal or when it does not parse). */
+  /** Checks an expression; returns it parsed (undefined for a literal or when it does not parse), offsets from `src.base`. */
   private parsed(src: ExprSource | undefined, ctx: ExprContext): Expr | undefined {
     if (!src) return undefined;
     const r = checkExpression(src, ctx, this.rangeAt);
@@ -427,7 +428,7 @@ class Resolver {
       // Its own output is not there on its first visit: the run fails there (found by a new-user trial).
       for (const read of e ? unguardedReads(e, st.name) : []) {
         this.diagnostics.push(
-          diag("reads_own_output", exprRangeAt(src, this.rangeAt)(src.range.file, read.start, read.end), `${at}: reads the step's own output, which is not there before the step has run (its first visit fails here)`, {
+          diag("reads_own_output", exprRangeAt(src, this.rangeAt)(src.range.file, src.base + read.start, src.base + read.end), `${at}: reads the step's own output, which is not there before the step has run (its first visit fails here)`, {
             hint: `read it in an outcome as step.output.<key>; in a loop, guard it with a condition the first visit takes the other way (cond ? steps.${st.name}.x : "")`,
           }),
         );

@@ -285,9 +285,14 @@ export class LazyEntry implements SourceEntry {
     return (this.rangeCache ??= this.file.range(this.startOffset, this.endOffset));
   }
 
-  /** The ranges built so far, undefined where not yet read. */
-  built(): { range?: Range; keyRange?: Range } {
-    return { range: this.rangeCache, keyRange: this.keyRangeCache };
+  /** The range if it was built already (read), else undefined. */
+  get builtRange(): Range | undefined {
+    return this.rangeCache;
+  }
+
+  /** The key range if it was built already (read), else undefined. */
+  get builtKeyRange(): Range | undefined {
+    return this.keyRangeCache;
   }
 
   /** This entry with another key range (offsets in the same file): a `local "n"` block's value named at its label. */
