@@ -3,7 +3,8 @@
  * unit cache (compiler/index.ts `UnitCache`): a compile that re-uses every file's parse and
  * every module's unit gives exactly what a fresh compile gives, for every example and
  * every invalid case; a changed file is parsed again, the others not; an edited module and
- * the modules that call it are checked again, the others not.
+ * the modules that call it are checked again, the others not. A compile told not to
+ * build the graph (`graph: false`) gives the same diagnostics.
  */
 import { readdirSync, readFileSync, statSync, writeFileSync, mkdtempSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -119,5 +120,19 @@ describe("the parse cache", () => {
     const done = await run(fixed);
     expect(done.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
     expect(same(done)).toBe(same(await fresh(fixed)));
+  });
+});
+
+describe("compile without the graph (the language server's compile)", () => {
+  it("gives the same diagnostics and files as a full compile, and no graph, for every example and invalid case", async () => {
+    let built = 0;
+    for (const p of cases) {
+      const full = await compile(p);
+      const light = await compile(p, { graph: false });
+      if (full.graph) built++;
+      expect(light.graph, p).toBeUndefined();
+      expect(JSON.stringify({ d: light.diagnostics, f: light.files }), p).toBe(JSON.stringify({ d: full.diagnostics, f: full.files }));
+    }
+    expect(built).toBeGreaterThan(10);
   });
 });
