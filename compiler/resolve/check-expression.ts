@@ -6,6 +6,7 @@ import { suggest } from "../diagnostics/did-you-mean.js";
 import type { Range } from "../diagnostics/range.js";
 import { iterates, type ExprSource, type StepSpec } from "../decode/spec.js";
 import { childExprs, type Expr } from "../expr/ast.js";
+import type { Reference } from "../expr/references.js";
 import { functionDocs, functionNames, RANGE_LIMIT } from "../expr/functions.js";
 import { parseMemo, referencesMemo } from "../expr/parse-memo.js";
 import type { Scope } from "./scope.js";
@@ -130,15 +131,17 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
     );
   }
   if (!parsed.expr || parsed.errors.length > 0) return { diagnostics };
-  let at: Range = src.range;
+  // Where the reference being checked stands: made only when a diagnostic or a reader needs it.
+  let current: Reference | undefined;
+  const at = (): Range => (current ? rangeAt(file, current.start, current.end) : src.range);
   /** A key of the step's own result that its called module does not declare. */
   const ownKeyProblem = (key: string, raw: string) => {
     if (ctx.ownOutputKeys && !ctx.ownOutputKeys.includes(key)) {
-      diagnostics.push(diag("unknown_reference", at, `${ctx.what}: the called module has no output "${key}" (in ${raw})`, { hint: suggest(key, ctx.ownOutputKeys) ?? `its outputs: ${ctx.ownOutputKeys.join(", ")}` }));
+      diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: the called module has no output "${key}" (in ${raw})`, { hint: suggest(key, ctx.ownOutputKeys) ?? `its outputs: ${ctx.ownOutputKeys.join(", ")}` }));
     }
   };
   for (const ref of referencesMemo(parsed.expr)) {
-    at = rangeAt(file, ref.start, ref.end);
+    current = ref;
     const first = ref.path[0];
     const name = typeof first === "string" ? first : undefined;
     const s = ctx.scope;
@@ -148,92 +151,92 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
       case "shared": {
         const table = ref.root === "var" ? "variables" : ref.root === "local" ? "locals" : "shared";
         if (name === undefined) {
-          diagnostics.push(diag("unknown_reference", at, `${ctx.what}: "${ref.root}" needs a name, e.g. ${ref.root}.name`));
+          diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: "${ref.root}" needs a name, e.g. ${ref.root}.name`));
         } else if (s.lookup(table, name)) {
           const found = s.lookup(table, name)!;
           found.scope.used.add(`${table}:${name}`);
           if (table === "variables" && (found.decl as { secret?: boolean }).secret && !ctx.secretOk) {
             diagnostics.push(
-              diag("secret_exposed", at, `${ctx.what}: var.${name} is secret, and this value is not (it would be recorded, shown or passed in plain)`, {
+              diag("secret_exposed", at(), `${ctx.what}: var.${name} is secret, and this value is not (it would be recorded, shown or passed in plain)`, {
                 hint: "pass a secret to a step with secret_input { NAME = var.x } or an adapter's secrets { NAME = var.x } (the process sees it as an environment variable), or mark an output secret = true",
               }),
             );
           }
         } else {
           const noun = ref.root === "var" ? "variable" : ref.root === "local" ? "local value" : "shared variable";
-          diagnostics.push(diag("unknown_reference", at, `${ctx.what}: unknown ${noun} "${name}" (in ${ref.raw})`, { hint: suggest(name, s.visible(table)) ?? `declare it: ${declHint(ref.root, name)}` }));
+          diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: unknown ${noun} "${name}" (in ${ref.raw})`, { hint: suggest(name, s.visible(table)) ?? `declare it: ${declHint(ref.root, name)}` }));
         }
         break;
       }
       case "each":
         if (!ctx.each) {
           diagnostics.push(
-            diag("each_outside_iteration", at, `${ctx.what}: "${ref.raw}" is only available inside an iterating step (count, for_each, parallel)`, {
+            diag("each_outside_iteration", at(), `${ctx.what}: "${ref.raw}" is only available inside an iterating step (count, for_each, parallel)`, {
               hint: "move the expression into the iterating step or its workflow body",
             }),
           );
         } else if (name !== undefined && !EACH_FIELDS.includes(name)) {
-          diagnostics.push(diag("unknown_reference", at, `${ctx.what}: each has no field "${name}"`, { hint: suggest(name, EACH_FIELDS) }));
+          diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: each has no field "${name}"`, { hint: suggest(name, EACH_FIELDS) }));
         }
         break;
       case "steps":
         if (!ctx.steps) {
           diagnostics.push(
-            diag("unknown_reference", at, `${ctx.what}: step outputs are not available here (it is evaluated before any step runs)`, {
+            diag("unknown_reference", at(), `${ctx.what}: step outputs are not available here (it is evaluated before any step runs)`, {
               hint: "read steps.<name> in a step's input, an outcome's output or write, a switch or an output block",
             }),
           );
         } else if (name === undefined) {
-          diagnostics.push(diag("unknown_reference", at, `${ctx.what}: "steps" needs a step name, e.g. steps.build.stdout`));
+          diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: "steps" needs a step name, e.g. steps.build.stdout`));
         } else if (!s.lookup("steps", name) && s.switchOutput(name)) {
           // A switch whose arms store an output (steps.<switch>.<key>).
           const keys = s.switchOutput(name)!;
           const key = ref.path[1];
           if (typeof key === "string" && !keys.includes(key)) {
-            diagnostics.push(diag("unknown_reference", at, `${ctx.what}: switch "${name}" stores no output "${key}" (in ${ref.raw})`, { hint: suggest(key, keys) ?? `its arms store: ${keys.join(", ")}` }));
+            diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: switch "${name}" stores no output "${key}" (in ${ref.raw})`, { hint: suggest(key, keys) ?? `its arms store: ${keys.join(", ")}` }));
           }
         } else if (!s.lookup("steps", name)) {
-          diagnostics.push(diag("unknown_reference", at, `${ctx.what}: unknown step "${name}" (in ${ref.raw})`, { hint: suggest(name, s.visible("steps")) }));
+          diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: unknown step "${name}" (in ${ref.raw})`, { hint: suggest(name, s.visible("steps")) }));
         } else {
           const d = outputProblem(ref.path, ref.raw, s.lookup("steps", name)!, ctx);
-          if (d) diagnostics.push(diag("unknown_reference", at, `${ctx.what}: ${d.message} (in ${ref.raw})`, { hint: d.hint }));
+          if (d) diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: ${d.message} (in ${ref.raw})`, { hint: d.hint }));
         }
         break;
       case "input":
-        ctx.readsInput?.(name, at);
+        ctx.readsInput?.(name, at());
         break;
       case "data": {
         // data.<kind>.<name>.value
         const [kind, dname, field] = ref.path;
         const key = typeof kind === "string" && typeof dname === "string" ? `${kind}.${dname}` : undefined;
         if (key === undefined) {
-          diagnostics.push(diag("unknown_reference", at, `${ctx.what}: write data values as data.<kind>.<name>.value (in ${ref.raw})`));
+          diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: write data values as data.<kind>.<name>.value (in ${ref.raw})`));
         } else if (!s.lookup("data", key)) {
           const known = s.visible("data");
-          diagnostics.push(diag("unknown_reference", at, `${ctx.what}: unknown data value "${key}" (in ${ref.raw})`, { hint: suggest(key, known) ?? `declare it: data "${kind}" "${dname}" { type = string, value = "" }` }));
+          diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: unknown data value "${key}" (in ${ref.raw})`, { hint: suggest(key, known) ?? `declare it: data "${kind}" "${dname}" { type = string, value = "" }` }));
         } else {
           s.lookup("data", key)!.scope.used.add(`data:${key}`);
-          if (field !== undefined && field !== "value") diagnostics.push(diag("unknown_reference", at, `${ctx.what}: a data value has one field, "value" (in ${ref.raw})`, { hint: `write data.${key}.value` }));
+          if (field !== undefined && field !== "value") diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: a data value has one field, "value" (in ${ref.raw})`, { hint: `write data.${key}.value` }));
         }
         break;
       }
       case "while":
         if (!ctx.while) {
-          diagnostics.push(diag("each_outside_iteration", at, `${ctx.what}: "${ref.raw}" is only available inside a step that iterates with while`, { hint: "use it in the while step's own expressions" }));
+          diagnostics.push(diag("each_outside_iteration", at(), `${ctx.what}: "${ref.raw}" is only available inside a step that iterates with while`, { hint: "use it in the while step's own expressions" }));
         } else if (name !== undefined && !WHILE_FIELDS.includes(name)) {
-          diagnostics.push(diag("unknown_reference", at, `${ctx.what}: while has no field "${name}"`, { hint: suggest(name, WHILE_FIELDS) ?? `its fields: ${WHILE_FIELDS.join(", ")}` }));
+          diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: while has no field "${name}"`, { hint: suggest(name, WHILE_FIELDS) ?? `its fields: ${WHILE_FIELDS.join(", ")}` }));
         }
         break;
       case "path":
         if (name !== undefined && !PATH_FIELDS.includes(name)) {
-          diagnostics.push(diag("unknown_reference", at, `${ctx.what}: path has no field "${name}"`, { hint: suggest(name, PATH_FIELDS) ?? `its fields: ${PATH_FIELDS.join(", ")}` }));
+          diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: path has no field "${name}"`, { hint: suggest(name, PATH_FIELDS) ?? `its fields: ${PATH_FIELDS.join(", ")}` }));
         }
         break;
       case "output":
         // The projection: a write reads it (engine/run/outcome-effects.ts); an outcome's output is what makes it.
         if (!ctx.projected) {
           diagnostics.push(
-            diag("unknown_reference", at, `${ctx.what}: "${ref.raw}" is only available in an outcome's write value (the outcome's output over the step's own)`, {
+            diag("unknown_reference", at(), `${ctx.what}: "${ref.raw}" is only available in an outcome's write value (the outcome's output over the step's own)`, {
               hint: ctx.step ? "here, read the step's own result as step.output.<key>" : "elsewhere, read a step's output as steps.<name>.<key>",
             }),
           );
@@ -241,28 +244,28 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
         break;
       case "subworkflow":
         if (!ctx.step) {
-          diagnostics.push(diag("unknown_reference", at, `${ctx.what}: "${ref.raw}" is only available in an outcome's output or write (the step's own result)`, { hint: "elsewhere, read a step's output as steps.<name>.<key>" }));
+          diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: "${ref.raw}" is only available in an outcome's output or write (the step's own result)`, { hint: "elsewhere, read a step's output as steps.<name>.<key>" }));
         } else if (name !== undefined) ownKeyProblem(name, ref.raw);
         break;
       case "step":
         if (!ctx.step) {
           const asStep = name !== undefined && s.lookup("steps", name) ? `did you mean steps.${ref.raw.slice("step.".length)}?` : undefined;
-          diagnostics.push(diag("unknown_reference", at, `${ctx.what}: "${ref.raw}" is only available in an outcome's output or write (the step's own result)`, { hint: asStep ?? "elsewhere, read a step's output as steps.<name>.<key>" }));
+          diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: "${ref.raw}" is only available in an outcome's output or write (the step's own result)`, { hint: asStep ?? "elsewhere, read a step's output as steps.<name>.<key>" }));
         } else if (name !== undefined && name !== "output") {
           const asStep = s.lookup("steps", name) ? `did you mean steps.${ref.raw.slice("step.".length)}?` : "write step.output.<key>";
-          diagnostics.push(diag("unknown_reference", at, `${ctx.what}: step has one field, "output" (in ${ref.raw})`, { hint: asStep }));
+          diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: step has one field, "output" (in ${ref.raw})`, { hint: asStep }));
         } else if (typeof ref.path[1] === "string") ownKeyProblem(ref.path[1], ref.raw);
         break;
       case "memory":
         if (!ctx.memory) {
-          diagnostics.push(diag("unknown_reference", at, `${ctx.what}: "${ref.raw}" is only available when the workflow's header sets memory { script = true }`, { hint: "add memory { script = true } to the workflow header" }));
+          diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: "${ref.raw}" is only available when the workflow's header sets memory { script = true }`, { hint: "add memory { script = true } to the workflow header" }));
         } else if (name !== undefined && !MEMORY_FIELDS.includes(name)) {
-          diagnostics.push(diag("unknown_reference", at, `${ctx.what}: memory has no field "${name}"`, { hint: suggest(name, MEMORY_FIELDS) ?? `its fields: ${MEMORY_FIELDS.join(", ")}` }));
+          diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: memory has no field "${name}"`, { hint: suggest(name, MEMORY_FIELDS) ?? `its fields: ${MEMORY_FIELDS.join(", ")}` }));
         }
         break;
       default:
         diagnostics.push(
-          diag("unknown_reference", at, `${ctx.what}: unknown name "${ref.root}"`, {
+          diag("unknown_reference", at(), `${ctx.what}: unknown name "${ref.root}"`, {
             hint: bareNameHint(ref.root, s) ?? suggest(ref.root, [...(ref.bound ?? []), ...NAMESPACES]) ?? `references start with one of ${NAMESPACES.join(", ")}`,
           }),
         );
