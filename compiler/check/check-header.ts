@@ -44,7 +44,8 @@ export const checkHeader: Check = {
         }),
       );
     }
-    if (!spec.states.some((s) => s.terminal)) {
+    // A state whose `terminal` is no bool may be the one meant to end runs: its own error says enough.
+    if (!spec.states.some((s) => s.terminal || s.terminalInvalid)) {
       out.push(
         diag("no_terminal_state", h?.nameRange ?? fileStart, `workflow${h ? ` "${h.name}"` : ""} declares no terminal state: a run could never end`, {
           hint: `add state "done" { terminal = true }`,

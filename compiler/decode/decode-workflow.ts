@@ -397,7 +397,7 @@ class Decoder {
     for (const [name, v, p, r] of this.named(doc.steps, at("steps"))) w.steps.push(this.step(name, isObj(v) ? v : {}, p, r));
     for (const [name, v, p, r] of this.named(doc.states, at("states"))) {
       const o = isObj(v) ? v : {};
-      w.states.push({ name, ...r, terminal: o.terminal === true, success: o.success !== false, ...(o.requires !== undefined ? { requires: this.nodeRef(o.requires, childPointer(p, "requires")) } : {}) });
+      w.states.push({ name, ...r, terminal: o.terminal === true, ...(o.terminal !== undefined && typeof o.terminal !== "boolean" ? { terminalInvalid: true as const } : {}), success: o.success !== false, ...(o.requires !== undefined ? { requires: this.nodeRef(o.requires, childPointer(p, "requires")) } : {}) });
     }
     for (const [name, v, p, r] of this.named(doc.waits, at("waits"))) {
       const o = isObj(v) ? v : {};

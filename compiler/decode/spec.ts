@@ -243,6 +243,8 @@ export interface StepSpec extends Named {
 
 export interface StateSpec extends Named {
   terminal: boolean;
+  /** `terminal` is written but is no bool (`terminal = "yes"`): its own error says so, and nothing follows from it. */
+  terminalInvalid?: true;
   success: boolean;
   /** A prerequisite state (parsed and checked; not enforced, as in the Go tool). */
   requires?: NodeRef;
