@@ -47,11 +47,15 @@ export function noRun(run: string, place: JournalPlace): string {
   return `no run ${echoed(run)} in ${placeName(place)} (criteria runs lists them)`;
 }
 
-/** Opens an existing journal for reading commands; a missing or broken one is a one-line error. */
-export async function openJournal(place: JournalPlace): Promise<Journal> {
+/**
+ * Opens an existing journal for commands that use one; a missing or broken one is a
+ * one-line error. `readOnly` for commands that only read (`runs`, `journal`): a journal
+ * the user may not write is read all the same (found by a new-user trial: refused).
+ */
+export async function openJournal(place: JournalPlace, opts: { readOnly?: boolean } = {}): Promise<Journal> {
   const { openStore, JournalOpenError } = await engine();
   try {
-    return await openStore({ ...place, mustExist: true });
+    return await openStore({ ...place, mustExist: true, ...(opts.readOnly ? { readOnly: true } : {}) });
   } catch (e) {
     throw e instanceof JournalOpenError ? new CliError(e.message) : e;
   }
@@ -142,7 +146,7 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
     .addOption(new Option("-o, --output <format>", "text or json").choices(["text", "json"]).default("text"))
     .action(async (opts: { stateDir?: string; store?: string; all?: boolean; output: string }) => {
       const place = placeOf(opts, io);
-      const j = await openJournal(place);
+      const j = await openJournal(place, { readOnly: true });
       try {
         const rows = await j.runs({ roots: !opts.all });
         if (opts.output !== "json" && rows.length === 0) io.out("no runs\n");
@@ -182,7 +186,7 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
         return;
       }
       const place = placeOf(opts, io);
-      const j = await openJournal(place);
+      const j = await openJournal(place, { readOnly: true });
       const stop = new AbortController();
       const onSignal = () => stop.abort();
       process.once("SIGINT", onSignal);

@@ -1,7 +1,8 @@
 import type Database from "better-sqlite3";
 import { createRequire } from "node:module";
-import { closeSync, existsSync, fstatSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, copyFileSync, existsSync, fstatSync, mkdtempSync, openSync, readSync, rmSync, statSync } from "node:fs";
 import { makeDirs } from "../make-dirs.js";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { canonicalJson } from "./canonical-json.js";
 import type { EntryType, JournalEntry, MemoryItem, NewEntry } from "./entry.js";
@@ -112,25 +113,28 @@ export class SqliteJournal implements Journal {
      * `synchronous`: `FULL` (default: a commit survives power loss); `OFF` only for benchmarks
      * that build big journals fast. `mustExist`: refuse a state directory without a journal.
      * `leaseTtlMs`: how long a lease lasts unless renewed (default `CRITERIA_LEASE_TTL_MS`, else 30 s).
+     * `readOnly`: open an existing journal for reading only (`runs`, `journal`): one the user may
+     * not write (another user's, a read-only mount, a CI artifact) is read all the same, and
+     * nothing is written; appending then fails with {@link JournalWriteError}.
      */
-    opts: { synchronous?: "FULL" | "OFF"; mustExist?: boolean; leaseTtlMs?: number } = {},
+    opts: { synchronous?: "FULL" | "OFF"; mustExist?: boolean; leaseTtlMs?: number; readOnly?: boolean } = {},
   ) {
     const file = join(stateDir, "journal.db");
-    if (opts.mustExist) mustBeJournal(stateDir, file);
+    if (opts.mustExist || opts.readOnly) mustBeJournal(stateDir, file);
     try {
-      makeDirs(stateDir);
+      if (!opts.readOnly) makeDirs(stateDir);
       const torn = tornWalTail(file);
       if (torn) this.notes.push(torn);
       // Loaded on first use: `criteria validate` never pays for the native module.
       const Sqlite = createRequire(import.meta.url)("better-sqlite3") as typeof Database;
-      this.db = new Sqlite(file);
-      this.db.pragma("journal_mode = WAL");
+      this.db = opts.readOnly ? openReadOnly(Sqlite, file) : new Sqlite(file);
+      if (!opts.readOnly) this.db.pragma("journal_mode = WAL");
       this.synchronous = opts.synchronous === "OFF" ? "OFF" : "FULL";
-      this.db.pragma(`synchronous = ${this.synchronous}`);
+      if (!opts.readOnly) this.db.pragma(`synchronous = ${this.synchronous}`);
       this.db.pragma("busy_timeout = 10000");
-      this.db.exec(SCHEMA);
+      if (!opts.readOnly) this.db.exec(SCHEMA);
       // Journals written by earlier versions gain the newer columns (NULL in old rows).
-      for (const [table, column, type] of MIGRATIONS) {
+      for (const [table, column, type] of opts.readOnly ? [] : MIGRATIONS) {
         const cols = this.db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[];
         if (!cols.some((c) => c.name === column)) this.db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
       }
@@ -470,6 +474,31 @@ export function tornWalTail(dbFile: string): string | undefined {
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
+}
+
+/**
+ * Opens a journal database for reading only. A journal in WAL mode (every journal criteria
+ * writes) needs its `-wal` and `-shm` files, which SQLite creates when they are missing
+ * (SQLite, "WAL mode: read-only databases"); where it cannot (a directory the user may not
+ * write), a copy of the file in a temporary directory is read instead, removed when the
+ * process ends. That happens only when the two files are missing, and a writer that has
+ * the journal open keeps both: so no writer is at work and the file holds every commit.
+ */
+function openReadOnly(Sqlite: typeof Database, file: string): Database.Database {
+  let db: Database.Database | undefined;
+  try {
+    db = new Sqlite(file, { readonly: true, fileMustExist: true });
+    db.prepare("SELECT 1 FROM journal LIMIT 1").get();
+    return db;
+  } catch (e) {
+    db?.close();
+    if (!/unable to open|cannot open|CANTOPEN|READONLY/i.test(`${(e as Error).message} ${(e as NodeJS.ErrnoException).code ?? ""}`)) throw e;
+  }
+  const dir = mkdtempSync(join(tmpdir(), "criteria-journal-copy-"));
+  process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+  const copy = join(dir, "journal.db");
+  copyFileSync(file, copy);
+  return new Sqlite(copy, { readonly: true, fileMustExist: true });
 }
 
 /**

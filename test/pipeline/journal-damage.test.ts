@@ -5,7 +5,7 @@
  * database pages, a file-size limit that makes the disk "full" mid-run.
  */
 import Database from "better-sqlite3";
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
@@ -170,6 +170,37 @@ describe("storage failures (item 4)", () => {
     const file = join(temp(), "stfile");
     writeFileSync(file, "x");
     expect(cli(["runs", "--state-dir", file]).stderr.trim()).toBe(`criteria: ${file} is a file, not a state directory (runs are journaled where criteria apply ran, or in --state-dir)`);
+  });
+
+  it("a journal the user may not write (another user's, a read-only copy) is read by runs and journal, and left as it was; resume says it cannot be written (found by a new-user trial: runs and journal refused it)", (ctx) => {
+    const dir = temp();
+    const state = join(dir, "state");
+    expect(cli(["apply", workflow(dir, ["one"]), "--state-dir", state, "--run-id", "r"]).status).toBe(0);
+    const before = readFileSync(join(state, "journal.db"));
+    // Root may write anything: the commands run as nobody then (a real user without the right).
+    const as = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+    const probe = spawnSync(process.execPath, ["-e", `require("fs").accessSync(${JSON.stringify(bin)})`], { ...as });
+    if (probe.status !== 0) return ctx.skip(`skipped: ${bin} cannot be read as uid ${as.uid ?? process.getuid?.()}`);
+    chmodSync(dir, 0o755);
+    chmodSync(join(state, "journal.db"), 0o444);
+    chmodSync(state, 0o555);
+    try {
+      const run = (args: string[]) => spawnSync(process.execPath, [bin, ...args, "--state-dir", state], { encoding: "utf8", env: { ...process.env, CI: "" }, timeout: 60_000, ...as });
+      const runs = run(["runs"]);
+      expect(runs.stderr).toBe("");
+      expect(runs.status).toBe(0);
+      expect(runs.stdout).toMatch(/^r\s+succeeded\s+three\b/m);
+      const journal = run(["journal", "r"]);
+      expect(journal.status).toBe(0);
+      expect(journal.stdout).toContain("run.completed");
+      const resume = run(["resume", "r"]);
+      expect(resume.status).toBe(1);
+      expect(resume.stderr).toContain(`cannot open the journal ${join(state, "journal.db")}: it cannot be written (permissions?)`);
+    } finally {
+      chmodSync(state, 0o755);
+    }
+    expect(readFileSync(join(state, "journal.db")).equals(before)).toBe(true);
+    expect(readdirSync(state).filter((n) => n.startsWith("journal.db"))).toEqual(["journal.db"]);
   });
 
   it("a full disk mid-run: exit 4 and one line with the path; the run resumes to its end", () => {
