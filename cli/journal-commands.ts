@@ -82,6 +82,19 @@ const FOLLOW_RETRY_MS = 1000;
 const FOLLOW_POLL_MS = 300;
 
 /**
+ * What an active root run is doing, for `criteria runs`: `activity` for machines (`-o json`),
+ * `text` for people (its words in both). running: a live process holds it; queued: a worker
+ * takes it soon; parked: it waits for an approval, a signal, a message or a timer; stopped:
+ * nothing advances it until a resume; holder_gone: the process that held it is gone.
+ */
+export interface Idle {
+  activity: "running" | "queued" | "parked" | "stopped" | "holder_gone";
+  text: string;
+}
+
+const idle = (activity: Idle["activity"], text: string): Idle => ({ activity, text });
+
+/**
  * What an active root run no live process holds is doing on a shared database, for
  * `criteria runs`: queued for the workers (a job due now); held by a process that is gone (a
  * worker's sweeper takes it over once the lease ends); ready to go on, its signal or decision
@@ -92,25 +105,25 @@ const FOLLOW_POLL_MS = 300;
  * nothing would wake, "queued" of a run parked for 15 minutes, "waiting for approval" of one
  * already approved.
  */
-async function idleOnStore(j: Journal, run: string, flag: string, holder: LeaseHolder | undefined): Promise<string> {
+async function idleOnStore(j: Journal, run: string, flag: string, holder: LeaseHolder | undefined): Promise<Idle> {
   const { PostgresJournal, foldEntries, waitingIn, answeredIn } = await engine();
   const job = j instanceof PostgresJournal ? await j.queuedJob(run) : undefined;
   const at = (ms: number) => new Date(ms).toISOString();
-  if (job && job.dueInMs <= 1000) return "  (queued: a worker takes it)";
-  if (holder) return `  (not running: process ${holder.pid} on ${holder.host} that ran it is gone; a worker takes it over once its lease ends, or criteria resume ${run}${flag} continues it here)`;
+  if (job && job.dueInMs <= 1000) return idle("queued", "queued: a worker takes it");
+  if (holder) return idle("holder_gone", `not running: process ${holder.pid} on ${holder.host} that ran it is gone; a worker takes it over once its lease ends, or criteria resume ${run}${flag} continues it here`);
   const stopped = `nothing advances it; criteria resume ${run}${flag} continues it here, or with --detach hands it to the workers`;
   const tree = foldEntries((await j.read(run)).entries);
   const answered = answeredIn(tree);
-  if (answered.length > 0) return job ? `  (queued: its ${answered.join(", ")}; a worker takes it at ${at(job.atMs)})` : `  (stopped: its ${answered.join(", ")}, but ${stopped})`;
+  if (answered.length > 0) return job ? idle("queued", `queued: its ${answered.join(", ")}; a worker takes it at ${at(job.atMs)}`) : idle("stopped", `stopped: its ${answered.join(", ")}, but ${stopped}`);
   const waiting = waitingIn(tree);
   if (waiting.length > 0) {
     const here = `criteria resume ${run}${flag} continues it here`;
     // A duration wait's timer is a worker's job only when a parked run handed it over.
-    if (waiting.every((w) => w.startsWith("the time"))) return job ? `  (parked, waiting for ${waiting.join(", ")}: a worker takes it at ${at(job.atMs)}; ${here})` : `  (stopped at ${waiting.join(", ")}: no worker holds its timer; ${stopped})`;
-    return `  (parked, waiting for ${waiting.join(", ")}: a worker takes it when that comes${job ? `, or at ${at(job.atMs)} when its deadline is due` : ""}; ${here})`;
+    if (waiting.every((w) => w.startsWith("the time"))) return job ? idle("parked", `parked, waiting for ${waiting.join(", ")}: a worker takes it at ${at(job.atMs)}; ${here}`) : idle("stopped", `stopped at ${waiting.join(", ")}: no worker holds its timer; ${stopped}`);
+    return idle("parked", `parked, waiting for ${waiting.join(", ")}: a worker takes it when that comes${job ? `, or at ${at(job.atMs)} when its deadline is due` : ""}; ${here}`);
   }
-  if (job) return `  (queued: a worker takes it at ${at(job.atMs)})`;
-  return `  (stopped: ${stopped})`;
+  if (job) return idle("queued", `queued: a worker takes it at ${at(job.atMs)}`);
+  return idle("stopped", `stopped: ${stopped}`);
 }
 
 /**
@@ -119,17 +132,17 @@ async function idleOnStore(j: Journal, run: string, flag: string, holder: LeaseH
  * wait), ready to go on (its decision or signal given), or stopped (killed, or Ctrl-C). Found
  * by a new-user trial: a run parked at an approval was listed as "active (stopped)".
  */
-async function idleHere(j: Journal, run: string): Promise<string> {
+async function idleHere(j: Journal, run: string): Promise<Idle> {
   const { foldEntries, waitingIn, answeredIn, timedOutIn } = await engine();
   const tree = foldEntries((await j.read(run)).entries);
   const answered = answeredIn(tree);
-  if (answered.length > 0) return `  (stopped: its ${answered.join(", ")}; criteria resume ${run} continues it)`;
+  if (answered.length > 0) return idle("stopped", `stopped: its ${answered.join(", ")}; criteria resume ${run} continues it`);
   const late = timedOutIn(tree, Date.now());
-  if (late.length > 0) return `  (stopped: its ${late.join(", ")} timed out; criteria resume ${run} takes the timeout route)`;
+  if (late.length > 0) return idle("stopped", `stopped: its ${late.join(", ")} timed out; criteria resume ${run} takes the timeout route`);
   const waiting = waitingIn(tree);
-  if (waiting.length > 0 && waiting.every((w) => w.startsWith("the time"))) return `  (stopped at ${waiting.join(", ")}: criteria resume ${run} waits out the rest)`;
-  if (waiting.length > 0) return `  (parked, waiting for ${waiting.join(", ")}: give it, then criteria resume ${run})`;
-  return "  (stopped: criteria resume continues it)";
+  if (waiting.length > 0 && waiting.every((w) => w.startsWith("the time"))) return idle("stopped", `stopped at ${waiting.join(", ")}: criteria resume ${run} waits out the rest`);
+  if (waiting.length > 0) return idle("parked", `parked, waiting for ${waiting.join(", ")}: give it, then criteria resume ${run}`);
+  return idle("stopped", "stopped: criteria resume continues it");
 }
 
 /**
@@ -153,11 +166,12 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
         for (const r of rows) {
           // An active run nobody holds (killed, or its host gone) says so: resume continues it.
           const holder = r.status === "active" && r.parent_run_id === null ? await j.holder(r.run_id) : undefined;
-          const idle = () => (place.store ? idleOnStore(j, r.run_id, storeFlag(place), holder) : idleHere(j, r.run_id));
-          const held = r.status !== "active" || r.parent_run_id !== null ? "" : holder?.alive ? `  (running: process ${holder.pid} on ${holder.host})` : await idle();
-          // JSON carries the same words as `detail` (found by a new-user trial: it said nothing of a parked or queued run).
-          if (opts.output === "json") io.out(JSON.stringify(held ? { ...r, detail: held.slice(3, -1) } : r) + "\n");
-          else io.out(`${r.run_id}  ${r.status.padEnd(9)}  ${r.workflow}  ${new Date(r.created_ms).toISOString()}${r.final_state ? `  state=${r.final_state}` : ""}${held}\n`);
+          const idleNow = () => (place.store ? idleOnStore(j, r.run_id, storeFlag(place), holder) : idleHere(j, r.run_id));
+          const held = r.status !== "active" || r.parent_run_id !== null ? undefined : holder?.alive ? idle("running", `running: process ${holder.pid} on ${holder.host}`) : await idleNow();
+          // JSON carries the same words as `detail`, and what they say as `activity` (found by new-user
+          // trials: it said nothing of a parked or queued run; then nothing a program could test).
+          if (opts.output === "json") io.out(JSON.stringify(held ? { ...r, activity: held.activity, detail: held.text } : r) + "\n");
+          else io.out(`${r.run_id}  ${r.status.padEnd(9)}  ${r.workflow}  ${new Date(r.created_ms).toISOString()}${r.final_state ? `  state=${r.final_state}` : ""}${held ? `  (${held.text})` : ""}\n`);
         }
       } finally {
         await j.close();

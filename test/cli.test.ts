@@ -392,9 +392,16 @@ state "done" { terminal = true }
       return o.stdout;
     };
     expect(await runs()).toContain('(parked, waiting for approval "gate": give it, then criteria resume pk)');
+    // -o json says it for programs too: activity, and the same words as detail (found by a new-user trial).
+    const json = io();
+    expect(await main(["runs", "--state-dir", state, "-o", "json"], json)).toBe(0);
+    expect(JSON.parse(json.stdout.trim())).toMatchObject({ run_id: "pk", status: "active", activity: "parked", detail: 'parked, waiting for approval "gate": give it, then criteria resume pk' });
     // Given to one item (a run below the root): that item's approval is answered.
     expect(await main(["approve", "pk/loop#1[0]", "gate", "--state-dir", state], io())).toBe(0);
     expect(await runs()).toContain('(stopped: its approval "gate" approved; criteria resume pk continues it)');
+    const after = io();
+    expect(await main(["runs", "--state-dir", state, "-o", "json"], after)).toBe(0);
+    expect(JSON.parse(after.stdout.trim())).toMatchObject({ activity: "stopped" });
     // Which way it went (found by a new-user trial: a rejection read "given" too).
     expect(await main(["reject", "pk/loop#1[1]", "gate", "--state-dir", state], io())).toBe(0);
     expect(await runs()).toContain('(stopped: its approval "gate" approved, approval "gate" rejected; criteria resume pk continues it)');

@@ -10,6 +10,11 @@ export interface RunRow {
   status: "active" | "succeeded" | "failed";
   /** Milliseconds since the epoch, from the runner's clock (the entry's `at_ms`). */
   created_ms: number;
+  /**
+   * When the run last changed: for an active run, its newest journal entry's `at_ms` or that
+   * of a run nested in it (found by a new-user trial: it stayed at the start while the run
+   * went on); for an ended run, when it ended.
+   */
   updated_ms: number;
   final_state: string | null;
   /** The run's identity (a flow's header `identity`, else its name), when it has one. */

@@ -66,6 +66,16 @@ CREATE TABLE IF NOT EXISTS journal_quarantine (
 );
 `;
 
+/**
+ * The runs table's rows as {@link RunRow}s: an active run's `updated_ms` is its newest entry's
+ * or a nested run's (ids below it start with its id and "/"), found from the tree's newest
+ * entries backwards by the `journal_root` index (as sqlite-journal.ts's).
+ */
+const RUN_ROWS = `SELECT run_id, root_run_id, parent_run_id, workflow, status, created_ms,
+  CASE WHEN status = 'active' THEN COALESCE((SELECT j.at_ms FROM journal j WHERE j.root_run_id = runs.root_run_id
+    AND (j.run_id = runs.run_id OR left(j.run_id, length(runs.run_id) + 1) = runs.run_id || '/') ORDER BY j.seq DESC LIMIT 1), updated_ms)
+  ELSE updated_ms END AS updated_ms, final_state, identity FROM runs`;
+
 /** graphile-worker's schema (its default): where `criteria worker` keeps its jobs. */
 export const QUEUE_SCHEMA = "graphile_worker";
 
@@ -473,11 +483,11 @@ export class PostgresJournal implements Journal {
 
   async runs(opts: { roots?: boolean; limit?: number } = {}): Promise<RunRow[]> {
     const where = opts.roots ? "WHERE parent_run_id IS NULL" : "";
-    return this.reading(async () => (await this.pool.query<RunRow>(`SELECT * FROM runs ${where} ORDER BY created_ms DESC, run_id DESC LIMIT $1`, [opts.limit ?? 1000])).rows);
+    return this.reading(async () => (await this.pool.query<RunRow>(`${RUN_ROWS} ${where} ORDER BY created_ms DESC, run_id DESC LIMIT $1`, [opts.limit ?? 1000])).rows);
   }
 
   async run(runId: string): Promise<RunRow | undefined> {
-    return this.reading(async () => (await this.pool.query<RunRow>("SELECT * FROM runs WHERE run_id = $1", [runId])).rows[0]);
+    return this.reading(async () => (await this.pool.query<RunRow>(`${RUN_ROWS} WHERE run_id = $1`, [runId])).rows[0]);
   }
 
   async lock(rootRunId: string, opts: { force?: boolean } = {}): Promise<string | undefined> {

@@ -58,6 +58,16 @@ CREATE TABLE IF NOT EXISTS journal_quarantine (
 );
 `;
 
+/**
+ * The runs table's rows as {@link RunRow}s: an active run's `updated_ms` is its newest entry's
+ * or a nested run's (ids below it start with its id and "/"), found from the tree's newest
+ * entries backwards by the `journal_root` index.
+ */
+const RUN_ROWS = `SELECT run_id, root_run_id, parent_run_id, workflow, status, created_ms,
+  CASE WHEN status = 'active' THEN COALESCE((SELECT j.at_ms FROM journal j WHERE j.root_run_id = runs.root_run_id
+    AND (j.run_id = runs.run_id OR substr(j.run_id, 1, length(runs.run_id) + 1) = runs.run_id || '/') ORDER BY j.seq DESC LIMIT 1), updated_ms)
+  ELSE updated_ms END AS updated_ms, final_state, identity FROM runs`;
+
 /** Columns added to tables of journals written by earlier versions: [table, column, type]. */
 const MIGRATIONS: [string, string, string][] = [
   ["runs", "identity", "TEXT"],
@@ -380,12 +390,12 @@ export class SqliteJournal implements Journal {
   /** Runs, newest first; `roots` limits to root runs. @throws JournalReadError */
   async runs(opts: { roots?: boolean; limit?: number } = {}): Promise<RunRow[]> {
     const where = opts.roots ? "WHERE parent_run_id IS NULL" : "";
-    return this.reading(() => this.db.prepare(`SELECT * FROM runs ${where} ORDER BY created_ms DESC, run_id DESC LIMIT ?`).all(opts.limit ?? 1000) as RunRow[]);
+    return this.reading(() => this.db.prepare(`${RUN_ROWS} ${where} ORDER BY created_ms DESC, run_id DESC LIMIT ?`).all(opts.limit ?? 1000) as RunRow[]);
   }
 
   /** One run's row, or undefined. @throws JournalReadError */
   async run(runId: string): Promise<RunRow | undefined> {
-    return this.reading(() => this.db.prepare("SELECT * FROM runs WHERE run_id = ?").get(runId) as RunRow | undefined);
+    return this.reading(() => this.db.prepare(`${RUN_ROWS} WHERE run_id = ?`).get(runId) as RunRow | undefined);
   }
 
   private reading<T>(f: () => T): T {

@@ -104,8 +104,15 @@ export function journalContract(name: string, store: StoreUnderTest): void {
       const j = await (await fresh()).open();
       await j.append("r", [entry("r", "run.spawned", spawned("main", { identity: "me" }), "", 0, 10)]);
       await j.append("r", [entry("r/c#1", "run.spawned", spawned("child", { parent_run_id: "r", parent_step_id: "c" }), "", 0, 20)]);
-      expect(await j.run("r")).toEqual({ run_id: "r", root_run_id: "r", parent_run_id: null, workflow: "main", status: "active", created_ms: 10, updated_ms: 10, final_state: null, identity: "me" });
-      expect(await j.run("r/c#1")).toMatchObject({ root_run_id: "r", parent_run_id: "r", workflow: "child", identity: null });
+      // An active run's updated_ms is its newest entry's or a nested run's (found by a new-user trial: it did not move).
+      expect(await j.run("r")).toEqual({ run_id: "r", root_run_id: "r", parent_run_id: null, workflow: "main", status: "active", created_ms: 10, updated_ms: 20, final_state: null, identity: "me" });
+      expect(await j.run("r/c#1")).toMatchObject({ root_run_id: "r", parent_run_id: "r", workflow: "child", identity: null, created_ms: 20, updated_ms: 20 });
+      await j.append("r", [entry("r/c#1/d#1", "run.spawned", spawned("grandchild", { parent_run_id: "r/c#1", parent_step_id: "d" }), "", 0, 25)]);
+      // r/c#10 is not below r/c#1 (an id that only starts with its letters).
+      await j.append("r", [entry("r/c#10", "run.spawned", spawned("child", { parent_run_id: "r", parent_step_id: "c" }), "", 0, 27)]);
+      expect((await j.run("r"))?.updated_ms).toBe(27);
+      expect((await j.run("r/c#1"))?.updated_ms).toBe(25);
+      expect((await j.runs()).find((x) => x.run_id === "r/c#1")?.updated_ms).toBe(25);
       await j.append("r", [entry("r/c#1", "run.completed", completed(false, "failed"), "", 0, 30)]);
       await j.append("r", [entry("r", "run.completed", completed(true, "done"), "", 0, 40)]);
       expect(await j.run("r")).toMatchObject({ status: "succeeded", final_state: "done", created_ms: 10, updated_ms: 40 });

@@ -37,6 +37,8 @@ export interface Row {
   final_state: string | null;
   /** What an active root run is doing, as the text listing says it in parentheses. */
   detail?: string;
+  /** The same for programs: running, queued, parked, stopped or holder_gone. */
+  activity?: string;
 }
 
 /** The root runs of the store. */

@@ -307,6 +307,7 @@ describe.skipIf(skip !== undefined)("workers", () => {
     const rows = runs(url);
     expect(rows.find((r) => r.run_id === "parked")?.detail).toMatch(/^parked, waiting for the time \(wait "nap"\): a worker takes it at /);
     expect(rows.find((r) => r.run_id === "fg")?.detail).toMatch(/^stopped at the time \(wait "nap"\)/);
+    expect([rows.find((r) => r.run_id === "parked")?.activity, rows.find((r) => r.run_id === "fg")?.activity, rows.find((r) => r.run_id === "given")?.activity]).toEqual(["parked", "stopped", "stopped"]);
   }, 90_000);
 
   it("--detach needs a PostgreSQL store; a worker needs one too", () => {
