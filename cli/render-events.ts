@@ -110,6 +110,8 @@ function entryLine(e: JournalEntry, startMs: number): string {
   if (m && typeof p.channel === "string") bits.push(`post ${p.channel}: ${m.from} → ${m.to} ${clip(m.body)} (message ${m.id.slice(0, 12)}…)`);
   const r = p.recv as { as: string; from?: string } | undefined;
   if (r && typeof p.channel === "string") bits.push(`recv ${p.channel}: as ${r.as}${r.from ? ` from ${r.from}` : ""}`);
+  // Entries a resume set aside (--discard-damaged): how many, from where, and what runs again.
+  if (e.entry_type === "run.damage_discarded") bits.push(`set aside ${String(p.entries)} damaged or later entries from entry ${String(p.from_seq)} (the journal's quarantine keeps them)${Array.isArray(p.steps) && p.steps.length > 0 ? `; ran again: ${p.steps.join(", ")}` : ""}`);
   const got = p.received as { id: string } | undefined;
   const out = p.output as { from?: unknown; body?: unknown } | undefined;
   if (got) bits.push(`received message ${got.id.slice(0, 12)}… from ${String(out?.from)}: ${clip(out?.body)}`);

@@ -29,7 +29,7 @@ export interface Span {
 
 /** Something that happened at one instant. */
 export interface Mark {
-  kind: "post" | "recv" | "branch" | "signal" | "iteration" | "items" | "crash" | "interrupt" | "memory" | "decision";
+  kind: "post" | "recv" | "branch" | "signal" | "iteration" | "items" | "crash" | "interrupt" | "memory" | "decision" | "discard";
   at_ms: number;
   label: string;
   tone: Tone;
@@ -330,6 +330,11 @@ function laneOf(runId: string, entries: JournalEntry[], failing: Set<string>, la
       case "memory.injected": {
         const n = Array.isArray(p.items) ? p.items.length : 0;
         lane.marks.push({ kind: "memory", at_ms: e.at_ms, label: `memory ${n}`, tone: "neutral", title: `memory pack for ${text(p.consuming_step_id)}: ${n} item(s), ${num(p.bytes)} of ${num(p.budget_bytes)} bytes` });
+        break;
+      }
+      case "run.damage_discarded": {
+        const steps = Array.isArray(p.steps) ? p.steps.map(String) : [];
+        lane.marks.push({ kind: "discard", at_ms: e.at_ms, label: "damage set aside", tone: "warn", title: `resume --discard-damaged set aside ${num(p.entries)} journal entries from entry ${num(p.from_seq)} on (the journal's quarantine keeps them)${steps.length > 0 ? `; ran again: ${steps.join(", ")}` : ""}` });
         break;
       }
       case "run.completed": {

@@ -72,6 +72,14 @@ export interface Payloads {
    */
   "run.relocated": { base_dir: string };
   /**
+   * Only on a root run: `criteria resume RUN --discard-damaged` set aside the tree's entries
+   * from `from_seq` on (`entries` of them: the damaged one and all after it; the journal's
+   * quarantine table keeps them), and the `steps` they had finished run again. Appended
+   * right after, by the resume that did it, so the record says what was dropped and when
+   * (found by a new-user trial: nothing in the journal showed it).
+   */
+  "run.damage_discarded": { from_seq: number; entries: number; steps: string[] };
+  /**
    * A memory pack recalled for a run whose header sets `memory { script = true }` (seed
    * 000, A3), before its first step, which consumes it. Resume re-uses it, never recalls.
    */

@@ -451,6 +451,10 @@ export class Runner {
         this.emit({ event: "warning", run_id: rootId, message: `--discard-damaged: set aside ${moved} journal entries from entry ${damage.seq} on (the journal's quarantine keeps them)${report.steps.length ? `; ${report.steps.length === 1 ? "step" : "steps"} ${report.steps.map((x) => `"${x}"`).join(", ")} ${report.steps.length === 1 ? "runs" : "run"} again` : ""}` });
         this.tree = foldEntries([]);
         damage = await this.opts.journal.scan(rootId, (e) => applyEntry(this.tree, e));
+        if (!damage) {
+          this.readThrough = this.tree.lastSeq;
+          await this.append([this.entry(rootId, "", 0, "run.damage_discarded", { from_seq: report.seq, entries: moved, steps: report.steps })]);
+        }
       }
       if (damage) throw await this.opts.journal.damageReport(rootId, damage.seq);
       this.readThrough = this.tree.lastSeq;

@@ -76,8 +76,17 @@ describe("a corrupted journal entry (item 3)", () => {
     expect(discarded.status, discarded.stderr).toBe(0);
     expect(discarded.stdout).toContain("--discard-damaged: set aside");
     expect(lines(dir)).toEqual(["one", "two", "two", "three"]);
-    expect(quarantined(state)).toBeGreaterThan(0);
-    expect(cli(["journal", "r", "--state-dir", state]).status).toBe(0);
+    const moved = quarantined(state);
+    expect(moved).toBeGreaterThan(0);
+    // The journal says so, at the place it happened (found by a new-user trial: nothing showed it).
+    const after = await entries(state, "r");
+    const said = after.filter((e) => e.entry_type === "run.damage_discarded");
+    expect(said.map((e) => [e.run_id, e.payload])).toEqual([["r", { from_seq: seq, entries: moved, steps: ["two"] }]]);
+    expect(after.findIndex((e) => e.entry_type === "run.damage_discarded")).toBeLessThan(after.findIndex((e) => e.entry_type === "step.completed" && e.step_id === "three"));
+    const text = cli(["journal", "r", "--state-dir", state]);
+    expect(text.status).toBe(0);
+    expect(text.stdout).toMatch(new RegExp(`run\\.damage_discarded\\s.*set aside ${moved} damaged or later entries from entry ${seq} \\(the journal's quarantine keeps them\\); ran again: two`));
+    expect(cli(["journal", "r", "--state-dir", state, "--format", "html"]).stdout).toContain('data-kind="discard"');
   }, 60_000);
 
   it("a damaged first entry (the run's workflow): resume says the run cannot be resumed, and --discard-damaged sets nothing aside (found by a new-user trial: the run vanished)", async () => {
