@@ -159,7 +159,9 @@ export class SqliteJournal implements Journal {
       this.finishRun = this.db.prepare("UPDATE runs SET status = ?, updated_ms = ?, final_state = ? WHERE run_id = ?");
       this.identityOf = this.db.prepare("SELECT identity FROM runs WHERE run_id = ?").pluck();
       this.remember = this.db.prepare("INSERT INTO memory (identity, run_id, at_ms, text) VALUES (?, ?, ?, ?)");
-      this.maxSeq = this.db.prepare("SELECT COALESCE(MAX(seq), 0) AS m FROM journal");
+      // Past the quarantine's too: entries set aside keep their seqs, which are never given again
+      // (a second discard over them collided, and a reader following past them missed the new ones).
+      this.maxSeq = this.db.prepare("SELECT MAX(COALESCE((SELECT MAX(seq) FROM journal), 0), COALESCE((SELECT MAX(seq) FROM journal_quarantine), 0)) AS m");
       this.readRows = this.db
         .prepare("SELECT seq, run_id, step_id, attempt, entry_type, at_ms, payload, checksum FROM journal WHERE root_run_id = ? AND seq > ? ORDER BY seq")
         .raw(true);

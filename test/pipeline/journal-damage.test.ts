@@ -37,6 +37,16 @@ function damage(state: string, where: string, from: string, to: string): number 
   }
 }
 
+/** The highest seq `state`'s journal has set aside. */
+function maxQuarantined(state: string): number {
+  const db = new Database(join(state, "journal.db"));
+  try {
+    return (db.prepare("SELECT MAX(seq) AS m FROM journal_quarantine").get() as { m: number }).m;
+  } finally {
+    db.close();
+  }
+}
+
 /** How many entries `state`'s journal has set aside (`--discard-damaged`). */
 function quarantined(state: string): number {
   const db = new Database(join(state, "journal.db"));
@@ -83,6 +93,8 @@ describe("a corrupted journal entry (item 3)", () => {
     const said = after.filter((e) => e.entry_type === "run.damage_discarded");
     expect(said.map((e) => [e.run_id, e.payload])).toEqual([["r", { from_seq: seq, entries: moved, steps: ["two"] }]]);
     expect(after.findIndex((e) => e.entry_type === "run.damage_discarded")).toBeLessThan(after.findIndex((e) => e.entry_type === "step.completed" && e.step_id === "three"));
+    // The seqs set aside are never given again: what follows the discard comes after them.
+    expect(said[0].seq).toBeGreaterThan(maxQuarantined(state));
     const text = cli(["journal", "r", "--state-dir", state]);
     expect(text.status).toBe(0);
     expect(text.stdout).toMatch(new RegExp(`run\\.damage_discarded\\s.*set aside ${moved} damaged or later entries from entry ${seq} \\(the journal's quarantine keeps them\\); ran again: two`));
