@@ -206,6 +206,7 @@ function step(st: StepSpec, scope: Scope, res: Resolution, root: WorkflowSpec, m
   const bodyScope = res.bodyOf.get(st);
   return {
     name: st.name,
+    at: at(st.nameRange),
     target,
     ...(adapterType ? { adapter_type: adapterType } : {}),
     ...(st.description ? { description: st.description } : {}),

@@ -166,6 +166,12 @@ export type GraphTarget =
 
 export interface GraphStep {
   name: string;
+  /**
+   * Where the step is declared (`file:line:col` of its name, the file as compile showed it),
+   * for what is said of its runs (a failing adapter's event); absent from graphs journaled
+   * before it was added.
+   */
+  at?: string;
   target: GraphTarget;
   /** The adapter type the step runs on (for agents: the agent's adapter/cli). */
   adapter_type?: string;

@@ -18,6 +18,8 @@ export type RunEvent = { at_ms?: number } & (
       next: string;
       reason: Reason;
       detail?: string;
+      /** Where the step is declared (`file:line:col`), on a step that failed (found by a new-user trial: an adapter's failure said no place). */
+      at?: string;
       ms: number;
       /** The step's output when its JSON is at most 8 KiB; else `output_bytes` says how big it is. */
       output?: Value;

@@ -1032,7 +1032,7 @@ export class Runner {
     f.data.apply(effects?.data);
     f.outputs[step.name] = output as Value;
     merge(f, output as Value);
-    this.emit({ event: "step.completed", run_id: f.runId, step: step.name, visit, outcome: outcome ? outcomeName : result.outcome, next, reason, detail, ms: this.clock() - started, ...boundedOutput(output) });
+    this.emit({ event: "step.completed", run_id: f.runId, step: step.name, visit, outcome: outcome ? outcomeName : result.outcome, next, reason, detail, ...(reason !== "ok" && step.at ? { at: step.at } : {}), ms: this.clock() - started, ...boundedOutput(output) });
     return { next: next || undefined, reason, detail, ...(projection ? { projection } : {}) };
   }
 

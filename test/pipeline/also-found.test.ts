@@ -31,6 +31,19 @@ describe("also found", () => {
     expect(big.output).toBeUndefined();
     expect(big.output_bytes).toBeGreaterThan(8192);
     expect(events.find((e) => e.event === "iteration.completed" && e.index === 1)).toMatchObject({ success: false, reason: "adapter_failed", exit_code: 3 });
+    // A step that succeeded says no place; one whose adapter failed says where it is declared (found by a new-user trial).
+    expect(events.find((e) => e.event === "step.completed" && e.step === "a")?.at).toBeUndefined();
+  });
+
+  it("a step whose adapter failed says where it is declared, in its event and its text line (found by a new-user trial: no place)", () => {
+    const dir = temp();
+    const path = wf(dir, `step "a" {\n  target = adapter.shell.default\n  input { command = "echo boom >&2; exit 3" }\n  outcome "success" { next = state.done }\n}\n`);
+    const json = cli(["apply", path, "--state-dir", join(dir, "s"), "-o", "json"], { cwd: dir });
+    expect(json.status).toBe(1);
+    expect(ndjson(json.stdout).find((e) => e.event === "step.completed" && e.step === "a")).toMatchObject({ reason: "adapter_failed", at: "w.hcl:8:6" });
+    const text = cli(["apply", path, "--state-dir", join(dir, "s2"), "-o", "text"], { cwd: dir });
+    expect(text.status).toBe(1);
+    expect(text.stdout + text.stderr).toMatch(/a → failure {2}\[adapter_failed at w\.hcl:8:6: exit code 3: boom; /);
   });
 
   it("parallel_max above 10 prints no MaxListenersExceededWarning", () => {
