@@ -43,7 +43,7 @@ export interface CompileOptions {
   unitCache?: UnitCache;
   /**
    * Build the graph when there are no errors (default true). False when only the
-   * diagnostics are wanted (`criteria lsp`, `validate --watch`): building adds none, and
+   * diagnostics are wanted (`criteria lsp`; `validate --watch` prints what the graph expects): building adds none, and
    * on a 500-step file it is ~6% of an edit's compile (the issue "See and edit").
    */
   graph?: boolean;
