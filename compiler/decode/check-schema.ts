@@ -144,6 +144,21 @@ function toDiagnostic(e: ErrorObject, map: SourceMap, fallback: Range, doc: Json
           hint: "declare the environment in the module's own files, or pass the values it needs as its input",
         });
       }
+      // A YAML or JSON file with no workflow field at all: one error for the file, saying what it
+      // looks like (found by a new-user trial: a vars.json beside a directory's workflow files
+      // drew an unknown field for each variable).
+      if (ptr === "" && !/\.c?hcl$/i.test(at.file)) {
+        const own = Object.keys(doc).filter((k) => map.get(childPointer("", k))?.range.file === at.file);
+        if (own.length > 0 && own.every((k) => !allowed.includes(k))) {
+          const shown = own.slice(0, 3).join(", ") + (own.length > 3 ? ", ..." : "");
+          const inDirectory = Object.keys(doc).some((k) => !own.includes(k));
+          return diag("unknown_field", rangeAt(map, childPointer("", own[0]), fallback, true), `${at.file} holds no workflow: none of its fields (${shown}) is one a workflow file has`, {
+            hint: inDirectory
+              ? "every .hcl, .chcl, .yaml, .yml and .json file of a workflow directory is part of its workflow; keep a file of variable values outside it and pass it with --var-file FILE"
+              : "a file of variable values is given to apply with --var-file FILE; a workflow file has a workflow header, steps and states",
+          });
+        }
+      }
       // HCL's own words ("argument or block") for HCL; a YAML or JSON file has fields.
       return diag("unknown_field", at, `${where(ptr)}${/\.c?hcl$/i.test(at.file) ? "unsupported argument or block" : "unknown field"} "${prop}"`, {
         hint: inSwitch && !/did you mean/.test(suggest(prop, allowed) ?? "") ? 'a switch tries its match { condition = ... next = "..." } blocks in order, then its default { next = "..." }' : suggest(prop, allowed),
