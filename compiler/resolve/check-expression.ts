@@ -60,6 +60,8 @@ export interface ExprContext {
   step?: boolean;
   /** `output.*` is valid: a `write` value (the outcome's projection over the step's output; engine/run/outcome-effects.ts). */
   projected?: boolean;
+  /** The keys `output.*` has there, when known (the outcome's projection and the step's own result): `output.<key>` must be one. */
+  projectedKeys?: string[];
   /** The keys the step's own result has, when known (a called module's declared outputs): `subworkflow.<key>` and `step.output.<key>` must be one. */
   ownOutputKeys?: string[];
   /**
@@ -238,6 +240,14 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
           diagnostics.push(
             diag("unknown_reference", at(), `${ctx.what}: "${ref.raw}" is only available in an outcome's write value (the outcome's output over the step's own)`, {
               hint: ctx.step ? "here, read the step's own result as step.output.<key>" : "elsewhere, read a step's output as steps.<name>.<key>",
+            }),
+          );
+        } else if (ctx.projectedKeys && name !== undefined && !ctx.projectedKeys.includes(name)) {
+          // Known before the run (found by a new-user trial: a write reading a key the projection lacks failed at run time).
+          const keys = ctx.projectedKeys;
+          diagnostics.push(
+            diag("unknown_reference", at(), `${ctx.what}: the output it reads has no "${name}" (in ${ref.raw})`, {
+              hint: suggest(name, keys) ?? (keys.length > 0 ? `it has: ${keys.join(", ")}` : `set it in the outcome's output (output = { ${name} = ... }): an iterating step's own result is a list`),
             }),
           );
         }

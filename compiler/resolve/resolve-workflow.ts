@@ -450,6 +450,12 @@ class Resolver {
       this.exprs(o.output, outcomeCtx, "output");
       this.expr(o.outputExpr, { ...outcomeCtx, what: `${outcomeCtx.what} output` });
       const written = new Set(o.writes.map((w) => w.target));
+      // What a write's `output.*` may read (engine/run/outcome-effects.ts): the outcome's projection
+      // over the step's own result, or the projection alone for an iterating step (its own result
+      // is a list); unknown when the projection is one expression or the step's result is open.
+      const projected = Object.keys(o.output);
+      const selfKeys = iterating ? [] : this.outputKeys(st, s);
+      const projectedKeys = o.outputExpr || selfKeys === undefined ? undefined : [...new Set([...selfKeys, ...projected])];
       for (const w of o.writes) {
         if (!s.lookup("data", w.target)) {
           this.diagnostics.push(diag("unknown_reference", w.targetRange, `${what} outcome "${o.name}": write to unknown data value "${w.target}"`, { hint: suggest(w.target, s.visible("data")) ?? `declare it: data "${w.target.split(".")[0]}" "${w.target.split(".")[1]}" { type = string }` }));
@@ -457,7 +463,7 @@ class Resolver {
         // Every write reads the step-entry snapshot: reading what another write of this outcome
         // writes sees the old value. A write reading its own target (`left = left - 1`) is the
         // plain update it looks like (found by a new-user trial: the docs' own example warned).
-        for (const ref of this.expr(w.value, { ...outcomeCtx, what: `${outcomeCtx.what} write`, projected: true })) {
+        for (const ref of this.expr(w.value, { ...outcomeCtx, what: `${outcomeCtx.what} write`, projected: true, ...(projectedKeys ? { projectedKeys } : {}) })) {
           const key = ref.root === "data" && typeof ref.path[0] === "string" && typeof ref.path[1] === "string" ? `${ref.path[0]}.${ref.path[1]}` : undefined;
           if (key !== undefined && key !== w.target && written.has(key)) {
             this.diagnostics.push(
