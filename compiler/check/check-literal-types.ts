@@ -8,7 +8,8 @@ import type { Check } from "./context.js";
 /**
  * Literal values agree with their declared or implied types: a variable's default,
  * an output's value and a data value's initial value with their `type`
- * (compiler/decode/types.ts); a literal
+ * (compiler/decode/types.ts), and a literal an outcome writes to a data value with that
+ * value's `type` (found by a new-user trial: it failed at run time); a literal
  * `for_each` is a list or map; a literal `parallel` a list, map or count.
  * Expressions are checked at run time.
  */
@@ -37,6 +38,22 @@ export const checkLiteralTypes: Check = {
         if (v.value && v.value.kind === "literal" && v.value.value !== null) {
           const why = mismatch(t.type, v.value.value);
           if (why) out.push(diag("invalid_type", v.value.range, `${v.what}: ${why} (type ${v.type.replace(/^\$\{([\s\S]*)\}$/, "$1")})`, { hint: typeMismatchHint(v.type, v.value.value) }));
+        }
+      }
+      // A literal written to a data value: the engine would refuse it when the outcome is taken (engine/run/evaluate.ts).
+      const nodes = [...w.steps.map((n) => ({ n, word: "step" })), ...w.waits.map((n) => ({ n, word: "wait" })), ...w.approvals.map((n) => ({ n, word: "approval" }))];
+      for (const { n: node, word } of nodes) {
+        for (const o of node.outcomes) {
+          for (const wr of o.writes) {
+            const decl = s.lookup("data", wr.target)?.decl;
+            if (!decl?.type || wr.value.kind !== "literal" || wr.value.value === null) continue;
+            const t = parseType(decl.type);
+            const why = t.type && mismatch(t.type, wr.value.value);
+            if (why) {
+              const [kind, name] = wr.target.split(".");
+              out.push(diag("invalid_type", wr.value.range, `${word} "${node.name}" outcome "${o.name}": write to data "${kind}" "${name}": ${why} (type ${decl.type.replace(/^\$\{([\s\S]*)\}$/, "$1")})`, { hint: typeMismatchHint(decl.type, wr.value.value) }));
+            }
+          }
         }
       }
       for (const st of w.steps) {

@@ -124,8 +124,8 @@ describe("outcome effects", () => {
     expect(f.message).toBe(`${o.output_expr!.at}: outcome "success": output must be an object, not 5`);
   });
 
-  it("a write that does not convert fails the outcome and prepares nothing", async () => {
-    const g = await graphOf(WRITES.replace('value  = [output.c, tostring(data.internal.count.value)]', 'value  = [output.c, tostring(data.internal.count.value)]\n    }\n    write {\n      target = data.internal.count.value\n      value  = "not a number"'));
+  it("a write that does not convert fails the outcome and prepares nothing (an expression: a literal is refused by validate)", async () => {
+    const g = await graphOf(WRITES.replace('value  = [output.c, tostring(data.internal.count.value)]', 'value  = [output.c, tostring(data.internal.count.value)]\n    }\n    write {\n      target = data.internal.count.value\n      value  = lower("NOT A NUMBER")'));
     const data = new DataStore(g.data ?? [], undefined, fns);
     const f = failure(() => outcomeEffects(outcomeOf(g, "success"), { a: 1 }, { data: data.namespace() }, fns, data));
     expect(f.message).toMatch(/write to data "internal" "count"/);
