@@ -35,8 +35,10 @@ function eventLine(e: RunEvent, startMs: number): string | undefined {
     case "step.started":
       return `${t} ${where(e.run_id)}${e.step}${e.visit > 1 ? ` (visit ${e.visit})` : ""} …`;
     case "step.completed":
-      // A failed step says where it is declared (found by a new-user trial: an adapter's failure said no place).
-      return `${t} ${where(e.run_id)}${e.step} → ${e.outcome || "(none)"}${e.next ? ` → ${e.next}` : ""}${e.reason !== "ok" ? `  [${e.reason}${e.at ? ` at ${e.at}` : ""}${e.detail ? `: ${oneLine(e.detail)}` : ""}]` : ""}  (${e.ms} ms)`;
+      // A failed step says where it is declared (found by a new-user trial: an adapter's failure said no
+      // place), unless its detail starts with a place of its own (an expression's).
+      const place = e.at && !/^[^\s:]+:\d+:\d+: /.test(e.detail ?? "") ? ` at ${e.at}` : "";
+      return `${t} ${where(e.run_id)}${e.step} → ${e.outcome || "(none)"}${e.next ? ` → ${e.next}` : ""}${e.reason !== "ok" ? `  [${e.reason}${place}${e.detail ? `: ${oneLine(e.detail)}` : ""}]` : ""}  (${e.ms} ms)`;
     case "iteration.completed":
       // A while loop's total is unknown (-1): show the item's number alone.
       // A failed item says why, as a step does (found by a new-user trial: only in the journal).

@@ -44,6 +44,11 @@ describe("also found", () => {
     const text = cli(["apply", path, "--state-dir", join(dir, "s2"), "-o", "text"], { cwd: dir });
     expect(text.status).toBe(1);
     expect(text.stdout + text.stderr).toMatch(/a → failure {2}\[adapter_failed at w\.hcl:8:6: exit code 3: boom; /);
+    // A failure whose detail has a place of its own (an expression's) is not given the step's too.
+    const expr = temp();
+    const exprPath = wf(expr, `step "a" {\n  target = adapter.shell.default\n  input { command = "echo hi" }\n  outcome "success" {\n    next   = state.done\n    output = { n = tonumber(step.output.stdout) }\n  }\n}\n`);
+    const line = cli(["apply", exprPath, "--state-dir", join(expr, "s"), "-o", "text"], { cwd: expr });
+    expect(line.stdout + line.stderr).toMatch(/a → success {2}\[eval_error: w\.hcl:13:20: Invalid function argument/);
   });
 
   it("parallel_max above 10 prints no MaxListenersExceededWarning", () => {
