@@ -180,7 +180,14 @@ export class SqliteJournal implements Journal {
         // it may not have opened
       }
       const err = e as NodeJS.ErrnoException;
-      const why = err.code === "EEXIST" || err.code === "ENOTDIR" ? "it is not a directory" : err.code === "EACCES" || /readonly|read-only|unable to open/i.test(err.message) ? "it cannot be written (permissions?)" : storageReason(e);
+      const why =
+        err.code === "EEXIST" || err.code === "ENOTDIR"
+          ? "it is not a directory"
+          : opts.readOnly && (err.code === "EACCES" || err.code === "EPERM")
+            ? `it cannot be read (permission denied: ${err.path ?? file})`
+            : err.code === "EACCES" || /readonly|read-only|unable to open/i.test(err.message)
+              ? "it cannot be written (permissions?)"
+              : storageReason(e);
       throw new JournalOpenError(`cannot open the journal ${file}: ${why}`);
     }
     const k = process.env.CRITERIA_FAULT_KILL_AFTER_SEQ;
@@ -489,27 +496,36 @@ export function tornWalTail(dbFile: string): string | undefined {
 }
 
 /**
- * Opens a journal database for reading only. A journal in WAL mode (every journal criteria
- * writes) needs its `-wal` and `-shm` files, which SQLite creates when they are missing
- * (SQLite, "WAL mode: read-only databases"); where it cannot (a directory the user may not
- * write), a copy of the file in a temporary directory is read instead, removed when the
- * process ends. That happens only when the two files are missing, and a writer that has
- * the journal open keeps both: so no writer is at work and the file holds every commit.
+ * Opens a journal database for reading only, leaving its directory as it was. A journal in
+ * WAL mode (every journal criteria writes) needs its `-wal` and `-shm` files, which SQLite
+ * makes when they are missing (SQLite, "WAL mode: read-only databases"), owned by whoever
+ * opens it: so the journal is opened in place only when both are there already, or when the
+ * reader owns the journal (or is root, whose files SQLite gives the journal's owner) — a
+ * reader making them in another user's writable directory locked that user out of their
+ * own journal (found by a new-user trial). Otherwise the journal and its write-ahead log are
+ * copied to a temporary directory, removed at exit, and the copy is read: every commit,
+ * those still in the log too (the trial: runs only in the log were missed).
  */
 function openReadOnly(Sqlite: typeof Database, file: string): Database.Database {
-  let db: Database.Database | undefined;
-  try {
-    db = new Sqlite(file, { readonly: true, fileMustExist: true });
-    db.prepare("SELECT 1 FROM journal LIMIT 1").get();
-    return db;
-  } catch (e) {
-    db?.close();
-    if (!/unable to open|cannot open|CANTOPEN|READONLY/i.test(`${(e as Error).message} ${(e as NodeJS.ErrnoException).code ?? ""}`)) throw e;
+  const wal = `${file}-wal`;
+  const uid = process.getuid?.();
+  const owned = uid === undefined || uid === 0 || statSync(file).uid === uid;
+  if (owned || (existsSync(wal) && existsSync(`${file}-shm`))) {
+    let db: Database.Database | undefined;
+    try {
+      db = new Sqlite(file, { readonly: true, fileMustExist: true });
+      db.prepare("SELECT 1 FROM journal LIMIT 1").get();
+      return db;
+    } catch (e) {
+      db?.close();
+      if (!/unable to open|cannot open|CANTOPEN|READONLY/i.test(`${(e as Error).message} ${(e as NodeJS.ErrnoException).code ?? ""}`)) throw e;
+    }
   }
   const dir = mkdtempSync(join(tmpdir(), "criteria-journal-copy-"));
   process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
   const copy = join(dir, "journal.db");
   copyFileSync(file, copy);
+  if (existsSync(wal)) copyFileSync(wal, `${copy}-wal`);
   return new Sqlite(copy, { readonly: true, fileMustExist: true });
 }
 

@@ -5,7 +5,7 @@
  * database pages, a file-size limit that makes the disk "full" mid-run.
  */
 import Database from "better-sqlite3";
-import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
@@ -222,6 +222,41 @@ describe("storage failures (item 4)", () => {
     }
     expect(readFileSync(join(state, "journal.db")).equals(before)).toBe(true);
     expect(readdirSync(state).filter((n) => n.startsWith("journal.db"))).toEqual(["journal.db"]);
+  });
+
+  it("another user's journal is read without a file made beside it, commits still in its write-ahead log included (found by a new-user trial: a reader's -shm locked the owner out; runs only in the log were missed)", (ctx) => {
+    if (process.getuid?.() !== 0) return ctx.skip("skipped: reading as another user needs root");
+    const as = { uid: 65534, gid: 65534 };
+    const read = (state: string, args: string[]) => spawnSync(process.execPath, [bin, ...args, "--state-dir", state], { encoding: "utf8", env: { ...process.env, CI: "" }, timeout: 60_000, ...as });
+    // A run killed mid-way leaves its last commits in the log; without its -shm, in a directory the reader may not write.
+    const dir = temp();
+    chmodSync(dir, 0o755);
+    const state = join(dir, "state");
+    expect(cli(["apply", workflow(dir, ["one"]), "--state-dir", state, "--run-id", "done1"]).status).toBe(0);
+    const killed = cli(["apply", workflow(dir), "--state-dir", state, "--run-id", "killed2"], { env: { CRITERIA_FAULT_KILL_AFTER_SEQ: "4" } });
+    expect(killed.signal).toBe("SIGKILL");
+    expect(readdirSync(state)).toContain("journal.db-wal");
+    rmSync(join(state, "journal.db-shm"), { force: true });
+    chmodSync(state, 0o555);
+    try {
+      const runs = read(state, ["runs"]);
+      expect([runs.status, runs.stderr]).toEqual([0, ""]);
+      expect(runs.stdout).toMatch(/^killed2\s+active\b/m);
+      expect(runs.stdout).toMatch(/^done1\s+succeeded\b/m);
+      expect(read(state, ["journal", "killed2"]).status).toBe(0);
+    } finally {
+      chmodSync(state, 0o755);
+    }
+    // A directory anyone may write: the reader makes no -wal or -shm there (the owner could not write them after).
+    const open = temp();
+    const place = join(open, "state");
+    expect(cli(["apply", workflow(open, ["one"]), "--state-dir", place, "--run-id", "r"]).status).toBe(0);
+    chmodSync(open, 0o755);
+    chmodSync(place, 0o777);
+    const before = readdirSync(place).sort();
+    expect(read(place, ["runs"]).status).toBe(0);
+    expect(read(place, ["journal", "r"]).status).toBe(0);
+    expect(readdirSync(place).sort()).toEqual(before);
   });
 
   it("a full disk mid-run: exit 4 and one line with the path; the run resumes to its end", () => {
