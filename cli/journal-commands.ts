@@ -200,7 +200,7 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
         return;
       }
       const place = placeOf(opts, io);
-      const j = await openJournal(place, { readOnly: true });
+      let j = await openJournal(place, { readOnly: true });
       const stop = new AbortController();
       const onSignal = () => stop.abort();
       process.once("SIGINT", onSignal);
@@ -265,6 +265,12 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
           let lost = false;
           while (!stop.signal.aborted) {
             try {
+              // A journal read from a copy (another user's, in a directory SQLite cannot open it in):
+              // copied again when it has changed (found by a new-user trial: the follower never saw more).
+              if (j.stale?.()) {
+                await j.close();
+                j = await openJournal(place, { readOnly: true });
+              }
               tree = await j.read(root, last);
               if (lost) io.err(`criteria: the journal answers again; following run ${run}\n`);
               break;

@@ -199,6 +199,13 @@ export interface Journal {
    */
   breakLease(runId: string): Promise<LeaseHolder | undefined>;
 
+  /**
+   * For a journal read from a copy (a SQLite journal opened read-only where SQLite could not
+   * be opened in place): true once the journal it was copied from has changed since, so a
+   * follower opens it again. Absent, or false, for a journal read where it is.
+   */
+  stale?(): boolean;
+
   /** Stops heartbeats and closes the store. */
   close(): Promise<void>;
 }

@@ -108,6 +108,8 @@ export class SqliteJournal implements Journal {
   private readonly file: string;
   private readonly leases: Leases;
   private readonly synchronous: "FULL" | "OFF";
+  /** When read from a copy (read-only, not openable in place): the stamp of what was copied. */
+  private copied: string | undefined;
   /** Notes from opening (e.g. a torn tail that was recovered). */
   readonly notes: string[] = [];
   /** In the state directory, which moves with the checkout. */
@@ -137,7 +139,11 @@ export class SqliteJournal implements Journal {
       if (torn) this.notes.push(torn);
       // Loaded on first use: `criteria validate` never pays for the native module.
       const Sqlite = createRequire(import.meta.url)("better-sqlite3") as typeof Database;
-      this.db = opts.readOnly ? openReadOnly(Sqlite, file) : new Sqlite(file);
+      if (opts.readOnly) {
+        const opened = openReadOnly(Sqlite, file);
+        this.db = opened.db;
+        this.copied = opened.copied;
+      } else this.db = new Sqlite(file);
       if (!opts.readOnly) this.db.pragma("journal_mode = WAL");
       this.synchronous = opts.synchronous === "OFF" ? "OFF" : "FULL";
       if (!opts.readOnly) this.db.pragma(`synchronous = ${this.synchronous}`);
@@ -464,6 +470,11 @@ export class SqliteJournal implements Journal {
     this.leases.stopAll();
     this.db.close();
   }
+
+  /** {@link Journal.stale}: read from a copy, and the journal copied has changed since. */
+  stale(): boolean {
+    return this.copied !== undefined && stampOf(this.file) !== this.copied;
+  }
 }
 
 
@@ -506,7 +517,7 @@ export function tornWalTail(dbFile: string): string | undefined {
  * copied to a temporary directory, removed at exit, and the copy is read: every commit,
  * those still in the log too (the trial: runs only in the log were missed).
  */
-function openReadOnly(Sqlite: typeof Database, file: string): Database.Database {
+function openReadOnly(Sqlite: typeof Database, file: string): { db: Database.Database; copied?: string } {
   const wal = `${file}-wal`;
   const uid = process.getuid?.();
   const owned = uid === undefined || uid === 0 || statSync(file).uid === uid;
@@ -515,7 +526,7 @@ function openReadOnly(Sqlite: typeof Database, file: string): Database.Database 
     try {
       db = new Sqlite(file, { readonly: true, fileMustExist: true });
       db.prepare("SELECT 1 FROM journal LIMIT 1").get();
-      return db;
+      return { db };
     } catch (e) {
       db?.close();
       if (!/unable to open|cannot open|CANTOPEN|READONLY/i.test(`${(e as Error).message} ${(e as NodeJS.ErrnoException).code ?? ""}`)) throw e;
@@ -524,9 +535,23 @@ function openReadOnly(Sqlite: typeof Database, file: string): Database.Database 
   const dir = mkdtempSync(join(tmpdir(), "criteria-journal-copy-"));
   process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
   const copy = join(dir, "journal.db");
+  const copied = stampOf(file);
   copyFileSync(file, copy);
   if (existsSync(wal)) copyFileSync(wal, `${copy}-wal`);
-  return new Sqlite(copy, { readonly: true, fileMustExist: true });
+  return { db: new Sqlite(copy, { readonly: true, fileMustExist: true }), copied };
+}
+
+/** The journal's and its write-ahead log's sizes and change times: a copy of them is stale when it differs. */
+function stampOf(file: string): string {
+  const one = (f: string) => {
+    try {
+      const st = statSync(f);
+      return `${st.size}:${st.mtimeMs}`;
+    } catch {
+      return "-";
+    }
+  };
+  return `${one(file)} ${one(`${file}-wal`)}`;
 }
 
 /**

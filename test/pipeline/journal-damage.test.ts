@@ -7,8 +7,8 @@
 import Database from "better-sqlite3";
 import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { spawnSync } from "node:child_process";
-import { describe, expect, it } from "vitest";
+import { spawn, spawnSync } from "node:child_process";
+import { describe, expect, it, vi } from "vitest";
 import { bin, cli, entries, temp } from "./helpers.js";
 
 /** A three-step shell workflow; each step appends its name to `log` in `dir`. */
@@ -258,6 +258,34 @@ describe("storage failures (item 4)", () => {
     expect(read(place, ["journal", "r"]).status).toBe(0);
     expect(readdirSync(place).sort()).toEqual(before);
   });
+
+  it("journal --follow of another user's journal read from a copy sees what is journaled after it started (found by a new-user trial: it never did)", async (ctx) => {
+    if (process.getuid?.() !== 0) return ctx.skip("skipped: reading as another user needs root");
+    const dir = temp();
+    chmodSync(dir, 0o755);
+    const state = join(dir, "state");
+    writeFileSync(join(dir, "gate.hcl"), `workflow {\n  name = "gate"\n  initial_state = "ok"\n  target_state = "done"\n}\napproval "ok" {\n  approvers = ["ops"]\n  outcome "approved" { next = "done" }\n  outcome "rejected" { next = "done" }\n}\nstate "done" { terminal = true }\n`);
+    expect(cli(["apply", join(dir, "gate.hcl"), "--state-dir", state, "--run-id", "pk", "--no-wait"]).status).toBe(5);
+    chmodSync(state, 0o555);
+    try {
+      const follower = spawn(process.execPath, [bin, "journal", "pk", "--state-dir", state, "--follow"], { env: { ...process.env, CI: "" }, uid: 65534, gid: 65534, stdio: ["ignore", "pipe", "pipe"] });
+      let out = "";
+      follower.stdout.on("data", (d: Buffer) => (out += d.toString()));
+      const exited = new Promise<number | null>((r) => follower.on("exit", (code) => r(code)));
+      await vi.waitFor(() => expect(out).toContain("approval.requested"), { timeout: 20_000, interval: 50 });
+      // The owner goes on (root, in the directory nobody else may write).
+      chmodSync(state, 0o755);
+      expect(cli(["approve", "pk", "ok", "--state-dir", state, "--by", "ops"]).status).toBe(0);
+      expect(cli(["resume", "pk", "--state-dir", state]).status).toBe(0);
+      chmodSync(state, 0o555);
+      const timer = setTimeout(() => follower.kill("SIGKILL"), 30_000);
+      expect(await exited).toBe(0);
+      clearTimeout(timer);
+      expect(out).toContain("run.completed");
+    } finally {
+      chmodSync(state, 0o755);
+    }
+  }, 60_000);
 
   it("a full disk mid-run: exit 4 and one line with the path; the run resumes to its end", () => {
     const dir = temp();
