@@ -35,14 +35,11 @@ function eventLine(e: RunEvent, startMs: number): string | undefined {
     case "step.started":
       return `${t} ${where(e.run_id)}${e.step}${e.visit > 1 ? ` (visit ${e.visit})` : ""} …`;
     case "step.completed":
-      // A failed step says where it is declared (found by a new-user trial: an adapter's failure said no
-      // place), unless its detail starts with a place of its own (an expression's).
-      const place = e.at && !/^[^\s:]+:\d+:\d+: /.test(e.detail ?? "") ? ` at ${e.at}` : "";
-      return `${t} ${where(e.run_id)}${e.step} → ${e.outcome || "(none)"}${e.next ? ` → ${e.next}` : ""}${e.reason !== "ok" ? `  [${e.reason}${place}${e.detail ? `: ${oneLine(e.detail)}` : ""}]` : ""}  (${e.ms} ms)`;
+      return `${t} ${where(e.run_id)}${e.step} → ${e.outcome || "(none)"}${e.next ? ` → ${e.next}` : ""}${e.reason !== "ok" ? `  [${e.reason}${placeOf(e)}${e.detail ? `: ${oneLine(e.detail)}` : ""}]` : ""}  (${e.ms} ms)`;
     case "iteration.completed":
       // A while loop's total is unknown (-1): show the item's number alone.
       // A failed item says why, as a step does (found by a new-user trial: only in the journal).
-      return `${t} ${where(e.run_id)}${e.step} [${e.index + 1}${e.total >= 0 ? `/${e.total}` : ""}] ${e.outcome}${e.success ? "" : " ✗"}${e.reason !== "ok" ? `  [${e.reason}${e.detail ? `: ${oneLine(e.detail)}` : ""}]` : ""}`;
+      return `${t} ${where(e.run_id)}${e.step} [${e.index + 1}${e.total >= 0 ? `/${e.total}` : ""}] ${e.outcome}${e.success ? "" : " ✗"}${e.reason !== "ok" ? `  [${e.reason}${placeOf(e)}${e.detail ? `: ${oneLine(e.detail)}` : ""}]` : ""}`;
     case "branch.taken":
       return `${t} ${where(e.run_id)}${e.node} → ${e.next}`;
     case "wait.started":
@@ -119,6 +116,15 @@ function entryLine(e: JournalEntry, startMs: number): string {
   const out = p.output as { from?: unknown; body?: unknown } | undefined;
   if (got) bits.push(`received message ${got.id.slice(0, 12)}… from ${String(out?.from)}: ${clip(out?.body)}`);
   return `${head}${bits.length ? "  " + bits.join(" ") : ""}`;
+}
+
+/**
+ * ` at file:line:col` for a failed step or item: where the step is declared (found by a new-user
+ * trial: an adapter's failure said no place), unless its detail starts with a place of its own
+ * (an expression's).
+ */
+function placeOf(e: { at?: string; detail?: string }): string {
+  return e.at && !/^[^\s:]+:\d+:\d+: /.test(e.detail ?? "") ? ` at ${e.at}` : "";
 }
 
 /** A message body for one timeline line: its JSON, cut at 60 characters. */

@@ -1154,6 +1154,7 @@ export class Runner {
           success: done.success,
           reason: done.reason,
           ...(detail ? { detail } : {}),
+          ...(!done.success && step.at ? { at: step.at } : {}),
           ...(typeof done.output.exit_code === "number" ? { exit_code: done.output.exit_code } : {}),
         });
       }

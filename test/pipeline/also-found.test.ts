@@ -30,7 +30,8 @@ describe("also found", () => {
     const big = events.find((e) => e.event === "step.completed" && e.step === "big")!;
     expect(big.output).toBeUndefined();
     expect(big.output_bytes).toBeGreaterThan(8192);
-    expect(events.find((e) => e.event === "iteration.completed" && e.index === 1)).toMatchObject({ success: false, reason: "adapter_failed", exit_code: 3 });
+    expect(events.find((e) => e.event === "iteration.completed" && e.index === 1)).toMatchObject({ success: false, reason: "adapter_failed", exit_code: 3, at: expect.stringMatching(/w\.hcl:18:6$/) });
+    expect(events.find((e) => e.event === "iteration.completed" && e.index === 0)?.at).toBeUndefined();
     // A step that succeeded says no place; one whose adapter failed says where it is declared (found by a new-user trial).
     expect(events.find((e) => e.event === "step.completed" && e.step === "a")?.at).toBeUndefined();
   });
