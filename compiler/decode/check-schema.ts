@@ -109,7 +109,14 @@ function typeHint(want: string, data: unknown, field: string): string {
   if (want === "string" && /timeout|duration|interval|delay|wait/.test(field)) return `a duration is a quoted string: ${field} = "30s" (or "5m", "1h")`;
   if (want === "string" && (typeof data === "number" || typeof data === "boolean")) return `quote it: ${field} = "${String(data)}"`;
   if ((want === "integer" || want === "number") && typeof data === "string") return /^-?\d+(\.\d+)?$/.test(data) ? `write the number without quotes: ${field} = ${data}` : `write a number: ${field} = 3`;
-  if (want === "boolean" && typeof data === "string") return /^\$\{[\s\S]*\}$/.test(data) ? `write true or false: ${field} = true (it is read before the run, so an expression is not evaluated here)` : `write true or false without quotes: ${field} = true`;
+  if (want === "boolean" && typeof data === "string") {
+    if (/^\$\{[\s\S]*\}$/.test(data)) return `write true or false: ${field} = true (it is read before the run, so an expression is not evaluated here)`;
+    // The value meant, when the text says it (found by a new-user trial: "no" was offered true).
+    const meant = /^(no|n|false|f|off|0)$/i.test(data.trim()) ? "false" : "true";
+    // YAML 1.1's yes/no/on/off are text in YAML 1.2 (which criteria reads), quoted or not.
+    if (/^(yes|no|y|n|on|off)$/i.test(data.trim())) return `write true or false: ${field} = ${meant} (${data.trim()} is text, not a bool, in YAML 1.2 and HCL)`;
+    return `write true or false without quotes: ${field} = ${meant}`;
+  }
   if (want.includes("array")) return `write a list: ${field} = ["a", "b"]${want.includes("object") ? `, or a block: ${field} { ... }` : ""}`;
   if (want.includes("object")) return `write it as a block: ${field} { ... } (in YAML, a mapping)`;
   return `"${field}" takes ${want.replace(/\barray\b/, "a list")}`;
