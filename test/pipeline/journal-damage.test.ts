@@ -37,21 +37,12 @@ function damage(state: string, where: string, from: string, to: string): number 
   }
 }
 
-/** The highest seq `state`'s journal has set aside. */
-function maxQuarantined(state: string): number {
+/** What `state`'s journal has set aside (`--discard-damaged`): how many entries, and the highest seq. */
+function quarantined(state: string): { count: number; maxSeq: number } {
   const db = new Database(join(state, "journal.db"));
   try {
-    return (db.prepare("SELECT MAX(seq) AS m FROM journal_quarantine").get() as { m: number }).m;
-  } finally {
-    db.close();
-  }
-}
-
-/** How many entries `state`'s journal has set aside (`--discard-damaged`). */
-function quarantined(state: string): number {
-  const db = new Database(join(state, "journal.db"));
-  try {
-    return (db.prepare("SELECT COUNT(*) AS n FROM journal_quarantine").get() as { n: number }).n;
+    const row = db.prepare("SELECT COUNT(*) AS count, COALESCE(MAX(seq), 0) AS maxSeq FROM journal_quarantine").get() as { count: number; maxSeq: number };
+    return { count: row.count, maxSeq: row.maxSeq };
   } finally {
     db.close();
   }
@@ -86,7 +77,7 @@ describe("a corrupted journal entry (item 3)", () => {
     expect(discarded.status, discarded.stderr).toBe(0);
     expect(discarded.stdout).toContain("--discard-damaged: set aside");
     expect(lines(dir)).toEqual(["one", "two", "two", "three"]);
-    const moved = quarantined(state);
+    const moved = quarantined(state).count;
     expect(moved).toBeGreaterThan(0);
     // The journal says so, at the place it happened (found by a new-user trial: nothing showed it).
     const after = await entries(state, "r");
@@ -94,7 +85,7 @@ describe("a corrupted journal entry (item 3)", () => {
     expect(said.map((e) => [e.run_id, e.payload])).toEqual([["r", { from_seq: seq, entries: moved, steps: ["two"] }]]);
     expect(after.findIndex((e) => e.entry_type === "run.damage_discarded")).toBeLessThan(after.findIndex((e) => e.entry_type === "step.completed" && e.step_id === "three"));
     // The seqs set aside are never given again: what follows the discard comes after them.
-    expect(said[0].seq).toBeGreaterThan(maxQuarantined(state));
+    expect(said[0].seq).toBeGreaterThan(quarantined(state).maxSeq);
     const text = cli(["journal", "r", "--state-dir", state]);
     expect(text.status).toBe(0);
     expect(text.stdout).toMatch(new RegExp(`run\\.damage_discarded\\s.*set aside ${moved} damaged or later entries from entry ${seq} \\(the journal's quarantine keeps them\\); ran again: two`));
@@ -114,7 +105,7 @@ describe("a corrupted journal entry (item 3)", () => {
       expect(r.stderr).toContain(said);
       expect(r.stderr).not.toContain("--discard-damaged sets them aside");
     }
-    expect(quarantined(state)).toBe(0);
+    expect(quarantined(state).count).toBe(0);
     expect(cli(["runs", "--state-dir", state]).stdout).toContain("r ");
     // journal says the same, not "no run r" (found by a new-user trial: three commands, three answers).
     const read = cli(["journal", "r", "--state-dir", state]);
