@@ -130,19 +130,20 @@ async function idleOnStore(j: Journal, run: string, flag: string, holder: LeaseH
  * What an active root run of a local journal no process holds is doing, for `criteria runs`:
  * parked at what it waits for (an approval, a signal, a message; or the time of a duration
  * wait), ready to go on (its decision or signal given), or stopped (killed, or Ctrl-C). Found
- * by a new-user trial: a run parked at an approval was listed as "active (stopped)".
+ * by a new-user trial: a run parked at an approval was listed as "active (stopped)". The
+ * commands it suggests name `flag` (` --state-dir DIR` when the journal is not the default one).
  */
-async function idleHere(j: Journal, run: string): Promise<Idle> {
+async function idleHere(j: Journal, run: string, flag: string): Promise<Idle> {
   const { foldEntries, waitingIn, answeredIn, timedOutIn } = await engine();
   const tree = foldEntries((await j.read(run)).entries);
   const answered = answeredIn(tree);
-  if (answered.length > 0) return idle("stopped", `stopped: its ${answered.join(", ")}; criteria resume ${run} continues it`);
+  if (answered.length > 0) return idle("stopped", `stopped: its ${answered.join(", ")}; criteria resume ${run}${flag} continues it`);
   const late = timedOutIn(tree, Date.now());
-  if (late.length > 0) return idle("stopped", `stopped: its ${late.join(", ")} timed out; criteria resume ${run} takes the timeout route`);
+  if (late.length > 0) return idle("stopped", `stopped: its ${late.join(", ")} timed out; criteria resume ${run}${flag} takes the timeout route`);
   const waiting = waitingIn(tree);
-  if (waiting.length > 0 && waiting.every((w) => w.startsWith("the time"))) return idle("stopped", `stopped at ${waiting.join(", ")}: criteria resume ${run} waits out the rest`);
-  if (waiting.length > 0) return idle("parked", `parked, waiting for ${waiting.join(", ")}: give it, then criteria resume ${run}`);
-  return idle("stopped", "stopped: criteria resume continues it");
+  if (waiting.length > 0 && waiting.every((w) => w.startsWith("the time"))) return idle("stopped", `stopped at ${waiting.join(", ")}: criteria resume ${run}${flag} waits out the rest`);
+  if (waiting.length > 0) return idle("parked", `parked, waiting for ${waiting.join(", ")}: give it, then criteria resume ${run}${flag}`);
+  return idle("stopped", `stopped: criteria resume ${run}${flag} continues it`);
 }
 
 /**
@@ -166,7 +167,7 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
         for (const r of rows) {
           // An active run nobody holds (killed, or its host gone) says so: resume continues it.
           const holder = r.status === "active" && r.parent_run_id === null ? await j.holder(r.run_id) : undefined;
-          const idleNow = () => (place.store ? idleOnStore(j, r.run_id, storeFlag(place), holder) : idleHere(j, r.run_id));
+          const idleNow = () => (place.store ? idleOnStore(j, r.run_id, storeFlag(place), holder) : idleHere(j, r.run_id, storeFlag(place)));
           const held = r.status !== "active" || r.parent_run_id !== null ? undefined : holder?.alive ? idle("running", `running: process ${holder.pid} on ${holder.host}`) : await idleNow();
           // JSON carries the same words as `detail`, and what they say as `activity` (found by new-user
           // trials: it said nothing of a parked or queued run; then nothing a program could test).

@@ -391,20 +391,21 @@ state "done" { terminal = true }
       expect(await main(["runs", "--state-dir", state], o)).toBe(0);
       return o.stdout;
     };
-    expect(await runs()).toContain('(parked, waiting for approval "gate": give it, then criteria resume pk)');
+    // The commands name the journal's place (found by a new-user trial: --state-dir was left out).
+    expect(await runs()).toContain(`(parked, waiting for approval "gate": give it, then criteria resume pk --state-dir ${state})`);
     // -o json says it for programs too: activity, and the same words as detail (found by a new-user trial).
     const json = io();
     expect(await main(["runs", "--state-dir", state, "-o", "json"], json)).toBe(0);
-    expect(JSON.parse(json.stdout.trim())).toMatchObject({ run_id: "pk", status: "active", activity: "parked", detail: 'parked, waiting for approval "gate": give it, then criteria resume pk' });
+    expect(JSON.parse(json.stdout.trim())).toMatchObject({ run_id: "pk", status: "active", activity: "parked", detail: `parked, waiting for approval "gate": give it, then criteria resume pk --state-dir ${state}` });
     // Given to one item (a run below the root): that item's approval is answered.
     expect(await main(["approve", "pk/loop#1[0]", "gate", "--state-dir", state], io())).toBe(0);
-    expect(await runs()).toContain('(stopped: its approval "gate" approved; criteria resume pk continues it)');
+    expect(await runs()).toContain(`(stopped: its approval "gate" approved; criteria resume pk --state-dir ${state} continues it)`);
     const after = io();
     expect(await main(["runs", "--state-dir", state, "-o", "json"], after)).toBe(0);
     expect(JSON.parse(after.stdout.trim())).toMatchObject({ activity: "stopped" });
     // Which way it went (found by a new-user trial: a rejection read "given" too).
     expect(await main(["reject", "pk/loop#1[1]", "gate", "--state-dir", state], io())).toBe(0);
-    expect(await runs()).toContain('(stopped: its approval "gate" approved, approval "gate" rejected; criteria resume pk continues it)');
+    expect(await runs()).toContain(`(stopped: its approval "gate" approved, approval "gate" rejected; criteria resume pk --state-dir ${state} continues it)`);
   });
 
   it("after a decision given to the tree, each item's own decision is taken, by that item (refused as already decided)", async () => {

@@ -114,7 +114,7 @@ describe("approvals and signal waits in CI (item 7)", () => {
     expect(late.stderr).toMatch(/approval "gate" of run r timed out at \S+: nothing was delivered; its timeout route is taken when the run goes on \(criteria resume r --state-dir \S+\)/);
     expect(late.stderr).toContain(`(criteria resume r --state-dir ${state})`);
     // runs says the deadline passed, not "give it" (found by a new-user trial).
-    expect(cli(["runs", "--state-dir", state]).stdout).toMatch(/\br\s.*\(stopped: its approval "gate" timed out; criteria resume r takes the timeout route\)/);
+    expect(cli(["runs", "--state-dir", state]).stdout).toContain(`(stopped: its approval "gate" timed out; criteria resume r --state-dir ${state} takes the timeout route)`);
     const end = cli(["resume", "r", "--state-dir", state, "-o", "json"], { cwd: dir, env: { CI: "true" } });
     expect(end.status).toBe(1);
     expect(ndjson(end.stdout).find((e) => e.event === "run.completed")).toMatchObject({ state: "failed" });

@@ -61,7 +61,7 @@ describe("leases (item 2)", () => {
     const unlock = cli(["unlock", "r", "--state-dir", state]);
     expect(unlock.status).toBe(0);
     expect(unlock.stdout).toMatch(/unlocked run r: it was held by process 4242 on runner-b \(still running: it can no longer write to the journal; its lease ran until .*\)/);
-    expect(cli(["runs", "--state-dir", state]).stdout).toContain("(stopped: criteria resume continues it)");
+    expect(cli(["runs", "--state-dir", state]).stdout).toContain(`(stopped: criteria resume r --state-dir ${state} continues it)`);
     // Held again; --force takes it and says so.
     const db2 = new Database(join(state, "journal.db"));
     db2.prepare("UPDATE locks SET pid = 4242, host = 'runner-b', owner = 'runner-b:4242:x', expires_ms = ? WHERE root_run_id = 'r'").run(Date.now() + 60_000);
