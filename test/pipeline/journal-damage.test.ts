@@ -37,6 +37,17 @@ function damage(state: string, where: string, from: string, to: string): number 
   }
 }
 
+/** Another user, for reading a journal as one who may not write it (the tests that need it run as root). */
+const NOBODY = { uid: 65534, gid: 65534 };
+
+/**
+ * Whether node and the CLI can be run with `as` (a Node installed in a directory only root may
+ * enter, as CI's second and third Node versions are, cannot be run as nobody).
+ */
+function runnableAs(as: { uid?: number; gid?: number }): boolean {
+  return spawnSync(process.execPath, ["-e", `require("fs").accessSync(${JSON.stringify(bin)})`], { ...as }).status === 0;
+}
+
 /** What `state`'s journal has set aside (`--discard-damaged`): how many entries, and the highest seq. */
 function quarantined(state: string): { count: number; maxSeq: number } {
   const db = new Database(join(state, "journal.db"));
@@ -190,9 +201,8 @@ describe("storage failures (item 4)", () => {
     expect(cli(["apply", workflow(dir, ["one"]), "--state-dir", state, "--run-id", "r"]).status).toBe(0);
     const before = readFileSync(join(state, "journal.db"));
     // Root may write anything: the commands run as nobody then (a real user without the right).
-    const as = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
-    const probe = spawnSync(process.execPath, ["-e", `require("fs").accessSync(${JSON.stringify(bin)})`], { ...as });
-    if (probe.status !== 0) return ctx.skip(`skipped: ${bin} cannot be read as uid ${as.uid ?? process.getuid?.()}`);
+    const as: { uid?: number; gid?: number } = process.getuid?.() === 0 ? NOBODY : {};
+    if (!runnableAs(as)) return ctx.skip(`skipped: node or ${bin} cannot be run as uid ${as.uid ?? process.getuid?.()}`);
     chmodSync(dir, 0o755);
     chmodSync(join(state, "journal.db"), 0o444);
     chmodSync(state, 0o555);
@@ -217,7 +227,8 @@ describe("storage failures (item 4)", () => {
 
   it("another user's journal is read without a file made beside it, commits still in its write-ahead log included (found by a new-user trial: a reader's -shm locked the owner out; runs only in the log were missed)", (ctx) => {
     if (process.getuid?.() !== 0) return ctx.skip("skipped: reading as another user needs root");
-    const as = { uid: 65534, gid: 65534 };
+    const as = NOBODY;
+    if (!runnableAs(as)) return ctx.skip(`skipped: node or ${bin} cannot be run as uid ${as.uid}`);
     const read = (state: string, args: string[]) => spawnSync(process.execPath, [bin, ...args, "--state-dir", state], { encoding: "utf8", env: { ...process.env, CI: "" }, timeout: 60_000, ...as });
     // A run killed mid-way leaves its last commits in the log; without its -shm, in a directory the reader may not write.
     const dir = temp();
@@ -252,6 +263,7 @@ describe("storage failures (item 4)", () => {
 
   it("journal --follow of another user's journal read from a copy sees what is journaled after it started (found by a new-user trial: it never did)", async (ctx) => {
     if (process.getuid?.() !== 0) return ctx.skip("skipped: reading as another user needs root");
+    if (!runnableAs(NOBODY)) return ctx.skip(`skipped: node or ${bin} cannot be run as uid ${NOBODY.uid}`);
     const dir = temp();
     chmodSync(dir, 0o755);
     const state = join(dir, "state");
@@ -259,7 +271,7 @@ describe("storage failures (item 4)", () => {
     expect(cli(["apply", join(dir, "gate.hcl"), "--state-dir", state, "--run-id", "pk", "--no-wait"]).status).toBe(5);
     chmodSync(state, 0o555);
     try {
-      const follower = spawn(process.execPath, [bin, "journal", "pk", "--state-dir", state, "--follow"], { env: { ...process.env, CI: "" }, uid: 65534, gid: 65534, stdio: ["ignore", "pipe", "pipe"] });
+      const follower = spawn(process.execPath, [bin, "journal", "pk", "--state-dir", state, "--follow"], { env: { ...process.env, CI: "" }, ...NOBODY, stdio: ["ignore", "pipe", "pipe"] });
       let out = "";
       follower.stdout.on("data", (d: Buffer) => (out += d.toString()));
       const exited = new Promise<number | null>((r) => follower.on("exit", (code) => r(code)));
