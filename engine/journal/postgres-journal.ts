@@ -8,7 +8,7 @@ import { JournalDamagedError, JournalOpenError, JournalReadError, JournalWriteEr
 import type { AppendOptions, Damage, Journal, LeaseHolder, RunRow } from "./journal.js";
 import { withoutPassword } from "./store-url.js";
 import { DEFAULT_LEASE_TTL_MS, holderOf, LEASE_TAKEN, NOT_HELD, ownerToken, takeOver, type LeaseState } from "./lease.js";
-import { checksum, isTreeStart, memoryText, pickMemory, recallTerms, tallyDamage } from "./store-rules.js";
+import { checksum, isTreeStart, memoryText, pickMemory, recallTerms, RUN_ROWS, tallyDamage } from "./store-rules.js";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS journal (
@@ -65,16 +65,6 @@ CREATE TABLE IF NOT EXISTS journal_quarantine (
   quarantined_ms BIGINT NOT NULL
 );
 `;
-
-/**
- * The runs table's rows as {@link RunRow}s: an active run's `updated_ms` is its newest entry's
- * or a nested run's (ids below it start with its id and "/"), found from the tree's newest
- * entries backwards by the `journal_root` index (as sqlite-journal.ts's).
- */
-const RUN_ROWS = `SELECT run_id, root_run_id, parent_run_id, workflow, status, created_ms,
-  CASE WHEN status = 'active' THEN COALESCE((SELECT j.at_ms FROM journal j WHERE j.root_run_id = runs.root_run_id
-    AND (j.run_id = runs.run_id OR left(j.run_id, length(runs.run_id) + 1) = runs.run_id || '/') ORDER BY j.seq DESC LIMIT 1), updated_ms)
-  ELSE updated_ms END AS updated_ms, final_state, identity FROM runs`;
 
 /** graphile-worker's schema (its default): where `criteria worker` keeps its jobs. */
 export const QUEUE_SCHEMA = "graphile_worker";

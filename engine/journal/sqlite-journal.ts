@@ -9,7 +9,7 @@ import type { EntryType, JournalEntry, MemoryItem, NewEntry } from "./entry.js";
 import { JournalDamagedError, JournalOpenError, JournalReadError, JournalWriteError, LeaseLostError, MessageTakenError, RunLockedError, SignalTakenError, storageReason } from "./errors.js";
 import type { AppendOptions, Damage, Journal, LeaseHolder, RunRow } from "./journal.js";
 import { Leases } from "./lease.js";
-import { checksum, isTreeStart, memoryText, pickMemory, recallTerms, tallyDamage, type DamagedRow } from "./store-rules.js";
+import { checksum, isTreeStart, memoryText, pickMemory, recallTerms, RUN_ROWS, tallyDamage, type DamagedRow } from "./store-rules.js";
 
 export { JournalDamagedError, JournalOpenError, JournalReadError, JournalWriteError, LeaseLostError, RunLockedError } from "./errors.js";
 
@@ -58,16 +58,6 @@ CREATE TABLE IF NOT EXISTS journal_quarantine (
 );
 `;
 
-/**
- * The runs table's rows as {@link RunRow}s: an active run's `updated_ms` is its newest entry's
- * or a nested run's (ids below it start with its id and "/"), found from the tree's newest
- * entries backwards by the `journal_root` index.
- */
-const RUN_ROWS = `SELECT run_id, root_run_id, parent_run_id, workflow, status, created_ms,
-  CASE WHEN status = 'active' THEN COALESCE((SELECT j.at_ms FROM journal j WHERE j.root_run_id = runs.root_run_id
-    AND (j.run_id = runs.run_id OR substr(j.run_id, 1, length(runs.run_id) + 1) = runs.run_id || '/') ORDER BY j.seq DESC LIMIT 1), updated_ms)
-  ELSE updated_ms END AS updated_ms, final_state, identity FROM runs`;
-
 /** Columns added to tables of journals written by earlier versions: [table, column, type]. */
 const MIGRATIONS: [string, string, string][] = [
   ["runs", "identity", "TEXT"],
@@ -108,8 +98,8 @@ export class SqliteJournal implements Journal {
   private readonly file: string;
   private readonly leases: Leases;
   private readonly synchronous: "FULL" | "OFF";
-  /** When read from a copy (read-only, not openable in place): the stamp of what was copied. */
-  private copied: string | undefined;
+  /** When read from a copy (read-only, not openable in place): the stamp of what was copied, and how to remove the copy. */
+  private copied: { stamp: string; remove: () => void } | undefined;
   /** Notes from opening (e.g. a torn tail that was recovered). */
   readonly notes: string[] = [];
   /** In the state directory, which moves with the checkout. */
@@ -139,20 +129,22 @@ export class SqliteJournal implements Journal {
       if (torn) this.notes.push(torn);
       // Loaded on first use: `criteria validate` never pays for the native module.
       const Sqlite = createRequire(import.meta.url)("better-sqlite3") as typeof Database;
+      this.synchronous = opts.synchronous === "OFF" ? "OFF" : "FULL";
       if (opts.readOnly) {
         const opened = openReadOnly(Sqlite, file);
         this.db = opened.db;
         this.copied = opened.copied;
       } else this.db = new Sqlite(file);
-      if (!opts.readOnly) this.db.pragma("journal_mode = WAL");
-      this.synchronous = opts.synchronous === "OFF" ? "OFF" : "FULL";
-      if (!opts.readOnly) this.db.pragma(`synchronous = ${this.synchronous}`);
       this.db.pragma("busy_timeout = 10000");
-      if (!opts.readOnly) this.db.exec(SCHEMA);
-      // Journals written by earlier versions gain the newer columns (NULL in old rows).
-      for (const [table, column, type] of opts.readOnly ? [] : MIGRATIONS) {
-        const cols = this.db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[];
-        if (!cols.some((c) => c.name === column)) this.db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
+      if (!opts.readOnly) {
+        this.db.pragma("journal_mode = WAL");
+        this.db.pragma(`synchronous = ${this.synchronous}`);
+        this.db.exec(SCHEMA);
+        // Journals written by earlier versions gain the newer columns (NULL in old rows).
+        for (const [table, column, type] of MIGRATIONS) {
+          const cols = this.db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[];
+          if (!cols.some((c) => c.name === column)) this.db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
+        }
       }
       this.file = file;
       this.leases = new Leases(this.db, file, opts.leaseTtlMs);
@@ -469,11 +461,12 @@ export class SqliteJournal implements Journal {
   async close(): Promise<void> {
     this.leases.stopAll();
     this.db.close();
+    this.copied?.remove();
   }
 
   /** {@link Journal.stale}: read from a copy, and the journal copied has changed since. */
   stale(): boolean {
-    return this.copied !== undefined && stampOf(this.file) !== this.copied;
+    return this.copied !== undefined && stampOf(this.file) !== this.copied.stamp;
   }
 }
 
@@ -514,10 +507,10 @@ export function tornWalTail(dbFile: string): string | undefined {
  * reader owns the journal (or is root, whose files SQLite gives the journal's owner) — a
  * reader making them in another user's writable directory locked that user out of their
  * own journal (found by a new-user trial). Otherwise the journal and its write-ahead log are
- * copied to a temporary directory, removed at exit, and the copy is read: every commit,
+ * copied to a temporary directory, removed on close or at exit, and the copy is read: every commit,
  * those still in the log too (the trial: runs only in the log were missed).
  */
-function openReadOnly(Sqlite: typeof Database, file: string): { db: Database.Database; copied?: string } {
+function openReadOnly(Sqlite: typeof Database, file: string): { db: Database.Database; copied?: { stamp: string; remove: () => void } } {
   const wal = `${file}-wal`;
   const uid = process.getuid?.();
   const owned = uid === undefined || uid === 0 || statSync(file).uid === uid;
@@ -533,12 +526,17 @@ function openReadOnly(Sqlite: typeof Database, file: string): { db: Database.Dat
     }
   }
   const dir = mkdtempSync(join(tmpdir(), "criteria-journal-copy-"));
-  process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+  // Removed when the journal is closed (a follower copies again and again), or at exit.
+  const remove = () => {
+    process.off("exit", remove);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  process.once("exit", remove);
   const copy = join(dir, "journal.db");
-  const copied = stampOf(file);
+  const stamp = stampOf(file);
   copyFileSync(file, copy);
   if (existsSync(wal)) copyFileSync(wal, `${copy}-wal`);
-  return { db: new Sqlite(copy, { readonly: true, fileMustExist: true }), copied };
+  return { db: new Sqlite(copy, { readonly: true, fileMustExist: true }), copied: { stamp, remove } };
 }
 
 /** The journal's and its write-ahead log's sizes and change times: a copy of them is stale when it differs. */

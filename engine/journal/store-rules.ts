@@ -4,8 +4,21 @@ import type { MemoryItem } from "./entry.js";
 /**
  * What every journal store computes the same way (engine/journal/journal.ts): entry
  * checksums, the text a run leaves in memory, how a memory pack is cut to its budget, and
- * which finished steps a damaged tail would run again. Pure functions: no store, no I/O.
+ * which finished steps a damaged tail would run again, and how a runs row is read. Pure
+ * functions and SQL text: no store, no I/O.
  */
+
+/**
+ * The runs table's rows as `RunRow`s (journal.ts), the same SQL on SQLite and PostgreSQL
+ * (both their schemas): an active run's `updated_ms` is its newest entry's or a nested
+ * run's (ids below it start with its id and "/"), found from the tree's newest entries
+ * backwards by the `journal_root` index; an ended run's is when it ended. Followed by a
+ * `WHERE`, `ORDER BY` or nothing.
+ */
+export const RUN_ROWS = `SELECT run_id, root_run_id, parent_run_id, workflow, status, created_ms,
+  CASE WHEN status = 'active' THEN COALESCE((SELECT j.at_ms FROM journal j WHERE j.root_run_id = runs.root_run_id
+    AND (j.run_id = runs.run_id OR substr(j.run_id, 1, length(runs.run_id) + 1) = runs.run_id || '/') ORDER BY j.seq DESC LIMIT 1), updated_ms)
+  ELSE updated_ms END AS updated_ms, final_state, identity FROM runs`;
 
 /**
  * CRC-32 of an entry's fields: detects a torn or corrupted row (not tampering, which
