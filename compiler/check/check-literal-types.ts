@@ -5,6 +5,9 @@ import { suggest } from "../diagnostics/did-you-mean.js";
 import type { Range } from "../diagnostics/range.js";
 import type { Check } from "./context.js";
 
+/** A type as messages show it: bare, as v0.5 writes it (hcl2json renders a bare `list(string)` as `${list(string)}`). */
+const shownType = (t: string) => t.replace(/^\$\{([\s\S]*)\}$/, "$1");
+
 /**
  * Literal values agree with their declared or implied types: a variable's default,
  * an output's value and a data value's initial value with their `type`
@@ -37,7 +40,7 @@ export const checkLiteralTypes: Check = {
         }
         if (v.value && v.value.kind === "literal" && v.value.value !== null) {
           const why = mismatch(t.type, v.value.value);
-          if (why) out.push(diag("invalid_type", v.value.range, `${v.what}: ${why} (type ${v.type.replace(/^\$\{([\s\S]*)\}$/, "$1")})`, { hint: typeMismatchHint(v.type, v.value.value) }));
+          if (why) out.push(diag("invalid_type", v.value.range, `${v.what}: ${why} (type ${shownType(v.type)})`, { hint: typeMismatchHint(v.type, v.value.value) }));
         }
       }
       // A literal written to a data value: the engine would refuse it when the outcome is taken (engine/run/evaluate.ts).
@@ -51,7 +54,7 @@ export const checkLiteralTypes: Check = {
             const why = t.type && mismatch(t.type, wr.value.value);
             if (why) {
               const [kind, name] = wr.target.split(".");
-              out.push(diag("invalid_type", wr.value.range, `${word} "${node.name}" outcome "${o.name}": write to data "${kind}" "${name}": ${why} (type ${decl.type.replace(/^\$\{([\s\S]*)\}$/, "$1")})`, { hint: typeMismatchHint(decl.type, wr.value.value) }));
+              out.push(diag("invalid_type", wr.value.range, `${word} "${node.name}" outcome "${o.name}": write to data "${kind}" "${name}": ${why} (type ${shownType(decl.type)})`, { hint: typeMismatchHint(decl.type, wr.value.value) }));
             }
           }
         }
