@@ -22,6 +22,7 @@ import { blocksAt, fieldDoc, fieldsIn, type FieldDoc } from "./hcl-fields.js";
 import { declarationOf, KIND, namesAfter, outline, type Declaration, type Place } from "./outline.js";
 import type { WorkflowSpec } from "../../compiler/decode/spec.js";
 import { workflowFiles } from "../../compiler/load/workflow-files.js";
+import { warmUp, type WarmUp } from "./warm-up.js";
 
 /**
  * `criteria lsp` (the issue "See and edit", item 3): a language server over a connection
@@ -44,6 +45,8 @@ import { workflowFiles } from "../../compiler/load/workflow-files.js";
  * Positions are LSP's: 0-based lines, UTF-16 columns (the compiler keeps `utf16Column`).
  * After `shutdown`, requests fail with InvalidRequest and changes are no longer compiled
  * (LSP 3.17, "Shutdown Request"); `exit` ends the process.
+ * After its first check the server warms up in idle turns (cli/lsp/warm-up.ts) and says so
+ * in a log message (`window/logMessage`) when done.
  */
 export function serveLanguage(connection: Connection): void {
   const documents = new TextDocuments(TextDocument);
@@ -57,8 +60,13 @@ export function serveLanguage(connection: Connection): void {
   const unitCache: UnitCache = new Map();
 
   let shutDown = false;
+  /** Checks under way, and when the last one ended (the warm-up runs only when idle). */
+  let checking = 0;
+  let lastCheck = performance.now();
+  let warm: WarmUp | undefined;
   connection.onShutdown(() => {
     shutDown = true;
+    warm?.stop();
   });
   /** Refuses a request once the server is shut down (found by a new-user trial: it answered null). */
   const refuseAfterShutdown = () => {
@@ -112,7 +120,14 @@ export function serveLanguage(connection: Connection): void {
     const overlay = new Map(documents.all().map((d) => [pathOf(d.uri, d.languageId), d.getText()]));
     const version = doc.version;
     // The graph is not built: only diagnostics are published, and building adds none.
-    const c = await compile(path, { cwd, overlay, parseCache, unitCache, graph: false });
+    checking++;
+    const c = await compile(path, { cwd, overlay, parseCache, unitCache, graph: false }).finally(() => {
+      checking--;
+      lastCheck = performance.now();
+    });
+    // Idle after the first check: the incremental path is compiled by V8 before the first edit needs it.
+    warm ??= warmUp(cwd, (done, ms, clean) => connection.console.log(`criteria: warmed up (${done} compiles in ${Math.round(ms)} ms${clean ? "" : ", some with errors"})`));
+    warm.start(() => (checking > 0 ? 0 : performance.now() - lastCheck));
     // A newer change is being compiled, or it was closed: this result is stale.
     if (documents.get(doc.uri)?.version !== version) return;
     compiled.set(doc.uri, c);
