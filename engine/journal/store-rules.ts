@@ -70,12 +70,17 @@ export interface DamagedRow {
 /**
  * The steps that finished in the entries a damaged tail would lose (`lost`) and would run
  * again: a step whose effect was confirmed before the damage (`confirmedBefore`) is re-used.
+ * A nested run's step is named with its run's path below the root, as the text journal
+ * names it (`items#1[0] › w2`; found by a new-user trial: a bare `w2` said not which item).
  */
 export function tallyDamage(confirmedBefore: DamagedRow[], lost: DamagedRow[]): string[] {
   const kept = new Set(confirmedBefore.filter((r) => r.entry_type === "effect.confirmed").map((r) => `${r.run_id}\u0000${r.step_id}`));
   const steps = new Set<string>();
   for (const r of lost) {
-    if ((r.entry_type === "step.completed" || r.entry_type === "effect.confirmed") && !kept.has(`${r.run_id}\u0000${r.step_id}`)) steps.add(r.step_id);
+    if ((r.entry_type === "step.completed" || r.entry_type === "effect.confirmed") && !kept.has(`${r.run_id}\u0000${r.step_id}`)) {
+      const below = r.run_id.indexOf("/");
+      steps.add(below < 0 ? r.step_id : `${r.run_id.slice(below + 1)} › ${r.step_id}`);
+    }
   }
   return [...steps];
 }

@@ -220,6 +220,18 @@ export function journalContract(name: string, store: StoreUnderTest): void {
       expect(report.steps).toEqual(["two", "three"]);
     });
 
+    it("the damage report names a nested run's step by its run's path below the root (found by a new-user trial: `w2`, not `items#1[0] › w2`)", async () => {
+      const s = await fresh();
+      const j = await s.open();
+      await j.append("r", [entry("r", "run.spawned", spawned("w"))]);
+      await j.append("r", [entry("r/items#1[0]", "run.spawned", spawned("body", { parent_run_id: "r" })), entry("r/items#1[0]", "step.completed", stepDone("success", "w2"), "w1")]);
+      const [bad] = await j.append("r", [entry("r/items#1[0]", "step.completed", stepDone("success", "done"), "w2")]);
+      await j.append("r", [entry("r/items#1[0]/deep#1", "run.spawned", spawned("d", { parent_run_id: "r/items#1[0]" })), entry("r/items#1[0]/deep#1", "step.completed", stepDone("success", "done"), "x")]);
+      await j.append("r", [entry("r", "step.completed", stepDone("success", "done"), "items")]);
+      await s.corrupt(bad.seq);
+      expect((await j.damageReport("r", bad.seq)).steps).toEqual(["items#1[0] › w2", "items#1[0]/deep#1 › x", "items"]);
+    });
+
     it("quarantine sets the damaged entries aside and rebuilds the runs index from what remains", async () => {
       const { j, bad } = await damaged();
       const kept = (await j.read("r")).entries;
