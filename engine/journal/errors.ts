@@ -62,13 +62,19 @@ export class JournalDamagedError extends JournalError {
      * (found by a new-user trial: following the hint made the run vanish).
      */
     readonly first = false,
+    /**
+     * The run tree's last entry before the damage: where a resume past it starts. Not
+     * `seq - 1`, which may be another run's entry or one an earlier discard set aside
+     * (found by a new-user trial).
+     */
+    readonly resumeFrom = seq - 1,
   ) {
     super(
       first
         ? `journal entry ${seq} of run ${runId} fails its checksum: it is the run's first entry, which holds its workflow, so the run cannot be resumed; its entries stay in the journal (criteria journal ${runId} shows what can be read), and criteria apply starts the workflow afresh`
         : `journal entry ${seq} of run ${runId} fails its checksum: resuming would lose it and the ${lost - 1} entr${lost - 1 === 1 ? "y" : "ies"} after it` +
             (steps.length ? `, and run again ${steps.length === 1 ? "step" : "steps"} ${steps.map((s) => `"${s}"`).join(", ")} that had finished` : "") +
-            `; criteria resume ${runId} --discard-damaged sets them aside (kept in the journal's quarantine) and resumes from entry ${seq - 1}`,
+            `; criteria resume ${runId} --discard-damaged sets them aside (kept in the journal's quarantine) and resumes from entry ${resumeFrom}`,
     );
   }
 }

@@ -415,7 +415,9 @@ export class PostgresJournal implements Journal {
         [rootRunId, seq],
       );
       const lost = rows.filter((r) => !r.before);
-      return new JournalDamagedError(rootRunId, seq, lost.length, tallyDamage(rows.filter((r) => r.before), lost), isTreeStart(rootRunId, lost[0]));
+      const last = await this.pool.query<{ seq: string | null }>("SELECT max(seq) AS seq FROM journal WHERE root_run_id = $1 AND seq < $2", [rootRunId, seq]);
+      const before = last.rows[0]?.seq;
+      return new JournalDamagedError(rootRunId, seq, lost.length, tallyDamage(rows.filter((r) => r.before), lost), isTreeStart(rootRunId, lost[0]), before == null ? seq - 1 : Number(before));
     });
   }
 

@@ -335,7 +335,8 @@ export class SqliteJournal implements Journal {
     return this.reading(() => {
       const rows = this.db.prepare("SELECT run_id, step_id, entry_type FROM journal WHERE root_run_id = ? AND seq >= ? ORDER BY seq").all(rootRunId, seq) as { run_id: string; step_id: string; entry_type: string }[];
       const confirmed = this.db.prepare("SELECT run_id, step_id, entry_type FROM journal WHERE root_run_id = ? AND seq < ? AND entry_type = 'effect.confirmed'").all(rootRunId, seq) as DamagedRow[];
-      return new JournalDamagedError(rootRunId, seq, rows.length, tallyDamage(confirmed, rows), isTreeStart(rootRunId, rows[0]));
+      const last = this.db.prepare("SELECT MAX(seq) AS seq FROM journal WHERE root_run_id = ? AND seq < ?").get(rootRunId, seq) as { seq: number | null };
+      return new JournalDamagedError(rootRunId, seq, rows.length, tallyDamage(confirmed, rows), isTreeStart(rootRunId, rows[0]), last.seq ?? seq - 1);
     });
   }
 

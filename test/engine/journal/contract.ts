@@ -232,6 +232,24 @@ export function journalContract(name: string, store: StoreUnderTest): void {
       expect((await j.damageReport("r", bad.seq)).steps).toEqual(["items#1[0] › w2", "items#1[0]/deep#1 › x", "items"]);
     });
 
+    it("a resume past the damage starts from the tree's last entry before it, not another run's or a set-aside one (found by a new-user trial)", async () => {
+      const s = await fresh();
+      const j = await s.open();
+      const [start] = await j.append("r", [entry("r", "run.spawned", spawned("w"))]);
+      await j.append("other", [entry("other", "run.spawned", spawned("w"))]);
+      const [bad] = await j.append("r", [entry("r", "step.completed", stepDone("success", "done"), "one")]);
+      await j.append("r", [entry("r", "step.completed", stepDone("success", "done"), "two")]);
+      await s.corrupt(bad.seq);
+      const report = await j.damageReport("r", bad.seq);
+      expect(report.resumeFrom).toBe(start.seq);
+      expect(report.message).toContain(`resumes from entry ${start.seq}`);
+      // Set aside; what is written next is damaged again: the set-aside seqs are not named either.
+      await j.quarantine("r", bad.seq, 5);
+      const [again] = await j.append("r", [entry("r", "step.completed", stepDone("success", "done"), "one")]);
+      await s.corrupt(again.seq);
+      expect((await j.damageReport("r", again.seq)).resumeFrom).toBe(start.seq);
+    });
+
     it("quarantine sets the damaged entries aside and rebuilds the runs index from what remains", async () => {
       const { j, bad } = await damaged();
       const kept = (await j.read("r")).entries;
