@@ -85,14 +85,30 @@ const FOLLOW_POLL_MS = 300;
  * What an active root run is doing, for `criteria runs`: `activity` for machines (`-o json`),
  * `text` for people (its words in both). running: a live process holds it; queued: a worker
  * takes it soon; parked: it waits for an approval, a signal, a message or a timer; stopped:
- * nothing advances it until a resume; holder_gone: the process that held it is gone.
+ * nothing advances it until a resume; holder_gone: the process that held it is gone;
+ * damaged: an entry of its journal fails its checksum, so resume refuses it as it stands.
  */
 export interface Idle {
-  activity: "running" | "queued" | "parked" | "stopped" | "holder_gone";
+  activity: "running" | "queued" | "parked" | "stopped" | "holder_gone" | "damaged";
   text: string;
 }
 
 const idle = (activity: Idle["activity"], text: string): Idle => ({ activity, text });
+
+/**
+ * A damaged run's words for `criteria runs`: what resume would say, in short (found by a
+ * new-user trial: a run whose first entry was damaged was offered `criteria resume`, which
+ * refused it).
+ */
+async function damagedIdle(j: Journal, run: string, seq: number, flag: string): Promise<Idle> {
+  const report = await j.damageReport(run, seq);
+  return idle(
+    "damaged",
+    report.first
+      ? `damaged: its first entry (${seq}), which holds its workflow, fails its checksum, so it cannot be resumed; criteria apply starts the workflow afresh`
+      : `damaged: entry ${seq} fails its checksum; criteria resume ${run}${flag} says what resuming past it loses, --discard-damaged does it`,
+  );
+}
 
 /**
  * What an active root run no live process holds is doing on a shared database, for
@@ -112,7 +128,9 @@ async function idleOnStore(j: Journal, run: string, flag: string, holder: LeaseH
   if (job && job.dueInMs <= 1000) return idle("queued", "queued: a worker takes it");
   if (holder) return idle("holder_gone", `not running: process ${holder.pid} on ${holder.host} that ran it is gone; a worker takes it over once its lease ends, or criteria resume ${run}${flag} continues it here`);
   const stopped = `nothing advances it; criteria resume ${run}${flag} continues it here, or with --detach hands it to the workers`;
-  const tree = foldEntries((await j.read(run)).entries);
+  const read = await j.read(run);
+  if (read.damage) return damagedIdle(j, run, read.damage.seq, flag);
+  const tree = foldEntries(read.entries);
   const answered = answeredIn(tree);
   if (answered.length > 0) return job ? idle("queued", `queued: its ${answered.join(", ")}; a worker takes it at ${at(job.atMs)}`) : idle("stopped", `stopped: its ${answered.join(", ")}, but ${stopped}`);
   const waiting = waitingIn(tree);
@@ -135,7 +153,9 @@ async function idleOnStore(j: Journal, run: string, flag: string, holder: LeaseH
  */
 async function idleHere(j: Journal, run: string, flag: string): Promise<Idle> {
   const { foldEntries, waitingIn, answeredIn, timedOutIn } = await engine();
-  const tree = foldEntries((await j.read(run)).entries);
+  const read = await j.read(run);
+  if (read.damage) return damagedIdle(j, run, read.damage.seq, flag);
+  const tree = foldEntries(read.entries);
   const answered = answeredIn(tree);
   if (answered.length > 0) return idle("stopped", `stopped: its ${answered.join(", ")}; criteria resume ${run}${flag} continues it`);
   const late = timedOutIn(tree, Date.now());

@@ -71,7 +71,7 @@ export class JournalDamagedError extends JournalError {
   ) {
     super(
       first
-        ? `journal entry ${seq} of run ${runId} fails its checksum: it is the run's first entry, which holds its workflow, so the run cannot be resumed; its entries stay in the journal (criteria journal ${runId} shows what can be read), and criteria apply starts the workflow afresh`
+        ? `journal entry ${seq} of run ${runId} fails its checksum: it is the run's first entry, which holds its workflow, so the run cannot be resumed, and nothing of it can be read before that entry; its entries stay in the journal, and criteria apply starts the workflow afresh`
         : `journal entry ${seq} of run ${runId} fails its checksum: resuming would lose it and the ${lost - 1} entr${lost - 1 === 1 ? "y" : "ies"} after it` +
             (steps.length ? `, and run again ${steps.length === 1 ? "step" : "steps"} ${steps.map((s) => `"${s}"`).join(", ")} that had finished` : "") +
             `; criteria resume ${runId} --discard-damaged sets them aside (kept in the journal's quarantine) and resumes from entry ${resumeFrom}`,

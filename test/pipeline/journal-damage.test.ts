@@ -83,6 +83,10 @@ describe("a corrupted journal entry (item 3)", () => {
     const journal = cli(["journal", "r", "--state-dir", state]);
     expect(journal.status).toBe(1);
     expect(journal.stderr).toContain(`journal entry ${seq} of run r fails its checksum`);
+    // runs says it is damaged, not that resume continues it (found by a new-user trial).
+    const listed = JSON.parse(cli(["runs", "--state-dir", state, "-o", "json"]).stdout);
+    expect(listed).toMatchObject({ run_id: "r", activity: "damaged" });
+    expect(listed.detail).toBe(`damaged: entry ${seq} fails its checksum; criteria resume r --state-dir ${state} says what resuming past it loses, --discard-damaged does it`);
     // Explicitly: set the damage aside and run what it had recorded again.
     const discarded = cli(["resume", "r", "--state-dir", state, "--discard-damaged", "-o", "json"]);
     expect(discarded.status, discarded.stderr).toBe(0);
@@ -117,12 +121,17 @@ describe("a corrupted journal entry (item 3)", () => {
       expect(r.stderr).not.toContain("--discard-damaged sets them aside");
     }
     expect(quarantined(state).count).toBe(0);
-    expect(cli(["runs", "--state-dir", state]).stdout).toContain("r ");
+    // runs does not offer the resume that refuses it, and the refusal promises no reading journal cannot give (a new-user trial).
+    const listed = cli(["runs", "--state-dir", state]).stdout;
+    expect(listed).toContain(`r  active     three  `);
+    expect(listed).toContain(`(damaged: its first entry (${seq}), which holds its workflow, fails its checksum, so it cannot be resumed; criteria apply starts the workflow afresh)`);
+    expect(listed).not.toContain("criteria resume");
     // journal says the same, not "no run r" (found by a new-user trial: three commands, three answers).
     const read = cli(["journal", "r", "--state-dir", state]);
     expect(read.status).toBe(1);
     expect(read.stderr).toContain(said);
     expect(read.stderr).not.toContain("no run r");
+    expect(read.stderr).not.toContain("criteria journal r shows");
   }, 60_000);
 
   it("approve and signal on a damaged journal say it is damaged, not that the run is not waiting (found by a new-user trial)", () => {
