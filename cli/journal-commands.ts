@@ -167,6 +167,17 @@ async function idleHere(j: Journal, run: string, flag: string): Promise<Idle> {
 }
 
 /**
+ * What a run a live process holds is doing: running, and what it waits for if it waits (found
+ * by a new-user trial: a foreground apply waiting at an approval read just "running").
+ */
+async function runningNow(j: Journal, run: string, text: string): Promise<Idle> {
+  const { foldEntries, waitingIn } = await engine();
+  const read = await j.read(run);
+  const waiting = waitingIn(foldEntries(read.entries));
+  return idle("running", waiting.length > 0 ? `${text}, waiting for ${waiting.join(", ")}` : text);
+}
+
+/**
  * Registers the commands that read a journal or deliver to a run (docs/architecture.md, The engine): runs,
  * journal, signal, approve, reject. Each sets the exit code through `setCode`.
  */
@@ -188,7 +199,7 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
           // An active run nobody holds (killed, or its host gone) says so: resume continues it.
           const holder = r.status === "active" && r.parent_run_id === null ? await j.holder(r.run_id) : undefined;
           const idleNow = () => (place.store ? idleOnStore(j, r.run_id, storeFlag(place), holder) : idleHere(j, r.run_id, storeFlag(place)));
-          const held = r.status !== "active" || r.parent_run_id !== null ? undefined : holder?.alive ? idle("running", `running: process ${holder.pid} on ${holder.host}`) : await idleNow();
+          const held = r.status !== "active" || r.parent_run_id !== null ? undefined : holder?.alive ? await runningNow(j, r.run_id, `running: process ${holder.pid} on ${holder.host}`) : await idleNow();
           // JSON carries the same words as `detail`, and what they say as `activity` (found by new-user
           // trials: it said nothing of a parked or queued run; then nothing a program could test).
           if (opts.output === "json") io.out(JSON.stringify(held ? { ...r, activity: held.activity, detail: held.text } : r) + "\n");

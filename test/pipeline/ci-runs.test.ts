@@ -6,6 +6,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, renameSync, readFileSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compile } from "../../compiler/index.js";
@@ -73,6 +74,22 @@ describe("approvals and signal waits in CI (item 7)", () => {
   });
 
   const gate = (extra = "") => `${HEAD("gate")}approval "gate" {\n  approvers = ["ops"]\n${extra}  outcome "approved" { next = step.deploy }\n  outcome "rejected" { next = state.failed }\n  outcome "timeout"  { next = state.failed }\n}\nstep "deploy" {\n  target = adapter.shell.default\n  input { command = "echo deployed >> log" }\n  outcome "success" { next = state.done }\n}\n`;
+
+  it("a foreground apply waiting at an approval: runs says what it waits for, not just running (found by a new-user trial)", async () => {
+    const dir = temp();
+    writeFileSync(join(dir, "w.hcl"), gate());
+    const state = join(dir, "state");
+    const apply = start(["apply", "w.hcl", "--state-dir", state, "--run-id", "r", "-o", "json"], { cwd: dir });
+    let out = "";
+    apply.stdout!.on("data", (b: Buffer) => (out += b.toString()));
+    try {
+      await until(() => out.includes('"approval.requested"'));
+      const listed = cli(["runs", "--state-dir", state, "-o", "json"]);
+      expect(JSON.parse(listed.stdout)).toMatchObject({ run_id: "r", activity: "running", detail: `running: process ${apply.pid} on ${hostname()}, waiting for approval "gate"` });
+    } finally {
+      process.kill(-apply.pid!, "SIGKILL");
+    }
+  });
 
   it("with CI=true and no terminal, apply parks at an approval: exit 5, the commands to continue; approve + resume finish it", () => {
     const dir = temp();
