@@ -91,6 +91,9 @@ export function renderEntry(e: JournalEntry, startMs: number): string {
   return visible(entryLine(e, startMs));
 }
 
+/** The width of the text journal's entry type column: its longest type, `step.attempt.interrupted` (found by a new-user trial: it overflowed a column of 21). */
+const ENTRY_TYPE_COLUMN = "step.attempt.interrupted".length;
+
 function entryLine(e: JournalEntry, startMs: number): string {
   // A damaged or hand-made entry may carry no object: shown with what it has (found by a trial).
   const p = (e.payload !== null && typeof e.payload === "object" ? e.payload : {}) as Record<string, unknown>;
@@ -100,7 +103,7 @@ function entryLine(e: JournalEntry, startMs: number): string {
   // new-user trial: both items' lines read "call_inner#1 › deep").
   const run = parts.length > 1 ? `${parts.slice(1).join("/")} › ` : "";
   const item = typeof p.iteration === "number" ? `[${p.iteration}]` : "";
-  const head = `${String(e.seq).padStart(5)}  +${fmtElapsed(e.at_ms - startMs)}  ${indent}${e.entry_type.padEnd(21)} ${run}${e.step_id}${item}${e.attempt ? ` #${e.attempt}` : ""}`;
+  const head = `${String(e.seq).padStart(5)}  +${fmtElapsed(e.at_ms - startMs)}  ${indent}${e.entry_type.padEnd(ENTRY_TYPE_COLUMN)} ${run}${e.step_id}${item}${e.attempt ? ` #${e.attempt}` : ""}`;
   const bits: string[] = [];
   for (const k of ["workflow", "identity", "outcome", "next", "reason", "state", "success", "index", "decision", "name", "consuming_step_id", "cause", "detail"]) {
     if (p[k] !== undefined && p[k] !== "") bits.push(`${k}=${typeof p[k] === "string" ? oneLine(p[k]) : JSON.stringify(p[k])}`);

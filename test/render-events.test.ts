@@ -56,6 +56,14 @@ describe("a nested run's entries", () => {
   });
 });
 
+describe("the entry type column", () => {
+  it("holds the longest type, so what follows starts at one column on every line (found by a new-user trial: step.attempt.interrupted overflowed it)", () => {
+    const e = (entry_type: string) => ({ seq: 7, run_id: "r", step_id: "build", attempt: 1, entry_type, at_ms: 0, payload: {} }) as unknown as JournalEntry;
+    const types = ["run.spawned", "step.attempt.started", "step.attempt.interrupted", "run.damage_discarded", "effect.confirmed"];
+    expect(new Set(types.map((t) => renderEntry(e(t), 0).indexOf("build #1"))).size).toBe(1);
+  });
+});
+
 describe("a wait's end", () => {
   it("is said: the signal received (and the outcome it named), timed out, or elapsed, with where it goes (a new-user trial: a resumed wait said nothing)", () => {
     const line = (e: { outcome: string; next: string; signal?: string }) => renderEvent({ event: "wait.completed", run_id: "r/call#1", node: "w", ...e }, 0)?.replace(/^\S+ /, "");
