@@ -58,6 +58,12 @@ export interface Payloads {
     /** Only on the root: the same, relative to the journal's directory (found again after the checkout moved). */
     base_dir_rel?: string;
     /**
+     * Only on the root: the directory the graph's positions (`file:line:col`) are relative to
+     * — where the run was applied from — relative to `base_dir`; a resume from elsewhere
+     * shows them relative to its own directory (engine/run/positions.ts).
+     */
+    positions_rel?: string;
+    /**
      * Only on the root, when started from files: the PATH relative to `base_dir`, a hash of
      * every file read, and the `--root` and allowed paths modules came from (relative to `base_dir`).
      */

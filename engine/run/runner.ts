@@ -31,6 +31,7 @@ import { defaultSleep, MAX_TIMER_MS } from "./sleep.js";
 import { childFailureDetail } from "./child-failure.js";
 import { ChildrenPending, firstOf, NotThisUnit, sharesCallerSessions, UnitEnded, unitOf, within } from "./child-jobs.js";
 import { workflowDir } from "./workflow-dir.js";
+import { positionsRelativeTo } from "./positions.js";
 
 /** How a run (root or nested) ended. */
 export interface RunEnd {
@@ -465,9 +466,10 @@ export class Runner {
         throw new RunRefused(`run ${runId} is a child run that runs in its parent's job: resume its root run, criteria resume ${rootId}${this.storeFlag()}`, true);
       }
       if (unit?.completed) return this.endFromRecord(runId, unit.completed);
-      const graph = root.spawned.graph as Graph;
-      if (this.opts.broker && hasChannels(graph)) await this.startEndpoint();
       const dir = this.workdirOf(rootId, root.spawned, opts.workdir, root.relocated);
+      const rel = root.spawned.positions_rel;
+      const graph = rel === undefined ? (root.spawned.graph as Graph) : positionsRelativeTo(root.spawned.graph as Graph, resolvePath(dir, rel), process.cwd());
+      if (this.opts.broker && hasChannels(graph)) await this.startEndpoint();
       // Said in the journal, so a later resume, or a worker, finds the files there too.
       if (opts.workdir !== undefined && dir !== (root.relocated ?? root.spawned.base_dir)) await this.append([this.entry(rootId, "", 0, "run.relocated", { base_dir: dir })]);
       return await this.root(graph, this.secretsAgain(graph, root.spawned), root.spawned.input ?? {}, dir, root.spawned.source);
@@ -615,6 +617,8 @@ export class Runner {
         graph,
         base_dir: baseDir,
         ...(this.opts.journal.besideCheckout ? { base_dir_rel: relative(this.opts.journal.stateDir, baseDir) || "." } : {}),
+        // The graph's positions are relative to where it was compiled: this process's directory.
+        positions_rel: relative(baseDir, process.cwd()) || ".",
         ...(source ? { source } : {}),
       },
     );

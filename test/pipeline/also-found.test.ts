@@ -52,6 +52,27 @@ describe("also found", () => {
     expect(line.stdout + line.stderr).toMatch(/a → success {2}\[eval_error: w\.hcl:13:20: Invalid function argument/);
   });
 
+  it("a run resumed from another directory gives positions relative to it, as compile there would (found by a new-user trial: paths relative to where apply ran)", async () => {
+    const steps = `step "a" {\n  target = adapter.shell.default\n  input { command = "echo hi" }\n  outcome "success" { next = step.b }\n}\nstep "b" {\n  target = adapter.shell.default\n  input { command = "exit 3" }\n  outcome "success" { next = step.c }\n  outcome "failure" { next = step.c }\n}\nstep "c" {\n  target = adapter.shell.default\n  input { command = "echo hi" }\n  outcome "success" {\n    next   = state.done\n    output = { n = tonumber(step.output.stdout) }\n  }\n}\n`;
+    const ref = temp();
+    mkdirSync(join(ref, "sub"));
+    wf(join(ref, "sub"), steps);
+    cli(["apply", "sub/w.hcl", "--state-dir", "s", "--run-id", "r"], { cwd: ref });
+    const aDone = (await entries(join(ref, "s"), "r")).find((e) => e.entry_type === "step.completed" && e.step_id === "a")!.seq;
+    const dir = temp();
+    mkdirSync(join(dir, "sub"));
+    wf(join(dir, "sub"), steps);
+    const killed = cli(["apply", "sub/w.hcl", "--state-dir", "s", "--run-id", "r", "-o", "json"], { cwd: dir, env: { CRITERIA_FAULT_KILL_AFTER_SEQ: String(aDone) } });
+    expect(killed.signal).toBe("SIGKILL");
+    const resumed = cli(["resume", "r", "--state-dir", "../s", "-o", "json"], { cwd: join(dir, "sub") });
+    const events = ndjson(resumed.stdout);
+    expect(events.find((e) => e.event === "step.completed" && e.step === "b")).toMatchObject({ reason: "adapter_failed", at: "w.hcl:13:6" });
+    expect(String(events.find((e) => e.event === "step.completed" && e.step === "c")?.detail)).toMatch(/^w\.hcl:24:20: /);
+    // From where it was applied, they stay as they were.
+    const again = cli(["apply", "sub/w.hcl", "--state-dir", "s2", "-o", "json"], { cwd: dir });
+    expect(ndjson(again.stdout).find((e) => e.event === "step.completed" && e.step === "b")).toMatchObject({ at: "sub/w.hcl:13:6" });
+  });
+
   it("parallel_max above 10 prints no MaxListenersExceededWarning", () => {
     const dir = temp();
     const path = wf(dir, `step "a" {\n  target = adapter.shell.default\n  parallel = 30\n  parallel_max = 30\n  input { command = "true" }\n  outcome "all_succeeded" { next = state.done }\n  outcome "any_failed" { next = state.done }\n}\n`);
