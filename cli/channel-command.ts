@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import { parseDuration } from "../compiler/decode/durations.js";
-import { callChannel, channelAccess } from "../engine/channels/client.js";
 import { CliError, EXIT, type Io } from "./io.js";
 
 /**
@@ -21,6 +20,8 @@ export function registerChannelCommand(program: Command, io: Io, setCode: (c: nu
   const channel = program.command("channel").description("post or receive a message on a channel of the run, from inside a step whose agent takes part in it");
 
   const call = async (op: "post" | "recv", args: Record<string, unknown>) => {
+    // Loaded when called: its node:http and node:crypto cost every other command's start ~10 ms.
+    const { callChannel, channelAccess } = await import("../engine/channels/client.js");
     const access = channelAccess(io.env);
     if ("missing" in access) throw new CliError(`criteria channel ${op}: ${access.missing}`, EXIT.usage);
     const answer = await callChannel(access, op, args).catch((e: unknown) => {

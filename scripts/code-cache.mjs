@@ -18,4 +18,4 @@ for (const argv of [["validate", ...examples]]) {
 const cache = script.createCachedData();
 writeFileSync(CODE_CACHE, cache);
 // What bin/load-bundle.mjs checks before trusting the cache (V8 does not checksum it).
-writeFileSync(CODE_CACHE_CRC, JSON.stringify(checksums(readFileSync(BUNDLE, "utf8"), cache)) + "\n");
+writeFileSync(CODE_CACHE_CRC, JSON.stringify(checksums(readFileSync(BUNDLE), cache)) + "\n");
