@@ -34,7 +34,7 @@ export { EXIT, type Io } from "./cli/io.js";
 const VERSION = (createRequire(import.meta.url)(join(packageRoot(), "package.json")) as { version: string }).version;
 
 
-function report(c: Compilation[], format: string, io: Io, verbose = false): number {
+async function report(c: Compilation[], format: string, io: Io, verbose = false): Promise<number> {
   const all = sortDiagnostics(c.flatMap((x) => x.diagnostics));
   if (format === "json") {
     io.out(JSON.stringify(toJsonReport(c.flatMap((x) => x.files), all, c.map((x) => x.useGraph ?? { modules: [], edges: [] }), c), null, 2) + "\n");
@@ -43,7 +43,7 @@ function report(c: Compilation[], format: string, io: Io, verbose = false): numb
   } else {
     const github = io.env.GITHUB_ACTIONS === "true";
     const workspace = io.env.GITHUB_WORKSPACE || undefined;
-    for (const comp of c) io.out(textReport(comp, { color: io.color, github, verbose, ...(workspace ? { workspace } : {}) }));
+    for (const comp of c) io.out(await textReport(comp, { color: io.color, github, verbose, ...(workspace ? { workspace } : {}) }));
   }
   return all.some((d) => d.severity === "error") ? (all.some((d) => d.code === "internal_error") ? EXIT.internal : EXIT.problems) : EXIT.ok;
 }
@@ -60,8 +60,8 @@ function wantsJson(argv: string[]): boolean {
  * CI step writing `compile -f json` to a file gets the reason, not an empty file (found by
  * a new-user trial of CI use).
  */
-function failWith(c: Compilation, io: Io, json = false): number {
-  for (const d of c.diagnostics) io.err(formatText(d, c.sources, { color: false }) + "\n");
+async function failWith(c: Compilation, io: Io, json = false): Promise<number> {
+  for (const d of c.diagnostics) io.err((await formatText(d, c.sources, { color: false })) + "\n");
   const code = c.diagnostics.some((d: Diagnostic) => d.code === "internal_error") ? EXIT.internal : EXIT.problems;
   if (json) {
     const report = toJsonReport(c.files, c.diagnostics);
@@ -118,7 +118,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
           results.push(await compile(s.path, { ...compileOptions(opts, io, []), overlay: s.overlay }));
         }
       }
-      code = report(results, opts.format, io, opts.verbose === true);
+      code = await report(results, opts.format, io, opts.verbose === true);
     });
 
   program
@@ -130,10 +130,10 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     .action(async (path: string, opts: { format: string; root?: string }) => {
       const c = await compile(path, compileOptions(opts, io, [path]));
       if (!c.graph) {
-        code = failWith(c, io, opts.format === "json");
+        code = await failWith(c, io, opts.format === "json");
         return;
       }
-      for (const d of c.diagnostics) io.err(formatText(d, c.sources) + "\n");
+      for (const d of c.diagnostics) io.err((await formatText(d, c.sources)) + "\n");
       io.out(opts.format === "dot" ? toDot(c.graph) : opts.format === "mermaid" ? toMermaid(c.graph) : JSON.stringify(c.graph, null, 2) + "\n");
     });
 
@@ -148,17 +148,17 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
       // A refused module or use cycle leaves no workflow graph: the modules are drawn, the cycle in red.
       const cycle = c.diagnostics.some((d) => d.code === "module_cycle" || d.code === "use_cycle");
       if (!c.graph && cycle && c.useGraph) {
-        code = failWith(c, io);
+        code = await failWith(c, io);
         if (opts.format === "mermaid") return io.out(useGraphMermaid(c.useGraph));
         const dot = useGraphDot(c.useGraph, c.useGraph.modules[0]?.name ?? "modules");
         io.out(opts.format === "dot" ? dot : await toSvg(dot));
         return;
       }
       if (!c.graph) {
-        code = failWith(c, io);
+        code = await failWith(c, io);
         return;
       }
-      for (const d of c.diagnostics) io.err(formatText(d, c.sources) + "\n");
+      for (const d of c.diagnostics) io.err((await formatText(d, c.sources)) + "\n");
       if (opts.format === "mermaid") return io.out(toMermaid(c.graph));
       const dot = toDot(c.graph, { picture: true, unbounded: c.diagnostics.some((d) => d.code === "unbounded_loop") });
       if (opts.format === "dot") return io.out(dot);
@@ -178,10 +178,10 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     .action(async (path: string, opts: { root?: string }) => {
       const c = await compile(path, compileOptions(opts, io, [path]));
       if (!c.graph) {
-        code = failWith(c, io);
+        code = await failWith(c, io);
         return;
       }
-      for (const d of c.diagnostics) io.err(formatText(d, c.sources) + "\n");
+      for (const d of c.diagnostics) io.err((await formatText(d, c.sources)) + "\n");
       io.out(toPlan(c.graph));
     });
 

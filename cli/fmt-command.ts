@@ -159,7 +159,7 @@ export function registerFmtCommand(program: Command, io: Io, setCode: (code: num
           }
           const read = readSource(path, path);
           if (!read.file) {
-            for (const d of read.diagnostics) io.out(formatText(d, new Map<string, SourceFile>(), { color: io.color }) + "\n");
+            for (const d of read.diagnostics) io.out((await formatText(d, new Map<string, SourceFile>(), { color: io.color })) + "\n");
             worse(EXIT.problems);
             continue;
           }
@@ -186,7 +186,7 @@ export function registerFmtCommand(program: Command, io: Io, setCode: (code: num
         for (const up of results) {
           const path = up.file.path;
           if (up.problems.length > 0) {
-            for (const d of up.problems) io.out(formatText(d, new Map([[path, up.file]]), { color: io.color }) + "\n");
+            for (const d of up.problems) io.out((await formatText(d, new Map([[path, up.file]]), { color: io.color })) + "\n");
             worse(up.problems.some((d) => d.code === "internal_error") ? EXIT.internal : EXIT.problems);
           }
           if (failed) {
@@ -232,16 +232,16 @@ async function fmtStdin(cwd: string, io: Io, opts: { check?: boolean; stdinName?
     return EXIT.ok;
   }
   const read = decodeSource(Buffer.from(s.text, "utf8"), s.path);
-  const problems = (ds: readonly Diagnostic[], file?: SourceFile) => {
-    for (const d of ds) io.err(formatText(d, new Map(file ? [[s.path, file]] : []), { color: io.color }) + "\n");
+  const problems = async (ds: readonly Diagnostic[], file?: SourceFile) => {
+    for (const d of ds) io.err((await formatText(d, new Map(file ? [[s.path, file]] : []), { color: io.color })) + "\n");
   };
   if (!read.file) {
-    problems(read.diagnostics);
+    await problems(read.diagnostics);
     return EXIT.problems;
   }
   const [up] = upgradeModuleToV05([read.file]);
   if (up.problems.length > 0) {
-    problems(up.problems, read.file);
+    await problems(up.problems, read.file);
     return up.problems.some((d) => d.code === "internal_error") ? EXIT.internal : EXIT.problems;
   }
   const changed = up.text !== read.file.text;

@@ -103,7 +103,7 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
           const c = await compile(path, compiling);
           if (!c.graph) {
             if (json) io.out(JSON.stringify({ event: "diagnostics", ...toJsonReport(c.files, c.diagnostics) }) + "\n");
-            else for (const d of c.diagnostics) io.err(formatText(d, c.sources) + "\n");
+            else for (const d of c.diagnostics) io.err((await formatText(d, c.sources)) + "\n");
             return { code: c.diagnostics.some((d) => d.code === "internal_error") ? EXIT.internal : EXIT.problems, status: "error", message: `${path} does not compile` };
           }
           const graph = c.graph;

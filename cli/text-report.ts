@@ -10,10 +10,10 @@ import { formatUseGraph } from "../compiler/load/use-graph.js";
  * `PATH: ok` (with its warnings, and what a module expects from its caller) or
  * `PATH: N errors`. Shared by `validate` and `validate --watch`.
  */
-export function textReport(comp: Compilation, opts: { color: boolean; github: boolean; verbose: boolean; workspace?: string }): string {
+export async function textReport(comp: Compilation, opts: { color: boolean; github: boolean; verbose: boolean; workspace?: string }): Promise<string> {
   let out = "";
   for (const d of comp.diagnostics) {
-    out += formatText(d, comp.sources, { color: opts.color }) + "\n";
+    out += (await formatText(d, comp.sources, { color: opts.color })) + "\n";
     if (opts.github) out += formatGithub(d, { workspace: opts.workspace }) + "\n";
   }
   const errors = comp.diagnostics.filter((d) => d.severity === "error").length;

@@ -36,7 +36,7 @@ export async function watchValidate(paths: string[], opts: CompileOptions, io: I
    */
   const check = async (path: string) => {
     const c = await compile(path, { ...opts, parseCache, unitCache });
-    const shown = textReport(c, { ...text, github: false });
+    const shown = await textReport(c, { ...text, github: false });
     files.set(path, new Set([...c.sources.keys()].map((f) => resolve(cwd, f))));
     if (last.get(path) === shown) return;
     const previous = before.get(path);
@@ -45,7 +45,7 @@ export async function watchValidate(paths: string[], opts: CompileOptions, io: I
     if (previous === undefined || text.verbose) return io.out(`[${stamp()}] ${shown}`);
     const { added, gone } = changes(previous, c.diagnostics);
     let out = "";
-    for (const d of added) out += formatText(d, c.sources, { color: text.color }) + "\n";
+    for (const d of added) out += (await formatText(d, c.sources, { color: text.color })) + "\n";
     for (const d of gone) out += `fixed: ${d.range.file}: ${d.severity}[${d.code}]: ${d.message}\n`;
     // The summary: textReport's last line.
     io.out(`[${stamp()}] ${out}${shown.trimEnd().split("\n").at(-1)}\n`);

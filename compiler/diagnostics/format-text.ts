@@ -1,4 +1,3 @@
-import stringWidth from "string-width";
 import type { Diagnostic } from "./diagnostic.js";
 import type { SourceFile } from "./source-file.js";
 
@@ -15,15 +14,20 @@ export interface TextOptions {
  * Renders one diagnostic as `file:line:col: severity[code]: message`, followed by the
  * source line with a `^~~~` underline (actionlint's snippet) and the hint.
  *
+ * Asynchronous because it loads `string-width` the first time an excerpt is drawn: its
+ * module makes an `Intl.Segmenter` and an emoji expression as it loads, ~18 ms that every
+ * start of the CLI paid, diagnostics or not.
+ *
  * @param sources the loaded files, by path, for excerpts; a missing file gives no excerpt
  */
-export function formatText(d: Diagnostic, sources: ReadonlyMap<string, SourceFile>, opts: TextOptions = {}): string {
+export async function formatText(d: Diagnostic, sources: ReadonlyMap<string, SourceFile>, opts: TextOptions = {}): Promise<string> {
   const c = colors(opts.color === true);
   const { file, start, end } = d.range;
   const sev = d.severity === "error" ? c.red("error") : c.yellow("warning");
   const lines = [`${c.bold(`${file}:${start.line}:${start.column}`)}: ${sev}[${d.code}]: ${d.message}`];
   const src = sources.get(file);
   if (src && start.line <= src.lineStarts.length) {
+    const stringWidth = await terminalWidth();
     const text = src.lineText(start.line);
     const gutter = String(start.line);
     const pad = " ".repeat(gutter.length);
@@ -52,6 +56,12 @@ export function formatText(d: Diagnostic, sources: ReadonlyMap<string, SourceFil
   }
   if (d.hint) lines.push(`  hint: ${d.hint}`);
   return lines.join("\n");
+}
+
+/** `string-width`, loaded once, when first needed. */
+let widthOf: Promise<(s: string) => number> | undefined;
+function terminalWidth(): Promise<(s: string) => number> {
+  return (widthOf ??= import("string-width").then((m) => m.default));
 }
 
 function colors(on: boolean) {
