@@ -24,7 +24,7 @@ install: node_modules/.package-lock.json
 # The build's last output is the bundle's code cache: a `tsc` run alone (which refreshes
 # dist/cli.js) does not make the bundle look up to date.
 BUILT := dist/bundle/criteria.cjs.cache
-$(BUILT): node_modules/.package-lock.json $(shell find cli.ts cli compiler engine bench -name '*.ts' 2>/dev/null) tsconfig.json schema/workflow.schema.json scripts/build-assets.mjs scripts/bundle.mjs scripts/code-cache.mjs bin/load-bundle.mjs
+$(BUILT): node_modules/.package-lock.json $(shell find cli.ts cli compiler engine bench -name '*.ts' 2>/dev/null) tsconfig.json schema/workflow.schema.json scripts/build-assets.mjs scripts/bundle.mjs scripts/code-cache.mjs bin/load-bundle.cjs
 	npx tsc -p tsconfig.json
 	node scripts/build-assets.mjs
 	node scripts/bundle.mjs

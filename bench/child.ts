@@ -47,7 +47,7 @@ async function phases(hcl: string, yaml: string): Promise<Record<string, number>
   readFileSync(join(root, "dist", "bundle", "criteria.cjs.cache"));
   out.readFiles = now() - t;
   t = now();
-  const loader = (await import(pathToFileURL(join(root, "bin", "load-bundle.mjs")).href)) as { loadBundle(): { exports: { main: Main } } };
+  const loader = (await import(pathToFileURL(join(root, "bin", "load-bundle.cjs")).href)) as { loadBundle(): { exports: { main: Main } } };
   const { main } = loader.loadBundle().exports;
   out.loadBundle = now() - t;
   const io = { out() {}, err() {}, color: false, isTTY: false, env: {} };

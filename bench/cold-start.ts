@@ -3,7 +3,7 @@
  * (HCL and YAML) as a ratio to a bare `node -e ''`, same machine, same run, interleaved
  * (every round runs every variant once, in order) after warm-up rounds. Two variants
  * show what the shipped start-up is made of: the bundle without its V8 code cache
- * (bin/load-bundle.mjs) and the unbundled ES modules (`dist/cli.js`). Then, inside
+ * (bin/load-bundle.cjs) and the unbundled ES modules (`dist/cli.js`). Then, inside
  * one process: where the time goes (phases).
  */
 import { spawnSync } from "node:child_process";
@@ -164,7 +164,7 @@ function phaseBreakdown(paths: BenchPaths, hcl: string, yaml: string, n: number)
   for (const [k, v] of Object.entries(samples)) res[k] = round(median(v));
   const rows: [string, string][] = [
     ["node boot (process start -> first line of script)", "boot"],
-    ["load the bundle with its code cache (bin/load-bundle.mjs)", "loadBundle"],
+    ["load the bundle with its code cache (bin/load-bundle.cjs)", "loadBundle"],
     ["  of which: read the bundle and the cache", "readFiles"],
     ["first validate of the HCL example (silent)", "firstHcl"],
     ["first validate of the YAML example (silent; the schema validator loads)", "firstYaml"],

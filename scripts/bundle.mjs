@@ -1,6 +1,6 @@
 // Build step: bundles dist/cli.js and everything it imports from this repository (plus
 // commander and yaml) into one CommonJS file, dist/bundle/criteria.cjs, which
-// bin/criteria runs (bin/load-bundle.mjs), then writes V8's code cache for it
+// bin/criteria runs (bin/load-bundle.cjs), then writes V8's code cache for it
 // (scripts/code-cache.mjs). One file instead of ~80 saves module loading, the code
 // cache saves compiling it: together most of a cold run (bench/cold-start.ts).
 // CommonJS because Node 20 offers a code cache only for vm.Script; code reached through

@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { BUNDLE, CODE_CACHE, CODE_CACHE_CRC, checksums, loadBundle } from "../bin/load-bundle.mjs";
+import { BUNDLE, CODE_CACHE, CODE_CACHE_CRC, checksums, loadBundle } from "../bin/load-bundle.cjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const { exports, script } = loadBundle();
@@ -17,5 +17,5 @@ for (const argv of [["validate", ...examples]]) {
 }
 const cache = script.createCachedData();
 writeFileSync(CODE_CACHE, cache);
-// What bin/load-bundle.mjs checks before trusting the cache (V8 does not checksum it).
+// What bin/load-bundle.cjs checks before trusting the cache (V8 does not checksum it).
 writeFileSync(CODE_CACHE_CRC, JSON.stringify(checksums(readFileSync(BUNDLE), cache)) + "\n");

@@ -1,5 +1,5 @@
 /**
- * The shipped CLI (bin/criteria): the bundle loads through bin/load-bundle.mjs with the
+ * The shipped CLI (bin/criteria): the bundle loads through bin/load-bundle.cjs with the
  * V8 code cache the build wrote for it, and V8 accepts that cache (a rejected or missing
  * cache still works, only slower: this test is what notices). Run after `make build`.
  */
@@ -15,7 +15,7 @@ describe("the CLI bundle", () => {
   it("loads from its code cache, which V8 accepts, and validates an example", () => {
     expect(existsSync(join(repo, "dist", "bundle", "criteria.cjs.cache")), "no code cache: run make build").toBe(true);
     const script = `
-      import { loadBundle } from "./bin/load-bundle.mjs";
+      import { loadBundle } from "./bin/load-bundle.cjs";
       const { exports, script } = loadBundle();
       let out = "";
       const io = { out: (s) => { out += s; }, err: (s) => { out += s; }, color: false, isTTY: false, env: {} };

@@ -8,23 +8,25 @@
 // damaged one can crash the process. So the build also writes the CRC-32 of the bundle
 // and of its cache (criteria.cjs.cache.crc), and a cache whose bytes or whose bundle do
 // not match is not used: the bundle compiles as usual, slower, never wrong.
-import { isAscii } from "node:buffer";
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { Script } from "node:vm";
-import zlib from "node:zlib";
+// CommonJS, as bin/criteria is (bin/package.json): an ES module entry loads Node's ES module
+// loader too, ~7 ms of every start.
+"use strict";
+const { isAscii } = require("node:buffer");
+const { readFileSync } = require("node:fs");
+const { createRequire } = require("node:module");
+const { join } = require("node:path");
+const { Script } = require("node:vm");
+const zlib = require("node:zlib");
 
-const bundleDir = join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "bundle");
+const bundleDir = join(__dirname, "..", "dist", "bundle");
 
 /** The bundle's file name, its code cache's and the checksums of both. */
-export const BUNDLE = join(bundleDir, "criteria.cjs");
-export const CODE_CACHE = `${BUNDLE}.cache`;
-export const CODE_CACHE_CRC = `${CODE_CACHE}.crc`;
+const BUNDLE = join(bundleDir, "criteria.cjs");
+const CODE_CACHE = `${BUNDLE}.cache`;
+const CODE_CACHE_CRC = `${CODE_CACHE}.crc`;
 
 /** `{ source, cache }`: the CRC-32 of the bundle's bytes and of its cache, as the build records them. */
-export function checksums(source, cache) {
+function checksums(source, cache) {
   return { source: zlib.crc32(source), cache: zlib.crc32(cache) };
 }
 
@@ -49,7 +51,7 @@ function trustedCache(source) {
  *
  * @param options.codeCache false to compile without the cache (the benchmark's probe)
  */
-export function loadBundle(options = {}) {
+function loadBundle(options = {}) {
   const bytes = readFileSync(BUNDLE);
   // The build makes it ASCII (scripts/bundle.mjs): read so, it is a one-byte string at once
   // (Node 20's UTF-8 read of it took 25 ms, this 13 ms); anything else is read as UTF-8.
@@ -62,3 +64,5 @@ export function loadBundle(options = {}) {
   script.runInThisContext()(module.exports, createRequire(BUNDLE), module, BUNDLE, bundleDir);
   return { exports: module.exports, script };
 }
+
+module.exports = { BUNDLE, CODE_CACHE, CODE_CACHE_CRC, checksums, loadBundle };
