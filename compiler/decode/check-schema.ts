@@ -13,6 +13,14 @@ import { SECTION_KEYWORDS } from "./lower-hcl.js";
 const require = createRequire(import.meta.url);
 let validator: ValidateFunction | undefined;
 
+/** What the one error of a YAML or JSON file that has no workflow field says (see {@link holdsNoWorkflow}). */
+const NO_WORKFLOW_FIELDS = "holds no workflow: none of its fields";
+
+/** Whether `d` is checkSchema's error for a YAML or JSON file none of whose fields a workflow has (a vars file). */
+export function holdsNoWorkflow(d: Diagnostic): boolean {
+  return d.code === "unknown_field" && d.message.includes(` ${NO_WORKFLOW_FIELDS} (`);
+}
+
 /** The JSON Schema of the YAML/JSON dialect (`schema/workflow.schema.json`, draft-07). */
 export function workflowSchema(): object {
   return require(join(packageRoot(), "schema", "workflow.schema.json")) as object;
@@ -159,7 +167,7 @@ function toDiagnostic(e: ErrorObject, map: SourceMap, fallback: Range, doc: Json
         if (own.length > 0 && own.every((k) => !allowed.includes(k))) {
           const shown = own.slice(0, 3).join(", ") + (own.length > 3 ? ", ..." : "");
           const inDirectory = Object.keys(doc).some((k) => !own.includes(k));
-          return diag("unknown_field", rangeAt(map, childPointer("", own[0]), fallback, true), `${at.file} holds no workflow: none of its fields (${shown}) is one a workflow file has`, {
+          return diag("unknown_field", rangeAt(map, childPointer("", own[0]), fallback, true), `${at.file} ${NO_WORKFLOW_FIELDS} (${shown}) is one a workflow file has`, {
             hint: inDirectory
               ? "every .hcl, .chcl, .yaml, .yml and .json file of a workflow directory is part of its workflow; keep a file of variable values outside it and pass it with --var-file FILE"
               : "a file of variable values is given to apply with --var-file FILE; a workflow file has a workflow header, steps and states",

@@ -296,6 +296,11 @@ export interface OutputSpec extends Named {
  */
 export interface WorkflowSpec {
   range: Range;
+  /**
+   * A YAML or JSON file none of whose fields a workflow has (a `vars.json`): its one error
+   * says so, and no header or terminal state is asked of it (found by a new-user trial).
+   */
+  noWorkflowFields?: true;
   header?: HeaderSpec;
   variables: VariableSpec[];
   locals: LocalSpec[];
