@@ -2,7 +2,7 @@ import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { suggest } from "../diagnostics/did-you-mean.js";
 import type { Range } from "../diagnostics/range.js";
 import type { ExprSource, StepSpec } from "../decode/spec.js";
-import { mismatch, parseType, typeMismatchHint } from "../decode/types.js";
+import { bareType, mismatch, parseType, typeMismatchHint } from "../decode/types.js";
 import type { ModuleInterface } from "../resolve/module-interface.js";
 import type { Scope } from "../resolve/scope.js";
 import type { Check } from "./context.js";
@@ -102,7 +102,7 @@ function bindings(what: string, input: Record<string, ExprSource>, callee: Modul
     const why = mismatch(t, e.value);
     if (why) {
       out.push(
-        diag("invalid_type", e.range, `${what}: variable "${k}" of ${callee.path}: ${why} (type ${v.type!.replace(/^\$\{([\s\S]*)\}$/, "$1")})`, {
+        diag("invalid_type", e.range, `${what}: variable "${k}" of ${callee.path}: ${why} (type ${bareType(v.type!)})`, {
           related: [{ message: `variable "${k}" is declared here`, range: v.typeRange ?? v.nameRange }],
           hint: typeMismatchHint(v.type!, e.value),
         }),

@@ -1,12 +1,10 @@
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { ExprSource } from "../decode/spec.js";
-import { mismatch, parseType, TYPE_NAMES, typeMismatchHint } from "../decode/types.js";
+import { bareType, mismatch, parseType, TYPE_NAMES, typeMismatchHint } from "../decode/types.js";
 import { suggest } from "../diagnostics/did-you-mean.js";
 import type { Range } from "../diagnostics/range.js";
 import type { Check } from "./context.js";
 
-/** A type as messages show it: bare, as v0.5 writes it (hcl2json renders a bare `list(string)` as `${list(string)}`). */
-const shownType = (t: string) => t.replace(/^\$\{([\s\S]*)\}$/, "$1");
 
 /**
  * Literal values agree with their declared or implied types: a variable's default,
@@ -40,7 +38,7 @@ export const checkLiteralTypes: Check = {
         }
         if (v.value && v.value.kind === "literal" && v.value.value !== null) {
           const why = mismatch(t.type, v.value.value);
-          if (why) out.push(diag("invalid_type", v.value.range, `${v.what}: ${why} (type ${shownType(v.type)})`, { hint: typeMismatchHint(v.type, v.value.value) }));
+          if (why) out.push(diag("invalid_type", v.value.range, `${v.what}: ${why} (type ${bareType(v.type)})`, { hint: typeMismatchHint(v.type, v.value.value) }));
         }
       }
       // A literal written to a data value: the engine would refuse it when the outcome is taken (engine/run/evaluate.ts).
@@ -54,7 +52,7 @@ export const checkLiteralTypes: Check = {
             const why = t.type && mismatch(t.type, wr.value.value);
             if (why) {
               const [kind, name] = wr.target.split(".");
-              out.push(diag("invalid_type", wr.value.range, `${word} "${node.name}" outcome "${o.name}": write to data "${kind}" "${name}": ${why} (type ${shownType(decl.type)})`, { hint: typeMismatchHint(decl.type, wr.value.value) }));
+              out.push(diag("invalid_type", wr.value.range, `${word} "${node.name}" outcome "${o.name}": write to data "${kind}" "${name}": ${why} (type ${bareType(decl.type)})`, { hint: typeMismatchHint(decl.type, wr.value.value) }));
             }
           }
         }

@@ -4,7 +4,7 @@ import type { JsonObject, JsonValue } from "../parse/document.js";
 import { childPointer, type SourceMap } from "../parse/source-map.js";
 import { describePointer, pointerSegments } from "./describe.js";
 import { durationTooLong, parseDuration } from "./durations.js";
-import { parseType, type TypeExpr } from "./types.js";
+import { bareType, parseType, type TypeExpr } from "./types.js";
 import {
   emptyWorkflow,
   type AdapterSpec,
@@ -49,8 +49,11 @@ function hasTemplate(v: JsonValue): boolean {
 
 const isObj = (v: JsonValue | undefined): v is JsonObject => v !== null && typeof v === "object" && !Array.isArray(v);
 const str = (v: JsonValue | undefined): string | undefined => (typeof v === "string" ? v : undefined);
-/** A type as written: quoted (`"list(string)"`) or bare (`list(string)`, which hcl2json renders `${list(string)}`). */
-const typeText = (v: JsonValue | undefined): string | undefined => str(v)?.replace(/^\$\{([\s\S]*)\}$/, "$1");
+/** A type as written: quoted (`"list(string)"`) or bare (`list(string)`, rendered `${list(string)}`). */
+const typeText = (v: JsonValue | undefined): string | undefined => {
+  const s = str(v);
+  return s === undefined ? undefined : bareType(s);
+};
 const int = (v: JsonValue | undefined): number | undefined => (typeof v === "number" && Number.isInteger(v) ? v : undefined);
 
 /**

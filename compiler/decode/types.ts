@@ -18,11 +18,20 @@ export type TypeExpr =
 export const TYPE_NAMES = ["string", "number", "bool", "any", "list", "set", "map", "tuple", "object"];
 
 /**
+ * A type as written, bare: v0.5 writes `type = list(string)` unquoted, which hcl2json (and
+ * the lowering, after it) renders `${list(string)}`; a quoted `"list(string)"` is as it is.
+ * The one place that strips it: decode keeps types bare, and messages show them so.
+ */
+export function bareType(text: string): string {
+  return text.replace(/^\$\{([\s\S]*)\}$/, "$1");
+}
+
+/**
  * Parses a type expression.
  * @returns the type, or an error naming what is wrong (`unknown type "strng"`)
  */
 export function parseType(text: string): { type?: TypeExpr; error?: string; word?: string } {
-  const src = text.trim().replace(/^\$\{([\s\S]*)\}$/, "$1");
+  const src = bareType(text.trim());
   let i = 0;
   const fail = (error: string, word?: string) => ({ error, word });
   const skip = () => {
@@ -255,7 +264,7 @@ export function convert(type: TypeExpr, value: JsonValue): JsonValue {
  * @param given the literal value written, when known
  */
 export function typeMismatchHint(written: string, given?: JsonValue): string {
-  const t = written.replace(/^\$\{([\s\S]*)\}$/, "$1").trim();
+  const t = bareType(written).trim();
   const quoted = typeof given === "string";
   if (t === "number") return quoted ? "write a number without quotes, e.g. 3" : "write a number, e.g. 3";
   if (t === "bool") return quoted ? "write true or false without quotes" : "write true or false";
