@@ -32,9 +32,10 @@ export interface WarmUp {
  */
 export const WARM_UP_COMPILES = warmUpCount(process.env.CRITERIA_LSP_WARM_UP);
 
-/** The warm-up count `value` asks for (a whole number ≥ 0), else 240. */
+/** The warm-up count `value` asks for (a whole number ≥ 0, at most 5,000), else 240. */
 export function warmUpCount(value: string | undefined): number {
-  return value !== undefined && /^\d+$/.test(value.trim()) ? Number(value) : 240;
+  // At most 5,000: more only burns a core (found by a new-user trial: 99999999 never ended).
+  return value !== undefined && /^\d+$/.test(value.trim()) ? Math.min(Number(value), 5000) : 240;
 }
 
 /** How long the server must have been idle before a warm-up compile, ms. */
@@ -57,6 +58,8 @@ export function warmUp(cwd: string, onEnd: (done: number, ms: number, clean: boo
   const end = () => {
     if (stopped) return;
     stopped = true;
+    // Never started (a count of 0, or shut down before the first check): nothing to say.
+    if (!started) return;
     // Nothing of it is kept (its caches hold a parse and a resolution per module).
     for (const c of caches) {
       c.parseCache.clear();
