@@ -21,9 +21,6 @@ export interface WarmUp {
   start(idleMs: () => number): void;
   /** Stops warming (shutdown). */
   stop(): void;
-  /** Compiles done so far, and whether every one was free of errors (the texts are meant to be valid). */
-  readonly done: number;
-  readonly clean: boolean;
 }
 
 /**
@@ -98,12 +95,6 @@ export function warmUp(cwd: string, onEnd: (done: number, ms: number, clean: boo
       setImmediate(() => turn(idleMs));
     },
     stop: end,
-    get done() {
-      return done;
-    },
-    get clean() {
-      return clean;
-    },
   };
 }
 

@@ -13,12 +13,13 @@ import { SECTION_KEYWORDS } from "./lower-hcl.js";
 const require = createRequire(import.meta.url);
 let validator: ValidateFunction | undefined;
 
-/** What the one error of a YAML or JSON file that has no workflow field says (see {@link holdsNoWorkflow}). */
-const NO_WORKFLOW_FIELDS = "holds no workflow: none of its fields";
+/** The errors made for a YAML or JSON file none of whose fields a workflow has (a vars file): told apart by identity, not by their text. */
+const noWorkflowErrors = new WeakSet<Diagnostic>();
 
-/** Whether `d` is checkSchema's error for a YAML or JSON file none of whose fields a workflow has (a vars file). */
-export function holdsNoWorkflow(d: Diagnostic): boolean {
-  return d.code === "unknown_field" && d.message.includes(` ${NO_WORKFLOW_FIELDS} (`);
+/** What {@link checkSchema} found: its diagnostics, and whether the file holds no workflow field at all (a vars file given as a workflow). */
+export interface SchemaCheck {
+  diagnostics: Diagnostic[];
+  noWorkflowFields: boolean;
 }
 
 /** The JSON Schema of the YAML/JSON dialect (`schema/workflow.schema.json`, draft-07). */
@@ -66,9 +67,9 @@ function validate(): ValidateFunction {
  * @param fallback where to point when the source map has no entry (never happens for parsed files)
  * @param role `body` for a workflow_file body, whose header (if any) needs no name
  */
-export function checkSchema(doc: JsonObject, map: SourceMap, fallback: Range, role: "workflow" | "body" = "workflow"): Diagnostic[] {
+export function checkSchema(doc: JsonObject, map: SourceMap, fallback: Range, role: "workflow" | "body" = "workflow"): SchemaCheck {
   const v = validate();
-  if (v(doc)) return [];
+  if (v(doc)) return { diagnostics: [], noWorkflowFields: false };
   const out: Diagnostic[] = [];
   const seen = new Set<string>();
   for (const e of v.errors ?? []) {
@@ -84,7 +85,7 @@ export function checkSchema(doc: JsonObject, map: SourceMap, fallback: Range, ro
     seen.add(key);
     out.push(d);
   }
-  return out;
+  return { diagnostics: out, noWorkflowFields: out.some((d) => noWorkflowErrors.has(d)) };
 }
 
 /** Canonical section names and their HCL block keywords (lower-hcl.ts), for suggestions in HCL files. */
@@ -167,11 +168,13 @@ function toDiagnostic(e: ErrorObject, map: SourceMap, fallback: Range, doc: Json
         if (own.length > 0 && own.every((k) => !allowed.includes(k))) {
           const shown = own.slice(0, 3).join(", ") + (own.length > 3 ? ", ..." : "");
           const inDirectory = Object.keys(doc).some((k) => !own.includes(k));
-          return diag("unknown_field", rangeAt(map, childPointer("", own[0]), fallback, true), `${at.file} ${NO_WORKFLOW_FIELDS} (${shown}) is one a workflow file has`, {
+          const d = diag("unknown_field", rangeAt(map, childPointer("", own[0]), fallback, true), `${at.file} holds no workflow: none of its fields (${shown}) is one a workflow file has`, {
             hint: inDirectory
               ? "every .hcl, .chcl, .yaml, .yml and .json file of a workflow directory is part of its workflow; keep a file of variable values outside it and pass it with --var-file FILE"
               : "a file of variable values is given to apply with --var-file FILE; a workflow file has a workflow header, steps and states",
           });
+          noWorkflowErrors.add(d);
+          return d;
         }
       }
       // HCL's own words ("argument or block") for HCL; a YAML or JSON file has fields.

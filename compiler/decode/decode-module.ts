@@ -1,7 +1,7 @@
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { Range } from "../diagnostics/range.js";
 import type { Module, ModuleSet } from "../load/load-modules.js";
-import { checkSchema, holdsNoWorkflow } from "./check-schema.js";
+import { checkSchema } from "./check-schema.js";
 import { decodeWorkflow } from "./decode-workflow.js";
 import type { ModulePath, WorkflowSpec } from "./spec.js";
 
@@ -21,9 +21,10 @@ import type { ModulePath, WorkflowSpec } from "./spec.js";
 export function decodeModule(m: Module, set: ModuleSet, role: "workflow" | "body" = "workflow", budget = { copies: MAX_BODY_COPIES }): { spec: WorkflowSpec; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const doc = m.doc ?? {};
-  diagnostics.push(...checkSchema(doc, m.map, m.fileStart, role));
+  const schema = checkSchema(doc, m.map, m.fileStart, role);
+  diagnostics.push(...schema.diagnostics);
   const decoded = decodeWorkflow(doc, m.map, m.fileStart);
-  if (diagnostics.some(holdsNoWorkflow)) decoded.spec.noWorkflowFields = true;
+  if (schema.noWorkflowFields) decoded.spec.noWorkflowFields = true;
   diagnostics.push(...decoded.diagnostics);
   const edges = new Map(m.edges.map((e) => [key(e.range), e]));
   const targets = new Map(m.edges.map((e) => [key(e.range), e.to]));
