@@ -16,6 +16,30 @@ let validator: ValidateFunction | undefined;
 /** The errors made for a YAML or JSON file none of whose fields a workflow has (a vars file): told apart by identity, not by their text. */
 const noWorkflowErrors = new WeakSet<Diagnostic>();
 
+/** The top-level fields a workflow file may have (the schema's root properties). */
+export function workflowFields(): ReadonlySet<string> {
+  return (fields ??= new Set(Object.keys((workflowSchema() as { properties: object }).properties)));
+}
+let fields: Set<string> | undefined;
+
+/**
+ * The one `unknown_field` error for a YAML or JSON file none of whose fields a workflow
+ * has (most often a file of variable values), instead of one per field (found by a
+ * new-user trial: a vars.json beside a directory's workflow files).
+ *
+ * @param keys the file's own top-level keys (at least one)
+ * @param range where to point: its first key
+ * @param inDirectory whether the file is one of a workflow directory's files
+ */
+export function noWorkflowError(file: string, keys: readonly string[], range: Range, inDirectory: boolean): Diagnostic {
+  const shown = keys.slice(0, 3).join(", ") + (keys.length > 3 ? ", ..." : "");
+  return diag("unknown_field", range, `${file} holds no workflow: none of its fields (${shown}) is one a workflow file has`, {
+    hint: inDirectory
+      ? "every .hcl, .chcl, .yaml, .yml and .json file of a workflow directory is part of its workflow; keep a file of variable values outside it and pass it with --var-file FILE"
+      : "a file of variable values is given to apply with --var-file FILE; a workflow file has a workflow header, steps and states",
+  });
+}
+
 /** What {@link checkSchema} found: its diagnostics, and whether the file holds no workflow field at all (a vars file given as a workflow). */
 export interface SchemaCheck {
   diagnostics: Diagnostic[];
@@ -166,13 +190,8 @@ function toDiagnostic(e: ErrorObject, map: SourceMap, fallback: Range, doc: Json
       if (ptr === "" && !/\.c?hcl$/i.test(at.file)) {
         const own = Object.keys(doc).filter((k) => map.get(childPointer("", k))?.range.file === at.file);
         if (own.length > 0 && own.every((k) => !allowed.includes(k))) {
-          const shown = own.slice(0, 3).join(", ") + (own.length > 3 ? ", ..." : "");
           const inDirectory = Object.keys(doc).some((k) => !own.includes(k));
-          const d = diag("unknown_field", rangeAt(map, childPointer("", own[0]), fallback, true), `${at.file} holds no workflow: none of its fields (${shown}) is one a workflow file has`, {
-            hint: inDirectory
-              ? "every .hcl, .chcl, .yaml, .yml and .json file of a workflow directory is part of its workflow; keep a file of variable values outside it and pass it with --var-file FILE"
-              : "a file of variable values is given to apply with --var-file FILE; a workflow file has a workflow header, steps and states",
-          });
+          const d = noWorkflowError(at.file, own, rangeAt(map, childPointer("", own[0]), fallback, true), inDirectory);
           noWorkflowErrors.add(d);
           return d;
         }

@@ -24,7 +24,7 @@ export function decodeModule(m: Module, set: ModuleSet, role: "workflow" | "body
   const schema = checkSchema(doc, m.map, m.fileStart, role);
   diagnostics.push(...schema.diagnostics);
   const decoded = decodeWorkflow(doc, m.map, m.fileStart);
-  if (schema.noWorkflowFields) decoded.spec.noWorkflowFields = true;
+  if (schema.noWorkflowFields || m.noWorkflow) decoded.spec.noWorkflowFields = true;
   diagnostics.push(...decoded.diagnostics);
   const edges = new Map(m.edges.map((e) => [key(e.range), e]));
   const targets = new Map(m.edges.map((e) => [key(e.range), e.to]));

@@ -1,24 +1,34 @@
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
+import type { Range } from "../diagnostics/range.js";
 import { jsonObject, type JsonObject, type JsonValue } from "../parse/document.js";
 import { childPointer, type SourceMap } from "../parse/source-map.js";
 import { pointerSegments } from "./describe.js";
 import { NAMED_SECTIONS } from "./lower-hcl.js";
-
-
+import { noWorkflowError, workflowFields } from "./check-schema.js";
 
 /**
  * Merges the canonical documents of several files of one directory into one workflow
  * (docs/architecture.md, The compiler: Load; the Go tool's "directory of several files"): named
  * sections are unioned, a name declared in two files is `duplicate_name` (pointing at
  * both), a second header or singleton block is `duplicate_block`. Source entries go
- * along with the values that win. Linear in the total size.
+ * along with the values that win. A YAML or JSON file none of whose fields a workflow has
+ * (a file of variable values) is left out with one error of its own, so that two of
+ * them do not collide as duplicates; `noWorkflow` says that every file was one (the
+ * workflow's header and states are then not asked for). Linear in the total size.
  */
-export function mergeDocuments(parts: { doc: JsonObject; map: SourceMap }[]): { doc: JsonObject; map: SourceMap; diagnostics: Diagnostic[] } {
-  if (parts.length === 1) return { ...parts[0], diagnostics: [] };
+export function mergeDocuments(parts: { doc: JsonObject; map: SourceMap }[]): { doc: JsonObject; map: SourceMap; diagnostics: Diagnostic[]; noWorkflow: boolean } {
+  if (parts.length === 1) return { ...parts[0], diagnostics: [], noWorkflow: false };
+  let skipped = 0;
   const doc: JsonObject = jsonObject();
   const map: SourceMap = new Map();
   const diagnostics: Diagnostic[] = [];
   for (const part of parts) {
+    const notWorkflow = holdsNoWorkflow(part);
+    if (notWorkflow) {
+      diagnostics.push(noWorkflowError(notWorkflow.file, notWorkflow.keys, notWorkflow.range, true));
+      skipped++;
+      continue;
+    }
     const taken = new Set<string>(); // "/section/name" or "/key" prefixes this part contributes
     for (const [key, value] of Object.entries(part.doc)) {
       const kp = childPointer("", key);
@@ -67,7 +77,17 @@ export function mergeDocuments(parts: { doc: JsonObject; map: SourceMap }[]): { 
     }
     if (!map.has("") && part.map.has("")) map.set("", part.map.get("")!);
   }
-  return { doc, map, diagnostics };
+  return { doc, map, diagnostics, noWorkflow: skipped === parts.length };
+}
+
+/** The file, keys and first key's range of a YAML or JSON part none of whose keys is a workflow field; undefined for any other part. */
+function holdsNoWorkflow(part: { doc: JsonObject; map: SourceMap }): { file: string; keys: string[]; range: Range } | undefined {
+  const keys = Object.keys(part.doc);
+  const first = keys.length > 0 ? part.map.get(childPointer("", keys[0])) : undefined;
+  if (!first || /\.c?hcl$/i.test(first.range.file)) return undefined;
+  const known = workflowFields();
+  if (keys.some((k) => known.has(k))) return undefined;
+  return { file: first.range.file, keys, range: first.keyRange ?? first.range };
 }
 
 function isObj(v: JsonValue): v is JsonObject {

@@ -26,6 +26,8 @@ export interface ReadModule {
   fileStart: Range;
   /** Problems reading, parsing, lowering and merging it. */
   diagnostics: Diagnostic[];
+  /** Whether none of its several files held a workflow field (each is an error already): no header or state is asked of it. */
+  noWorkflow?: boolean;
 }
 
 /**
@@ -89,6 +91,7 @@ export async function readModule(
   out.diagnostics.push(...merged.diagnostics);
   out.doc = merged.doc;
   out.map = merged.map;
+  if (merged.noWorkflow) out.noWorkflow = true;
   return out;
 }
 
