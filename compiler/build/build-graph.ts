@@ -91,7 +91,8 @@ function build(scope: Scope, res: Resolution, root: WorkflowSpec, moduleKey: (id
   const subworkflows = w.subworkflows.filter((sw) => sw.source.module !== undefined);
   const graph: Graph = {
     schema_version: 1,
-    name: h?.name ?? (scope.owner ? `${scope.owner.name}.body` : ""),
+    // A body's header need not be named (`workflow { initial_state = ... }`): it is its step's body.
+    name: h?.name || (scope.owner ? `${scope.owner.name}.body` : ""),
     ...(h?.version !== undefined ? { version: h.version } : {}),
     initial_state: h?.initialState?.name ?? w.steps[0]?.name ?? "",
     ...(h?.targetState ? { target_state: h.targetState.name } : {}),

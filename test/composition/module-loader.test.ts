@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main, type Io } from "../../cli.js";
 import { compile } from "../../compiler/index.js";
-import { codes, compileIn, project } from "./helpers.js";
+import { codes, compileIn, graphIn, project } from "./helpers.js";
 
 const leaf = (name: string) => `workflow {\n  name = "${name}"\n  version = "1"\n  initial_state = "a"\n  target_state = "done"\n}\nadapter "noop" "default" {}\nstep "a" {\n  target = adapter.noop.default\n  outcome "success" { next = state.done }\n}\nstate "done" { terminal = true }\n`;
 
@@ -219,5 +219,14 @@ states:
     const broken = await compileIn(dir, "main.yaml");
     // The child no longer expects the adapter: using it is unknown there, passing it is refused here.
     expect(codes(broken).sort()).toEqual(["unknown_reference@main.yaml:5:40", "unknown_target@child/main.yaml:6:13"]);
+  });
+  it("a workflow_file body whose own header has no name (workflow { initial_state = ... }) is named after its step, not \"\" (a new-user trial)", async () => {
+    const dir = project({
+      "main.hcl": `workflow "outer" {\n  version = "1"\n  initial_state = "loop"\n  target_state = "done"\n}\nadapter "shell" "default" {}\nstep "loop" {\n  workflow_file = "body.hcl"\n  outcome "success" { next = "done" }\n}\nstate "done" { terminal = true }\n`,
+      "body.hcl": `workflow {\n  initial_state = "inner"\n}\nstep "inner" {\n  target = adapter.shell.default\n  input { command = "echo hi" }\n  outcome "success" { next = "return" }\n}\n`,
+    });
+    const g = await graphIn(dir, "main.hcl");
+    expect(g.steps[0].body?.name).toBe("loop.body");
+    expect(g.steps[0].body?.initial_state).toBe("inner");
   });
 });
