@@ -82,7 +82,7 @@ const FOLLOW_RETRY_MS = 1000;
 const FOLLOW_POLL_MS = 300;
 
 /**
- * What an active root run is doing, for `criteria runs`: `activity` for machines (`-o json`),
+ * What an active root run (and so each of its active nested runs) is doing, for `criteria runs`: `activity` for machines (`-o json`),
  * `text` for people (its words in both). running: a live process holds it; queued: a worker
  * takes it soon; parked: it waits for an approval, a signal, a message or a timer; stopped:
  * nothing advances it until a resume; holder_gone: the process that held it is gone;
@@ -195,11 +195,25 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
       try {
         const rows = await j.runs({ roots: !opts.all });
         if (opts.output !== "json" && rows.length === 0) io.out("no runs\n");
+        // What each active root run is doing, worked out once per root: an active nested run
+        // (`--all`) is doing what its root is (found by a new-user trial: it had no activity).
+        const roots = new Map<string, Promise<Idle>>();
+        const rootActivity = (root: string): Promise<Idle> => {
+          let p = roots.get(root);
+          if (!p) {
+            p = (async () => {
+              // An active run nobody holds (killed, or its host gone) says so: resume continues it.
+              const holder = await j.holder(root);
+              if (holder?.alive) return runningNow(j, root, `running: process ${holder.pid} on ${holder.host}`);
+              return place.store ? idleOnStore(j, root, storeFlag(place), holder) : idleHere(j, root, storeFlag(place));
+            })();
+            roots.set(root, p);
+          }
+          return p;
+        };
         for (const r of rows) {
-          // An active run nobody holds (killed, or its host gone) says so: resume continues it.
-          const holder = r.status === "active" && r.parent_run_id === null ? await j.holder(r.run_id) : undefined;
-          const idleNow = () => (place.store ? idleOnStore(j, r.run_id, storeFlag(place), holder) : idleHere(j, r.run_id, storeFlag(place)));
-          const held = r.status !== "active" || r.parent_run_id !== null ? undefined : holder?.alive ? await runningNow(j, r.run_id, `running: process ${holder.pid} on ${holder.host}`) : await idleNow();
+          const root = r.status !== "active" ? undefined : await rootActivity(r.root_run_id);
+          const held = !root || r.parent_run_id === null ? root : { activity: root.activity, text: `as its root run: ${root.text}` };
           // JSON carries the same words as `detail`, and what they say as `activity` (found by new-user
           // trials: it said nothing of a parked or queued run; then nothing a program could test).
           if (opts.output === "json") io.out(JSON.stringify(held ? { ...r, activity: held.activity, detail: held.text } : r) + "\n");

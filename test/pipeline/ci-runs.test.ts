@@ -54,6 +54,24 @@ describe("approvals and signal waits in CI (item 7)", () => {
     expect(end.status, end.stderr).toBe(0);
   });
 
+  it("runs --all: an active nested run is doing what its root run is, in text and -o json (found by a new-user trial: it had no activity)", () => {
+    const dir = temp();
+    writeFileSync(join(dir, "w.hcl"), `${HEAD("loop")}step "loop" {\n  parallel = ["a", "b"]\n  workflow {\n    initial_state = "gate"\n    approval "gate" {\n      approvers = ["ops"]\n      outcome "approved" { next = "_continue" }\n      outcome "rejected" { next = "_continue" }\n    }\n  }\n  outcome "all_succeeded" { next = state.done }\n  outcome "any_failed" { next = state.failed }\n}\n`);
+    const state = join(dir, "state");
+    expect(cli(["apply", "w.hcl", "--state-dir", state, "--run-id", "p"], { cwd: dir, env: { CI: "true" } }).status).toBe(5);
+    const listed = cli(["runs", "--all", "--state-dir", state, "-o", "json"]);
+    expect(listed.status, listed.stderr).toBe(0);
+    const rows = ndjson(listed.stdout);
+    const root = rows.find((r) => r.run_id === "p");
+    expect(root).toMatchObject({ activity: "parked" });
+    const nested = rows.filter((r) => r.parent_run_id !== null && r.status === "active");
+    expect(nested.map((r) => r.run_id).sort()).toEqual(["p/loop#1[0]", "p/loop#1[1]"]);
+    for (const r of nested) expect(r).toMatchObject({ activity: "parked", detail: `as its root run: ${String(root?.detail)}` });
+    const text = cli(["runs", "--all", "--state-dir", state]);
+    expect(text.stdout).toContain(`p/loop#1[0]  active     loop.body`);
+    expect(text.stdout).toContain(`(as its root run: parked, waiting for`);
+  });
+
   it("a signal sent before its wait starts is kept and ends that wait at once, and signal says so (found by a new-user trial: 'delivered' was all it said)", () => {
     const dir = temp();
     writeFileSync(join(dir, "w.hcl"), `${HEAD("ok")}approval "ok" {\n  approvers = ["ops"]\n  outcome "approved" { next = wait.healthy }\n  outcome "rejected" { next = state.failed }\n}\nwait "healthy" {\n  signal = "canary-healthy"\n  outcome "received" { next = state.done }\n}\n`);
