@@ -52,6 +52,9 @@ type Flat =
 const ESCAPES: Record<string, string> = { n: "\n", r: "\r", t: "\t", '"': '"', "\\": "\\" };
 const KEYWORDS = ["if", "else", "endif", "for", "endfor"];
 
+/** What ends a run of plain template text: `$` and `%` (an interpolation or directive may start), a line end, `"` and `\\` (a quoted string's end or escape). */
+const MAY_MEAN = new Set([0x24, 0x25, 0x0a, 0x0d, 0x22, 0x5c]);
+
 export function scanTemplate(p: TemplateHost, mode: TemplateMode, openStart: number, marker = ""): Expr {
   const text = p.text;
   const quoted = mode === "quoted";
@@ -127,8 +130,14 @@ export function scanTemplate(p: TemplateHost, mode: TemplateMode, openStart: num
       litStart = pos;
       continue;
     }
-    buf += c;
-    pos++;
+    // Plain text up to the next character that may mean something here, appended as one
+    // slice: appended a character at a time, a literal was a chain of one string node per
+    // character, kept as long as its tree (found by a new-user trial: a language server's
+    // memory grew with the square of a template's length as it was typed into).
+    let to = pos + 1;
+    if (c !== "\n") while (to < text.length && !MAY_MEAN.has(text.charCodeAt(to))) to++;
+    buf += to === pos + 1 ? c : text.slice(pos, to);
+    pos = to;
     if (heredoc && c === "\n") {
       flushLit(pos);
       atLineStart = true;
