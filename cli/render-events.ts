@@ -101,8 +101,11 @@ function entryLine(e: JournalEntry, startMs: number): string {
   const indent = "  ".repeat(parts.length - 1);
   // The run's whole path below the root: the items of one step are told apart (found by a
   // new-user trial: both items' lines read "call_inner#1 › deep").
-  const run = parts.length > 1 ? `${parts.slice(1).join("/")} › ` : "";
-  const item = typeof p.iteration === "number" ? `[${p.iteration}]` : "";
+  // An entry of the run itself (spawned, completed) names no step: its path alone, not
+  // `items#1[0] › [0]` or a dangling `›` (a new-user trial).
+  const ofRun = e.step_id === "";
+  const run = parts.length > 1 ? `${parts.slice(1).join("/")}${ofRun ? "" : " › "}` : "";
+  const item = typeof p.iteration === "number" && !(ofRun && parts.length > 1) ? `[${p.iteration}]` : "";
   const head = `${String(e.seq).padStart(5)}  +${fmtElapsed(e.at_ms - startMs)}  ${indent}${e.entry_type.padEnd(ENTRY_TYPE_COLUMN)} ${run}${e.step_id}${item}${e.attempt ? ` #${e.attempt}` : ""}`;
   const bits: string[] = [];
   for (const k of ["workflow", "identity", "outcome", "next", "reason", "state", "success", "index", "decision", "name", "consuming_step_id", "cause", "detail"]) {

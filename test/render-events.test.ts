@@ -54,6 +54,12 @@ describe("a nested run's entries", () => {
     expect(renderEntry(e("r/nested#1[1]/call_inner#1"), 0)).toContain("nested#1[1]/call_inner#1 › deep");
     expect(renderEntry(e("r"), 0)).toMatch(/step\.completed\s+deep #1/);
   });
+
+  it("an entry of the nested run itself names its path alone: not items#1[0] › [0], no dangling › (found by a new-user trial)", () => {
+    const run = (entry_type: string, payload: object) => ({ seq: 2, run_id: "r/items#1[0]", step_id: "", attempt: 0, entry_type, at_ms: 0, payload }) as unknown as JournalEntry;
+    expect(renderEntry(run("run.spawned", { workflow: "items.body", iteration: 0 }), 0)).toMatch(/run\.spawned\s+items#1\[0\]  workflow=items\.body$/);
+    expect(renderEntry(run("run.completed", { reason: "ok", state: "_continue", success: true }), 0)).toMatch(/run\.completed\s+items#1\[0\]  reason=ok state=_continue success=true$/);
+  });
 });
 
 describe("the entry type column", () => {
