@@ -24,12 +24,13 @@ const usage = (m: string) => new CliError(m, EXIT.usage);
 /** Run ids: what `--run-id` accepts (nested runs use `/`, `#` and `[]`, so those are refused). */
 const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
-function eventSink(io: Io, json: boolean): (e: RunEvent) => void {
+/** Prints a run's events: NDJSON, or text lines whose suggested commands add `flag` (the journal's ` --state-dir DIR` or ` --store URL`). */
+function eventSink(io: Io, json: boolean, flag: string): (e: RunEvent) => void {
   const start = Date.now();
   return (e) => {
     if (json) io.out(JSON.stringify(e) + "\n");
     else {
-      const line = renderEvent(e, start);
+      const line = renderEvent(e, start, flag);
       if (line) io.out(line + "\n");
     }
   };
@@ -97,7 +98,7 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
           }
           const place = placeOf(opts, io);
           flag = storeFlag(place);
-          if (opts.detach) refuseWithDetach(opts);
+          if (opts.detach) refuseWithDetach(opts, flag);
           const input = opts.input !== undefined ? parseInput(opts.input) : {};
           const compiling = compileOptions(opts, io, [path]);
           const c = await compile(path, compiling);
@@ -119,7 +120,7 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
             ...(compiling.allowedRoots ? { allowed: compiling.allowedRoots.map((r) => relative(baseDir, resolve(r)) || ".") } : {}),
           };
           const { apply } = await engine();
-          const end = await apply(graph, vars, { ...place, baseDir, events: eventSink(io, json), autoApprove: opts.autoApprove, signal, runId: opts.runId, input, park: parks(opts.wait, io), source, detach: opts.detach === true, broker: brokerOf(opts.broker, io.env) });
+          const end = await apply(graph, vars, { ...place, baseDir, events: eventSink(io, json, flag), autoApprove: opts.autoApprove, signal, runId: opts.runId, input, park: parks(opts.wait, io), source, detach: opts.detach === true, broker: brokerOf(opts.broker, io.env) });
           return endOf(end);
         }, () => flag),
       );
@@ -149,8 +150,8 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
           flag = storeFlag(place);
           const { resume, handOver, DETACH_NEEDS_STORE } = await engine();
           if (opts.detach && !place.store) throw usage(DETACH_NEEDS_STORE);
-          if (opts.detach) refuseWithDetach(opts);
-          const sink = eventSink(io, json);
+          if (opts.detach) refuseWithDetach(opts, flag);
+          const sink = eventSink(io, json, flag);
           const j = await openJournal(place);
           let row;
           let spawned;
@@ -180,7 +181,7 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
           // A nested run: the runner advances it alone when it runs in a job of its own
           // (workers), and otherwise refuses, naming its root.
           if (row.status !== "active") {
-            const message = `run ${run} has already ended: ${row.status}${row.final_state ? ` in state "${row.final_state}"` : ""} (criteria journal ${run} shows it)`;
+            const message = `run ${run} has already ended: ${row.status}${row.final_state ? ` in state "${row.final_state}"` : ""} (criteria journal ${run}${flag} shows it)`;
             if (!json) io.out(message + "\n");
             return { code: row.status === "succeeded" ? EXIT.ok : EXIT.problems, status: row.status === "succeeded" ? "succeeded" : "failed", run_id: run, message };
           }
@@ -238,11 +239,11 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
 /**
  * Flags that act on a run in this process, refused with `--detach` (found by a new-user trial:
  * `--auto-approve` was accepted and ignored). `--workdir` is journaled for the workers
- * (`run.relocated`), so it is taken.
+ * (`run.relocated`), so it is taken. `flag` names the journal in the command suggested.
  * @throws CliError (usage)
  */
-function refuseWithDetach(opts: { autoApprove?: boolean; wait?: boolean }): void {
-  if (opts.autoApprove) throw usage("--auto-approve approves in this process, and --detach runs nothing here: decide on the workers' runs with criteria approve RUN NAME (or reject)");
+function refuseWithDetach(opts: { autoApprove?: boolean; wait?: boolean }, flag: string): void {
+  if (opts.autoApprove) throw usage(`--auto-approve approves in this process, and --detach runs nothing here: decide on the workers' runs with criteria approve RUN NAME${flag} (or reject)`);
   // --no-wait (parking) is what workers do anyway: accepted, as CI scripts pass it everywhere.
   if (opts.wait === true) throw usage("--wait says this process waits at approvals and signal waits, and --detach runs nothing here: a run on the workers parks at them");
 }

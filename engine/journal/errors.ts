@@ -68,14 +68,28 @@ export class JournalDamagedError extends JournalError {
      * (found by a new-user trial).
      */
     readonly resumeFrom = seq - 1,
+    /**
+     * What the commands the message suggests add to find the journal again (` --state-dir DIR`,
+     * ` --store URL`), "" for the default one: see {@link naming}.
+     */
+    readonly flag = "",
   ) {
     super(
       first
         ? `journal entry ${seq} of run ${runId} fails its checksum: it is the run's first entry, which holds its workflow, so the run cannot be resumed, and nothing of it can be read before that entry; its entries stay in the journal, and criteria apply starts the workflow afresh`
         : `journal entry ${seq} of run ${runId} fails its checksum: resuming would lose it and the ${lost - 1} entr${lost - 1 === 1 ? "y" : "ies"} after it` +
             (steps.length ? `, and run again ${steps.length === 1 ? "step" : "steps"} ${steps.map((s) => `"${s}"`).join(", ")} that had finished` : "") +
-            `; criteria resume ${runId} --discard-damaged sets them aside (kept in the journal's quarantine) and resumes from entry ${resumeFrom}`,
+            `; criteria resume ${runId}${flag} --discard-damaged sets them aside (kept in the journal's quarantine) and resumes from entry ${resumeFrom}`,
     );
+  }
+
+  /**
+   * The same report, the commands its message suggests naming the journal as `flag` does
+   * (found by a new-user trial: with a --state-dir of its own, the resume it suggested found
+   * no run). The journal that reports the damage does not know how the user named it.
+   */
+  naming(flag: string): JournalDamagedError {
+    return new JournalDamagedError(this.runId, this.seq, this.lost, this.steps, this.first, this.resumeFrom, flag);
   }
 }
 

@@ -9,7 +9,7 @@ import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync 
 import { join } from "node:path";
 import { spawn, spawnSync } from "node:child_process";
 import { describe, expect, it, vi } from "vitest";
-import { bin, cli, entries, temp } from "./helpers.js";
+import { bin, cli, damage, entries, temp } from "./helpers.js";
 
 /** A three-step shell workflow; each step appends its name to `log` in `dir`. */
 function workflow(dir: string, steps = ["one", "two", "three"]): string {
@@ -21,21 +21,6 @@ function workflow(dir: string, steps = ["one", "two", "three"]): string {
 }
 
 const lines = (dir: string) => readFileSync(join(dir, "log"), "utf8").split("\n").filter(Boolean);
-
-/**
- * Damages one journal entry of `state` in place (its checksum no longer matches): the first
- * entry matching `where` (SQL), its payload's `from` replaced by `to`. Returns its seq.
- */
-function damage(state: string, where: string, from: string, to: string): number {
-  const db = new Database(join(state, "journal.db"));
-  try {
-    const row = db.prepare(`SELECT seq, payload FROM journal WHERE ${where}`).get() as { seq: number; payload: string };
-    db.prepare("UPDATE journal SET payload = ? WHERE seq = ?").run(row.payload.replace(from, to), row.seq);
-    return row.seq;
-  } finally {
-    db.close();
-  }
-}
 
 /** Another user, for reading a journal as one who may not write it (the tests that need it run as root). */
 const NOBODY = { uid: 65534, gid: 65534 };
