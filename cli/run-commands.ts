@@ -155,6 +155,8 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
           const j = await openJournal(place);
           let row;
           let spawned;
+          /** Where a --workdir of an earlier resume put the run's files (run.relocated). */
+          let relocated: string | undefined;
           /** Where the run's files are now, as the runner will find them (when it is active and they are found). */
           let dir;
           let unit = run;
@@ -168,7 +170,8 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
               const root = tree.runs.get(row.root_run_id);
               // Found where a --workdir of an earlier resume put it (run.relocated), as the runner finds it.
               spawned = root?.spawned;
-              dir = spawned ? workflowDir(j.stateDir, spawned, opts.workdir, root?.relocated) : undefined;
+              relocated = root?.relocated;
+              dir = spawned ? workflowDir(j.stateDir, spawned, opts.workdir, relocated) : undefined;
               // The job that advances it: its own, or the one of the run it runs within (as unlock finds its lease).
               if (opts.detach && row.parent_run_id) unit = unitOf(tree, row.root_run_id, run);
             }
@@ -186,6 +189,8 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
             return { code: row.status === "succeeded" ? EXIT.ok : EXIT.problems, status: row.status === "succeeded" ? "succeeded" : "failed", run_id: run, message };
           }
           if (opts.workdir !== undefined && !isDirectory(opts.workdir)) throw usage(`--workdir ${opts.workdir}: not a directory (it names where the workflow's files are now)`);
+          const lacking = opts.workdir !== undefined ? workdirLacks(opts.workdir, run, spawned, relocated) : undefined;
+          if (lacking) throw usage(lacking);
           if (opts.detach) return await handOver(unit, { ...place, events: sink, ...(opts.workdir !== undefined ? { relocate: { rootRunId: row.root_run_id, baseDir: resolve(opts.workdir) } } : {}) });
           const secretVars: Record<string, string> = {};
           const declared = declaredVariables(spawned?.graph as Graph | undefined);
@@ -267,6 +272,26 @@ async function sourceChanged(spawned: { source?: { entry: string; hash: string; 
   const now = sourceHash(c.sources, process.cwd(), base);
   if (now === spawned.source.hash) return undefined;
   return `the workflow's files changed since the run started; resume continues the workflow as it was then (journaled with the run); start a new run to use the changes`;
+}
+
+/**
+ * Why `workdir` is not where run `run`'s files are now, or undefined: it lacks the entry the
+ * run was started from (`source.entry` of its `run.spawned`: a file, or "." for a directory of
+ * workflow files). Refused before anything is written (found by a user trial: such a
+ * --workdir was journaled as `run.relocated`, pointing the run where it cannot run). A run
+ * journaled without its source is not checked.
+ * @param relocated where an earlier --workdir put the run's files
+ */
+function workdirLacks(workdir: string, run: string, spawned: { base_dir?: string; source?: { entry: string } } | undefined, relocated: string | undefined): string | undefined {
+  const entry = spawned?.source?.entry;
+  if (entry === undefined) return undefined;
+  const found = workflowFiles(resolve(workdir, entry));
+  if (entry === "." ? found.kind === "dir" && found.files.length > 0 : found.kind === "file") return undefined;
+  const was = relocated ?? spawned?.base_dir;
+  const from = was !== undefined ? ` (it was in ${was})` : "";
+  return entry === "."
+    ? `--workdir ${workdir} holds no workflow file (*.hcl, *.yaml, …), and run ${run} was started from a directory of them${from}: give the directory that holds the workflow's files now; nothing was written`
+    : `--workdir ${workdir} holds no ${entry}, the file run ${run} was started from${from}: give the directory that holds ${entry} now; nothing was written`;
 }
 
 /** Whether `path` is a directory (false when it does not exist or cannot be read). */
