@@ -5,7 +5,7 @@ import { suggest } from "../compiler/diagnostics/did-you-mean.js";
 import type { Value } from "../compiler/expr/value.js";
 import type { JournalEntry } from "../engine/journal/entry.js";
 import type { JournalDamagedError } from "../engine/journal/errors.js";
-import type { Journal, LeaseHolder } from "../engine/journal/journal.js";
+import type { Journal, LeaseHolder, RunRow } from "../engine/journal/journal.js";
 import { defaultStateDir, placeFlag } from "../engine/journal/state-dir.js";
 import { readableStoreUrl, schemeOf, withoutPassword } from "../engine/journal/store-url.js";
 import { renderEntry } from "./render-events.js";
@@ -51,10 +51,16 @@ export function noRun(run: string, place: JournalPlace): string {
 /**
  * The message of damage report `report`, the commands it suggests naming the journal of `place`
  * (found by a new-user trial: `criteria resume RUN --discard-damaged` without the --state-dir
- * given found no run).
+ * given found no run). Of a run tree whose root `root` has ended, it suggests no resume (found
+ * by a user trial: resume then said the run had ended, and journal sent it back to resume).
  */
-function damageMessage(report: JournalDamagedError, place: JournalPlace): string {
-  return report.naming(storeFlag(place)).message;
+export function damageMessage(report: JournalDamagedError, place: JournalPlace, root?: RunRow): string {
+  return report.naming(storeFlag(place), root ? endedAs(root) : undefined).message;
+}
+
+/** How run `row` ended (`succeeded in state "done"`), or undefined while it is active. */
+export function endedAs(row: RunRow): string | undefined {
+  return row.status === "active" ? undefined : `${row.status}${row.final_state ? ` in state "${row.final_state}"` : ""}`;
 }
 
 /**
@@ -115,7 +121,7 @@ async function damagedIdle(j: Journal, run: string, seq: number, flag: string): 
   return idle(
     "damaged",
     report.first
-      ? `damaged: its first entry (${seq}), which holds its workflow, fails its checksum, so it cannot be resumed; criteria apply starts the workflow afresh`
+      ? `damaged: its first entry (${seq}), which holds its workflow, fails its checksum, so it cannot be resumed; criteria apply PATH${flag} starts the workflow afresh as a new run (its id stays taken)`
       : `damaged: entry ${seq} fails its checksum; criteria resume ${run}${flag} says what resuming past it loses, --discard-damaged does it`,
   );
 }
@@ -249,20 +255,23 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
       process.once("SIGTERM", onSignal);
       try {
         // A nested run (`criteria runs --all` lists them) is read from its root's tree.
-        const root = (await j.run(run))?.root_run_id ?? run;
+        const row = await j.run(run);
+        const root = row?.root_run_id ?? run;
+        // An ended tree's damage suggests no resume (its root says whether it ended).
+        const rootRow = row && row.root_run_id !== run ? await j.run(root) : row;
         const mine = (e: JournalEntry) => root === run || e.run_id === run || e.run_id.startsWith(`${run}/`);
         let tree = await j.read(root);
         // Thrown, so that with -o json the refusal is one JSON object too (found by a new-user trial of CI use).
         if (!tree.entries.some(mine)) {
           // Its first entry damaged, a run the index lists has nothing readable: said as damage,
           // not as "no run" (found by a new-user trial: runs listed it, resume sent here).
-          if (tree.damage) throw new CliError(damageMessage(await j.damageReport(root, tree.damage.seq), place));
+          if (tree.damage) throw new CliError(damageMessage(await j.damageReport(root, tree.damage.seq), place, rootRow));
           throw new CliError(noRun(run, placeOf(opts, io)));
         }
         if (format === "html") {
           // What the journal holds up to any damage is drawn, under a notice saying what is
           // left out; the damage is reported on stderr too, and the command fails.
-          const damage = tree.damage ? damageMessage(await j.damageReport(root, tree.damage.seq), place) : undefined;
+          const damage = tree.damage ? damageMessage(await j.damageReport(root, tree.damage.seq), place, rootRow) : undefined;
           const holder = await j.holder(root);
           const timeline = buildTimeline(tree.entries, run, { running: holder?.alive === true })!;
           io.out(timelineHtml(timeline, damage ? `The journal is damaged: ${damage}. This page shows the entries before it; what follows is left out.` : undefined));
@@ -287,7 +296,7 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
           }
           // Damage is reported, and the command fails: what follows the damaged entry is not shown.
           if (tree.damage) {
-            io.err(`criteria: ${damageMessage(await j.damageReport(root, tree.damage.seq), place)}\n`);
+            io.err(`criteria: ${damageMessage(await j.damageReport(root, tree.damage.seq), place, rootRow)}\n`);
             setCode(EXIT.problems);
             return;
           }

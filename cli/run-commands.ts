@@ -12,7 +12,7 @@ import type { RunEnd, RunEvent } from "../engine/index.js";
 import { BROKER_HELP, brokerOf } from "./broker-option.js";
 import { compileOptions, rootOption } from "./compile-options.js";
 import { CliError, echoed, EXIT, type Io } from "./io.js";
-import { noRun, openJournal, placeOf, registerJournalCommands, STORE_HELP, storeFlag } from "./journal-commands.js";
+import { damageMessage, endedAs, noRun, openJournal, placeOf, registerJournalCommands, STORE_HELP, storeFlag } from "./journal-commands.js";
 import { renderEvent } from "./render-events.js";
 import { checkInput, parseInput, parseVars } from "./run-inputs.js";
 import { engine, runSession, type SessionEnd } from "./run-session.js";
@@ -160,6 +160,8 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
           /** Where the run's files are now, as the runner will find them (when it is active and they are found). */
           let dir;
           let unit = run;
+          /** The damaged entry of an ended run's journal, which journal shows it up to. */
+          let damagedAt: number | undefined;
           try {
             // Opening recovers a torn write-ahead log (and checkpoints it): say so here.
             for (const note of j.notes) sink({ event: "warning", run_id: run, message: note });
@@ -174,7 +176,7 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
               dir = spawned ? workflowDir(j.stateDir, spawned, opts.workdir, relocated) : undefined;
               // The job that advances it: its own, or the one of the run it runs within (as unlock finds its lease).
               if (opts.detach && row.parent_run_id) unit = unitOf(tree, row.root_run_id, run);
-            }
+            } else if (row) damagedAt = (await j.scan(row.root_run_id, () => undefined))?.seq;
           } finally {
             await j.close();
           }
@@ -184,7 +186,8 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
           // A nested run: the runner advances it alone when it runs in a job of its own
           // (workers), and otherwise refuses, naming its root.
           if (row.status !== "active") {
-            const message = `run ${run} has already ended: ${row.status}${row.final_state ? ` in state "${row.final_state}"` : ""} (criteria journal ${run}${flag} shows it)`;
+            // Its journal damaged, journal shows what it can and says the run needs no resume (found by a user trial: advice went round in a circle).
+            const message = `run ${run} has already ended: ${endedAs(row)} (criteria journal ${run}${flag} shows it${damagedAt !== undefined ? `, as far as its damaged entry ${damagedAt}` : ""})`;
             if (!json) io.out(message + "\n");
             return { code: row.status === "succeeded" ? EXIT.ok : EXIT.problems, status: row.status === "succeeded" ? "succeeded" : "failed", run_id: run, message };
           }
@@ -218,20 +221,28 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
     .option("--state-dir <dir>", "journal directory")
     .option("--store <url>", STORE_HELP)
     .action(async (run: string, opts: { stateDir?: string; store?: string }) => {
-      const j = await openJournal(placeOf(opts, io));
+      const place = placeOf(opts, io);
+      const j = await openJournal(place);
       try {
         const row = await j.run(run);
-        if (!row) throw new CliError(noRun(run, placeOf(opts, io)));
+        if (!row) throw new CliError(noRun(run, place));
         // A child run advanced in a job of its own has a lease of its own, held or not (found by a
         // trial: one given back fell through to its root's, which a worker may hold); any other
         // nested run, the lease of the job it runs in.
         const { foldEntries, unitOf } = await engine();
-        const leased = row.parent_run_id ? unitOf(foldEntries((await j.read(row.root_run_id)).entries), row.root_run_id, run) : run;
+        const read = row.parent_run_id ? await j.read(row.root_run_id) : undefined;
+        const leased = read ? unitOf(foldEntries(read.entries), row.root_run_id, run) : run;
+        const damage = read ? read.damage : await j.scan(run, () => undefined);
+        // A damaged journal: what goes on from it is what its damage report says, not a plain
+        // resume (found by a user trial: "nothing to unlock" of a run whose first entry was
+        // damaged, and nothing more, after resume and apply --run-id had refused it).
+        const rootRow = row.root_run_id === run ? row : await j.run(row.root_run_id);
+        const damaged = damage ? damageMessage(await j.damageReport(row.root_run_id, damage.seq), place, rootRow) : undefined;
         const held = await j.breakLease(leased);
-        if (!held) io.out(`run ${leased} was not held by any process; nothing to unlock\n`);
+        if (!held) io.out(`run ${leased} was not held by any process; nothing to unlock${damaged ? `; ${damaged}` : ""}\n`);
         else {
           const when = held.expiresMs > Date.now() ? `its lease ran until ${new Date(held.expiresMs).toISOString()}` : `its lease had expired at ${new Date(held.expiresMs).toISOString()}`;
-          io.out(`unlocked run ${leased}: it was held by process ${held.pid} on ${held.host} (${held.alive ? "still running: it can no longer write to the journal" : "not running"}; ${when}); criteria resume ${leased}${storeFlag(placeOf(opts, io))} continues it\n`);
+          io.out(`unlocked run ${leased}: it was held by process ${held.pid} on ${held.host} (${held.alive ? "still running: it can no longer write to the journal" : "not running"}; ${when}); ${damaged ?? `criteria resume ${leased}${storeFlag(place)} continues it`}\n`);
         }
       } finally {
         await j.close();

@@ -397,6 +397,11 @@ export class Runner {
       if (existing) {
         // An ended run is not continued (found by a new-user trial: "continue it" of a finished run, without its --store).
         if (existing.status !== "active") throw new RunRefused(`run ${this.rootId} already exists and has ended (${existing.status}); choose another --run-id (criteria journal ${this.rootId}${this.storeFlag()} shows it)`, true);
+        // One whose first entry is damaged cannot be resumed: resume is not offered (found by a
+        // user trial: resume sent back to apply, and apply --run-id of it to resume).
+        const damage = await this.opts.journal.scan(this.rootId, () => undefined);
+        const report = damage ? await this.opts.journal.damageReport(this.rootId, damage.seq) : undefined;
+        if (report?.first) throw new RunRefused(`run ${this.rootId} already exists, and cannot be resumed: its first entry (${report.seq}), which holds its workflow, fails its checksum; leave out --run-id for a new run of the workflow, or choose another`, true);
         throw new RunRefused(`run ${this.rootId} already exists; continue it with criteria resume ${this.rootId}${this.storeFlag()}, or choose another --run-id`, true);
       }
       // A broker given for the run's channels is reached before anything runs.
