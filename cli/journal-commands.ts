@@ -4,7 +4,8 @@ import type { Graph } from "../compiler/build/graph.js";
 import { suggest } from "../compiler/diagnostics/did-you-mean.js";
 import type { Value } from "../compiler/expr/value.js";
 import type { JournalEntry } from "../engine/journal/entry.js";
-import type { Journal, LeaseHolder } from "../engine/journal/journal.js";
+import type { JournalDamagedError } from "../engine/journal/errors.js";
+import type { Journal, LeaseHolder, RunRow } from "../engine/journal/journal.js";
 import { defaultStateDir, placeFlag } from "../engine/journal/state-dir.js";
 import { readableStoreUrl, schemeOf, withoutPassword } from "../engine/journal/store-url.js";
 import { renderEntry } from "./render-events.js";
@@ -44,7 +45,22 @@ export function placeName(p: JournalPlace): string {
 
 /** The refusal of a run id no run of the journal has. */
 export function noRun(run: string, place: JournalPlace): string {
-  return `no run ${echoed(run)} in ${placeName(place)} (criteria runs lists them)`;
+  return `no run ${echoed(run)} in ${placeName(place)} (criteria runs${storeFlag(place)} lists them)`;
+}
+
+/**
+ * The message of damage report `report`, the commands it suggests naming the journal of `place`
+ * (found by a new-user trial: `criteria resume RUN --discard-damaged` without the --state-dir
+ * given found no run). Of a run tree whose root `root` has ended, it suggests no resume (found
+ * by a user trial: resume then said the run had ended, and journal sent it back to resume).
+ */
+export function damageMessage(report: JournalDamagedError, place: JournalPlace, root?: RunRow): string {
+  return report.naming(storeFlag(place), root ? endedAs(root) : undefined).message;
+}
+
+/** How run `row` ended (`succeeded in state "done"`), or undefined while it is active. */
+export function endedAs(row: RunRow): string | undefined {
+  return row.status === "active" ? undefined : `${row.status}${row.final_state ? ` in state "${row.final_state}"` : ""}`;
 }
 
 /**
@@ -105,7 +121,7 @@ async function damagedIdle(j: Journal, run: string, seq: number, flag: string): 
   return idle(
     "damaged",
     report.first
-      ? `damaged: its first entry (${seq}), which holds its workflow, fails its checksum, so it cannot be resumed; criteria apply starts the workflow afresh`
+      ? `damaged: its first entry (${seq}), which holds its workflow, fails its checksum, so it cannot be resumed; criteria apply PATH${flag} starts the workflow afresh as a new run (its id stays taken)`
       : `damaged: entry ${seq} fails its checksum; criteria resume ${run}${flag} says what resuming past it loses, --discard-damaged does it`,
   );
 }
@@ -253,20 +269,23 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
       process.once("SIGTERM", onSignal);
       try {
         // A nested run (`criteria runs --all` lists them) is read from its root's tree.
-        const root = (await j.run(run))?.root_run_id ?? run;
+        const row = await j.run(run);
+        const root = row?.root_run_id ?? run;
+        // An ended tree's damage suggests no resume (its root says whether it ended).
+        const rootRow = row && row.root_run_id !== run ? await j.run(root) : row;
         const mine = (e: JournalEntry) => root === run || e.run_id === run || e.run_id.startsWith(`${run}/`);
         let tree = await j.read(root);
         // Thrown, so that with -o json the refusal is one JSON object too (found by a new-user trial of CI use).
         if (!tree.entries.some(mine)) {
           // Its first entry damaged, a run the index lists has nothing readable: said as damage,
           // not as "no run" (found by a new-user trial: runs listed it, resume sent here).
-          if (tree.damage) throw new CliError((await j.damageReport(root, tree.damage.seq)).message);
+          if (tree.damage) throw new CliError(damageMessage(await j.damageReport(root, tree.damage.seq), place, rootRow));
           throw new CliError(noRun(run, placeOf(opts, io)));
         }
         if (format === "html") {
           // What the journal holds up to any damage is drawn, under a notice saying what is
           // left out; the damage is reported on stderr too, and the command fails.
-          const damage = tree.damage ? (await j.damageReport(root, tree.damage.seq)).message : undefined;
+          const damage = tree.damage ? damageMessage(await j.damageReport(root, tree.damage.seq), place, rootRow) : undefined;
           const holder = await j.holder(root);
           const timeline = buildTimeline(tree.entries, run, { running: holder?.alive === true })!;
           io.out(timelineHtml(timeline, damage ? `The journal is damaged: ${damage}. This page shows the entries before it; what follows is left out.` : undefined));
@@ -291,7 +310,7 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
           }
           // Damage is reported, and the command fails: what follows the damaged entry is not shown.
           if (tree.damage) {
-            io.err(`criteria: ${(await j.damageReport(root, tree.damage.seq)).message}\n`);
+            io.err(`criteria: ${damageMessage(await j.damageReport(root, tree.damage.seq), place, rootRow)}\n`);
             setCode(EXIT.problems);
             return;
           }
@@ -358,13 +377,13 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
         // A child run that ended while its tree goes on: say how to reach the tree (found by a trial).
         const root = row.root_run_id !== run ? await j.run(row.root_run_id) : undefined;
         const again = "signal" in target ? `signal ${row.root_run_id} ${target.signal}` : `${payload === "rejected" ? "reject" : "approve"} ${row.root_run_id} ${target.approval}`;
-        const hint = root?.status === "active" ? `; its run tree is still active: criteria ${again} reaches every run of it` : "";
+        const hint = root?.status === "active" ? `; its run tree is still active: criteria ${again}${storeFlag(place)} reaches every run of it` : "";
         throw new CliError(`run ${run} has already ended (${row.status})${hint}`);
       }
       const read = await j.read(row.root_run_id);
       // A damaged journal says so, as resume and journal do (found by a new-user trial: "not
       // waiting for approval" for a run that was waiting, its later entries unread).
-      if (read.damage) throw new CliError((await j.damageReport(row.root_run_id, read.damage.seq)).message);
+      if (read.damage) throw new CliError(damageMessage(await j.damageReport(row.root_run_id, read.damage.seq), place));
       const tree = foldEntries(read.entries);
       const now = Date.now();
       const graph = tree.runs.get(row.root_run_id)?.spawned?.graph as Graph | undefined;
@@ -378,7 +397,7 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
       for (const m of Object.values(graph?.modules ?? {})) walk(m);
       let name: string;
       if ("signal" in target) {
-        if (target.signal.startsWith("approval:")) throw usage(`"${target.signal}" is an approval: use criteria approve|reject ${run} ${target.signal.slice(9)}`);
+        if (target.signal.startsWith("approval:")) throw usage(`"${target.signal}" is an approval: use criteria approve|reject ${run} ${target.signal.slice(9)}${storeFlag(place)}`);
         // Waits for a signal only (found by a new-user trial: a duration wait's name was offered).
         const signals = graphs.flatMap((g) => g.waits.flatMap((w) => (w.signal ? [w.signal] : w.duration_ms === undefined ? [w.name] : [])));
         if (!signals.includes(target.signal)) {

@@ -5,9 +5,11 @@ import { shellWord } from "../engine/shell-word.js";
 /**
  * Human-readable progress lines for a TTY (`criteria apply` without `--output json`):
  * one line per event with the elapsed time, the step, its iteration i/n and outcome.
+ * @param flag what the commands a line suggests add to find the run's journal again
+ *   (` --state-dir DIR`, ` --store URL`: cli/journal-commands.ts `storeFlag`), "" for the default one
  */
-export function renderEvent(e: RunEvent, startMs: number): string | undefined {
-  const line = eventLine(e, startMs);
+export function renderEvent(e: RunEvent, startMs: number, flag = ""): string | undefined {
+  const line = eventLine(e, startMs, flag);
   return line === undefined ? undefined : visible(line);
 }
 
@@ -21,7 +23,7 @@ export function visible(s: string): string {
   return s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
 }
 
-function eventLine(e: RunEvent, startMs: number): string | undefined {
+function eventLine(e: RunEvent, startMs: number, flag: string): string | undefined {
   const t = `[${fmtElapsed((e.at_ms ?? startMs) - startMs)}]`;
   const where = (runId: string) => {
     const i = runId.indexOf("/");
@@ -43,13 +45,15 @@ function eventLine(e: RunEvent, startMs: number): string | undefined {
     case "branch.taken":
       return `${t} ${where(e.run_id)}${e.node} → ${e.next}`;
     case "wait.started":
-      return `${t} ${where(e.run_id)}${e.node}: waiting ${e.signal ? `for signal "${e.signal}" (criteria signal ${e.run_id.split("/")[0]} ${e.signal})` : `until ${new Date(e.until_ms ?? 0).toISOString()}`}`;
+      return `${t} ${where(e.run_id)}${e.node}: waiting ${e.signal ? `for signal "${e.signal}" (criteria signal ${e.run_id.split("/")[0]} ${e.signal}${flag})` : `until ${new Date(e.until_ms ?? 0).toISOString()}`}`;
     case "wait.completed":
       return `${t} ${where(e.run_id)}${e.node}: ${e.outcome === "timeout" && e.signal === undefined ? "timed out" : e.outcome === "elapsed" ? "time elapsed" : `signal "${e.signal}" received${e.outcome === "received" ? "" : `: ${e.outcome}`}`} → ${e.next}`;
     case "approval.requested":
       // The run's own id (a nested run's reaches only it: parallel items waiting at one
-      // approval are decided one by one) and the reason (found by a new-user trial).
-      return `${t} ${where(e.run_id)}${e.node}: waiting for approval${e.reason ? `: ${JSON.stringify(e.reason)}` : ""} (criteria approve|reject ${shellWord(e.run_id)} ${e.node})`;
+      // approval are decided one by one) and the reason (found by a new-user trial); the
+      // journal's --state-dir or --store too (found by a new-user trial: copied, the command
+      // found no run).
+      return `${t} ${where(e.run_id)}${e.node}: waiting for approval${e.reason ? `: ${JSON.stringify(e.reason)}` : ""} (criteria approve|reject ${shellWord(e.run_id)} ${e.node}${flag})`;
     case "approval.decided":
       return `${t} ${where(e.run_id)}${e.node}: ${e.decision}`;
     case "warning":

@@ -12,7 +12,7 @@ import type { RunEnd, RunEvent } from "../engine/index.js";
 import { BROKER_HELP, brokerOf } from "./broker-option.js";
 import { compileOptions, rootOption } from "./compile-options.js";
 import { CliError, echoed, EXIT, type Io } from "./io.js";
-import { noRun, openJournal, placeOf, registerJournalCommands, STORE_HELP, storeFlag } from "./journal-commands.js";
+import { damageMessage, endedAs, noRun, openJournal, placeOf, registerJournalCommands, STORE_HELP, storeFlag } from "./journal-commands.js";
 import { renderEvent } from "./render-events.js";
 import { checkInput, parseInput, parseVars } from "./run-inputs.js";
 import { engine, runSession, type SessionEnd } from "./run-session.js";
@@ -24,12 +24,13 @@ const usage = (m: string) => new CliError(m, EXIT.usage);
 /** Run ids: what `--run-id` accepts (nested runs use `/`, `#` and `[]`, so those are refused). */
 const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
-function eventSink(io: Io, json: boolean): (e: RunEvent) => void {
+/** Prints a run's events: NDJSON, or text lines whose suggested commands add `flag` (the journal's ` --state-dir DIR` or ` --store URL`). */
+function eventSink(io: Io, json: boolean, flag: string): (e: RunEvent) => void {
   const start = Date.now();
   return (e) => {
     if (json) io.out(JSON.stringify(e) + "\n");
     else {
-      const line = renderEvent(e, start);
+      const line = renderEvent(e, start, flag);
       if (line) io.out(line + "\n");
     }
   };
@@ -97,7 +98,7 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
           }
           const place = placeOf(opts, io);
           flag = storeFlag(place);
-          if (opts.detach) refuseWithDetach(opts);
+          if (opts.detach) refuseWithDetach(opts, flag);
           const input = opts.input !== undefined ? parseInput(opts.input) : {};
           const compiling = compileOptions(opts, io, [path]);
           const c = await compile(path, compiling);
@@ -119,7 +120,7 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
             ...(compiling.allowedRoots ? { allowed: compiling.allowedRoots.map((r) => relative(baseDir, resolve(r)) || ".") } : {}),
           };
           const { apply } = await engine();
-          const end = await apply(graph, vars, { ...place, baseDir, events: eventSink(io, json), autoApprove: opts.autoApprove, signal, runId: opts.runId, input, park: parks(opts.wait, io), source, detach: opts.detach === true, broker: brokerOf(opts.broker, io.env) });
+          const end = await apply(graph, vars, { ...place, baseDir, events: eventSink(io, json, flag), autoApprove: opts.autoApprove, signal, runId: opts.runId, input, park: parks(opts.wait, io), source, detach: opts.detach === true, broker: brokerOf(opts.broker, io.env) });
           return endOf(end);
         }, () => flag),
       );
@@ -149,14 +150,18 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
           flag = storeFlag(place);
           const { resume, handOver, DETACH_NEEDS_STORE } = await engine();
           if (opts.detach && !place.store) throw usage(DETACH_NEEDS_STORE);
-          if (opts.detach) refuseWithDetach(opts);
-          const sink = eventSink(io, json);
+          if (opts.detach) refuseWithDetach(opts, flag);
+          const sink = eventSink(io, json, flag);
           const j = await openJournal(place);
           let row;
           let spawned;
+          /** Where a --workdir of an earlier resume put the run's files (run.relocated). */
+          let relocated: string | undefined;
           /** Where the run's files are now, as the runner will find them (when it is active and they are found). */
           let dir;
           let unit = run;
+          /** The damaged entry of an ended run's journal, which journal shows it up to. */
+          let damagedAt: number | undefined;
           try {
             // Opening recovers a torn write-ahead log (and checkpoints it): say so here.
             for (const note of j.notes) sink({ event: "warning", run_id: run, message: note });
@@ -167,10 +172,11 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
               const root = tree.runs.get(row.root_run_id);
               // Found where a --workdir of an earlier resume put it (run.relocated), as the runner finds it.
               spawned = root?.spawned;
-              dir = spawned ? workflowDir(j.stateDir, spawned, opts.workdir, root?.relocated) : undefined;
+              relocated = root?.relocated;
+              dir = spawned ? workflowDir(j.stateDir, spawned, opts.workdir, relocated) : undefined;
               // The job that advances it: its own, or the one of the run it runs within (as unlock finds its lease).
               if (opts.detach && row.parent_run_id) unit = unitOf(tree, row.root_run_id, run);
-            }
+            } else if (row) damagedAt = (await j.scan(row.root_run_id, () => undefined))?.seq;
           } finally {
             await j.close();
           }
@@ -180,11 +186,14 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
           // A nested run: the runner advances it alone when it runs in a job of its own
           // (workers), and otherwise refuses, naming its root.
           if (row.status !== "active") {
-            const message = `run ${run} has already ended: ${row.status}${row.final_state ? ` in state "${row.final_state}"` : ""} (criteria journal ${run} shows it)`;
+            // Its journal damaged, journal shows what it can and says the run needs no resume (found by a user trial: advice went round in a circle).
+            const message = `run ${run} has already ended: ${endedAs(row)} (criteria journal ${run}${flag} shows it${damagedAt !== undefined ? `, as far as its damaged entry ${damagedAt}` : ""})`;
             if (!json) io.out(message + "\n");
             return { code: row.status === "succeeded" ? EXIT.ok : EXIT.problems, status: row.status === "succeeded" ? "succeeded" : "failed", run_id: run, message };
           }
           if (opts.workdir !== undefined && !isDirectory(opts.workdir)) throw usage(`--workdir ${opts.workdir}: not a directory (it names where the workflow's files are now)`);
+          const lacking = opts.workdir !== undefined ? workdirLacks(opts.workdir, run, spawned, relocated) : undefined;
+          if (lacking) throw usage(lacking);
           if (opts.detach) return await handOver(unit, { ...place, events: sink, ...(opts.workdir !== undefined ? { relocate: { rootRunId: row.root_run_id, baseDir: resolve(opts.workdir) } } : {}) });
           const secretVars: Record<string, string> = {};
           const declared = declaredVariables(spawned?.graph as Graph | undefined);
@@ -212,20 +221,28 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
     .option("--state-dir <dir>", "journal directory")
     .option("--store <url>", STORE_HELP)
     .action(async (run: string, opts: { stateDir?: string; store?: string }) => {
-      const j = await openJournal(placeOf(opts, io));
+      const place = placeOf(opts, io);
+      const j = await openJournal(place);
       try {
         const row = await j.run(run);
-        if (!row) throw new CliError(noRun(run, placeOf(opts, io)));
+        if (!row) throw new CliError(noRun(run, place));
         // A child run advanced in a job of its own has a lease of its own, held or not (found by a
         // trial: one given back fell through to its root's, which a worker may hold); any other
         // nested run, the lease of the job it runs in.
         const { foldEntries, unitOf } = await engine();
-        const leased = row.parent_run_id ? unitOf(foldEntries((await j.read(row.root_run_id)).entries), row.root_run_id, run) : run;
+        const read = row.parent_run_id ? await j.read(row.root_run_id) : undefined;
+        const leased = read ? unitOf(foldEntries(read.entries), row.root_run_id, run) : run;
+        const damage = read ? read.damage : await j.scan(run, () => undefined);
+        // A damaged journal: what goes on from it is what its damage report says, not a plain
+        // resume (found by a user trial: "nothing to unlock" of a run whose first entry was
+        // damaged, and nothing more, after resume and apply --run-id had refused it).
+        const rootRow = row.root_run_id === run ? row : await j.run(row.root_run_id);
+        const damaged = damage ? damageMessage(await j.damageReport(row.root_run_id, damage.seq), place, rootRow) : undefined;
         const held = await j.breakLease(leased);
-        if (!held) io.out(`run ${leased} was not held by any process; nothing to unlock\n`);
+        if (!held) io.out(`run ${leased} was not held by any process; nothing to unlock${damaged ? `; ${damaged}` : ""}\n`);
         else {
           const when = held.expiresMs > Date.now() ? `its lease ran until ${new Date(held.expiresMs).toISOString()}` : `its lease had expired at ${new Date(held.expiresMs).toISOString()}`;
-          io.out(`unlocked run ${leased}: it was held by process ${held.pid} on ${held.host} (${held.alive ? "still running: it can no longer write to the journal" : "not running"}; ${when}); criteria resume ${leased}${storeFlag(placeOf(opts, io))} continues it\n`);
+          io.out(`unlocked run ${leased}: it was held by process ${held.pid} on ${held.host} (${held.alive ? "still running: it can no longer write to the journal" : "not running"}; ${when}); ${damaged ?? `criteria resume ${leased}${storeFlag(place)} continues it`}\n`);
         }
       } finally {
         await j.close();
@@ -238,11 +255,11 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
 /**
  * Flags that act on a run in this process, refused with `--detach` (found by a new-user trial:
  * `--auto-approve` was accepted and ignored). `--workdir` is journaled for the workers
- * (`run.relocated`), so it is taken.
+ * (`run.relocated`), so it is taken. `flag` names the journal in the command suggested.
  * @throws CliError (usage)
  */
-function refuseWithDetach(opts: { autoApprove?: boolean; wait?: boolean }): void {
-  if (opts.autoApprove) throw usage("--auto-approve approves in this process, and --detach runs nothing here: decide on the workers' runs with criteria approve RUN NAME (or reject)");
+function refuseWithDetach(opts: { autoApprove?: boolean; wait?: boolean }, flag: string): void {
+  if (opts.autoApprove) throw usage(`--auto-approve approves in this process, and --detach runs nothing here: decide on the workers' runs with criteria approve RUN NAME${flag} (or reject)`);
   // --no-wait (parking) is what workers do anyway: accepted, as CI scripts pass it everywhere.
   if (opts.wait === true) throw usage("--wait says this process waits at approvals and signal waits, and --detach runs nothing here: a run on the workers parks at them");
 }
@@ -266,6 +283,26 @@ async function sourceChanged(spawned: { source?: { entry: string; hash: string; 
   const now = sourceHash(c.sources, process.cwd(), base);
   if (now === spawned.source.hash) return undefined;
   return `the workflow's files changed since the run started; resume continues the workflow as it was then (journaled with the run); start a new run to use the changes`;
+}
+
+/**
+ * Why `workdir` is not where run `run`'s files are now, or undefined: it lacks the entry the
+ * run was started from (`source.entry` of its `run.spawned`: a file, or "." for a directory of
+ * workflow files). Refused before anything is written (found by a user trial: such a
+ * --workdir was journaled as `run.relocated`, pointing the run where it cannot run). A run
+ * journaled without its source is not checked.
+ * @param relocated where an earlier --workdir put the run's files
+ */
+function workdirLacks(workdir: string, run: string, spawned: { base_dir?: string; source?: { entry: string } } | undefined, relocated: string | undefined): string | undefined {
+  const entry = spawned?.source?.entry;
+  if (entry === undefined) return undefined;
+  const found = workflowFiles(resolve(workdir, entry));
+  if (entry === "." ? found.kind === "dir" && found.files.length > 0 : found.kind === "file") return undefined;
+  const was = relocated ?? spawned?.base_dir;
+  const from = was !== undefined ? ` (it was in ${was})` : "";
+  return entry === "."
+    ? `--workdir ${workdir} holds no workflow file (*.hcl, *.yaml, …), and run ${run} was started from a directory of them${from}: give the directory that holds the workflow's files now; nothing was written`
+    : `--workdir ${workdir} holds no ${entry}, the file run ${run} was started from${from}: give the directory that holds ${entry} now; nothing was written`;
 }
 
 /** Whether `path` is a directory (false when it does not exist or cannot be read). */

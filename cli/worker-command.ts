@@ -2,7 +2,7 @@ import { Option, type Command } from "commander";
 import type { RunEvent } from "../engine/index.js";
 import { BROKER_HELP, brokerOf } from "./broker-option.js";
 import { CliError, EXIT, type Io } from "./io.js";
-import { placeName, placeOf, STORE_HELP } from "./journal-commands.js";
+import { placeName, placeOf, STORE_HELP, storeFlag } from "./journal-commands.js";
 import { renderEvent } from "./render-events.js";
 import { engine } from "./run-session.js";
 
@@ -35,7 +35,7 @@ export function registerWorkerCommand(program: Command, io: Io, setCode: (c: num
       const events = (e: RunEvent) => {
         if (opts.output === "json") io.out(JSON.stringify(e) + "\n");
         else {
-          const line = e.event === "worker.note" ? `criteria worker: ${e.message}` : renderEvent(e, start);
+          const line = e.event === "worker.note" ? `criteria worker: ${e.message}` : renderEvent(e, start, storeFlag(place));
           if (line) io.out(line + "\n");
         }
       };

@@ -99,7 +99,7 @@ export async function handOver(runId: string, opts: Omit<EngineOptions, "baseDir
     } catch (e) {
       throw new JournalWriteError(`cannot write the journal ${journal.location}: ${storageReason(e)}`);
     }
-    throw new RunSubmitted(runId);
+    throw new RunSubmitted(runId, ` --store ${journal.location}`);
   } finally {
     await journal.close();
   }

@@ -347,7 +347,7 @@ state "done" { terminal = true }
     expect(sent.stdout).toContain("delivered go to s1/loop#1[1]");
     let ended = io();
     await eventually(async () => (await main(["signal", "s1/loop#1[1]", "go", "--state-dir", state], (ended = io()))) === 1);
-    expect(ended.stderr).toContain("run s1/loop#1[1] has already ended (succeeded); its run tree is still active: criteria signal s1 go reaches every run of it");
+    expect(ended.stderr).toContain(`run s1/loop#1[1] has already ended (succeeded); its run tree is still active: criteria signal s1 go --state-dir ${state} reaches every run of it`);
     // Its sibling did not take it: it is still waiting, and the tree's signal ends it.
     const runs = io();
     expect(await main(["runs", "--state-dir", state, "-o", "json"], runs)).toBe(0);

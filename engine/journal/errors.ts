@@ -68,15 +68,51 @@ export class JournalDamagedError extends JournalError {
      * (found by a new-user trial).
      */
     readonly resumeFrom = seq - 1,
+    /**
+     * What the commands the message suggests add to find the journal again (` --state-dir DIR`,
+     * ` --store URL`), "" for the default one: see {@link naming}.
+     */
+    readonly flag = "",
+    /**
+     * How the run ended (`succeeded in state "done"`), when it has: it needs no resume, so
+     * none is suggested (found by a user trial: journal sent an ended run to resume
+     * --discard-damaged, which said it had ended).
+     */
+    readonly ended?: string,
   ) {
-    super(
-      first
-        ? `journal entry ${seq} of run ${runId} fails its checksum: it is the run's first entry, which holds its workflow, so the run cannot be resumed, and nothing of it can be read before that entry; its entries stay in the journal, and criteria apply starts the workflow afresh`
-        : `journal entry ${seq} of run ${runId} fails its checksum: resuming would lose it and the ${lost - 1} entr${lost - 1 === 1 ? "y" : "ies"} after it` +
-            (steps.length ? `, and run again ${steps.length === 1 ? "step" : "steps"} ${steps.map((s) => `"${s}"`).join(", ")} that had finished` : "") +
-            `; criteria resume ${runId} --discard-damaged sets them aside (kept in the journal's quarantine) and resumes from entry ${resumeFrom}`,
-    );
+    super(damageText(runId, seq, lost, steps, first, resumeFrom, flag, ended));
   }
+
+  /**
+   * The same report, the commands its message suggests naming the journal as `flag` does
+   * (found by a new-user trial: with a --state-dir of its own, the resume it suggested found
+   * no run), and saying the run `ended` (how) when it has. The journal that reports the damage
+   * does not know how the user named it.
+   */
+  naming(flag: string, ended?: string): JournalDamagedError {
+    return new JournalDamagedError(this.runId, this.seq, this.lost, this.steps, this.first, this.resumeFrom, flag, ended);
+  }
+}
+
+/** The message of a {@link JournalDamagedError}: what is lost, and the command that goes on from it. */
+function damageText(runId: string, seq: number, lost: number, steps: string[], first: boolean, resumeFrom: number, flag: string, ended: string | undefined): string {
+  const head = `journal entry ${seq} of run ${runId} fails its checksum`;
+  const after = `${lost - 1} entr${lost - 1 === 1 ? "y" : "ies"} after it`;
+  // An ended run: nothing to resume, nothing to start again; what can be read is all there is.
+  if (ended !== undefined) {
+    return first
+      ? `${head}: it is the run's first entry, so nothing of the run can be read; the run had ended (${ended}) and needs no resume`
+      : `${head}, so it and the ${after} cannot be read; the run had ended (${ended}) and needs no resume`;
+  }
+  // Its id stays taken: apply --run-id of it is refused (found by a user trial: that refusal sent back to resume).
+  if (first) {
+    return `${head}: it is the run's first entry, which holds its workflow, so the run cannot be resumed, and nothing of it can be read before that entry; its entries stay in the journal, and its id stays taken: criteria apply PATH${flag} starts the workflow afresh as a new run (leave out --run-id ${runId}, or give another)`;
+  }
+  return (
+    `${head}: resuming would lose it and the ${after}` +
+    (steps.length ? `, and run again ${steps.length === 1 ? "step" : "steps"} ${steps.map((s) => `"${s}"`).join(", ")} that had finished` : "") +
+    `; criteria resume ${runId}${flag} --discard-damaged sets them aside (kept in the journal's quarantine) and resumes from entry ${resumeFrom}`
+  );
 }
 
 /**

@@ -192,8 +192,9 @@ export class RunNeedsSecrets extends RunRefused {
 
 /** The run was submitted to the workers (`criteria apply --detach`): its `run.spawned` is journaled, nothing ran here. */
 export class RunSubmitted extends Error {
-  constructor(readonly runId: string) {
-    super(`submitted run ${runId}: a worker sharing the store runs it (criteria runs and criteria journal ${runId} follow it)`);
+  /** @param flag what the commands it suggests add to find the journal again (` --store URL`), "" for none */
+  constructor(readonly runId: string, flag = "") {
+    super(`submitted run ${runId}: a worker sharing the store runs it (criteria runs${flag} and criteria journal ${runId}${flag} follow it)`);
   }
 }
 
@@ -396,6 +397,11 @@ export class Runner {
       if (existing) {
         // An ended run is not continued (found by a new-user trial: "continue it" of a finished run, without its --store).
         if (existing.status !== "active") throw new RunRefused(`run ${this.rootId} already exists and has ended (${existing.status}); choose another --run-id (criteria journal ${this.rootId}${this.storeFlag()} shows it)`, true);
+        // One whose first entry is damaged cannot be resumed: resume is not offered (found by a
+        // user trial: resume sent back to apply, and apply --run-id of it to resume).
+        const damage = await this.opts.journal.scan(this.rootId, () => undefined);
+        const report = damage ? await this.opts.journal.damageReport(this.rootId, damage.seq) : undefined;
+        if (report?.first) throw new RunRefused(`run ${this.rootId} already exists, and cannot be resumed: its first entry (${report.seq}), which holds its workflow, fails its checksum; leave out --run-id for a new run of the workflow, or choose another`, true);
         throw new RunRefused(`run ${this.rootId} already exists; continue it with criteria resume ${this.rootId}${this.storeFlag()}, or choose another --run-id`, true);
       }
       // A broker given for the run's channels is reached before anything runs.
@@ -447,7 +453,7 @@ export class Runner {
       if (damage && this.opts.discardDamaged) {
         const report = await this.opts.journal.damageReport(rootId, damage.seq);
         // Nothing before the damage to resume from: set nothing aside.
-        if (report.first) throw report;
+        if (report.first) throw report.naming(this.storeFlag());
         const moved = await this.opts.journal.quarantine(rootId, damage.seq, this.clock());
         this.emit({ event: "warning", run_id: rootId, message: `--discard-damaged: set aside ${moved} journal entries from entry ${damage.seq} on (the journal's quarantine keeps them)${report.steps.length ? `; ${report.steps.length === 1 ? "step" : "steps"} ${report.steps.map((x) => `"${x}"`).join(", ")} ${report.steps.length === 1 ? "runs" : "run"} again` : ""}` });
         this.tree = foldEntries([]);
@@ -457,10 +463,10 @@ export class Runner {
           await this.append([this.entry(rootId, "", 0, "run.damage_discarded", { from_seq: report.seq, entries: moved, steps: report.steps })]);
         }
       }
-      if (damage) throw await this.opts.journal.damageReport(rootId, damage.seq);
+      if (damage) throw (await this.opts.journal.damageReport(rootId, damage.seq)).naming(this.storeFlag());
       this.readThrough = this.tree.lastSeq;
       const root = this.tree.runs.get(rootId);
-      if (!root?.spawned?.graph) throw new RunRefused(`no run ${rootId} in the journal (criteria runs lists them)`);
+      if (!root?.spawned?.graph) throw new RunRefused(`no run ${rootId} in the journal (criteria runs${this.storeFlag()} lists them)`);
       const unit = this.tree.runs.get(runId);
       if (runId !== rootId && !unit?.spawned?.detached) {
         throw new RunRefused(`run ${runId} is a child run that runs in its parent's job: resume its root run, criteria resume ${rootId}${this.storeFlag()}`, true);
@@ -741,7 +747,7 @@ export class Runner {
     let rec = this.tree.runs.get(runId);
     if (!rec?.spawned) {
       await this.append([this.entry(runId, "", 0, "run.spawned", spawn)], !parent && this.opts.submit ? { wake: {} } : {});
-      if (!parent && this.opts.submit) throw new RunSubmitted(runId);
+      if (!parent && this.opts.submit) throw new RunSubmitted(runId, this.storeFlag());
       rec = this.tree.runs.get(runId)!;
       if (!parent) this.emit({ event: "run.started", run_id: runId, workflow: graph.name });
     } else if (runId === this.unit) this.emit({ event: "run.resumed", run_id: runId, workflow: graph.name });

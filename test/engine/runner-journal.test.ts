@@ -237,7 +237,7 @@ describe("resume refuses", () => {
     runners.push(r.inner);
     const missing = await runner(r.journal).resume("nope").catch((x: unknown) => x);
     expect(missing).toBeInstanceOf(RunRefused);
-    expect((missing as Error).message).toBe("no run nope in the journal (criteria runs lists them)");
+    expect((missing as Error).message).toBe(`no run nope in the journal (criteria runs --state-dir ${r.dir} lists them)`);
     const body = `${HEAD("loop")}\nstep "loop" {\n  count = 2\n  workflow {\n    step "work" {\n      adapter = "noop"\n      outcome "success" { next = "_continue" }\n    }\n  }\n  outcome "all_succeeded" { next = "done" }\n  outcome "any_failed" { next = "done" }\n}\n`;
     await runner(r.journal).start(await graphOf(body), {}, "p");
     const child = (await r.inner.runs({ roots: false })).find((x) => x.parent_run_id === "p")!;

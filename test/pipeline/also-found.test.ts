@@ -241,12 +241,12 @@ describe("also found", () => {
     for (const args of [["journal", long], ["resume", long], ["signal", long, "go"]]) {
       const r = cli([...args, "--state-dir", join(dir, "s")]);
       expect(r.status, args[0]).toBe(1);
-      expect(r.stderr, args[0]).toBe(`criteria: no run ${"r".repeat(60)}… (5000 characters) in ${join(dir, "s")} (criteria runs lists them)\n`);
+      expect(r.stderr, args[0]).toBe(`criteria: no run ${"r".repeat(60)}… (5000 characters) in ${join(dir, "s")} (criteria runs --state-dir ${join(dir, "s")} lists them)\n`);
     }
     // A space or a control character is quoted, never echoed raw (found by a new-user trial).
     for (const odd of ["gate1 ", "esc\u001b[31mred", "two\nlines"]) {
       const r = cli(["journal", odd, "--state-dir", join(dir, "s")]);
-      expect(r.stderr).toBe(`criteria: no run ${JSON.stringify(odd)} in ${join(dir, "s")} (criteria runs lists them)\n`);
+      expect(r.stderr).toBe(`criteria: no run ${JSON.stringify(odd)} in ${join(dir, "s")} (criteria runs --state-dir ${join(dir, "s")} lists them)\n`);
     }
   });
 

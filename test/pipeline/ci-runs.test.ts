@@ -203,8 +203,8 @@ describe("approvals and signal waits in CI (item 7)", () => {
     writeFileSync(join(dir, "main.hcl"), `workflow {\n  name = "pa"\n  initial_state = "fan"\n  target_state = "done"\n}\nsubworkflow "m" {\n  source = "./mod"\n}\nstep "fan" {\n  target   = subworkflow.m\n  parallel = ["a", "b"]\n  input { v = each.value }\n  outcome "all_succeeded" { next = state.done }\n  outcome "any_failed"    { next = state.done }\n}\nstate "done" { terminal = true }\n`);
     const r = cli(["apply", "main.hcl", "--state-dir", "state", "--run-id", "pa", "-o", "text"], { cwd: dir, env: { CI: "true" } });
     expect(r.status).toBe(5);
-    expect(r.stdout).toContain(`fan#1[0] › ok: waiting for approval: "ship a?" (criteria approve|reject 'pa/fan#1[0]' ok)`);
-    expect(r.stdout).toContain(`fan#1[1] › ok: waiting for approval: "ship b?" (criteria approve|reject 'pa/fan#1[1]' ok)`);
+    expect(r.stdout).toContain(`fan#1[0] › ok: waiting for approval: "ship a?" (criteria approve|reject 'pa/fan#1[0]' ok --state-dir state)`);
+    expect(r.stdout).toContain(`fan#1[1] › ok: waiting for approval: "ship b?" (criteria approve|reject 'pa/fan#1[1]' ok --state-dir state)`);
     expect(cli(["approve", "pa/fan#1[1]", "ok", "--state-dir", "state"], { cwd: dir }).stdout).toContain("delivered approval:ok to pa/fan#1[1]");
   }, 30_000);
 
@@ -263,5 +263,29 @@ describe("a moved checkout (item 8)", () => {
     const ok = cli(["resume", "m", "--state-dir", state, "--workdir", join(root, "w2")]);
     expect(ok.status, ok.stderr).toBe(0);
     expect(readFileSync(join(root, "w2", "log"), "utf8").split("\n").filter(Boolean)).toEqual(["one", "two"]);
+  });
+
+  it("a --workdir without the workflow's entry file is refused (exit 2) naming the file, and nothing is journaled (found by a user trial: it was journaled as run.relocated)", async () => {
+    const root = temp();
+    const a = join(root, "w1");
+    mkdirSync(a);
+    writeFileSync(join(a, "w.hcl"), wf);
+    const state = join(root, "state");
+    expect(cli(["apply", "w.hcl", "--state-dir", state, "--run-id", "m"], { cwd: a, env: { CRITERIA_FAULT_KILL_AFTER_SEQ: "4" } }).signal).toBe("SIGKILL");
+    const empty = join(root, "empty");
+    mkdirSync(empty);
+    writeFileSync(join(empty, "other.hcl"), wf);
+    const before = (await entries(state, "m")).length;
+    for (const json of [false, true]) {
+      const refused = cli(["resume", "m", "--state-dir", state, "--workdir", empty, ...(json ? ["-o", "json"] : [])]);
+      expect(refused.status, refused.stderr).toBe(2);
+      expect(refused.stderr.trim()).toBe(`criteria: --workdir ${empty} holds no w.hcl, the file run m was started from (it was in ${a}): give the directory that holds w.hcl now; nothing was written`);
+    }
+    expect((await entries(state, "m")).length).toBe(before);
+    expect(existsSync(join(empty, "log"))).toBe(false);
+    // The directory that holds it is taken, and the run goes on there.
+    const ok = cli(["resume", "m", "--state-dir", state, "--workdir", a]);
+    expect(ok.status, ok.stderr).toBe(0);
+    expect(readFileSync(join(a, "log"), "utf8").split("\n").filter(Boolean)).toEqual(["one", "two"]);
   });
 });

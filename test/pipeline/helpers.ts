@@ -2,6 +2,7 @@
  * Helpers for the pipeline tests: the real CLI in a real child process, real
  * signals and pipes, real journal files.
  */
+import Database from "better-sqlite3";
 import { spawn, spawnSync, type SpawnSyncReturns } from "node:child_process";
 import { mkdtempSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -52,4 +53,19 @@ export function ndjson(stdout: string): Record<string, unknown>[] {
     .split("\n")
     .filter((l) => l.trim() !== "")
     .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+/**
+ * Damages one journal entry of `state` in place (its checksum no longer matches): the first
+ * entry matching `where` (SQL), its payload's `from` replaced by `to`. Returns its seq.
+ */
+export function damage(state: string, where: string, from: string, to: string): number {
+  const db = new Database(join(state, "journal.db"));
+  try {
+    const row = db.prepare(`SELECT seq, payload FROM journal WHERE ${where}`).get() as { seq: number; payload: string };
+    db.prepare("UPDATE journal SET payload = ? WHERE seq = ?").run(row.payload.replace(from, to), row.seq);
+    return row.seq;
+  } finally {
+    db.close();
+  }
 }

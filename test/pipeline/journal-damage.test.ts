@@ -9,7 +9,7 @@ import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync 
 import { join } from "node:path";
 import { spawn, spawnSync } from "node:child_process";
 import { describe, expect, it, vi } from "vitest";
-import { bin, cli, entries, temp } from "./helpers.js";
+import { bin, cli, damage, entries, temp } from "./helpers.js";
 
 /** A three-step shell workflow; each step appends its name to `log` in `dir`. */
 function workflow(dir: string, steps = ["one", "two", "three"]): string {
@@ -21,21 +21,6 @@ function workflow(dir: string, steps = ["one", "two", "three"]): string {
 }
 
 const lines = (dir: string) => readFileSync(join(dir, "log"), "utf8").split("\n").filter(Boolean);
-
-/**
- * Damages one journal entry of `state` in place (its checksum no longer matches): the first
- * entry matching `where` (SQL), its payload's `from` replaced by `to`. Returns its seq.
- */
-function damage(state: string, where: string, from: string, to: string): number {
-  const db = new Database(join(state, "journal.db"));
-  try {
-    const row = db.prepare(`SELECT seq, payload FROM journal WHERE ${where}`).get() as { seq: number; payload: string };
-    db.prepare("UPDATE journal SET payload = ? WHERE seq = ?").run(row.payload.replace(from, to), row.seq);
-    return row.seq;
-  } finally {
-    db.close();
-  }
-}
 
 /** Another user, for reading a journal as one who may not write it (the tests that need it run as root). */
 const NOBODY = { uid: 65534, gid: 65534 };
@@ -124,7 +109,7 @@ describe("a corrupted journal entry (item 3)", () => {
     // runs does not offer the resume that refuses it, and the refusal promises no reading journal cannot give (a new-user trial).
     const listed = cli(["runs", "--state-dir", state]).stdout;
     expect(listed).toContain(`r  active     three  `);
-    expect(listed).toContain(`(damaged: its first entry (${seq}), which holds its workflow, fails its checksum, so it cannot be resumed; criteria apply starts the workflow afresh)`);
+    expect(listed).toContain(`(damaged: its first entry (${seq}), which holds its workflow, fails its checksum, so it cannot be resumed; criteria apply PATH --state-dir ${state} starts the workflow afresh as a new run (its id stays taken))`);
     expect(listed).not.toContain("criteria resume");
     // journal says the same, not "no run r" (found by a new-user trial: three commands, three answers).
     const read = cli(["journal", "r", "--state-dir", state]);
@@ -132,6 +117,46 @@ describe("a corrupted journal entry (item 3)", () => {
     expect(read.stderr).toContain(said);
     expect(read.stderr).not.toContain("no run r");
     expect(read.stderr).not.toContain("criteria journal r shows");
+  }, 60_000);
+
+  it("an ended run whose journal is damaged: journal shows the entries before the damage and says the run needs no resume, as resume does; nothing sends it to resume --discard-damaged (found by a user trial: journal and resume sent each other round)", () => {
+    const dir = temp();
+    const state = join(dir, "state");
+    expect(cli(["apply", workflow(dir), "--state-dir", state, "--run-id", "r"]).status).toBe(0);
+    const seq = damage(state, "entry_type = 'step.completed' AND step_id = 'two'", '"success"', '"sucdess"');
+    const journal = cli(["journal", "r", "--state-dir", state]);
+    expect(journal.status).toBe(1);
+    expect(journal.stdout).toMatch(/step\.completed\s+one\b/);
+    expect(journal.stderr).toMatch(new RegExp(`^criteria: journal entry ${seq} of run r fails its checksum, so it and the \\d+ entries after it cannot be read; the run had ended \\(succeeded in state "done"\\) and needs no resume\n$`));
+    const resume = cli(["resume", "r", "--state-dir", state, "-o", "text"]);
+    expect(resume.status).toBe(0);
+    expect(resume.stdout).toBe(`run r has already ended: succeeded in state "done" (criteria journal r --state-dir ${state} shows it, as far as its damaged entry ${seq})\n`);
+    const unlock = cli(["unlock", "r", "--state-dir", state]);
+    expect(unlock.status).toBe(0);
+    for (const said of [journal.stderr, resume.stdout, unlock.stdout]) expect(said).not.toContain("criteria resume");
+    expect(lines(dir)).toEqual(["one", "two", "three"]); // nothing ran again
+  }, 60_000);
+
+  it("a damaged first entry: apply --run-id of it, resume, journal, unlock and runs all advise a new run (no --run-id), which works; none advises resume (found by a user trial: no advised command made progress)", () => {
+    const dir = temp();
+    const wf = workflow(dir);
+    const state = join(dir, "state");
+    expect(cli(["apply", wf, "--state-dir", state, "--run-id", "r"], { env: { CRITERIA_FAULT_KILL_AFTER_SEQ: "3" } }).signal).toBe("SIGKILL");
+    const seq = damage(state, "entry_type = 'run.spawned'", '"three"', '"thref"');
+    const again = cli(["apply", wf, "--state-dir", state, "--run-id", "r"]);
+    expect(again.status).toBe(2);
+    expect(again.stderr).toBe(`criteria: run r already exists, and cannot be resumed: its first entry (${seq}), which holds its workflow, fails its checksum; leave out --run-id for a new run of the workflow, or choose another\n`);
+    const advice = `criteria apply PATH --state-dir ${state} starts the workflow afresh as a new run`;
+    const said = [cli(["resume", "r", "--state-dir", state]).stderr, cli(["journal", "r", "--state-dir", state]).stderr, cli(["unlock", "r", "--state-dir", state]).stdout, cli(["runs", "--state-dir", state]).stdout];
+    for (const s of said) {
+      expect(s).toContain(advice);
+      expect(s).not.toContain("criteria resume");
+    }
+    expect(said[2]).toMatch(/^run r was not held by any process; nothing to unlock; journal entry \d+ of run r fails its checksum: it is the run's first entry/);
+    // Followed (PATH the workflow): a new run, to its end.
+    const fresh = cli(["apply", wf, "--state-dir", state, "-o", "json"]);
+    expect(fresh.status, fresh.stderr).toBe(0);
+    expect(cli(["runs", "--state-dir", state]).stdout).toMatch(/^r-\S+\s+succeeded\s+three\b/m);
   }, 60_000);
 
   it("approve and signal on a damaged journal say it is damaged, not that the run is not waiting (found by a new-user trial)", () => {

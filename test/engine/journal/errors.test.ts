@@ -97,6 +97,15 @@ describe("refusals say what to do", () => {
     );
   });
 
+  it("JournalDamagedError.naming: its commands name the journal; of an ended run it suggests no resume; of a damaged first entry, a new run (found by a user trial)", () => {
+    const r = new JournalDamagedError("r", 7, 3, [], false, 6);
+    expect(r.naming(" --state-dir s").message).toContain("; criteria resume r --state-dir s --discard-damaged sets them aside");
+    expect(r.naming(" --state-dir s", 'succeeded in state "done"').message).toBe('journal entry 7 of run r fails its checksum, so it and the 2 entries after it cannot be read; the run had ended (succeeded in state "done") and needs no resume');
+    const first = new JournalDamagedError("r", 1, 5, [], true, 0);
+    expect(first.naming(" --state-dir s").message).toMatch(/; its entries stay in the journal, and its id stays taken: criteria apply PATH --state-dir s starts the workflow afresh as a new run \(leave out --run-id r, or give another\)$/);
+    expect(first.naming("", "failed").message).toBe("journal entry 1 of run r fails its checksum: it is the run's first entry, so nothing of the run can be read; the run had ended (failed) and needs no resume");
+  });
+
   it("LeaseLostError says why and that nothing more was written", () => {
     expect(new LeaseLostError("r", "another process took it over").message).toBe("this process can no longer write run r: another process took it over; it stopped without writing anything more");
   });
