@@ -101,7 +101,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
       const opts = { ...given, format: given.output ?? given.format };
       if (paths.filter((p) => p === "-").length > 1) throw new CliError("- (standard input) may be given once", EXIT.usage);
       if (opts.watch) {
-        if (opts.format !== "text") throw new CliError("--watch prints text: drop --format", EXIT.usage);
+        if (opts.format !== "text") throw new CliError(`--watch prints text: drop ${given.output !== undefined ? "-o" : "--format"} ${opts.format}`, EXIT.usage);
         if (paths.includes("-")) throw new CliError("--watch watches files: standard input (-) cannot be watched", EXIT.usage);
         const stop = new AbortController();
         const onSignal = () => stop.abort();

@@ -57,7 +57,12 @@ export async function watchValidate(paths: string[], opts: CompileOptions, io: I
   const watched = targets();
   const watcher = watch(watched, { ignoreInitial: true, depth: 1 });
   // On stderr (stdout holds the results): as tsc --watch does, say when changes are seen.
-  watcher.once("ready", () => io.err(`criteria: watching ${watched.length} ${watched.length === 1 ? "path" : "paths"} for changes; Ctrl-C stops\n`));
+  // Counted as a user sees them: the files the PATHs read, in how many directories (new files
+  // appear there); not chokidar's paths, which list each directory too (found by a new-user trial).
+  const read = new Set([...files.values()].flatMap((s) => [...s]));
+  const dirs = new Set([...read].map((f) => dirname(f)));
+  const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  watcher.once("ready", () => io.err(`criteria: watching ${count(read.size, "file", "files")} in ${count(dirs.size, "directory", "directories")} for changes; Ctrl-C stops\n`));
   let pending = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
   const rebuild = async () => {
