@@ -37,3 +37,31 @@ export function graphemeCount(s: string): number {
   for (const piece of pieces(s)) for (const _ of segmenter.segment(piece)) n++;
   return n;
 }
+
+/** Whether a grapheme cluster always starts at UTF-16 index `i` of `s` (`0 < i`): two ASCII characters other than CR LF meet there. */
+function asciiBreak(s: string, i: number): boolean {
+  const before = s.charCodeAt(i - 1);
+  const at = s.charCodeAt(i);
+  return before < 0x80 && at < 0x80 && !(before === 13 && at === 10);
+}
+
+/**
+ * The UTF-16 index at which the grapheme cluster holding index `i` of `s` starts (`i`
+ * itself when one starts there; 0 and `s.length` as they are): a cut there splits
+ * neither a surrogate pair nor an emoji sequence. Only the text from the last break
+ * before `i` that is sure without the segmenter (two ASCII characters), at most PIECE
+ * units back, is segmented: a cut in a long line (minified JSON) costs no more.
+ */
+export function graphemeStart(s: string, i: number): number {
+  if (i <= 0) return 0;
+  if (i >= s.length) return s.length;
+  if (asciiBreak(s, i)) return i;
+  let from = i - 1;
+  const floor = Math.max(0, i - PIECE);
+  while (from > floor && !asciiBreak(s, from)) from--;
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
+  // A break at or before i depends only on the text before it and the character at it.
+  let start = from;
+  for (const x of segmenter.segment(s.slice(from, i + 1))) start = from + x.index;
+  return start;
+}

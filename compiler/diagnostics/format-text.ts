@@ -1,3 +1,4 @@
+import { graphemeStart } from "../graphemes.js";
 import type { Diagnostic } from "./diagnostic.js";
 import type { SourceFile } from "./source-file.js";
 
@@ -38,10 +39,11 @@ export async function formatText(d: Diagnostic, sources: ReadonlyMap<string, Sou
     const end16 = end.line === start.line ? Math.min((end.utf16Column ?? end.column) - 1, visible.length) : visible.length;
     let from = 0;
     let to = visible.length;
-    // A very long line (minified JSON, a generated file): show a window around the column.
+    // A very long line (minified JSON, a generated file): show a window around the column,
+    // cut between characters as the eye sees them (a cut inside 😀 printed half of it).
     if (visible.length > MAX_EXCERPT) {
-      from = Math.max(0, at16 - 40);
-      to = Math.min(visible.length, from + MAX_EXCERPT);
+      from = graphemeStart(visible, Math.max(0, at16 - 40));
+      to = graphemeStart(visible, Math.min(visible.length, from + MAX_EXCERPT));
     }
     const prefix = from > 0 ? "…" : "";
     const col = stringWidth(prefix + visible.slice(from, at16));
