@@ -4,10 +4,15 @@
  * columns and combining marks none (found by a new-user trial: carets fell short after
  * wide characters).
  */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { diag } from "../../compiler/diagnostics/diagnostic.js";
+import { toJsonReport } from "../../compiler/diagnostics/format-json.js";
 import { formatText } from "../../compiler/diagnostics/format-text.js";
 import { SourceFile } from "../../compiler/diagnostics/source-file.js";
+import { compile } from "../../compiler/index.js";
 
 /** The excerpt's caret line for a diagnostic over `word` on the one line of `text`. */
 async function caretUnder(text: string, word: string): Promise<{ pad: number; marks: string }> {
@@ -65,5 +70,43 @@ describe("the excerpt of a long line", () => {
         expect(caret.slice(caret.indexOf("^"))).toBe("^~~~~~~~");
       }
     }
+  });
+});
+
+describe("control characters in a source", () => {
+  // Found by a user trial: an ESC in a string on an erroneous line, or in a YAML key
+  // echoed by unknown_field, reached the terminal as it was (the excerpt cleared the
+  // screen and set the window's title; the message turned the rest red).
+  const dir = mkdtempSync(join(tmpdir(), "criteria-controls-"));
+  const hcl = join(dir, "esc.hcl");
+  writeFileSync(
+    hcl,
+    'workflow "demo" {\n  version       = "1"\n  initial_state = "review"\n  target_state  = "done"\n}\n\nstep "review" {\n  target = adapter.shell.default\n  input { command = "\x1b[2J\x1b]0;pwned\x07 ${var.nope}" }\n  outcome "success" { next = "done" }\n}\n\nstate "done" { terminal = true }\n',
+  );
+  const yaml = join(dir, "esc.yaml");
+  writeFileSync(yaml, 'workflow:\n  name: demo\n  version: "1"\n  initial_state: review\n  target_state: done\nagents:\n  rev:\n    adapter: copilot\n    "mo\\e[31mdle": x\n');
+
+  /** The text output of `path`'s diagnostic `code`, and that diagnostic. */
+  async function report(path: string, code: string) {
+    const comp = await compile(path);
+    const d = comp.diagnostics.find((x) => x.code === code);
+    if (!d) throw new Error(`no ${code} in ${path}`);
+    return { d, text: await formatText(d, comp.sources) };
+  }
+
+  it("shows them as control pictures in the excerpt, the caret still under the range", async () => {
+    const { text } = await report(hcl, "unknown_reference");
+    expect(text).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/);
+    const [, , excerpt, caret] = text.split("\n");
+    expect(excerpt).toBe('9 |   input { command = "\u241b[2J\u241b]0;pwned\u2407 ${var.nope}" }');
+    expect(caret.indexOf("^")).toBe(excerpt.indexOf("var.nope"));
+  });
+
+  it("shows them so in the message; JSON keeps the exact string", async () => {
+    const { d, text } = await report(yaml, "unknown_field");
+    expect(text).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/);
+    expect(text.split("\n")[0]).toContain('unknown field "mo\u241b[31mdle"');
+    expect(text.split("\n")[2]).toBe('9 |     "mo\\e[31mdle": x');
+    expect(toJsonReport([yaml], [d]).diagnostics[0].message).toContain('"mo\x1b[31mdle"');
   });
 });
