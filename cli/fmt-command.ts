@@ -117,6 +117,9 @@ function writeOver(path: string, text: string, bom: boolean): string | undefined
  * cannot be written is said so (exit 1); a rewrite of ours that would not parse is an
  * internal error (exit 3, the file left as it is). YAML and JSON have one form: skipped;
  * an empty file has nothing to rewrite (said); a directory with no workflow files is exit 1.
+ * Standard output holds only what was done (`rewritten`, `would be rewritten`) or, with
+ * `--stdout`, the rewritten text; diagnostics and every refusal go to standard error, so
+ * `fmt --stdout a.hcl > b.hcl` never writes them into the file.
  *
  * @param setCode receives the command's exit code
  */
@@ -141,7 +144,7 @@ export function registerFmtCommand(program: Command, io: Io, setCode: (code: num
       for (const path of paths) {
         const m = await moduleFiles(path, cwd);
         if (m.empty) {
-          io.out(`${path} holds no workflow files; nothing to rewrite\n`);
+          io.err(`${path} holds no workflow files; nothing to rewrite\n`);
           worse(EXIT.problems);
         }
         // A file reached from two PATHs is rewritten once, with the first.
@@ -159,7 +162,7 @@ export function registerFmtCommand(program: Command, io: Io, setCode: (code: num
           }
           const read = readSource(path, path);
           if (!read.file) {
-            for (const d of read.diagnostics) io.out((await formatText(d, new Map<string, SourceFile>(), { color: io.color })) + "\n");
+            for (const d of read.diagnostics) io.err((await formatText(d, new Map<string, SourceFile>(), { color: io.color })) + "\n");
             worse(EXIT.problems);
             continue;
           }
@@ -178,7 +181,7 @@ export function registerFmtCommand(program: Command, io: Io, setCode: (code: num
           // The promise checked before anything is written: a rewrite that would change what runs is ours to fix.
           const why = await changedMeaning(modulePath, cwd, before, new Map(results.map((r) => [resolvePath(cwd, r.file.path), r.text])));
           if (why) {
-            io.out(`${modulePath}: not rewritten: ${why} (a bug of fmt: please report these files)\n`);
+            io.err(`${modulePath}: not rewritten: ${why} (a bug of fmt: please report these files)\n`);
             worse(EXIT.internal);
             continue;
           }
@@ -186,11 +189,11 @@ export function registerFmtCommand(program: Command, io: Io, setCode: (code: num
         for (const up of results) {
           const path = up.file.path;
           if (up.problems.length > 0) {
-            for (const d of up.problems) io.out((await formatText(d, new Map([[path, up.file]]), { color: io.color })) + "\n");
+            for (const d of up.problems) io.err((await formatText(d, new Map([[path, up.file]]), { color: io.color })) + "\n");
             worse(up.problems.some((d) => d.code === "internal_error") ? EXIT.internal : EXIT.problems);
           }
           if (failed) {
-            io.out(`${path}: left unchanged${up.problems.length === 0 ? " (another file of its workflow has problems)" : ""}\n`);
+            io.err(`${path}: left unchanged${up.problems.length === 0 ? " (another file of its workflow has problems)" : ""}\n`);
             continue;
           }
           const changed = up.text !== up.file.text;
@@ -207,7 +210,7 @@ export function registerFmtCommand(program: Command, io: Io, setCode: (code: num
           }
           const error = writeOver(path, up.text, boms.has(up.file));
           if (error) {
-            io.out(`${error}; left unchanged\n`);
+            io.err(`${error}; left unchanged\n`);
             worse(EXIT.problems);
             continue;
           }

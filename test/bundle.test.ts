@@ -4,7 +4,7 @@
  * cache still works, only slower: this test is what notices). Run after `make build`.
  */
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -59,5 +59,52 @@ describe("the CLI bundle", () => {
     writeFileSync(f, 'workflow "w" {\n  version = "1"\n  initial_state = "a"\n}\nstep "a" {\n  adapter = "noop"\n  outcome "success" { next = "done" }\n}\nstate "done" { terminal = true }\n');
     const r = spawnSync(process.execPath, [join(dir, "bin", "criteria"), "validate", f], { encoding: "utf8" });
     expect(r.stdout + r.stderr).toContain(from.toUpperCase());
+  });
+});
+
+describe("a checkout the CLI cannot load", () => {
+  /**
+   * A copy of the checkout's bin/ and package.json, with `dist` (its paths under the
+   * repository's dist/) and a node_modules holding every package of the repository's but
+   * `without`.
+   */
+  function checkout(dist: string[], without?: string): string {
+    const dir = mkdtempSync(join(tmpdir(), "criteria-unbuilt-"));
+    cpSync(join(repo, "bin"), join(dir, "bin"), { recursive: true });
+    cpSync(join(repo, "package.json"), join(dir, "package.json"));
+    for (const p of dist) cpSync(join(repo, "dist", p), join(dir, "dist", p), { recursive: true });
+    if (without !== undefined) {
+      mkdirSync(join(dir, "node_modules"));
+      for (const name of readdirSync(join(repo, "node_modules"))) if (name !== without) symlinkSync(join(repo, "node_modules", name), join(dir, "node_modules", name));
+    }
+    return dir;
+  }
+
+  const run = (dir: string) => spawnSync(process.execPath, [join(dir, "bin", "criteria"), "--version"], { encoding: "utf8" });
+
+  // Found by a user trial: every missing module was "not built yet", a package missing
+  // from node_modules too, and make build did not help.
+  it("a package missing from node_modules is named, with npm ci: not 'not built yet' (ES modules, no bundle)", () => {
+    const dir = checkout(readdirSync(join(repo, "dist")).filter((n) => n !== "bundle"), "commander");
+    const r = run(dir);
+    expect(r.status).toBe(3);
+    expect(r.stderr).not.toContain("not built yet");
+    expect(r.stderr).toContain(`criteria: cannot find the module 'commander' (imported from ${join(dir, "dist", "cli.js")}): a dependency is missing from node_modules`);
+    expect(r.stderr).toContain("hint: run npm ci in the criteria checkout");
+  });
+
+  it("a package the bundle leaves external, missing, is named so too", () => {
+    const r = run(checkout(["bundle"], "ajv"));
+    expect(r.status).toBe(3);
+    expect(r.stderr).not.toContain("not built yet");
+    expect(r.stderr).toMatch(/^criteria: cannot find the module 'ajv\/[^']+' \(imported from .*criteria\.cjs\): a dependency is missing from node_modules\n {2}hint: run npm ci/);
+  });
+
+  it("no dist/ is 'not built yet'; a file of the build missing is too, named", () => {
+    const none = run(checkout([], ""));
+    expect(none.status).toBe(3);
+    expect(none.stderr).toBe("criteria: not built yet: run make build (or npm run build) in the criteria checkout\n");
+    const partial = checkout(readdirSync(join(repo, "dist")).filter((n) => n !== "bundle" && n !== "compiler"), "");
+    expect(run(partial).stderr).toMatch(/^criteria: not built yet \(dist\/compiler\/[^ ]+\.js is missing\): run make build/);
   });
 });

@@ -1,3 +1,4 @@
+import { graphemeStart } from "../graphemes.js";
 import type { Diagnostic } from "./diagnostic.js";
 import type { SourceFile } from "./source-file.js";
 
@@ -24,7 +25,7 @@ export async function formatText(d: Diagnostic, sources: ReadonlyMap<string, Sou
   const c = colors(opts.color === true);
   const { file, start, end } = d.range;
   const sev = d.severity === "error" ? c.red("error") : c.yellow("warning");
-  const lines = [`${c.bold(`${file}:${start.line}:${start.column}`)}: ${sev}[${d.code}]: ${d.message}`];
+  const lines = [`${c.bold(shown(`${file}:${start.line}:${start.column}`))}: ${sev}[${d.code}]: ${shown(d.message)}`];
   const src = sources.get(file);
   if (src && start.line <= src.lineStarts.length) {
     const stringWidth = await terminalWidth();
@@ -38,24 +39,43 @@ export async function formatText(d: Diagnostic, sources: ReadonlyMap<string, Sou
     const end16 = end.line === start.line ? Math.min((end.utf16Column ?? end.column) - 1, visible.length) : visible.length;
     let from = 0;
     let to = visible.length;
-    // A very long line (minified JSON, a generated file): show a window around the column.
+    // A very long line (minified JSON, a generated file): show a window around the column,
+    // cut between characters as the eye sees them (a cut inside 😀 printed half of it).
     if (visible.length > MAX_EXCERPT) {
-      from = Math.max(0, at16 - 40);
-      to = Math.min(visible.length, from + MAX_EXCERPT);
+      from = graphemeStart(visible, Math.max(0, at16 - 40));
+      to = graphemeStart(visible, Math.min(visible.length, from + MAX_EXCERPT));
     }
     const prefix = from > 0 ? "…" : "";
-    const col = stringWidth(prefix + visible.slice(from, at16));
-    const width = Math.max(1, stringWidth(visible.slice(at16, Math.max(at16, Math.min(end16, to)))));
-    visible = `${prefix}${visible.slice(from, to)}${to < visible.length ? "…" : ""}`;
+    // Measured as printed: a control character is shown as one column (␛), not none.
+    const col = stringWidth(prefix + shown(visible.slice(from, at16)));
+    const width = Math.max(1, stringWidth(shown(visible.slice(at16, Math.max(at16, Math.min(end16, to))))));
+    visible = `${prefix}${shown(visible.slice(from, to))}${to < visible.length ? "…" : ""}`;
     lines.push(`${pad} |`);
     lines.push(`${gutter} | ${visible}`);
     lines.push(`${pad} | ${" ".repeat(col)}${c.red(`^${"~".repeat(Math.max(0, width - 1))}`)}`);
   }
   for (const r of d.related ?? []) {
-    lines.push(`  note: ${r.message} (${r.range.file}:${r.range.start.line}:${r.range.start.column})`);
+    lines.push(shown(`  note: ${r.message} (${r.range.file}:${r.range.start.line}:${r.range.start.column})`));
   }
-  if (d.hint) lines.push(`  hint: ${d.hint}`);
+  if (d.hint) lines.push(`  hint: ${shown(d.hint)}`);
   return lines.join("\n");
+}
+
+/** C0 controls but tab and line feed (a message's own layout), and DEL. */
+const CONTROL = /[\x00-\x08\x0b-\x1f\x7f]/g;
+/** C1 controls (U+009B is a CSI to some terminals) and the bidirectional overrides and isolates ("Trojan Source"). */
+const UNSHOWN = /[\x80-\x9f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * `s` as a terminal may be given it: control characters from a source or a name (ESC,
+ * BEL, CR: `\x1b[2J` cleared the screen of whoever ran `criteria validate`) shown as
+ * their Unicode control pictures (␛, ␇, ␍, ␡), as rustc shows them; C1 controls and
+ * bidirectional overrides as U+FFFD (rustc's for the latter). Each stays one UTF-16 unit
+ * and becomes one column, so a caret measured on the result is placed right. Text
+ * output only: JSON keeps the exact strings.
+ */
+function shown(s: string): string {
+  return s.replace(CONTROL, (ch) => (ch === "\x7f" ? "\u2421" : String.fromCharCode(0x2400 + ch.charCodeAt(0)))).replace(UNSHOWN, "\ufffd");
 }
 
 /** `string-width`, loaded once, when first needed. */

@@ -234,7 +234,7 @@ describe("fmt --to v0.5: a pre-commit user's inputs (a new-user trial of CI use)
     chmodSync(f, 0o444);
     const o = io();
     expect(await main(["fmt", "--to", "v0.5", f], o)).toBe(1);
-    expect(o.stdout).toContain("it is read-only; left unchanged");
+    expect(o.stderr).toContain("it is read-only; left unchanged");
     expect(readFileSync(f, "utf8")).toBe(text);
   });
 
@@ -244,9 +244,30 @@ describe("fmt --to v0.5: a pre-commit user's inputs (a new-user trial of CI use)
     writeFileSync(join(dir, "empty.hcl"), "");
     const o = io();
     expect(await main(["fmt", "--to", "v0.5", join(dir, "none")], o)).toBe(1);
-    expect(o.stdout).toContain("none holds no workflow files; nothing to rewrite");
+    expect(o.stderr).toContain("none holds no workflow files; nothing to rewrite");
     const e = io();
     expect(await main(["fmt", "--to", "v0.5", "--check", join(dir, "empty.hcl")], e)).toBe(0);
     expect(e.stderr).toContain("empty.hcl: empty; nothing to rewrite");
+  });
+});
+
+describe("fmt --to v0.5: where its output goes", () => {
+  // Found by a user trial: `criteria fmt --to v0.5 --stdout old.hcl > new.hcl` wrote the
+  // syntax error and "left unchanged" into new.hcl, and the terminal showed nothing.
+  const old = 'workflow "demo" {\n  version       = "1"\n  initial_state = "build"\n  target_state  = "done"\n}\n\nstep "build" {\n  adapter = "shell"\n  input { command = "make" \n  outcome "success" { transition_to = "done" }\n}\n\nstate "done" { terminal = true }\n';
+
+  it("diagnostics go to standard error; standard output holds only the rewritten text, none when there is none", async () => {
+    const dir = join(work, `case${n++}`);
+    mkdirSync(dir);
+    const f = join(dir, "old.hcl");
+    writeFileSync(f, old);
+    for (const args of [["--stdout", f], [f]]) {
+      const o = io();
+      expect(await main(["fmt", "--to", "v0.5", ...args], o)).toBe(1);
+      expect(o.stdout, args.join(" ")).toBe("");
+      expect(o.stderr).toMatch(/old\.hcl:\d+:\d+: error\[syntax_error\]/);
+      expect(o.stderr).toContain("old.hcl: left unchanged");
+    }
+    expect(readFileSync(f, "utf8")).toBe(old);
   });
 });

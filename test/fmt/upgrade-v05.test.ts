@@ -161,8 +161,9 @@ describe("criteria fmt", () => {
     writeFileSync(f, text);
     const o = io();
     expect(await main(["fmt", "--to", "v0.5", f], o)).toBe(1);
-    expect(o.stdout).toMatch(/broken\.hcl:2:\d+: error\[syntax_error\]/);
-    expect(o.stdout).toContain("left unchanged");
+    expect(o.stderr).toMatch(/broken\.hcl:2:\d+: error\[syntax_error\]/);
+    expect(o.stderr).toContain("left unchanged");
+    expect(o.stdout).toBe("");
     expect(readFileSync(f, "utf8")).toBe(text);
   });
 
