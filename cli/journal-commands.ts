@@ -309,11 +309,9 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
             if (e.entry_type === "run.completed" && e.run_id === run) end = e as JournalEntry<"run.completed">;
           }
           // Damage is reported, and the command fails: what follows the damaged entry is not shown.
-          if (tree.damage) {
-            io.err(`criteria: ${damageMessage(await j.damageReport(root, tree.damage.seq), place, rootRow)}\n`);
-            setCode(EXIT.problems);
-            return;
-          }
+          // Thrown, as a damaged first entry is: with -o json the entries end with the same exit
+          // object (found by a new-user trial: damage was said in two ways, one only on stderr).
+          if (tree.damage) throw new CliError(damageMessage(await j.damageReport(root, tree.damage.seq), place, rootRow));
           if (!opts.follow || end || stop.signal.aborted) break;
           // Said once when no process runs the run any more (stopped, parked, its process
           // killed): following goes on, as another may continue it (found by a new-user trial:

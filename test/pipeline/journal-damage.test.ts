@@ -128,6 +128,13 @@ describe("a corrupted journal entry (item 3)", () => {
     expect(journal.status).toBe(1);
     expect(journal.stdout).toMatch(/step\.completed\s+one\b/);
     expect(journal.stderr).toMatch(new RegExp(`^criteria: journal entry ${seq} of run r fails its checksum, so it and the \\d+ entries after it cannot be read; the run had ended \\(succeeded in state "done"\\) and needs no resume\n$`));
+    // With -o json the entries before the damage, then the same exit object a damaged first
+    // entry gives (found by a new-user trial: the damage was said only on stderr here).
+    const json = cli(["journal", "r", "--state-dir", state, "-o", "json"]);
+    expect(json.status).toBe(1);
+    const objects = json.stdout.trim().split("\n").map((l) => JSON.parse(l) as { seq?: number; event?: string; message?: string });
+    expect(objects.slice(0, -1).every((o) => typeof o.seq === "number" && o.seq < seq)).toBe(true);
+    expect(objects.at(-1)).toEqual({ event: "exit", code: 1, status: "error", message: journal.stderr.slice("criteria: ".length, -1) });
     const resume = cli(["resume", "r", "--state-dir", state, "-o", "text"]);
     expect(resume.status).toBe(0);
     expect(resume.stdout).toBe(`run r has already ended: succeeded in state "done" (criteria journal r --state-dir ${state} shows it, as far as its damaged entry ${seq})\n`);
