@@ -1,4 +1,5 @@
 import { isAbsolute, relative, resolve, sep } from "node:path";
+import { shown } from "./control-pictures.js";
 import type { Diagnostic } from "./diagnostic.js";
 
 /**
@@ -12,7 +13,8 @@ import type { Diagnostic } from "./diagnostic.js";
  * what shown paths are relative to (default: the process's).
  */
 export function formatGithub(d: Diagnostic, where: { workspace?: string; cwd?: string } = {}): string {
-  const esc = (s: string) => s.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+  // Control characters as pictures first (a raw ESC reached the log; found by a new-user trial), then GitHub's escapes.
+  const esc = (s: string) => shown(s, true).replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
   const prop = (s: string) => esc(s).replace(/:/g, "%3A").replace(/,/g, "%2C");
   const { start, end } = d.range;
   const file = inWorkspace(d.range.file, where);

@@ -1,4 +1,5 @@
 import { graphemeStart } from "../graphemes.js";
+import { shown } from "./control-pictures.js";
 import type { Diagnostic } from "./diagnostic.js";
 import type { SourceFile } from "./source-file.js";
 
@@ -59,23 +60,6 @@ export async function formatText(d: Diagnostic, sources: ReadonlyMap<string, Sou
   }
   if (d.hint) lines.push(`  hint: ${shown(d.hint)}`);
   return lines.join("\n");
-}
-
-/** C0 controls but tab and line feed (a message's own layout), and DEL. */
-const CONTROL = /[\x00-\x08\x0b-\x1f\x7f]/g;
-/** C1 controls (U+009B is a CSI to some terminals) and the bidirectional overrides and isolates ("Trojan Source"). */
-const UNSHOWN = /[\x80-\x9f\u202a-\u202e\u2066-\u2069]/g;
-
-/**
- * `s` as a terminal may be given it: control characters from a source or a name (ESC,
- * BEL, CR: `\x1b[2J` cleared the screen of whoever ran `criteria validate`) shown as
- * their Unicode control pictures (␛, ␇, ␍, ␡), as rustc shows them; C1 controls and
- * bidirectional overrides as U+FFFD (rustc's for the latter). Each stays one UTF-16 unit
- * and becomes one column, so a caret measured on the result is placed right. Text
- * output only: JSON keeps the exact strings.
- */
-function shown(s: string): string {
-  return s.replace(CONTROL, (ch) => (ch === "\x7f" ? "\u2421" : String.fromCharCode(0x2400 + ch.charCodeAt(0)))).replace(UNSHOWN, "\ufffd");
 }
 
 /** `string-width`, loaded once, when first needed. */

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { diag } from "../../compiler/diagnostics/diagnostic.js";
+import { formatGithub } from "../../compiler/diagnostics/format-github.js";
 import { toJsonReport } from "../../compiler/diagnostics/format-json.js";
 import { formatText } from "../../compiler/diagnostics/format-text.js";
 import { SourceFile } from "../../compiler/diagnostics/source-file.js";
@@ -108,5 +109,22 @@ describe("control characters in a source", () => {
     expect(text.split("\n")[0]).toContain('unknown field "mo\u241b[31mdle"');
     expect(text.split("\n")[2]).toBe('9 |     "mo\\e[31mdle": x');
     expect(toJsonReport([yaml], [d]).diagnostics[0].message).toContain('"mo\x1b[31mdle"');
+  });
+
+  it("a line feed in a name stays on the diagnostic's line, and a GitHub annotation carries no raw control character (found by a new-user trial: a next of \"d\\n::warning file=README.md,line=1::injected\" printed a line GitHub Actions runs as a command)", async () => {
+    const nl = join(dir, "nl.hcl");
+    writeFileSync(nl, 'workflow "x" {\n  version = "1"\n  initial_state = "a"\n  target_state = "done"\n}\nadapter "shell" "default" {}\nstep "a" {\n  target = adapter.shell.default\n  input { command = "echo \x1b[31mhi" }\n  outcome "success" { next = "d\\n::warning file=README.md,line=1::injected" }\n}\nstate "done" { terminal = true }\n');
+    const comp = await compile(nl);
+    const d = comp.diagnostics.find((x) => x.message.includes("::warning"));
+    if (!d) throw new Error(`no diagnostic quoting the name: ${comp.diagnostics.map((x) => x.message).join("; ")}`);
+    const text = await formatText(d, comp.sources);
+    for (const line of text.split("\n")) expect(line.startsWith("::")).toBe(false);
+    expect(text).toContain("d\u240a::warning");
+    const yamlEsc = (await compile(yaml)).diagnostics.find((x) => x.code === "unknown_field")!;
+    for (const x of [d, yamlEsc]) {
+      const line = formatGithub(x);
+      expect(line.split("\n")).toHaveLength(1);
+      expect(line).not.toMatch(/[\x00-\x1f\x7f]/);
+    }
   });
 });
