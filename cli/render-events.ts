@@ -53,7 +53,8 @@ function eventLine(e: RunEvent, startMs: number, flag: string): string | undefin
       // approval are decided one by one) and the reason (found by a new-user trial); the
       // journal's --state-dir or --store too (found by a new-user trial: copied, the command
       // found no run).
-      return `${t} ${where(e.run_id)}${e.node}: waiting for approval${e.reason ? `: ${JSON.stringify(e.reason)}` : ""} (criteria approve|reject ${shellWord(e.run_id)} ${e.node}${flag})`;
+      // Two whole commands, each one that can be pasted (`approve|reject` was a shell pipe: a new-user trial).
+      return `${t} ${where(e.run_id)}${e.node}: waiting for approval${e.reason ? `: ${JSON.stringify(e.reason)}` : ""} (criteria approve ${shellWord(e.run_id)} ${e.node}${flag}, or criteria reject ${shellWord(e.run_id)} ${e.node}${flag})`;
     case "approval.decided":
       return `${t} ${where(e.run_id)}${e.node}: ${e.decision}`;
     case "warning":

@@ -203,8 +203,8 @@ describe("approvals and signal waits in CI (item 7)", () => {
     writeFileSync(join(dir, "main.hcl"), `workflow {\n  name = "pa"\n  initial_state = "fan"\n  target_state = "done"\n}\nsubworkflow "m" {\n  source = "./mod"\n}\nstep "fan" {\n  target   = subworkflow.m\n  parallel = ["a", "b"]\n  input { v = each.value }\n  outcome "all_succeeded" { next = state.done }\n  outcome "any_failed"    { next = state.done }\n}\nstate "done" { terminal = true }\n`);
     const r = cli(["apply", "main.hcl", "--state-dir", "state", "--run-id", "pa", "-o", "text"], { cwd: dir, env: { CI: "true" } });
     expect(r.status).toBe(5);
-    expect(r.stdout).toContain(`fan#1[0] › ok: waiting for approval: "ship a?" (criteria approve|reject 'pa/fan#1[0]' ok --state-dir state)`);
-    expect(r.stdout).toContain(`fan#1[1] › ok: waiting for approval: "ship b?" (criteria approve|reject 'pa/fan#1[1]' ok --state-dir state)`);
+    expect(r.stdout).toContain(`fan#1[0] › ok: waiting for approval: "ship a?" (criteria approve 'pa/fan#1[0]' ok --state-dir state, or criteria reject 'pa/fan#1[0]' ok --state-dir state)`);
+    expect(r.stdout).toContain(`fan#1[1] › ok: waiting for approval: "ship b?" (criteria approve 'pa/fan#1[1]' ok --state-dir state, or criteria reject 'pa/fan#1[1]' ok --state-dir state)`);
     expect(cli(["approve", "pa/fan#1[1]", "ok", "--state-dir", "state"], { cwd: dir }).stdout).toContain("delivered approval:ok to pa/fan#1[1]");
   }, 30_000);
 
