@@ -189,9 +189,11 @@ function toDiagnostic(e: ErrorObject, map: SourceMap, fallback: Range, doc: Json
       // drew an unknown field for each variable).
       if (ptr === "" && !/\.c?hcl$/i.test(at.file)) {
         const own = Object.keys(doc).filter((k) => map.get(childPointer("", k))?.range.file === at.file);
-        if (own.length > 0 && own.every((k) => !allowed.includes(k))) {
-          const inDirectory = Object.keys(doc).some((k) => !own.includes(k));
-          const d = noWorkflowError(at.file, own, rangeAt(map, childPointer("", own[0]), fallback, true), inDirectory);
+        // One file's document only: of a directory's files, merging set aside those with no
+        // workflow field (merge-documents.ts), and one that has some has plain unknown fields
+        // (found by a new-user trial: "none of its fields (env)" of a file that held variables).
+        if (own.length > 0 && own.length === Object.keys(doc).length && own.every((k) => !allowed.includes(k))) {
+          const d = noWorkflowError(at.file, own, rangeAt(map, childPointer("", own[0]), fallback, true), false);
           noWorkflowErrors.add(d);
           return d;
         }

@@ -32,6 +32,20 @@ export function mergeDocuments(parts: { doc: JsonObject; map: SourceMap }[]): { 
     const taken = new Set<string>(); // "/section/name" or "/key" prefixes this part contributes
     for (const [key, value] of Object.entries(part.doc)) {
       const kp = childPointer("", key);
+      if (NAMED_SECTIONS.has(key) && !isObj(value) && key in doc) {
+        // A section written as something else than its entries: said as the schema says it of
+        // one file, not as a duplicate (splitting a section over files is allowed; found by a
+        // new-user trial: "keep it in one file" for `steps: 1` beside a file of steps).
+        const here = part.map.get(kp);
+        if (here) {
+          diagnostics.push(
+            diag("invalid_type", here.range, `"${key}" must be an object (block), not ${value === null ? "null" : Array.isArray(value) ? "list" : typeof value}`, {
+              hint: `write it as a block: ${key} { ... } (in YAML, a mapping); its entries join those the other files of the directory declare`,
+            }),
+          );
+        }
+        continue;
+      }
       if (NAMED_SECTIONS.has(key) && isObj(value)) {
         const sec = (doc[key] ??= jsonObject()) as JsonObject;
         if (!map.has(kp) && part.map.has(kp)) map.set(kp, part.map.get(kp)!);
