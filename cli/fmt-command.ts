@@ -158,6 +158,16 @@ export function registerFmtCommand(program: Command, io: Io, setCode: (code: num
         for (const path of paths) {
           if (dialectOf(path) === "yaml") {
             io.err(`${path}: skipped (YAML and JSON have one form; nothing to rewrite)\n`);
+            // With --stdout, the text as it is, as standard input's is (found by a new-user trial:
+            // `fmt --stdout f.yaml > g.yaml` wrote an empty file).
+            if (opts.stdout) {
+              const read = readSource(path, path);
+              if (read.file) io.out(read.file.text);
+              else {
+                for (const d of read.diagnostics) io.err((await formatText(d, new Map<string, SourceFile>(), { color: io.color })) + "\n");
+                worse(EXIT.problems);
+              }
+            }
             continue;
           }
           const read = readSource(path, path);

@@ -270,4 +270,16 @@ describe("fmt --to v0.5: where its output goes", () => {
     }
     expect(readFileSync(f, "utf8")).toBe(old);
   });
+
+  it("--stdout of a YAML file prints its text as it is, as standard input's is (found by a new-user trial: `fmt --stdout f.yaml > g.yaml` wrote an empty file)", async () => {
+    const dir = join(work, `case${n++}`);
+    mkdirSync(dir);
+    const f = join(dir, "w.yaml");
+    const text = 'workflow:\n  name: demo\n  version: "1"\n';
+    writeFileSync(f, text);
+    const o = io();
+    expect(await main(["fmt", "--to", "v0.5", "--stdout", f], o)).toBe(0);
+    expect(o.stdout).toBe(text);
+    expect(o.stderr).toContain("w.yaml: skipped (YAML and JSON have one form; nothing to rewrite)");
+  });
 });
