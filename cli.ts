@@ -18,6 +18,7 @@ import { stdinSource } from "./cli/stdin-source.js";
 import { toMermaid } from "./compiler/build/format-mermaid.js";
 import { toSvg } from "./compiler/build/format-svg.js";
 import { toPlan } from "./compiler/build/format-plan.js";
+import { shown } from "./compiler/diagnostics/control-pictures.js";
 import { CliError, EXIT, processIo, type Io } from "./cli/io.js";
 import { compileOptions, rootOption } from "./cli/compile-options.js";
 import { registerFmtCommand } from "./cli/fmt-command.js";
@@ -182,7 +183,9 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
         return;
       }
       for (const d of c.diagnostics) io.err((await formatText(d, c.sources)) + "\n");
-      io.out(toPlan(c.graph));
+      // Names and values from the files, control characters among them, shown as pictures
+      // (found by a new-user trial: plan printed a default's raw ESC).
+      io.out(shown(toPlan(c.graph), true));
     });
 
   program

@@ -226,6 +226,15 @@ describe("criteria compile and plan", () => {
     expect(o.stdout).toMatch(/module m: workflow m\n[\s\S]*?  subworkflows:\n    inner   module=m\/inner\n/);
   });
 
+  it("plan shows control characters from the files as pictures, not raw (found by a new-user trial: a default's ESC reached the terminal)", async () => {
+    const d = mkdtempSync(join(tmpdir(), "criteria-plan-esc-"));
+    writeFileSync(join(d, "main.hcl"), `workflow "x" {\n  version = "1"\n  initial_state = "a"\n  target_state = "done"\n}\nvariable "v" {\n  type = "string"\n  default = "def\x1b[31mRED"\n}\nadapter "shell" "default" {}\nstep "a" {\n  target = adapter.shell.default\n  input { command = "echo \${var.v}" }\n  outcome "success" { next = "done" }\n}\nstate "done" { terminal = true }\n`);
+    const o = io();
+    expect(await main(["plan", join(d, "main.hcl")], o), o.stderr).toBe(0);
+    expect(o.stdout).toContain("def\u241b[31mRED");
+    expect(o.stdout).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/);
+  });
+
   it("plan shows a signal wait as one, its timeout and a timer's duration as a file writes them, and where waits and approvals lead (a new-user trial of CI use: a signal wait read as a 30-minute sleep, in milliseconds)", async () => {
     const o = io();
     expect(await main(["plan", join(repo, "examples", "release_gate")], o)).toBe(0);
