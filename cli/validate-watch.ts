@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, resolve } from "node:path";
 import { compile, type CompileOptions } from "../compiler/index.js";
@@ -24,6 +25,8 @@ export async function watchValidate(paths: string[], opts: CompileOptions, io: I
   const unitCache = new Map();
   const last = new Map<string, string>();
   const files = new Map<string, Set<string>>();
+  /** Every file each PATH has read, ever: one deleted and made again is its PATH's still (found by a new-user trial: a workflow_file moved away and back was never seen). */
+  const ever = new Map<string, Set<string>>();
   const stamp = () => new Date().toTimeString().slice(0, 8);
 
   const before = new Map<string, Diagnostic[]>();
@@ -38,6 +41,7 @@ export async function watchValidate(paths: string[], opts: CompileOptions, io: I
     const c = await compile(path, { ...opts, parseCache, unitCache });
     const shown = await textReport(c, { ...text, github: false });
     files.set(path, new Set([...c.sources.keys()].map((f) => resolve(cwd, f))));
+    ever.set(path, new Set([...(ever.get(path) ?? []), ...files.get(path)!]));
     if (last.get(path) === shown) return;
     const previous = before.get(path);
     last.set(path, shown);
@@ -62,7 +66,10 @@ export async function watchValidate(paths: string[], opts: CompileOptions, io: I
   const read = new Set([...files.values()].flatMap((s) => [...s]));
   const dirs = new Set([...read].map((f) => dirname(f)));
   const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-  watcher.once("ready", () => io.err(`criteria: watching ${count(read.size, "file", "files")} in ${count(dirs.size, "directory", "directories")} for changes; Ctrl-C stops\n`));
+  // A PATH that is not there yet is waited for (said so: "watching 0 files" read as nothing watched).
+  const missing = paths.filter((p) => !existsSync(resolve(cwd, p)));
+  const awaited = missing.length > 0 ? `, and for ${missing.join(", ")} to be made` : "";
+  watcher.once("ready", () => io.err(`criteria: watching ${count(read.size, "file", "files")} in ${count(dirs.size, "directory", "directories")}${awaited} for changes; Ctrl-C stops\n`));
   let pending = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
   const rebuild = async () => {
@@ -70,7 +77,7 @@ export async function watchValidate(paths: string[], opts: CompileOptions, io: I
     pending = new Set();
     for (const p of paths) {
       const abs = resolve(cwd, p);
-      const mine = files.get(p) ?? new Set();
+      const mine = ever.get(p) ?? new Set();
       if ([...changed].some((f) => mine.has(f) || f === abs || dirname(f) === abs || dirname(f) === dirname(abs))) await check(p);
     }
     watcher.add(targets());

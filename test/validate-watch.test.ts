@@ -4,7 +4,7 @@
  * that changes nothing prints nothing, a second typo prints only itself, the fix says what
  * went away and prints ok again; Ctrl-C exits 0.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, it } from "vitest";
@@ -60,3 +60,28 @@ it("--watch with -o json is refused naming -o, the flag given (found by a new-us
   const f = spawnSync(process.execPath, [bin, "validate", "--watch", "--format", "sarif", "x.hcl"], { encoding: "utf8" });
   expect(f.stderr).toContain("criteria: --watch prints text: drop --format sarif\n");
 });
+
+it("a workflow_file moved away and back is seen again: its error goes (found by a new-user trial: it stayed until the caller was saved); a PATH not there yet is waited for, and said so", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "criteria-watch-body-"));
+  mkdirSync(join(dir, "bodies"));
+  writeFileSync(join(dir, "main.hcl"), `workflow "m" {\n  version = "1"\n  initial_state = "loop"\n  target_state = "done"\n}\nadapter "shell" "default" {}\nstep "loop" {\n  workflow_file = "bodies/b.hcl"\n  outcome "success" { next = "done" }\n}\nstate "done" { terminal = true }\n`);
+  const body = `step "one" {\n  target = adapter.shell.default\n  input { command = "true" }\n  outcome "success" { next = "return" }\n}\n`;
+  writeFileSync(join(dir, "bodies", "b.hcl"), body);
+  const child = start(["validate", "--watch", join(dir, "main.hcl"), join(dir, "later.hcl")]);
+  let out = "";
+  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (out += d.toString()));
+  const exit = new Promise<number | null>((r) => child.once("exit", r));
+  const seen = async (re: RegExp) => {
+    for (let i = 0; i < 200 && !re.test(out); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(out).toMatch(re);
+  };
+  await seen(/criteria: watching 2 files in 2 directories, and for \S*later\.hcl to be made for changes; Ctrl-C stops\n/);
+  expect(out).toMatch(/main\.hcl: ok\n/);
+  renameSync(join(dir, "bodies", "b.hcl"), join(dir, "b.hcl.away"));
+  await seen(/error\[file_not_found\]: workflow_file "bodies\/b\.hcl"/);
+  renameSync(join(dir, "b.hcl.away"), join(dir, "bodies", "b.hcl"));
+  await seen(/fixed: .*error\[file_not_found\]: workflow_file "bodies\/b\.hcl"[\s\S]*main\.hcl: ok\n$/);
+  child.kill("SIGINT");
+  expect(await exit).toBe(0);
+}, 30_000);
