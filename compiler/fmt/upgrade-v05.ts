@@ -16,8 +16,9 @@
  *    the rewrite cannot merge two sessions (no `adapter "t" "n"` already, and no agent
  *    `default` of a type that steps also name directly). Other agents stay agents.
  * 3. A step's `adapter = "t"` (an implicit session of a plugin type) → `target =
- *    adapter.t.default`, with `adapter "t" "default" {}` declared once, before the first
- *    such step, when the module has none.
+ *    adapter.t.default`, with `adapter "t" "default" {}` declared once, before the
+ *    module's first step (its entry's, so that a body's session stays the run's), when the
+ *    module has none.
  * 4. The older switch, branch and type forms (compiler/fmt/upgrade-forms.ts).
  * 5. The labelled header (compiler/fmt/header-rewrite.ts).
  * Steps 1–4 are one pass of edits; the header is rewritten on the re-parsed result.
@@ -112,6 +113,11 @@ function planModule(parsed: readonly { file: SourceFile; result: HclParseResult 
   const blocked = new Set<string>();
   const implicit: string[] = [];
   let firstImplicit: { file: SourceFile; before: CstBlock } | undefined;
+  // Where a declaration goes: before the module's first step (its entry's: files come entry
+  // first, then the bodies it reaches). A legacy step's implicit adapter is the whole run's, so
+  // one declared in a body file would be the body's own (found by a new-user trial: a legacy
+  // body's `adapter = "shell"` was declared in the body, and fmt refused its own rewrite).
+  let moduleFirstStep: { file: SourceFile; before: CstBlock } | undefined;
   for (const { file, result } of parsed) {
     const text = file.text;
     const { tokens, body } = result.cst;
@@ -130,6 +136,7 @@ function planModule(parsed: readonly { file: SourceFile; result: HclParseResult 
       }
       if (b.type === "step") {
         firstStep ??= b;
+        moduleFirstStep ??= { file, before: b };
         const t = attr(b.body, "target");
         if (t?.expr.kind === "traversal") stepTargets.add(t.expr.start);
         const ad = attr(b.body, "adapter");
@@ -160,7 +167,7 @@ function planModule(parsed: readonly { file: SourceFile; result: HclParseResult 
     agents.set(name, type);
   }
   const missing = implicit.filter((t) => !declared.has(`${t}.default`));
-  return { agents, declare: missing.length > 0 && firstImplicit ? { types: missing, ...firstImplicit } : undefined };
+  return { agents, declare: missing.length > 0 && firstImplicit ? { types: missing, ...(moduleFirstStep ?? firstImplicit) } : undefined };
 }
 
 /** Rewrites 1–3 of one file as edits of its text. */

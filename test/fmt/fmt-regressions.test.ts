@@ -202,6 +202,19 @@ describe("fmt --to v0.5: a pre-commit user's inputs (a new-user trial of CI use)
     expect(readFileSync(join(r.dir, "b.hcl"), "utf8")).toContain("target = adapter.shell.bot");
   });
 
+  it("a legacy body's `adapter = \"shell\"` is declared with the module's first step, as the whole run's, not in the body (found by a new-user trial: declared in the body, fmt refused its own rewrite, exit 3)", async () => {
+    const files = {
+      "main.hcl": `workflow "old" {\n  version       = "1"\n  initial_state = "a"\n  target_state  = "done"\n  step "a" {\n    workflow_file = "./body.hcl"\n    outcome "success" { transition_to = "done" }\n  }\n  state "done" { terminal = true }\n}\n`,
+      "body.hcl": `workflow "b" {\n  version = "1"\n  initial_state = "x"\n  target_state = "return"\n  step "x" {\n    adapter = "shell"\n    input { command = "echo x" }\n    outcome "success" { transition_to = "return" }\n  }\n}\n`,
+    };
+    const r = await fmt(files, "main.hcl");
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toContain("body.hcl: rewritten");
+    await expectSame(r, files);
+    expect(readFileSync(join(r.dir, "main.hcl"), "utf8")).toContain('adapter "shell" "default" {}');
+    expect(readFileSync(join(r.dir, "body.hcl"), "utf8")).not.toContain('adapter "shell" "default" {}');
+  });
+
   it("one file of a split module stands for its directory: its sibling files are rewritten with it (pre-commit passes only the changed file)", async () => {
     const files = {
       "main.hcl": `${HEADER}}\nagent "bot" {\n  adapter = "shell"\n}\nstate "done" {\n  terminal = true\n}\n`,
