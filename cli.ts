@@ -18,6 +18,7 @@ import { stdinSource } from "./cli/stdin-source.js";
 import { toMermaid } from "./compiler/build/format-mermaid.js";
 import { toSvg } from "./compiler/build/format-svg.js";
 import { toPlan } from "./compiler/build/format-plan.js";
+import { MissingPackage } from "./compiler/require-package.js";
 import { shown } from "./compiler/diagnostics/control-pictures.js";
 import { CliError, EXIT, processIo, type Io } from "./cli/io.js";
 import { compileOptions, rootOption } from "./cli/compile-options.js";
@@ -166,6 +167,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
       try {
         io.out(await toSvg(dot));
       } catch (e) {
+        if (e instanceof MissingPackage) throw e;
         // Graphviz in WebAssembly has a bounded stack: a graph of several hundred steps can exhaust it.
         throw new CliError(`Graphviz could not lay out the graph of ${path}: ${(e as Error).message}; criteria graph --format dot prints it for a native Graphviz (dot -Tsvg)`);
       }
@@ -254,6 +256,12 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
       if (wantsJson(argv)) io.out(JSON.stringify({ event: "exit", code: EXIT.problems, status: "error", message: e.message }) + "\n");
       io.err(`criteria: ${e.message}\n`);
       return EXIT.problems;
+    }
+    // An incomplete installation: one line and the fix, no stack trace (exit 3, as bin/criteria's own check).
+    if (e instanceof MissingPackage) {
+      if (wantsJson(argv)) io.out(JSON.stringify({ event: "exit", code: EXIT.internal, status: "error", message: e.message }) + "\n");
+      io.err(`criteria: ${e.message}\n`);
+      return EXIT.internal;
     }
     io.err(`criteria: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
     return EXIT.internal;

@@ -100,6 +100,15 @@ describe("a checkout the CLI cannot load", () => {
     expect(r.stderr).toMatch(/^criteria: cannot find the module 'ajv\/[^']+' \(imported from .*criteria\.cjs\): a dependency is missing from node_modules\n {2}hint: run npm ci/);
   });
 
+  it("a package loaded when a command needs it (the SQLite driver), missing, is one line with npm ci, not a journal's problem or a stack trace (found by a new-user trial)", () => {
+    const dir = checkout(["bundle"], "better-sqlite3");
+    cpSync(join(repo, "schema"), join(dir, "schema"), { recursive: true });
+    writeFileSync(join(dir, "w.hcl"), 'workflow "w" {\n  version = "1"\n  initial_state = "done"\n  target_state = "done"\n}\nstate "done" { terminal = true }\n');
+    const r = spawnSync(process.execPath, [join(dir, "bin", "criteria"), "apply", join(dir, "w.hcl"), "--state-dir", join(dir, "state"), "-o", "text"], { encoding: "utf8" });
+    expect(r.status).toBe(3);
+    expect(r.stderr).toMatch(/^criteria: cannot load the SQLite journal: the package 'better-sqlite3' is missing from node_modules; run npm ci in the criteria checkout[^\n]*\n$/);
+  });
+
   it("no dist/ is 'not built yet'; a file of the build missing is too, named", () => {
     const none = run(checkout([], ""));
     expect(none.status).toBe(3);

@@ -1,4 +1,4 @@
-import { createRequire } from "node:module";
+import { requirePackage } from "../require-package.js";
 
 /** Graphviz compiled to WebAssembly, loaded once on first use (only `criteria graph --format svg` needs it). */
 let graphviz: Promise<{ dot(text: string): string }> | undefined;
@@ -13,7 +13,7 @@ let graphviz: Promise<{ dot(text: string): string }> | undefined;
 export async function toSvg(dot: string): Promise<string> {
   const edges = (dot.match(/^\s*"[^\n]*" -> "/gm) ?? []).length;
   if (edges > MAX_SVG_EDGES) throw new GraphTooLarge(edges);
-  graphviz ??= (createRequire(import.meta.url)("@hpcc-js/wasm-graphviz") as typeof import("@hpcc-js/wasm-graphviz")).Graphviz.load();
+  graphviz ??= requirePackage<typeof import("@hpcc-js/wasm-graphviz")>("@hpcc-js/wasm-graphviz", import.meta.url, "Graphviz (criteria graph --format svg)").Graphviz.load();
   return (await graphviz).dot(dot);
 }
 

@@ -1,4 +1,4 @@
-import { createRequire } from "node:module";
+import { requirePackage } from "../../compiler/require-package.js";
 import { hostname } from "node:os";
 import type { Pool, PoolClient } from "pg";
 import { procStat } from "../process-info.js";
@@ -156,7 +156,7 @@ export class PostgresJournal implements Journal {
    */
   static async open(url: string, opts: { stateDir: string; mustExist?: boolean; leaseTtlMs?: number; poolSize?: number }): Promise<PostgresJournal> {
     const location = withoutPassword(url);
-    const pg = createRequire(import.meta.url)("pg") as typeof import("pg");
+    const pg = requirePackage<typeof import("pg")>("pg", import.meta.url, "the PostgreSQL journal");
     const types = { getTypeParser: (oid: number, format?: "text" | "binary") => (oid === INT8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as "text")) };
     // The journal's own connections are pipelined (an append sends its statements in two
     // flights); graphile-worker gets plain ones, made on first use (`connections`).

@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { createRequire } from "node:module";
+import { MissingPackage, requirePackage } from "../../compiler/require-package.js";
 import { closeSync, copyFileSync, existsSync, fstatSync, mkdtempSync, openSync, readSync, rmSync, statSync } from "node:fs";
 import { makeDirs } from "../make-dirs.js";
 import { tmpdir } from "node:os";
@@ -128,7 +128,7 @@ export class SqliteJournal implements Journal {
       const torn = tornWalTail(file);
       if (torn) this.notes.push(torn);
       // Loaded on first use: `criteria validate` never pays for the native module.
-      const Sqlite = createRequire(import.meta.url)("better-sqlite3") as typeof Database;
+      const Sqlite = requirePackage<typeof Database>("better-sqlite3", import.meta.url, "the SQLite journal");
       this.synchronous = opts.synchronous === "OFF" ? "OFF" : "FULL";
       if (opts.readOnly) {
         const opened = openReadOnly(Sqlite, file);
@@ -172,6 +172,7 @@ export class SqliteJournal implements Journal {
       );
       this.takenBy = this.db.prepare("SELECT seq FROM journal WHERE root_run_id = ? AND seq > ? AND entry_type = 'effect.confirmed' AND json_extract(payload, '$.received.id') = ? LIMIT 1");
     } catch (e) {
+      if (e instanceof MissingPackage) throw e;
       try {
         this.db?.close();
       } catch {
