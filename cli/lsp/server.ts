@@ -154,13 +154,9 @@ export function serveLanguage(connection: Connection): void {
   const checkDependents = async (uri: string, path: string) => {
     for (const d of documents.all()) if (d.uri !== uri && reads(compiled.get(d.uri), path)) await check(d);
   };
-  /**
-   * Checks a document after a change: one check at a time per document, and changes that
-   * come while one runs are checked once, at their latest version, when it ends (found by a
-   * new-user trial: a key held down in a 300-step YAML file queued a compile per keystroke,
-   * and diagnostics fell 21 s behind). Then the open documents that read it.
-   */
+  /** The documents being checked (one check at a time each), and those changed again meanwhile. */
   const checksRunning = new Map<string, Promise<void>>();
+  const changedAgain = new Set<string>();
   /** Resolves once a turn of the event loop has passed with no change to document `uri`. */
   const settled = async (uri: string): Promise<void> => {
     for (;;) {
@@ -169,7 +165,12 @@ export function serveLanguage(connection: Connection): void {
       if (documents.get(uri)?.version === version) return;
     }
   };
-  const changedAgain = new Set<string>();
+  /**
+   * Checks a document after a change: one check at a time per document, and changes that
+   * come while one runs are checked once, at their latest version, when it ends (found by a
+   * new-user trial: a key held down in a 300-step YAML file queued a compile per keystroke,
+   * and diagnostics fell 21 s behind). Then the open documents that read it.
+   */
   const schedule = (uri: string): void => {
     if (checksRunning.has(uri)) {
       changedAgain.add(uri);
