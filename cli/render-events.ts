@@ -41,7 +41,8 @@ function eventLine(e: RunEvent, startMs: number, flag: string): string | undefin
     case "iteration.completed":
       // A while loop's total is unknown (-1): show the item's number alone.
       // A failed item says why, as a step does (found by a new-user trial: only in the journal).
-      return `${t} ${where(e.run_id)}${e.step} [${e.index + 1}${e.total >= 0 ? `/${e.total}` : ""}] ${e.outcome}${e.success ? "" : " ✗"}${e.reason !== "ok" ? `  [${e.reason}${placeOf(e)}${e.detail ? `: ${oneLine(e.detail)}` : ""}]` : ""}`;
+      // A map's item by its key, as Terraform names `x["a"]`.
+      return `${t} ${where(e.run_id)}${e.step} [${e.key !== undefined ? visible(JSON.stringify(e.key)) : `${e.index + 1}${e.total >= 0 ? `/${e.total}` : ""}`}] ${e.outcome}${e.success ? "" : " ✗"}${e.reason !== "ok" ? `  [${e.reason}${placeOf(e)}${e.detail ? `: ${oneLine(e.detail)}` : ""}]` : ""}`;
     case "branch.taken":
       return `${t} ${where(e.run_id)}${e.node} → ${e.next}`;
     case "wait.started":

@@ -35,6 +35,10 @@ describe("an item's end", () => {
     expect(line({ outcome: "failure", success: false, reason: "adapter_failed", detail: "exit code 2: b broke" })).toBe("each [2/3] failure ✗  [adapter_failed: exit code 2: b broke]");
     expect(line({ outcome: "success", success: true, reason: "ok" })).toBe("each [2/3] success");
   });
+
+  it("a map's item is named by its key, as Terraform names x[\"a\"] (found by a new-user trial: [1/2] said not which)", () => {
+    expect(renderEvent({ event: "iteration.completed", run_id: "r", step: "each", index: 0, total: 2, key: "eu-west", outcome: "success", success: true, reason: "ok" }, 0)?.replace(/^\S+ /, "")).toBe('each ["eu-west"] success');
+  });
 });
 
 describe("one line per event and entry", () => {

@@ -1160,6 +1160,8 @@ export class Runner {
           step: step.name,
           index: i,
           total,
+          // A map's item is named by its key (found by a new-user trial: `[1/2]` said not which).
+          ...(!isWhile && typeof items[i].key === "string" ? { key: items[i].key as string } : {}),
           outcome: done.outcome,
           success: done.success,
           reason: done.reason,

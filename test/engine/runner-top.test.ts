@@ -67,3 +67,26 @@ step "items" {
     expect(Object.keys(end.merged_output as object)).toEqual(["first"]);
   });
 });
+
+describe("an item's end event", () => {
+  it("names a map's item by its key, a list's by none (found by a new-user trial: apply printed [1/2] for a map's items)", async () => {
+    for (const [each, keys] of [
+      ["{ x = 1, y = 2 }", ["x", "y"]],
+      ['["a", "b"]', [undefined, undefined]],
+    ] as const) {
+      const g = await graphOf(`${HEAD("items")}
+adapter "script" "default" {}
+step "items" {
+  target = adapter.script.default
+  for_each = ${each}
+  outcome "all_succeeded" { next = "done" }
+  outcome "any_failed" { next = "failed" }
+}`);
+      const s = setup({ adapterFor: scripted(() => ok()).adapterFor });
+      await s.runner().start(g, {}, "r");
+      const ends = s.events.flatMap((e) => (e.event === "iteration.completed" ? [e] : []));
+      expect(ends.map((e) => e.key)).toEqual(keys);
+      expect(ends.map((e) => e.index)).toEqual([0, 1]);
+    }
+  });
+});
