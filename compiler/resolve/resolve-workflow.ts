@@ -181,8 +181,11 @@ class Resolver {
     for (const [k, v] of Object.entries(m ?? {})) this.expr(v, { ...ctx, what: `${ctx.what} ${what} "${k}"` });
   }
 
-  /** Checks a `next`-like reference against this workflow's nodes and the reserved targets. */
-  private node(ref: NodeRef | undefined, s: Scope, what: string) {
+  /**
+   * Checks a `next`-like reference against this workflow's nodes and the reserved targets.
+   * @param reserved whether `_continue` and `return` may stand there (not where a run starts)
+   */
+  private node(ref: NodeRef | undefined, s: Scope, what: string, reserved = true) {
     if (!ref) return;
     if (ref.name === "_continue" || ref.name === "return") return; // placement is a check (check/)
     const actual = s.nodes.get(ref.name);
@@ -199,7 +202,8 @@ class Resolver {
       return;
     }
     if (!s.nodes.has(ref.name)) {
-      const candidates = [...s.nodes.keys(), ...(s.inIteration ? ["_continue"] : []), ...(s.parent ? ["return"] : [])];
+      // Where a run starts, a node to run: no reserved target is offered (found by a new-user trial: "return").
+      const candidates = [...s.nodes.keys(), ...(reserved && s.inIteration ? ["_continue"] : []), ...(reserved && s.parent ? ["return"] : [])];
       this.diagnostics.push(
         diag("unknown_node", ref.range, `${what}: unknown node "${ref.name}"`, {
           hint: suggest(ref.name, candidates) ?? (candidates.length === 0 ? "declare a step or state to go to" : undefined),
@@ -224,7 +228,7 @@ class Resolver {
       cwd: this.cwd,
     };
     if (w.header) {
-      this.node(w.header.initialState, s, "initial_state");
+      this.node(w.header.initialState, s, "initial_state", false);
       this.environment(w.header.environment, s, `workflow "${w.header.name}"`);
       if (w.header.targetState && !s.nodes.has(w.header.targetState.name)) this.node(w.header.targetState, s, "target_state");
     }
