@@ -39,10 +39,21 @@ export const checkHeader: Check = {
       }
     }
     for (const s of resolution.scopes) {
+      // A body's policy, like a called module's, governs nothing (found by a new-user trial: its
+      // max_depth was ignored silently).
+      if (s.parent && s.workflow.policy) {
+        out.push(
+          diag("module_policy_ignored", s.workflow.policy.nameRange, `the policy of step "${s.owner?.name}"'s body has no effect: the root workflow's policy governs every run of the tree`, {
+            hint: "set the limits in the root workflow's policy block (max_total_steps counts the steps of every nested run, max_depth their nesting), or remove this one",
+          }),
+        );
+      }
       if (!s.parent || s.workflow.header?.initialState || s.workflow.steps.length > 0) continue;
+      // A body of waits and approvals only: name one it could start at (found by a new-user trial).
+      const first = s.workflow.waits[0]?.name ?? s.workflow.approvals[0]?.name ?? s.workflow.branches[0]?.name;
       out.push(
         diag("missing_initial_state", s.owner?.nameRange ?? fileStart, `the workflow body of step "${s.owner?.name}" has no steps, so it has nowhere to start`, {
-          hint: "a body starts at its first step (or its own workflow { initial_state = ... })",
+          hint: first !== undefined ? `a body starts at its first step; to start at "${first}", set initial_state = "${first}" in the body's workflow block` : "a body starts at its first step (or its own workflow { initial_state = ... })",
         }),
       );
     }

@@ -84,7 +84,7 @@ export const CODES = {
   secret_exposed: { severity: "error", doc: "A secret variable is read where its value would be recorded, shown or passed in plain (input, config, a template, a non-secret output)." },
   secret_default: { severity: "warning", doc: "A secret variable has a default: the value is written in the workflow's source (and journaled with the compiled workflow)." },
   write_reads_write: { severity: "warning", doc: "A `write` value reads a data value another write of the same outcome sets: it sees the step-entry value, not the other write's (a write reading its own target, `x = x - 1`, is a plain update)." },
-  module_policy_ignored: { severity: "warning", doc: "A called module (subworkflow source, flow) declares a `policy`: limits are the run tree's, from the root workflow's policy, so the module's has no effect." },
+  module_policy_ignored: { severity: "warning", doc: "A called module (subworkflow source, flow) or a body declares a `policy`: limits are the run tree's, from the root workflow's policy, so theirs has no effect." },
   unread_input: { severity: "warning", doc: "A step calling a flow passes an input key the flow neither reads (`input.<key>`) nor declares as a variable (a flow reading its input whole takes any key)." },
   unused_declaration: { severity: "warning", doc: "An adapter, agent, local or subworkflow is declared but never used (a variable is an input: never reported)." },
   max_depth_exceeded: { severity: "error", doc: "Runs would nest deeper than `policy { max_depth }` (default 16): bodies, subworkflows and flows used as agents, with the chain." },
