@@ -48,7 +48,7 @@ export const checkHeader: Check = {
           }),
         );
       }
-      if (!s.parent || s.workflow.header?.initialState || s.workflow.steps.length > 0) continue;
+      if (!s.parent || s.workflow.unread || s.workflow.header?.initialState || s.workflow.steps.length > 0) continue;
       // A body of waits and approvals only: name one it could start at (found by a new-user trial).
       const first = s.workflow.waits[0]?.name ?? s.workflow.approvals[0]?.name ?? s.workflow.branches[0]?.name;
       out.push(

@@ -14,6 +14,8 @@ export const checkUnused: Check = {
   onlyWhenValid: true,
   run({ resolution }) {
     const out: Diagnostic[] = [];
+    // A body that could not be read may use any of them: none is said unused until it is read.
+    if (resolution.scopes.some((s) => s.workflow.unread)) return out;
     for (const s of resolution.scopes) {
       const w = s.workflow;
       const groups: [string, string, { name: string; nameRange: import("../diagnostics/range.js").Range }[]][] = [

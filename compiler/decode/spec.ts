@@ -301,6 +301,12 @@ export interface WorkflowSpec {
    * says so, and no header or terminal state is asked of it (found by a new-user trial).
    */
   noWorkflowFields?: true;
+  /**
+   * Its files could not be used (a syntax error, an unreadable file): their own errors say
+   * why, and nothing more is asked of it (found by a new-user trial: a body file's syntax
+   * error was followed by "has no steps, so it has nowhere to start").
+   */
+  unread?: true;
   header?: HeaderSpec;
   variables: VariableSpec[];
   locals: LocalSpec[];
