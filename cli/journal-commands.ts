@@ -94,6 +94,25 @@ const FOLLOW_HOLDER_EVERY = 5;
 /** How often `journal --follow` tries again a journal that stopped answering (ms). */
 const FOLLOW_RETRY_MS = 1000;
 
+/**
+ * `rows` (newest root first) with each root run followed by its nested runs, in the order of
+ * their ids (`p/loop#1[2]` before `p/loop#1[10]`): a nested run was listed before its root,
+ * being newer (found by a new-user trial). Nested runs whose root is not listed come last.
+ */
+export function treeOrder(rows: readonly RunRow[]): RunRow[] {
+  const nested = new Map<string, RunRow[]>();
+  for (const r of rows) if (r.parent_run_id !== null) nested.set(r.root_run_id, [...(nested.get(r.root_run_id) ?? []), r]);
+  const byId = (a: RunRow, b: RunRow) => a.run_id.localeCompare(b.run_id, "en", { numeric: true });
+  const out: RunRow[] = [];
+  for (const r of rows) {
+    if (r.parent_run_id !== null) continue;
+    out.push(r, ...(nested.get(r.run_id) ?? []).sort(byId));
+    nested.delete(r.run_id);
+  }
+  for (const rest of nested.values()) out.push(...rest.sort(byId));
+  return out;
+}
+
 /** How often `journal --follow` looks for new entries (ms). */
 const FOLLOW_POLL_MS = 300;
 
@@ -209,7 +228,11 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
       const place = placeOf(opts, io);
       const j = await openJournal(place, { readOnly: true });
       try {
-        const rows = await j.runs({ roots: !opts.all });
+        const rows = treeOrder(await j.runs({ roots: !opts.all }));
+        // Columns as wide as their widest value (found by a new-user trial: nested runs' ids
+        // pushed every field after them out of line).
+        const idWidth = Math.max(0, ...rows.map((r) => r.run_id.length));
+        const workflowWidth = Math.max(0, ...rows.map((r) => r.workflow.length));
         if (opts.output !== "json" && rows.length === 0) io.out("no runs\n");
         // What each active root run is doing, worked out once per root: an active nested run
         // (`--all`) is doing what its root is (found by a new-user trial: it had no activity).
@@ -233,7 +256,7 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
           // JSON carries the same words as `detail`, and what they say as `activity` (found by new-user
           // trials: it said nothing of a parked or queued run; then nothing a program could test).
           if (opts.output === "json") io.out(JSON.stringify(held ? { ...r, activity: held.activity, detail: held.text } : r) + "\n");
-          else io.out(`${r.run_id}  ${r.status.padEnd(9)}  ${r.workflow}  ${new Date(r.created_ms).toISOString()}${r.final_state ? `  state=${r.final_state}` : ""}${held ? `  (${held.text})` : ""}\n`);
+          else io.out(`${r.run_id.padEnd(idWidth)}  ${r.status.padEnd(9)}  ${r.workflow.padEnd(workflowWidth)}  ${new Date(r.created_ms).toISOString()}${r.final_state ? `  state=${r.final_state}` : ""}${held ? `  (${held.text})` : ""}\n`);
         }
       } finally {
         await j.close();

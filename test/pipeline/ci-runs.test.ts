@@ -70,6 +70,10 @@ describe("approvals and signal waits in CI (item 7)", () => {
     const text = cli(["runs", "--all", "--state-dir", state]);
     expect(text.stdout).toContain(`p/loop#1[0]  active     loop.body`);
     expect(text.stdout).toContain(`(as its root run: parked, waiting for`);
+    // The root first, then its nested runs, in columns (a nested run came first, its fields out of line: a new-user trial).
+    const lines = text.stdout.trimEnd().split("\n");
+    expect(lines.map((l) => l.split(" ")[0])).toEqual(["p", "p/loop#1[0]", "p/loop#1[1]"]);
+    expect(new Set(lines.map((l) => l.indexOf("active"))).size).toBe(1);
   });
 
   it("a signal sent before its wait starts is kept and ends that wait at once, and signal says so (found by a new-user trial: 'delivered' was all it said)", () => {
