@@ -8,6 +8,7 @@ import type { JournalDamagedError } from "../engine/journal/errors.js";
 import type { Journal, LeaseHolder, RunRow } from "../engine/journal/journal.js";
 import { defaultStateDir, placeFlag } from "../engine/journal/state-dir.js";
 import { readableStoreUrl, schemeOf, withoutPassword } from "../engine/journal/store-url.js";
+import { shellWord } from "../engine/shell-word.js";
 import { renderEntry } from "./render-events.js";
 import { timelineHtml } from "./timeline/html.js";
 import { buildTimeline } from "./timeline/model.js";
@@ -197,8 +198,25 @@ async function idleHere(j: Journal, run: string, flag: string): Promise<Idle> {
   if (late.length > 0) return idle("stopped", `stopped: its ${late.join(", ")} timed out; criteria resume ${run}${flag} takes the timeout route`);
   const waiting = waitingIn(tree);
   if (waiting.length > 0 && waiting.every((w) => w.startsWith("the time"))) return idle("stopped", `stopped at ${waiting.join(", ")}: criteria resume ${run}${flag} waits out the rest`);
-  if (waiting.length > 0) return idle("parked", `parked, waiting for ${waiting.join(", ")}: give it, then criteria resume ${run}${flag}`);
+  if (waiting.length > 0) return idle("parked", `parked, waiting for ${waiting.join(", ")}: ${giveWith(run, waiting, flag)}, then criteria resume ${run}${flag}`);
   return idle("stopped", `stopped: criteria resume ${run}${flag} continues it`);
+}
+
+/**
+ * How to give what a run waits for (`waiting`: fold.ts `waitingIn`'s words), as commands that
+ * can be pasted: `criteria approve RUN gate FLAG (or reject)`, `criteria signal RUN go FLAG`;
+ * "give it" for what no command gives (a channel's message). Found by a new-user trial: "give
+ * it" named no command.
+ */
+function giveWith(run: string, waiting: readonly string[], flag: string): string {
+  const commands: string[] = [];
+  for (const w of waiting) {
+    const approval = /^approval "(.*)"$/.exec(w);
+    const signal = /^signal "(.*)"$/.exec(w);
+    if (approval) commands.push(`criteria approve ${shellWord(run)} ${shellWord(approval[1])}${flag} (or criteria reject ${shellWord(run)} ${shellWord(approval[1])}${flag})`);
+    else if (signal) commands.push(`criteria signal ${shellWord(run)} ${shellWord(signal[1])}${flag}`);
+  }
+  return commands.length === waiting.length ? `give it with ${commands.join("; ")}` : "give it";
 }
 
 /**

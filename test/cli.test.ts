@@ -401,11 +401,12 @@ state "done" { terminal = true }
       return o.stdout;
     };
     // The commands name the journal's place (found by a new-user trial: --state-dir was left out).
-    expect(await runs()).toContain(`(parked, waiting for approval "gate": give it, then criteria resume pk --state-dir ${state})`);
+    // The commands that give it, each one that can be pasted ("give it" named none: a new-user trial).
+    expect(await runs()).toContain(`(parked, waiting for approval "gate": give it with criteria approve pk gate --state-dir ${state} (or criteria reject pk gate --state-dir ${state}), then criteria resume pk --state-dir ${state})`);
     // -o json says it for programs too: activity, and the same words as detail (found by a new-user trial).
     const json = io();
     expect(await main(["runs", "--state-dir", state, "-o", "json"], json)).toBe(0);
-    expect(JSON.parse(json.stdout.trim())).toMatchObject({ run_id: "pk", status: "active", activity: "parked", detail: `parked, waiting for approval "gate": give it, then criteria resume pk --state-dir ${state}` });
+    expect(JSON.parse(json.stdout.trim())).toMatchObject({ run_id: "pk", status: "active", activity: "parked", detail: `parked, waiting for approval "gate": give it with criteria approve pk gate --state-dir ${state} (or criteria reject pk gate --state-dir ${state}), then criteria resume pk --state-dir ${state}` });
     // Given to one item (a run below the root): that item's approval is answered.
     expect(await main(["approve", "pk/loop#1[0]", "gate", "--state-dir", state], io())).toBe(0);
     expect(await runs()).toContain(`(stopped: its approval "gate" approved; criteria resume pk --state-dir ${state} continues it)`);
