@@ -25,8 +25,10 @@ export type RunEvent = { at_ms?: number } & (
       output?: Value;
       output_bytes?: number;
     }
-  /** `at`: where the step is declared, on an item that failed (as a failed step's). */
-  /** An item ended: `index` from 0 of `total` (-1 for a `while` loop), `key` when it is a map's. */
+  /**
+   * An item ended: `index` from 0 of `total` (-1 for a `while` loop), `key` when it is a map's;
+   * `at`: where the step is declared, on an item that failed (as a failed step's).
+   */
   | { event: "iteration.completed"; run_id: string; step: string; index: number; total: number; key?: string; outcome: string; success: boolean; reason: Reason; detail?: string; at?: string; exit_code?: number }
   | { event: "branch.taken"; run_id: string; node: string; next: string; arm: number }
   | { event: "wait.started"; run_id: string; node: string; until_ms?: number; signal?: string }
