@@ -7,9 +7,20 @@
 import { mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect, it } from "vitest";
+import { afterEach, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { bin, start } from "./pipeline/helpers.js";
+import { bin, start as startCli } from "./pipeline/helpers.js";
+
+/** Watchers started by a test; one a failed expectation left running is ended after it. */
+const watchers: ReturnType<typeof startCli>[] = [];
+const start = (args: string[]) => {
+  const child = startCli(args);
+  watchers.push(child);
+  return child;
+};
+afterEach(() => {
+  for (const c of watchers.splice(0)) if (c.exitCode === null && c.signalCode === null) process.kill(-c.pid!, "SIGKILL");
+});
 
 it("re-validates on change, printing only what changed", async () => {
   const dir = mkdtempSync(join(tmpdir(), "criteria-watch-"));
