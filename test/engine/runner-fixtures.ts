@@ -3,9 +3,11 @@
  * workflow header with `done` and `failed` states, an adapter of type "script" answering
  * from a function, a runner over a fresh SQLite journal, and the warnings it said.
  */
-import { mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import type { Graph } from "../../compiler/build/graph.js";
+import { compile } from "../../compiler/index.js";
 import type { Value } from "../../compiler/expr/value.js";
 import type { Adapter, StepRequest, StepResult } from "../../engine/adapters/adapter.js";
 import { adapterFor as builtIn } from "../../engine/adapters/registry.js";
@@ -47,3 +49,19 @@ export function setup(extra: Partial<RunnerOptions> = {}) {
 
 /** The messages of the warning events. */
 export const warnings = (events: RunEvent[]) => events.flatMap((e) => (e.event === "warning" ? [e.message] : []));
+
+/**
+ * Compiles `main.hcl` of a project written to a fresh directory (files by relative path);
+ * throws the errors, each `file:line message`, when it does not compile.
+ */
+export async function projectGraph(files: Record<string, string>): Promise<Graph> {
+  const dir = mkdtempSync(join(tmpdir(), "criteria-project-"));
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
+  const c = await compile(join(dir, "main.hcl"));
+  const errors = c.diagnostics.filter((d) => d.severity === "error");
+  if (errors.length > 0 || !c.graph) throw new Error(errors.map((d) => `${d.range.file}:${d.range.start.line} ${d.message}`).join("\n"));
+  return c.graph;
+}

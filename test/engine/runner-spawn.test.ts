@@ -5,27 +5,9 @@
  * child is named in its step's detail, and a step's timeout bounding its child run. Each
  * test was written against mutants StrykerJS left alive in lines 1,450-1,860.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Graph } from "../../compiler/build/graph.js";
-import { compile } from "../../compiler/index.js";
 import type { JournalEntry } from "../../engine/journal/entry.js";
-import { HEAD, ok, scripted, setup } from "./runner-fixtures.js";
-
-/** Compiles `main.hcl` of a project written to a fresh directory (files by relative path). */
-async function project(files: Record<string, string>): Promise<Graph> {
-  const dir = mkdtempSync(join(tmpdir(), "criteria-spawn-"));
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, name)), { recursive: true });
-    writeFileSync(join(dir, name), text);
-  }
-  const c = await compile(join(dir, "main.hcl"));
-  const errors = c.diagnostics.filter((d) => d.severity === "error");
-  if (errors.length > 0 || !c.graph) throw new Error(errors.map((d) => `${d.range.file}:${d.range.start.line} ${d.message}`).join("\n"));
-  return c.graph;
-}
+import { HEAD, ok, projectGraph as project, scripted, setup } from "./runner-fixtures.js";
 
 const spawned = (es: JournalEntry[]) => es.filter((e): e is JournalEntry<"run.spawned"> => e.entry_type === "run.spawned" && e.run_id !== "r");
 const completed = (es: JournalEntry[], step: string) => es.filter((e): e is JournalEntry<"step.completed"> => e.entry_type === "step.completed" && e.step_id === step && e.run_id === "r");
