@@ -813,7 +813,9 @@ export class Runner {
         end.outputs = evalMap(Object.fromEntries(graph.outputs.filter((o) => o.value).map((o) => [o.name, o.value!])), this.namespaces(f), this.fns(f));
         for (const o of graph.outputs) if (o.type && o.name in end.outputs) end.outputs[o.name] = conform(o.type, end.outputs[o.name], `output "${o.name}"`);
       } catch (e) {
-        end = { ...end, success: false, reason: "eval_error", detail: (e as Error).message };
+        // The run fails; its outputs are those that evaluate and convert, never the one
+        // that did not (it was printed raw beside the failure; found by a new-user trial).
+        end = { ...end, success: false, reason: "eval_error", detail: (e as Error).message, outputs: this.outputsSoFar(f) };
       }
     } else if (parent && call.isolated) {
       // A module that failed still gives its caller the outputs it can (its failure route

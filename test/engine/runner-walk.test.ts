@@ -370,3 +370,29 @@ step "b" {
     expect(w.events.find((e) => e.event === "step.completed")).toMatchObject({ step: "a", ms: 250 });
   });
 });
+
+describe("the run's outputs", () => {
+  it("an output that does not convert to its type fails the run and is left out of its outputs; the others stay (found by a new-user trial: the raw value was printed as an output)", async () => {
+    const g = await graphOf(`${HEAD("push")}
+adapter "script" "default" {}
+step "push" {
+  target = adapter.script.default
+  outcome "success" { next = "done" }
+}
+output "n" {
+  type  = number
+  value = steps.push.said
+}
+output "said" {
+  value = steps.push.said
+}`);
+    const s = setup();
+    const end = await s.runner({ adapterFor: scripted(() => ok({ said: "token is ***\n" })).adapterFor }).start(g, {}, "r");
+    expect(end.success).toBe(false);
+    expect(end.reason).toBe("eval_error");
+    expect(end.detail).toContain('output "n"');
+    expect(end.outputs).toEqual({ said: "token is ***\n" });
+    const done = (await s.entries("r")).find((e) => e.entry_type === "run.completed");
+    expect(done?.payload).toMatchObject({ success: false, outputs: { said: "token is ***\n" } });
+  });
+});
