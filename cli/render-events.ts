@@ -1,5 +1,6 @@
 import type { JournalEntry } from "../engine/journal/entry.js";
 import type { RunEvent } from "../engine/run/events.js";
+import { itemLabel } from "../engine/run/item-label.js";
 import { shellWord } from "../engine/shell-word.js";
 
 /**
@@ -42,7 +43,7 @@ function eventLine(e: RunEvent, startMs: number, flag: string): string | undefin
       // A while loop's total is unknown (-1): show the item's number alone.
       // A failed item says why, as a step does (found by a new-user trial: only in the journal).
       // A map's item by its key, as Terraform names `x["a"]`.
-      return `${t} ${where(e.run_id)}${e.step} [${e.key !== undefined ? visible(JSON.stringify(e.key)) : `${e.index + 1}${e.total >= 0 ? `/${e.total}` : ""}`}] ${e.outcome}${e.success ? "" : " ✗"}${e.reason !== "ok" ? `  [${e.reason}${placeOf(e)}${e.detail ? `: ${oneLine(e.detail)}` : ""}]` : ""}`;
+      return `${t} ${where(e.run_id)}${e.step} [${visible(itemLabel(e.index, e.total, e.key))}] ${e.outcome}${e.success ? "" : " ✗"}${e.reason !== "ok" ? `  [${e.reason}${placeOf(e)}${e.detail ? `: ${oneLine(e.detail)}` : ""}]` : ""}`;
     case "branch.taken":
       return `${t} ${where(e.run_id)}${e.node} → ${e.next}`;
     case "wait.started":

@@ -5,6 +5,7 @@ import { dirname, relative, resolve as resolvePath } from "node:path";
 import { DEFAULT_POLICY, type Graph, type GraphExpr, type GraphStep } from "../../compiler/build/graph.js";
 import { expectedOf } from "../../compiler/build/graph-edges.js";
 import type { FunctionTable, Value } from "../../compiler/expr/value.js";
+import { itemLabel } from "./item-label.js";
 import type { Adapter, Reason, StepRequest, StepResult } from "../adapters/adapter.js";
 import type { JournalEntry, NewEntry, Payloads } from "../journal/entry.js";
 import { applyEntry, channelKey, foldEntries, RETRYABLE, type RunRecord, type TreeRecord } from "../journal/fold.js";
@@ -1331,7 +1332,7 @@ export class Runner {
     }
     const pending: NewEntry[] = [];
     let attempt = rec?.started ?? 0;
-    const named = `step "${step.name}"${iteration !== undefined ? `[${iteration}]` : ""}`;
+    const named = `step "${step.name}"${iteration !== undefined ? ` [${itemLabel(iteration, typeof each?._total === "number" ? each._total : -1, typeof each?.key === "string" ? each.key : undefined)}]` : ""}`;
     // A channel receive recorded and not confirmed (parked under workers, or its process
     // died while it waited: it had taken nothing) goes on in the same attempt.
     const continuing = step.target.kind === "channel" && rec !== undefined && rec.started > 0 && rec.recvAttempt === rec.started && rec.confirmedAttempt !== rec.started && !rec.crashed.has(rec.started);

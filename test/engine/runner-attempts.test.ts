@@ -62,6 +62,24 @@ describe("an attempt that did not end", () => {
     expect(kinds(await s.entries("r"), "one").filter((k) => k.startsWith("step.attempt.crashed"))).toHaveLength(1);
   });
 
+  it("an item's attempt that did not end is named as apply's lines name the item: [2/3], a map's by its key (found by a new-user trial: \"fan\"[1] beside the line's [2/3])", async () => {
+    for (const [items, label] of [
+      ['["a", "b", "c"]', "[2/3]"],
+      ['{ x = 1, y = 2 }', '["y"]'],
+    ] as const) {
+      const g = await graphOf(`${HEAD("fan")}
+step "fan" {
+  target = adapter.script.default
+  for_each = ${items}
+  outcome "success" { next = "_continue" }
+  outcome "all_succeeded" { next = "done" }
+}`);
+      const s = await cutAt(g, (e) => e.entry_type === "effect.recorded" && e.step_id === "fan" && (e.payload as { iteration?: number }).iteration === 1);
+      expect(await s.runner({ adapterFor: scripted(() => ok()).adapterFor }).resume("r")).toMatchObject({ state: "done" });
+      expect(warnings(s.events)).toEqual([`step "fan" ${label} attempt 1 ended without a result (criteria stopped while it ran); running it again`]);
+    }
+  });
+
   it("interrupted on purpose (stopped while it ran): journaled interrupted, not crashed; run again as attempt 2, said", async () => {
     const g = await graphOf(TWO);
     const s = setup();
