@@ -105,7 +105,10 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
           if (!c.graph) {
             if (json) io.out(JSON.stringify({ event: "diagnostics", ...toJsonReport(c.files, c.diagnostics) }) + "\n");
             else for (const d of c.diagnostics) io.err((await formatText(d, c.sources)) + "\n");
-            return { code: c.diagnostics.some((d) => d.code === "internal_error") ? EXIT.internal : EXIT.problems, status: "error", message: `${path} does not compile` };
+            // Nothing read (a PATH that is not there, or not readable): not "does not compile"
+            // (found by a new-user trial); the diagnostic says why.
+            const what = c.files.length === 0 ? `cannot run ${path}: it could not be read` : `${path} does not compile`;
+            return { code: c.diagnostics.some((d) => d.code === "internal_error") ? EXIT.internal : EXIT.problems, status: "error", message: what };
           }
           const graph = c.graph;
           checkInput(graph, input, opts.var);

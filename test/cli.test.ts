@@ -264,6 +264,21 @@ describe("bin/criteria as a real process", () => {
   });
 });
 
+describe("criteria apply of a PATH that is not there", () => {
+  it("says it could not be read, not that it does not compile; the diagnostic says why (found by a new-user trial)", async () => {
+    const d = mkdtempSync(join(tmpdir(), "criteria-cli-missing-"));
+    const o = io({ CI: "true" });
+    expect(await main(["apply", join(d, "nonexist.hcl"), "--state-dir", join(d, "state"), "-o", "text"], o)).toBe(1);
+    expect(o.stderr).toContain(`cannot run ${join(d, "nonexist.hcl")}: it could not be read`);
+    expect(o.stderr).toContain("error[file_not_found]");
+    expect(o.stderr).not.toContain("does not compile");
+    // A file that is there and wrong still does not compile.
+    const bad = io({ CI: "true" });
+    expect(await main(["apply", typo, "--state-dir", join(d, "state"), "-o", "text"], bad)).toBe(1);
+    expect(bad.stderr).toContain(`${typo} does not compile`);
+  });
+});
+
 describe("run commands refuse what cannot matter", () => {
   const gate = `workflow "g" {
   version = "1"
