@@ -47,7 +47,12 @@ export async function runSession(io: Io, json: boolean, fn: (signal: AbortSignal
     if (e instanceof RunInterrupted) end = { code: EXIT.stopped, status: "stopped", run_id: e.runId, message: `run ${e.runId} stopped before its end; continue it with criteria resume ${e.runId}${place()}` };
     else if (e instanceof RunSubmitted) end = { code: EXIT.ok, status: "submitted", run_id: e.runId, message: e.message };
     else if (e instanceof RunParked) end = { code: EXIT.parked, status: "parked", run_id: e.runId, message: e.message };
-    else if (e instanceof RunLockedError) end = { code: EXIT.problems, status: "error", run_id: runId, message: `${e.message}; refusing to run it twice` };
+    else if (e instanceof RunLockedError) {
+      // What to do next, said (found by a new-user trial): a nested run's lease is taken over
+      // with its root's resume (run ids hold no "/" but a nested run's path).
+      const root = e.runId.split("/")[0];
+      end = { code: EXIT.problems, status: "error", run_id: runId, message: `${e.message}; refusing to run it twice: let that process end, or take the run over with criteria resume ${root} --force${place()} (that process can then no longer write)` };
+    }
     else if (e instanceof LeaseLostError) end = { code: EXIT.stopped, status: "stopped", run_id: runId, message: e.message };
     else if (e instanceof JournalWriteError) end = { code: EXIT.stopped, status: "stopped", run_id: runId, message: `${e.message}; the journal holds everything before it: criteria resume${runId ? ` ${runId}` : ""}${place()} continues` };
     else if (e instanceof RunRefused) end = { code: e.usage ? EXIT.usage : EXIT.problems, status: "error", run_id: runId, message: e.message };

@@ -55,7 +55,10 @@ describe("leases (item 2)", () => {
     const db = new Database(join(state, "journal.db"));
     db.prepare("UPDATE locks SET pid = 4242, host = 'runner-b', owner = 'runner-b:4242:x', expires_ms = ? WHERE root_run_id = 'r'").run(Date.now() + 60_000);
     db.close();
-    expect(cli(["resume", "r", "--state-dir", state]).status).toBe(1);
+    const refused = cli(["resume", "r", "--state-dir", state]);
+    expect(refused.status).toBe(1);
+    // What to do next, said (found by a new-user trial: "refusing to run it twice" was all).
+    expect(refused.stderr).toContain(`refusing to run it twice: let that process end, or take the run over with criteria resume r --force --state-dir ${state} (that process can then no longer write)`);
     const runs = cli(["runs", "--state-dir", state]);
     expect(runs.stdout).toContain("(running: process 4242 on runner-b)");
     const unlock = cli(["unlock", "r", "--state-dir", state]);

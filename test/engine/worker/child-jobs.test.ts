@@ -79,7 +79,7 @@ describe.skipIf(skip !== undefined)("child runs across workers", () => {
     await holder.unlock("split/fan#1[0]");
     await holder.close();
     expect(local.status).toBe(1);
-    expect(local.stderr).toMatch(/^criteria: run split\/fan#1\[0\] is being executed by process \d+ on [^,]+, whose lease runs until .*; refusing to run it twice\n/);
+    expect(local.stderr).toMatch(/^criteria: run split\/fan#1\[0\] is being executed by process \d+ on [^,]+, whose lease runs until .*; refusing to run it twice: let that process end, or take the run over with criteria resume split --force --store \S+ \(that process can then no longer write\)\n/);
     expect(local.stderr).not.toMatch(/\n\s+at /);
 
     // Worker A leaves; B comes. A signal wakes every active run of the tree; one child takes it.
