@@ -440,6 +440,9 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
         // Waits for a signal only (found by a new-user trial: a duration wait's name was offered).
         const signals = graphs.flatMap((g) => g.waits.flatMap((w) => (w.signal ? [w.signal] : w.duration_ms === undefined ? [w.name] : [])));
         if (!signals.includes(target.signal)) {
+          // A wait's name given for its signal (found by a new-user trial): name the signal.
+          const byName = graphs.flatMap((g) => g.waits).find((w) => w.name === target.signal && w.signal);
+          if (byName) throw new CliError(`workflow of run ${run} waits for no signal "${target.signal}": its wait "${byName.name}" waits for signal "${byName.signal}"; send it with criteria signal ${run} ${byName.signal}${storeFlag(place)}`);
           throw new CliError(`workflow of run ${run} waits for no signal "${target.signal}"${signals.length ? `; ${suggest(target.signal, signals) ?? `it waits for ${signals.join(", ")}`}` : ""}`);
         }
         name = target.signal;
@@ -469,6 +472,12 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
       } else {
         const nodes = graphs.flatMap((g) => g.approvals.map((a) => a.name));
         if (!nodes.includes(target.approval)) {
+          // A wait's name given to approve (found by a new-user trial): say what ends that wait.
+          const wait = graphs.flatMap((g) => g.waits).find((w) => w.name === target.approval);
+          if (wait) {
+            const ends = wait.signal || wait.duration_ms === undefined ? `send its signal with criteria signal ${run} ${wait.signal ?? wait.name}${storeFlag(place)}` : "it ends by itself when its duration has passed";
+            throw new CliError(`workflow of run ${run} has no approval "${target.approval}": "${target.approval}" is a wait, not an approval; ${ends}`);
+          }
           throw new CliError(`workflow of run ${run} has no approval "${target.approval}"${nodes.length ? `; ${suggest(target.approval, nodes) ?? `its approvals: ${nodes.join(", ")}`}` : ""}`);
         }
         name = `approval:${target.approval}`;

@@ -236,6 +236,40 @@ describe("approvals and signal waits in CI (item 7)", () => {
   }, 30_000);
 });
 
+describe("a wait's name given to approve or signal", () => {
+  it("says what ends that wait, with the command (found by a new-user trial: 'has no approval \"ready\"; expected one of \"release\"')", () => {
+    const dir = temp();
+    const wf = join(dir, "gate.hcl");
+    writeFileSync(
+      wf,
+      `${HEAD("ready")}wait "ready" {
+  signal = "go"
+  outcome "received" { next = wait.nap }
+}
+wait "nap" {
+  duration = "1h"
+  next = approval.release
+}
+approval "release" {
+  approvers = ["ann"]
+  outcome "approved" { next = state.done }
+  outcome "rejected" { next = state.failed }
+}
+`,
+    );
+    const state = join(dir, "state");
+    expect(cli(["apply", wf, "--state-dir", state, "--run-id", "g4"], { env: { CI: "true" } }).status).toBe(5);
+    const approve = cli(["approve", "g4", "ready", "--state-dir", state]);
+    expect(approve.status).toBe(1);
+    expect(approve.stderr).toBe(`criteria: workflow of run g4 has no approval "ready": "ready" is a wait, not an approval; send its signal with criteria signal g4 go --state-dir ${state}\n`);
+    const nap = cli(["approve", "g4", "nap", "--state-dir", state]);
+    expect(nap.stderr).toBe(`criteria: workflow of run g4 has no approval "nap": "nap" is a wait, not an approval; it ends by itself when its duration has passed\n`);
+    const signal = cli(["signal", "g4", "ready", "--state-dir", state]);
+    expect(signal.status).toBe(1);
+    expect(signal.stderr).toBe(`criteria: workflow of run g4 waits for no signal "ready": its wait "ready" waits for signal "go"; send it with criteria signal g4 go --state-dir ${state}\n`);
+  });
+});
+
 describe("a moved checkout (item 8)", () => {
   const wf = `${HEAD("one")}step "one" {\n  target = adapter.shell.default\n  input { command = "echo one >> log" }\n  outcome "success" { next = step.two }\n}\nstep "two" {\n  target = adapter.shell.default\n  input { command = "echo two >> log" }\n  outcome "success" { next = state.done }\n}\n`;
 
