@@ -245,7 +245,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     }
     if (e instanceof CommanderError) {
       if (e.code === "commander.helpDisplayed" || e.code === "commander.version" || e.code === "commander.help") return EXIT.ok;
-      const goTool = goToolHint(e.message);
+      const goTool = goToolHint(e.message, argv[0]);
       if (goTool) io.err(`${goTool}\n`);
       // Commander said it on stderr; with -o json it is one JSON object on stdout too (found by a new-user trial of CI use).
       if (wantsJson(argv)) io.out(JSON.stringify({ event: "exit", code: EXIT.usage, status: "error", message: e.message.replace(/^error: /, "") }) + "\n");

@@ -14,11 +14,27 @@ const EQUIVALENTS: Readonly<Record<string, string>> = {
 };
 
 /**
- * The hint for a refusal commander wrote (`error: unknown option '--diag-json'`), when it
- * names one of the Go tool's flags or commands; undefined otherwise.
+ * Flags a command does not take yet though a user expects them (docs/language.md, "Not
+ * there yet"), by `command flag`: what the command does without them. Found by a new-user
+ * trial: `plan --var` was a bare "unknown option".
  */
-export function goToolHint(message: string): string | undefined {
-  const name = /unknown (?:option|command) '([^']+)'/.exec(message)?.[1];
-  const instead = name === undefined ? undefined : EQUIVALENTS[name.split("=")[0]];
-  return instead === undefined ? undefined : `hint: the Go tool's ${name!.split("=")[0]} is ${instead} here`;
+const NOT_YET: Readonly<Record<string, string>> = {
+  "plan --var": "plan takes no variables yet: it shows every route a run may take, whatever their values",
+  "plan --var-file": "plan takes no variables yet: it shows every route a run may take, whatever their values",
+};
+
+/**
+ * The hint for a refusal commander wrote (`error: unknown option '--diag-json'`), when it
+ * names one of the Go tool's flags or commands, or a flag `command` does not take yet;
+ * undefined otherwise.
+ *
+ * @param command the command given (argv's first word), for the flags it does not take yet
+ */
+export function goToolHint(message: string, command?: string): string | undefined {
+  const name = /unknown (?:option|command) '([^']+)'/.exec(message)?.[1]?.split("=")[0];
+  if (name === undefined) return undefined;
+  const notYet = NOT_YET[`${command} ${name}`];
+  if (notYet !== undefined) return `hint: ${notYet} (docs/language.md, Not there yet)`;
+  const instead = EQUIVALENTS[name];
+  return instead === undefined ? undefined : `hint: the Go tool's ${name} is ${instead} here`;
 }

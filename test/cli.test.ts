@@ -316,6 +316,15 @@ state "done" { terminal = true }
     expect(await said(["validate", "--bogus", join(dir, "x.hcl")])).not.toContain("hint: the Go tool's");
   });
 
+  it("plan --var says plan takes no variables yet, and what it shows instead (found by a new-user trial: a bare unknown option)", async () => {
+    const o = io();
+    expect(await main(["plan", join(dir, "x.hcl"), "--var", "rounds=2"], o)).toBe(2);
+    expect(o.stderr).toContain("hint: plan takes no variables yet: it shows every route a run may take, whatever their values (docs/language.md, Not there yet)");
+    const other = io();
+    expect(await main(["validate", join(dir, "x.hcl"), "--var", "rounds=2"], other)).toBe(2);
+    expect(other.stderr).not.toContain("hint: plan takes");
+  });
+
   it("bad run ids, unknown approval nodes and missing journals are errors, not deliveries", async () => {
     const d = mkdtempSync(join(tmpdir(), "criteria-cli-run-"));
     const wf = join(d, "g.hcl");
