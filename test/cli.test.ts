@@ -176,6 +176,52 @@ describe("criteria compile and plan", () => {
       expect(o.stdout.length).toBeGreaterThan(50);
     }
   });
+  it("plan shows each step's limits (timeout, max_visits, parallel_max), the locals and the outputs as written (found by a new-user trial: none was shown)", async () => {
+    const d = mkdtempSync(join(tmpdir(), "criteria-cli-plan-"));
+    writeFileSync(
+      join(d, "loop.hcl"),
+      `workflow {
+  name          = "loop"
+  version       = "1"
+  initial_state = "exec"
+  target_state  = "done"
+}
+variable "max_rounds" {
+  type    = number
+  default = 3
+}
+locals {
+  greeting = "hi there"
+}
+adapter "shell" "default" {}
+step "exec" {
+  target     = adapter.shell.default
+  timeout    = "30s"
+  max_visits = var.max_rounds
+  input { command = "echo \${local.greeting}" }
+  outcome "success" { next = step.fan }
+}
+step "fan" {
+  target       = adapter.shell.default
+  parallel     = ["a", "b"]
+  parallel_max = 2
+  input { command = "echo \${each.value}" }
+  outcome "all_succeeded" { next = state.done }
+  outcome "any_failed"    { next = step.exec }
+}
+output "said" {
+  value = steps.exec.stdout
+}
+state "done" { terminal = true }
+`,
+    );
+    const o = io();
+    expect(await main(["plan", join(d, "loop.hcl")], o)).toBe(0);
+    expect(o.stdout).toContain("    outcomes: success -> fan\n    limits: timeout=30s   max_visits=var.max_rounds\n");
+    expect(o.stdout).toContain("    limits: parallel_max=2\n");
+    expect(o.stdout).toContain('\nlocals:\n  greeting = "hi there"\n\noutputs:\n  said = steps.exec.stdout\n');
+  });
+
   it("compile of an invalid file prints diagnostics on stderr, exit 1; as JSON (the default) stdout gets one exit object with them (a CI step's graph.json was left empty)", async () => {
     const o = io();
     expect(await main(["compile", typo], o)).toBe(1);

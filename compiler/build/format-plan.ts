@@ -1,5 +1,5 @@
 import { durationText } from "../decode/durations.js";
-import type { Graph, GraphOutcome, GraphStep } from "./graph.js";
+import type { Graph, GraphExpr, GraphOutcome, GraphStep } from "./graph.js";
 import { BUILT_IN_ADAPTER_TYPES } from "../check/check-adapter-use.js";
 import { expectedOf } from "./graph-edges.js";
 
@@ -9,7 +9,8 @@ import { expectedOf } from "./graph-edges.js";
  * declaration order with their target, input keys and outcomes, states, adapters
  * required), extended with agents, iteration, bodies (indented), the other node kinds,
  * subworkflows and their modules; waits with their signal and timeout, approvals with
- * their timeout, both with their routes. Secret values are never shown.
+ * their timeout, both with their routes; each step's limits (timeout, max_visits,
+ * parallel_max, on_failure), locals and outputs as written. Secret values are never shown.
  */
 export function toPlan(g: Graph): string {
   const out: string[] = [];
@@ -66,6 +67,15 @@ export function toPlan(g: Graph): string {
     out.push("", "data:");
     for (const d of g.data!) out.push(`  ${d.name}${d.type ? `: ${d.type}` : ""}${d.value ? ` = ${d.value.text}` : ""}`);
   }
+  // Locals and outputs, each with what it is written as (found by a new-user trial: left out).
+  if (g.locals.length > 0) {
+    out.push("", "locals:");
+    for (const l of g.locals) out.push(`  ${l.name} = ${written(l.value)}`);
+  }
+  if (g.outputs.length > 0) {
+    out.push("", "outputs:");
+    for (const o of g.outputs) out.push(`  ${o.name}${o.type ? `: ${o.type}` : ""}${o.secret ? "  (secret)" : o.value ? ` = ${written(o.value)}` : ""}`);
+  }
   out.push("", "states:");
   for (const s of g.states) out.push(`  ${s.name}    terminal=${s.terminal}   success=${s.success}`);
   if ((g.subworkflows ?? []).length > 0) {
@@ -99,6 +109,12 @@ function subworkflows(g: Graph, ind: string, out: string[]): void {
   }
 }
 
+/** An expression as a file writes it: a string quoted (`"hi there"`, a template `"echo ${x}"`), anything else as its text. */
+function written(e: GraphExpr): string {
+  if (e.kind === "template") return `"${e.text}"`;
+  return e.kind === "literal" ? JSON.stringify(e.value) : e.text;
+}
+
 /** Outcomes as `name -> next`, comma separated; `(none)` when there are none. */
 function routes(outcomes: readonly GraphOutcome[]): string {
   return outcomes.map((o) => `${o.name} -> ${o.next}`).join(", ") || "(none)";
@@ -129,6 +145,15 @@ function steps(list: GraphStep[], ind: string, out: string[]): void {
     out.push(`${ind}  input keys: ${keys.length ? keys.join(", ") : "(none)"}`);
     out.push(`${ind}  allow_tools: ${s.allow_tools.length ? s.allow_tools.join(", ") : "(none)"}`);
     out.push(`${ind}  outcomes: ${routes(s.outcomes)}`);
+    // What bounds the step's runs (found by a new-user trial: a YAML `timeout: 2s` and a
+    // `max_visits = var.max_rounds` shaped the run and plan said neither).
+    const limits = [
+      s.timeout_ms !== undefined ? `timeout=${durationText(s.timeout_ms)}` : "",
+      s.max_visits !== undefined ? `max_visits=${s.max_visits}` : s.max_visits_expr ? `max_visits=${s.max_visits_expr.text}` : "",
+      s.iteration?.parallel_max !== undefined ? `parallel_max=${s.iteration.parallel_max}` : s.iteration?.parallel_max_expr ? `parallel_max=${s.iteration.parallel_max_expr.text}` : "",
+      s.on_failure !== "abort" && s.iteration ? `on_failure=${s.on_failure}` : "",
+    ].filter(Boolean);
+    if (limits.length > 0) out.push(`${ind}  limits: ${limits.join("   ")}`);
     if (s.secret_input) out.push(`${ind}  secret_input: ${Object.keys(s.secret_input).join(", ")}`);
     const writes = s.outcomes.flatMap((o) => (o.writes ?? []).map((w) => `${o.name}: data.${w.target}`));
     if (writes.length > 0) out.push(`${ind}  writes: ${writes.join(", ")}`);
