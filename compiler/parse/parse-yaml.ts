@@ -41,8 +41,11 @@ export function parseYaml(file: SourceFile): { parsed?: ParsedFile; diagnostics:
   for (const err of doc.errors) {
     if (err.code === "UNEXPECTED_TOKEN" && err !== unexpected[0]) continue;
     let [s, e] = err.pos;
-    // The yaml library starts some ranges at the line's indentation: start at the text.
-    while (s < e && (file.text[s] === " " || file.text[s] === "\t")) s++;
+    // The yaml library starts some ranges at the line's indentation: start at the text, even
+    // past the range's end (a bad indentation is one character wide at the line's start:
+    // column 2 was said of a key at column 6; found by a new-user trial).
+    while (file.text[s] === " " || file.text[s] === "\t") s++;
+    if (e <= s) e = s + 1;
     // A quote never closed is reported where the text ends; it is said at the quote that
     // opens it (found by a new-user trial: an empty line past the end, "Missing closing "quote").
     const unclosed = err.code === "MISSING_CHAR" ? /closing (["'])quote/.exec(err.message)?.[1] : undefined;
