@@ -10,7 +10,9 @@ export const AGGREGATE_OUTCOMES = ["all_succeeded", "any_failed"];
  * Every step has a way out: at least one outcome; an iterating step (count, for_each,
  * parallel) declares `all_succeeded` (and gets a hint for `any_failed`); a
  * `default_outcome` names a declared outcome; aggregate outcomes on a step that does
- * not iterate are undeclared for it.
+ * not iterate are undeclared for it; an iterating step that routes `all_succeeded` and
+ * whose item outcome `success` leaves the loop is warned of (docs/language.md, Iteration:
+ * any target but `_continue` ends the loop).
  */
 export const checkOutcomes: Check = {
   name: "outcomes",
@@ -37,6 +39,17 @@ export const checkOutcomes: Check = {
             diag("missing_outcome", st.nameRange, `iterating step "${st.name}" has no "any_failed" outcome: a run whose items fail goes on through "all_succeeded"`, {
               hint: `add outcome "any_failed" { next = "..." }, or set on_failure = "ignore" to say failures are expected`,
               severity: "warning",
+            }),
+          );
+        }
+        // The usual success/failure pair copied onto an iterating step that also routes
+        // all_succeeded: "success" leaving the loop ends it at the first item that succeeds
+        // (found by a new-user trial: for_each over two items ran one, and the run succeeded).
+        const leaves = iterating && names.includes("all_succeeded") ? st.outcomes.find((o) => o.name === "success" && o.next !== undefined && o.next.name !== "_continue") : undefined;
+        if (leaves) {
+          out.push(
+            diag("loop_exit_on_success", leaves.nameRange, `outcome "success" of iterating step "${st.name}" leaves the loop: the first item that succeeds ends it, and the items after it never run`, {
+              hint: `to run every item, route "success" to "_continue", the next item (the step then ends in all_succeeded or any_failed); to stop at the first success on purpose, remove the "all_succeeded" outcome`,
             }),
           );
         }
