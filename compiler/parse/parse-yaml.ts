@@ -26,7 +26,10 @@ export function parseYaml(file: SourceFile): { parsed?: ParsedFile; diagnostics:
   }
   let doc: Document.Parsed;
   try {
-    doc = parseDocument(file.text, { lineCounter: new LineCounter(), uniqueKeys: false, prettyErrors: false, strict: true, intAsBigInt: true, merge: false });
+    // A lone CR is a line break in YAML 1.2 (b-break) and whitespace in JSON, as our positions
+    // count it; the yaml package reads it as text (found by a new-user trial: a valid .json
+    // file with CR line ends was a YAML syntax error). As LF, every offset stays the same.
+    doc = parseDocument(file.text.includes("\r") ? file.text.replace(/\r(?!\n)/g, "\n") : file.text, { lineCounter: new LineCounter(), uniqueKeys: false, prettyErrors: false, strict: true, intAsBigInt: true, merge: false });
   } catch (e) {
     // Neither is known to be reachable (the depth is checked above, and the parser reports
     // errors rather than throwing them); kept so that a parser defect is a diagnostic, not a crash.
