@@ -205,7 +205,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
       const entry = Object.prototype.hasOwnProperty.call(CODES, name) ? (CODES as Record<string, { severity: string; doc: string }>)[name] : undefined;
       if (!entry) {
         const near = closestName(name, Object.keys(CODES));
-        io.err(`criteria: unknown diagnostic code "${asked}"${near ? `; did you mean "${near}"?` : ""} (criteria explain lists them)\n`);
+        io.err(`criteria: unknown diagnostic code "${shown(asked)}"${near ? `; did you mean "${near}"?` : ""} (criteria explain lists them)\n`);
         code = EXIT.usage;
         return;
       }
@@ -240,7 +240,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     if (e instanceof CliError) {
       // With -o json an error is one JSON object too, besides the line on stderr.
       if (wantsJson(argv)) io.out(JSON.stringify({ event: "exit", code: e.exitCode, status: "error", message: e.message }) + "\n");
-      io.err(`criteria: ${e.message}\n`);
+      io.err(`criteria: ${shown(e.message, true)}\n`);
       return e.exitCode;
     }
     if (e instanceof CommanderError) {
@@ -254,13 +254,13 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     // A journal that cannot be read or written is the user's storage, not our bug: one line.
     if (e instanceof JournalError) {
       if (wantsJson(argv)) io.out(JSON.stringify({ event: "exit", code: EXIT.problems, status: "error", message: e.message }) + "\n");
-      io.err(`criteria: ${e.message}\n`);
+      io.err(`criteria: ${shown(e.message, true)}\n`);
       return EXIT.problems;
     }
     // An incomplete installation: one line and the fix, no stack trace (exit 3, as bin/criteria's own check).
     if (e instanceof MissingPackage) {
       if (wantsJson(argv)) io.out(JSON.stringify({ event: "exit", code: EXIT.internal, status: "error", message: e.message }) + "\n");
-      io.err(`criteria: ${e.message}\n`);
+      io.err(`criteria: ${shown(e.message, true)}\n`);
       return EXIT.internal;
     }
     io.err(`criteria: internal error: ${(e as Error)?.stack ?? String(e)}\n`);

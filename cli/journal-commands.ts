@@ -1,3 +1,4 @@
+import { shown } from "../compiler/diagnostics/control-pictures.js";
 import { resolve } from "node:path";
 import { Option, type Command } from "commander";
 import type { Graph } from "../compiler/build/graph.js";
@@ -331,7 +332,7 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
           const timeline = buildTimeline(tree.entries, run, { running: holder?.alive === true })!;
           io.out(timelineHtml(timeline, damage ? `The journal is damaged: ${damage}. This page shows the entries before it; what follows is left out.` : undefined));
           if (damage) {
-            io.err(`criteria: ${damage}\n`);
+            io.err(`criteria: ${shown(damage, true)}\n`);
             setCode(EXIT.problems);
           }
           return;
@@ -380,7 +381,7 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
               break;
             } catch (e) {
               if (!(e instanceof JournalReadError)) throw e;
-              if (!lost) io.err(`criteria: ${e.message}; trying again every ${FOLLOW_RETRY_MS / 1000} s (the run goes on without this; Ctrl-C stops following)\n`);
+              if (!lost) io.err(`criteria: ${shown(e.message, true)}; trying again every ${FOLLOW_RETRY_MS / 1000} s (the run goes on without this; Ctrl-C stops following)\n`);
               lost = true;
               await new Promise((r) => setTimeout(r, FOLLOW_RETRY_MS));
             }

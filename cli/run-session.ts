@@ -1,3 +1,4 @@
+import { shown } from "../compiler/diagnostics/control-pictures.js";
 import { CliError, EXIT, type Io } from "./io.js";
 
 /** The engine, loaded when a run command starts (`validate` never loads SQLite). */
@@ -66,6 +67,6 @@ export async function runSession(io: Io, json: boolean, fn: (signal: AbortSignal
   if (json) io.out(JSON.stringify({ event: "exit", code: end.code, status: end.status, ...(end.run_id ? { run_id: end.run_id } : {}), ...(end.message ? { message: end.message } : {}) }) + "\n");
   if (end.status === "submitted") {
     if (!json) io.out(`${end.message}\n`);
-  } else if (end.message && end.status !== "succeeded" && end.status !== "failed") io.err(`criteria: ${end.message}\n`);
+  } else if (end.message && end.status !== "succeeded" && end.status !== "failed") io.err(`criteria: ${shown(end.message, true)}\n`);
   return end.code;
 }

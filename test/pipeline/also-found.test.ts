@@ -132,6 +132,16 @@ describe("also found", () => {
     }
   });
 
+  it("a refusal's line shows the control characters of what it quotes as pictures: a --var value, an unknown code (found by a new-user trial: a value's ESC reached the terminal)", () => {
+    const dir = temp();
+    const path = wf(dir, `variable "n" { type = number }\nstep "a" {\n  target = adapter.shell.default\n  input { command = "echo \${var.n}" }\n  outcome "success" { next = state.done }\n}\n`);
+    const r = cli(["apply", path, "--state-dir", join(dir, "s"), "--var", "n=\u001b]0;PWNED\u0007", "-o", "text"]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe('criteria: --var n: "\u241b]0;PWNED\u2407" is not a number\n');
+    const code = cli(["explain", "\u001b[2J"]);
+    expect(code.stderr).toBe('criteria: unknown diagnostic code "\u241b[2J" (criteria explain lists them)\n');
+  });
+
   it("resume compares the files where a --workdir of an earlier resume put the run (run.relocated), not where it started", () => {
     // Found reading the code: the CLI's check looked only at the journaled first directory,
     // which no longer exists after a move, so a change in the new place went unsaid.
