@@ -8,6 +8,8 @@ import type { StateSpec, WorkflowSpec } from "../decode/spec.js";
  * inline body). An unreachable step is an error (its work would silently never run);
  * an unreachable state, wait, approval or branch is a warning. Breadth-first, linear.
  * The hint offers removing a node only where that leaves a valid file (see {@link removeState}).
+ * A workflow with a `next` to a node declared under an unknown field (`spec.misplaced`, whose
+ * error stands) is not judged: what that node leads to is not known.
  */
 export const checkReachability: Check = {
   name: "reachability",
@@ -16,8 +18,12 @@ export const checkReachability: Check = {
     for (const s of resolution.scopes) {
       const start = initialNode(s);
       if (!start || !s.nodes.has(start)) continue;
+      const edges = edgesOf(s.workflow);
+      // A `next` to a node declared under an unknown field (its error stands): what it leads to is not known.
+      const misplaced = s.parent === undefined ? s.workflow.misplaced : undefined;
+      if (misplaced && edges.some((e) => misplaced.has(e.to.name) && !s.nodes.has(e.to.name))) continue;
       const next = new Map<string, string[]>();
-      for (const e of edgesOf(s.workflow)) {
+      for (const e of edges) {
         const list = next.get(e.from) ?? [];
         list.push(e.to.name);
         next.set(e.from, list);

@@ -201,7 +201,8 @@ class Resolver {
       );
       return;
     }
-    if (!s.nodes.has(ref.name)) {
+    // Declared under an unknown top-level field: that field's error says what to write (found by a new-user trial).
+    if (!s.nodes.has(ref.name) && !(s.parent === undefined && s.workflow.misplaced?.has(ref.name))) {
       this.diagnostics.push(diag("unknown_node", ref.range, `${what}: unknown node "${ref.name}"`, { hint: this.unknownNodeHint(ref, s, reserved) }));
     }
   }
