@@ -11,6 +11,8 @@ import { describe, expect, it } from "vitest";
 import { compile } from "../compiler/index.js";
 import { CODES } from "../compiler/diagnostics/codes.js";
 import { functionDocs } from "../compiler/expr/functions.js";
+import { workflowSchema } from "../compiler/decode/check-schema.js";
+import { dialectSections } from "../compiler/decode/lower-hcl.js";
 
 const repo = join(import.meta.dirname, "..");
 const languageFile = join(repo, "docs", "language.md");
@@ -22,6 +24,15 @@ const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
 const GENERATED: Record<string, () => string> = {
   functions: () => ["| function | what it does |", "|---|---|", ...functionDocs().map((f) => `| \`${cell(f.signature)}\` | ${cell(f.doc)} |`)].join("\n"),
   diagnostics: () => ["| code | severity | meaning |", "|---|---|---|", ...Object.entries(CODES).map(([k, v]) => `| \`${k}\` | ${v.severity} | ${cell(v.doc)} |`)].join("\n"),
+  // The YAML/JSON top-level keys, each with its HCL blocks (a new-user trial wrote `switches:` for `branches:`).
+  "dialect-sections": () => {
+    const props = (workflowSchema() as { properties: Record<string, { description?: string }> }).properties;
+    return [
+      "| YAML / JSON key | written as | HCL | holds |",
+      "|---|---|---|---|",
+      ...dialectSections(Object.keys(props)).map((r) => `| \`${r.key}\` | \`${cell(r.yaml)}\` | ${r.hcl.length > 0 ? r.hcl.map((h) => `\`${cell(h.replace(/ \(older\)$/, ""))}\`${h.endsWith("(older)") ? " (older)" : ""}`).join(", ") : "none"} | ${cell(props[r.key].description ?? "").replace(/</g, "&lt;").replace(/>/g, "&gt;")} |`),
+    ].join("\n");
+  },
 };
 
 /** The text with each generated section replaced by the code's. */

@@ -50,8 +50,8 @@ export const checkExits: Check = {
       const where = s.owner ? `the body of step "${s.owner.name}"` : "the workflow";
       const names = stuck.map((n) => `"${n.name}"`).join(", ");
       out.push(
-        diag("no_exit", stuck[0].nameRange, `in ${where}, ${stuck.length > 1 ? `${names} never reach` : `${names} never reaches`} ${s.owner ? "_continue, return or a state" : "a state"}: a run that gets there cannot end`, {
-          hint: s.owner ? `route an outcome to "_continue" (next item), "return" (leave the body) or a terminal state` : "route an outcome to a terminal state",
+        diag("no_exit", stuck[0].nameRange, `in ${where}, ${stuck.length > 1 ? `${names} never reach` : `${names} never reaches`} ${s.owner ? "_continue, return or a state" : "a state or return"}: a run that gets there cannot end`, {
+          hint: s.owner ? `route an outcome to "_continue" (next item), "return" (leave the body) or a terminal state` : 'route an outcome to a terminal state, or to "return" (which ends the run)',
           related: stuck.slice(1).map((n) => ({ message: `"${n.name}" is in the same loop`, range: n.nameRange })),
         }),
       );

@@ -1,9 +1,13 @@
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { Check } from "./context.js";
+import { endsThroughReturn } from "./context.js";
 
 /**
- * The root workflow has a header with a name, a start node and a terminal state
- * (docs/architecture.md, The compiler: Check). `target_state` must name a state; a missing one is a warning.
+ * The root workflow has a header with a name, a start node and a way to end: a terminal
+ * state, or an outcome that targets `return` (which ends the run successfully: docs/language.md,
+ * Outcomes; docs/architecture.md, The compiler: Check). `target_state` must name a state; a
+ * missing one is a warning, unless the workflow ends through `return` and declares no
+ * successful terminal state (there is then no state to name).
  * A called module's `policy` is a warning (`module_policy_ignored`): the root's governs the tree.
  */
 export const checkHeader: Check = {
@@ -21,6 +25,8 @@ export const checkHeader: Check = {
     }
     const h = spec.header;
     const root = resolution.root;
+    const returns = endsThroughReturn(spec);
+    const success = spec.states.find((s) => s.terminal && s.success);
     // A file of other values (a vars.json given as a workflow) has its own one error.
     if (!h && spec.noWorkflowFields) return out;
     if (!h) {
@@ -33,7 +39,7 @@ export const checkHeader: Check = {
         out.push(diag("missing_initial_state", h.nameRange, `${w} has no initial_state`, { hint: `add initial_state = "${spec.steps[0].name}"` }));
       }
       if (!h.targetState) {
-        out.push(diag("missing_target_state", h.nameRange, `${w} has no target_state`, { hint: "name the state a successful run ends in" }));
+        if (success || !returns) out.push(diag("missing_target_state", h.nameRange, `${w} has no target_state`, { hint: "name the state a successful run ends in" }));
       } else if (root.nodes.has(h.targetState.name) && root.nodes.get(h.targetState.name) !== "state") {
         out.push(diag("invalid_value", h.targetState.range, `target_state "${h.targetState.name}" is a ${root.nodes.get(h.targetState.name)}, not a state`, { hint: "name a state block (state \"done\" { terminal = true }): the state a successful run ends in" }));
       }
@@ -58,10 +64,12 @@ export const checkHeader: Check = {
       );
     }
     // A state whose `terminal` is no bool may be the one meant to end runs: its own error says enough.
-    if (!spec.states.some((s) => s.terminal || s.terminalInvalid)) {
+    // An outcome to `return` ends the run too (found by a new-user trial: a workflow that ends
+    // only through return was refused, after unreachable_node had advised removing its state).
+    if (!returns && !spec.states.some((s) => s.terminal || s.terminalInvalid)) {
       out.push(
         diag("no_terminal_state", h?.nameRange ?? fileStart, `workflow${h ? ` "${h.name}"` : ""} declares no terminal state: a run could never end`, {
-          hint: `add state "done" { terminal = true }`,
+          hint: `add state "done" { terminal = true } and route an outcome to it, or end the run with next = "return"`,
         }),
       );
     }

@@ -1,11 +1,15 @@
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { Check } from "./context.js";
-import { edgesOf, initialNode } from "./context.js";
+import { edgesOf, endsThroughReturn, initialNode } from "./context.js";
+import type { StateSpec, WorkflowSpec } from "../decode/spec.js";
 
 /**
  * Every node can be reached from the workflow's start (per workflow: the root and each
  * inline body). An unreachable step is an error (its work would silently never run);
  * an unreachable state, wait, approval or branch is a warning. Breadth-first, linear.
+ * The hint offers removing a node only where that leaves a valid file (see {@link removeState}).
+ * A workflow with a `next` to a node declared under an unknown field (`spec.misplaced`, whose
+ * error stands) is not judged: what that node leads to is not known.
  */
 export const checkReachability: Check = {
   name: "reachability",
@@ -14,8 +18,12 @@ export const checkReachability: Check = {
     for (const s of resolution.scopes) {
       const start = initialNode(s);
       if (!start || !s.nodes.has(start)) continue;
+      const edges = edgesOf(s.workflow);
+      // A `next` to a node declared under an unknown field (its error stands): what it leads to is not known.
+      const misplaced = s.parent === undefined ? s.workflow.misplaced : undefined;
+      if (misplaced && edges.some((e) => misplaced.has(e.to.name) && !s.nodes.has(e.to.name))) continue;
       const next = new Map<string, string[]>();
-      for (const e of edgesOf(s.workflow)) {
+      for (const e of edges) {
         const list = next.get(e.from) ?? [];
         list.push(e.to.name);
         next.set(e.from, list);
@@ -52,7 +60,8 @@ export const checkReachability: Check = {
         for (const n of list) {
           if (!seen.has(n.name) && s.nodes.get(n.name) === kind) {
             // Every diagnostic has a hint (found by a new-user trial: this one had none).
-            out.push(diag("unreachable_node", n.nameRange, `${kind} "${n.name}"${where} is never reached from "${start}"`, { hint: `no outcome leads to it; name it in one (next = "${n.name}"), or remove the ${kind}` }));
+            const remove = kind === "state" && !s.parent ? removeState(w, n as StateSpec) : `, or remove the ${kind}`;
+            out.push(diag("unreachable_node", n.nameRange, `${kind} "${n.name}"${where} is never reached from "${start}"`, { hint: `no outcome leads to it; name it in one (next = "${n.name}")${remove}` }));
           }
         }
       }
@@ -60,3 +69,20 @@ export const checkReachability: Check = {
     return out;
   },
 };
+
+/**
+ * The end of an unreachable top-level state's hint: how to remove it without a new error.
+ * Found by a new-user trial: "remove the state" for the `target_state` of a workflow that
+ * ends through `return` left `target_state` naming nothing, and removing both was refused
+ * as `no_terminal_state`. The only terminal state of a workflow with no `return` is not
+ * offered for removal (the run could not end); the header's `target_state` goes with its state.
+ */
+function removeState(w: WorkflowSpec, st: StateSpec): string {
+  const returns = endsThroughReturn(w);
+  const others = w.states.filter((x) => x !== st && x.terminal);
+  if (st.terminal && others.length === 0 && !returns) return "";
+  if (w.header?.targetState?.name !== st.name) return ", or remove the state";
+  const other = others.find((x) => x.success);
+  if (other) return `, or remove the state and set target_state = "${other.name}"`;
+  return `, or remove the state and the header's target_state${returns ? ' (runs end by next = "return")' : ""}`;
+}

@@ -58,6 +58,16 @@ export function edgesOf(w: WorkflowSpec): Edge[] {
 }
 
 /**
+ * Whether some transition of this workflow (its own nodes only) targets `return`. At the
+ * top level that ends the run successfully (docs/language.md, Outcomes), so a workflow
+ * whose runs all end by `return` needs no terminal state and has no state to name as its
+ * `target_state` (found by a new-user trial: `validate` refused such a file).
+ */
+export function endsThroughReturn(w: WorkflowSpec): boolean {
+  return edgesOf(w).some((e) => e.to.name === "return");
+}
+
+/**
  * The node a workflow starts at: its header's `initial_state`, else (inline bodies,
  * as in the Go tool) its first step in declaration order.
  */

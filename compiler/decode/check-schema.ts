@@ -8,7 +8,7 @@ import type { Range } from "../diagnostics/range.js";
 import { lookupTable, type JsonObject } from "../parse/document.js";
 import { childPointer, type SourceMap } from "../parse/source-map.js";
 import { describePointer, pointerSegments } from "./describe.js";
-import { SECTION_KEYWORDS } from "./lower-hcl.js";
+import { HCL_BLOCK_KEYWORDS, KEYWORD_SECTIONS, SECTION_KEYWORDS } from "./lower-hcl.js";
 
 const require = createRequire(import.meta.url);
 let validator: ValidateFunction | undefined;
@@ -44,6 +44,12 @@ export function noWorkflowError(file: string, keys: readonly string[], range: Ra
 export interface SchemaCheck {
   diagnostics: Diagnostic[];
   noWorkflowFields: boolean;
+  /**
+   * The names declared under an unknown top-level field (`switches: { decide: ... }`, HCL's
+   * `stpe "ci" { ... }`): that field's error stands, and a reference to one of them is no
+   * second error (found by a new-user trial: `unknown node "decide"` followed `switches`).
+   */
+  misplaced: ReadonlySet<string>;
 }
 
 /** The JSON Schema of the YAML/JSON dialect (`schema/workflow.schema.json`, draft-07). */
@@ -93,9 +99,10 @@ function validate(): ValidateFunction {
  */
 export function checkSchema(doc: JsonObject, map: SourceMap, fallback: Range, role: "workflow" | "body" = "workflow"): SchemaCheck {
   const v = validate();
-  if (v(doc)) return { diagnostics: [], noWorkflowFields: false };
+  if (v(doc)) return { diagnostics: [], noWorkflowFields: false, misplaced: new Set() };
   const out: Diagnostic[] = [];
   const seen = new Set<string>();
+  const misplaced = new Set<string>();
   for (const e of v.errors ?? []) {
     // A workflow_file body needs no name: it is the body of the step that names it.
     if (role === "body" && e.keyword === "required" && e.instancePath === "/workflow") continue;
@@ -104,12 +111,50 @@ export function checkSchema(doc: JsonObject, map: SourceMap, fallback: Range, ro
     if (e.keyword === "if" || e.schemaPath.includes("/then/")) continue;
     const d = toDiagnostic(e, map, fallback, doc);
     if (!d) continue;
+    if (d.code === "unknown_field" && e.keyword === "additionalProperties" && e.instancePath === "") {
+      const held = doc[String((e.params as { additionalProperty: string }).additionalProperty)];
+      if (held !== null && typeof held === "object" && !Array.isArray(held)) for (const k of Object.keys(held)) misplaced.add(k);
+    }
     const key = `${d.code}\0${d.range.start.offset}\0${d.range.file}`;
     if (seen.has(key)) continue;
     seen.add(key);
     out.push(d);
   }
-  return { diagnostics: out, noWorkflowFields: out.some((d) => noWorkflowErrors.has(d)) };
+  return { diagnostics: out, noWorkflowFields: out.some((d) => noWorkflowErrors.has(d)), misplaced };
+}
+
+/**
+ * The did-you-mean for a field of a YAML or JSON file named as HCL names it, when plain edit
+ * distance finds none (found by a new-user trial: `switches:` was offered 18 section names,
+ * none of them `branches`): a top-level `switch`/`switches` (or any HCL block keyword) is
+ * its section, a branch's `match`/`condition` blocks are its `arms`, and an arm's `condition`
+ * or `match` is its `when` (lower-hcl.ts lowers HCL's switch so). Undefined when the field
+ * is none of these, or the allowed names hold no such field at this place.
+ *
+ * @param ptr the JSON pointer of the object holding the field
+ * @param json whether the file is JSON (keys quoted)
+ */
+function yamlWordFor(prop: string, ptr: string, doc: JsonObject, json: boolean, allowed: readonly string[]): string | undefined {
+  const q = (k: string) => (json ? `"${k}"` : k);
+  const section = ptr === "" || /\/workflow$/.test(ptr);
+  // `switches` → `switch`, `conditions` → `condition`, `matches` → `match`.
+  const forms = [prop, prop.replace(/s$/, ""), prop.replace(/es$/, "")];
+  const singular = forms.find((f) => KEYWORD_SECTIONS[f] !== undefined || ["match", "condition", "arm", "case"].includes(f)) ?? prop;
+  if (section) {
+    const to = KEYWORD_SECTIONS[singular];
+    if (to === undefined || to === prop || !allowed.includes(to) || closestName(prop, allowed) === to) return undefined;
+    if (to !== "branches") return `did you mean "${to}"? (HCL's ${singular} blocks are ${json ? "JSON" : "YAML"}'s ${q(to)})`;
+    const held = (doc as Record<string, unknown>)[prop];
+    const name = held !== null && typeof held === "object" && !Array.isArray(held) ? Object.keys(held)[0] : undefined;
+    return `did you mean "branches"? In ${json ? "JSON" : "YAML"}, a switch is written ${q("branches")}: { ${q(name ?? "decide")}: { ${q("arms")}: [{ ${q("when")}: "\${...}", ${q("next")}: "..." }], ${q("default")}: { ${q("next")}: "..." } } }`;
+  }
+  if (/\/branches\/[^/]+$/.test(ptr) && allowed.includes("arms") && ["match", "condition", "arm", "case"].includes(singular)) {
+    return `did you mean "arms"? HCL's match blocks are a branch's ${q("arms")}, tried in order: ${q("arms")}: [{ ${q("when")}: "\${...}", ${q("next")}: "..." }]`;
+  }
+  if (/\/arms\/\d+$/.test(ptr) && allowed.includes("when") && ["condition", "match", "if"].includes(prop)) {
+    return `did you mean "when"? An arm's condition is ${q("when")}: "\${...}"`;
+  }
+  return undefined;
 }
 
 /** Canonical section names and their HCL block keywords (lower-hcl.ts), for suggestions in HCL files. */
@@ -174,7 +219,9 @@ function toDiagnostic(e: ErrorObject, map: SourceMap, fallback: Range, doc: Json
       // Decided by where the field is, not by the schema's path: an environment's or a subworkflow's
       // `variables`/`adapters` were offered as `variable`/`adapter` (found by a new-user trial).
       const sectionLevel = ptr === "" || /\/workflow$/.test(ptr);
-      if (sectionLevel && /\.c?hcl$/i.test(at.file)) allowed = allowed.map((a) => HCL_NAMES[a] ?? a);
+      const hcl = /\.c?hcl$/i.test(at.file);
+      // Every block keyword: `switch` and `locals` too, which no section is first named by (found by a new-user trial: `swich` got no did-you-mean).
+      if (sectionLevel && hcl) allowed = [...new Set([...allowed.map((a) => HCL_NAMES[a] ?? a), ...HCL_BLOCK_KEYWORDS.filter((k) => allowed.includes(KEYWORD_SECTIONS[k]))])];
       // A switch's arms are its match blocks, and its mark is no field of the file's.
       const inSwitch = (e.data as { switch?: unknown } | undefined)?.switch === true;
       if (inSwitch) allowed = allowed.filter((a) => a !== "switch").map((a) => (a === "arms" ? "match" : a));
@@ -198,6 +245,9 @@ function toDiagnostic(e: ErrorObject, map: SourceMap, fallback: Range, doc: Json
           return d;
         }
       }
+      // HCL's words in a YAML or JSON file (`switches:`, a branch's `match`, an arm's `condition`): the dialect's own.
+      const dialectWord = hcl ? undefined : yamlWordFor(prop, ptr, doc, /\.json$/i.test(at.file), allowed);
+      if (dialectWord) return diag("unknown_field", at, `${where(ptr)}unknown field "${prop}"`, { hint: dialectWord });
       // HCL's own words ("argument or block") for HCL; a YAML or JSON file has fields.
       return diag("unknown_field", at, `${where(ptr)}${/\.c?hcl$/i.test(at.file) ? "unsupported argument or block" : "unknown field"} "${prop}"`, {
         hint: inSwitch && !/did you mean/.test(suggest(prop, allowed) ?? "") ? 'a switch tries its match { condition = ... next = "..." } blocks in order, then its default { next = "..." }' : suggest(prop, allowed),

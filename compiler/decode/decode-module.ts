@@ -25,6 +25,7 @@ export function decodeModule(m: Module, set: ModuleSet, role: "workflow" | "body
   diagnostics.push(...schema.diagnostics);
   const decoded = decodeWorkflow(doc, m.map, m.fileStart);
   if (schema.noWorkflowFields || m.noWorkflow) decoded.spec.noWorkflowFields = true;
+  if (schema.misplaced.size > 0) decoded.spec.misplaced = schema.misplaced;
   if (m.doc === undefined) decoded.spec.unread = true;
   diagnostics.push(...decoded.diagnostics);
   const edges = new Map(m.edges.map((e) => [key(e.range), e]));

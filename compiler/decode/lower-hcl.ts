@@ -67,6 +67,62 @@ export function namedBlockPlace(keyword: string, labels: readonly string[]): { s
   return { section: rule.section, name: labels.join(".") };
 }
 
+/**
+ * Each top-level HCL block keyword with the YAML/JSON section its blocks are written in:
+ * `step` → `steps`, `switch` → `branches`, `locals` → `locals` (the header and the
+ * singletons keep their names). For the YAML and JSON did-you-means (check-schema.ts).
+ */
+export const KEYWORD_SECTIONS: Readonly<Record<string, string>> = lookupTable(
+  Object.fromEntries(Object.entries(BODY_BLOCKS).map(([keyword, r]) => [keyword, r.kind === "named" || r.kind === "singleton" ? r.section : keyword])),
+);
+
+/** Every top-level HCL block keyword (`step`, `switch`, `locals`, ...). */
+export const HCL_BLOCK_KEYWORDS: readonly string[] = Object.keys(BODY_BLOCKS);
+
+/** One YAML/JSON top-level key and the HCL it is written as (docs/language.md, The YAML and JSON dialect). */
+export interface DialectSection {
+  /** The key (`steps`). */
+  key: string;
+  /** Its shape in YAML (`steps: { <name>: { ... } }`). */
+  yaml: string;
+  /** The HCL blocks that lower into it, the canonical one first (`switch "<name>" { ... }`, then `branch ...`). */
+  hcl: string[];
+}
+
+/** The HCL forms of a block keyword whose inner names differ from YAML's, and the older spellings (listed after the canonical one). */
+const HCL_FORMS: Record<string, string> = lookupTable({
+  switch: 'switch "<name>" { match { condition = ..., next = ... } default { next = ... } }',
+  branch: 'branch "<name>" { arm { when = ..., next = ... } default = "..." } (older)',
+  locals: "locals { <name> = ... }",
+  local: 'local "<name>" { value = ... } (older)',
+});
+
+/** YAML shapes that are more than "a mapping of names": a branch's arms, locals' plain values. */
+const YAML_FORMS: Record<string, string> = lookupTable({
+  branches: "branches: { <name>: { arms: [{ when: ..., next: ..., output: {...} }], default: { next: ... } } }",
+  locals: "locals: { <name>: ... }",
+  workflow: "workflow: { name: ..., initial_state: ..., ... }",
+});
+
+/**
+ * The YAML/JSON top-level keys `keys` (the schema's, in its order) with their HCL blocks,
+ * from the lowering's own table (BODY_BLOCKS), for the table in docs/language.md that
+ * test/docs.test.ts generates and checks. A key no HCL block lowers into (`$schema`) has none.
+ */
+export function dialectSections(keys: readonly string[]): DialectSection[] {
+  return keys.map((key) => {
+    const blocks = Object.entries(BODY_BLOCKS).filter(([k]) => KEYWORD_SECTIONS[k] === key);
+    // The canonical spelling first: `switch` before `branch`, `locals` before `local`.
+    blocks.sort(([a], [b]) => Number(HCL_FORMS[a]?.endsWith("(older)") ?? false) - Number(HCL_FORMS[b]?.endsWith("(older)") ?? false));
+    const hcl = blocks.map(([k, r]) => HCL_FORMS[k] ?? (r.kind === "named" ? `${k} ${r.labels === 2 ? `"<${k === "data" ? "kind" : "type"}>" "<name>"` : '"<name>"'} { ... }` : `${k} { ... }`));
+    const two = blocks.find(([, r]) => r.kind === "named" && r.labels === 2);
+    const yaml =
+      YAML_FORMS[key] ??
+      (blocks.some(([, r]) => r.kind === "named") ? `${key}: { <${two ? (two[0] === "data" ? "kind" : "type") + ">.<name" : "name"}>: { ... } }` : blocks.length > 0 ? `${key}: { ... }` : `${key}: ...`);
+    return { key, yaml, hcl };
+  });
+}
+
 /** The canonical document's name-keyed sections (`steps`, `variables`, ...). */
 export const NAMED_SECTIONS: ReadonlySet<string> = new Set(sectionKeywordPairs.map(([section]) => section));
 

@@ -302,6 +302,12 @@ export interface WorkflowSpec {
    */
   noWorkflowFields?: true;
   /**
+   * Names declared under an unknown top-level field (`switches: { decide: ... }`), whose
+   * `unknown_field` error stands: a `next` naming one is no second error, and the
+   * reachability of a workflow with such a `next` is not judged (its graph has a hole).
+   */
+  misplaced?: ReadonlySet<string>;
+  /**
    * Its files could not be used (a syntax error, an unreadable file): their own errors say
    * why, and nothing more is asked of it (found by a new-user trial: a body file's syntax
    * error was followed by "has no steps, so it has nowhere to start").

@@ -52,8 +52,8 @@ export const CODES = {
   reads_own_output: { severity: "warning", doc: "A step's input reads the step's own output (`steps.<itself>`), which is not there on its first visit, outside a condition that could skip it." },
   // check
   missing_initial_state: { severity: "error", doc: "The workflow has no `initial_state` and no step to start from." },
-  missing_target_state: { severity: "warning", doc: "The workflow header has no `target_state`." },
-  no_terminal_state: { severity: "error", doc: "No terminal state is declared: a run could never end." },
+  missing_target_state: { severity: "warning", doc: "The workflow header has no `target_state` (not warned when runs end by `return` and no successful terminal state is declared)." },
+  no_terminal_state: { severity: "error", doc: "No terminal state is declared and no outcome targets `return`: a run could never end." },
   unreachable_step: { severity: "error", doc: "A step can never run: no path leads to it from the initial node." },
   unreachable_node: { severity: "warning", doc: "A state, wait, approval or branch can never be reached." },
   missing_outcome: { severity: "error", doc: "A required outcome is missing (`all_succeeded` on an iterating step, any outcome on a step)." },

@@ -1,33 +1,41 @@
+/** A block's body in a hint: no braces but an elided or empty value (`variables = { ... }`, `{}`). */
+const BODY = String.raw`(?:[^{}]|\{ \.\.\. \}|\{\})*`;
+
 /**
  * A hint as the file it is about is written: the checks word their hints in HCL (`add
  * outcome "success" { next = "..." }`), and a diagnostic in a YAML or JSON file gets the
  * same advice in its own syntax (`add outcomes: { success: { next: "..." } }`; in JSON
  * with quoted keys). Found by a new-user trial: YAML files were told to declare
- * `agent "nope" { adapter = "..." }`. Labelled blocks become an entry of their section,
- * unlabelled ones a mapping, `name = value` a `name: value`; anything else is kept.
+ * `agent "nope" { adapter = "..." }`. Labelled blocks become an entry of their section
+ * (two labels a `type.name` key: `adapters: { shell.ci: {} }`), unlabelled ones a mapping,
+ * `name = value` a `name: value`; in JSON a bare word in a block (`type = string`) is
+ * quoted, as JSON has no bare words (found by a new-user trial: `"type": string`, and
+ * `local "x" { value: ... }` for a YAML file); anything else is kept.
  * @param file the diagnostic's file (its extension says the dialect)
  */
 export function hintFor(file: string, hint: string): string {
   const dialect = /\.json$/i.test(file) ? "json" : /\.ya?ml$/i.test(file) ? "yaml" : undefined;
   if (!dialect || !/[={]/.test(hint)) return hint;
   const key = (k: string) => (dialect === "json" ? `"${k}"` : k);
-  /** `a = 1 b = "x"` → `a: 1, b: "x"` (keys quoted in JSON). */
+  /** A value in a block: in JSON a bare word (`string`) or an elision (`...`) is quoted. */
+  const value = (v: string) => (dialect === "json" && (/^[A-Za-z_]\w*$/.test(v) && !/^(true|false|null)$/.test(v) || v === "...") ? `"${v}"` : v);
+  /** `a = 1 b = "x"` (or `a = 1, b = "x"`) → `a: 1, b: "x"` (keys quoted in JSON). */
   const attrs = (body: string) =>
     body
       .trim()
-      .split(/\s+(?=[A-Za-z_][\w]*\s*=(?!=))/)
-      .map((a) => a.replace(/^([A-Za-z_][\w]*)\s*=(?!=)\s*/, (_, k: string) => `${key(k)}: `))
+      .split(/,?\s+(?=[A-Za-z_][\w]*\s*=(?!=))/)
+      .map((a) => a.replace(/^([A-Za-z_][\w]*)\s*=(?!=)\s*(.*)$/, (_, k: string, v: string) => `${key(k)}: ${value(v)}`))
       .join(", ");
   /** `{ a: 1 }`, or `{}` for an empty body. */
   const braces = (inner: string) => (inner === "" ? "{}" : `{ ${inner} }`);
   return (
     hint
-      // adapter "type" "name" { ... } → adapters: { type.name: { ... } }
-      .replace(/\badapter\s+"([^"]+)"\s+"([^"]+)"\s*\{([^{}]*)\}/g, (_, t: string, n: string, body: string) => `${key("adapters")}: { ${key(`${t}.${n}`)}: ${braces(attrs(body))} }`)
+      // adapter "type" "name" { ... } → adapters: { type.name: { ... } } (data and environments alike)
+      .replace(new RegExp(`\\b(adapter|data|environment)\\s+"([^"]+)"\\s+"([^"]+)"\\s*\\{(${BODY})\\}`, "g"), (_, kw: string, t: string, n: string, body: string) => `${key(kw === "data" ? kw : `${kw}s`)}: { ${key(`${t}.${n}`)}: ${braces(attrs(body))} }`)
       // outcome "x" { next = "..." } → outcomes: { x: { next: "..." } }
-      .replace(/\b(outcome|state|agent|step|variable|output|channel|wait|approval|branch|subworkflow|environment)\s+"([^"]+)"\s*\{([^{}]*)\}/g, (_, kw: string, name: string, body: string) => `${key(`${kw}s`)}: { ${key(name)}: ${braces(attrs(body))} }`)
+      .replace(new RegExp(`\\b(outcome|state|agent|step|variable|shared_variable|output|channel|wait|approval|branch|subworkflow|environment)\\s+"([^"]+)"\\s*\\{(${BODY})\\}`, "g"), (_, kw: string, name: string, body: string) => `${key(`${kw}s`)}: { ${key(name)}: ${braces(attrs(body))} }`)
       // input { k = "..." } → input: { k: "..." }
-      .replace(/\b(input|default|workflow|policy|memory|secret_input|secrets|expects|config|recv|post)\s*\{([^{}]*)\}/g, (_, kw: string, body: string) => `${key(kw)}: ${braces(attrs(body))}`)
+      .replace(new RegExp(`\\b(input|default|workflow|policy|memory|secret_input|secrets|expects|config|recv|post|locals)\\s*\\{(${BODY})\\}`, "g"), (_, kw: string, body: string) => `${key(kw)}: ${braces(attrs(body))}`)
       // name { ... } (an elided block: for_each { ... }) → name: { ... }
       .replace(/\b([a-z_][\w]*)\s+\{ \.\.\. \}/g, (_, kw: string) => `${key(kw)}: { ... }`)
       // name = value (not ==, <=, >=, !=)

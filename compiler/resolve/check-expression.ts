@@ -215,7 +215,7 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
           diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: write data values as data.<kind>.<name>.value (in ${ref.raw})`));
         } else if (!s.lookup("data", key)) {
           const known = s.visible("data");
-          diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: unknown data value "${key}" (in ${ref.raw})`, { hint: suggest(key, known) ?? `declare it: data "${kind}" "${dname}" { type = string, value = "" }` }));
+          diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: unknown data value "${key}" (in ${ref.raw})`, { hint: suggest(key, known) ?? `declare it: data "${kind}" "${dname}" { type = string }` }));
         } else {
           s.lookup("data", key)!.scope.used.add(`data:${key}`);
           if (field !== undefined && field !== "value") diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: a data value has one field, "value" (in ${ref.raw})`, { hint: `write data.${key}.value` }));
@@ -433,9 +433,15 @@ function literalNumber(e: Expr): number | undefined {
   return undefined;
 }
 
+/**
+ * The declaration an unknown `var.`, `local.` or `shared.` name asks for, in HCL (the
+ * diagnostic puts it in the file's dialect: diagnostics/dialect-hint.ts). Locals in their
+ * canonical form, `locals { x = "..." }` (docs/language.md; found by a new-user trial: the
+ * hint gave the older `local "x" { value = ... }`, which YAML and JSON cannot say).
+ */
 function declHint(root: string, name: string): string {
   if (root === "var") return `variable "${name}" { type = string }`;
-  if (root === "local") return `local "${name}" { value = ... }`;
+  if (root === "local") return `locals { ${name} = "..." }`;
   return `shared_variable "${name}" { type = string }`;
 }
 

@@ -1,5 +1,5 @@
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { suggest } from "../diagnostics/did-you-mean.js";
+import { closestName, suggest } from "../diagnostics/did-you-mean.js";
 import type { Range } from "../diagnostics/range.js";
 import { iterates, type AdapterSpec, type ExprSource, type NodeRef, type StepSpec, type WorkflowSpec } from "../decode/spec.js";
 import type { Expr } from "../expr/ast.js";
@@ -201,15 +201,36 @@ class Resolver {
       );
       return;
     }
-    if (!s.nodes.has(ref.name)) {
-      // Where a run starts, a node to run: no reserved target is offered (found by a new-user trial: "return").
-      const candidates = [...s.nodes.keys(), ...(reserved && s.inIteration ? ["_continue"] : []), ...(reserved && s.parent ? ["return"] : [])];
-      this.diagnostics.push(
-        diag("unknown_node", ref.range, `${what}: unknown node "${ref.name}"`, {
-          hint: suggest(ref.name, candidates) ?? (candidates.length === 0 ? "declare a step or state to go to" : undefined),
-        }),
-      );
+    // Declared under an unknown top-level field: that field's error says what to write (found by a new-user trial).
+    if (!s.nodes.has(ref.name) && !(s.parent === undefined && s.workflow.misplaced?.has(ref.name))) {
+      this.diagnostics.push(diag("unknown_node", ref.range, `${what}: unknown node "${ref.name}"`, { hint: this.unknownNodeHint(ref, s, reserved) }));
     }
+  }
+
+  /**
+   * The hint of an unknown node. A kind prefix (`state.faild`) offers only nodes of that
+   * kind (`step.` takes a switch too): naming a step as `state.` is an error of its own
+   * (found by a new-user trial: `state.faild` was offered the steps "execute" and "review").
+   * A close name of another kind is offered with its own prefix (`did you mean step.review?`);
+   * a plain name is offered every node, and the reserved targets that may stand there
+   * (none where a run starts: found by a new-user trial, "return").
+   */
+  private unknownNodeHint(ref: NodeRef, s: Scope, reserved: boolean): string | undefined {
+    const fits = (k: NodeKind) => !ref.kind || k === ref.kind || (ref.kind === "step" && k === "branch");
+    const nodes = [...s.nodes].filter(([, k]) => fits(k)).map(([n]) => n);
+    const candidates = ref.kind ? nodes : [...nodes, ...(reserved && s.inIteration ? ["_continue"] : []), ...(reserved && s.parent ? ["return"] : [])];
+    const hint = suggest(ref.name, candidates);
+    if (hint?.startsWith("did you mean")) return hint;
+    if (ref.kind) {
+      const other = closestName(ref.name, s.nodes.keys());
+      const kind = other === undefined ? undefined : s.nodes.get(other);
+      if (other !== undefined && kind !== undefined) {
+        const word = kind === "branch" ? (s.workflow.branches.find((b) => b.name === other)?.keyword ?? "switch") : kind;
+        return `did you mean ${word}.${other}?`;
+      }
+      return hint ?? `no ${ref.kind === "branch" ? "switch" : ref.kind} is declared here: declare one named "${ref.name}", or name another node`;
+    }
+    return hint ?? (candidates.length === 0 ? "declare a step or state to go to" : undefined);
   }
 
   resolve(s: Scope) {

@@ -18,6 +18,12 @@ describe("hints in the file's dialect", () => {
     ["or give it a workflow { } body", "or give it a workflow: {} body", 'or give it a "workflow": {} body'],
     // An elided block of any name (a trial of the Go tool's language: YAML was told "for_each { ... }").
     ['write a list: for_each = ["a", "b"], or a block: for_each { ... }', 'write a list: for_each: ["a", "b"], or a block: for_each: { ... }', 'write a list: "for_each": ["a", "b"], or a block: "for_each": { ... }'],
+    // The "declare it" hints (a new-user trial: `local "x" { value: ... }` in YAML, `"type": string` in JSON).
+    ['declare it: variable "y" { type = string }', "declare it: variables: { y: { type: string } }", 'declare it: "variables": { "y": { "type": "string" } }'],
+    ['declare it: locals { x = "..." }', 'declare it: locals: { x: "..." }', 'declare it: "locals": { "x": "..." }'],
+    ['declare it: shared_variable "s" { type = string }', "declare it: shared_variables: { s: { type: string } }", 'declare it: "shared_variables": { "s": { "type": "string" } }'],
+    ['declare it: data "internal" "score" { type = string }', "declare it: data: { internal.score: { type: string } }", 'declare it: "data": { "internal.score": { "type": "string" } }'],
+    ['declare it: environment "shell" "ci" { variables = { ... } }', "declare it: environments: { shell.ci: { variables: { ... } } }", 'declare it: "environments": { "shell.ci": { "variables": { ... } } }'],
   ];
   it.each(cases)("%s", (hcl, yaml, json) => {
     expect(hintFor("w.yaml", hcl)).toBe(yaml);

@@ -36,7 +36,7 @@ describe("var, local, shared", () => {
     expect(await said(workflow("var"))).toEqual([`16:15-16:18 unknown_reference: ${AT}: "var" needs a name, e.g. var.name`]);
     expect(await said(workflow("var.nme", `variable "name" {\n  type = string\n  default = "x"\n}\n`))).toEqual([`16:15-16:22 unknown_reference: ${AT}: unknown variable "nme" (in var.nme) (hint: did you mean "name"?)`]);
     expect(await said(workflow("var.zzz"))).toEqual([`16:15-16:22 unknown_reference: ${AT}: unknown variable "zzz" (in var.zzz) (hint: declare it: variable "zzz" { type = string })`]);
-    expect(await said(workflow("local.zzz"))).toEqual([`16:15-16:24 unknown_reference: ${AT}: unknown local value "zzz" (in local.zzz) (hint: declare it: local "zzz" { value = ... })`]);
+    expect(await said(workflow("local.zzz"))).toEqual([`16:15-16:24 unknown_reference: ${AT}: unknown local value "zzz" (in local.zzz) (hint: declare it: locals { zzz = "..." })`]);
     expect(await said(workflow("shared.zzz"))).toEqual([`16:15-16:25 unknown_reference: ${AT}: unknown shared variable "zzz" (in shared.zzz) (hint: declare it: shared_variable "zzz" { type = string })`]);
   });
 
@@ -128,7 +128,7 @@ describe("data", () => {
     expect(await said(workflow("data.internal"))).toEqual([`16:15-16:28 unknown_reference: ${AT}: write data values as data.<kind>.<name>.value (in data.internal)`]);
     expect(await said(workflow("data.internal.nn.value", DATA_N))).toEqual([`16:15-16:37 unknown_reference: ${AT}: unknown data value "internal.nn" (in data.internal.nn.value) (hint: did you mean "internal.n"?)`]);
     expect(await said(workflow("data.internal.zzz.value"))).toEqual([
-      `16:15-16:38 unknown_reference: ${AT}: unknown data value "internal.zzz" (in data.internal.zzz.value) (hint: declare it: data "internal" "zzz" { type = string, value = "" })`,
+      `16:15-16:38 unknown_reference: ${AT}: unknown data value "internal.zzz" (in data.internal.zzz.value) (hint: declare it: data "internal" "zzz" { type = string })`,
     ]);
     expect(await said(workflow("data.internal.n.valu", DATA_N))).toEqual([`16:15-16:35 unknown_reference: ${AT}: a data value has one field, "value" (in data.internal.n.valu) (hint: write data.internal.n.value)`]);
     expect(await said(workflow("data.internal.n.value", DATA_N))).toEqual([]);
