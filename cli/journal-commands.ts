@@ -1,11 +1,12 @@
-import { shown } from "../compiler/diagnostics/control-pictures.js";
 import { resolve } from "node:path";
 import { Option, type Command } from "commander";
 import type { Graph } from "../compiler/build/graph.js";
+import { shown } from "../compiler/diagnostics/control-pictures.js";
 import { suggest } from "../compiler/diagnostics/did-you-mean.js";
 import type { Value } from "../compiler/expr/value.js";
 import type { JournalEntry } from "../engine/journal/entry.js";
 import type { JournalDamagedError } from "../engine/journal/errors.js";
+import type { Waiting } from "../engine/journal/fold.js";
 import type { Journal, LeaseHolder, RunRow } from "../engine/journal/journal.js";
 import { defaultStateDir, placeFlag } from "../engine/journal/state-dir.js";
 import { readableStoreUrl, schemeOf, withoutPassword } from "../engine/journal/store-url.js";
@@ -171,11 +172,12 @@ async function idleOnStore(j: Journal, run: string, flag: string, holder: LeaseH
   const answered = answeredIn(tree);
   if (answered.length > 0) return job ? idle("queued", `queued: its ${answered.join(", ")}; a worker takes it at ${at(job.atMs)}`) : idle("stopped", `stopped: its ${answered.join(", ")}, but ${stopped}`);
   const waiting = waitingIn(tree);
+  const words = waiting.map((w) => w.text).join(", ");
   if (waiting.length > 0) {
     const here = `criteria resume ${run}${flag} continues it here`;
     // A duration wait's timer is a worker's job only when a parked run handed it over.
-    if (waiting.every((w) => w.startsWith("the time"))) return job ? idle("parked", `parked, waiting for ${waiting.join(", ")}: a worker takes it at ${at(job.atMs)}; ${here}`) : idle("stopped", `stopped at ${waiting.join(", ")}: no worker holds its timer; ${stopped}`);
-    return idle("parked", `parked, waiting for ${waiting.join(", ")}: a worker takes it when that comes${job ? `, or at ${at(job.atMs)} when its deadline is due` : ""}; ${here}`);
+    if (waiting.every((w) => w.kind === "time")) return job ? idle("parked", `parked, waiting for ${words}: a worker takes it at ${at(job.atMs)}; ${here}`) : idle("stopped", `stopped at ${words}: no worker holds its timer; ${stopped}`);
+    return idle("parked", `parked, waiting for ${words}: a worker takes it when that comes${job ? `, or at ${at(job.atMs)} when its deadline is due` : ""}; ${here}`);
   }
   if (job) return idle("queued", `queued: a worker takes it at ${at(job.atMs)}`);
   return idle("stopped", `stopped: ${stopped}`);
@@ -198,24 +200,23 @@ async function idleHere(j: Journal, run: string, flag: string): Promise<Idle> {
   const late = timedOutIn(tree, Date.now());
   if (late.length > 0) return idle("stopped", `stopped: its ${late.join(", ")} timed out; criteria resume ${run}${flag} takes the timeout route`);
   const waiting = waitingIn(tree);
-  if (waiting.length > 0 && waiting.every((w) => w.startsWith("the time"))) return idle("stopped", `stopped at ${waiting.join(", ")}: criteria resume ${run}${flag} waits out the rest`);
-  if (waiting.length > 0) return idle("parked", `parked, waiting for ${waiting.join(", ")}: ${giveWith(run, waiting, flag)}, then criteria resume ${run}${flag}`);
+  const words = waiting.map((w) => w.text).join(", ");
+  if (waiting.length > 0 && waiting.every((w) => w.kind === "time")) return idle("stopped", `stopped at ${words}: criteria resume ${run}${flag} waits out the rest`);
+  if (waiting.length > 0) return idle("parked", `parked, waiting for ${words}: ${giveWith(run, waiting, flag)}, then criteria resume ${run}${flag}`);
   return idle("stopped", `stopped: criteria resume ${run}${flag} continues it`);
 }
 
 /**
- * How to give what a run waits for (`waiting`: fold.ts `waitingIn`'s words), as commands that
+ * How to give what a run waits for (`waiting`: fold.ts `waitingIn`), as commands that
  * can be pasted: `criteria approve RUN gate FLAG (or reject)`, `criteria signal RUN go FLAG`;
  * "give it" for what no command gives (a channel's message). Found by a new-user trial: "give
  * it" named no command.
  */
-function giveWith(run: string, waiting: readonly string[], flag: string): string {
+function giveWith(run: string, waiting: readonly Waiting[], flag: string): string {
   const commands: string[] = [];
   for (const w of waiting) {
-    const approval = /^approval "(.*)"$/.exec(w);
-    const signal = /^signal "(.*)"$/.exec(w);
-    if (approval) commands.push(`criteria approve ${shellWord(run)} ${shellWord(approval[1])}${flag} (or criteria reject ${shellWord(run)} ${shellWord(approval[1])}${flag})`);
-    else if (signal) commands.push(`criteria signal ${shellWord(run)} ${shellWord(signal[1])}${flag}`);
+    if (w.kind === "approval") commands.push(`criteria approve ${shellWord(run)} ${shellWord(w.name)}${flag} (or criteria reject ${shellWord(run)} ${shellWord(w.name)}${flag})`);
+    else if (w.kind === "signal") commands.push(`criteria signal ${shellWord(run)} ${shellWord(w.name)}${flag}`);
   }
   return commands.length === waiting.length ? `give it with ${commands.join("; ")}` : "give it";
 }
@@ -228,7 +229,7 @@ async function runningNow(j: Journal, run: string, text: string): Promise<Idle> 
   const { foldEntries, waitingIn } = await engine();
   const read = await j.read(run);
   const waiting = waitingIn(foldEntries(read.entries));
-  return idle("running", waiting.length > 0 ? `${text}, waiting for ${waiting.join(", ")}` : text);
+  return idle("running", waiting.length > 0 ? `${text}, waiting for ${waiting.map((w) => w.text).join(", ")}` : text);
 }
 
 /**

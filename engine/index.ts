@@ -18,7 +18,7 @@ export { deliverSignal } from "./run/signals.js";
 export { activeUnits, unitOf, within } from "./run/child-jobs.js";
 export type { RunEvent } from "./run/events.js";
 export { killLiveProcessGroups } from "./adapters/run-process.js";
-export { answeredIn, foldEntries, timedOutIn, waitingIn } from "./journal/fold.js";
+export { answeredIn, foldEntries, timedOutIn, waitingIn, type Waiting } from "./journal/fold.js";
 export { workflowDir } from "./run/workflow-dir.js";
 export { PostgresJournal } from "./journal/postgres-journal.js";
 

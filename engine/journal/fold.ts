@@ -87,23 +87,45 @@ export function channelOf(tree: TreeRecord, key: string): ChannelRecord {
 }
 
 /**
- * What a run tree is parked on, in words (`criteria runs`): the open waits (`signal "go"`,
- * `the time (wait "pause")`) and approvals (`approval "gate"`) of its runs that have not
- * ended, run by run, then its channel receives (`a message on channel "c"`); each once;
+ * What a run tree is parked on (`criteria runs`): the open waits (`signal "go"`, `the time
+ * (wait "pause")`) and approvals (`approval "gate"`) of its runs that have not ended, run by
+ * run, then its channel receives (`a message on channel "c"`); each once (by its words);
  * empty when nothing of it waits.
  */
-export function waitingIn(tree: TreeRecord): string[] {
-  const out: string[] = [];
+export function waitingIn(tree: TreeRecord): Waiting[] {
+  const out = new Map<string, Waiting>();
+  const add = (w: Omit<Waiting, "text">, text: string) => out.set(text, { ...w, text });
   for (const r of tree.runs.values()) {
     if (r.completed) continue;
-    for (const [k, w] of r.waits) if (w.started && !w.completed) out.push(w.started.payload.signal !== undefined ? `signal "${w.started.payload.signal}"` : `the time (wait "${k.slice(0, k.lastIndexOf("#"))}")`);
-    for (const [k, a] of r.approvals) if (a.requested && !a.decided) out.push(`approval "${k.slice(0, k.lastIndexOf("#"))}"`);
+    for (const [k, w] of r.waits) {
+      if (!w.started || w.completed) continue;
+      const signal = w.started.payload.signal;
+      const node = k.slice(0, k.lastIndexOf("#"));
+      if (signal !== undefined) add({ kind: "signal", name: signal }, `signal "${signal}"`);
+      else add({ kind: "time", name: node }, `the time (wait "${node}")`);
+    }
+    for (const [k, a] of r.approvals) {
+      const node = k.slice(0, k.lastIndexOf("#"));
+      if (a.requested && !a.decided) add({ kind: "approval", name: node }, `approval "${node}"`);
+    }
   }
   for (const x of tree.receiving.values()) {
     const name = x.channel.slice(x.channel.indexOf("\u0000") + 1);
-    if (!tree.runs.get(x.run_id)?.completed) out.push(`a message on channel "${name}"`);
+    if (!tree.runs.get(x.run_id)?.completed) add({ kind: "message", name }, `a message on channel "${name}"`);
   }
-  return [...new Set(out)];
+  return [...out.values()];
+}
+
+/**
+ * One thing a run tree waits for ({@link waitingIn}): a signal by its name, the time of a
+ * duration wait by the wait's name, an approval by its node's name, or a message by its
+ * channel's name; `text` says it in `criteria runs`'s words (`signal "go"`). Kinds and names
+ * are given so that what answers it can be named without reading the words back.
+ */
+export interface Waiting {
+  kind: "signal" | "time" | "approval" | "message";
+  name: string;
+  text: string;
 }
 
 /**

@@ -124,7 +124,12 @@ describe("waitingIn: what a run tree is parked on (criteria runs)", () => {
       e("r", "ask", 1, "effect.recorded", { idempotency_key: "r/ask#1", visit: 1, adapter: "channel", kind: "recv", channel: "talk", channel_scope: "r", recv: { as: "y", until_ms: 5 } }),
     ];
     const tree = foldEntries(open);
-    expect(waitingIn(tree)).toStrictEqual(['signal "go"', 'the time (wait "pause")', 'approval "ok"', 'a message on channel "talk"']);
+    expect(waitingIn(tree)).toStrictEqual([
+      { kind: "signal", name: "go", text: 'signal "go"' },
+      { kind: "time", name: "pause", text: 'the time (wait "pause")' },
+      { kind: "approval", name: "ok", text: 'approval "ok"' },
+      { kind: "message", name: "talk", text: 'a message on channel "talk"' },
+    ]);
     foldEntries(
       [
         e("r", "gate", 0, "wait.completed", { visit: 1, outcome: "received", next: "x" }),
