@@ -10,7 +10,7 @@ import type { Reference } from "../expr/references.js";
 import { functionDocs, functionNames, RANGE_LIMIT } from "../expr/functions.js";
 import { parseMemo, referencesMemo } from "../expr/parse-memo.js";
 import type { Scope } from "./scope.js";
-import { constantErrors } from "./constant-errors.js";
+import { CATCHING, constantErrors } from "./constant-errors.js";
 
 /** Functions whose first argument is a path in the workflow's directory, by their argument count (docs/language.md, Functions). */
 const PATH_FUNCTIONS = new Map([
@@ -398,8 +398,8 @@ function bareNameHint(name: string, s: Scope): string | undefined {
 
 /**
  * The places `expr` reads `steps.<step>` where nothing can skip the read: not in a
- * conditional's branch (`c ? steps.s.x : ""`), a template's `%{if}`, or a `for`'s body.
- * The ranges are offsets as `expr` has them (indexes in its text, from checkExpression).
+ * conditional's branch (`c ? steps.s.x : ""`), a template's `%{if}`, a `for`'s body, or
+ * an argument of `try` or `can` (`try(steps.s.x, "")`). The ranges are offsets as `expr` has them (indexes in its text, from checkExpression).
  */
 export function unguardedReads(expr: Expr, step: string): { start: number; end: number }[] {
   const out: { start: number; end: number }[] = [];
@@ -411,6 +411,7 @@ export function unguardedReads(expr: Expr, step: string): { start: number; end: 
       return;
     }
     if (e.kind === "conditional") return visit(e.condition);
+    if (e.kind === "call" && CATCHING.has(e.name)) return;
     if (e.kind === "for") return visit(e.collection);
     if (e.kind === "template") {
       for (const p of e.parts) {
