@@ -6,6 +6,7 @@ import { checkChannels } from "./check-channels.js";
 import { checkEnvironments } from "./check-environments.js";
 import { checkExits } from "./check-exits.js";
 import { checkHeader } from "./check-header.js";
+import { checkIterationTypes } from "./check-iteration-types.js";
 import { checkLiteralTypes } from "./check-literal-types.js";
 import { checkLocals } from "./check-locals.js";
 import { checkLoops } from "./check-loops.js";
@@ -38,6 +39,7 @@ export const CHECKS: readonly Check[] = [
   checkExits,
   checkLoops,
   checkLiteralTypes,
+  checkIterationTypes,
   checkAdapterUse,
   checkCalls,
   checkChannels,
