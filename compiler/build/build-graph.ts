@@ -14,7 +14,10 @@ export function buildGraph(spec: WorkflowSpec, res: Resolution, moduleKey: (id: 
 }
 
 function expr(e: ExprSource): GraphExpr {
-  return { kind: e.kind, text: e.text, value: e.value, at: at(e.range) };
+  // Exact when the text starts where `at` points and runs on in the file as written (found by a
+  // new-user trial: a failing reference inside a string was reported at its opening quote).
+  const exact = (e.kind === "hcl" || e.kind === "template") && e.exact && !e.lines && e.base === e.range.start.offset;
+  return { kind: e.kind, text: e.text, value: e.value, at: at(e.range), ...(exact ? { exact: true as const } : {}) };
 }
 
 function exprs(m: Record<string, ExprSource> | undefined): Record<string, GraphExpr> {

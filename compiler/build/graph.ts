@@ -98,6 +98,12 @@ export interface GraphExpr {
   value: JsonValue;
   /** `file:line:col` of the expression, for run-time error messages. */
   at: string;
+  /**
+   * True when `text` stands in the file as written, starting at `at` (HCL; a YAML/JSON
+   * string without escapes or folding): an offset in `text` is then a place in the file,
+   * and a run-time error points at the failing part (engine/run/evaluate.ts), not at `at`.
+   */
+  exact?: true;
 }
 
 export interface GraphVariable {

@@ -6,6 +6,7 @@ import { checkChannels } from "./check-channels.js";
 import { checkEnvironments } from "./check-environments.js";
 import { checkExits } from "./check-exits.js";
 import { checkHeader } from "./check-header.js";
+import { checkIterationTypes } from "./check-iteration-types.js";
 import { checkLiteralTypes } from "./check-literal-types.js";
 import { checkLocals } from "./check-locals.js";
 import { checkLoops } from "./check-loops.js";
@@ -16,6 +17,7 @@ import { checkReservedTargets } from "./check-reserved-targets.js";
 import { checkSecrets } from "./check-secrets.js";
 import { checkStates } from "./check-states.js";
 import { checkStepFields } from "./check-step-fields.js";
+import { checkStepReads } from "./check-step-reads.js";
 import { checkUnused } from "./check-unused.js";
 import type { Check, CheckContext } from "./context.js";
 
@@ -38,10 +40,12 @@ export const CHECKS: readonly Check[] = [
   checkExits,
   checkLoops,
   checkLiteralTypes,
+  checkIterationTypes,
   checkAdapterUse,
   checkCalls,
   checkChannels,
   checkUnused,
+  checkStepReads,
 ];
 
 /**

@@ -49,7 +49,8 @@ export const CODES = {
   unknown_node: { severity: "error", doc: "An outcome, branch arm or header names a node that does not exist." },
   unknown_function: { severity: "error", doc: "An expression calls a function that is not in the stdlib." },
   each_outside_iteration: { severity: "error", doc: "`each.*` is used outside an iterating step (count, for_each, parallel) or its body." },
-  reads_own_output: { severity: "warning", doc: "A step's input reads the step's own output (`steps.<itself>`), which is not there on its first visit, outside a condition that could skip it." },
+  reads_step_not_run: { severity: "warning", doc: "An expression reads `steps.<name>` where the run can get without that step having run (a path that skips it, the first round of a loop), outside a condition or a `try`/`can`: the run fails there." },
+  reads_own_output: { severity: "warning", doc: "A step's input reads the step's own output (`steps.<itself>`), which is not there on its first visit, outside a condition that could skip it or a `try`/`can`." },
   // check
   missing_initial_state: { severity: "error", doc: "The workflow has no `initial_state` and no step to start from." },
   missing_target_state: { severity: "warning", doc: "The workflow header has no `target_state` (not warned when runs end by `return` and no successful terminal state is declared)." },

@@ -29,9 +29,10 @@
  */
 import type { CallExpr, Expr, ForExpr, TemplatePart, TraversalStep } from "./ast.js";
 import { closestName } from "../diagnostics/did-you-mean.js";
+import { traversalText } from "./references.js";
 import {
   deepEqual, describeValue, FunctionError, getOwn, hasOwn, isObject, newObject, sortedKeys, toBool, toNumber, toStr, typeName,
-  type FunctionTable, type Value,
+  type Attempt, type FunctionTable, type Value,
 } from "./value.js";
 
 export interface EvalError {
@@ -84,6 +85,8 @@ class Evaluator {
   readonly errors: EvalError[] = [];
   private readonly seen = new Set<string>();
   private steps = 0;
+  /** How many lazy arguments (`try`, `can`) are being evaluated: their errors may be caught. */
+  private attempting = 0;
   private readonly variables: Record<string, Value>;
   private readonly functions: FunctionTable;
 
@@ -125,7 +128,9 @@ class Evaluator {
         // have an attribute" of a module output reading a step on a path not taken).
         const first = e.steps[0];
         if (e.root === "steps" && first?.kind === "attr" && isObject(root) && getOwn(root, first.name) === undefined) {
-          return this.err(first, `step "${first.name}" has not run in this run, so steps.${first.name} has no value: it is on a path this run did not take, or not reached yet.`);
+          // Outside try()/can(), how to read it anyway (found by a new-user trial: no guard worked).
+          const read = this.attempting > 0 ? "" : ` To read it only when it has run, write try(${traversalText(e)}, "") (or test can(steps.${first.name}) in a condition).`;
+          return this.err({ start: e.start, end: first.end }, `step "${first.name}" has not run in this run, so steps.${first.name} has no value: it is on a path this run did not take, or not reached yet.${read}`);
         }
         return this.steps_(root, e.steps, 0, e.steps.length, scope);
       }
@@ -346,6 +351,7 @@ class Evaluator {
       const hint = closestName(e.name, Object.keys(this.functions));
       return this.err(nameAt, `Call to unknown function: there is no function named "${e.name}".${hint ? ` Did you mean "${hint}"?` : ""}`);
     }
+    if (typeof fn.lazy === "function" && !e.expandFinal) return this.lazyCall(e, fn.lazy, scope);
     const vals = e.args.map((a) => this.ev(a, scope));
     if (vals.includes(FAIL)) return FAIL;
     const args = vals as Value[];
@@ -376,6 +382,43 @@ class Evaluator {
       const msg = err instanceof RangeError ? "the value is too deeply nested or too large" : err instanceof Error ? err.message : String(err);
       return this.err(e, `Error in function call: ${e.name}: ${msg}`);
     }
+  }
+
+  /**
+   * A call of a function that evaluates its arguments itself (`try`, `can`): each argument
+   * is evaluated when the function asks, and the errors it raised are taken back out of
+   * this evaluation's errors (the function decides what they mean). Running out of
+   * evaluation steps is not caught: it ends the whole evaluation.
+   */
+  private lazyCall(e: CallExpr, lazy: (args: Attempt[]) => Value, scope: Scope | undefined): R {
+    const sig = `${e.name}(${this.functions[e.name].params})`;
+    const { minArgs, maxArgs } = this.functions[e.name];
+    if (e.args.length < minArgs) {
+      return this.err(e, `Not enough function arguments: ${sig} needs at least ${minArgs} argument${minArgs === 1 ? "" : "s"}, but got ${e.args.length}.`);
+    }
+    if (e.args.length > maxArgs) {
+      return this.err(e.args[maxArgs], `Too many function arguments: ${sig} accepts at most ${maxArgs} argument${maxArgs === 1 ? "" : "s"}, but got ${e.args.length}.`);
+    }
+    const attempts: Attempt[] = e.args.map((a) => () => {
+      const mark = this.errors.length;
+      this.attempting++;
+      const v = this.ev(a, scope);
+      this.attempting--;
+      if (v !== FAIL && this.errors.length === mark) return { ok: true, value: v };
+      if (this.steps > MAX_EVAL_STEPS) return { ok: false, errors: [] };
+      const caught = this.errors.splice(mark);
+      for (const x of caught) this.seen.delete(`${x.start}:${x.end}:${x.message}`);
+      return { ok: false, errors: caught.map((x) => x.message) };
+    });
+    let out: Value;
+    try {
+      out = lazy(attempts);
+    } catch (err) {
+      // Too deep a nesting (RangeError) ends the whole evaluation (evaluate()).
+      if (!(err instanceof FunctionError)) throw err;
+      return this.steps > MAX_EVAL_STEPS ? FAIL : this.err(e, `Error in function call: ${e.name}: ${err.message}`);
+    }
+    return this.steps > MAX_EVAL_STEPS ? FAIL : out;
   }
 
   private iterate(coll: Expr, scope: Scope | undefined): [Value, Value][] | typeof FAIL {

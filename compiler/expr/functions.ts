@@ -7,7 +7,8 @@
  * lexical key order; `range` produces at most 1024 numbers). This file holds the core
  * functions; the others come in groups, one file each: functions-numeric.ts,
  * functions-logic.ts, functions-strings.ts, functions-regex.ts, functions-collections.ts,
- * functions-encoding.ts, functions-time.ts, functions-files.ts.
+ * functions-encoding.ts, functions-time.ts, functions-files.ts, and functions/attempts.ts
+ * (`try`, `can`: they evaluate their arguments themselves, lazily).
  *
  * Shapes: `makeFunctions({ readFile, fileExists, fileSet })` returns a fresh
  * `FunctionTable` (name -> `{ params, doc, minArgs, maxArgs, impl }`) holding every
@@ -21,6 +22,7 @@
  */
 import { formatValues } from "./format.js";
 import { argInt, argList, argNum, argObj, argStr, elemStr, fn, graphemes } from "./functions/args.js";
+import { attemptFunctions } from "./functions/attempts.js";
 import { collectionFunctions } from "./functions/collections.js";
 import { encodingFunctions } from "./functions/encoding.js";
 import { fileFunctions } from "./functions/files.js";
@@ -104,6 +106,7 @@ export function makeFunctions(opts: FunctionOptions = {}): FunctionTable {
     ...encodingFunctions(),
     ...timeFunctions(),
     ...fileFunctions(opts, () => table),
+    ...attemptFunctions(),
     length: fn("value", "Number of characters in a string, elements in a list, or attributes in an object.", 1, 1, ([v]) => {
       if (typeof v === "string") return graphemes(v).length;
       if (Array.isArray(v)) return v.length;

@@ -17,6 +17,6 @@ export { evaluate, MAX_EVAL_STEPS, MAX_STRING_LENGTH, type EvalContext, type Eva
 export { makeFunctions, functionDocs, functionNames, type FunctionDoc, type FunctionOptions } from "./functions.js";
 export {
   FunctionError, deepEqual, formatNumber, jsonEncode, toBool, toNumber, toStr, typeName,
-  type FunctionDef, type FunctionTable, type ObjectValue, type Value,
+  type Attempt, type FunctionDef, type FunctionTable, type ObjectValue, type Value,
 } from "./value.js";
 export { closestName } from "../diagnostics/did-you-mean.js";

@@ -86,6 +86,11 @@ function withNames(bound: ReadonlySet<string>, a: string | undefined, b: string)
   return s;
 }
 
+/** The canonical spelling of a traversal's static part (`steps.s[0].k`, `var.m["a b"]`; see `Reference.raw`). */
+export function traversalText(e: ScopeTraversalExpr): string {
+  return toReference(e).raw;
+}
+
 function toReference(e: ScopeTraversalExpr): Reference {
   const path: (string | number)[] = [];
   let raw = e.root;

@@ -29,7 +29,19 @@ export interface FunctionDef {
   maxArgs: number;
   /** The implementation; report bad arguments by throwing `FunctionError`. */
   impl: (args: Value[]) => Value;
+  /**
+   * For a function that decides itself which of its arguments to evaluate (`try`, `can`):
+   * called instead of `impl` with one `Attempt` per argument, none of them evaluated yet.
+   * An argument's evaluation errors go nowhere unless the function throws.
+   */
+  lazy?: (args: Attempt[]) => Value;
 }
+
+/**
+ * One argument of a `lazy` function: evaluating it gives its value, or the messages of the
+ * evaluation errors it raised (which are then dropped: the function decides what they mean).
+ */
+export type Attempt = () => { ok: true; value: Value } | { ok: false; errors: string[] };
 
 export type FunctionTable = Record<string, FunctionDef>;
 

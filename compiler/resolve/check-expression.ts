@@ -6,11 +6,11 @@ import { suggest } from "../diagnostics/did-you-mean.js";
 import type { Range } from "../diagnostics/range.js";
 import { iterates, type ExprSource, type StepSpec } from "../decode/spec.js";
 import { childExprs, type Expr } from "../expr/ast.js";
-import type { Reference } from "../expr/references.js";
+import { traversalText, type Reference } from "../expr/references.js";
 import { functionDocs, functionNames, RANGE_LIMIT } from "../expr/functions.js";
 import { parseMemo, referencesMemo } from "../expr/parse-memo.js";
 import type { Scope } from "./scope.js";
-import { constantErrors } from "./constant-errors.js";
+import { CATCHING, constantErrors } from "./constant-errors.js";
 
 /** Functions whose first argument is a path in the workflow's directory, by their argument count (docs/language.md, Functions). */
 const PATH_FUNCTIONS = new Map([
@@ -397,20 +397,25 @@ function bareNameHint(name: string, s: Scope): string | undefined {
 }
 
 /**
- * The places `expr` reads `steps.<step>` where nothing can skip the read: not in a
- * conditional's branch (`c ? steps.s.x : ""`), a template's `%{if}`, or a `for`'s body.
- * The ranges are offsets as `expr` has them (indexes in its text, from checkExpression).
+ * The places `expr` reads `steps.<name>` (of `step`, or of any name when it is not given)
+ * where nothing can skip the read: not in a conditional's branch (`c ? steps.s.x : ""`),
+ * the right operand of `&&` or `||`, a template's `%{if}`, a `for`'s body, or an argument
+ * of `try` or `can` (`try(steps.s.x, "")`). The ranges are offsets as `expr` has them
+ * (indexes in its text, from checkExpression); `raw` is the reference as written
+ * canonically (`steps.s.x`).
  */
-export function unguardedReads(expr: Expr, step: string): { start: number; end: number }[] {
-  const out: { start: number; end: number }[] = [];
+export function unguardedReads(expr: Expr, step?: string): { step: string; start: number; end: number; raw: string }[] {
+  const out: { step: string; start: number; end: number; raw: string }[] = [];
   const visit = (e: Expr): void => {
     if (e.kind === "scope_traversal") {
       const first = e.steps[0];
       const name = first?.kind === "attr" ? first.name : first?.kind === "index" && first.key.kind === "literal" ? first.key.value : undefined;
-      if (e.root === "steps" && name === step) out.push({ start: e.start, end: e.end });
+      if (e.root === "steps" && typeof name === "string" && (step === undefined || name === step)) out.push({ step: name, start: e.start, end: e.end, raw: traversalText(e) });
       return;
     }
     if (e.kind === "conditional") return visit(e.condition);
+    if (e.kind === "binary" && (e.op === "&&" || e.op === "||")) return visit(e.left);
+    if (e.kind === "call" && CATCHING.has(e.name)) return;
     if (e.kind === "for") return visit(e.collection);
     if (e.kind === "template") {
       for (const p of e.parts) {

@@ -9,6 +9,9 @@ import type { FunctionTable } from "../expr/value.js";
  */
 const NOT_CONSTANT = new Set(["file", "fileexists", "fileset", "templatefile", "timestamp", "uuid"]);
 
+/** Functions that catch their arguments' evaluation errors (compiler/expr/functions/attempts.ts). */
+export const CATCHING = new Set(["try", "can"]);
+
 let functions: FunctionTable | undefined;
 
 /**
@@ -17,7 +20,8 @@ let functions: FunctionTable | undefined;
  * `jsondecode("{")`): the run's evaluator itself (compiler/expr/eval.ts) applied now to
  * each largest such part that is more than a literal. Parts under a reference, a `for`
  * (its names are bound at run time) or a call of a function in NOT_CONSTANT are left
- * to the run. Offsets are the expression's (absolute, as the parser gave them).
+ * to the run, and so are the arguments of a `try` or `can` that references something
+ * (their errors are caught there); one that references nothing is evaluated whole. Offsets are the expression's (absolute, as the parser gave them).
  * Found by a new-user trial: such an error passed `validate` and failed the run.
  */
 export function constantErrors(expr: Expr): EvalError[] {
@@ -30,6 +34,8 @@ export function constantErrors(expr: Expr): EvalError[] {
       out.push(...evaluate(e, { variables: {}, functions }).errors);
       return;
     }
+    // An argument of try() or can() may fail: that is what they are for.
+    if (e.kind === "call" && CATCHING.has(e.name)) return;
     for (const c of childExprs(e)) visit(c);
   };
   visit(expr);

@@ -454,7 +454,7 @@ class Resolver {
       for (const read of e ? unguardedReads(e, st.name) : []) {
         this.diagnostics.push(
           diag("reads_own_output", exprRangeAt(src, this.rangeAt)(src.range.file, src.base + read.start, src.base + read.end), `${at}: reads the step's own output, which is not there before the step has run (its first visit fails here)`, {
-            hint: `read it in an outcome as step.output.<key>; in a loop, guard it with a condition the first visit takes the other way (cond ? steps.${st.name}.x : "")`,
+            hint: `read it in an outcome as step.output.<key>; in a loop, guard it: try(steps.${st.name}.x, "") is "" on the first visit`,
           }),
         );
       }

@@ -1,6 +1,7 @@
 import type { GraphExpr } from "../../compiler/build/graph.js";
 import type { Expr } from "../../compiler/expr/ast.js";
 import { evaluate } from "../../compiler/expr/eval.js";
+import { graphemes } from "../../compiler/graphemes.js";
 import { makeFunctions } from "../../compiler/expr/functions.js";
 import { fileOptionsFromEnv, workflowFileHooks } from "./workflow-files.js";
 import { parseExpression, parseTemplate } from "../../compiler/expr/parse.js";
@@ -49,9 +50,25 @@ export function evalExpr(e: GraphExpr, variables: Record<string, Value>, functio
   if (!p.expr) throw new EvalFailure(`${e.at}: ${p.error}`);
   const r = evaluate(p.expr, { variables, functions });
   if (r.errors.length > 0 || r.value === undefined) {
-    throw new EvalFailure(`${e.at}: ${r.errors.map((x) => x.message).join("; ") || "no value"}`);
+    throw new EvalFailure(`${placeIn(e, r.errors[0]?.start)}: ${r.errors.map((x) => x.message).join("; ") || "no value"}`);
   }
   return r.value;
+}
+
+/**
+ * `file:line:col` of offset `offset` of `e.text`: counted from `e.at` when the text stands
+ * in the file as written (`e.exact`), lines by "\n" and columns in grapheme clusters (as
+ * compiler ranges count them); `e.at` itself otherwise.
+ */
+export function placeIn(e: GraphExpr, offset: number | undefined): string {
+  const m = /^(.*):(\d+):(\d+)$/.exec(e.at);
+  if (!e.exact || !m || offset === undefined || offset <= 0 || offset > e.text.length) return e.at;
+  const before = e.text.slice(0, offset);
+  const nl = before.lastIndexOf("\n");
+  const lines = before.split("\n").length - 1;
+  const line = Number(m[2]) + lines;
+  const column = (nl < 0 ? Number(m[3]) : 1) + graphemes(before.slice(nl + 1)).length;
+  return `${m[1]}:${line}:${column}`;
 }
 
 /** A YAML/JSON list or map whose strings may be templates: evaluated leaf by leaf. */

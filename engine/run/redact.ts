@@ -26,6 +26,8 @@ export class Redactor {
   private pattern: RegExp | undefined;
   /** Positions (`file:line:col`) of expressions that read a secret: their error messages are withheld. */
   private readonly withheld = new Set<string>();
+  /** Their extents, by file: an error inside one names the failing part's place (engine/run/evaluate.ts, placeIn). */
+  private readonly extents = new Map<string, { from: [number, number]; to: [number, number] }[]>();
 
   /** True when no secret is registered (redaction is then the identity, and free). */
   get empty(): boolean {
@@ -36,10 +38,27 @@ export class Redactor {
    * Withholds the error messages of the expression at `at` (`file:line:col`): it reads a
    * secret, and a message about its value (a conversion error quoting it, a parser's
    * excerpt of it) would show the secret or something derived from it. A message
-   * starting with `at: ` keeps its position and says why the rest is withheld.
+   * starting with `at: ` keeps its position and says why the rest is withheld; so does one
+   * starting with a place between `at` and `end` (the expression's end, in the same file),
+   * where an error inside the expression is reported.
    */
-  withhold(at: string): void {
+  withhold(at: string, end?: string): void {
     this.withheld.add(at);
+    const a = position(at);
+    const b = end === undefined ? undefined : position(end);
+    if (a && b && a.file === b.file) {
+      const list = this.extents.get(a.file) ?? [];
+      list.push({ from: [a.line, a.column], to: [b.line, b.column] });
+      this.extents.set(a.file, list);
+    }
+  }
+
+  /** True when `at` is the place of a withheld expression or lies inside one. */
+  private isWithheld(at: string): boolean {
+    if (this.withheld.has(at)) return true;
+    const p = position(at);
+    const before = (x: [number, number], y: [number, number]) => x[0] < y[0] || (x[0] === y[0] && x[1] <= y[1]);
+    return p !== undefined && (this.extents.get(p.file) ?? []).some((r) => before(r.from, [p.line, p.column]) && before([p.line, p.column], r.to));
   }
 
   /**
@@ -85,7 +104,7 @@ export class Redactor {
     let out = s;
     if (this.withheld.size > 0) {
       const at = /^([^\s]+:\d+:\d+): /.exec(out)?.[1];
-      if (at !== undefined && this.withheld.has(at)) out = `${at}: the expression failed; its message is withheld because the expression reads a secret`;
+      if (at !== undefined && this.isWithheld(at)) out = `${at}: the expression failed; its message is withheld because the expression reads a secret`;
     }
     if (!this.pattern) return out;
     out = out.replace(this.pattern, MASK);
@@ -155,4 +174,10 @@ function jsonLeaves(text: string): string[] {
   };
   walk(parsed);
   return out;
+}
+
+/** `file:line:col` taken apart, or undefined. */
+function position(at: string): { file: string; line: number; column: number } | undefined {
+  const m = /^(.*):(\d+):(\d+)$/.exec(at);
+  return m ? { file: m[1], line: Number(m[2]), column: Number(m[3]) } : undefined;
 }

@@ -18,7 +18,7 @@ import { conform, EvalFailure, engineFunctions, evalExpr, evalMap } from "./eval
 import { DataStore } from "./data-store.js";
 import { outcomeEffects, type OutcomeEffects } from "./outcome-effects.js";
 import { MIN_SECRET_LENGTH, Redactor } from "./redact.js";
-import { resolveSecrets, secretReadingExpressions } from "./secrets.js";
+import { resolveSecrets, secretReaders } from "./secrets.js";
 import { preflight } from "./preflight.js";
 import type { RunEvent } from "./events.js";
 import { SessionScope } from "./sessions.js";
@@ -603,7 +603,7 @@ export class Runner {
     for (const name of secretVariables) if (Object.prototype.hasOwnProperty.call(vars, name)) this.registerSecret(vars[name], `secret variable "${name}"`, this.rootId);
     // The secret variables a resume asks for again: those given, and those a submitted run leaves to its workers.
     const askedAgain = secretVariables.filter((n) => Object.prototype.hasOwnProperty.call(given, n) || !Object.prototype.hasOwnProperty.call(vars, n));
-    for (const at of secretReadingExpressions(graph)) this.redactor.withhold(at);
+    for (const e of secretReaders(graph)) this.redactor.withhold(e.at, e.end);
     const shared: Record<string, Value> = {};
     for (const s of graph.shared_variables) shared[s.name] = s.value ? evalExpr(s.value, { var: vars }, fns) : null;
     this.shared = shared;

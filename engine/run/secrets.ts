@@ -1,6 +1,6 @@
 import type { Graph, GraphExpr } from "../../compiler/build/graph.js";
 import type { Value } from "../../compiler/expr/value.js";
-import { EvalFailure } from "./evaluate.js";
+import { EvalFailure, placeIn } from "./evaluate.js";
 
 /**
  * An adapter's `secrets` with provider references resolved: `"env:NAME"` is the
@@ -29,7 +29,16 @@ export function resolveSecrets(values: Record<string, Value>, at: string): Recor
  * data, even under a key named `body`.
  */
 export function secretReadingExpressions(root: Graph): string[] {
-  const out: string[] = [];
+  return secretReaders(root).map((e) => e.at);
+}
+
+/**
+ * The expressions themselves (see secretReadingExpressions), with where each ends: an
+ * error inside one is reported at the failing part (`placeIn`), so its messages are
+ * withheld over its whole extent, not at its start alone.
+ */
+export function secretReaders(root: Graph): { at: string; end: string }[] {
+  const out: { at: string; end: string }[] = [];
   const visit = (g: Graph, inherited: string[]) => {
     const names = [...inherited, ...g.variables.filter((v) => v.secret).map((v) => v.name)];
     const reads = names.length > 0 ? new RegExp(`\\bvar\\.(${names.map((n) => n.replace(/[.*+?^${}()|[\]\\-]/g, "\\$&")).join("|")})\\b`) : undefined;
@@ -40,7 +49,7 @@ export function secretReadingExpressions(root: Graph): string[] {
         // An expression is a leaf: what it holds is the user's data (a channel post's
         // `body = { … }` is no workflow body: found by a new-user trial, it crashed apply).
         if (typeof e.text === "string" && typeof e.at === "string" && typeof e.kind === "string") {
-          if (reads?.test(e.text)) out.push(e.at);
+          if (reads?.test(e.text)) out.push({ at: e.at, end: placeIn(e as GraphExpr, e.text.length) });
           return;
         }
         for (const [k, x] of Object.entries(v)) {

@@ -56,6 +56,16 @@ describe("evalExpr", () => {
     expect(failure(() => evalExpr({ kind: "composite", text: "", value: ["${var.nope}"], at: "w.yaml:9:1" }, vars, fns)).message).toMatch(/^w\.yaml:9:1: /);
   });
 
+  it("an error inside text that stands in the file as written points at the failing part (found by a new-user trial: at the string's opening quote)", () => {
+    const at = (text: string, exact: boolean) => failure(() => evalExpr({ kind: "hcl", text, value: "", at: "w.hcl:30:21", ...(exact ? { exact: true as const } : {}) }, { each: { _prev: null } }, fns)).message;
+    // The body-loop case: each._prev is null on the first item; the error is at ".notes".
+    expect(at('"notes: ${each._prev.notes}"', true)).toMatch(/^w\.hcl:30:41: Attempt to get attribute from null value/);
+    // On a later line: columns count from the line's start, in characters as a user sees them.
+    expect(at('<<EOT\n  é🎉 ${each._prev.notes}\nEOT\n', true)).toMatch(/^w\.hcl:31:18: /);
+    // Not exact (a YAML string with escapes, a folded scalar): the expression's own place.
+    expect(at('"notes: ${each._prev.notes}"', false)).toMatch(/^w\.hcl:30:21: /);
+  });
+
   it("evalMap evaluates each entry", () => {
     expect({ ...evalMap({ a: hcl("var.x * 2"), b: { kind: "literal", text: "true", value: true, at: "x" } }, vars, fns) }).toEqual({ a: 4, b: true });
   });

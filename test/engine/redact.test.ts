@@ -131,4 +131,12 @@ describe("Redactor", () => {
     only.withhold("a.yaml:1:2");
     expect(only.redact({ m: "a.yaml:1:2: boom", k: "a.yaml:1:2:boom" })).toEqual({ m: "a.yaml:1:2: the expression failed; its message is withheld because the expression reads a secret", k: "a.yaml:1:2:boom" });
   });
+
+  it("with its extent, a message at any place inside the expression is withheld (an error names the failing part's place)", () => {
+    const n = new Redactor();
+    n.withhold("w.hcl:3:5", "w.hcl:4:10");
+    const withheld = (at: string) => `${at}: the expression failed; its message is withheld because the expression reads a secret`;
+    for (const at of ["w.hcl:3:5", "w.hcl:3:40", "w.hcl:4:1", "w.hcl:4:10"]) expect(n.redact(`${at}: bad "hunter"`)).toBe(withheld(at));
+    for (const at of ["w.hcl:3:4", "w.hcl:4:11", "w.hcl:2:50", "x.hcl:3:6"]) expect(n.redact(`${at}: bad`)).toBe(`${at}: bad`);
+  });
 });

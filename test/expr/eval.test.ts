@@ -133,7 +133,8 @@ describe("evaluation errors carry the offending sub-expression's range", () => {
     ["vr.x", "vr", /Did you mean "var"\?/],
     ["var.evn", ".evn", /Unsupported attribute.*"evn".*Did you mean "env"\?/],
     // A step that has not run (a path not taken): said so, not "this object does not have an attribute" (a new-user trial).
-    ["steps.deploy.stdout", ".deploy", /^step "deploy" has not run in this run, so steps\.deploy has no value/],
+    // At steps.deploy, what has no value (found by a new-user trial: a template's error pointed at its quote).
+    ["steps.deploy.stdout", "steps.deploy", /^step "deploy" has not run in this run, so steps\.deploy has no value/],
     ["steps.build.stdout_x", ".stdout_x", /Unsupported attribute/],
     ["var.nothing.x", ".x", /Attempt to get attribute from null value/],
     ["var.list.x", ".x", /on a list/],

@@ -24,7 +24,8 @@ describe("v0.5.7 examples run with criteria apply", () => {
     const r = await apply(join(v05, "llm-pack", "02-branching-switch"));
     expect(r.status).toBe(1);
     expect(r.completed).toMatchObject({ success: false, reason: "eval_error" });
-    expect(String(r.completed?.detail)).toMatch(/02-branching-switch\/main\.hcl:19:17: .*"label"/);
+    // At the failing ".label" of steps.classify.label (19:17 is where the condition starts).
+    expect(String(r.completed?.detail)).toMatch(/02-branching-switch\/main\.hcl:19:31: .*"label"/);
   });
 
   it("llm-pack/06-approval-and-wait: parks at the signal, then resumes through the approval", () => {

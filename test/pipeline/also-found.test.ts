@@ -49,7 +49,7 @@ describe("also found", () => {
     const expr = temp();
     const exprPath = wf(expr, `step "a" {\n  target = adapter.shell.default\n  input { command = "echo hi" }\n  outcome "success" {\n    next   = state.done\n    output = { n = tonumber(step.output.stdout) }\n  }\n}\n`);
     const line = cli(["apply", exprPath, "--state-dir", join(expr, "s"), "-o", "text"], { cwd: expr });
-    expect(line.stdout + line.stderr).toMatch(/a → success {2}\[eval_error: w\.hcl:13:20: Invalid function argument/);
+    expect(line.stdout + line.stderr).toMatch(/a → success {2}\[eval_error: w\.hcl:13:29: Invalid function argument/);
   });
 
   it("a run resumed from another directory gives positions relative to it, as compile there would (found by a new-user trial: paths relative to where apply ran)", async () => {
@@ -67,7 +67,7 @@ describe("also found", () => {
     const resumed = cli(["resume", "r", "--state-dir", "../s", "-o", "json"], { cwd: join(dir, "sub") });
     const events = ndjson(resumed.stdout);
     expect(events.find((e) => e.event === "step.completed" && e.step === "b")).toMatchObject({ reason: "adapter_failed", at: "w.hcl:13:6" });
-    expect(String(events.find((e) => e.event === "step.completed" && e.step === "c")?.detail)).toMatch(/^w\.hcl:24:20: /);
+    expect(String(events.find((e) => e.event === "step.completed" && e.step === "c")?.detail)).toMatch(/^w\.hcl:24:29: /);
     // From where it was applied, they stay as they were.
     const again = cli(["apply", "sub/w.hcl", "--state-dir", "s2", "-o", "json"], { cwd: dir });
     expect(ndjson(again.stdout).find((e) => e.event === "step.completed" && e.step === "b")).toMatchObject({ at: "sub/w.hcl:13:6" });

@@ -93,7 +93,7 @@ describe.skipIf(!executable)("the timeline page in a real browser", () => {
     const text = await failure.innerText();
     expect(text).toContain("Failed at step bad");
     expect(text).toContain("eval_error");
-    expect(await page.locator(".failure code.position").innerText()).toBe(`${gate.file}:${positionOf(gate.file, '"echo ${jsondecode')}`);
+    expect(await page.locator(".failure code.position").innerText()).toBe(`${gate.file}:${positionOf(gate.file, "var.broken_json)")}`);
     // The approver's name is markup: it is shown as text, and nothing in it ran.
     expect(await page.locator(".mark.decision").innerText()).toBe(`approved by ${APPROVER}`);
     expect(await page.locator("img").count()).toBe(0);

@@ -61,7 +61,7 @@ describe("the timeline of a run", () => {
 
   it("names the failing step, its reason and the source position its error points at", () => {
     expect(g.status).toBe("failed");
-    expect(g.failure).toMatchObject({ run_id: "t", step: "bad", reason: "eval_error", at: `${gate.file}:${positionOf(gate.file, '"echo ${jsondecode')}` });
+    expect(g.failure).toMatchObject({ run_id: "t", step: "bad", reason: "eval_error", at: `${gate.file}:${positionOf(gate.file, "var.broken_json)")}` });
     expect(g.failure!.detail).toContain("jsondecode");
     expect(g.lanes[0].spans.find((s) => s.label === "bad")!.tone).toBe("failed");
     expect(g.lanes[0]).toMatchObject({ success: false, reason: "eval_error" });
@@ -157,7 +157,7 @@ describe("criteria journal RUN --format html", () => {
     expect(page).not.toMatch(/<script|<link|<img|https?:\/\//i);
     expect(page).toContain("approved by &lt;img src=x onerror=&quot;document.title=&#39;pwned&#39;&quot;&gt;");
     expect(page.match(/<section class="lane"/g)).toHaveLength(3);
-    expect(page).toContain(`<code class="position">${gate.file}:${positionOf(gate.file, '"echo ${jsondecode')}</code>`);
+    expect(page).toContain(`<code class="position">${gate.file}:${positionOf(gate.file, "var.broken_json)")}</code>`);
     // -o html is the same page.
     expect(cli(["journal", "t", "--state-dir", gate.state, "-o", "html"]).stdout).toBe(page);
   });

@@ -1,4 +1,4 @@
-# A step's input reads its own output: not there on its first visit (found by a new-user trial: the run failed with "no attribute named build"). A read behind a condition is not flagged.
+# A step's input reads its own output: not there on its first visit (found by a new-user trial: the run failed with "no attribute named build"). A read behind a condition or inside try() is not flagged.
 workflow "w" {
   version = "1"
   initial_state = "build"
@@ -18,7 +18,10 @@ step "build" {
 step "again" {
   target = adapter.shell.default
   max_visits = 3
-  input { command = "echo ${data.internal.n.value > 0 ? steps.again.stdout : "first"}" }
+  input {
+    command = "echo ${data.internal.n.value > 0 ? steps.again.stdout : "first"}"
+    guarded = "echo ${try(steps.again.stdout, "first")}"
+  }
   outcome "success" { next = "done" }
 }
 state "done" { terminal = true }

@@ -1,0 +1,175 @@
+import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
+import type { ExprSource, OutcomeSpec } from "../decode/spec.js";
+import { parseMemo } from "../expr/parse-memo.js";
+import { exprRangeAt, unguardedReads } from "../resolve/check-expression.js";
+import type { Scope } from "../resolve/scope.js";
+import type { Check, CheckContext } from "./context.js";
+import { edgesOf, initialNode } from "./context.js";
+
+/** An expression a node evaluates, and how messages name it. */
+interface Read {
+  node: string;
+  what: string;
+  src: ExprSource;
+}
+
+/** The HCL and template sources in `src` (a YAML/JSON list or map holds its templates as `nested`). */
+function sources(src: ExprSource | undefined): ExprSource[] {
+  if (!src) return [];
+  if (src.kind === "composite") return (src.nested ?? []).flatMap(sources);
+  return src.kind === "hcl" || src.kind === "template" ? [src] : [];
+}
+
+function each(m: Record<string, ExprSource> | undefined, node: string, what: string, out: Read[]): void {
+  for (const [k, v] of Object.entries(m ?? {})) out.push({ node, what: `${what} "${k}"`, src: v });
+}
+
+function outcomeReads(node: string, head: string, outcomes: OutcomeSpec[], out: Read[]): void {
+  for (const o of outcomes) {
+    const what = `${head} outcome "${o.name}"`;
+    each(o.output, node, `${what} output`, out);
+    if (o.outputExpr) out.push({ node, what: `${what} output`, src: o.outputExpr });
+    for (const w of o.writes) out.push({ node, what: `${what} write to "${w.target}"`, src: w.value });
+    each(o.sharedWrites, node, `${what} shared_writes`, out);
+  }
+}
+
+/** What each node of the scope's workflow evaluates when it runs (its own expressions). */
+function nodeReads(s: Scope): Read[] {
+  const w = s.workflow;
+  const out: Read[] = [];
+  for (const st of w.steps) {
+    const head = `step "${st.name}"`;
+    each(st.input, st.name, `${head} input`, out);
+    if (st.inputExpr) out.push({ node: st.name, what: `${head} input`, src: st.inputExpr });
+    each(st.secretInput, st.name, `${head} secret_input`, out);
+    for (const [k, src] of [["count", st.count], ["for_each", st.forEach], ["parallel", st.parallel], ["while", st.while]] as const) {
+      if (src) out.push({ node: st.name, what: `${head} ${k}`, src });
+    }
+    outcomeReads(st.name, head, st.outcomes, out);
+  }
+  for (const a of w.approvals) {
+    if (a.reason) out.push({ node: a.name, what: `approval "${a.name}" reason`, src: a.reason });
+    outcomeReads(a.name, `approval "${a.name}"`, a.outcomes, out);
+  }
+  for (const wt of w.waits) outcomeReads(wt.name, `wait "${wt.name}"`, wt.outcomes, out);
+  for (const b of w.branches) {
+    const head = `${b.keyword} "${b.name}"`;
+    b.arms.forEach((arm, i) => {
+      out.push({ node: b.name, what: `${head} arm ${i + 1}`, src: arm.when });
+      each(arm.output, b.name, `${head} arm ${i + 1} output`, out);
+    });
+    each(b.defaultOutput, b.name, `${head} default output`, out);
+  }
+  return out;
+}
+
+/** "a → b → c", shortened in the middle when long. */
+function showPath(path: string[]): string {
+  const shown = path.length > 6 ? [...path.slice(0, 3), "…", ...path.slice(-2)] : path;
+  return shown.map((n) => `"${n}"`).join(" → ");
+}
+
+/**
+ * A node reads `steps.X` (X a step or switch of the same workflow) where the run can reach
+ * it without X having run: X does not dominate the node in the workflow's graph (from its
+ * start, along outcomes, arms and waits' `next`). The read then fails the run with
+ * `eval_error` on such a path; a warning, since the path may be one the user knows is
+ * never taken. Workflow outputs are evaluated when the run ends in a success state, so
+ * X must dominate every such state the run can reach. Reads behind a condition, a `&&`
+ * or `||`, or inside `try`/`can` are guarded and not flagged (unguardedReads); a node
+ * reading its own output is `reads_own_output`'s; reads of an enclosing workflow's steps
+ * from a body, and through locals, are not followed. Found by a new-user trial: a step
+ * read `steps.review` of a step only one outcome led to, and validate said nothing.
+ */
+export const checkStepReads: Check = {
+  name: "step-reads",
+  onlyWhenValid: true,
+  run(ctx) {
+    return ctx.resolution.scopes.flatMap((s) => scopeReads(s, ctx));
+  },
+};
+
+function scopeReads(s: Scope, ctx: CheckContext): Diagnostic[] {
+  const start = initialNode(s);
+  if (!start || !s.nodes.has(start)) return [];
+  const next = new Map<string, string[]>();
+  for (const e of edgesOf(s.workflow)) {
+    if (!s.nodes.has(e.to.name)) continue;
+    const list = next.get(e.from) ?? [];
+    list.push(e.to.name);
+    next.set(e.from, list);
+  }
+  // For each X read: the nodes reachable from the start without passing X, each with the node it was reached from.
+  const avoiding = new Map<string, Map<string, string | undefined>>();
+  const reachedWithout = (x: string): Map<string, string | undefined> => {
+    let seen = avoiding.get(x);
+    if (seen) return seen;
+    seen = new Map();
+    if (start !== x) {
+      seen.set(start, undefined);
+      const queue = [start];
+      for (let i = 0; i < queue.length; i++) {
+        for (const m of next.get(queue[i]) ?? []) {
+          if (m !== x && !seen.has(m)) {
+            seen.set(m, queue[i]);
+            queue.push(m);
+          }
+        }
+      }
+    }
+    avoiding.set(x, seen);
+    return seen;
+  };
+  const pathTo = (seen: Map<string, string | undefined>, n: string): string[] => {
+    const path = [n];
+    for (let p = seen.get(n); p !== undefined; p = seen.get(p)) path.unshift(p);
+    return path;
+  };
+  const readable = (x: string) => s.nodes.get(x) === "step" || (s.nodes.get(x) === "branch" && s.switchOutput(x) !== undefined);
+  const out: Diagnostic[] = [];
+  const flag = (src: ExprSource, what: string, check: (x: string) => { message: string } | undefined) => {
+    const parsed = parseMemo(src.kind === "hcl" ? "expression" : "template", src.text);
+    if (!parsed.expr || parsed.errors.length > 0) return;
+    const rangeAt = exprRangeAt(src, ctx.rangeAt);
+    const said = new Set<string>();
+    for (const r of unguardedReads(parsed.expr)) {
+      if (!readable(r.step) || said.has(r.step)) continue;
+      const problem = check(r.step);
+      if (!problem) continue;
+      said.add(r.step);
+      out.push(
+        diag("reads_step_not_run", rangeAt(src.range.file, src.base + r.start, src.base + r.end), `${what}: ${problem.message}`, {
+          hint: `guard the read: try(${r.raw}, "") is "" when the step has not run (or test can(steps.${r.step}) in a condition)`,
+        }),
+      );
+    }
+  };
+  for (const read of nodeReads(s)) {
+    for (const src of sources(read.src)) {
+      flag(src, read.what, (x) => {
+        if (x === read.node) return undefined;
+        const seen = reachedWithout(x);
+        if (!seen.has(read.node)) return undefined;
+        const path = pathTo(seen, read.node);
+        const how = path.length === 1 ? `"${read.node}" is where the run starts` : `the run can go ${showPath(path)}`;
+        return { message: `reads steps.${x}, but "${read.node}" can run before or without ${s.nodes.get(x) === "step" ? "step" : "switch"} "${x}": ${how}` };
+      });
+    }
+  }
+  // Outputs: evaluated when the run ends in a success state (engine/run/runner.ts), so only a body-less workflow's.
+  if (!s.owner) {
+    const ends = s.workflow.states.filter((st) => st.terminal && st.success && s.nodes.get(st.name) === "state").map((st) => st.name);
+    for (const o of s.workflow.outputs) {
+      for (const src of sources(o.value)) {
+        flag(src, `output "${o.name}"`, (x) => {
+          const seen = reachedWithout(x);
+          const end = ends.find((e) => seen.has(e));
+          if (end === undefined) return undefined;
+          return { message: `reads steps.${x}, but the run can end in state "${end}" without ${s.nodes.get(x) === "step" ? "step" : "switch"} "${x}" having run: ${showPath(pathTo(seen, end))}` };
+        });
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,73 @@
+/**
+ * Reading the output of a step that may not have run (found by a new-user trial, e5.hcl):
+ * the run fails at the read, pointing at the reference itself (not at the string's opening
+ * quote) and telling how to guard it; try() and can() guard it (compiler/expr/functions/attempts.ts).
+ */
+import { describe, expect, it } from "vitest";
+import { graphOf } from "./graph-of.js";
+import { setup } from "./runner-fixtures.js";
+
+/** The trial's e5.hcl: "review" runs only when "build" succeeds, and "build" fails. */
+const E5 = (command: string, verdict: string) => `workflow {
+  name          = "e5"
+  version       = "1"
+  initial_state = "build"
+  target_state  = "done"
+}
+
+adapter "shell" "default" {}
+
+step "build" {
+  target = adapter.shell.default
+  input { command = "exit 3" }
+  outcome "success" { next = step.review }
+  outcome "failure" { next = step.report }
+}
+
+step "review" {
+  target = adapter.shell.default
+  input { command = "echo LGTM" }
+  outcome "success" { next = step.report }
+  outcome "failure" { next = step.report }
+}
+
+step "report" {
+  target = adapter.shell.default
+  input { command = ${command} }
+  outcome "success" { next = state.done }
+  outcome "failure" { next = state.done }
+}
+
+output "verdict" {
+  value = ${verdict}
+}
+
+state "done" {
+  terminal = true
+}
+`;
+
+describe("a step that has not run", () => {
+  it("fails the read at the reference inside the template, with a hint to guard it with try()", async () => {
+    const g = await graphOf(E5('"echo review said: ${steps.review.stdout}"', "steps.review.stdout"));
+    const end = await setup().runner().start(g, {}, "r");
+    expect(end).toMatchObject({ success: false, reason: "eval_error" });
+    // Line 26: `  input { command = "echo review said: ${steps.review.stdout}" }`; steps.review is at column 42 (the quote at 21).
+    expect(end.detail).toMatch(/w\.hcl:26:42: step "review" has not run in this run, so steps\.review has no value: .* write try\(steps\.review\.stdout, ""\) \(or test can\(steps\.review\) in a condition\)\.$/);
+  });
+
+  it("outside a string the place is the reference's too", async () => {
+    const g = await graphOf(E5('"echo report"', "steps.review.stdout"));
+    const end = await setup().runner().start(g, {}, "r");
+    expect(end.detail).toMatch(/w\.hcl:32:11: step "review" has not run/);
+  });
+
+  it("try() gives the fallback, and can() tells whether it ran", async () => {
+    const g = await graphOf(E5('"echo review said: ${try(steps.review.stdout, "nothing")}"', 'can(steps.review) ? steps.review.stdout : "no review"'));
+    const { runner, events } = setup();
+    const end = await runner().start(g, {}, "r");
+    expect(end).toMatchObject({ success: true, outputs: { verdict: "no review" } });
+    const report = events.find((e) => e.event === "step.completed" && e.step === "report");
+    expect(report).toMatchObject({ output: { stdout: "review said: nothing\n" } });
+  });
+});
