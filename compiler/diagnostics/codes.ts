@@ -56,7 +56,7 @@ export const CODES = {
   no_terminal_state: { severity: "error", doc: "No terminal state is declared: a run could never end." },
   unreachable_step: { severity: "error", doc: "A step can never run: no path leads to it from the initial node." },
   unreachable_node: { severity: "warning", doc: "A state, wait, approval or branch can never be reached." },
-  missing_outcome: { severity: "error", doc: "A required outcome is missing (`all_succeeded` on an iterating step, any outcome on a step)." },
+  missing_outcome: { severity: "error", doc: "A required outcome is missing (`all_succeeded` on an iterating step, any outcome on a step, an outcome a built-in adapter ends in, such as a shell step's `success`, when a declared one is a typo of it)." },
   undeclared_outcome: { severity: "error", doc: "A reference to an outcome the step does not declare (`default_outcome`, aggregate outcomes on a non-iterating step)." },
   channel_input: { severity: "error", doc: "A step that targets a channel needs input `post = { from, to, body }` or `recv = { as, from, timeout }`: exactly one, with those fields." },
   channel_not_participant: { severity: "error", doc: "A channel step's `from`, `to` or `as` is not one of the channel's participants." },

@@ -1,8 +1,9 @@
 /**
  * Found by a new-user trial: a shell adapter's config with a typo (`timout`), a value of the
- * wrong kind (`max_output_bytes = "lots"`), a bare-number `timeout` (5 ms) and a step's
- * `command = ["echo", "hi"]` all passed validate; at run time they were adapter_errors
- * routed through the step's `failure` outcome, so the run "succeeded". Now validate refuses them (from the one description of
+ * wrong kind (`max_output_bytes = "lots"`), a bare-number `timeout` (5 ms), a step's
+ * `command = ["echo", "hi"]` and a misspelled `outcome "succes"` all passed validate; at run
+ * time the config and input mistakes were adapter_errors routed through the step's `failure`
+ * outcome, so the run "succeeded". Now validate refuses them (from the one description of
  * the built-in adapters' fields, compiler/resolve/adapter-fields.ts), and an adapter_error
  * known only at run time fails the run.
  */
@@ -57,6 +58,21 @@ state "done" {
 }
 `;
 
+const E3 = `${head("e3", "execute")}
+adapter "shell" "default" {}
+
+step "execute" {
+  target = adapter.shell.default
+  input { command = "echo hi" }
+  outcome "succes" { next = state.done }
+  outcome "failure" { next = state.done }
+}
+
+state "done" {
+  terminal = true
+}
+`;
+
 function write(dir: string, name: string, text: string): string {
   const path = join(dir, name);
   writeFileSync(path, text);
@@ -91,6 +107,15 @@ describe("built-in adapters' fields and outcomes (found by a new-user trial)", (
     expect(p.status).toBe(1);
     expect(p.found).toEqual(['error invalid_type at 13:15: step "a": input.command: expected a non-empty string, got list']);
     expect(p.hints).toEqual(['write one string: command = "echo hi"']);
+  });
+
+  it("validate refuses a shell step whose declared outcome is a typo of success", () => {
+    const p = problems(write(temp(), "e3.hcl", E3));
+    expect(p.status).toBe(1);
+    expect(p.found).toEqual([
+      'error missing_outcome at 13:11: step "execute" runs on shell, which ends in "success" when the command exits 0, but the step declares "succes" (only a CRITERIA_OUTCOME=succes line from the command could choose it) and no "success"',
+    ]);
+    expect(p.hints).toEqual(['did you mean outcome "success"?']);
   });
 
   it("a config duration string is accepted and bounds the command", () => {
