@@ -13,6 +13,7 @@ import { CODES } from "../compiler/diagnostics/codes.js";
 import { functionDocs } from "../compiler/expr/functions.js";
 import { workflowSchema } from "../compiler/decode/check-schema.js";
 import { dialectSections } from "../compiler/decode/lower-hcl.js";
+import { ADAPTER_FIELDS, BUILT_IN_ADAPTER_TYPES, type FieldSpec } from "../compiler/resolve/adapter-fields.js";
 
 const repo = join(import.meta.dirname, "..");
 const languageFile = join(repo, "docs", "language.md");
@@ -23,6 +24,18 @@ const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
 /** The generated tables, by marker name. */
 const GENERATED: Record<string, () => string> = {
   functions: () => ["| function | what it does |", "|---|---|", ...functionDocs().map((f) => `| \`${cell(f.signature)}\` | ${cell(f.doc)} |`)].join("\n"),
+  "adapter-fields": () => {
+    // One row per field; adapters that share their fields (the agent CLIs) share rows.
+    const groups = new Map<(typeof ADAPTER_FIELDS)[keyof typeof ADAPTER_FIELDS], string[]>();
+    for (const t of BUILT_IN_ADAPTER_TYPES) groups.set(ADAPTER_FIELDS[t], [...(groups.get(ADAPTER_FIELDS[t]) ?? []), t]);
+    const kind = (f: FieldSpec) => (f.kind === "choice" ? (f.choices ?? []).map((c) => `"${c}"`).join(" \\| ") : f.kind) + (f.required ? " (required)" : "");
+    const rows = [...groups].flatMap(([fields, types]) =>
+      (["config", "input"] as const).flatMap((where) =>
+        Object.entries(fields[where]).map(([k, f]) => `| ${types.map((t) => `\`${t}\``).join(", ")} | ${where} | \`${k}\` | ${kind(f)} | ${cell(f.doc)} |`),
+      ),
+    );
+    return ["| adapter | in | field | kind | meaning |", "|---|---|---|---|---|", ...rows].join("\n");
+  },
   diagnostics: () => ["| code | severity | meaning |", "|---|---|---|", ...Object.entries(CODES).map(([k, v]) => `| \`${k}\` | ${v.severity} | ${cell(v.doc)} |`)].join("\n"),
   // The YAML/JSON top-level keys, each with its HCL blocks (a new-user trial wrote `switches:` for `branches:`).
   "dialect-sections": () => {

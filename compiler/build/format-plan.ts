@@ -1,6 +1,6 @@
 import { durationText } from "../decode/durations.js";
 import type { Graph, GraphExpr, GraphOutcome, GraphStep } from "./graph.js";
-import { BUILT_IN_ADAPTER_TYPES } from "../check/check-adapter-use.js";
+import { BUILT_IN_ADAPTER_TYPES } from "../resolve/adapter-fields.js";
 import { expectedOf } from "./graph-edges.js";
 
 /**

@@ -3,21 +3,14 @@ import { closestName } from "../diagnostics/did-you-mean.js";
 import type { Range } from "../diagnostics/range.js";
 import type { StepSpec } from "../decode/spec.js";
 import type { Check } from "./context.js";
-import { lookupTable } from "../parse/document.js";
+import type { Resolution } from "../resolve/resolve-workflow.js";
+import type { Scope } from "../resolve/scope.js";
+import { adapterFields, BUILT_IN_ADAPTER_TYPES } from "../resolve/adapter-fields.js";
 
-/**
- * The adapter types criteria runs in-process (engine/adapters/registry.ts serves these).
- * Any other type is an out-of-process adapter `criteria-adapter-<type>`.
- */
-export const BUILT_IN_ADAPTER_TYPES = ["noop", "shell", "local", "claude", "copilot", "codex"] as const;
-
-/** The input each built-in needs to do anything: `shell` runs `command`, agent CLIs send `prompt`. */
-const REQUIRED_INPUT: Record<string, { key: string; severity: "error" | "warning" }> = lookupTable({
-  shell: { key: "command", severity: "error" },
-  claude: { key: "prompt", severity: "warning" },
-  copilot: { key: "prompt", severity: "warning" },
-  codex: { key: "prompt", severity: "warning" },
-});
+/** The input each built-in needs to do anything (its `required` fields): `shell` runs `command`, agent CLIs send `prompt`. */
+function requiredInput(type: string): { key: string; severity: "error" | "warning" }[] {
+  return Object.entries(adapterFields(type)?.input ?? {}).flatMap(([key, f]) => (f.required ? [{ key, severity: f.required }] : []));
+}
 
 /**
  * Adapters are used as their type expects:
@@ -53,21 +46,24 @@ export const checkAdapterUse: Check = {
         const type = typeOf(st, s, resolution);
         if (!type) continue;
         if (st.target?.kind === "adapter" && st.target.implicit) typo(type, st.target.range, `step "${st.name}"`);
-        const need = REQUIRED_INPUT[type];
-        if (!need || st.lifecycle || st.inputExpr || (st.input && need.key in st.input)) continue;
-        out.push(
-          diag("missing_field", st.nameRange, `step "${st.name}" runs on ${type} but has no input.${need.key}`, {
-            severity: need.severity,
-            hint: `add input { ${need.key} = "..." }`,
-          }),
-        );
+        if (st.lifecycle || st.inputExpr) continue;
+        for (const need of requiredInput(type)) {
+          if (st.input && need.key in st.input) continue;
+          out.push(
+            diag("missing_field", st.nameRange, `step "${st.name}" runs on ${type} but has no input.${need.key}`, {
+              severity: need.severity,
+              hint: `add input { ${need.key} = "..." }`,
+            }),
+          );
+        }
       }
     }
     return out;
   },
 };
 
-function typeOf(st: StepSpec, s: import("../resolve/scope.js").Scope, res: import("../resolve/resolve-workflow.js").Resolution): string | undefined {
+/** The adapter type a step runs on: its adapter's, or its agent's `adapter`/`cli`; undefined for other targets (bodies, subworkflows, channels, flows). */
+export function typeOf(st: StepSpec, s: Scope, res: Resolution): string | undefined {
   if (st.target?.kind === "adapter") return res.adapterOf.get(st)?.type;
   if (st.target?.kind === "agent") {
     const a = s.lookup("agents", st.target.name)?.decl;

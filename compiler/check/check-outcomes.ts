@@ -1,6 +1,8 @@
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { suggest } from "../diagnostics/did-you-mean.js";
-import { iterates } from "../decode/spec.js";
+import { closestName, suggest } from "../diagnostics/did-you-mean.js";
+import { iterates, type StepSpec } from "../decode/spec.js";
+import { builtInOutcomes } from "../resolve/adapter-fields.js";
+import { typeOf } from "./check-adapter-use.js";
 import type { Check } from "./context.js";
 
 /** Aggregate outcomes of iterating steps (docs/language.md, Iteration). */
@@ -12,7 +14,12 @@ export const AGGREGATE_OUTCOMES = ["all_succeeded", "any_failed"];
  * `default_outcome` names a declared outcome; aggregate outcomes on a step that does
  * not iterate are undeclared for it; an iterating step that routes `all_succeeded` and
  * whose item outcome `success` leaves the loop is warned of (docs/language.md, Iteration:
- * any target but `_continue` ends the loop).
+ * any target but `_continue` ends the loop). A step on a built-in adapter whose outcomes are known
+ * before the run (shell: `success`/`failure`; noop: its literal `result`) routes them:
+ * one it does not route, with a declared outcome a typo away from it (`succes`), is an
+ * error with a did-you-mean; an unrouted `success` (a run would fail with unknown_outcome
+ * whenever the command exits 0) is a warning (found by a new-user trial). An unrouted
+ * `failure` fails the run, as intended; agents and plugins may end in any outcome.
  */
 export const checkOutcomes: Check = {
   name: "outcomes",
@@ -64,6 +71,10 @@ export const checkOutcomes: Check = {
             }
           }
         }
+        if (!iterating && !st.lifecycle && st.outcomes.length > 0) {
+          const type = typeOf(st, s, resolution);
+          if (type) out.push(...unrouted(st, type));
+        }
         if (st.defaultOutcome && !names.includes(st.defaultOutcome.name)) {
           out.push(
             diag("undeclared_outcome", st.defaultOutcome.range, `step "${st.name}": default_outcome "${st.defaultOutcome.name}" is not one of its outcomes`, {
@@ -84,4 +95,47 @@ export const checkOutcomes: Check = {
  */
 function exitsOnFailure(st: { outcomes: readonly { name: string; next?: { name: string } }[] }): boolean {
   return st.outcomes.some((o) => o.name === "failure" && o.next !== undefined && o.next.name !== "_continue");
+}
+
+/**
+ * The outcomes a step on a built-in adapter ends in by itself that it does not route
+ * (see {@link checkOutcomes}); nothing when it routes every result (`default_outcome`,
+ * `outcome "default"`) or its adapter's outcomes are not known before the run.
+ */
+function unrouted(st: StepSpec, type: string): Diagnostic[] {
+  const names = st.outcomes.map((o) => o.name);
+  if (st.defaultOutcome || names.includes("default")) return [];
+  const produced = builtInOutcomes(type, (key) => {
+    if (st.inputExpr) return { known: false };
+    const e = st.input?.[key];
+    if (!e) return { known: true };
+    return e.kind === "literal" ? { known: true, value: e.value } : { known: false };
+  });
+  if (!produced) return [];
+  const out: Diagnostic[] = [];
+  // Declared names the adapter never ends in by itself: the candidates for a typo.
+  const others = names.filter((n) => !produced.some((p) => p.name === n) && !AGGREGATE_OUTCOMES.includes(n));
+  for (const p of produced) {
+    if (names.includes(p.name)) continue;
+    // The implicit default: one outcome takes a plain success.
+    if (p.name === "success" && names.length === 1) continue;
+    const near = closestName(p.name, others);
+    const marker = type === "shell" ? ` (only a CRITERIA_OUTCOME=${near} line from the command could choose it)` : "";
+    if (near) {
+      const o = st.outcomes.find((x) => x.name === near)!;
+      out.push(
+        diag("missing_outcome", o.nameRange, `step "${st.name}" runs on ${type}, which ends in "${p.name}" ${p.when}, but the step declares "${near}"${marker} and no "${p.name}"`, {
+          hint: `did you mean outcome "${p.name}"?`,
+        }),
+      );
+    } else if (p.name !== "failure") {
+      out.push(
+        diag("missing_outcome", st.nameRange, `step "${st.name}" runs on ${type}, which ends in "${p.name}" ${p.when}, but the step has no "${p.name}" outcome: such a result fails the run (unknown_outcome)`, {
+          severity: "warning",
+          hint: `add outcome "${p.name}" { next = "..." }, or outcome "default" { next = "..." } for any outcome`,
+        }),
+      );
+    }
+  }
+  return out;
 }

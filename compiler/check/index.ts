@@ -1,4 +1,5 @@
 import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { checkAdapterFields } from "./check-adapter-fields.js";
 import { checkAdapterUse } from "./check-adapter-use.js";
 import { checkBodies } from "./check-bodies.js";
 import { checkCalls } from "./check-calls.js";
@@ -42,6 +43,7 @@ export const CHECKS: readonly Check[] = [
   checkLiteralTypes,
   checkIterationTypes,
   checkAdapterUse,
+  checkAdapterFields,
   checkCalls,
   checkChannels,
   checkUnused,

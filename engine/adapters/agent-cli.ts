@@ -1,7 +1,8 @@
 import { isAbsolute, resolve } from "node:path";
 import type { Adapter, Session, SessionContext, StepRequest, StepResult } from "./adapter.js";
 import { isObject, newObject, type ObjectValue, type Value } from "../../compiler/expr/value.js";
-import { ConfigError, readCount, readDurationMs, readEnvMap, readString, readStringList } from "./config.js";
+import { AGENT_CLI_FIELDS } from "../../compiler/resolve/adapter-fields.js";
+import { ConfigError, readField } from "./config.js";
 import { findExecutable, splitPath } from "./find-executable.js";
 import { adapterError, failed, reasonFor, tail, toValue } from "./result.js";
 import { orphanFile, runProcess } from "./run-process.js";
@@ -19,7 +20,9 @@ import { stepEnv } from "./step-env.js";
  * The prompt sent is `input.prompt` plus, when the step declares outcomes (`req.outcomes`),
  * an instruction to end the reply with a line `OUTCOME: <name>` naming one of them.
  *
- * Session config (all optional; `req.agent.config` entries override the session's):
+ * Session config (all optional; `req.agent.config` entries override the session's; described,
+ * with their kinds, in `AGENT_CLI_FIELDS`, compiler/resolve/adapter-fields.ts, which validate
+ * checks too; other keys, such as the Go tool's `max_turns`, are ignored):
  * - `command`: the executable (string), or a list `[executable, ...leading args]`; default
  *   the agent's `cli` (the runner puts it in the config), else the adapter type (`claude`,
  *   `copilot`, `codex`), looked up on PATH. A path with a `/` is relative to base_dir.
@@ -234,23 +237,21 @@ async function executeAgentCli(
   type: AgentCliType, profile: CliProfile, sessionConfig: Record<string, Value>, ctx: SessionContext, req: StepRequest, opts: AgentCliAdapterOptions,
 ): Promise<StepResult> {
   const cfg: Record<string, Value> = { ...sessionConfig, ...(req.agent?.config ?? {}) };
-  const prompt = req.input.prompt;
-  if (typeof prompt !== "string" || prompt.trim() === "") {
+  const { config: c, input: i } = AGENT_CLI_FIELDS;
+  const prompt = readField(req.input, i, "prompt", "input");
+  if (prompt === undefined) {
     return adapterError(`${type}: input.prompt is required: the text the ${type} agent is asked (a non-empty string)`);
   }
-  const command = readStringList(cfg, "command") ?? [readString(cfg, "cli") ?? profile.executable];
+  const command = readField(cfg, c, "command", "config") ?? [readField(cfg, c, "cli", "config") ?? profile.executable];
   if (command.length === 0 || command[0] === "") return adapterError(`${type}: config.command must name an executable`);
-  const extraArgs = readStringList(cfg, "args") ?? [];
-  const model = req.agent?.model ?? readString(cfg, "model");
-  const cwdInput = readString(req.input, "cwd", "input") ?? readString(cfg, "cwd");
+  const extraArgs = readField(cfg, c, "args", "config") ?? [];
+  const model = req.agent?.model ?? readField(cfg, c, "model", "config");
+  const cwdInput = readField(req.input, i, "cwd", "input") ?? readField(cfg, c, "cwd", "config");
   const cwd = cwdInput === undefined ? ctx.base_dir : isAbsolute(cwdInput) ? cwdInput : resolve(ctx.base_dir, cwdInput);
-  const timeoutMs = req.timeout_ms ?? readDurationMs(cfg, "timeout");
-  const maxOutputBytes = readCount(cfg, "max_output_bytes") ?? DEFAULT_MAX_OUTPUT_BYTES;
-  const promptVia = readString(cfg, "prompt_via");
-  if (promptVia !== undefined && promptVia !== "arg" && promptVia !== "stdin") {
-    return adapterError(`${type}: config.prompt_via must be "arg" or "stdin", got ${JSON.stringify(promptVia)}`);
-  }
-  const env = stepEnv(opts.baseEnv ?? process.env, readEnvMap(cfg, "env"), req);
+  const timeoutMs = req.timeout_ms ?? readField(cfg, c, "timeout", "config");
+  const maxOutputBytes = readField(cfg, c, "max_output_bytes", "config") ?? DEFAULT_MAX_OUTPUT_BYTES;
+  const promptVia = readField(cfg, c, "prompt_via", "config");
+  const env = stepEnv(opts.baseEnv ?? process.env, readField(cfg, c, "env", "config"), req);
 
   const exe = command[0];
   const file = exe.includes("/") ? (isAbsolute(exe) ? exe : resolve(ctx.base_dir, exe)) : findExecutable(exe, splitPath(env.PATH));

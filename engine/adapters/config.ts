@@ -1,69 +1,46 @@
-import { parseDuration } from "../../compiler/decode/durations.js";
-import { describeValue, formatNumber, isObject, type Value } from "../../compiler/expr/value.js";
+import { readFieldValue, type FieldKinds, type FieldSpec } from "../../compiler/resolve/adapter-fields.js";
+import type { Value } from "../../compiler/expr/value.js";
 
 /**
- * Readers for adapter session `config` values (and step `input` fields). Each returns the
- * value, `undefined` when the key is absent or null, or throws `ConfigError` with a sentence
- * naming the key when the value has the wrong type. Adapters catch `ConfigError` and report it
- * as an `adapter_error`, so a typo in a config block fails the step, never the engine.
+ * Reading adapter session `config` values (and step `input` fields) by their description in
+ * compiler/resolve/adapter-fields.ts, the one `criteria validate` checks literals against.
+ * A reader returns the value, `undefined` when the key is absent or null, or throws
+ * `ConfigError` with a sentence naming the key when the value is not of the field's kind.
+ * Adapters catch `ConfigError` and report it as an `adapter_error`, so a value known only at
+ * run time fails the step (and the run), never the engine.
  */
 export class ConfigError extends Error {}
 
-/** A string, or undefined when absent/null. */
-export function readString(obj: Record<string, Value>, key: string, where = "config"): string | undefined {
-  const v = obj[key];
+/**
+ * The value of field `name` of `fields` in `obj`, read by the field's kind (`timeout` in
+ * milliseconds, `env` as strings, ...).
+ * @param where `config` or `input`: how the key is named in an error (`config.timeout: ...`)
+ * @throws ConfigError when the value is not of the field's kind
+ */
+export function readField<F extends Readonly<Record<string, FieldSpec>>, N extends keyof F & string>(
+  obj: Record<string, Value>,
+  fields: F,
+  name: N,
+  where: "config" | "input",
+): FieldKinds[F[N]["kind"]] | undefined {
+  const v = obj[name];
   if (v === undefined || v === null) return undefined;
-  if (typeof v === "string") return v;
-  throw new ConfigError(`${where}.${key}: expected a string, got ${describeValue(v)}`);
-}
-
-/** A non-negative finite number (numeric strings accepted), or undefined when absent/null. */
-export function readCount(obj: Record<string, Value>, key: string, where = "config"): number | undefined {
-  const v = obj[key];
-  if (v === undefined || v === null) return undefined;
-  const n = typeof v === "number" ? v : typeof v === "string" && v.trim() !== "" ? Number(v) : NaN;
-  if (Number.isFinite(n) && n >= 0) return n;
-  throw new ConfigError(`${where}.${key}: expected a non-negative number, got ${describeValue(v)}`);
+  const r = readFieldValue(fields[name] as FieldSpec<F[N]["kind"]>, v);
+  if (!r.ok) throw new ConfigError(`${where}.${name}: ${r.problem}`);
+  return r.value;
 }
 
 /**
- * A duration in milliseconds: a Go-style string (`"30s"`, `"1m30s"`, `"250ms"`) or a number
- * of milliseconds. Undefined when absent/null.
+ * Like {@link readField}, for a field a step cannot do without.
+ * @throws ConfigError `input.command is required: <the field's doc>` when absent, or as readField
  */
-export function readDurationMs(obj: Record<string, Value>, key: string, where = "config"): number | undefined {
-  const v = obj[key];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v === "number" && Number.isFinite(v) && v >= 0) return v;
-  if (typeof v === "string") {
-    const ms = parseDuration(v);
-    if (ms !== undefined) return ms;
-  }
-  throw new ConfigError(`${where}.${key}: expected a duration like "30s" or a number of milliseconds, got ${describeValue(v)}`);
-}
-
-/**
- * A map of environment variables: values must be strings, numbers or bools (converted to
- * strings as HCL converts them). Undefined when absent/null.
- */
-export function readEnvMap(obj: Record<string, Value>, key: string, where = "config"): Record<string, string> | undefined {
-  const v = obj[key];
-  if (v === undefined || v === null) return undefined;
-  if (!isObject(v)) throw new ConfigError(`${where}.${key}: expected a map of strings, got ${describeValue(v)}`);
-  const out: Record<string, string> = {};
-  for (const [k, x] of Object.entries(v)) {
-    if (typeof x === "string") out[k] = x;
-    else if (typeof x === "number") out[k] = formatNumber(x);
-    else if (typeof x === "boolean") out[k] = String(x);
-    else throw new ConfigError(`${where}.${key}.${k}: expected a string, got ${describeValue(x)}`);
-  }
-  return out;
-}
-
-/** A list of strings (a single string is a one-element list). Undefined when absent/null. */
-export function readStringList(obj: Record<string, Value>, key: string, where = "config"): string[] | undefined {
-  const v = obj[key];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v === "string") return [v];
-  if (Array.isArray(v) && v.every((x) => typeof x === "string")) return v as string[];
-  throw new ConfigError(`${where}.${key}: expected a list of strings, got ${describeValue(v)}`);
+export function requireField<F extends Readonly<Record<string, FieldSpec>>, N extends keyof F & string>(
+  obj: Record<string, Value>,
+  fields: F,
+  name: N,
+  where: "config" | "input",
+): FieldKinds[F[N]["kind"]] {
+  const v = readField(obj, fields, name, where);
+  if (v === undefined) throw new ConfigError(`${where}.${name} is required: ${fields[name].doc.replace(/\.$/, "").replace(/^./, (c) => c.toLowerCase())}`);
+  return v;
 }

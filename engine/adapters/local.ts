@@ -5,7 +5,8 @@ import type { Adapter, Reason, Session, SessionContext, StepRequest, StepResult 
 import { describeValue, isObject, newObject, sortedKeys, type ObjectValue, type Value } from "../../compiler/expr/value.js";
 import { parseDuration } from "../../compiler/decode/durations.js";
 import { callChannel } from "../channels/client.js";
-import { ConfigError, readString } from "./config.js";
+import { LOCAL_FIELDS } from "../../compiler/resolve/adapter-fields.js";
+import { requireField } from "./config.js";
 import { abortReason, adapterError, failed, isReason, reasonFor, toObjectValue, toValue } from "./result.js";
 
 /**
@@ -60,8 +61,7 @@ export const localAdapter: Adapter = {
     let script: Script | undefined;
     let problem: string | undefined;
     try {
-      const rel = readString(config, "script");
-      if (rel === undefined) throw new ConfigError("config.script is required: the path of the answers file (JSON or YAML)");
+      const rel = requireField(config, LOCAL_FIELDS.config, "script", "config");
       script = loadScript(isAbsolute(rel) ? rel : resolve(ctx.base_dir, rel));
     } catch (e) {
       problem = `local adapter ${ctx.adapter_id}: ${(e as Error).message}`;

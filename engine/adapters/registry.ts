@@ -1,4 +1,4 @@
-import { BUILT_IN_ADAPTER_TYPES } from "../../compiler/check/check-adapter-use.js";
+import { BUILT_IN_ADAPTER_TYPES } from "../../compiler/resolve/adapter-fields.js";
 import type { Adapter } from "./adapter.js";
 import { createAgentCliAdapter, isAgentCliType, type AgentCliAdapterOptions } from "./agent-cli.js";
 import { localAdapter } from "./local.js";

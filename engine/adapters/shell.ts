@@ -1,7 +1,8 @@
 import { isAbsolute, resolve } from "node:path";
 import type { Adapter, Session, SessionContext, StepRequest, StepResult } from "./adapter.js";
 import type { Value } from "../../compiler/expr/value.js";
-import { ConfigError, readCount, readDurationMs, readEnvMap, readString } from "./config.js";
+import { SHELL_FIELDS } from "../../compiler/resolve/adapter-fields.js";
+import { ConfigError, readField, requireField } from "./config.js";
 import { adapterError, failed, reasonFor, tail } from "./result.js";
 import { orphanFile, runProcess, type ProcessResult } from "./run-process.js";
 import { stepEnv } from "./step-env.js";
@@ -9,16 +10,17 @@ import { stepEnv } from "./step-env.js";
 /**
  * The `shell` adapter: runs `input.command` with `<shell> -c <command>` (default `/bin/sh`).
  *
- * Session config (all optional):
+ * Session config (all optional; described, with their kinds, in `SHELL_FIELDS`,
+ * compiler/resolve/adapter-fields.ts, which validate checks too):
  * - `shell`: the shell executable (default `/bin/sh`).
  * - `env`: map of extra environment variables (strings; numbers and bools converted).
  * - `cwd`: default working directory, relative to the workflow's directory (base_dir).
- * - `timeout`: default time limit, `"30s"`-style or milliseconds; the step's `timeout`
- *   (`req.timeout_ms`) wins.
+ * - `timeout`: default time limit, a duration string (`"30s"`, `"250ms"`); the step's
+ *   `timeout` (`req.timeout_ms`) wins.
  * - `max_output_bytes`: bytes kept of stdout and of stderr, each (default 1 MiB = 1048576).
  *
- * Step input: `command` (string, required), `cwd` (string, relative to base_dir; default the
- * config's `cwd`, else base_dir).
+ * Step input: `command` (non-empty string, required), `cwd` (string, relative to base_dir;
+ * default the config's `cwd`, else base_dir).
  *
  * Environment: see `stepEnv` (process.env, config `env`, `req.env`, `CRITERIA_*`).
  *
@@ -76,12 +78,13 @@ export function createShellAdapter(opts: ShellAdapterOptions = {}): Adapter {
       let settings: ShellSettings | undefined;
       let problem: string | undefined;
       try {
+        const c = SHELL_FIELDS.config;
         settings = {
-          shell: readString(config, "shell") ?? "/bin/sh",
-          env: readEnvMap(config, "env"),
-          cwd: readString(config, "cwd"),
-          timeoutMs: readDurationMs(config, "timeout"),
-          maxOutputBytes: readCount(config, "max_output_bytes") ?? DEFAULT_MAX_OUTPUT_BYTES,
+          shell: readField(config, c, "shell", "config") ?? "/bin/sh",
+          env: readField(config, c, "env", "config"),
+          cwd: readField(config, c, "cwd", "config"),
+          timeoutMs: readField(config, c, "timeout", "config"),
+          maxOutputBytes: readField(config, c, "max_output_bytes", "config") ?? DEFAULT_MAX_OUTPUT_BYTES,
         };
       } catch (e) {
         problem = `shell adapter ${ctx.adapter_id}: ${(e as Error).message}`;
@@ -105,15 +108,8 @@ export function createShellAdapter(opts: ShellAdapterOptions = {}): Adapter {
 export const shellAdapter: Adapter = createShellAdapter();
 
 async function executeShell(s: ShellSettings, ctx: SessionContext, req: StepRequest, opts: ShellAdapterOptions): Promise<StepResult> {
-  const command = req.input.command;
-  if (typeof command !== "string" || command.trim() === "") {
-    return adapterError(
-      command === undefined || command === null
-        ? "shell: input.command is required: the command line to run with sh -c"
-        : "shell: input.command must be a non-empty string",
-    );
-  }
-  const cwdInput = readString(req.input, "cwd", "input") ?? s.cwd;
+  const command = requireField(req.input, SHELL_FIELDS.input, "command", "input");
+  const cwdInput = readField(req.input, SHELL_FIELDS.input, "cwd", "input") ?? s.cwd;
   const cwd = cwdInput === undefined ? ctx.base_dir : isAbsolute(cwdInput) ? cwdInput : resolve(ctx.base_dir, cwdInput);
   const timeoutMs = req.timeout_ms ?? s.timeoutMs;
   const res = await runProcess({

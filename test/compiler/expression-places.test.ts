@@ -35,12 +35,12 @@ environment "shell" "ci" {
   config = { c = var.zz }
 }
 adapter "shell" "default" {
-  config { k = var.zz }
+  config { cwd = var.zz }
   secrets { S = var.tok }
 }
 agent "ag" {
   adapter = "shell"
-  config { k = var.zz }
+  config { cwd = var.zz }
 }
 shared_variable "sv" {
   type = string
@@ -114,8 +114,8 @@ describe("the places an expression stands", () => {
       unknown("16:11", 'local "l"'),
       unknown("19:21", 'environment "shell" "ci" variables "E"'),
       unknown("20:18", 'environment "shell" "ci" config "c"'),
-      unknown("23:16", 'adapter "shell.default" config "k"'),
-      unknown("28:16", 'agent "ag" config "k"'),
+      unknown("23:18", 'adapter "shell.default" config "cwd"'),
+      unknown("28:18", 'agent "ag" config "cwd"'),
       unknown("32:11", 'shared_variable "sv"'),
       '36:11 invalid_value: data "internal" "d": the initial value must be a literal, not an expression',
       unknown("36:11", 'data "internal" "d"'),
@@ -136,8 +136,8 @@ describe("the places an expression stands", () => {
       '16:11 local_reads_steps: local "l" reads steps.a.stdout: locals are computed once, before any step runs',
       early("19:21", 'environment "shell" "ci" variables "E"'),
       early("20:18", 'environment "shell" "ci" config "c"'),
-      early("23:16", 'adapter "shell.default" config "k"'),
-      early("28:16", 'agent "ag" config "k"'),
+      early("23:18", 'adapter "shell.default" config "cwd"'),
+      early("28:18", 'agent "ag" config "cwd"'),
       early("32:11", 'shared_variable "sv"'),
       '36:11 invalid_value: data "internal" "d": the initial value must be a literal, not an expression',
       early("36:11", 'data "internal" "d"'),
@@ -151,8 +151,8 @@ describe("the places an expression stands", () => {
       exposed("16:11", 'local "l"'),
       exposed("19:21", 'environment "shell" "ci" variables "E"'),
       exposed("20:18", 'environment "shell" "ci" config "c"'),
-      exposed("23:16", 'adapter "shell.default" config "k"'),
-      exposed("28:16", 'agent "ag" config "k"'),
+      exposed("23:18", 'adapter "shell.default" config "cwd"'),
+      exposed("28:18", 'agent "ag" config "cwd"'),
       exposed("32:11", 'shared_variable "sv"'),
       '36:11 invalid_value: data "internal" "d": the initial value must be a literal, not an expression',
       exposed("36:11", 'data "internal" "d"'),

@@ -121,7 +121,7 @@ describe("fmt --to v0.5: a new user's inputs", () => {
 
   it("transition_to inside data (input, config, variable defaults, outputs) is data: kept", async () => {
     const files = {
-      "w.hcl": `workflow "x" {\n  version = "1"\n  initial_state = "s"\n  target_state = "done"\n}\nadapter "shell" "default" {\n  config {\n    transition_to = "x"\n  }\n}\nstep "s" {\n  target = adapter.shell.default\n  input {\n    command = "true"\n    meta = { transition_to = "x" }\n  }\n  outcome "success" { transition_to = "done" }\n}\nstate "done" { terminal = true }\n`,
+      "w.hcl": `workflow "x" {\n  version = "1"\n  initial_state = "s"\n  target_state = "done"\n}\nadapter "shell" "default" {\n  config {\n    env = { transition_to = "x" }\n  }\n}\nstep "s" {\n  target = adapter.shell.default\n  input {\n    command = "true"\n    meta = { transition_to = "x" }\n  }\n  outcome "success" { transition_to = "done" }\n}\nstate "done" { terminal = true }\n`,
     };
     const r = await fmt(files, "w.hcl");
     expect(r.code, r.out).toBe(0);

@@ -16,10 +16,10 @@ describe("noop adapter", () => {
     expect(r).toEqual({ outcome: "success", output: { label: "SRC/CLI.TS", n: 2, nested: { a: [1, "x"] } }, reason: "ok" });
   });
 
-  it("takes the outcome from input.result when it is a string", async () => {
+  it("takes the outcome from input.result; a result that is not a string is an adapter_error (NOOP_FIELDS), not a silent success", async () => {
     const s = await open();
     expect((await s.execute(request({ input: { result: "approved" } }))).outcome).toBe("approved");
-    expect((await s.execute(request({ input: { result: 3 } }))).outcome).toBe("success");
+    expect(await s.execute(request({ input: { result: 3 } }))).toEqual({ outcome: "failure", output: { result: 3 }, reason: "adapter_error", detail: "noop: input.result: expected a string, got number 3" });
   });
 
   it("fails with adapter_failed when input.fail = true", async () => {
@@ -28,7 +28,7 @@ describe("noop adapter", () => {
     expect(r.outcome).toBe("failure");
     expect(r.reason).toBe("adapter_failed");
     expect(r.detail).toBeTruthy();
-    expect((await s.execute(request({ input: { fail: "yes" } }))).outcome).toBe("success");
+    expect(await s.execute(request({ input: { fail: "yes" } }))).toMatchObject({ reason: "adapter_error", detail: 'noop: input.fail: expected true or false, got string "yes"' });
   });
 
   it("reports cancelled for an already-aborted request", async () => {

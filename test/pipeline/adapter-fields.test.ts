@@ -1,0 +1,183 @@
+/**
+ * Found by a new-user trial: a shell adapter's config with a typo (`timout`), a value of the
+ * wrong kind (`max_output_bytes = "lots"`), a bare-number `timeout` (5 ms), a step's
+ * `command = ["echo", "hi"]` and a misspelled `outcome "succes"` all passed validate; at run
+ * time the config and input mistakes were adapter_errors routed through the step's `failure`
+ * outcome, so the run "succeeded". Now validate refuses them (from the one description of
+ * the built-in adapters' fields, compiler/resolve/adapter-fields.ts), and an adapter_error
+ * known only at run time fails the run.
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { cli, ndjson, temp } from "./helpers.js";
+
+const head = (name: string, first: string) => `workflow {
+  name          = "${name}"
+  version       = "1"
+  initial_state = "${first}"
+  target_state  = "done"
+}
+`;
+
+const CFG = `${head("cfg", "ci")}
+adapter "shell" "default" {
+  config {
+    timeout = 5
+    timout  = "1s"
+    max_output_bytes = "lots"
+  }
+}
+
+step "ci" {
+  target = adapter.shell.default
+  input { command = "sleep 0.5; echo ok" }
+  outcome "success" { next = state.done }
+  outcome "failure" { next = state.done }
+}
+
+state "done" {
+  terminal = true
+}
+`;
+
+const E14 = `${head("e14", "a")}
+adapter "shell" "default" {}
+
+step "a" {
+  target = adapter.shell.default
+  input {
+    command = ["echo", "hi"]
+  }
+  outcome "success" { next = state.done }
+  outcome "failure" { next = state.done }
+}
+
+state "done" {
+  terminal = true
+}
+`;
+
+const E3 = `${head("e3", "execute")}
+adapter "shell" "default" {}
+
+step "execute" {
+  target = adapter.shell.default
+  input { command = "echo hi" }
+  outcome "succes" { next = state.done }
+  outcome "failure" { next = state.done }
+}
+
+state "done" {
+  terminal = true
+}
+`;
+
+function write(dir: string, name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+/** `code at line:col` of each diagnostic of `criteria validate --format json`. */
+function problems(path: string): { status: number | null; found: string[]; hints: (string | undefined)[] } {
+  const r = cli(["validate", path, "--format", "json"]);
+  const out = JSON.parse(r.stdout) as { diagnostics: { severity: string; code: string; message: string; hint?: string; range: { start: { line: number; column: number } } }[] };
+  return {
+    status: r.status,
+    found: out.diagnostics.map((d) => `${d.severity} ${d.code} at ${d.range.start.line}:${d.range.start.column}: ${d.message}`),
+    hints: out.diagnostics.map((d) => d.hint),
+  };
+}
+
+describe("built-in adapters' fields and outcomes (found by a new-user trial)", () => {
+  it("validate refuses a shell config's unknown key (did-you-mean), a bare-number timeout and a value of the wrong kind", () => {
+    const p = problems(write(temp(), "cfg.hcl", CFG));
+    expect(p.status).toBe(1);
+    expect(p.found).toEqual([
+      'error invalid_type at 10:15: adapter "shell" "default": config.timeout: expected a duration such as "30s" (a quoted string with a unit), got number 5',
+      'error unknown_field at 11:5: adapter "shell" "default": the shell adapter has no config field "timout"',
+      'error invalid_type at 12:24: adapter "shell" "default": config.max_output_bytes: expected a non-negative number, got string "lots"',
+    ]);
+    expect(p.hints).toEqual(['a duration is a quoted string with a unit: timeout = "5s" for 5 seconds, "5ms" for milliseconds', 'did you mean "timeout"?', "write a number without quotes: max_output_bytes = 65536"]);
+  });
+
+  it("validate refuses a shell step's command written as a list", () => {
+    const p = problems(write(temp(), "e14.hcl", E14));
+    expect(p.status).toBe(1);
+    expect(p.found).toEqual(['error invalid_type at 13:15: step "a": input.command: expected a non-empty string, got list']);
+    expect(p.hints).toEqual(['write one string: command = "echo hi"']);
+  });
+
+  it("validate refuses a shell step whose declared outcome is a typo of success", () => {
+    const p = problems(write(temp(), "e3.hcl", E3));
+    expect(p.status).toBe(1);
+    expect(p.found).toEqual([
+      'error missing_outcome at 13:11: step "execute" runs on shell, which ends in "success" when the command exits 0, but the step declares "succes" (only a CRITERIA_OUTCOME=succes line from the command could choose it) and no "success"',
+    ]);
+    expect(p.hints).toEqual(['did you mean outcome "success"?']);
+  });
+
+  it("a config duration string is accepted and bounds the command", () => {
+    const dir = temp();
+    const path = write(dir, "t.hcl", CFG.replace('    timeout = 5\n    timout  = "1s"\n    max_output_bytes = "lots"\n', '    timeout = "100ms"\n'));
+    expect(cli(["validate", path]).stdout).toBe(`${path}: ok\n`);
+    const r = cli(["apply", path, "--state-dir", join(dir, "s"), "-o", "json"]);
+    const done = ndjson(r.stdout).find((e) => e.event === "step.completed" && e.step === "ci");
+    expect(done).toMatchObject({ outcome: "failure", reason: "timeout", detail: expect.stringContaining("timed out after 100 ms") });
+  });
+
+  it("an adapter_error known only at run time fails the run, not routed through the failure outcome", () => {
+    const dir = temp();
+    const path = write(
+      dir,
+      "rt.hcl",
+      CFG.replace('    timeout = 5\n    timout  = "1s"\n    max_output_bytes = "lots"\n', "    max_output_bytes = var.limit\n").replace(
+        'adapter "shell"',
+        'variable "limit" {\n  type    = string\n  default = "lots"\n}\n\nadapter "shell"',
+      ),
+    );
+    expect(cli(["validate", path]).stdout).toBe(`${path}: ok\n`);
+    const r = cli(["apply", path, "--state-dir", join(dir, "s"), "-o", "text"]);
+    expect(r.status).toBe(1);
+    expect(r.stdout + r.stderr).toMatch(/failed \(adapter_error: shell adapter adapter\.shell\.default: config\.max_output_bytes: expected a non-negative number, got string "lots"\)/);
+    expect(r.stdout + r.stderr).not.toMatch(/succeeded/);
+  });
+
+  it("an item's adapter_error stops an iterating step and fails the run, whatever on_failure says", () => {
+    const dir = temp();
+    const path = write(
+      dir,
+      "it.hcl",
+      `${head("it", "items")}
+variable "cmds" {
+  type    = list(any)
+  default = ["true", ["echo", "hi"], "true"]
+}
+
+adapter "shell" "default" {}
+
+step "items" {
+  target     = adapter.shell.default
+  for_each   = var.cmds
+  on_failure = "ignore"
+  input { command = each.value }
+  outcome "all_succeeded" { next = state.done }
+  outcome "any_failed"    { next = state.done }
+}
+
+state "done" {
+  terminal = true
+}
+`,
+    );
+    const r = cli(["apply", path, "--state-dir", join(dir, "s"), "-o", "json"]);
+    expect(r.status).toBe(1);
+    const events = ndjson(r.stdout);
+    expect(events.filter((e) => e.event === "iteration.completed").map((e) => [e.index, e.reason])).toEqual([
+      [0, "ok"],
+      [1, "adapter_error"],
+    ]);
+    expect(events.find((e) => e.event === "run.completed")).toMatchObject({ success: false, reason: "adapter_error", detail: expect.stringContaining("input.command: expected a non-empty string, got") });
+  });
+});
