@@ -209,14 +209,6 @@ function unlimited(s: AbortSignal): AbortSignal {
 /** Outcomes of an iterating step as a whole, never of one item. */
 const AGGREGATE_OUTCOMES = new Set(["all_succeeded", "any_failed", "default"]);
 
-/**
- * Results no outcome takes: the run fails with them (route()). An evaluation error and a
- * policy stop; an adapter error: the step could not run (bad config or input, a missing
- * executable), which is a setup mistake, not the command failing (`adapter_failed`, routed
- * through `failure`).
- */
-const UNROUTED: ReadonlySet<Reason> = new Set<Reason>(["eval_error", "policy_exceeded", "adapter_error"]);
-
 /** The largest step output an event carries (the journal keeps all of it). */
 const EVENT_OUTPUT_BYTES = 8192;
 
@@ -1062,18 +1054,15 @@ export class Runner {
    * the one named like the result; else the older `default_outcome`; else `outcome
    * "default"` (said in a warning, as the Go tool's `step.outcome.defaulted` event);
    * else, when the step declares one outcome and the adapter just succeeded, that one
-   * (the implicit default). An evaluation error, a policy stop, an adapter error (the
-   * step could not run: bad config or input, a missing executable; after its retries) or
-   * `on_crash = "abort_run"` takes no outcome: the run fails with the reason (an adapter
-   * error is not the command failing, so it is not routed through `failure`: found by a
-   * new-user trial, whose run "succeeded" after a config mistake).
+   * (the implicit default). An evaluation error, a policy stop or `on_crash =
+   * "abort_run"` takes no outcome: the run fails with the reason.
    */
   private route(f: Frame, step: GraphStep, result: StepOutcome, abortRun: boolean): { name: string; outcome?: GraphStep["outcomes"][number]; reason: Reason; detail?: string } {
     const find = (n: string) => step.outcomes.find((o) => o.name === n);
-    const { reason } = result;
-    const routable = !abortRun && !UNROUTED.has(reason);
     let name = result.outcome;
-    let outcome = routable ? find(name) : undefined;
+    let outcome = find(name);
+    const { reason } = result;
+    const routable = !abortRun && reason !== "eval_error" && reason !== "policy_exceeded";
     if (!outcome && routable && step.default_outcome) {
       name = step.default_outcome;
       outcome = find(name);
@@ -1092,7 +1081,7 @@ export class Runner {
       return { name, reason: "unknown_outcome", detail: `step "${step.name}" ended in outcome "${result.outcome}", which it does not declare (declared: ${step.outcomes.map((o) => o.name).join(", ")})` };
     }
     const detail = result.detail ?? `step "${step.name}" failed (${reason})`;
-    // An evaluation error, a policy stop, an adapter error or abort_run is never routed: no outcome is missing.
+    // An evaluation error, a policy stop or abort_run is never routed: no outcome is missing.
     if (!routable) return { name, reason, detail };
     const declared = step.outcomes.length > 0 ? ` (declared: ${step.outcomes.map((o) => o.name).join(", ")})` : "";
     return { name, reason, detail: `${detail}; step "${step.name}" has no "${result.outcome || "failure"}" outcome to route it${declared}` };
@@ -1118,8 +1107,6 @@ export class Runner {
     let failed = 0;
     let stop = false;
     let crashed: string | undefined;
-    // An item that could not run (adapter_error): the loop stops and the run fails with it, whatever on_failure says.
-    let adapterError: string | undefined;
     let exit: string | undefined;
     let exitProjection: Record<string, Value> | undefined;
     const eachOf = (i: number, prev: Value): Record<string, Value> =>
@@ -1135,13 +1122,12 @@ export class Runner {
         const itemNs = this.namespaces({ ...f, each });
         const r = await this.once(f, step, visit, i, each);
         if (r.reason === "crashed" && this.onCrash(f, step) === "abort_run") crashed = r.detail ?? "the adapter crashed";
-        if (r.reason === "adapter_error") adapterError ??= r.detail ?? `item ${i} of step "${step.name}" could not run (adapter_error)`;
         let success = r.reason === "ok" && (r.outcome === "success" || r.outcome === "return" || step.target.kind !== "body" ? r.outcome !== "failure" : false);
         let output = Array.isArray(r.output) ? {} : r.output;
         let reason = r.reason;
         let detail = r.detail;
         let effects: OutcomeEffects | undefined;
-        const own = crashed === undefined && !UNROUTED.has(reason) ? step.outcomes.find((o) => o.name === r.outcome && !AGGREGATE_OUTCOMES.has(o.name)) : undefined;
+        const own = crashed === undefined && reason !== "eval_error" && reason !== "policy_exceeded" ? step.outcomes.find((o) => o.name === r.outcome && !AGGREGATE_OUTCOMES.has(o.name)) : undefined;
         if (own) {
           try {
             effects = outcomeEffects(own, output, itemNs, this.fns(f), f.data);
@@ -1189,10 +1175,6 @@ export class Runner {
       }
       f.data.apply(done.data);
       if (done.shared) Object.assign(this.shared, done.shared);
-      if (done.reason === "adapter_error") {
-        adapterError ??= `item ${i} of step "${step.name}" could not run (adapter_error)`;
-        stop = true;
-      }
       outputs[i] = done.output;
       if (done.child_run_id) {
         childIds[i] = done.child_run_id;
@@ -1272,7 +1254,6 @@ export class Runner {
     const ran = outputs.filter((o) => o !== undefined);
     const children = childIds.some(Boolean) ? { child_run_ids: childIds.filter(Boolean), child_states: childStates.filter((_, i) => childIds[i]) } : {};
     if (crashed !== undefined) return { outcome: "", output: ran, reason: "crashed" as Reason, detail: crashed, pending: [] as NewEntry[], ...children };
-    if (adapterError !== undefined) return { outcome: "", output: ran, reason: "adapter_error" as Reason, detail: adapterError, pending: [] as NewEntry[], ...children };
     if (exit !== undefined) return { outcome: exit, output: ran, reason: "ok" as Reason, pending: [] as NewEntry[], routed: true, ...(exitProjection ? { projection: exitProjection } : {}), ...children };
     // Without an any_failed (or default) outcome, failed items fall through to all_succeeded
     // (the Go tool's rule; validate warns about it).

@@ -121,12 +121,11 @@ step "fan" {
     const again = scripted(() => ok({ n: 6 }));
     expect(await s.runner({ adapterFor: again.adapterFor }).resume("r")).toMatchObject({ state: "done", outputs: { n: 6 } });
     expect(again.seen.map((r) => [r.step, r.attempt])).toEqual([["one", 2], ["two", 1]]);
-    // No budget: max_step_retries = 0 re-uses the failure. An adapter_error takes no outcome,
-    // not even a declared "failure": the run fails with it.
+    // No budget: max_step_retries = 0 re-uses the failure.
     const none = await graphOf(TWO.replace('outcome "success" { next = "two" }', 'outcome "success" { next = "two" }\n  outcome "failure" { next = "failed" }'));
     const t = await journalOf(kept.map((e) => (e.entry_type === "run.spawned" ? ({ ...e, payload: { ...(e.payload as object), graph: none } } as JournalEntry) : e)));
     const unused = scripted(() => ok());
-    expect(await t.runner({ adapterFor: unused.adapterFor }).resume("r")).toMatchObject({ state: "", success: false, reason: "adapter_error", detail: "flaky" });
+    expect(await t.runner({ adapterFor: unused.adapterFor }).resume("r")).toMatchObject({ state: "failed", success: false });
     expect(unused.seen).toEqual([]);
   });
 });
