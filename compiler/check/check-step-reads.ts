@@ -5,6 +5,7 @@ import { exprRangeAt, unguardedReads } from "../resolve/check-expression.js";
 import type { Scope } from "../resolve/scope.js";
 import type { Check, CheckContext } from "./context.js";
 import { edgesOf, initialNode } from "./context.js";
+import { dominance } from "./dominators.js";
 
 /** An expression a node evaluates, and how messages name it. */
 interface Read {
@@ -126,6 +127,10 @@ function scopeReads(s: Scope, ctx: CheckContext): Diagnostic[] {
     for (let p = seen.get(n); p !== undefined; p = seen.get(p)) path.unshift(p);
     return path;
   };
+  // Whether a read can happen before X ran is dominance, asked once per graph; the search
+  // below only finds the path a warning names.
+  const dom = dominance(start, next);
+  const runsWithout = (x: string, n: string) => x !== start && dom.reachable(n) && !dom.dominates(x, n);
   const readable = (x: string) => s.nodes.get(x) === "step" || (s.nodes.get(x) === "branch" && s.switchOutput(x) !== undefined);
   const out: Diagnostic[] = [];
   const flag = (src: ExprSource, what: string, check: (x: string) => { message: string } | undefined) => {
@@ -148,9 +153,8 @@ function scopeReads(s: Scope, ctx: CheckContext): Diagnostic[] {
   for (const read of nodeReads(s)) {
     for (const src of sources(read.src)) {
       flag(src, read.what, (x) => {
-        if (x === read.node) return undefined;
+        if (x === read.node || !runsWithout(x, read.node)) return undefined;
         const seen = reachedWithout(x);
-        if (!seen.has(read.node)) return undefined;
         const path = pathTo(seen, read.node);
         const how = path.length === 1 ? `"${read.node}" is where the run starts` : `the run can go ${showPath(path)}`;
         return { message: `reads steps.${x}, but "${read.node}" can run before or without ${s.nodes.get(x) === "step" ? "step" : "switch"} "${x}": ${how}` };
@@ -163,9 +167,9 @@ function scopeReads(s: Scope, ctx: CheckContext): Diagnostic[] {
     for (const o of s.workflow.outputs) {
       for (const src of sources(o.value)) {
         flag(src, `output "${o.name}"`, (x) => {
-          const seen = reachedWithout(x);
-          const end = ends.find((e) => seen.has(e));
+          const end = ends.find((e) => runsWithout(x, e));
           if (end === undefined) return undefined;
+          const seen = reachedWithout(x);
           return { message: `reads steps.${x}, but the run can end in state "${end}" without ${s.nodes.get(x) === "step" ? "step" : "switch"} "${x}" having run: ${showPath(pathTo(seen, end))}` };
         });
       }

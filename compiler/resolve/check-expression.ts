@@ -404,13 +404,35 @@ function bareNameHint(name: string, s: Scope): string | undefined {
  * (indexes in its text, from checkExpression); `raw` is the reference as written
  * canonically (`steps.s.x`).
  */
-export function unguardedReads(expr: Expr, step?: string): { step: string; start: number; end: number; raw: string }[] {
-  const out: { step: string; start: number; end: number; raw: string }[] = [];
+export function unguardedReads(expr: Expr, step?: string): readonly UnguardedRead[] {
+  if (step !== undefined) return allUnguardedReads(expr).filter((r) => r.step === step);
+  return allUnguardedReads(expr);
+}
+
+/** A read {@link unguardedReads} finds. */
+export interface UnguardedRead {
+  step: string;
+  start: number;
+  end: number;
+  raw: string;
+}
+
+/**
+ * Every unguarded read of `expr`, found once per parsed expression: parse-memo.ts gives a
+ * keystroke's unchanged expressions their parsed trees again, so an editor's checks walk
+ * only what changed (check-step-reads.ts asks of every expression of the workflow).
+ */
+const readsOf = new WeakMap<Expr, readonly UnguardedRead[]>();
+
+function allUnguardedReads(expr: Expr): readonly UnguardedRead[] {
+  const known = readsOf.get(expr);
+  if (known) return known;
+  const out: UnguardedRead[] = [];
   const visit = (e: Expr): void => {
     if (e.kind === "scope_traversal") {
       const first = e.steps[0];
       const name = first?.kind === "attr" ? first.name : first?.kind === "index" && first.key.kind === "literal" ? first.key.value : undefined;
-      if (e.root === "steps" && typeof name === "string" && (step === undefined || name === step)) out.push({ step: name, start: e.start, end: e.end, raw: traversalText(e) });
+      if (e.root === "steps" && typeof name === "string") out.push({ step: name, start: e.start, end: e.end, raw: traversalText(e) });
       return;
     }
     if (e.kind === "conditional") return visit(e.condition);
@@ -428,6 +450,7 @@ export function unguardedReads(expr: Expr, step?: string): { step: string; start
     for (const c of childExprs(e)) visit(c);
   };
   visit(expr);
+  readsOf.set(expr, out);
   return out;
 }
 
