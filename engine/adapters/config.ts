@@ -7,7 +7,7 @@ import type { Value } from "../../compiler/expr/value.js";
  * A reader returns the value, `undefined` when the key is absent or null, or throws
  * `ConfigError` with a sentence naming the key when the value is not of the field's kind.
  * Adapters catch `ConfigError` and report it as an `adapter_error`, so a value known only at
- * run time fails the step (and the run), never the engine.
+ * run time fails the step (its `failure` outcome takes it), never the engine.
  */
 export class ConfigError extends Error {}
 
