@@ -12,9 +12,10 @@ export const AGGREGATE_OUTCOMES = ["all_succeeded", "any_failed"];
  * Every step has a way out: at least one outcome; an iterating step (count, for_each,
  * parallel) declares `all_succeeded` (and gets a hint for `any_failed`); a
  * `default_outcome` names a declared outcome; aggregate outcomes on a step that does
- * not iterate are undeclared for it; an iterating step that routes `all_succeeded` and
- * whose item outcome `success` leaves the loop is warned of (docs/language.md, Iteration:
- * any target but `_continue` ends the loop). A step on a built-in adapter whose outcomes are known
+ * not iterate are undeclared for it; an iterating step (not `while`) that routes
+ * `all_succeeded` and whose item outcome `success` leaves the loop, while `failure` does not
+ * go on to the next item, is warned of (docs/language.md, Iteration: any target but
+ * `_continue` ends the loop). A step on a built-in adapter whose outcomes are known
  * before the run (shell: `success`/`failure`; noop: its literal `result`) routes them:
  * one it does not route, with a declared outcome a typo away from it (`succes`), is an
  * error with a did-you-mean; an unrouted `success` (a run would fail with unknown_outcome
@@ -52,11 +53,14 @@ export const checkOutcomes: Check = {
         // The usual success/failure pair copied onto an iterating step that also routes
         // all_succeeded: "success" leaving the loop ends it at the first item that succeeds
         // (found by a new-user trial: for_each over two items ran one, and the run succeeded).
-        const leaves = iterating && names.includes("all_succeeded") ? st.outcomes.find((o) => o.name === "success" && o.next !== undefined && o.next.name !== "_continue") : undefined;
+        // Not a search for the first success (its failure goes on to the next item), nor a
+        // while loop, which polls until it succeeds (found by the next trial: both warned).
+        const searches = st.outcomes.some((o) => o.name === "failure" && o.next?.name === "_continue");
+        const leaves = iterating && st.while === undefined && !searches && names.includes("all_succeeded") ? st.outcomes.find((o) => o.name === "success" && o.next !== undefined && o.next.name !== "_continue") : undefined;
         if (leaves) {
           out.push(
             diag("loop_exit_on_success", leaves.nameRange, `outcome "success" of iterating step "${st.name}" leaves the loop: the first item that succeeds ends it, and the items after it never run`, {
-              hint: `to run every item, route "success" to "_continue", the next item (the step then ends in all_succeeded or any_failed); to stop at the first success on purpose, remove the "all_succeeded" outcome`,
+              hint: `to run every item, route "success" to "_continue", the next item (the step then ends in all_succeeded or any_failed); to stop at the first success on purpose, route "failure" to "_continue"`,
             }),
           );
         }

@@ -58,7 +58,7 @@ export const CODES = {
   unreachable_step: { severity: "error", doc: "A step can never run: no path leads to it from the initial node." },
   unreachable_node: { severity: "warning", doc: "A state, wait, approval or branch can never be reached." },
   missing_outcome: { severity: "error", doc: "A required outcome is missing (`all_succeeded` on an iterating step, any outcome on a step, an outcome a built-in adapter ends in, such as a shell step's `success`, when a declared one is a typo of it)." },
-  loop_exit_on_success: { severity: "warning", doc: "An iterating step routes `all_succeeded`, yet its item outcome `success` leaves the loop (any target but `_continue`): the first item that succeeds ends it, and the items after it never run." },
+  loop_exit_on_success: { severity: "warning", doc: "An iterating step (not `while`) routes `all_succeeded`, yet its item outcome `success` leaves the loop (any target but `_continue`) and `failure` does not go on to the next item: the first item that succeeds ends it, and the items after it never run." },
   undeclared_outcome: { severity: "error", doc: "A reference to an outcome the step does not declare (`default_outcome`, aggregate outcomes on a non-iterating step)." },
   channel_input: { severity: "error", doc: "A step that targets a channel needs input `post = { from, to, body }` or `recv = { as, from, timeout }`: exactly one, with those fields." },
   channel_not_participant: { severity: "error", doc: "A channel step's `from`, `to` or `as` is not one of the channel's participants." },
