@@ -24,7 +24,7 @@ export interface FieldKinds {
   string: string;
   /** A string that is not empty (or only blanks). */
   text: string;
-  /** A non-negative number; a numeric string is accepted. */
+  /** A whole non-negative number; a numeric string is accepted. */
   count: number;
   /** Milliseconds, from a duration string: `"30s"`, `"1m30s"`, `"250ms"` (as a step's `timeout`). */
   duration: number;
@@ -164,7 +164,7 @@ export function adapterFields(type: string): AdapterFields | undefined {
 
 /**
  * A field's value read by its kind: `{ ok: true, value }`, or `{ ok: false, problem }` with a
- * sentence (`expected a non-negative number, got string "lots"`) and whether the value is of
+ * sentence (`expected a whole non-negative number, got string "lots"`) and whether the value is of
  * the wrong type (`invalid_type`) or of the right type but not allowed (`invalid_value`: an
  * empty command, a duration without a unit, a choice not offered). `null` is never given here
  * (readers treat it as absent).
@@ -184,13 +184,17 @@ function read(spec: FieldSpec, v: Value): { ok: true; value: FieldKinds[FieldKin
       return v.trim() !== "" ? { ok: true, value: v } : bad("expected a non-empty string, got an empty one", false);
     case "count": {
       const n = typeof v === "number" ? v : typeof v === "string" && v.trim() !== "" ? Number(v) : NaN;
-      if (Number.isFinite(n) && n >= 0) return { ok: true, value: n };
-      return bad(`expected a non-negative number, got ${describeValue(v)}`, typeof v !== "number");
+      // Whole: a byte count of 1.5 reached Buffer.concat and crashed the run (a new-user trial).
+      if (Number.isInteger(n) && n >= 0) return { ok: true, value: n };
+      return bad(`expected a whole non-negative number, got ${describeValue(v)}`, typeof v !== "number");
     }
     case "duration": {
       if (typeof v === "string") {
         const ms = parseDuration(v);
-        return ms !== undefined ? { ok: true, value: ms } : bad(`expected a duration such as "30s", "5m" or "250ms", got ${describeValue(v)}`, false);
+        if (ms === undefined) return bad(`expected a duration such as "30s", "5m" or "250ms", got ${describeValue(v)}`, false);
+        // Under a millisecond ("0s", "300us"): every step would time out at once, as a step's own
+        // timeout of "0s" is refused for (found by a new-user trial).
+        return ms >= 1 ? { ok: true, value: ms } : bad(`a duration of ${JSON.stringify(v)} would end the work before it starts: give at least 1ms`, false);
       }
       // A bare number has no unit: refused, as a step's `timeout = 30` is.
       return bad(`expected a duration such as "30s" (a quoted string with a unit), got ${describeValue(v)}`);

@@ -99,7 +99,7 @@ describe("built-in adapters' fields and outcomes (found by a new-user trial)", (
     expect(p.found).toEqual([
       'error invalid_type at 10:15: adapter "shell" "default": config.timeout: expected a duration such as "30s" (a quoted string with a unit), got number 5',
       'error unknown_field at 11:5: adapter "shell" "default": the shell adapter has no config field "timout"',
-      'error invalid_type at 12:24: adapter "shell" "default": config.max_output_bytes: expected a non-negative number, got string "lots"',
+      'error invalid_type at 12:24: adapter "shell" "default": config.max_output_bytes: expected a whole non-negative number, got string "lots"',
     ]);
     expect(p.hints).toEqual(['a duration is a quoted string with a unit: timeout = "5s" for 5 seconds, "5ms" for milliseconds', 'did you mean "timeout"?', "write a number without quotes: max_output_bytes = 65536"]);
   });
@@ -141,6 +141,17 @@ describe("built-in adapters' fields and outcomes (found by a new-user trial)", (
     );
     expect(cli(["validate", path]).stdout).toBe(`${path}: ok\n`);
     const r = cli(["apply", path, "--state-dir", join(dir, "s"), "-o", "text"]);
-    expect(r.stdout + r.stderr).toMatch(/ci → failure → done {2}\[adapter_error at .*rt\.hcl:\d+:\d+: shell adapter adapter\.shell\.default: config\.max_output_bytes: expected a non-negative number, got string "lots"\]/);
+    expect(r.stdout + r.stderr).toMatch(/ci → failure → done {2}\[adapter_error at .*rt\.hcl:\d+:\d+: shell adapter adapter\.shell\.default: config\.max_output_bytes: expected a whole non-negative number, got string "lots"\]/);
+  });
+
+  it("a byte count that is not whole and a duration under a millisecond are refused by validate (found by a trial: max_output_bytes = 1.5 crashed the run with a RangeError; timeout = \"0s\" timed every step out)", () => {
+    const dir = temp();
+    const path = write(dir, "mo.hcl", CFG.replace('    timeout = 5\n    timout  = "1s"\n    max_output_bytes = "lots"\n', '    max_output_bytes = 1.5\n    timeout = "0s"\n'));
+    const p = problems(path);
+    expect(p.status).toBe(1);
+    expect(p.found).toEqual([
+      'error invalid_value at 10:24: adapter "shell" "default": config.max_output_bytes: expected a whole non-negative number, got number 1.5',
+      'error invalid_value at 11:15: adapter "shell" "default": config.timeout: a duration of "0s" would end the work before it starts: give at least 1ms',
+    ]);
   });
 });
