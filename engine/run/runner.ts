@@ -1746,7 +1746,9 @@ export class Runner {
     // module's that declares none, its steps' merged outputs.
     const declares = g.outputs.length > 0;
     const output = Object.keys(end.outputs).length > 0 || (call.isolated && declares) ? end.outputs : (end.merged_output ?? {});
-    const outcome = end.state === "return" ? "return" : end.success ? "success" : "failure";
+    // A child that failed is a failure, even one that failed after its `return` (its outputs
+    // did not evaluate: found by a new-user trial, the caller took "success" and the run succeeded).
+    const outcome = !end.success ? "failure" : end.state === "return" ? "return" : "success";
     return {
       outcome: iteration === undefined && outcome === "return" ? "success" : outcome,
       output,

@@ -137,6 +137,20 @@ describe("a failed child in its step's detail", () => {
   });
 });
 
+describe("a child that fails after its return", () => {
+  it("is a failure to its caller, which takes its failure outcome (found by a new-user trial: the caller took success and the run succeeded)", async () => {
+    const g = await project({
+      "main.hcl": `${HEAD("call")}subworkflow "m" { source = "./m" }\nstep "call" {\n  target = subworkflow.m\n  outcome "success" { next = "done" }\n  outcome "failure" { next = "failed" }\n}\n`,
+      // Its output reads a step the return skipped: the module fails once it has returned.
+      "m/main.hcl": `workflow {\n  name = "m"\n  version = "1"\n  initial_state = "a"\n}\nadapter "script" "default" {}\nstep "a" {\n  target = adapter.script.default\n  outcome "success" { next = "return" }\n  outcome "failure" { next = step.b }\n}\nstep "b" {\n  target = adapter.script.default\n  outcome "success" { next = "return" }\n}\noutput "bout" { value = steps.b.said }\n`,
+    });
+    const s = setup();
+    expect(await s.runner({ adapterFor: scripted(() => ok({ said: "x" })).adapterFor }).start(g, {}, "r")).toMatchObject({ state: "failed", success: false });
+    const [done] = completed(await s.entries("r"), "call");
+    expect(done.payload).toMatchObject({ outcome: "failure", reason: "child_failed" });
+  });
+});
+
 describe("a step's timeout bounds its child run", () => {
   it("a body whose step outlasts the calling step's timeout ends the step with reason timeout", async () => {
     const g = await project({
