@@ -445,6 +445,10 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
           // A wait's name given for its signal (found by a new-user trial): name the signal.
           const byName = graphs.flatMap((g) => g.waits).find((w) => w.name === target.signal && w.signal);
           if (byName) throw new CliError(`workflow of run ${run} waits for no signal "${target.signal}": its wait "${byName.name}" waits for signal "${byName.signal}"; send it with criteria signal ${run} ${byName.signal}${storeFlag(place)}`);
+          // An approval's name given to signal (found by the next trial): name the commands that decide it.
+          if (graphs.some((g) => g.approvals.some((a) => a.name === target.signal))) {
+            throw new CliError(`workflow of run ${run} waits for no signal "${target.signal}": "${target.signal}" is an approval; decide it with criteria approve ${run} ${target.signal}${storeFlag(place)} (or criteria reject ${run} ${target.signal}${storeFlag(place)})`);
+          }
           throw new CliError(`workflow of run ${run} waits for no signal "${target.signal}"${signals.length ? `; ${suggest(target.signal, signals) ?? `it waits for ${signals.join(", ")}`}` : ""}`);
         }
         name = target.signal;

@@ -267,6 +267,8 @@ approval "release" {
     const signal = cli(["signal", "g4", "ready", "--state-dir", state]);
     expect(signal.status).toBe(1);
     expect(signal.stderr).toBe(`criteria: workflow of run g4 waits for no signal "ready": its wait "ready" waits for signal "go"; send it with criteria signal g4 go --state-dir ${state}\n`);
+    const approval = cli(["signal", "g4", "release", "--state-dir", state]);
+    expect(approval.stderr).toBe(`criteria: workflow of run g4 waits for no signal "release": "release" is an approval; decide it with criteria approve g4 release --state-dir ${state} (or criteria reject g4 release --state-dir ${state})\n`);
   });
 });
 
