@@ -129,7 +129,7 @@ class Evaluator {
         const first = e.steps[0];
         if (e.root === "steps" && first?.kind === "attr" && isObject(root) && getOwn(root, first.name) === undefined) {
           // Outside try()/can(), how to read it anyway (found by a new-user trial: no guard worked).
-          const read = this.attempting > 0 ? "" : ` To read it only when it has run, write try(${traversalText(e)}, "") (or test can(steps.${first.name}) in a condition).`;
+          const read = this.attempting > 0 ? "" : ` To read it only when it has run, write try(${traversalText(e)}, ${e.steps.length === 1 ? "{}" : '""'}) (or test can(steps.${first.name}) in a condition).`;
           return this.err({ start: e.start, end: first.end }, `step "${first.name}" has not run in this run, so steps.${first.name} has no value: it is on a path this run did not take, or not reached yet.${read}`);
         }
         return this.steps_(root, e.steps, 0, e.steps.length, scope);

@@ -3,7 +3,11 @@
  * the run fails at the read, pointing at the reference itself (not at the string's opening
  * quote) and telling how to guard it; try() and can() guard it (compiler/expr/functions/attempts.ts).
  */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { compile } from "../../compiler/index.js";
 import { graphOf } from "./graph-of.js";
 import { setup } from "./runner-fixtures.js";
 
@@ -69,5 +73,15 @@ describe("a step that has not run", () => {
     expect(end).toMatchObject({ success: true, outputs: { verdict: "no review" } });
     const report = events.find((e) => e.event === "step.completed" && e.step === "report");
     expect(report).toMatchObject({ output: { stdout: "review said: nothing\n" } });
+  });
+
+  it("validate's warning offers the fallback the read needs: {} for the whole step's outputs, \"\" for a field (found by a trial: lookup(try(steps.review, \"\"), ...) failed on the string)", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "criteria-e5-")), "w.hcl");
+    writeFileSync(file, E5('"echo ${lookup(steps.review, \"stdout\", \"none\")}"', "steps.review.stdout"));
+    const hints = (await compile(file)).diagnostics.filter((d) => d.code === "reads_step_not_run").map((d) => d.hint);
+    expect(hints).toEqual([
+      'guard the read: try(steps.review, {}) is {} when the step has not run (or test can(steps.review) in a condition)',
+      'guard the read: try(steps.review.stdout, "") is "" when the step has not run (or test can(steps.review) in a condition)',
+    ]);
   });
 });

@@ -63,4 +63,6 @@ describe("can", () => {
 test("the not-run error tells how to guard the read", () => {
   const errs = evalErr("steps.review.stdout", ran);
   expect(errs[0].message).toContain('To read it only when it has run, write try(steps.review.stdout, "") (or test can(steps.review) in a condition).');
+  // The whole step's outputs fall back to {}: lookup(try(steps.review, ""), ...) failed on the string (a trial).
+  expect(evalErr('lookup(steps.review, "stdout", "none")', ran)[0].message).toContain("write try(steps.review, {})");
 });
