@@ -166,11 +166,18 @@ function scopeReads(s: Scope, ctx: CheckContext): Diagnostic[] {
   // Outputs: evaluated when the run ends in a success state (engine/run/runner.ts), so only a body-less workflow's.
   if (!s.owner) {
     const ends = s.workflow.states.filter((st) => st.terminal && st.success && s.nodes.get(st.name) === "state").map((st) => st.name);
+    const returns = returnsWithoutProjection(s);
     for (const o of s.workflow.outputs) {
       for (const src of sources(o.value)) {
         flag(src, `output "${o.name}"`, (x) => {
           const end = ends.find((e) => runsWithout(x, e));
-          if (end === undefined) return undefined;
+          if (end === undefined) {
+            // A run that ends through `return` evaluates its outputs there too (found by a trial:
+            // a module's output read a step its return skipped, and validate said nothing).
+            const from = returns.find((n) => n !== x && runsWithout(x, n));
+            if (from === undefined) return undefined;
+            return { message: `reads steps.${x}, but the run can end through "return" from "${from}" without ${s.nodes.get(x) === "step" ? "step" : "switch"} "${x}" having run: ${showPath(pathTo(reachedWithout(x), from))} → return` };
+          }
           const seen = reachedWithout(x);
           return { message: `reads steps.${x}, but the run can end in state "${end}" without ${s.nodes.get(x) === "step" ? "step" : "switch"} "${x}" having run: ${showPath(pathTo(seen, end))}` };
         });
@@ -178,4 +185,22 @@ function scopeReads(s: Scope, ctx: CheckContext): Diagnostic[] {
     }
   }
   return out;
+}
+
+/**
+ * The nodes with a route to `return` that carries no `output` projection: a run ending there
+ * evaluates the workflow's output blocks (a projection replaces them: engine/run/runner.ts).
+ */
+function returnsWithoutProjection(s: Scope): string[] {
+  const w = s.workflow;
+  const out = new Set<string>();
+  const none = (m: Record<string, ExprSource> | undefined) => m === undefined || Object.keys(m).length === 0;
+  const plain = (o: OutcomeSpec) => o.next?.name === "return" && none(o.output) && !o.outputExpr;
+  for (const st of w.steps) if (st.outcomes.some(plain)) out.add(st.name);
+  for (const wt of w.waits) if (wt.next?.name === "return" || wt.outcomes.some(plain)) out.add(wt.name);
+  for (const a of w.approvals) if (a.outcomes.some(plain)) out.add(a.name);
+  for (const b of w.branches) {
+    if (b.arms.some((arm) => arm.next?.name === "return" && none(arm.output)) || (b.default?.name === "return" && none(b.defaultOutput))) out.add(b.name);
+  }
+  return [...out];
 }

@@ -198,7 +198,7 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
             diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: switch "${name}" stores no output "${key}" (in ${ref.raw})`, { hint: suggest(key, keys) ?? `its arms store: ${keys.join(", ")}` }));
           }
         } else if (!s.lookup("steps", name)) {
-          diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: unknown step "${name}" (in ${ref.raw})`, { hint: suggest(name, s.visible("steps")) }));
+          diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: unknown step "${name}" (in ${ref.raw})`, { hint: suggest(name, s.visible("steps")) ?? `no step "${name}" is declared here: declare it (step "${name}" { ... }), or remove the read` }));
         } else {
           const d = outputProblem(ref.path, ref.raw, s.lookup("steps", name)!, ctx);
           if (d) diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: ${d.message} (in ${ref.raw})`, { hint: d.hint }));
