@@ -222,6 +222,14 @@ state "done" { terminal = true }
     expect(o.stdout).toContain('\nlocals:\n  greeting = "hi there"\n\noutputs:\n  said = steps.exec.stdout\n');
   });
 
+  it("plan of a workflow that ends through return says it has no states, as other empty sections do (found by a trial)", async () => {
+    const d = mkdtempSync(join(tmpdir(), "criteria-cli-plan-"));
+    writeFileSync(join(d, "r.hcl"), `workflow {\n  name = "r"\n  version = "1"\n  initial_state = "a"\n}\nadapter "shell" "default" {}\nstep "a" {\n  target = adapter.shell.default\n  input { command = "true" }\n  outcome "success" { next = "return" }\n}\n`);
+    const o = io();
+    expect(await main(["plan", join(d, "r.hcl")], o)).toBe(0);
+    expect(o.stdout).toContain("\nstates:\n  (none)\n");
+  });
+
   it("compile of an invalid file prints diagnostics on stderr, exit 1; as JSON (the default) stdout gets one exit object with them (a CI step's graph.json was left empty)", async () => {
     const o = io();
     expect(await main(["compile", typo], o)).toBe(1);

@@ -77,6 +77,8 @@ export function toPlan(g: Graph): string {
     for (const o of g.outputs) out.push(`  ${o.name}${o.type ? `: ${o.type}` : ""}${o.secret ? "  (secret)" : o.value ? ` = ${written(o.value)}` : ""}`);
   }
   out.push("", "states:");
+  // A workflow that ends through return may declare none (found by a trial: an empty section).
+  if (g.states.length === 0) out.push("  (none)");
   for (const s of g.states) out.push(`  ${s.name}    terminal=${s.terminal}   success=${s.success}`);
   if ((g.subworkflows ?? []).length > 0) {
     out.push("", "subworkflows:");

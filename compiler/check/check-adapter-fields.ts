@@ -96,6 +96,8 @@ function hintOf(spec: FieldSpec, key: string, value: Value): string {
     case "string":
       // A list of words where one string is wanted (command = ["echo", "hi"]): the line they make.
       if (Array.isArray(value) && value.length > 0 && value.every((x) => typeof x === "string")) return `write one string: ${key} = ${JSON.stringify(value.join(" "))}`;
+      // An empty string is already quoted: what it lacks is text (found by a trial).
+      if (typeof value === "string") return `give it some text: ${key} = ${spec.example}`;
       return `write the text in quotes: ${key} = ${spec.example}`;
     case "strings":
       return `write a list of strings: ${key} = ${spec.example}`;

@@ -154,4 +154,10 @@ describe("built-in adapters' fields and outcomes (found by a new-user trial)", (
       'error invalid_value at 11:15: adapter "shell" "default": config.timeout: a duration of "0s" would end the work before it starts: give at least 1ms',
     ]);
   });
+
+  it("an empty command's hint asks for text, not for quotes it has (found by a trial)", () => {
+    const p = problems(write(temp(), "e.hcl", `${head("e", "a")}adapter "shell" "default" {}\nstep "a" {\n  target = adapter.shell.default\n  input { command = "" }\n  outcome "success" { next = state.done }\n}\nstate "done" {\n  terminal = true\n}\n`));
+    expect(p.found).toEqual(['error invalid_value at 10:21: step "a": input.command: expected a non-empty string, got an empty one']);
+    expect(p.hints).toEqual(['give it some text: command = "make test"']);
+  });
 });
