@@ -129,7 +129,9 @@ function unrouted(st: StepSpec, type: string): Diagnostic[] {
       const o = st.outcomes.find((x) => x.name === near)!;
       out.push(
         diag("missing_outcome", o.nameRange, `step "${st.name}" runs on ${type}, which ends in "${p.name}" ${p.when}, but the step declares "${near}"${marker} and no "${p.name}"`, {
-          hint: `did you mean outcome "${p.name}"?`,
+          // noop's outcome is its own input.result: the typo may be either (found by a trial:
+          // result = "aproved" was offered as the outcome's name).
+          hint: type === "noop" ? `did you mean result = "${near}"? (or outcome "${p.name}")` : `did you mean outcome "${p.name}"?`,
         }),
       );
     } else if (p.name !== "failure") {

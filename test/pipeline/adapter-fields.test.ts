@@ -160,4 +160,10 @@ describe("built-in adapters' fields and outcomes (found by a new-user trial)", (
     expect(p.found).toEqual(['error invalid_value at 10:21: step "a": input.command: expected a non-empty string, got an empty one']);
     expect(p.hints).toEqual(['give it some text: command = "make test"']);
   });
+
+  it("a noop step whose input.result is a typo of its outcome offers the result's spelling first (found by a trial: the typo was offered as the outcome)", () => {
+    const p = problems(write(temp(), "oc.hcl", `${head("oc", "three")}adapter "noop" "default" {}\nstep "three" {\n  target = adapter.noop.default\n  input { result = "aproved" }\n  outcome "approved" { next = state.done }\n  outcome "failure"  { next = state.done }\n}\nstate "done" {\n  terminal = true\n}\n`));
+    expect(p.status).toBe(1);
+    expect(p.hints).toEqual(['did you mean result = "approved"? (or outcome "aproved")']);
+  });
 });
