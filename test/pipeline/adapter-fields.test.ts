@@ -9,7 +9,7 @@
  * (an agent's unreadable answer is one too: a loop routes it back to try again), and said
  * with its reason and place on the step's line.
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cli, ndjson, temp } from "./helpers.js";
@@ -22,58 +22,11 @@ const head = (name: string, first: string) => `workflow {
 }
 `;
 
-const CFG = `${head("cfg", "ci")}
-adapter "shell" "default" {
-  config {
-    timeout = 5
-    timout  = "1s"
-    max_output_bytes = "lots"
-  }
-}
-
-step "ci" {
-  target = adapter.shell.default
-  input { command = "sleep 0.5; echo ok" }
-  outcome "success" { next = state.done }
-  outcome "failure" { next = state.done }
-}
-
-state "done" {
-  terminal = true
-}
-`;
-
-const E14 = `${head("e14", "a")}
-adapter "shell" "default" {}
-
-step "a" {
-  target = adapter.shell.default
-  input {
-    command = ["echo", "hi"]
-  }
-  outcome "success" { next = state.done }
-  outcome "failure" { next = state.done }
-}
-
-state "done" {
-  terminal = true
-}
-`;
-
-const E3 = `${head("e3", "execute")}
-adapter "shell" "default" {}
-
-step "execute" {
-  target = adapter.shell.default
-  input { command = "echo hi" }
-  outcome "succes" { next = state.done }
-  outcome "failure" { next = state.done }
-}
-
-state "done" {
-  terminal = true
-}
-`;
+/** The trial's own files, kept as goldens (testdata/invalid): one copy of each input. */
+const trial = (name: string) => readFileSync(join(import.meta.dirname, "..", "..", "testdata", "invalid", `${name}.hcl`), "utf8");
+const CFG = trial("found_shell_config_fields");
+const E14 = trial("found_shell_command_list");
+const E3 = trial("found_shell_outcome_typo");
 
 function write(dir: string, name: string, text: string): string {
   const path = join(dir, name);
