@@ -1,7 +1,8 @@
 /**
- * What the in-process runner tests share (runner-walk.test.ts, runner-attempts.test.ts): a
- * workflow header with `done` and `failed` states, an adapter of type "script" answering
- * from a function, a runner over a fresh SQLite journal, and the warnings it said.
+ * What the in-process runner tests share (runner-walk.test.ts, runner-attempts.test.ts,
+ * runner-journal.test.ts, runner-park.test.ts): a workflow header with `done` and `failed`
+ * states, an adapter of type "script" answering from a function, a runner over a fresh
+ * SQLite journal, the warnings it said, and a journal that records what is asked of it.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,7 +12,9 @@ import { compile } from "../../compiler/index.js";
 import type { Value } from "../../compiler/expr/value.js";
 import type { Adapter, StepRequest, StepResult } from "../../engine/adapters/adapter.js";
 import { adapterFor as builtIn } from "../../engine/adapters/registry.js";
-import type { JournalEntry } from "../../engine/journal/entry.js";
+import type { JournalEntry, NewEntry } from "../../engine/journal/entry.js";
+import { JournalWriteError } from "../../engine/journal/errors.js";
+import type { AppendOptions, Journal } from "../../engine/journal/journal.js";
 import { SqliteJournal } from "../../engine/journal/sqlite-journal.js";
 import type { RunEvent } from "../../engine/run/events.js";
 import { Runner, type RunnerOptions } from "../../engine/run/runner.js";
@@ -64,4 +67,48 @@ export async function projectGraph(files: Record<string, string>): Promise<Graph
   const errors = c.diagnostics.filter((d) => d.severity === "error");
   if (errors.length > 0 || !c.graph) throw new Error(errors.map((d) => `${d.range.file}:${d.range.start.line} ${d.message}`).join("\n"));
   return c.graph;
+}
+
+/** A SQLite journal seen through a wrapper that records every append's options and may fail or hide group commit. */
+export function recorded(opts: { group?: boolean; failAt?: number } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), "criteria-runner-journal-"));
+  const inner = new SqliteJournal(dir);
+  const appends: { types: string[]; opts: AppendOptions }[] = [];
+  let groups = 0;
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const fail = () => {
+    if (opts.failAt !== undefined && appends.length >= opts.failAt) throw new JournalWriteError(`cannot write the journal ${inner.location}: the disk is full`);
+  };
+  const journal = new Proxy(inner, {
+    get(target, prop, receiver) {
+      if (prop === "appendGroup") {
+        if (opts.group === false) return undefined;
+        return async (root: string, list: { entries: NewEntry[]; opts?: AppendOptions }[]) => {
+          groups++;
+          fail();
+          for (const a of list) appends.push({ types: a.entries.map((e) => e.entry_type), opts: a.opts ?? {} });
+          return target.appendGroup!(root, list);
+        };
+      }
+      if (prop === "append") {
+        return async (root: string, entries: NewEntry[], o: AppendOptions = {}) => {
+          inFlight++;
+          maxInFlight = Math.max(maxInFlight, inFlight);
+          try {
+            fail();
+            appends.push({ types: entries.map((e) => e.entry_type), opts: o });
+            // A store's round trip: the next append must wait for this one.
+            await new Promise((r) => setTimeout(r, 1));
+            return await target.append(root, entries, o);
+          } finally {
+            inFlight--;
+          }
+        };
+      }
+      const v = Reflect.get(target, prop, receiver) as unknown;
+      return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  }) as Journal;
+  return { dir, inner, journal, appends, groups: () => groups, maxInFlight: () => maxInFlight };
 }

@@ -13,60 +13,16 @@ import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Adapter } from "../../engine/adapters/adapter.js";
 import { adapterFor } from "../../engine/adapters/registry.js";
-import type { NewEntry } from "../../engine/journal/entry.js";
 import { JournalDamagedError, JournalWriteError } from "../../engine/journal/errors.js";
-import type { AppendOptions, Journal } from "../../engine/journal/journal.js";
+import type { Journal } from "../../engine/journal/journal.js";
 import { SqliteJournal } from "../../engine/journal/sqlite-journal.js";
 import type { RunEvent } from "../../engine/run/events.js";
 import { RunNeedsSecrets, RunParked, Runner, RunRefused, RunSubmitted, type RunnerOptions } from "../../engine/run/runner.js";
 import { deliverSignal } from "../../engine/run/signals.js";
 import { graphOf } from "./graph-of.js";
+import { recorded } from "./runner-fixtures.js";
 
 const HEAD = (initial: string) => `workflow "t" {\n  version = "1"\n  initial_state = "${initial}"\n  target_state = "done"\n}\nstate "done" { terminal = true }\n`;
-
-/** A SQLite journal seen through a wrapper that records every append's options and may fail or hide group commit. */
-function recorded(opts: { group?: boolean; failAt?: number } = {}) {
-  const dir = mkdtempSync(join(tmpdir(), "criteria-runner-journal-"));
-  const inner = new SqliteJournal(dir);
-  const appends: { types: string[]; opts: AppendOptions }[] = [];
-  let groups = 0;
-  let inFlight = 0;
-  let maxInFlight = 0;
-  const fail = () => {
-    if (opts.failAt !== undefined && appends.length >= opts.failAt) throw new JournalWriteError(`cannot write the journal ${inner.location}: the disk is full`);
-  };
-  const journal = new Proxy(inner, {
-    get(target, prop, receiver) {
-      if (prop === "appendGroup") {
-        if (opts.group === false) return undefined;
-        return async (root: string, list: { entries: NewEntry[]; opts?: AppendOptions }[]) => {
-          groups++;
-          fail();
-          for (const a of list) appends.push({ types: a.entries.map((e) => e.entry_type), opts: a.opts ?? {} });
-          return target.appendGroup!(root, list);
-        };
-      }
-      if (prop === "append") {
-        return async (root: string, entries: NewEntry[], o: AppendOptions = {}) => {
-          inFlight++;
-          maxInFlight = Math.max(maxInFlight, inFlight);
-          try {
-            fail();
-            appends.push({ types: entries.map((e) => e.entry_type), opts: o });
-            // A store's round trip: the next append must wait for this one.
-            await new Promise((r) => setTimeout(r, 1));
-            return await target.append(root, entries, o);
-          } finally {
-            inFlight--;
-          }
-        };
-      }
-      const v = Reflect.get(target, prop, receiver) as unknown;
-      return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
-    },
-  }) as Journal;
-  return { dir, inner, journal, appends, groups: () => groups, maxInFlight: () => maxInFlight };
-}
 
 const runners: SqliteJournal[] = [];
 afterEach(async () => {
