@@ -281,6 +281,12 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
         );
     }
   }
+  // What lies inside an argument of try() or can(): a file it reads may be missing there
+  // (can(file("local.env")) is false then, as in Terraform).
+  const caught = new Set<Expr>();
+  walk(parsed.expr, (e) => {
+    if (e.kind === "call" && CATCHING.has(e.name)) for (const a of e.args) walk(a, (x) => void caught.add(x));
+  });
   walk(parsed.expr, (e) => {
     if (e.kind !== "call") return;
     const f = functionDocs().find((d) => d.name === e.name);
@@ -314,12 +320,12 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
       if (problem) diagnostics.push(diag("invalid_value", rangeAt(file, e.start, e.end), `${ctx.what}: ${problem.message}`, { hint: problem.hint }));
     }
     // file("literal"), templatefile("literal", …), fileset("literal", …): the path must exist
-    // and stay inside the workflow's directory (the engine refuses it at run time otherwise;
-    // say so now).
+    // (unless a try() or can() catches its absence) and stay inside the workflow's directory
+    // (the engine refuses it at run time otherwise; say so now).
     const arg = e.args[0];
     if (PATH_FUNCTIONS.has(e.name) && n === PATH_FUNCTIONS.get(e.name) && arg?.kind === "literal" && typeof arg.value === "string") {
       const found = filePathProblem(resolvePath(ctx.cwd ?? process.cwd(), file), arg.value);
-      const problem = found?.code === "file_not_found" && MAY_BE_MISSING.has(e.name) ? undefined : found;
+      const problem = found?.code === "file_not_found" && (MAY_BE_MISSING.has(e.name) || caught.has(e)) ? undefined : found;
       const shown = `${e.name}("${arg.value}"${n > 1 ? ", …" : ""})`;
       if (problem) diagnostics.push(diag(problem.code, rangeAt(file, arg.start, arg.end), `${ctx.what}: ${shown} ${problem.message}`, { hint: "paths are relative to the workflow's directory and may not leave it" }));
     }

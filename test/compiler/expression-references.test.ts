@@ -342,5 +342,11 @@ describe("function calls", () => {
     expect(await said(workflow('join(",", fileset("../..", "*"))'), {}, root)).toEqual([`16:33-16:40 path_outside_root: ${AT}: fileset("../..", …) points outside the workflow's directory ${HINT}`]);
     // A directory that is not there yet lists nothing at run time: not refused.
     expect(await said(workflow('join(",", fileset("later", "*"))'), {}, root)).toEqual([]);
+    // Nor a file read under try() or can(), which catch its absence (can(file(…)) is false,
+    // as in Terraform; found by a trial of try/can: it was refused); outside the directory still is.
+    expect(await said(workflow('tostring(can(file("nope.txt")))'), {}, root)).toEqual([]);
+    expect(await said(workflow('try(upper(file("nope.txt")), "none")'), {}, root)).toEqual([]);
+    expect(await said(workflow('try(file("../outside.txt"), "")'), {}, root)).toEqual([`16:24-16:40 path_outside_root: ${AT}: file("../outside.txt") points outside the workflow's directory ${HINT}`]);
+    expect(await said(workflow('"${file("nope.txt")}${try(file("other.txt"), "")}"'), {}, root)).toEqual([`16:23-16:33 file_not_found: ${AT}: file("nope.txt") does not exist ${HINT}`]);
   });
 });

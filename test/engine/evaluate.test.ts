@@ -98,6 +98,16 @@ describe("engineFunctions", () => {
     expect(evalExpr(hcl('length(file("small.txt"))'), {}, capped)).toBe(5);
     expect(failure(() => evalExpr(hcl('file("big.txt")'), {}, capped)).message).toMatch(/1024|1 KiB|bytes/);
   });
+
+  it("a file that cannot be read is an error try() and can() catch (validate lets a missing one through them)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "criteria-evalfns-"));
+    writeFileSync(join(dir, "here.txt"), "hello");
+    const f = engineFunctions(dir, {});
+    expect(evalExpr(hcl('can(file("nope.txt"))'), {}, f)).toBe(false);
+    expect(evalExpr(hcl('can(file("here.txt"))'), {}, f)).toBe(true);
+    expect(evalExpr(hcl('try(file("nope.txt"), "none")'), {}, f)).toBe("none");
+    expect(evalExpr(hcl('try(file("/etc/hostname"), "refused")'), {}, f)).toBe("refused");
+  });
 });
 
 describe("iterationItems", () => {
