@@ -21,21 +21,13 @@ export function resolveSecrets(values: Record<string, Value>, at: string): Recor
 }
 
 /**
- * The positions (`file:line:col`, as each expression's `at`) of every expression that reads
- * a secret variable, in the graph, its bodies (which see their workflow's variables) and its
- * modules (their own variables only): the runner withholds the error messages of these
- * expressions (docs/language.md, Secrets: "the error message of an expression that reads a
- * secret is withheld, keeping its position"). An expression is a leaf: what it holds is
- * data, even under a key named `body`.
- */
-export function secretReadingExpressions(root: Graph): string[] {
-  return secretReaders(root).map((e) => e.at);
-}
-
-/**
- * The expressions themselves (see secretReadingExpressions), with where each ends: an
- * error inside one is reported at the failing part (`placeIn`), so its messages are
- * withheld over its whole extent, not at its start alone.
+ * Every expression that reads a secret variable, in the graph, its bodies (which see their
+ * workflow's variables) and its modules (their own variables only), as where it starts
+ * (`file:line:col`, the expression's `at`) and where it ends: the runner withholds the
+ * error messages of these expressions (docs/language.md, Secrets: "the error message of an
+ * expression that reads a secret is withheld, keeping its position"), over their whole
+ * extent, since an error inside one is reported at the failing part (`placeIn`). An
+ * expression is a leaf: what it holds is data, even under a key named `body`.
  */
 export function secretReaders(root: Graph): { at: string; end: string }[] {
   const out: { at: string; end: string }[] = [];

@@ -11,7 +11,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compile } from "../../compiler/index.js";
-import { resolveSecrets, secretReadingExpressions } from "../../engine/run/secrets.js";
+import type { Graph } from "../../compiler/build/graph.js";
+import { resolveSecrets, secretReaders } from "../../engine/run/secrets.js";
 import { EvalFailure } from "../../engine/run/evaluate.js";
 
 describe("resolveSecrets: an adapter's secrets", () => {
@@ -49,7 +50,8 @@ describe("resolveSecrets: an adapter's secrets", () => {
   });
 });
 
-describe("secretReadingExpressions: where an expression reads a secret", () => {
+describe("secretReaders: where an expression reads a secret", () => {
+  const starts = (g: Graph) => secretReaders(g).map((e) => e.at);
   const dir = mkdtempSync(join(tmpdir(), "criteria-secrets-"));
   writeFileSync(
     join(dir, "child.hcl"),
@@ -152,7 +154,7 @@ describe("secretReadingExpressions: where an expression reads a secret", () => {
   it("lists the workflow's, its bodies' (its own secrets) and each module's (the module's own), and nothing that reads a plain variable", async () => {
     const c = await compile(join(dir, "main.hcl"), { cwd: dir });
     expect(c.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
-    const at = secretReadingExpressions(c.graph!).sort();
+    const at = starts(c.graph!).sort();
     const line = (file: string, text: string) => `${file}:${(file === "main.hcl" ? main : "").split("\n").indexOf(text) + 1}`;
     expect(at.map((a) => a.replace(/:\d+$/, ""))).toEqual(
       [line("main.hcl", '    condition = var.tok == "x"'), line("main.hcl", '    condition = var.api-key == "z"'), line("main.hcl", "      secret_input { T = var.tok }"), line("main.hcl", "  input  = { tok = var.token, key = var.tok }"), line("main.hcl", "  secret_input { TOK = var.tok }"), "child.hcl:16"].sort(),
@@ -165,9 +167,9 @@ describe("secretReadingExpressions: where an expression reads a secret", () => {
     writeFileSync(join(dir, "child.hcl"), readFileSync(join(dir, "child.hcl"), "utf8").replace("  secret = true\n", ""));
     const c = await compile(plain, { cwd: dir });
     expect(c.graph).toBeDefined();
-    expect(secretReadingExpressions(c.graph!)).toEqual([]);
+    expect(starts(c.graph!)).toEqual([]);
     // A value under a key `body` that is no graph: walked as data, its expressions seen.
     const g = { variables: [{ name: "tok", secret: true }], steps: [{ name: "s", input: { body: { text: "var.tok", at: "x.hcl:1:1", kind: "template" }, note: { text: "var.token", at: "x.hcl:2:1", kind: "template" } }, outcomes: [] }], modules: {} } as never;
-    expect(secretReadingExpressions(g)).toEqual(["x.hcl:1:1"]);
+    expect(starts(g)).toEqual(["x.hcl:1:1"]);
   });
 });
