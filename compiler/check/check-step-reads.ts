@@ -147,7 +147,9 @@ function scopeReads(s: Scope, ctx: CheckContext): Diagnostic[] {
         diag("reads_step_not_run", rangeAt(src.range.file, src.base + r.start, src.base + r.end), `${what}: ${problem.message}`, {
           // The whole step's outputs fall back to an empty object, a field to "" (found by a trial:
           // lookup(try(steps.review, ""), ...) validated, then failed on the string).
-          hint: `guard the read: try(${r.raw}, ${r.raw === `steps.${r.step}` ? "{}) is {}" : '"") is ""'} when the step has not run (or test can(steps.${r.step}) in a condition)`,
+          hint: r.wrongArm
+            ? `this is evaluated only when can(${r.wrongArm}) is false, as it is when step "${r.step}" has not run: read it where can(${r.wrongArm}) is true`
+            : `guard the read: try(${r.raw}, ${r.raw === `steps.${r.step}` ? "{}) is {}" : '"") is ""'} when the step has not run (or test can(steps.${r.step}) in a condition)`,
         }),
       );
     }

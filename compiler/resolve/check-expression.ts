@@ -406,9 +406,12 @@ function bareNameHint(name: string, s: Scope): string | undefined {
  * The places `expr` reads `steps.<name>` (of `step`, or of any name when it is not given)
  * where nothing can skip the read: not in a conditional's branch (`c ? steps.s.x : ""`),
  * the right operand of `&&` or `||`, a template's `%{if}`, a `for`'s body, or an argument
- * of `try` or `can` (`try(steps.s.x, "")`). The ranges are offsets as `expr` has them
- * (indexes in its text, from checkExpression); `raw` is the reference as written
- * canonically (`steps.s.x`).
+ * of `try` or `can` (`try(steps.s.x, "")`) — except the branch or operand taken exactly
+ * when a `can()` of that read (or of a part of its path) is false, where the read is sure
+ * to fail if the step has not run (`can(steps.s) ? "" : steps.s.x`, `!can(steps.s) &&
+ * steps.s.ok`; `wrongArm` is set; found by a trial of try/can). The ranges are offsets as
+ * `expr` has them (indexes in its text, from checkExpression); `raw` is the reference as
+ * written canonically (`steps.s.x`).
  */
 export function unguardedReads(expr: Expr, step?: string): readonly UnguardedRead[] {
   if (step !== undefined) return allUnguardedReads(expr).filter((r) => r.step === step);
@@ -421,6 +424,8 @@ export interface UnguardedRead {
   start: number;
   end: number;
   raw: string;
+  /** Set when the read is in the branch taken when `can(<this>)` is false: what `can()` tested. */
+  wrongArm?: string;
 }
 
 /**
@@ -441,8 +446,19 @@ function allUnguardedReads(expr: Expr): readonly UnguardedRead[] {
       if (e.root === "steps" && typeof name === "string") out.push({ step: name, start: e.start, end: e.end, raw: traversalText(e) });
       return;
     }
-    if (e.kind === "conditional") return visit(e.condition);
-    if (e.kind === "binary" && (e.op === "&&" || e.op === "||")) return visit(e.left);
+    if (e.kind === "conditional") {
+      visit(e.condition);
+      const probe = canProbe(e.condition);
+      if (probe) failing(probe.ran ? e.falseExpr : e.trueExpr, probe.raw);
+      return;
+    }
+    if (e.kind === "binary" && (e.op === "&&" || e.op === "||")) {
+      visit(e.left);
+      // The right of `&&` is evaluated when the left is true, of `||` when it is false.
+      const probe = canProbe(e.left);
+      if (probe && probe.ran === (e.op === "||")) failing(e.right, probe.raw);
+      return;
+    }
     if (e.kind === "call" && CATCHING.has(e.name)) return;
     if (e.kind === "for") return visit(e.collection);
     if (e.kind === "template") {
@@ -455,9 +471,28 @@ function allUnguardedReads(expr: Expr): readonly UnguardedRead[] {
     }
     for (const c of childExprs(e)) visit(c);
   };
+  // In `arm`, taken when can(`tested`) is false: the reads of `tested` or below it fail there.
+  const failing = (arm: Expr, tested: string) => {
+    const mark = out.length;
+    visit(arm);
+    const found = out.splice(mark);
+    for (const r of found) if (r.raw === tested || r.raw.startsWith(`${tested}.`) || r.raw.startsWith(`${tested}[`)) out.push({ ...r, wrongArm: tested });
+  };
   visit(expr);
   readsOf.set(expr, out);
   return out;
+}
+
+/** `can(steps.<s>…)`, under any number of `!`: the reference it tests and whether it is true when the step ran. */
+function canProbe(e: Expr): { raw: string; ran: boolean } | undefined {
+  let ran = true;
+  while (e.kind === "unary" && e.op === "!") {
+    ran = !ran;
+    e = e.operand;
+  }
+  if (e.kind !== "call" || e.name !== "can" || e.args.length !== 1) return undefined;
+  const arg = e.args[0];
+  return arg.kind === "scope_traversal" && arg.root === "steps" && arg.steps.length > 0 ? { raw: traversalText(arg), ran } : undefined;
 }
 
 /** The number a literal is (`-1` too: a minus before a number literal), or undefined. */
