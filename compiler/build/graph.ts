@@ -99,11 +99,14 @@ export interface GraphExpr {
   /** `file:line:col` of the expression, for run-time error messages. */
   at: string;
   /**
-   * True when `text` stands in the file as written, starting at `at` (HCL; a YAML/JSON
-   * string without escapes or folding): an offset in `text` is then a place in the file,
-   * and a run-time error points at the failing part (engine/run/evaluate.ts), not at `at`.
+   * True when `text` stands in the file as written, starting at `at` (HCL; a plain YAML
+   * scalar) or at `textAt` (a quoted YAML/JSON string without escapes or folding): an
+   * offset in `text` is then a place in the file, and a run-time error points at the
+   * failing part (engine/run/evaluate.ts), not at `at`.
    */
   exact?: true;
+  /** `file:line:col` where an exact `text` starts when that is not `at`: after a quoted string's opening quote. */
+  textAt?: string;
 }
 
 export interface GraphVariable {

@@ -56,12 +56,13 @@ export function evalExpr(e: GraphExpr, variables: Record<string, Value>, functio
 }
 
 /**
- * `file:line:col` of offset `offset` of `e.text`: counted from `e.at` when the text stands
- * in the file as written (`e.exact`), lines by "\n" and columns in grapheme clusters (as
- * compiler ranges count them); `e.at` itself otherwise.
+ * `file:line:col` of offset `offset` of `e.text`: counted from where the text starts
+ * (`e.textAt`, else `e.at`) when it stands in the file as written (`e.exact`), lines by
+ * "\n" and columns in grapheme clusters (as compiler ranges count them); `e.at` itself
+ * otherwise, and for offset 0.
  */
 export function placeIn(e: GraphExpr, offset: number | undefined): string {
-  const m = /^(.*):(\d+):(\d+)$/.exec(e.at);
+  const m = /^(.*):(\d+):(\d+)$/.exec(e.textAt ?? e.at);
   if (!e.exact || !m || offset === undefined || offset <= 0 || offset > e.text.length) return e.at;
   const before = e.text.slice(0, offset);
   const nl = before.lastIndexOf("\n");
