@@ -5,27 +5,13 @@
  * compile per keystroke, and diagnostics fell 21 s behind). Counted through the standard
  * `$/logTrace` of each check (the client asks for `trace: "verbose"`), not timed.
  */
-import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { expect, it } from "vitest";
-import {
-  createProtocolConnection,
-  DidChangeTextDocumentNotification,
-  DidOpenTextDocumentNotification,
-  ExitNotification,
-  InitializeRequest,
-  InitializedNotification,
-  LogTraceNotification,
-  PublishDiagnosticsNotification,
-  ShutdownRequest,
-  StreamMessageReader,
-  StreamMessageWriter,
-  type Diagnostic,
-} from "vscode-languageserver-protocol/node.js";
-import { bin } from "./pipeline/helpers.js";
+import { DidChangeTextDocumentNotification, DidOpenTextDocumentNotification } from "vscode-languageserver-protocol/node.js";
+import { startLsp } from "./lsp-client.js";
 
 /** A YAML workflow of `n` steps, each going to the next. */
 function yamlSteps(n: number): string {
@@ -41,23 +27,13 @@ it("40 changes sent at once to a 300-step YAML file are checked a few times, the
   const text = yamlSteps(300);
   writeFileSync(file, text);
   const uri = pathToFileURL(file).href;
-  const proc = spawn(process.execPath, [bin, "lsp", "--stdio"], { stdio: ["pipe", "pipe", "inherit"], env: { ...process.env, CRITERIA_LSP_WARM_UP: "0" } });
-  const conn = createProtocolConnection(new StreamMessageReader(proc.stdout!), new StreamMessageWriter(proc.stdin!));
-  const traces: string[] = [];
-  const published: Diagnostic[][] = [];
-  conn.onNotification(LogTraceNotification.type, (p) => traces.push(p.message));
-  conn.onNotification(PublishDiagnosticsNotification.type, (p) => void (p.uri === uri && published.push(p.diagnostics)));
-  conn.listen();
-  const until = async (what: string, ok: () => boolean) => {
-    for (let i = 0; i < 1200 && !ok(); i++) await new Promise((r) => setTimeout(r, 25));
-    if (!ok()) throw new Error(`waited 30 s for ${what}; traces: ${JSON.stringify(traces)}`);
-  };
+  const lsp = await startLsp(dir, { env: { CRITERIA_LSP_WARM_UP: "0" }, trace: "verbose" });
+  const { conn, traces, until } = lsp;
+  const published = () => lsp.published.filter((p) => p.uri === uri).map((p) => p.diagnostics);
   try {
-    await conn.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: pathToFileURL(dir).href, capabilities: {}, workspaceFolders: null, trace: "verbose" });
-    await conn.sendNotification(InitializedNotification.type, {});
     await conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: "yaml", version: 1, text } });
-    await until("the open's diagnostics", () => published.length >= 1);
-    expect(published[0]).toEqual([]);
+    await until("the open's diagnostics", () => published().length >= 1, 30);
+    expect(published()[0]).toEqual([]);
     const opened = traces.length;
     expect(traces.at(-1)).toMatch(new RegExp(`^criteria: checked ${uri.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")} at version 1 in \\d+ ms$`));
     // 40 keystrokes into step s5's command, sent without waiting: the last one names a node
@@ -70,16 +46,13 @@ it("40 changes sent at once to a 300-step YAML file are checked a few times, the
       range.start = range.end = { line, character: col + k - 1 };
       await conn.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version: 1 + k }, contentChanges: [{ range, text: k === 40 ? "z" : "x" }] });
     }
-    await until("the last version's diagnostics", () => published.some((d) => d.some((x) => x.message.includes("s6xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxz"))));
-    await until("the last version's check", () => traces.some((t) => t.includes(" at version 41 ")));
+    await until("the last version's diagnostics", () => published().some((d) => d.some((x) => x.message.includes("s6xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxz"))), 30);
+    await until("the last version's check", () => traces.some((t) => t.includes(" at version 41 ")), 30);
     const checks = traces.slice(opened).filter((t) => t.startsWith(`criteria: checked ${uri} `));
     // One per keystroke before: 40.
     expect(checks.length).toBeLessThan(10);
     expect(checks.at(-1)).toContain(" at version 41 ");
   } finally {
-    await conn.sendRequest(ShutdownRequest.type).catch(() => undefined);
-    await conn.sendNotification(ExitNotification.type).catch(() => undefined);
-    conn.dispose();
-    proc.kill();
+    await lsp.stop();
   }
 }, 60_000);

@@ -5,29 +5,15 @@
  * done), its texts are valid (else it would warm error paths, not the ones users take),
  * it publishes nothing and writes nothing, and edits are answered right.
  */
-import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import {
-  createProtocolConnection,
-  DidChangeTextDocumentNotification,
-  DidOpenTextDocumentNotification,
-  ExitNotification,
-  InitializeRequest,
-  InitializedNotification,
-  LogMessageNotification,
-  PublishDiagnosticsNotification,
-  ShutdownRequest,
-  StreamMessageReader,
-  StreamMessageWriter,
-  type Diagnostic,
-} from "vscode-languageserver-protocol/node.js";
+import { DidChangeTextDocumentNotification, DidOpenTextDocumentNotification } from "vscode-languageserver-protocol/node.js";
 import { warmHcl, warmUpCount, warmYaml } from "../cli/lsp/warm-up.js";
 import { compile } from "../compiler/index.js";
-import { bin } from "./pipeline/helpers.js";
+import { startLsp } from "./lsp-client.js";
 
 describe("the language server's warm-up", () => {
   it("its workflows are valid, HCL and YAML (a warm-up over errors would warm the wrong path)", async () => {
@@ -48,20 +34,9 @@ describe("the language server's warm-up", () => {
     const file = join(dir, "w.hcl");
     const text = warmHcl(3).replace("typed", "mine");
     writeFileSync(file, text);
-    const proc = spawn(process.execPath, [bin, "lsp", "--stdio"], { stdio: ["pipe", "pipe", "inherit"], env: { ...process.env, CRITERIA_LSP_WARM_UP: "24" } });
-    const conn = createProtocolConnection(new StreamMessageReader(proc.stdout!), new StreamMessageWriter(proc.stdin!));
-    const logs: string[] = [];
-    const published: { uri: string; diagnostics: Diagnostic[] }[] = [];
-    conn.onNotification(LogMessageNotification.type, (p) => logs.push(p.message));
-    conn.onNotification(PublishDiagnosticsNotification.type, (p) => published.push(p));
-    conn.listen();
-    const until = async (what: string, ok: () => boolean) => {
-      for (let i = 0; i < 600 && !ok(); i++) await new Promise((r) => setTimeout(r, 25));
-      if (!ok()) throw new Error(`waited 15 s for ${what}; logs: ${JSON.stringify(logs)}`);
-    };
+    const lsp = await startLsp(dir, { env: { CRITERIA_LSP_WARM_UP: "24" } });
+    const { conn, published, logs, until } = lsp;
     try {
-      await conn.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: pathToFileURL(dir).href, capabilities: {}, workspaceFolders: null });
-      await conn.sendNotification(InitializedNotification.type, {});
       const uri = pathToFileURL(file).href;
       await conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: "hcl", version: 1, text } });
       await until("the first diagnostics", () => published.length === 1);
@@ -78,10 +53,7 @@ describe("the language server's warm-up", () => {
       expect(readdirSync(dir)).toEqual(["w.hcl"]);
       expect(existsSync(join(process.cwd(), ".criteria-warm-up-not-on-disk"))).toBe(false);
     } finally {
-      await conn.sendRequest(ShutdownRequest.type).catch(() => undefined);
-      await conn.sendNotification(ExitNotification.type).catch(() => undefined);
-      conn.dispose();
-      proc.kill();
+      await lsp.stop();
     }
   }, 30_000);
 });

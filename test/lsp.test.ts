@@ -4,7 +4,6 @@
  * and on change with the codes, messages and positions of `criteria validate`; go to
  * definition; completion of names in scope; hover on a diagnostic; document symbols.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,7 +11,6 @@ import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   CompletionRequest,
-  createProtocolConnection,
   DefinitionRequest,
   DidChangeTextDocumentNotification,
   DidCloseTextDocumentNotification,
@@ -20,12 +18,7 @@ import {
   DocumentSymbolRequest,
   ExitNotification,
   HoverRequest,
-  InitializeRequest,
-  InitializedNotification,
-  PublishDiagnosticsNotification,
   ShutdownRequest,
-  StreamMessageReader,
-  StreamMessageWriter,
   type CompletionItem,
   type Diagnostic,
   type DocumentSymbol,
@@ -33,37 +26,25 @@ import {
   type ProtocolConnection,
 } from "vscode-languageserver-protocol/node.js";
 import { compile } from "../compiler/index.js";
-import { bin, repo } from "./pipeline/helpers.js";
+import { startLsp, type LspClient } from "./lsp-client.js";
+import { repo } from "./pipeline/helpers.js";
 
-let proc: ChildProcess;
+let lsp: LspClient;
 let conn: ProtocolConnection;
-const published = new Map<string, Diagnostic[][]>();
 const dir = mkdtempSync(join(tmpdir(), "criteria-lsp-"));
 
 beforeAll(async () => {
-  proc = spawn(process.execPath, [bin, "lsp", "--stdio"], { stdio: ["pipe", "pipe", "inherit"] });
-  conn = createProtocolConnection(new StreamMessageReader(proc.stdout!), new StreamMessageWriter(proc.stdin!));
-  conn.onNotification(PublishDiagnosticsNotification.type, (p) => {
-    if (!published.has(p.uri)) published.set(p.uri, []);
-    published.get(p.uri)!.push(p.diagnostics);
-  });
-  conn.listen();
-  const init = await conn.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: pathToFileURL(dir).href, capabilities: {}, workspaceFolders: null });
-  expect(init.capabilities.definitionProvider).toBe(true);
-  await conn.sendNotification(InitializedNotification.type, {});
+  lsp = await startLsp(dir);
+  conn = lsp.conn;
+  expect(lsp.init.capabilities.definitionProvider).toBe(true);
 }, 30_000);
 
-afterAll(async () => {
-  await conn.sendRequest(ShutdownRequest.type).catch(() => undefined);
-  await conn.sendNotification(ExitNotification.type).catch(() => undefined);
-  conn.dispose();
-  proc.kill();
-});
+afterAll(() => lsp.stop());
 
 /** Waits for the `n`-th diagnostics the server publishes for `uri` (1-based). */
 async function nth(uri: string, n: number): Promise<Diagnostic[]> {
   for (let i = 0; i < 200; i++) {
-    const got = published.get(uri) ?? [];
+    const got = lsp.published.filter((p) => p.uri === uri).map((p) => p.diagnostics);
     if (got.length >= n) return got[n - 1];
     await new Promise((r) => setTimeout(r, 25));
   }
@@ -373,7 +354,7 @@ describe("criteria lsp: found by a new-user trial of the editor loop", () => {
     await openText(main, "hcl", mainText);
     await nth(main, 1);
     await change(main, mainText.replace('variable "file"', 'variable "fil"'));
-    await vi.waitFor(async () => expect((published.get(caller) ?? []).at(-1)?.map((d) => d.code)).toEqual(expect.arrayContaining(["missing_field", "unknown_field"])), { timeout: 5000, interval: 25 });
+    await vi.waitFor(async () => expect(lsp.published.filter((p) => p.uri === caller).at(-1)?.diagnostics.map((d) => d.code)).toEqual(expect.arrayContaining(["missing_field", "unknown_field"])), { timeout: 5000, interval: 25 });
     // Go to definition on a module path opens its file (a directory: its workflow file).
     const callerText = readFileSync(join(sub, "workflow.hcl"), "utf8").split("\n");
     const at = callerText.findIndex((l) => l.includes('source = "./review_item"'));
@@ -409,12 +390,9 @@ describe("criteria lsp: found by a new-user trial of the editor loop", () => {
 
 describe("criteria lsp: after shutdown", () => {
   it("a request fails with InvalidRequest (it answered null), and exit ends the server with 0", async () => {
-    const server = spawn(process.execPath, [bin, "lsp", "--stdio"], { stdio: ["pipe", "pipe", "inherit"] });
-    const c = createProtocolConnection(new StreamMessageReader(server.stdout!), new StreamMessageWriter(server.stdin!));
-    c.listen();
+    const server = await startLsp(dir);
+    const c = server.conn;
     try {
-      await c.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: pathToFileURL(dir).href, capabilities: {}, workspaceFolders: null });
-      await c.sendNotification(InitializedNotification.type, {});
       const uri = pathToFileURL(join(dir, "after-shutdown.hcl")).href;
       await c.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: "hcl", version: 1, text: HCL } });
       const before = (await c.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } })) as DocumentSymbol[] | null;
@@ -425,12 +403,12 @@ describe("criteria lsp: after shutdown", () => {
         (e: { code?: number }) => e.code,
       );
       expect(after).toBe(-32600);
-      const exited = new Promise<number | null>((r) => server.once("exit", (code) => r(code)));
+      const exited = new Promise<number | null>((r) => server.proc.once("exit", (code) => r(code)));
       await c.sendNotification(ExitNotification.type);
       expect(await exited).toBe(0);
     } finally {
       c.dispose();
-      server.kill();
+      server.proc.kill();
     }
   });
 });
