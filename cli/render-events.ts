@@ -1,3 +1,4 @@
+import { shown } from "../compiler/diagnostics/control-pictures.js";
 import type { JournalEntry } from "../engine/journal/entry.js";
 import type { RunEvent } from "../engine/run/events.js";
 import { itemLabel } from "../engine/run/item-label.js";
@@ -16,12 +17,13 @@ export function renderEvent(e: RunEvent, startMs: number, flag = ""): string | u
 
 /**
  * `s` with the terminal control characters a step's output may carry (ESC, BEL, the C1
- * set; all but tab and newline) written as `\x1b`: a line of ours must not set the
- * terminal's title or colour what follows (found by a new-user trial: a step's stderr
- * did, through the failure's detail).
+ * set; all but tab and line feed) shown as control pictures (␛, ␇) and bidirectional
+ * overrides as U+FFFD, as diagnostics show them (compiler/diagnostics/control-pictures.ts):
+ * a line of ours must not set the terminal's title or colour what follows (found by a
+ * new-user trial: a step's stderr did, through the failure's detail).
  */
 export function visible(s: string): string {
-  return s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
+  return shown(s, true);
 }
 
 function eventLine(e: RunEvent, startMs: number, flag: string): string | undefined {

@@ -120,14 +120,14 @@ describe("also found", () => {
     expect(cli(["explain", "bogus"]).stderr).toBe('criteria: unknown diagnostic code "bogus" (criteria explain lists them)\n');
   });
 
-  it("a step's terminal control characters reach the terminal escaped, in apply's lines and the journal's (found by a new-user trial: its stderr set the window title)", () => {
+  it("a step's terminal control characters reach the terminal as pictures, in apply's lines and the journal's, as in diagnostics (found by a new-user trial: its stderr set the window title)", () => {
     const dir = temp();
     const path = wf(dir, `step "a" {\n  target = adapter.shell.default\n  input { command = "printf '\\\\033]0;PWNED\\\\007\\\\033[31mRED' >&2; exit 3" }\n  outcome "success" { next = state.done }\n}\n`);
     const r = cli(["apply", path, "--state-dir", join(dir, "s"), "--run-id", "r", "-o", "text"]);
     expect(r.status).toBe(1);
     const j = cli(["journal", "r", "--state-dir", join(dir, "s")]);
     for (const out of [r.stdout + r.stderr, j.stdout]) {
-      expect(out).toContain("exit code 3: \\x1b]0;PWNED\\x07\\x1b[31mRED");
+      expect(out).toContain("exit code 3: \u241b]0;PWNED\u2407\u241b[31mRED");
       expect(out).not.toMatch(/[\u001b\u0007]/);
     }
   });

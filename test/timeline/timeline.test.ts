@@ -139,7 +139,7 @@ describe("helpers of the page", () => {
   });
 
   it("escapes terminal control characters as the text journal does (a step's ESC codes went raw into tooltips: a new-user trial)", () => {
-    expect(escapeHtml('\u001b[31mERR\u001b[0m <b> "x"\u0007\tend\n')).toBe('\\x1b[31mERR\\x1b[0m &lt;b&gt; &quot;x&quot;\\x07\tend\n');
+    expect(escapeHtml('\u001b[31mERR\u001b[0m <b> "x"\u0007\tend\n\u202e')).toBe('\u241b[31mERR\u241b[0m &lt;b&gt; &quot;x&quot;\u2407\tend\n\ufffd');
   });
 
   it("formats durations for people", () => {
