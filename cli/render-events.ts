@@ -62,7 +62,8 @@ function eventLine(e: RunEvent, startMs: number, flag: string): string | undefin
     case "approval.decided":
       return `${t} ${where(e.run_id)}${e.node}: ${e.decision}`;
     case "warning":
-      return `${t} warning: ${e.message}`;
+      // A nested run's warning names its run, as its step lines do.
+      return `${t} warning: ${where(e.run_id)}${e.message}`;
     case "worker.note":
       return `${t} ${e.message}`;
     case "run.completed": {

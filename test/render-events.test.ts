@@ -59,6 +59,12 @@ describe("a nested run's entries", () => {
     expect(renderEntry(e("r"), 0)).toMatch(/step\.completed\s+deep #1/);
   });
 
+  it("a warning names its nested run too, as its step lines do (found by a new-user trial: two items' warnings read the same)", () => {
+    const warn = (run_id: string) => renderEvent({ event: "warning", run_id, message: 'step "look" attempt 1 was interrupted; running it again' }, 0)?.replace(/^\S+ /, "");
+    expect(warn("r/build_all#1[0]/verify#1")).toBe('warning: build_all#1[0]/verify#1 › step "look" attempt 1 was interrupted; running it again');
+    expect(warn("r")).toBe('warning: step "look" attempt 1 was interrupted; running it again');
+  });
+
   it("an entry of the nested run itself names its path alone: not items#1[0] › [0], no dangling › (found by a new-user trial)", () => {
     const run = (entry_type: string, payload: object) => ({ seq: 2, run_id: "r/items#1[0]", step_id: "", attempt: 0, entry_type, at_ms: 0, payload }) as unknown as JournalEntry;
     expect(renderEntry(run("run.spawned", { workflow: "items.body", iteration: 0 }), 0)).toMatch(/run\.spawned\s+items#1\[0\]  workflow=items\.body$/);

@@ -1341,7 +1341,12 @@ export class Runner {
       // The killed criteria process may have left the attempt's processes running: stop
       // them before the work runs again, so the two never overlap.
       const reaped = await reapOrphan(orphanFile(this.opts.journal.stateDir, key));
-      this.emit({ event: "warning", run_id: f.runId, message: `${named} attempt ${rec.started} ended without a result (criteria stopped while it ran)${reaped ? "; its leftover processes were stopped" : ""}; running it again` });
+      // Nothing left to stop: it may have done its work before it ended (README, the
+      // at-least-once window; found by a new-user trial: an effect ran twice, unsaid).
+      const again = reaped
+        ? "its leftover processes were stopped; running it again"
+        : "it may have done its work before criteria stopped: running it again with the same $CRITERIA_IDEMPOTENCY_KEY, by which it can tell";
+      this.emit({ event: "warning", run_id: f.runId, message: `${named} attempt ${rec.started} ended without a result (criteria stopped while it ran); ${again}` });
     } else if (rec && rec.started > 0 && rec.confirmedAttempt !== rec.started && rec.interrupted.has(rec.started)) {
       this.emit({ event: "warning", run_id: f.runId, message: `${named} attempt ${rec.started} was interrupted; running it again` });
     }

@@ -56,7 +56,7 @@ describe("an attempt that did not end", () => {
     expect(await s.runner({ adapterFor: again.adapterFor }).resume("r")).toMatchObject({ state: "done", outputs: { n: 2 } });
     expect(kinds(await s.entries("r"), "one")).toEqual(["step.attempt.started#1", "effect.recorded#1", "step.attempt.crashed#1", "step.attempt.started#2", "effect.recorded#2", "effect.confirmed#2"]);
     expect(again.seen.map((r) => [r.step, r.attempt])).toEqual([["one", 2], ["two", 1]]);
-    expect(warnings(s.events)).toEqual(['step "one" attempt 1 ended without a result (criteria stopped while it ran); running it again']);
+    expect(warnings(s.events)).toEqual(['step "one" attempt 1 ended without a result (criteria stopped while it ran); it may have done its work before criteria stopped: running it again with the same $CRITERIA_IDEMPOTENCY_KEY, by which it can tell']);
     // Resumed again (nothing left): the crash is not journaled twice.
     expect(await s.runner({ adapterFor: scripted(() => ok()).adapterFor }).resume("r")).toMatchObject({ state: "done" });
     expect(kinds(await s.entries("r"), "one").filter((k) => k.startsWith("step.attempt.crashed"))).toHaveLength(1);
@@ -76,7 +76,7 @@ step "fan" {
 }`);
       const s = await cutAt(g, (e) => e.entry_type === "effect.recorded" && e.step_id === "fan" && (e.payload as { iteration?: number }).iteration === 1);
       expect(await s.runner({ adapterFor: scripted(() => ok()).adapterFor }).resume("r")).toMatchObject({ state: "done" });
-      expect(warnings(s.events)).toEqual([`step "fan" ${label} attempt 1 ended without a result (criteria stopped while it ran); running it again`]);
+      expect(warnings(s.events)).toEqual([`step "fan" ${label} attempt 1 ended without a result (criteria stopped while it ran); it may have done its work before criteria stopped: running it again with the same $CRITERIA_IDEMPOTENCY_KEY, by which it can tell`]);
     }
   });
 
