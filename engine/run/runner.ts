@@ -747,6 +747,9 @@ export class Runner {
     const graph = call.graph;
     let rec = this.tree.runs.get(runId);
     if (!rec?.spawned) {
+      // No child run begins once its caller is stopping (found by a new-user trial: an item
+      // ending as Ctrl-C came let the next one be spawned after it).
+      if (parent?.signal.aborted) throw this.stopped(parent);
       await this.append([this.entry(runId, "", 0, "run.spawned", spawn)], !parent && this.opts.submit ? { wake: {} } : {});
       if (!parent && this.opts.submit) throw new RunSubmitted(runId, this.storeFlag());
       rec = this.tree.runs.get(runId)!;

@@ -6,9 +6,11 @@
  * parked run says).
  */
 import { describe, expect, it } from "vitest";
-import type { JournalEntry } from "../../engine/journal/entry.js";
+import type { JournalEntry, NewEntry } from "../../engine/journal/entry.js";
+import type { AppendOptions } from "../../engine/journal/journal.js";
 import { RunParked } from "../../engine/run/runner.js";
 import { deliverSignal } from "../../engine/run/signals.js";
+import { graphOf } from "./graph-of.js";
 import { HEAD, ok, projectGraph as project, scripted, setup } from "./runner-fixtures.js";
 
 const completed = (es: JournalEntry[], step: string) => es.filter((e): e is JournalEntry<"step.completed"> => e.entry_type === "step.completed" && e.step_id === step);
@@ -131,5 +133,58 @@ describe("an approval a run parks at", () => {
     expect(parked).toBeInstanceOf(RunParked);
     expect(parked.untilMs).toBeUndefined();
     expect(parked.waitingFor).toBe(`approval "ask": decide with criteria approve a ask --state-dir ${s.dir} (or criteria reject a ask --state-dir ${s.dir})`);
+  });
+});
+
+describe("a run that is stopping", () => {
+  it("begins no child run: an item ending as the stop comes does not let the next one be spawned (found by a new-user trial: Ctrl-C, then run.spawned of the next item)", async () => {
+    const g = await graphOf(`${HEAD("loop")}adapter "script" "default" {}
+step "loop" {
+  parallel     = ["a", "b", "c"]
+  parallel_max = 2
+  workflow {
+    step "work" {
+      target = adapter.script.default
+      input = { v = each.value }
+      outcome "success" { next = "_continue" }
+    }
+  }
+  outcome "all_succeeded" { next = "done" }
+  outcome "any_failed" { next = "failed" }
+}
+`);
+    const s = setup();
+    const stop = new AbortController();
+    // The stop comes right after item 0's run is journaled complete: item 1 is still in
+    // flight (it ends when stopped), item 2 not begun.
+    const completes0 = (entries: { entry_type: string; run_id: string }[]) => entries.some((e) => e.entry_type === "run.completed" && e.run_id === "r/loop#1[0]");
+    const journal = new Proxy(s.journal, {
+      get(target, prop, receiver) {
+        const v = Reflect.get(target, prop, receiver) as unknown;
+        if (typeof v !== "function") return v;
+        const f = (v as (...a: unknown[]) => Promise<unknown>).bind(target);
+        if (prop === "append")
+          return async (root: string, entries: NewEntry[], o?: AppendOptions) => {
+            const written = await f(root, entries, o);
+            if (completes0(entries)) stop.abort();
+            return written;
+          };
+        if (prop === "appendGroup")
+          return async (root: string, list: { entries: NewEntry[] }[]) => {
+            const written = await f(root, list);
+            if (completes0(list.flatMap((a) => a.entries))) stop.abort();
+            return written;
+          };
+        return f;
+      },
+    });
+    const a = scripted((req) => (req.input.v === "b" ? new Promise((resolve) => req.signal!.addEventListener("abort", () => resolve(ok()), { once: true })) : ok()));
+    await expect(s.runner({ journal, adapterFor: a.adapterFor, signal: stop.signal }).start(g, {}, "r")).rejects.toThrow(/interrupted|stopped/);
+    const spawned = (await s.entries("r")).filter((e) => e.entry_type === "run.spawned").map((e) => e.run_id);
+    expect(spawned).toEqual(["r", "r/loop#1[0]", "r/loop#1[1]"]);
+    // Resumed, the run goes on from there: item 2 runs once, and the step succeeds.
+    const again = scripted(() => ok());
+    expect(await s.runner({ adapterFor: again.adapterFor }).resume("r")).toMatchObject({ state: "done" });
+    expect(again.seen.map((r) => r.input.v).sort()).toEqual(["b", "c"]);
   });
 });
