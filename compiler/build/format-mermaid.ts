@@ -4,9 +4,10 @@ import { channelUses, expectedOf, graphEdges, moduleCalls } from "./graph-edges.
 /**
  * A Mermaid `flowchart LR` of a graph: the same nodes and edges as {@link toDot}
  * (steps as rectangles, branches as rhombi, terminal states as double circles,
- * iterating steps marked, inline bodies as subgraphs, each called module once as a
- * subgraph with dotted call edges, channels as trapezoids with their participants and
- * dotted "uses" links from the steps that post or receive), for Markdown and GitHub.
+ * iterating steps marked, bodies as subgraphs their step runs (a dotted edge to their
+ * start), each called module once as a subgraph with dotted call edges, channels as
+ * trapezoids with their participants and dotted "uses" links from the steps that post or
+ * receive), for Markdown and GitHub.
  */
 export function toMermaid(g: Graph): string {
   const lines = ["flowchart LR"];
@@ -29,6 +30,9 @@ export function toMermaid(g: Graph): string {
         lines.push(`${ind}end`);
       }
       lines.push(`${ind}${id(prefix + s.name)}[${label(text)}]`);
+      // A step's body starts where the step runs it, as in the DOT picture (found by a
+      // new-user trial: a workflow_file body hung in the picture unconnected).
+      if (s.body) lines.push(`${ind}${id(prefix + s.name)} -.->|runs| ${id(`${prefix}${s.name}/__start__`)}`);
     }
     for (const w of gr.waits) lines.push(`${ind}${id(prefix + w.name)}{{${label(w.name)}}}`);
     for (const a of gr.approvals) lines.push(`${ind}${id(prefix + a.name)}[/${label(a.name)}/]`);

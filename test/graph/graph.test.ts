@@ -152,6 +152,16 @@ ${steps.map((s, i) => `step "${s}" {
     expect(m.match(new RegExp(`-\\.-\\|uses\\| ${channel![1]}$`, "gm"))).toHaveLength(3);
   });
 
+  it("Mermaid links a step to the body it runs, as DOT does (found by a new-user trial: a workflow_file body hung unconnected)", () => {
+    const m = cli(["graph", join(root, "examples", "for_each_files"), "--format", "mermaid"]).stdout;
+    const step = /(n\d+)\["edit_files \[for_each\]"\]/.exec(m);
+    const body = /subgraph (n\d+)\["edit_files body"\]\n([\s\S]*?)\n {2}end\n/.exec(m);
+    expect(step, m).not.toBeNull();
+    const start = /(n\d+)\(\(start\)\)/.exec(body![2]);
+    expect(start, body![2]).not.toBeNull();
+    expect(m).toContain(`  ${step![1]} -.->|runs| ${start![1]}\n`);
+  });
+
   it("leaves the plain DOT of compile --format dot in the Go tool's layout (its v0.5.7 fills, no picture ids)", async () => {
     const plain = toDot(await graphOf(loop("")));
     expect(plain).not.toContain("id=");
