@@ -52,7 +52,11 @@ export function parseVars(graph: Graph, pairs: string[], files: string[], given:
     if (detach && decl.secret) throw usage(`${from}: "${k}" is a secret variable, and a secret is never journaled, so its value cannot travel to the workers with --detach: give it to the workers instead (CRITERIA_VAR_${k} in their environment) and leave it out here`);
     const t = decl.type ? parseType(decl.type).type : undefined;
     const why = t ? mismatch(t, v) : undefined;
-    if (why) throw usage(`${from}: variable "${k}": ${decl.secret ? "the value does not fit the type" : why} (type ${decl.type})`);
+    if (why) {
+      // A bare word for a list (found by a new-user trial: --var services=api): show the list form.
+      const listed = from.startsWith("--var ") && (t?.kind === "list" || t?.kind === "set") && typeof v === "string" && !decl.secret ? `; write a list: --var '${k}=${JSON.stringify([v])}'` : "";
+      throw usage(`${from}: variable "${k}": ${decl.secret ? "the value does not fit the type" : why} (type ${decl.type})${listed}`);
+    }
     out[k] = v;
   };
   for (const v of graph.variables) {

@@ -111,6 +111,14 @@ describe("--var for a bool", () => {
   });
 });
 
+describe("--var for a list", () => {
+  it("a bare word is refused with the list to write instead (found by a new-user trial: --var services=api)", async () => {
+    const g = await graphOf(WORKFLOW);
+    expect({ ...parseVars(g, ['a=1', 'tags=["api", "web"]'], [], {}, {}) }).toEqual({ a: 1, tags: ["api", "web"] });
+    expect(() => parseVars(g, ["a=1", "tags=api"], [], {}, {})).toThrow(`--var tags: variable "tags": "api" is not a list (type list(string)); write a list: --var 'tags=["api"]'`);
+  });
+});
+
 describe("--input keys", () => {
   const flow = (reads: string) => `workflow "f" {\n  version = "1"\n  initial_state = "s"\n  target_state = "done"\n}\nvariable "mode" {\n  type    = string\n  default = "m"\n}\nadapter "noop" "default" {}\nstep "s" {\n  target = adapter.noop.default\n  input { said = ${reads} }\n  outcome "success" { next = state.done }\n}\nstate "done" { terminal = true }\n`;
 
