@@ -48,6 +48,8 @@ export interface ExprContext {
   what: string;
   /** The output names `steps.<step>.*` may read, when they are known (a called module's outputs). */
   outputKeys?: (step: StepSpec, scope: Scope) => string[] | undefined;
+  /** The output keys of a `noop` step (its input echoed), if known: a read of another is warned of (`noop_output_missing`). */
+  noopOutputKeys?: (step: StepSpec) => string[] | undefined;
   /** Told of every `input.<key>` read (a flow's caller must pass them); `name` undefined: the input read whole (`lookup(input, k)`). */
   readsInput?: (name: string | undefined, at: Range) => void;
   /** `memory.*` is valid: the workflow's header sets `memory { script = true }`. */
@@ -200,8 +202,23 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
         } else if (!s.lookup("steps", name)) {
           diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: unknown step "${name}" (in ${ref.raw})`, { hint: suggest(name, s.visible("steps")) ?? `no step "${name}" is declared here: declare it (step "${name}" { ... }), or remove the read` }));
         } else {
-          const d = outputProblem(ref.path, ref.raw, s.lookup("steps", name)!, ctx);
+          const found = s.lookup("steps", name)!;
+          const d = outputProblem(ref.path, ref.raw, found, ctx);
           if (d) diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: ${d.message} (in ${ref.raw})`, { hint: d.hint }));
+          else {
+            // A noop step stands in for a step still to be written (the Go tool's own examples read a
+            // placeholder's keys): a warning, not an error (found by a new-user trial: steps.verify.result
+            // validated, and the run failed at the read).
+            const keys = iterates(found.decl) ? undefined : ctx.noopOutputKeys?.(found.decl);
+            const key = ref.path[1];
+            if (keys && typeof key === "string" && !keys.includes(key)) {
+              diagnostics.push(
+                diag("noop_output_missing", at(), `${ctx.what}: step "${name}" is a noop step, whose output is its input, and it has no "${key}" (in ${ref.raw}): the run fails at this read`, {
+                  hint: suggest(key, keys) ?? `target the adapter that gives "${key}"${keys.length > 0 ? ` (the noop step gives ${keys.join(", ")})` : ""}`,
+                }),
+              );
+            }
+          }
         }
         break;
       case "input":

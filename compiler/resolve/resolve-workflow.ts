@@ -241,6 +241,7 @@ class Resolver {
       steps: true,
       what: "",
       outputKeys: (st, at) => this.outputKeys(st, at),
+      noopOutputKeys,
       readsInput: (name, at) => {
         if (name === undefined) this.inputReadWhole ??= at;
         else if (!this.inputsRead.has(name)) this.inputsRead.set(name, at);
@@ -524,4 +525,14 @@ class Resolver {
 /** The module's variables marked secret (a binding of one may take a secret). */
 function secretVariables(m: ModuleInterface | undefined): Set<string> {
   return new Set((m?.variables ?? []).filter((v) => v.secret).map((v) => v.name));
+}
+
+/**
+ * The keys a `noop` step's output has when its input is written key by key: a noop step
+ * echoes its input (engine/adapters/noop.ts), plus its outcomes' `output` keys; undefined
+ * for any other step, or an input given as one expression.
+ */
+function noopOutputKeys(st: StepSpec): string[] | undefined {
+  if (st.target?.kind !== "adapter" || st.target.type !== "noop" || st.inputExpr) return undefined;
+  return [...Object.keys(st.input ?? {}), ...Object.keys(st.secretInput ?? {}), ...st.outcomes.flatMap((o) => Object.keys(o.output))];
 }
