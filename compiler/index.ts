@@ -152,6 +152,7 @@ async function run(path: string, cwd: string, opts: CompileOptions, out: Compila
       if (m === set.entry) return;
       const iface = moduleInterface(m.id, m.path, emptyWorkflow(m.fileStart));
       iface.firstError = m.diagnostics.find((d) => d.severity === "error");
+      iface.unknown = true;
       units.set(m.id, { module: m, spec: emptyWorkflow(m.fileStart), resolution: resolveWorkflow(emptyWorkflow(m.fileStart), { rangeAt }).value, iface });
       continue;
     }
@@ -167,21 +168,28 @@ async function run(path: string, cwd: string, opts: CompileOptions, out: Compila
       continue;
     }
     const own: Diagnostic[] = [...m.diagnostics];
+    // A file of it that did not parse may have declared anything (its header, variables,
+    // adapters, steps): the module says its syntax errors alone, as a flow that does not
+    // parse does (found by a new-user trial: "no workflow header" and "unknown variable"
+    // errors in its other files came before the syntax error). What the files that did
+    // parse say of themselves while read (m.diagnostics) is kept.
+    const unparsed = (m.unparsed?.length ?? 0) > 0;
     const decoded = decodeModule(m, set);
     own.push(...decoded.diagnostics);
     own.push(...addHeaderAgents(decoded.spec, (u) => flowName(set, u, lookup)));
     const resolved = resolveWorkflow(decoded.spec, { rangeAt, modules: lookup, cwd });
     own.push(...resolved.diagnostics);
-    own.push(...runChecks({ spec: decoded.spec, resolution: resolved.value, fileStart: m.fileStart, modules: lookup, entry: m === set.entry, rangeAt, textOf: (file) => set.sources.get(file)?.text ?? "" }, hasErrors(own)));
+    if (!unparsed) own.push(...runChecks({ spec: decoded.spec, resolution: resolved.value, fileStart: m.fileStart, modules: lookup, entry: m === set.entry, rangeAt, textOf: (file) => set.sources.get(file)?.text ?? "" }, hasErrors(own)));
     const iface = moduleInterface(m.id, m.path, decoded.spec);
     iface.inputsRead = resolved.value.inputsRead;
     if (resolved.value.inputReadWhole) iface.inputReadWhole = resolved.value.inputReadWhole;
     iface.firstError = own.find((d) => d.severity === "error");
+    if (unparsed) iface.unknown = true;
     const unit: Unit = { module: m, spec: decoded.spec, resolution: resolved.value, iface };
     units.set(m.id, unit);
     // A file merged where it does not belong (module_overlap) says nothing more than that error
     // (found by a new-user trial: its steps' unreachable and each_outside_iteration errors came first).
-    const found = own.slice(m.diagnostics.length).filter((d) => !m.overlapped?.includes(resolvePath(cwd, d.range.file)));
+    const found = unparsed ? [] : own.slice(m.diagnostics.length).filter((d) => !m.overlapped?.includes(resolvePath(cwd, d.range.file)));
     out.diagnostics.push(...found);
     opts.unitCache?.set(m.id, { signature, files, callees, unit, own: found });
   }

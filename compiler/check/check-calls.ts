@@ -18,6 +18,8 @@ import type { Check } from "./context.js";
  *   it requires, literals of the variables' types; a key it neither reads nor declares is
  *   a warning (`unread_input`) unless it reads its input whole;
  * - a module called as a subworkflow does not read `input.*` (it is given variables).
+ * A callee whose interface is unknown (a file of it did not parse: `ModuleInterface.unknown`) is
+ * checked against nothing: its syntax errors are reported in its own files.
  */
 export const checkCalls: Check = {
   name: "calls",
@@ -33,7 +35,7 @@ export const checkCalls: Check = {
     for (const s of resolution.scopes) {
       for (const sw of s.workflow.subworkflows) {
         const callee = sw.source.module ? modules(sw.source.module) : undefined;
-        if (!callee) continue;
+        if (!callee || callee.unknown) continue;
         const what = `subworkflow "${sw.name}"`;
         out.push(...bindings(what, sw.input, callee));
         out.push(...passed(what, sw.nameRange, sw.adapters, sw.agents, callee, s));
@@ -63,7 +65,7 @@ export const checkCalls: Check = {
       }
       for (const a of s.workflow.agents) {
         const callee = a.use?.module ? modules(a.use.module) : undefined;
-        if (!callee) continue;
+        if (!callee || callee.unknown) continue;
         out.push(...passed(a.fromHeader ? `use "${a.use!.path}"` : `agent "${a.name}"`, a.nameRange, a.adapters, a.agents, callee, s, a.fromHeader ? a.use!.path : undefined));
         for (const st of callers.get(a) ?? []) out.push(...flowInputs(st, callee));
       }

@@ -1,10 +1,11 @@
 import { realpathSync, statSync } from "node:fs";
-import { basename, dirname, extname, resolve as resolvePath } from "node:path";
+import { basename, dirname, extname, posix, resolve as resolvePath } from "node:path";
 import { diag } from "../diagnostics/diagnostic.js";
 import { SourceFile } from "../diagnostics/source-file.js";
 import { isInside, realPath } from "./inside.js";
 import { moduleEdges, type ModuleEdge } from "./module-edges.js";
 import { readModule, type ReadModule } from "./read-module.js";
+import { splitFileOf } from "./split-module.js";
 import { displayPath, WORKFLOW_EXTENSIONS } from "./workflow-files.js";
 import type { ParseCache } from "./read-module.js";
 
@@ -137,6 +138,22 @@ export async function loadModules(entry: string, opts: LoadOptions): Promise<Mod
       diagnostics.push(
         diag("module_overlap", e.range, `${what}: ${displayPath(abs, opts.cwd)} is part of the directory module ${from.path} (every workflow file in it is merged into one workflow), so it cannot also be a ${e.kind === "use" ? "flow" : e.kind === "subworkflow" ? "subworkflow" : "body"}`, {
           hint: `move it into a subfolder, e.g. ./${e.kind === "use" ? "flows" : e.kind === "subworkflow" ? "modules" : "bodies"}/${basename(id)}`,
+        }),
+      );
+      return undefined;
+    }
+    // One file of a split module named as a module would be read without its siblings
+    // (found by a new-user trial: source = "./modules/build/main.hcl" gave "unknown node"
+    // errors inside the module, where validate reads the file as its directory).
+    const split = e.kind === "workflow_file" ? undefined : splitFileOf(id, (p) => opts.overlay?.get(p));
+    if (split !== undefined) {
+      const kw = e.kind === "use" ? "use" : "source";
+      const name = basename(id);
+      const dirPath = posix.dirname(e.path.replace(/\\/g, "/"));
+      const shownDir = displayPath(split.dir, opts.cwd) || ".";
+      diagnostics.push(
+        diag("invalid_value", e.range, `${what}: ${name} is one file of the module in ${shownDir} (with ${split.siblings.join(", ")}); write ${kw === "use" ? `use "${dirPath}"` : `source = "${dirPath}"`}`, {
+          hint: `a module split over several files is named by its directory: every workflow file in it is merged into one workflow, and ${name} alone misses what ${split.siblings.length === 1 ? "the other file declares" : "the others declare"}`,
         }),
       );
       return undefined;

@@ -28,6 +28,12 @@ export interface ReadModule {
   diagnostics: Diagnostic[];
   /** Whether none of its several files held a workflow field (each is an error already): no header or state is asked of it. */
   noWorkflow?: boolean;
+  /**
+   * Shown paths of its files whose text could not be parsed (a syntax error, not UTF-8, binary,
+   * too large, too deeply nested): what they declare is unknown, so nothing that depends on
+   * the module's declarations is checked (compiler/index.ts).
+   */
+  unparsed?: string[];
 }
 
 /**
@@ -112,7 +118,7 @@ type Part = { doc: JsonObject; map: SourceMap; blocks?: readonly TopBlock[] };
  * changed, by what comes after (merge, schema check, decode), so sharing them between
  * compiles is safe.
  */
-export type ParseCache = Map<string, { bytes: Buffer; file: SourceFile; diagnostics: Diagnostic[]; part?: Part }>;
+export type ParseCache = Map<string, { bytes: Buffer; file: SourceFile; diagnostics: Diagnostic[]; part?: Part; unparsed?: boolean }>;
 
 /** Reads, parses and lowers one file (or re-uses what `cache` holds for the same bytes); undefined when it holds nothing usable. */
 async function readPart(file: string, shown: string, sources: Map<string, SourceFile>, out: ReadModule, onRead?: (file: string) => void, text?: string, cache?: ParseCache): Promise<Part | undefined> {
@@ -124,6 +130,7 @@ async function readPart(file: string, shown: string, sources: Map<string, Source
     out.files.push(shown);
     sources.set(shown, hit.file);
     out.diagnostics.push(...hit.diagnostics);
+    if (hit.unparsed) (out.unparsed ??= []).push(shown);
     return hit.part;
   }
   if (hit?.part?.blocks && hit.diagnostics.length === 0 && WORKFLOW_EXTENSIONS[extname(file).toLowerCase()] === "hcl") {
@@ -137,12 +144,13 @@ async function readPart(file: string, shown: string, sources: Map<string, Source
       return part;
     }
   }
-  const mine: ReadModule = { ...out, files: [], diagnostics: [] };
+  const mine: ReadModule = { ...out, files: [], diagnostics: [], unparsed: undefined };
   const part = await parsePart(file, shown, sources, mine, onRead, text);
   out.files.push(...mine.files);
   out.diagnostics.push(...mine.diagnostics);
+  if (mine.unparsed) (out.unparsed ??= []).push(...mine.unparsed);
   const source = sources.get(shown);
-  if (source) cache.set(key, { bytes, file: source, diagnostics: mine.diagnostics, part });
+  if (source) cache.set(key, { bytes, file: source, diagnostics: mine.diagnostics, part, ...(mine.unparsed ? { unparsed: true } : {}) });
   return part;
 }
 
@@ -167,7 +175,10 @@ async function parsePart(file: string, shown: string, sources: Map<string, Sourc
   onRead?.(file);
   const read = text !== undefined ? decodeSource(Buffer.from(text, "utf8"), shown) : readSource(file, shown);
   out.diagnostics.push(...read.diagnostics);
-  if (!read.file) return undefined;
+  if (!read.file) {
+    if (read.diagnostics.some((d) => d.severity === "error")) (out.unparsed ??= []).push(shown);
+    return undefined;
+  }
   sources.set(shown, read.file);
   if (read.file.text.trim() === "") {
     out.diagnostics.push(diag("file_empty", read.file.range(0), `${shown} is empty`, { hint: `a workflow file starts with workflow { name = "..." ... }` }));
@@ -176,7 +187,10 @@ async function parsePart(file: string, shown: string, sources: Map<string, Sourc
   const p: { parsed?: ParsedFile; blocks?: readonly TopBlock[]; diagnostics: Diagnostic[] } =
     dialect === "hcl" ? await parseHcl(read.file) : ext === ".json" ? parseJson(read.file) : parseYaml(read.file);
   out.diagnostics.push(...p.diagnostics);
-  if (!p.parsed) return undefined;
+  if (!p.parsed) {
+    (out.unparsed ??= []).push(shown);
+    return undefined;
+  }
   let doc: JsonObject;
   let map: SourceMap;
   const blocks = p.blocks;

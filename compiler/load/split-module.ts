@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from "node:fs";
-import { dirname, extname } from "node:path";
+import { basename, dirname, extname } from "node:path";
 import { MAX_FILE_BYTES } from "./read-source.js";
 import { workflowFiles } from "./workflow-files.js";
 
@@ -54,4 +54,26 @@ function readText(path: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The split module a file named as a module (`subworkflow { source }`, `use`) is one file of,
+ * with its other `.hcl`/`.chcl` files: {@link splitModuleOf}, except when the file names one
+ * of those files itself (a quoted `"./x.hcl"` or `"x.hcl"`: a workflow with its
+ * `workflow_file` bodies or flows beside it, which is read alone, as `validate` does on
+ * `module_overlap`). Such a file alone misses what its siblings declare (docs/language.md,
+ * Files and modules), so the loader refuses it and names the directory.
+ * @param file an absolute path
+ * @param textOf a file's text when it is not the one on disk, else undefined
+ * @returns the directory's absolute path and the other files' names, or undefined
+ */
+export function splitFileOf(file: string, textOf: (path: string) => string | undefined = () => undefined): { dir: string; siblings: string[] } | undefined {
+  const dir = splitModuleOf(file, textOf);
+  if (dir === undefined) return undefined;
+  const found = workflowFiles(dir);
+  if (found.kind !== "dir") return undefined;
+  const siblings = found.files.filter((f) => f !== file && isHcl(f)).map((f) => basename(f));
+  const text = textOf(file) ?? readText(file) ?? "";
+  if (siblings.some((n) => text.includes(`"./${n}"`) || text.includes(`"${n}"`))) return undefined;
+  return { dir, siblings };
 }

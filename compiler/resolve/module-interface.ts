@@ -34,6 +34,13 @@ export interface ModuleInterface {
   inputReadWhole?: Range;
   /** Its first error, when it does not compile. */
   firstError?: Diagnostic;
+  /**
+   * Set when a file of it could not be parsed (or nothing of it could be read): what it
+   * declares is not known, so a caller checks nothing against it (its inputs, adapters,
+   * agents, outputs); the module's own syntax errors say what is wrong (found by a
+   * new-user trial: a syntax error in one file came under "has no variable" errors).
+   */
+  unknown?: boolean;
 }
 
 /** Finds a module's interface by id (modules are compiled callees first). */

@@ -364,6 +364,8 @@ class Resolver {
     // A shell step's output is known (a step on a plugin or agent may give anything).
     if (st.target?.kind === "adapter" && st.target.type === "shell") return [...SHELL_OUTPUT_KEYS, ...outcomeKeys];
     const callee = this.callee(st, s);
+    // A module a file of which did not parse may declare any output.
+    if (callee?.unknown) return undefined;
     const declared = callee?.outputs ?? st.body?.outputs ?? [];
     if (declared.length === 0) return undefined;
     // A module that can end at a `return` with a projection gives its caller those keys instead (found by a new-user trial).

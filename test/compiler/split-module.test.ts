@@ -5,7 +5,7 @@
  * its siblings. What is not a split module is still compiled alone: whole workflows side by
  * side, a workflow with its body files beside it, bodies among bodies, YAML files.
  */
-import { cpSync, mkdtempSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -95,5 +95,50 @@ describe("not a split module: compiled alone, as before", () => {
     expect(splitModuleOf(dir)).toBeUndefined();
     const lone = folder({ "only.hcl": STEPS });
     expect(splitModuleOf(join(lone, "only.hcl"))).toBeUndefined();
+  });
+});
+
+describe("a file of a split module named as a module (subworkflow source, use)", () => {
+  const caller = (source: string) =>
+    `workflow {\n  name          = "c"\n  version       = "1"\n  initial_state = "call"\n  target_state  = "done"\n}\nsubworkflow "m" {\n  source = "${source}"\n}\nstep "call" {\n  target = subworkflow.m\n  outcome "success" { next = state.done }\n  outcome "failure" { next = state.done }\n}\nstate "done" { terminal = true }\n`;
+  /** A caller in a fresh directory, with `module` (name → text) in modules/m. */
+  function project(source: string, module: Record<string, string>): string {
+    const dir = folder({ "main.hcl": caller(source) });
+    const m = join(dir, "modules", "m");
+    mkdirSync(m, { recursive: true });
+    for (const [name, text] of Object.entries(module)) writeFileSync(join(m, name), text);
+    return dir;
+  }
+  const errors = (c: Awaited<ReturnType<typeof compile>>) => c.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.code}: ${d.message}`);
+
+  it("is refused at the source, once, naming the directory to write (found by a new-user trial: the file was read alone)", async () => {
+    for (const [file, other] of [["main.hcl", "steps.hcl"], ["steps.hcl", "main.hcl"]]) {
+      const dir = project(`./modules/m/${file}`, { "main.hcl": HEADER, "steps.hcl": STEPS });
+      const c = await compile(join(dir, "main.hcl"), { cwd: dir });
+      expect(errors(c), file).toEqual([`invalid_value: source "./modules/m/${file}": ${file} is one file of the module in modules/m (with ${other}); write source = "./modules/m"`]);
+      expect(c.diagnostics[0].range.file).toBe("main.hcl");
+      expect(c.diagnostics[0].hint).toMatch(/named by its directory/);
+    }
+    const whole = project("./modules/m", { "main.hcl": HEADER, "steps.hcl": STEPS });
+    expect(errors(await compile(join(whole, "main.hcl"), { cwd: whole }))).toEqual([]);
+  });
+
+  it("a flow named by use is refused the same way", async () => {
+    const dir = folder({
+      "main.hcl": 'workflow {\n  name          = "c"\n  version       = "1"\n  initial_state = "done"\n  target_state  = "done"\n  use           = ["./flows/r/main.hcl"]\n}\nstate "done" { terminal = true }\n',
+    });
+    mkdirSync(join(dir, "flows", "r"), { recursive: true });
+    writeFileSync(join(dir, "flows", "r", "main.hcl"), HEADER);
+    writeFileSync(join(dir, "flows", "r", "steps.hcl"), STEPS);
+    const c = await compile(join(dir, "main.hcl"), { cwd: dir });
+    expect(errors(c)).toEqual([`invalid_value: use "./flows/r/main.hcl": main.hcl is one file of the module in flows/r (with steps.hcl); write use "./flows/r"`]);
+  });
+
+  it("a workflow with its body file beside it is still read alone", async () => {
+    const body = 'adapter "noop" "x" {}\nstep "inner" {\n  target = adapter.noop.x\n  outcome "success" { next = state.ok }\n}\nstate "ok" { terminal = true }\n';
+    const wf = 'workflow {\n  name          = "w"\n  version       = "1"\n  initial_state = "go"\n  target_state  = "done"\n}\nstep "go" {\n  workflow_file = "./body.hcl"\n  outcome "success" { next = state.done }\n}\nstate "done" { terminal = true }\n';
+    expect(splitModuleOf(join(project("./modules/m/main.hcl", { "main.hcl": wf, "body.hcl": body }), "modules", "m", "main.hcl"))).toBeDefined();
+    const dir = project("./modules/m/main.hcl", { "main.hcl": wf, "body.hcl": body });
+    expect(errors(await compile(join(dir, "main.hcl"), { cwd: dir }))).toEqual([]);
   });
 });
