@@ -61,10 +61,14 @@ export const checkCalls: Check = {
         }
         for (const st of steps) if (st.input) out.push(...bindings(`step "${st.name}"`, st.input, callee));
       }
+      // An agent block whose flow could not be loaded may be the one meant to bind a flow of the
+      // use list: that flow is then not reported as passed nothing, with a hint to write the agent
+      // block that is already there (found by a new-user trial: a typo in agent "checker"'s use).
+      const unboundBlock = s.workflow.agents.some((a) => !a.fromHeader && a.use && a.use.module === undefined && a.use.cut === undefined);
       for (const a of s.workflow.agents) {
         const callee = a.use?.module ? modules(a.use.module) : undefined;
         if (!callee) continue;
-        out.push(...passed(a.fromHeader ? `use "${a.use!.path}"` : `agent "${a.name}"`, a.nameRange, a.adapters, a.agents, callee, s, a.fromHeader ? a.use!.path : undefined));
+        if (!(a.fromHeader && unboundBlock)) out.push(...passed(a.fromHeader ? `use "${a.use!.path}"` : `agent "${a.name}"`, a.nameRange, a.adapters, a.agents, callee, s, a.fromHeader ? a.use!.path : undefined));
         for (const st of callers.get(a) ?? []) out.push(...flowInputs(st, callee));
       }
     }
