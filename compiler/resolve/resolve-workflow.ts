@@ -427,9 +427,21 @@ class Resolver {
         this.adapterOf.set(st, a);
       } else {
         const candidates = s.visible("adapters").map((k) => `adapter.${k}`);
+        const near = closestName(`adapter.${key}`, candidates);
+        // A module that expects adapters from its caller may mean this one too: "expected one of"
+        // its other adapters sent the user to rename it (found by a new-user trial).
+        const expects = rootOf(s).workflow.header?.expects;
+        const expected = [...rootOf(s).workflow.adapters.filter((a) => a.expected).map((a) => `adapter.${a.name}`), `adapter.${key}`];
+        const declare = `adapter "${t.type}" "${t.name}" { }`;
         this.diagnostics.push(
           diag("unknown_target", t.range, `${what}: unknown adapter "${key}"`, {
-            hint: suggest(`adapter.${key}`, candidates) ?? `declare it: adapter "${t.type}" "${t.name}" { }`,
+            ...(near === undefined && expects ? { related: [{ message: "the module's expects", range: expects.range }] } : {}),
+            hint:
+              near !== undefined
+                ? `did you mean "${near}"?`
+                : expects
+                  ? `add it to the module's expects { adapters = [${expected.join(", ")}] } for its caller to pass, or declare it in the module: ${declare}`
+                  : (suggest(`adapter.${key}`, candidates) ?? `declare it: ${declare}`),
           }),
         );
       }
