@@ -399,9 +399,12 @@ class Resolver {
     const noun = table.slice(0, -1);
     const candidates = table === "agents" ? loadedAgents(s) : s.visible(table);
     if (table === "agents" && unloadedFlows(s).length && closestName(name, candidates) === undefined) return false; // see step()
+    // Adapters are suggested as they are written in an adapters list or a target (adapter.shell.default),
+    // as a step's target and a call's expects hints name them (found by a new-user trial: two forms).
+    const written = (n: string) => (table === "adapters" ? `adapter.${n}` : n);
     this.diagnostics.push(
       diag("unknown_target", range, `${what}: unknown ${noun} "${name}"`, {
-        hint: suggest(name, candidates) ?? (candidates.length === 0 ? `no ${table} are declared; declare one with ${noun} "${name}" { ... }` : undefined),
+        hint: suggest(written(name), candidates.map(written)) ?? (candidates.length === 0 ? `no ${table} are declared; declare one with ${table === "adapters" ? `adapter "${name.split(".")[0]}" "${name.split(".")[1] ?? "default"}" { }` : `${noun} "${name}" { ... }`}` : undefined),
       }),
     );
     return false;
