@@ -1,5 +1,5 @@
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { suggest } from "../diagnostics/did-you-mean.js";
+import { closestName, suggest } from "../diagnostics/did-you-mean.js";
 import type { Range } from "../diagnostics/range.js";
 import type { ExprSource, StepSpec } from "../decode/spec.js";
 import { bareType, mismatch, parseType, typeMismatchHint } from "../decode/types.js";
@@ -38,7 +38,7 @@ export const checkCalls: Check = {
         if (!callee || callee.unknown) continue;
         const what = `subworkflow "${sw.name}"`;
         out.push(...bindings(what, sw.input, callee));
-        out.push(...passed(what, sw.nameRange, sw.adapters, sw.agents, callee, s));
+        out.push(...passed(what, sw.nameRange, sw.adapters, sw.agents, callee, "module", s));
         const steps = callers.get(sw) ?? [];
         // A subworkflow is given variables, not an input object: input.* reads nothing there.
         for (const [k, read] of callee.inputsRead) {
@@ -63,10 +63,14 @@ export const checkCalls: Check = {
         }
         for (const st of steps) if (st.input) out.push(...bindings(`step "${st.name}"`, st.input, callee));
       }
+      // An agent block whose flow could not be loaded may be the one meant to bind a flow of the
+      // use list: that flow is then not reported as passed nothing, with a hint to write the agent
+      // block that is already there (found by a new-user trial: a typo in agent "checker"'s use).
+      const unboundBlock = s.workflow.agents.some((a) => !a.fromHeader && a.use && a.use.module === undefined && a.use.cut === undefined);
       for (const a of s.workflow.agents) {
         const callee = a.use?.module ? modules(a.use.module) : undefined;
         if (!callee || callee.unknown) continue;
-        out.push(...passed(a.fromHeader ? `use "${a.use!.path}"` : `agent "${a.name}"`, a.nameRange, a.adapters, a.agents, callee, s, a.fromHeader ? a.use!.path : undefined));
+        if (!(a.fromHeader && unboundBlock)) out.push(...passed(a.fromHeader ? `use "${a.use!.path}"` : `agent "${a.name}"`, a.nameRange, a.adapters, a.agents, callee, "flow", s, a.fromHeader ? a.use!.path : undefined));
         for (const st of callers.get(a) ?? []) out.push(...flowInputs(st, callee));
       }
     }
@@ -114,8 +118,11 @@ function bindings(what: string, input: Record<string, ExprSource>, callee: Modul
   return out;
 }
 
-/** The adapters and agents passed are exactly those the callee expects. */
-function passed(what: string, at: Range, adapters: { ref: string; range: Range }[], agents: { ref: string; range: Range }[], callee: ModuleInterface, s: Scope, headerUse?: string): Diagnostic[] {
+/**
+ * The adapters and agents passed are exactly those the callee expects.
+ * @param calleeKind what the callee is called in hints: a subworkflow's "module", an agent's "flow"
+ */
+function passed(what: string, at: Range, adapters: { ref: string; range: Range }[], agents: { ref: string; range: Range }[], callee: ModuleInterface, calleeKind: "module" | "flow", s: Scope, headerUse?: string): Diagnostic[] {
   const out: Diagnostic[] = [];
   const groups = [
     { noun: "adapter", table: "adapters" as const, prefix: "adapter.", list: adapters, expected: callee.expectedAdapters },
@@ -127,9 +134,12 @@ function passed(what: string, at: Range, adapters: { ref: string; range: Range }
     g.list.forEach((x, i) => {
       // One the caller does not declare is reported as unknown where it is named.
       if (want.includes(given[i]) || !s.lookup(g.table, given[i])) return;
+      // Names as written in this list (adapter.shell.default); not a list of what is already
+      // passed, but how to make it fit (found by a new-user trial).
+      const near = closestName(g.prefix + given[i], want.map((w) => g.prefix + w));
       out.push(
         diag("unknown_reference", x.range, `${what}: ${callee.path} does not expect ${g.noun} "${given[i]}" from its caller`, {
-          hint: suggest(given[i], want) ?? (want.length ? `it expects: ${want.map((w) => g.prefix + w).join(", ")}` : `it expects no ${g.noun}s; list it there: expects { ${g.noun}s = [${g.prefix}${given[i]}] }`),
+          hint: near !== undefined ? `did you mean "${near}"?` : `remove it, or add it to the ${calleeKind}'s expects { ${g.noun}s = [${[...want, given[i]].map((w) => g.prefix + w).join(", ")}] }`,
         }),
       );
     });

@@ -8,7 +8,7 @@ const BODY = String.raw`(?:[^{}]|\{ \.\.\. \}|\{\})*`;
  * with quoted keys). Found by a new-user trial: YAML files were told to declare
  * `agent "nope" { adapter = "..." }`. Labelled blocks become an entry of their section
  * (two labels a `type.name` key: `adapters: { shell.ci: {} }`), unlabelled ones a mapping,
- * `name = value` a `name: value`; in JSON a bare word in a block (`type = string`) is
+ * `name = value` a `name: value`; in JSON a list of references is a list of strings and a bare word in a block (`type = string`) is
  * quoted, as JSON has no bare words (found by a new-user trial: `"type": string`, and
  * `local "x" { value: ... }` for a YAML file); anything else is kept.
  * @param file the diagnostic's file (its extension says the dialect)
@@ -28,7 +28,7 @@ export function hintFor(file: string, hint: string): string {
       .join(", ");
   /** `{ a: 1 }`, or `{}` for an empty body. */
   const braces = (inner: string) => (inner === "" ? "{}" : `{ ${inner} }`);
-  return (
+  const out =
     hint
       // adapter "type" "name" { ... } → adapters: { type.name: { ... } } (data and environments alike)
       .replace(new RegExp(`\\b(adapter|data|environment)\\s+"([^"]+)"\\s+"([^"]+)"\\s*\\{(${BODY})\\}`, "g"), (_, kw: string, t: string, n: string, body: string) => `${key(kw === "data" ? kw : `${kw}s`)}: { ${key(`${t}.${n}`)}: ${braces(attrs(body))} }`)
@@ -39,6 +39,8 @@ export function hintFor(file: string, hint: string): string {
       // name { ... } (an elided block: for_each { ... }) → name: { ... }
       .replace(/\b([a-z_][\w]*)\s+\{ \.\.\. \}/g, (_, kw: string) => `${key(kw)}: { ... }`)
       // name = value (not ==, <=, >=, !=)
-      .replace(/(^|[\s(,])([A-Za-z_][\w]*)\s=(?!=)\s*/g, (_, pre: string, k: string) => `${pre}${key(k)}: `)
-  );
+      .replace(/(^|[\s(,])([A-Za-z_][\w]*)\s=(?!=)\s*/g, (_, pre: string, k: string) => `${pre}${key(k)}: `);
+  // A list of references (adapters = [adapter.shell.default]) is a list of strings in JSON
+  // (found by a new-user trial: a JSON module was told to write bare adapter.noop.default).
+  return dialect === "json" ? out.replace(/\[([^[\]"]+)\]/g, (all, items: string) => (items.split(",").every((i) => /^\s*(adapter|agent)\.[\w.-]+\s*$/.test(i)) ? `[${items.split(",").map((i) => `"${i.trim()}"`).join(", ")}]` : all)) : out;
 }

@@ -1,6 +1,7 @@
-import { realpathSync, statSync } from "node:fs";
-import { basename, dirname, extname, posix, resolve as resolvePath } from "node:path";
+import { readdirSync, realpathSync, statSync } from "node:fs";
+import { basename, dirname, extname, join, posix, resolve as resolvePath } from "node:path";
 import { diag } from "../diagnostics/diagnostic.js";
+import { closestName } from "../diagnostics/did-you-mean.js";
 import { SourceFile } from "../diagnostics/source-file.js";
 import { isInside, realPath } from "./inside.js";
 import { moduleEdges, type ModuleEdge } from "./module-edges.js";
@@ -122,7 +123,10 @@ export async function loadModules(entry: string, opts: LoadOptions): Promise<Mod
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === "ENOENT" || code === "ENOTDIR") {
-        diagnostics.push(diag(e.kind === "use" ? "use_not_found" : "file_not_found", e.range, `${what}: ${displayPath(abs, opts.cwd)} does not exist`, { hint: `paths are relative to the directory of ${e.range.file}` }));
+        // A typo of a sibling (./module/build for ./modules/build) is named (found by a new-user trial).
+        const near = nearPath(base, e.path, (p) => [...given, ...roots].some((r) => isInside(r, p)));
+        const relative = `paths are relative to the directory of ${e.range.file}`;
+        diagnostics.push(diag(e.kind === "use" ? "use_not_found" : "file_not_found", e.range, `${what}: ${displayPath(abs, opts.cwd)} does not exist`, { hint: near ? `did you mean "${near}"? (${relative})` : relative }));
       } else {
         diagnostics.push(diag("file_unreadable", e.range, `${what}: ${displayPath(abs, opts.cwd)} cannot be read (${code ?? "error"})`));
       }
@@ -173,6 +177,50 @@ export async function loadModules(entry: string, opts: LoadOptions): Promise<Mod
   return { entry: root, modules, sources, reads };
 }
 
+/**
+ * The path `written` (relative to `base`, as the user wrote it) with each part that does not
+ * exist replaced by the closest name in its directory (the did-you-mean distance), when the
+ * result exists and `allowed` takes it: `./module/build` → `./modules/build`,
+ * `./flows/reviewr.hcl` → `./flows/reviewer.hcl`. Undefined when no such path is found.
+ */
+export function nearPath(base: string, written: string, allowed: (abs: string) => boolean): string | undefined {
+  const parts = written.split("/");
+  let dir = written.startsWith("/") ? "/" : base;
+  let changed = false;
+  for (let i = 0; i < parts.length; i++) {
+    const p = parts[i];
+    if (p === "" || p === ".") continue;
+    if (p === "..") {
+      dir = dirname(dir);
+      continue;
+    }
+    if (exists(join(dir, p))) {
+      dir = join(dir, p);
+      continue;
+    }
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return undefined;
+    }
+    const best = closestName(p, names);
+    if (best === undefined) return undefined;
+    parts[i] = best;
+    dir = join(dir, best);
+    changed = true;
+  }
+  return changed && exists(dir) && allowed(dir) ? parts.join("/") : undefined;
+}
+
+function exists(path: string): boolean {
+  try {
+    statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * Finds every edge that closes a cycle (depth-first from the entry) and cuts it: the

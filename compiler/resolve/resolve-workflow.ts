@@ -1,7 +1,7 @@
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { closestName, suggest } from "../diagnostics/did-you-mean.js";
 import type { Range } from "../diagnostics/range.js";
-import { iterates, type AdapterSpec, type ExprSource, type NodeRef, type StepSpec, type WorkflowSpec } from "../decode/spec.js";
+import { iterates, type AdapterSpec, type AgentSpec, type ExprSource, type NodeRef, type StepSpec, type WorkflowSpec } from "../decode/spec.js";
 import type { Expr } from "../expr/ast.js";
 import { referencesMemo } from "../expr/parse-memo.js";
 import type { Reference } from "../expr/references.js";
@@ -54,6 +54,27 @@ export function resolveWorkflow(spec: WorkflowSpec, opts: ResolveOptions): { val
   for (const s of r.scopes) r.resolve(s);
   const res: Resolution = { root, scopes: r.scopes, bodyOf: r.bodyOf, adapterOf: r.adapterOf, calleeOf: r.calleeOf, inputsRead: r.inputsRead, ...(r.inputReadWhole ? { inputReadWhole: r.inputReadWhole } : {}) };
   return { value: res, diagnostics: r.diagnostics };
+}
+
+/**
+ * The agents standing in for flows of a `use` list that could not be loaded (missing, outside
+ * the root, ...; see addHeaderAgents): named after their files, as the flows' own names are
+ * unknown. An unknown agent may be one of those flows, so it gets no error of its own and no
+ * did-you-mean toward a stand-in: found by a new-user trial, where `use = ["./flows/reviewr.hcl"]`
+ * made `agent.reviewer` (the flow's right name) an error with the hint `did you mean "reviewr"?`.
+ */
+function unloadedFlows(s: Scope): AgentSpec[] {
+  const out: AgentSpec[] = [];
+  for (let x: Scope | undefined = s; x; x = x.parent) {
+    for (const a of x.agents.values()) if (a.fromHeader && a.use && a.use.module === undefined && a.use.cut === undefined) out.push(a);
+  }
+  return out;
+}
+
+/** The agent names visible from `s`, without the stand-ins of flows that could not be loaded. */
+function loadedAgents(s: Scope): string[] {
+  const standIns = new Set(unloadedFlows(s).map((a) => a.name));
+  return s.visible("agents").filter((n) => !standIns.has(n));
 }
 
 /** The scope of the module's own workflow (the outermost around `s`). */
@@ -379,9 +400,14 @@ class Resolver {
       return true;
     }
     const noun = table.slice(0, -1);
+    const candidates = table === "agents" ? loadedAgents(s) : s.visible(table);
+    if (table === "agents" && unloadedFlows(s).length && closestName(name, candidates) === undefined) return false; // see step()
+    // Adapters are suggested as they are written in an adapters list or a target (adapter.shell.default),
+    // as a step's target and a call's expects hints name them (found by a new-user trial: two forms).
+    const written = (n: string) => (table === "adapters" ? `adapter.${n}` : n);
     this.diagnostics.push(
       diag("unknown_target", range, `${what}: unknown ${noun} "${name}"`, {
-        hint: suggest(name, s.visible(table)) ?? (s.visible(table).length === 0 ? `no ${table} are declared; declare one with ${noun} "${name}" { ... }` : undefined),
+        hint: suggest(written(name), candidates.map(written)) ?? (candidates.length === 0 ? `no ${table} are declared; declare one with ${table === "adapters" ? `adapter "${name.split(".")[0]}" "${name.split(".")[1] ?? "default"}" { }` : `${noun} "${name}" { ... }`}` : undefined),
       }),
     );
     return false;
@@ -407,9 +433,21 @@ class Resolver {
         this.adapterOf.set(st, a);
       } else {
         const candidates = s.visible("adapters").map((k) => `adapter.${k}`);
+        const near = closestName(`adapter.${key}`, candidates);
+        // A module that expects adapters from its caller may mean this one too: "expected one of"
+        // its other adapters sent the user to rename it (found by a new-user trial).
+        const expects = rootOf(s).workflow.header?.expects;
+        const expected = [...rootOf(s).workflow.adapters.filter((a) => a.expected).map((a) => `adapter.${a.name}`), `adapter.${key}`];
+        const declare = `adapter "${t.type}" "${t.name}" { }`;
         this.diagnostics.push(
           diag("unknown_target", t.range, `${what}: unknown adapter "${key}"`, {
-            hint: suggest(`adapter.${key}`, candidates) ?? `declare it: adapter "${t.type}" "${t.name}" { }`,
+            ...(near === undefined && expects ? { related: [{ message: "the module's expects", range: expects.range }] } : {}),
+            hint:
+              near !== undefined
+                ? `did you mean "${near}"?`
+                : expects
+                  ? `add it to the module's expects { adapters = [${expected.join(", ")}] } for its caller to pass, or declare it in the module: ${declare}`
+                  : (suggest(`adapter.${key}`, candidates) ?? `declare it: ${declare}`),
           }),
         );
       }
@@ -419,8 +457,9 @@ class Resolver {
         found.scope.used.add(`agents:${t.name}`);
         const callee = this.callee(st, s);
         if (callee) this.calleeOf.set(st, callee);
-      } else {
-        const visible = s.visible("agents");
+      } else if (!unloadedFlows(s).length || closestName(t.name, loadedAgents(s)) !== undefined) {
+        // (Else a flow of the use list that could not be loaded may be that agent: the failed use is the error.)
+        const visible = loadedAgents(s);
         this.diagnostics.push(
           diag("unknown_target", t.range, `${what}: unknown agent "${t.name}"`, {
             hint: suggest(t.name, visible) ?? (visible.length === 0 ? `no agents are declared; declare one with agent "${t.name}" { adapter = "..." }` : undefined),

@@ -24,6 +24,9 @@ describe("hints in the file's dialect", () => {
     ['declare it: shared_variable "s" { type = string }', "declare it: shared_variables: { s: { type: string } }", 'declare it: "shared_variables": { "s": { "type": "string" } }'],
     ['declare it: data "internal" "score" { type = string }', "declare it: data: { internal.score: { type: string } }", 'declare it: "data": { "internal.score": { "type": "string" } }'],
     ['declare it: environment "shell" "ci" { variables = { ... } }', "declare it: environments: { shell.ci: { variables: { ... } } }", 'declare it: "environments": { "shell.ci": { "variables": { ... } } }'],
+    // Lists of references are lists of strings in JSON (a new-user trial of composition: a JSON module's expects).
+    ["add it to the module's expects { adapters = [adapter.shell.default, adapter.noop.default] }", "add it to the module's expects: { adapters: [adapter.shell.default, adapter.noop.default] }", 'add it to the module\'s "expects": { "adapters": ["adapter.shell.default", "adapter.noop.default"] }'],
+    ["pass it: agents = [agent.x]", "pass it: agents: [agent.x]", 'pass it: "agents": ["agent.x"]'],
   ];
   it.each(cases)("%s", (hcl, yaml, json) => {
     expect(hintFor("w.yaml", hcl)).toBe(yaml);

@@ -1,0 +1,122 @@
+# Found by a new-user trial of composition (m12_module_undeclared_adapter on proj_yaml): the YAML and JSON modules use adapter.noop.default, neither expected nor declared.
+# A release pipeline: build each service in a subworkflow module (parallel),
+# then package each one in a workflow_file body (for_each), then ask a reviewer flow.
+workflow {
+  name          = "release"
+  version       = "1"
+  initial_state = "prepare"
+  target_state  = "done"
+  use           = ["./flows/reviewer.hcl"]
+}
+
+variable "ledger" {
+  type    = string
+  default = "ledger.txt"
+}
+
+variable "nap" {
+  type    = number
+  default = 2
+}
+
+variable "services" {
+  type    = list(string)
+  default = ["api", "worker", "web"]
+}
+
+adapter "shell" "default" {}
+adapter "noop" "default" {}
+
+subworkflow "build_j" {
+  source   = "./modules/build_json/build.json"
+  adapters = [adapter.shell.default]
+  input = {
+    ledger = var.ledger
+    nap    = var.nap
+  }
+}
+
+subworkflow "build" {
+  source   = "./modules/build_yaml"
+  adapters = [adapter.shell.default]
+  input = {
+    ledger = var.ledger
+    nap    = var.nap
+  }
+}
+
+step "prepare" {
+  target = adapter.shell.default
+  input {
+    command = "echo \"prepare $CRITERIA_IDEMPOTENCY_KEY\" >> ${var.ledger}"
+  }
+  outcome "success" { next = step.build_all }
+  outcome "failure" { next = state.failed }
+}
+
+step "build_all" {
+  target       = subworkflow.build
+  parallel     = var.services
+  parallel_max = 2
+  input {
+    service = each.value
+  }
+  outcome "all_succeeded" { next = step.build_json }
+  outcome "any_failed"    { next = state.failed }
+}
+
+step "build_json" {
+  target = subworkflow.build_j
+  input {
+    service = "json-svc"
+  }
+  outcome "success" { next = step.package }
+  outcome "failure" { next = state.failed }
+}
+
+step "package" {
+  for_each      = steps.build_all
+  workflow_file = "./bodies/package.hcl"
+  outcome "all_succeeded" { next = step.review }
+  outcome "any_failed"    { next = state.failed }
+}
+
+step "review" {
+  target = agent.reviewer
+  input {
+    task      = join(",", [for b in steps.build_all : b.artifact])
+    ledger    = var.ledger
+  }
+  outcome "success" { next = state.done }
+  outcome "failure" { next = state.failed }
+}
+
+state "done" {
+  terminal = true
+  success  = true
+}
+
+state "failed" {
+  terminal = true
+  success  = false
+}
+
+output "artifacts" {
+  type  = list(string)
+  value = [for b in steps.build_all : b.artifact]
+}
+
+output "packages" {
+  type  = list(string)
+  value = [for p in steps.package : p.pkg]
+}
+
+output "json_artifact" {
+  type  = string
+  value = steps.build_json.artifact
+}
+
+output "verdict" {
+  type  = string
+  value = steps.review.verdict
+}
