@@ -298,6 +298,7 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
         );
     }
   }
+  diagnostics.push(...forItemKeys(parsed.expr, ctx, (st, e) => rangeAt(file, st, e)));
   // What lies inside an argument of try() or can(): a file it reads may be missing there
   // (can(file("local.env")) is false then, as in Terraform).
   const caught = new Set<Expr>();
@@ -390,6 +391,46 @@ function outputProblem(path: (string | number)[], raw: string, found: { decl: St
   const key = iterating ? (typeof path[1] === "number" ? path[2] : undefined) : path[1];
   if (typeof key !== "string" || keys.includes(key)) return undefined;
   return { message: `step "${st.name}" has no output "${key}"`, hint: suggest(key, keys) ?? `its outputs: ${keys.join(", ")}` };
+}
+
+/**
+ * `[for o in steps.<s> : o.<key>]` where `<s>` iterates and its items' output keys are known
+ * (a called module's or a body's declared outputs, a shell step's): each `o.<key>` the
+ * expression reads (outside a `try`/`can`, and not where an inner `for` binds the name again)
+ * must be one of them, as `steps.<s>[0].<key>` must (found by a new-user trial: a typo in a
+ * `for` over a module's outputs validated, and failed the run after every effect).
+ */
+function forItemKeys(expr: Expr, ctx: ExprContext, rangeAt: (start: number, end: number) => Range): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const reads = (e: Expr, name: string, keys: string[], step: string): void => {
+    if (e.kind === "call" && CATCHING.has(e.name)) return;
+    if (e.kind === "for" && (e.valueVar.name === name || e.keyVar?.name === name)) return reads(e.collection, name, keys, step);
+    if (e.kind === "scope_traversal" && e.root === name) {
+      const first = e.steps[0];
+      const key = first?.kind === "attr" ? first.name : first?.kind === "index" && first.key.kind === "literal" && typeof first.key.value === "string" ? first.key.value : undefined;
+      if (key !== undefined && !keys.includes(key)) {
+        out.push(
+          diag("unknown_reference", rangeAt(e.start, e.end), `${ctx.what}: ${name} is an item of steps.${step}, which has no output "${key}" (in ${traversalText(e)})`, {
+            hint: suggest(key, keys) ?? `its items' outputs: ${keys.join(", ")}`,
+          }),
+        );
+      }
+      return;
+    }
+    for (const c of childExprs(e)) reads(c, name, keys, step);
+  };
+  walk(expr, (e) => {
+    if (e.kind !== "for") return;
+    const c = e.collection;
+    const first = c.kind === "scope_traversal" && c.root === "steps" && c.steps.length === 1 ? c.steps[0] : undefined;
+    if (first?.kind !== "attr") return;
+    const found = ctx.scope.lookup("steps", first.name);
+    if (!found || !iterates(found.decl)) return;
+    const keys = ctx.outputKeys?.(found.decl, found.scope);
+    if (!keys) return;
+    for (const part of [e.valueExpr, e.condition]) if (part) reads(part, e.valueVar.name, keys, first.name);
+  });
+  return out;
 }
 
 /** Why a literal `file()` path cannot be read at run time, if it cannot. */

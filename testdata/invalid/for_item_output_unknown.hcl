@@ -1,0 +1,44 @@
+# A `for` over an iterating step's outputs reads keys its items have (found by a new-user
+# trial: [for b in steps.build_all : b.artefact] over a module's outputs validated, and the
+# run failed after every effect). A read under try() and one of a name an inner `for` binds
+# again are left alone.
+workflow {
+  name          = "for_items"
+  version       = "1"
+  initial_state = "build"
+  target_state  = "done"
+}
+
+adapter "shell" "default" {}
+
+step "build" {
+  target   = adapter.shell.default
+  for_each = ["api", "web"]
+  input { command = "echo ${each.value}" }
+  outcome "all_succeeded" { next = step.pack }
+  outcome "any_failed" { next = state.done }
+}
+
+step "pack" {
+  count = 2
+  workflow {
+    step "tar" {
+      target = adapter.shell.default
+      input { command = "echo pack" }
+      outcome "success" { next = "_continue" }
+    }
+    output "artifact" { value = steps.tar.stdout }
+  }
+  outcome "all_succeeded" { next = state.done }
+  outcome "any_failed" { next = state.done }
+}
+
+output "built" { value = [for b in steps.build : b.stdot] }
+output "codes" { value = [for i, b in steps.build : b.exit_code if b.exit_code == 0] }
+output "packed" { value = [for p in steps.pack : p.artefact] }
+output "guarded" { value = [for p in steps.pack : try(p.nope, "")] }
+output "shadowed" { value = [for p in steps.pack : [for p in ["x"] : p]] }
+
+state "done" {
+  terminal = true
+}
