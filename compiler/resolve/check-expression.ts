@@ -42,6 +42,8 @@ export interface ExprContext {
   scope: Scope;
   /** `each.*` is valid (an iterating step's own fields, or inside an iterating body). */
   each: boolean;
+  /** When the innermost iterating step iterates over `steps.<step>` whose items' output keys are known: `each.value.<key>` must be one. */
+  eachValueOf?: { step: string; keys: string[] };
   /** `steps.*` is valid (not in variable defaults or adapter config). */
   steps: boolean;
   /** What the expression belongs to, for messages: `step "a" input "x"`. */
@@ -181,6 +183,11 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
           );
         } else if (name !== undefined && !EACH_FIELDS.includes(name)) {
           diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: each has no field "${name}"`, { hint: suggest(name, EACH_FIELDS) }));
+        } else if (name === "value" && ctx.eachValueOf && typeof ref.path[1] === "string" && !ctx.eachValueOf.keys.includes(ref.path[1])) {
+          // An item of a module's (or body's, or shell step's) outputs (found by a new-user trial:
+          // each.value.artifct validated, and failed every item of the run).
+          const { step, keys } = ctx.eachValueOf;
+          diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: each.value is an item of steps.${step}, which has no output "${ref.path[1]}" (in ${ref.raw})`, { hint: suggest(ref.path[1], keys) ?? `its items' outputs: ${keys.join(", ")}` }));
         }
         break;
       case "steps":

@@ -256,9 +256,14 @@ class Resolver {
 
   resolve(s: Scope) {
     const w = s.workflow;
+    // Inside an iterating body, `each` is the innermost iterating step's.
+    let inner: Scope | undefined = s;
+    while (inner && !inner.iterating) inner = inner.parent;
+    const eachValueOf = inner?.owner && inner.parent ? this.eachValueOf(inner.owner, inner.parent) : undefined;
     const base: ExprContext = {
       scope: s,
       each: s.inIteration,
+      ...(eachValueOf ? { eachValueOf } : {}),
       steps: true,
       what: "",
       outputKeys: (st, at) => this.outputKeys(st, at),
@@ -393,6 +398,19 @@ class Resolver {
     return [...declared.map((o) => o.name), ...(callee?.returnKeys ?? []), ...st.outcomes.flatMap((o) => Object.keys(o.output))];
   }
 
+  /**
+   * What `each.value` is for iterating step `st` (declared in `s`) when its `for_each` or
+   * `parallel` is `steps.<x>` written alone and the items of `x` have known output keys.
+   */
+  private eachValueOf(st: StepSpec, s: Scope): { step: string; keys: string[] } | undefined {
+    const over = st.forEach ?? st.parallel;
+    const m = over && over.kind === "hcl" ? /^\s*steps\.([A-Za-z_][\w-]*)\s*$/.exec(over.text) : null;
+    const found = m ? s.lookup("steps", m[1]) : undefined;
+    if (!m || !found || !iterates(found.decl)) return undefined;
+    const keys = this.outputKeys(found.decl, found.scope);
+    return keys ? { step: m[1], keys } : undefined;
+  }
+
   private ref(s: Scope, table: "adapters" | "agents" | "subworkflows" | "channels", name: string, range: Range, what: string): boolean {
     const found = s.lookup(table, name);
     if (found) {
@@ -480,7 +498,8 @@ class Resolver {
       );
     }
     const iterating = iterates(st);
-    const own: ExprContext = { ...base, each: base.each || iterating, what, ...(st.while !== undefined ? { while: true } : {}) };
+    const ownEach = iterating ? this.eachValueOf(st, s) : base.eachValueOf;
+    const own: ExprContext = { ...base, each: base.each || iterating, eachValueOf: ownEach, what, ...(st.while !== undefined ? { while: true } : {}) };
     // (Contexts and their messages are made only for the expressions a step has: a 500-step
     // file is checked again on every keystroke in an editor.)
     for (const [k, src] of [["count", st.count], ["for_each", st.forEach], ["parallel", st.parallel]] as const) {

@@ -1,7 +1,7 @@
-# A `for` over an iterating step's outputs reads keys its items have (found by a new-user
-# trial: [for b in steps.build_all : b.artefact] over a module's outputs validated, and the
-# run failed after every effect). A read under try() and one of a name an inner `for` binds
-# again are left alone.
+# A `for` over an iterating step's outputs, and each.value of a step iterating over them,
+# read keys its items have (found by a new-user trial: [for b in steps.build_all : b.artefact]
+# and each.value.artifct over a module's outputs validated, and the run failed after every
+# effect). A read under try() and one of a name an inner `for` binds again are left alone.
 workflow {
   name          = "for_items"
   version       = "1"
@@ -28,6 +28,20 @@ step "pack" {
       outcome "success" { next = "_continue" }
     }
     output "artifact" { value = steps.tar.stdout }
+  }
+  outcome "all_succeeded" { next = step.ship }
+  outcome "any_failed" { next = state.done }
+}
+
+# each.value is an item of steps.pack: its own fields and its body read its keys.
+step "ship" {
+  for_each = steps.pack
+  workflow {
+    step "send" {
+      target = adapter.shell.default
+      input { command = "echo ${each.value.artifct} ${each.value.artifact}" }
+      outcome "success" { next = "_continue" }
+    }
   }
   outcome "all_succeeded" { next = state.done }
   outcome "any_failed" { next = state.done }
