@@ -190,7 +190,10 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
           // (workers), and otherwise refuses, naming its root.
           if (row.status !== "active") {
             // Its journal damaged, journal shows what it can and says the run needs no resume (found by a user trial: advice went round in a circle).
-            const message = `run ${run} has already ended: ${endedAs(row)} (criteria journal ${run}${flag} shows it${damagedAt !== undefined ? `, as far as its damaged entry ${damagedAt}` : ""})`;
+            // A failed run is not run again (found by a new-user trial: after fixing a typo, resume
+            // said only that it had ended): say how to go on.
+            const again = row.status === "succeeded" ? "" : `; an ended run is not resumed: apply the workflow again for a new run (its steps, and their effects, run again from the start)`;
+            const message = `run ${run} has already ended: ${endedAs(row)} (criteria journal ${run}${flag} shows it${damagedAt !== undefined ? `, as far as its damaged entry ${damagedAt}` : ""})${again}`;
             if (!json) io.out(message + "\n");
             return { code: row.status === "succeeded" ? EXIT.ok : EXIT.problems, status: row.status === "succeeded" ? "succeeded" : "failed", run_id: run, message };
           }

@@ -120,6 +120,15 @@ describe("also found", () => {
     expect(cli(["explain", "bogus"]).stderr).toBe('criteria: unknown diagnostic code "bogus" (criteria explain lists them)\n');
   });
 
+  it("resume of a failed run says how to go on: a new run with apply (found by a new-user trial: it said only that the run had ended)", () => {
+    const dir = temp();
+    const path = wf(dir, `step "a" {\n  target = adapter.shell.default\n  input { command = "exit 3" }\n  outcome "success" { next = state.done }\n}\n`);
+    expect(cli(["apply", path, "--state-dir", join(dir, "s"), "--run-id", "r", "-o", "text"]).status).toBe(1);
+    const again = cli(["resume", "r", "--state-dir", join(dir, "s"), "-o", "text"]);
+    expect(again.status).toBe(1);
+    expect(again.stdout).toMatch(/^run r has already ended: failed .*; an ended run is not resumed: apply the workflow again for a new run \(its steps, and their effects, run again from the start\)\n$/);
+  });
+
   it("a step's terminal control characters reach the terminal as pictures, in apply's lines and the journal's, as in diagnostics (found by a new-user trial: its stderr set the window title)", () => {
     const dir = temp();
     const path = wf(dir, `step "a" {\n  target = adapter.shell.default\n  input { command = "printf '\\\\033]0;PWNED\\\\007\\\\033[31mRED' >&2; exit 3" }\n  outcome "success" { next = state.done }\n}\n`);
