@@ -19,6 +19,7 @@ import { activeUnits, ChildrenPending, firstOf, NotThisUnit, sharesCallerSession
 import { RunParked, RunRefused, Runner, type RunnerOptions } from "../../engine/run/runner.js";
 import { deliverSignal } from "../../engine/run/signals.js";
 import { main } from "../../cli.js";
+import { rejection } from "./runner-fixtures.js";
 
 const HEAD = `workflow "t" {\n  version = "1"\n  initial_state = "loop"\n  target_state = "done"\n}\nstate "done" { terminal = true }\nstate "failed" {\n  terminal = true\n  success = false\n}\n`;
 
@@ -72,16 +73,6 @@ function setup() {
   /** A worker's runner: parks, detaches children. */
   const job = () => runner({ park: true, parkTimers: true, detachChildren: true });
   return { dir, journal, runner, job, entries: async (id: string) => (await journal.read(id)).entries };
-}
-
-/** What `p` rejects with. */
-async function rejection(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (e) {
-    return e;
-  }
-  throw new Error("it resolved");
 }
 
 describe("child runs in jobs of their own", () => {

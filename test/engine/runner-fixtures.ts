@@ -50,6 +50,16 @@ export function setup(extra: Partial<RunnerOptions> = {}) {
   return { dir, journal, runner, events, entries };
 }
 
+/** What `p` rejects with; throws when it resolves. */
+export async function rejection(p: Promise<unknown>): Promise<unknown> {
+  try {
+    await p;
+  } catch (e) {
+    return e;
+  }
+  throw new Error("it resolved");
+}
+
 /** The messages of the warning events. */
 export const warnings = (events: RunEvent[]) => events.flatMap((e) => (e.event === "warning" ? [e.message] : []));
 

@@ -18,7 +18,7 @@ import { adapterFor } from "../../engine/adapters/registry.js";
 import { RunParked, Runner, type RunnerOptions } from "../../engine/run/runner.js";
 import { deliverSignal } from "../../engine/run/signals.js";
 import { graphOf } from "./graph-of.js";
-import { HEAD, recorded, scripted, setup } from "./runner-fixtures.js";
+import { HEAD, recorded, rejection, scripted, setup } from "./runner-fixtures.js";
 
 const journals: SqliteJournal[] = [];
 afterEach(async () => {
@@ -37,16 +37,6 @@ function world(start = 1_000_000) {
   const wakes = (from = 0): WakeUp[] => r.appends.slice(from).flatMap((a) => [a.opts.wake ?? []].flat());
   const entries = async (id: string): Promise<JournalEntry[]> => (await r.inner.read(id)).entries;
   return { ...r, clock, runner, job, wakes, entries };
-}
-
-/** What `p` rejects with (it must reject). */
-async function rejection(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (e) {
-    return e;
-  }
-  throw new Error("it resolved");
 }
 
 /** Agents x, y and z (each spawned by a step, as channels require), then `next`. */
