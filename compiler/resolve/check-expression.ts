@@ -305,13 +305,16 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
         );
     }
   }
-  diagnostics.push(...forItemKeys(parsed.expr, ctx, (st, e) => rangeAt(file, st, e)));
+  // (Each walk only where its text can hold what it looks for: every keystroke checks every expression.)
+  if (src.text.includes("for")) diagnostics.push(...forItemKeys(parsed.expr, ctx, (st, e) => rangeAt(file, st, e)));
   // What lies inside an argument of try() or can(): a file it reads may be missing there
   // (can(file("local.env")) is false then, as in Terraform).
   const caught = new Set<Expr>();
-  walk(parsed.expr, (e) => {
-    if (e.kind === "call" && CATCHING.has(e.name)) for (const a of e.args) walk(a, (x) => void caught.add(x));
-  });
+  if (src.text.includes("try") || src.text.includes("can")) {
+    walk(parsed.expr, (e) => {
+      if (e.kind === "call" && CATCHING.has(e.name)) for (const a of e.args) walk(a, (x) => void caught.add(x));
+    });
+  }
   walk(parsed.expr, (e) => {
     if (e.kind !== "call") return;
     const f = functionDocs().find((d) => d.name === e.name);
