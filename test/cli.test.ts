@@ -280,6 +280,16 @@ state "done" { terminal = true }
     expect(o.stdout).toMatch(/module m: workflow m\n[\s\S]*?  subworkflows:\n    inner   module=m\/inner\n/);
   });
 
+  it("plan lists a module's variables and outputs, what its callers bind and read (found by a new-user trial: left out)", async () => {
+    const d = mkdtempSync(join(tmpdir(), "criteria-cli-plan-"));
+    mkdirSync(join(d, "build"));
+    writeFileSync(join(d, "main.hcl"), `workflow {\n  name = "top"\n  version = "1"\n  initial_state = "call"\n  target_state = "done"\n}\nsubworkflow "build" {\n  source = "./build"\n  input = { service = "api" }\n}\nstep "call" {\n  target = subworkflow.build\n  outcome "success" { next = state.done }\n}\nstate "done" { terminal = true }\n`);
+    writeFileSync(join(d, "build", "main.hcl"), `workflow {\n  name = "build"\n  version = "1"\n  initial_state = "built"\n  target_state = "built"\n}\nvariable "service" { type = string }\nvariable "nap" {\n  type = number\n  default = 2\n}\noutput "artifact" { value = "\${var.service}.tar" }\nstate "built" { terminal = true }\n`);
+    const o = io();
+    expect(await main(["plan", join(d, "main.hcl")], o), o.stderr).toBe(0);
+    expect(o.stdout).toContain('module build: workflow build\n  variables:\n    service: string  (required)\n    nap: number = 2\n  outputs:\n    artifact = "${var.service}.tar"\n');
+  });
+
   it("plan shows control characters from the files as pictures, not raw (found by a new-user trial: a default's ESC reached the terminal)", async () => {
     const d = mkdtempSync(join(tmpdir(), "criteria-plan-esc-"));
     writeFileSync(join(d, "main.hcl"), `workflow "x" {\n  version = "1"\n  initial_state = "a"\n  target_state = "done"\n}\nvariable "v" {\n  type = "string"\n  default = "def\x1b[31mRED"\n}\nadapter "shell" "default" {}\nstep "a" {\n  target = adapter.shell.default\n  input { command = "echo \${var.v}" }\n  outcome "success" { next = "done" }\n}\nstate "done" { terminal = true }\n`);

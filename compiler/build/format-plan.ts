@@ -19,7 +19,7 @@ export function toPlan(g: Graph): string {
   out.push(`policy: max_total_steps=${g.policy.max_total_steps}  max_step_retries=${g.policy.max_step_retries}`);
   out.push("", "variables:");
   if (g.variables.length === 0) out.push("  (none)");
-  for (const v of g.variables) out.push(`  ${v.name}${v.type ? `: ${v.type}` : ""}${v.default ? ` = ${v.secret ? "(secret)" : v.default.text}` : `  (required${v.secret ? ", secret" : ""})`}`);
+  for (const v of g.variables) out.push(`  ${variableLine(v)}`);
   out.push("", "adapters:");
   const own = g.adapters.filter((a) => !a.inherited);
   if (own.length === 0) out.push("  (none)");
@@ -74,7 +74,7 @@ export function toPlan(g: Graph): string {
   }
   if (g.outputs.length > 0) {
     out.push("", "outputs:");
-    for (const o of g.outputs) out.push(`  ${o.name}${o.type ? `: ${o.type}` : ""}${o.secret ? "  (secret)" : o.value ? ` = ${written(o.value)}` : ""}`);
+    for (const o of g.outputs) out.push(`  ${outputLine(o)}`);
   }
   out.push("", "states:");
   // A workflow that ends through return may declare none (found by a trial: an empty section).
@@ -90,6 +90,9 @@ export function toPlan(g: Graph): string {
     out.push("", `module ${key}: workflow ${m.name}`);
     const ex = expectedOf(m);
     if (ex.length > 0) out.push(`  expects from its caller: ${ex.join(", ")}`);
+    // What a caller binds and reads: its variables and outputs (found by a new-user trial: left out).
+    if (m.variables.length > 0) out.push("  variables:", ...m.variables.map((v) => `    ${variableLine(v)}`));
+    if (m.outputs.length > 0) out.push("  outputs:", ...m.outputs.map((o) => `    ${outputLine(o)}`));
     steps(m.steps, "  ", out);
     // Its own subworkflows, as the root's are listed (found by a new-user trial: left out).
     if ((m.subworkflows ?? []).length > 0) {
@@ -101,6 +104,16 @@ export function toPlan(g: Graph): string {
   if (g.plugins_required.length === 0) out.push("  (none)");
   for (const p of g.plugins_required) out.push(`  ${p}   ${(BUILT_IN_ADAPTER_TYPES as readonly string[]).includes(p) ? "(built in)" : `(search: $CRITERIA_PLUGINS, ./adapters, $PATH for criteria-adapter-${p})`}`);
   return out.join("\n") + "\n";
+}
+
+/** A variable as plan lists it: `name: type = default`, or `(required)`; a secret's default withheld. */
+function variableLine(v: Graph["variables"][number]): string {
+  return `${v.name}${v.type ? `: ${v.type}` : ""}${v.default ? ` = ${v.secret ? "(secret)" : v.default.text}` : `  (required${v.secret ? ", secret" : ""})`}`;
+}
+
+/** An output as plan lists it: `name: type = expression`, a secret one's expression withheld. */
+function outputLine(o: Graph["outputs"][number]): string {
+  return `${o.name}${o.type ? `: ${o.type}` : ""}${o.secret ? "  (secret)" : o.value ? ` = ${written(o.value)}` : ""}`;
 }
 
 /** A workflow's subworkflow blocks: the module each calls, its input keys, what it passes. */
