@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from "node:fs";
-import { basename, dirname, extname } from "node:path";
+import { basename, dirname, extname, resolve } from "node:path";
 import { MAX_FILE_BYTES } from "./read-source.js";
 import { workflowFiles } from "./workflow-files.js";
 
@@ -58,10 +58,11 @@ function readText(path: string): string | undefined {
 
 /**
  * The split module a file named as a module (`subworkflow { source }`, `use`) is one file of,
- * with its other `.hcl`/`.chcl` files: {@link splitModuleOf}, except when the file names one
- * of those files itself (a quoted `"./x.hcl"` or `"x.hcl"`: a workflow with its
- * `workflow_file` bodies or flows beside it, which is read alone, as `validate` does on
- * `module_overlap`). Such a file alone misses what its siblings declare (docs/language.md,
+ * with its other `.hcl`/`.chcl` files: {@link splitModuleOf}, except when a file of the
+ * directory names another of them as a `workflow_file` (a workflow with its bodies beside
+ * it, which is read alone, as `validate` does on `module_overlap`; paths resolved, so
+ * `"./sub/../body.hcl"` counts and a file name in a comment does not: found by a trial of
+ * this check). Such a file alone misses what its siblings declare (docs/language.md,
  * Files and modules), so the loader refuses it and names the directory.
  * @param file an absolute path
  * @param textOf a file's text when it is not the one on disk, else undefined
@@ -72,8 +73,14 @@ export function splitFileOf(file: string, textOf: (path: string) => string | und
   if (dir === undefined) return undefined;
   const found = workflowFiles(dir);
   if (found.kind !== "dir") return undefined;
-  const siblings = found.files.filter((f) => f !== file && isHcl(f)).map((f) => basename(f));
-  const text = textOf(file) ?? readText(file) ?? "";
-  if (siblings.some((n) => text.includes(`"./${n}"`) || text.includes(`"${n}"`))) return undefined;
-  return { dir, siblings };
+  const files = found.files.filter(isHcl);
+  const inDir = new Set(files.map((f) => resolve(f)));
+  for (const f of files) {
+    const text = textOf(f) ?? readText(f) ?? "";
+    for (const m of text.matchAll(BODY_FILE)) if (inDir.has(resolve(dir, m[1]))) return undefined;
+  }
+  return { dir, siblings: files.filter((f) => f !== file).map((f) => basename(f)) };
 }
+
+/** `workflow_file = "path"` at the start of a line (after indentation), not in a comment. */
+const BODY_FILE = /^[ \t]*workflow_file\s*=\s*"([^"\n]+)"/gm;
