@@ -218,7 +218,9 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
             // validated, and the run failed at the read).
             const keys = iterates(found.decl) ? undefined : ctx.noopOutputKeys?.(found.decl);
             const key = ref.path[1];
-            if (keys && typeof key === "string" && !keys.includes(key)) {
+            // Not where a try() or can() of it catches the read (found by a trial of this check).
+            const tested = src.text.includes(`try(${ref.raw}`) || src.text.includes(`can(${ref.raw}`);
+            if (keys && typeof key === "string" && !keys.includes(key) && !tested) {
               diagnostics.push(
                 diag("noop_output_missing", at(), `${ctx.what}: step "${name}" is a noop step, whose output is its input, and it has no "${key}" (in ${ref.raw}): the run fails at this read`, {
                   hint: suggest(key, keys) ?? `target the adapter that gives "${key}"${keys.length > 0 ? ` (the noop step gives ${keys.join(", ")})` : ""}`,
@@ -309,10 +311,16 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
   if (src.text.includes("for")) diagnostics.push(...forItemKeys(parsed.expr, ctx, (st, e) => rangeAt(file, st, e)));
   // What lies inside an argument of try() or can(): a file it reads may be missing there
   // (can(file("local.env")) is false then, as in Terraform).
+  // A path tested there, or by fileexists(), may be read elsewhere in the expression too:
+  // can(file("local.env")) ? file("local.env") : "" (found by a trial of this check).
   const caught = new Set<Expr>();
-  if (src.text.includes("try") || src.text.includes("can")) {
+  const tested = new Set<string>();
+  if (src.text.includes("try") || src.text.includes("can") || src.text.includes("fileexists")) {
     walk(parsed.expr, (e) => {
-      if (e.kind === "call" && CATCHING.has(e.name)) for (const a of e.args) walk(a, (x) => void caught.add(x));
+      if (e.kind !== "call") return;
+      if (CATCHING.has(e.name)) for (const a of e.args) walk(a, (x) => void caught.add(x));
+      const arg = e.args[0];
+      if ((e.name === "fileexists" || (PATH_FUNCTIONS.has(e.name) && caught.has(e))) && arg?.kind === "literal" && typeof arg.value === "string") tested.add(arg.value);
     });
   }
   walk(parsed.expr, (e) => {
@@ -353,7 +361,7 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
     const arg = e.args[0];
     if (PATH_FUNCTIONS.has(e.name) && n === PATH_FUNCTIONS.get(e.name) && arg?.kind === "literal" && typeof arg.value === "string") {
       const found = filePathProblem(resolvePath(ctx.cwd ?? process.cwd(), file), arg.value);
-      const problem = found?.code === "file_not_found" && (MAY_BE_MISSING.has(e.name) || caught.has(e)) ? undefined : found;
+      const problem = found?.code === "file_not_found" && (MAY_BE_MISSING.has(e.name) || caught.has(e) || tested.has(arg.value)) ? undefined : found;
       const shown = `${e.name}("${arg.value}"${n > 1 ? ", …" : ""})`;
       if (problem) diagnostics.push(diag(problem.code, rangeAt(file, arg.start, arg.end), `${ctx.what}: ${shown} ${problem.message}`, { hint: "paths are relative to the workflow's directory and may not leave it" }));
     }

@@ -386,6 +386,9 @@ class Resolver {
    * undefined when open.
    */
   private outputKeys(st: StepSpec, s: Scope): string[] | undefined {
+    // An outcome whose projection is one expression (output = jsondecode(...)) may give any key
+    // (found by a trial of this session's checks: a valid read was refused).
+    if (st.outcomes.some((o) => o.outputExpr)) return undefined;
     const outcomeKeys = st.outcomes.flatMap((o) => Object.keys(o.output));
     // A shell step's output is known (a step on a plugin or agent may give anything).
     if (st.target?.kind === "adapter" && st.target.type === "shell") return [...SHELL_OUTPUT_KEYS, ...outcomeKeys];
@@ -590,9 +593,10 @@ function secretVariables(m: ModuleInterface | undefined): Set<string> {
 /**
  * The keys a `noop` step's output has when its input is written key by key: a noop step
  * echoes its input (engine/adapters/noop.ts), plus its outcomes' `output` keys; undefined
- * for any other step, or an input given as one expression.
+ * for any other step, an input given as one expression, or a projection written as one.
  */
 function noopOutputKeys(st: StepSpec): string[] | undefined {
-  if (st.target?.kind !== "adapter" || st.target.type !== "noop" || st.inputExpr) return undefined;
-  return [...Object.keys(st.input ?? {}), ...Object.keys(st.secretInput ?? {}), ...st.outcomes.flatMap((o) => Object.keys(o.output))];
+  if (st.target?.kind !== "adapter" || st.target.type !== "noop" || st.inputExpr || st.outcomes.some((o) => o.outputExpr)) return undefined;
+  // Its secret_input is not echoed (a secret is never an output).
+  return [...Object.keys(st.input ?? {}), ...st.outcomes.flatMap((o) => Object.keys(o.output))];
 }

@@ -348,5 +348,9 @@ describe("function calls", () => {
     expect(await said(workflow('try(upper(file("nope.txt")), "none")'), {}, root)).toEqual([]);
     expect(await said(workflow('try(file("../outside.txt"), "")'), {}, root)).toEqual([`16:24-16:40 path_outside_root: ${AT}: file("../outside.txt") points outside the workflow's directory ${HINT}`]);
     expect(await said(workflow('"${file("nope.txt")}${try(file("other.txt"), "")}"'), {}, root)).toEqual([`16:23-16:33 file_not_found: ${AT}: file("nope.txt") does not exist ${HINT}`]);
+    // A path tested by can() or fileexists() may be read where the test holds (found by a trial of this check).
+    expect(await said(workflow('can(file("nope.txt")) ? file("nope.txt") : "none"'), {}, root)).toEqual([]);
+    expect(await said(workflow('fileexists("nope.txt") ? file("nope.txt") : ""'), {}, root)).toEqual([]);
+    expect(await said(workflow('fileexists("nope.txt") ? file("other.txt") : ""'), {}, root)).toEqual([`16:45-16:56 file_not_found: ${AT}: file("other.txt") does not exist ${HINT}`]);
   });
 });

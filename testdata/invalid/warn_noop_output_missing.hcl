@@ -26,6 +26,7 @@ step "tag" {
   input {
     label = "v1"
   }
+  secret_input { TOKEN = var.token }
   outcome "success" {
     next   = step.open
     output = { label = step.output.label, kept = true }
@@ -35,13 +36,33 @@ step "tag" {
 step "open" {
   target = adapter.noop.default
   input  = var.extra
-  outcome "success" { next = state.done }
+  outcome "success" { next = step.projected }
+}
+
+# A projection written as one expression may give any key; a secret_input is not echoed.
+step "projected" {
+  target = adapter.noop.default
+  input { raw = "{\"k\": 1}" }
+  outcome "success" {
+    next   = state.done
+    output = merge(step.output, jsondecode(step.output.raw))
+  }
+}
+
+variable "token" {
+  type   = string
+  secret = true
 }
 
 output "verified" { value = steps.verify.result }
 output "tagged" { value = steps.tag.lable }
 output "kept" { value = steps.tag.kept }
 output "open" { value = steps.open.anything }
+output "k" { value = steps.projected.k }
+output "token" { value = steps.tag.TOKEN }
+# Guarded where a try() or can() of the same read catches it (found by a trial of this check).
+output "tried" { value = try(steps.tag.lable, "") }
+output "tested" { value = can(steps.tag.other) ? steps.tag.other : steps.tag.label }
 
 state "done" {
   terminal = true
