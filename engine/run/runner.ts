@@ -1756,7 +1756,9 @@ export class Runner {
     const output = Object.keys(end.outputs).length > 0 || (call.isolated && declares) ? end.outputs : (end.merged_output ?? {});
     // A child that failed is a failure, even one that failed after its `return` (its outputs
     // did not evaluate: found by a new-user trial, the caller took "success" and the run succeeded).
-    const outcome = !end.success ? "failure" : end.state === "return" ? "return" : "success";
+    // A body's `return` ends its caller's loop (an early exit); an isolated module's is only how
+    // it ends (found by a trial: a module ending by return ran one item of its caller's for_each).
+    const outcome = !end.success ? "failure" : end.state === "return" && !call.isolated ? "return" : "success";
     return {
       outcome: iteration === undefined && outcome === "return" ? "success" : outcome,
       output,

@@ -151,6 +151,28 @@ describe("a child that fails after its return", () => {
   });
 });
 
+describe("a return in a child of an iterating step", () => {
+  const RETURNS = `workflow {\n  name = "m"\n  version = "1"\n  initial_state = "a"\n}\nvariable "name" { type = string }\nadapter "script" "default" {}\nstep "a" {\n  target = adapter.script.default\n  input = { name = var.name }\n  outcome "success" { next = "return" }\n}\noutput "got" { value = var.name }\n`;
+  const BODY = `workflow {\n  initial_state = "a"\n  step "a" {\n    target = adapter.script.default\n    input = { name = each.value }\n    outcome "success" { next = "return" }\n  }\n}`;
+
+  it("a module's return is only how it ends: every item runs (found by a trial: a module ending by return ran one item of its caller's for_each)", async () => {
+    const g = await project({
+      "main.hcl": `${HEAD("each")}adapter "script" "default" {}\nsubworkflow "m" {\n  source = "./m"\n  adapters = [adapter.script.default]\n}\nstep "each" {\n  target = subworkflow.m\n  for_each = ["a", "b", "c"]\n  input { name = each.value }\n  outcome "all_succeeded" { next = "done" }\n  outcome "any_failed" { next = "failed" }\n}\noutput "got" { value = [for o in steps.each : o.got] }\n`,
+      "m/main.hcl": RETURNS.replace('initial_state = "a"\n}', 'initial_state = "a"\n  expects { adapters = [adapter.script.default] }\n}').replace('adapter "script" "default" {}\n', ""),
+    });
+    const a = scripted(() => ok());
+    expect(await setup().runner({ adapterFor: a.adapterFor }).start(g, {}, "r")).toMatchObject({ state: "done", outputs: { got: ["a", "b", "c"] } });
+    expect(a.seen.map((r) => r.input.name)).toEqual(["a", "b", "c"]);
+  });
+
+  it("a body's return still ends its caller's loop (an early exit)", async () => {
+    const g = await project({ "main.hcl": `${HEAD("each")}adapter "script" "default" {}\nstep "each" {\n  for_each = ["a", "b", "c"]\n  ${BODY.replace(/\n/g, "\n  ")}\n  outcome "all_succeeded" { next = "done" }\n  outcome "any_failed" { next = "failed" }\n}\n` });
+    const a = scripted(() => ok());
+    expect(await setup().runner({ adapterFor: a.adapterFor }).start(g, {}, "r")).toMatchObject({ state: "done" });
+    expect(a.seen.map((r) => r.input.name)).toEqual(["a"]);
+  });
+});
+
 describe("a step's timeout bounds its child run", () => {
   it("a body whose step outlasts the calling step's timeout ends the step with reason timeout", async () => {
     const g = await project({
