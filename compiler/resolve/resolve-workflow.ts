@@ -407,11 +407,13 @@ class Resolver {
    */
   private eachValueOf(st: StepSpec, s: Scope): { step: string; keys: string[] } | undefined {
     const over = st.forEach ?? st.parallel;
-    const m = over && over.kind === "hcl" ? /^\s*steps\.([A-Za-z_][\w-]*)\s*$/.exec(over.text) : null;
-    const found = m ? s.lookup("steps", m[1]) : undefined;
-    if (!m || !found || !iterates(found.decl)) return undefined;
+    // `steps.x` in HCL, `"${steps.x}"` in a YAML or JSON file (or an HCL string) alike.
+    const m = over?.kind === "hcl" ? /^\s*(?:steps\.([A-Za-z_][\w-]*)|"\$\{\s*steps\.([A-Za-z_][\w-]*)\s*\}")\s*$/.exec(over.text) : over?.kind === "template" ? /^\$\{\s*steps\.([A-Za-z_][\w-]*)\s*\}$/.exec(over.text) : null;
+    const name = m?.[1] ?? m?.[2];
+    const found = name ? s.lookup("steps", name) : undefined;
+    if (!name || !found || !iterates(found.decl)) return undefined;
     const keys = this.outputKeys(found.decl, found.scope);
-    return keys ? { step: m[1], keys } : undefined;
+    return keys ? { step: name, keys } : undefined;
   }
 
   private ref(s: Scope, table: "adapters" | "agents" | "subworkflows" | "channels", name: string, range: Range, what: string): boolean {
