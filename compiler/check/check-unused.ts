@@ -12,12 +12,14 @@ import type { Check } from "./context.js";
 export const checkUnused: Check = {
   name: "unused",
   onlyWhenValid: true,
-  run({ resolution }) {
+  run({ resolution, modules }) {
     const out: Diagnostic[] = [];
     // A body that could not be read may use any of them: none is said unused until it is read.
     if (resolution.scopes.some((s) => s.workflow.unread)) return out;
     for (const s of resolution.scopes) {
       const w = s.workflow;
+      // The stand-ins of `use` flows that do not parse (their error says so): their real names are unknown.
+      const standIns = new Set(w.agents.filter((a) => a.fromHeader && a.use?.module !== undefined && modules(a.use.module)?.unknown === true).map((a) => a.name));
       const groups: [string, string, { name: string; nameRange: import("../diagnostics/range.js").Range }[]][] = [
         ["adapters", "adapter", w.adapters],
         ["agents", "agent", w.agents],
@@ -26,6 +28,7 @@ export const checkUnused: Check = {
       ];
       for (const [table, noun, list] of groups) {
         for (const d of list) {
+          if (table === "agents" && standIns.has(d.name)) continue;
           if (!s.used.has(`${table}:${d.name}`)) {
             out.push(diag("unused_declaration", d.nameRange, `${noun} "${d.name}" is declared but never used`, { hint: `remove it, or use it from a step` }));
           }

@@ -58,22 +58,22 @@ export function resolveWorkflow(spec: WorkflowSpec, opts: ResolveOptions): { val
 
 /**
  * The agents standing in for flows of a `use` list that could not be loaded (missing, outside
- * the root, ...; see addHeaderAgents): named after their files, as the flows' own names are
- * unknown. An unknown agent may be one of those flows, so it gets no error of its own and no
+ * the root, ...; see addHeaderAgents) or parsed (`unparsed`: a syntax error, found by a trial
+ * of this check): named after their files, as the flows' own names are unknown. An unknown agent may be one of those flows, so it gets no error of its own and no
  * did-you-mean toward a stand-in: found by a new-user trial, where `use = ["./flows/reviewr.hcl"]`
  * made `agent.reviewer` (the flow's right name) an error with the hint `did you mean "reviewr"?`.
  */
-function unloadedFlows(s: Scope): AgentSpec[] {
+function unloadedFlows(s: Scope, unparsed: (module: string) => boolean): AgentSpec[] {
   const out: AgentSpec[] = [];
   for (let x: Scope | undefined = s; x; x = x.parent) {
-    for (const a of x.agents.values()) if (a.fromHeader && a.use && a.use.module === undefined && a.use.cut === undefined) out.push(a);
+    for (const a of x.agents.values()) if (a.fromHeader && a.use && (a.use.module === undefined ? a.use.cut === undefined : unparsed(a.use.module))) out.push(a);
   }
   return out;
 }
 
 /** The agent names visible from `s`, without the stand-ins of flows that could not be loaded. */
-function loadedAgents(s: Scope): string[] {
-  const standIns = new Set(unloadedFlows(s).map((a) => a.name));
+function loadedAgents(s: Scope, unparsed: (module: string) => boolean): string[] {
+  const standIns = new Set(unloadedFlows(s, unparsed).map((a) => a.name));
   return s.visible("agents").filter((n) => !standIns.has(n));
 }
 
@@ -94,6 +94,8 @@ class Resolver {
   inputReadWhole: Range | undefined;
   /** Implicit adapters (`adapter = "noop"`), one per type, owned by the root scope. */
   private readonly implicit = new Map<string, AdapterSpec>();
+  /** Whether a module's interface is unknown (a file of it did not parse): a flow in a `use` list then names no agent we can know. */
+  private readonly unparsed = (module: string): boolean => this.modules(module)?.unknown === true;
 
   constructor(
     private readonly rangeAt: RangeAt,
@@ -423,8 +425,8 @@ class Resolver {
       return true;
     }
     const noun = table.slice(0, -1);
-    const candidates = table === "agents" ? loadedAgents(s) : s.visible(table);
-    if (table === "agents" && unloadedFlows(s).length && closestName(name, candidates) === undefined) return false; // see step()
+    const candidates = table === "agents" ? loadedAgents(s, this.unparsed) : s.visible(table);
+    if (table === "agents" && unloadedFlows(s, this.unparsed).length && closestName(name, candidates) === undefined) return false; // see step()
     // Adapters are suggested as they are written in an adapters list or a target (adapter.shell.default),
     // as a step's target and a call's expects hints name them (found by a new-user trial: two forms).
     const written = (n: string) => (table === "adapters" ? `adapter.${n}` : n);
@@ -480,9 +482,9 @@ class Resolver {
         found.scope.used.add(`agents:${t.name}`);
         const callee = this.callee(st, s);
         if (callee) this.calleeOf.set(st, callee);
-      } else if (!unloadedFlows(s).length || closestName(t.name, loadedAgents(s)) !== undefined) {
+      } else if (!unloadedFlows(s, this.unparsed).length || closestName(t.name, loadedAgents(s, this.unparsed)) !== undefined) {
         // (Else a flow of the use list that could not be loaded may be that agent: the failed use is the error.)
-        const visible = loadedAgents(s);
+        const visible = loadedAgents(s, this.unparsed);
         this.diagnostics.push(
           diag("unknown_target", t.range, `${what}: unknown agent "${t.name}"`, {
             hint: suggest(t.name, visible) ?? (visible.length === 0 ? `no agents are declared; declare one with agent "${t.name}" { adapter = "..." }` : undefined),
