@@ -39,6 +39,13 @@ export function decodeWorkflow(doc: JsonObject, map: SourceMap, fallback: Range)
   return { spec, diagnostics: d.diagnostics };
 }
 
+/** True when a map (or a map inside a list or map) has a key holding a `${...}` template. */
+function hasTemplateKey(v: JsonValue): boolean {
+  if (Array.isArray(v)) return v.some(hasTemplateKey);
+  if (v !== null && typeof v === "object") return Object.entries(v).some(([k, x]) => k.includes("${") || hasTemplateKey(x));
+  return false;
+}
+
 /** True when a list or map holds a `${...}` or `%{...}` template anywhere inside. */
 function hasTemplate(v: JsonValue): boolean {
   if (typeof v === "string") return v.includes("${") || v.includes("%{");
@@ -99,8 +106,10 @@ class Decoder {
     const range = e?.range ?? this.range(ptr);
     const dynamic = typeof v === "string" && (v.includes("${") || v.includes("%{"));
     const nested = v !== null && typeof v === "object" && hasTemplate(v);
-    // HCL: the attribute's own source text, parsed whole (objects and lists included).
-    if (e?.exprText !== undefined && (dynamic || nested)) return { kind: "hcl", text: e.exprText, value: v, range, base: range.start.offset, exact: true };
+    // HCL: the attribute's own source text, parsed whole (objects and lists included); a key
+    // computed from an expression (`{ (var.v) = 1 }`, lowered to a "${...}" key) too: taken for
+    // a literal, its key stayed that text at run time (found by a trial of this session's checks).
+    if (e?.exprText !== undefined && (dynamic || nested || (v !== null && typeof v === "object" && hasTemplateKey(v)))) return { kind: "hcl", text: e.exprText, value: v, range, base: range.start.offset, exact: true };
     if (nested) {
       // YAML/JSON: a list or map with templates inside, each checked at its own position.
       const parts: ExprSource[] = [];
@@ -591,7 +600,9 @@ class Decoder {
     if (s.target?.kind === "body" && o.workflow === undefined) {
       this.diagnostics.push(diag("missing_field", this.range(at("type")), `step "${name}": a step of type "workflow" needs an inline "workflow" body or a "workflow_file"`, { hint: `add workflow_file = "./body.hcl", or a workflow { step ... } block inside the step` }));
     }
-    if (isObj(o.input)) s.input = this.exprMap(o.input, at("input"));
+    // An object with a computed key (`input = { (var.k) = 1 }`) is one expression: its keys are known at run time only.
+    if (isObj(o.input) && hasTemplateKey(o.input) && this.map.get(at("input"))?.exprText !== undefined) s.inputExpr = this.expr(o.input, at("input"));
+    else if (isObj(o.input)) s.input = this.exprMap(o.input, at("input"));
     else if (typeof o.input === "string") {
       s.inputExpr = this.expr(o.input, at("input"));
       if (s.inputExpr.kind === "literal") {

@@ -395,4 +395,26 @@ output "said" {
     const done = (await s.entries("r")).find((e) => e.entry_type === "run.completed");
     expect(done?.payload).toMatchObject({ success: false, outputs: { said: "token is ***\n" } });
   });
+
+  it("a key computed from an expression ({ (var.v) = 1 }) is evaluated, in a local, a step's input and an output (found by a trial: it stayed the text \"${(var.v)}\")", async () => {
+    const g = await graphOf(`${HEAD("s")}
+variable "v" {
+  type    = string
+  default = "x"
+}
+locals {
+  m = { (var.v) = 1 }
+}
+adapter "script" "default" {}
+step "s" {
+  target = adapter.script.default
+  input  = { (var.v) = 2, m = local.m }
+  outcome "success" { next = "done" }
+}
+output "o" { value = { (var.v) = 3 } }`);
+    const a = scripted(() => ok());
+    const end = await setup().runner({ adapterFor: a.adapterFor }).start(g, {}, "r");
+    expect(a.seen[0].input).toEqual({ x: 2, m: { x: 1 } });
+    expect(end.outputs).toEqual({ o: { x: 3 } });
+  });
 });
