@@ -1,4 +1,4 @@
-import { readdirSync, realpathSync, statSync } from "node:fs";
+import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, extname, join, posix, resolve as resolvePath } from "node:path";
 import { diag } from "../diagnostics/diagnostic.js";
 import { closestName } from "../diagnostics/did-you-mean.js";
@@ -194,7 +194,7 @@ export function nearPath(base: string, written: string, allowed: (abs: string) =
       dir = dirname(dir);
       continue;
     }
-    if (exists(join(dir, p))) {
+    if (existsSync(join(dir, p))) {
       dir = join(dir, p);
       continue;
     }
@@ -210,16 +210,7 @@ export function nearPath(base: string, written: string, allowed: (abs: string) =
     dir = join(dir, best);
     changed = true;
   }
-  return changed && exists(dir) && allowed(dir) ? parts.join("/") : undefined;
-}
-
-function exists(path: string): boolean {
-  try {
-    statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
+  return changed && existsSync(dir) && allowed(dir) ? parts.join("/") : undefined;
 }
 
 /**

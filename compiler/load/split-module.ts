@@ -24,6 +24,11 @@ const CONTENT = /^(?:step|state|adapter|agent|variable|locals?|output|wait|appro
  * @returns the directory's absolute path, or undefined
  */
 export function splitModuleOf(file: string, textOf: (path: string) => string | undefined = () => undefined): string | undefined {
+  return readSplit(file, textOf)?.dir;
+}
+
+/** {@link splitModuleOf}'s answer with the directory's `.hcl`/`.chcl` files and their texts (every one read when it is a split module). */
+function readSplit(file: string, textOf: (path: string) => string | undefined): { dir: string; texts: Map<string, string> } | undefined {
   if (!isHcl(file)) return undefined;
   const dir = dirname(file);
   const found = workflowFiles(dir);
@@ -32,14 +37,16 @@ export function splitModuleOf(file: string, textOf: (path: string) => string | u
   if (hcl.length < 2 || !hcl.includes(file)) return undefined;
   let headers = 0;
   let content = false;
+  const texts = new Map<string, string>();
   for (const f of [file, ...hcl.filter((f) => f !== file)]) {
     const text = textOf(f) ?? readText(f);
     if (text === undefined) return undefined;
+    texts.set(f, text);
     if (HEADER.test(text)) {
       if (++headers > 1) return undefined;
     } else if (CONTENT.test(text)) content = true;
   }
-  return headers === 1 && content ? dir : undefined;
+  return headers === 1 && content ? { dir, texts } : undefined;
 }
 
 function isHcl(path: string): boolean {
@@ -69,17 +76,13 @@ function readText(path: string): string | undefined {
  * @returns the directory's absolute path and the other files' names, or undefined
  */
 export function splitFileOf(file: string, textOf: (path: string) => string | undefined = () => undefined): { dir: string; siblings: string[] } | undefined {
-  const dir = splitModuleOf(file, textOf);
-  if (dir === undefined) return undefined;
-  const found = workflowFiles(dir);
-  if (found.kind !== "dir") return undefined;
-  const files = found.files.filter(isHcl);
-  const inDir = new Set(files.map((f) => resolve(f)));
-  for (const f of files) {
-    const text = textOf(f) ?? readText(f) ?? "";
-    for (const m of text.matchAll(BODY_FILE)) if (inDir.has(resolve(dir, m[1]))) return undefined;
+  const split = readSplit(file, textOf);
+  if (split === undefined) return undefined;
+  const inDir = new Set([...split.texts.keys()].map((f) => resolve(f)));
+  for (const text of split.texts.values()) {
+    for (const m of text.matchAll(BODY_FILE)) if (inDir.has(resolve(split.dir, m[1]))) return undefined;
   }
-  return { dir, siblings: files.filter((f) => f !== file).map((f) => basename(f)) };
+  return { dir: split.dir, siblings: [...split.texts.keys()].filter((f) => f !== file).map((f) => basename(f)) };
 }
 
 /** `workflow_file = "path"` at the start of a line (after indentation), not in a comment. */
