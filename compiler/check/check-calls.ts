@@ -3,7 +3,7 @@ import { closestName, suggest } from "../diagnostics/did-you-mean.js";
 import type { Range } from "../diagnostics/range.js";
 import type { ExprSource, StepSpec } from "../decode/spec.js";
 import { bareType, mismatch, parseType, typeMismatchHint } from "../decode/types.js";
-import type { ModuleInterface } from "../resolve/module-interface.js";
+import { flowFailed, type ModuleInterface } from "../resolve/module-interface.js";
 import type { Scope } from "../resolve/scope.js";
 import type { Check } from "./context.js";
 
@@ -66,7 +66,7 @@ export const checkCalls: Check = {
       // An agent block whose flow could not be loaded may be the one meant to bind a flow of the
       // use list: that flow is then not reported as passed nothing, with a hint to write the agent
       // block that is already there (found by a new-user trial: a typo in agent "checker"'s use).
-      const unboundBlock = s.workflow.agents.some((a) => !a.fromHeader && a.use && a.use.module === undefined && a.use.cut === undefined);
+      const unboundBlock = s.workflow.agents.some((a) => !a.fromHeader && a.use?.module === undefined && flowFailed(a, modules));
       for (const a of s.workflow.agents) {
         const callee = a.use?.module ? modules(a.use.module) : undefined;
         if (!callee || callee.unknown) continue;

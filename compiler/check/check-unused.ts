@@ -1,4 +1,5 @@
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { flowFailed } from "../resolve/module-interface.js";
 import type { Check } from "./context.js";
 
 /**
@@ -19,7 +20,7 @@ export const checkUnused: Check = {
     for (const s of resolution.scopes) {
       const w = s.workflow;
       // The stand-ins of `use` flows that do not parse (their error says so): their real names are unknown.
-      const standIns = new Set(w.agents.filter((a) => a.fromHeader && a.use?.module !== undefined && modules(a.use.module)?.unknown === true).map((a) => a.name));
+      const standIns = new Set(w.agents.filter((a) => a.fromHeader && a.use?.module !== undefined && flowFailed(a, modules)).map((a) => a.name));
       const groups: [string, string, { name: string; nameRange: import("../diagnostics/range.js").Range }[]][] = [
         ["adapters", "adapter", w.adapters],
         ["agents", "agent", w.agents],

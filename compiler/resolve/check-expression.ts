@@ -50,6 +50,8 @@ export interface ExprContext {
   what: string;
   /** The output names `steps.<step>.*` may read, when they are known (a called module's outputs). */
   outputKeys?: (step: StepSpec, scope: Scope) => string[] | undefined;
+  /** The output keys of each item of an iterating step `name` (as `outputKeys` gives them), when known. */
+  itemKeys?: (name: string, scope: Scope) => string[] | undefined;
   /** The output keys of a `noop` step (its input echoed), if known: a read of another is warned of (`noop_output_missing`). */
   noopOutputKeys?: (step: StepSpec) => string[] | undefined;
   /** Told of every `input.<key>` read (a flow's caller must pass them); `name` undefined: the input read whole (`lookup(input, k)`). */
@@ -442,9 +444,7 @@ function forItemKeys(expr: Expr, ctx: ExprContext, rangeAt: (start: number, end:
     const c = e.collection;
     const first = c.kind === "scope_traversal" && c.root === "steps" && c.steps.length === 1 ? c.steps[0] : undefined;
     if (first?.kind !== "attr") return;
-    const found = ctx.scope.lookup("steps", first.name);
-    if (!found || !iterates(found.decl)) return;
-    const keys = ctx.outputKeys?.(found.decl, found.scope);
+    const keys = ctx.itemKeys?.(first.name, ctx.scope);
     if (!keys) return;
     for (const part of [e.valueExpr, e.condition]) if (part) reads(part, e.valueVar.name, keys, first.name);
   });

@@ -46,6 +46,16 @@ export interface ModuleInterface {
 /** Finds a module's interface by id (modules are compiled callees first). */
 export type ModuleLookup = (id: string) => ModuleInterface | undefined;
 
+/**
+ * Whether agent `a`'s flow (its `use`) failed: not loaded (missing, outside the root: no
+ * module, and not a cycle's cut edge) or not parsed (its interface unknown). Its name is
+ * then a stand-in (the file's), not the flow's, so checks that would name it stay silent.
+ */
+export function flowFailed(a: AgentSpec, modules: ModuleLookup): boolean {
+  if (!a.use) return false;
+  return a.use.module === undefined ? a.use.cut === undefined : modules(a.use.module)?.unknown === true;
+}
+
 /** The interface of a decoded module; `inputsRead` and `firstError` are filled in by the caller. */
 export function moduleInterface(id: string, path: string, spec: WorkflowSpec): ModuleInterface {
   return {

@@ -6,7 +6,7 @@ import type { Expr } from "../expr/ast.js";
 import { referencesMemo } from "../expr/parse-memo.js";
 import type { Reference } from "../expr/references.js";
 import { checkExpression, exprRangeAt, unguardedReads, type ExprContext, type RangeAt } from "./check-expression.js";
-import type { ModuleInterface, ModuleLookup } from "./module-interface.js";
+import { flowFailed, type ModuleInterface, type ModuleLookup } from "./module-interface.js";
 import { SHELL_OUTPUT_KEYS } from "./adapter-outputs.js";
 import { Scope, type NodeKind } from "./scope.js";
 
@@ -63,17 +63,17 @@ export function resolveWorkflow(spec: WorkflowSpec, opts: ResolveOptions): { val
  * did-you-mean toward a stand-in: found by a new-user trial, where `use = ["./flows/reviewr.hcl"]`
  * made `agent.reviewer` (the flow's right name) an error with the hint `did you mean "reviewr"?`.
  */
-function unloadedFlows(s: Scope, unparsed: (module: string) => boolean): AgentSpec[] {
+function unloadedFlows(s: Scope, modules: ModuleLookup): AgentSpec[] {
   const out: AgentSpec[] = [];
   for (let x: Scope | undefined = s; x; x = x.parent) {
-    for (const a of x.agents.values()) if (a.fromHeader && a.use && (a.use.module === undefined ? a.use.cut === undefined : unparsed(a.use.module))) out.push(a);
+    for (const a of x.agents.values()) if (a.fromHeader && flowFailed(a, modules)) out.push(a);
   }
   return out;
 }
 
 /** The agent names visible from `s`, without the stand-ins of flows that could not be loaded. */
-function loadedAgents(s: Scope, unparsed: (module: string) => boolean): string[] {
-  const standIns = new Set(unloadedFlows(s, unparsed).map((a) => a.name));
+function loadedAgents(s: Scope, modules: ModuleLookup): string[] {
+  const standIns = new Set(unloadedFlows(s, modules).map((a) => a.name));
   return s.visible("agents").filter((n) => !standIns.has(n));
 }
 
@@ -94,8 +94,6 @@ class Resolver {
   inputReadWhole: Range | undefined;
   /** Implicit adapters (`adapter = "noop"`), one per type, owned by the root scope. */
   private readonly implicit = new Map<string, AdapterSpec>();
-  /** Whether a module's interface is unknown (a file of it did not parse): a flow in a `use` list then names no agent we can know. */
-  private readonly unparsed = (module: string): boolean => this.modules(module)?.unknown === true;
 
   constructor(
     private readonly rangeAt: RangeAt,
@@ -269,6 +267,7 @@ class Resolver {
       steps: true,
       what: "",
       outputKeys: (st, at) => this.outputKeys(st, at),
+      itemKeys: (name, at) => this.itemKeys(name, at),
       noopOutputKeys,
       readsInput: (name, at) => {
         if (name === undefined) this.inputReadWhole ??= at;
@@ -412,10 +411,14 @@ class Resolver {
     // `steps.x` in HCL, `"${steps.x}"` in a YAML or JSON file (or an HCL string) alike.
     const m = over?.kind === "hcl" ? /^\s*(?:steps\.([A-Za-z_][\w-]*)|"\$\{\s*steps\.([A-Za-z_][\w-]*)\s*\}")\s*$/.exec(over.text) : over?.kind === "template" ? /^\$\{\s*steps\.([A-Za-z_][\w-]*)\s*\}$/.exec(over.text) : null;
     const name = m?.[1] ?? m?.[2];
-    const found = name ? s.lookup("steps", name) : undefined;
-    if (!name || !found || !iterates(found.decl)) return undefined;
-    const keys = this.outputKeys(found.decl, found.scope);
-    return keys ? { step: name, keys } : undefined;
+    const keys = name ? this.itemKeys(name, s) : undefined;
+    return name && keys ? { step: name, keys } : undefined;
+  }
+
+  /** The output keys of each item of step `name` as seen from `s`, when it iterates and they are known; else undefined. */
+  private itemKeys(name: string, s: Scope): string[] | undefined {
+    const found = s.lookup("steps", name);
+    return found && iterates(found.decl) ? this.outputKeys(found.decl, found.scope) : undefined;
   }
 
   private ref(s: Scope, table: "adapters" | "agents" | "subworkflows" | "channels", name: string, range: Range, what: string): boolean {
@@ -425,8 +428,8 @@ class Resolver {
       return true;
     }
     const noun = table.slice(0, -1);
-    const candidates = table === "agents" ? loadedAgents(s, this.unparsed) : s.visible(table);
-    if (table === "agents" && unloadedFlows(s, this.unparsed).length && closestName(name, candidates) === undefined) return false; // see step()
+    const candidates = table === "agents" ? loadedAgents(s, this.modules) : s.visible(table);
+    if (table === "agents" && unloadedFlows(s, this.modules).length && closestName(name, candidates) === undefined) return false; // see step()
     // Adapters are suggested as they are written in an adapters list or a target (adapter.shell.default),
     // as a step's target and a call's expects hints name them (found by a new-user trial: two forms).
     const written = (n: string) => (table === "adapters" ? `adapter.${n}` : n);
@@ -482,9 +485,9 @@ class Resolver {
         found.scope.used.add(`agents:${t.name}`);
         const callee = this.callee(st, s);
         if (callee) this.calleeOf.set(st, callee);
-      } else if (!unloadedFlows(s, this.unparsed).length || closestName(t.name, loadedAgents(s, this.unparsed)) !== undefined) {
+      } else if (!unloadedFlows(s, this.modules).length || closestName(t.name, loadedAgents(s, this.modules)) !== undefined) {
         // (Else a flow of the use list that could not be loaded may be that agent: the failed use is the error.)
-        const visible = loadedAgents(s, this.unparsed);
+        const visible = loadedAgents(s, this.modules);
         this.diagnostics.push(
           diag("unknown_target", t.range, `${what}: unknown agent "${t.name}"`, {
             hint: suggest(t.name, visible) ?? (visible.length === 0 ? `no agents are declared; declare one with agent "${t.name}" { adapter = "..." }` : undefined),
