@@ -7,7 +7,8 @@ import type { ModulePath, WorkflowSpec } from "../decode/spec.js";
  * a flow imported by `use` is called as an agent), unless an agent block binds that
  * flow. Added before resolution, marked `fromHeader`. Two flows of the same name, or a
  * flow named like an agent block that binds something else, are `duplicate_name`:
- * nothing may silently shadow a flow.
+ * nothing may silently shadow a flow. An agent block of the flow's name whose `use` could
+ * not be loaded takes the name without a duplicate_name (its own error is the one to fix).
  *
  * @param nameOf the workflow name of the flow a `use` path leads to, when it could be read
  */
@@ -20,6 +21,10 @@ export function addHeaderAgents(spec: WorkflowSpec, nameOf: (u: ModulePath) => s
     // not reported again as unknown agents.
     const name = nameOf(u) || basename(u.path).replace(/\.[^.]*$/, "");
     const taken = spec.agents.find((a) => a.name === name);
+    // An agent block of that name whose own `use` could not be loaded (a path typo, a
+    // cycle) most likely meant this flow: its error says so with a did-you-mean, and a
+    // duplicate_name beside it would only blame the header (found by a new-user trial).
+    if (taken && !taken.fromHeader && taken.use && taken.use.module === undefined) continue;
     if (taken) {
       out.push(
         diag("duplicate_name", u.range, `use "${u.path}": its flow "${name}" has the name of ${taken.fromHeader ? `the flow of use "${taken.use?.path}"` : `agent "${name}"`}, so agent.${name} would be ambiguous`, {

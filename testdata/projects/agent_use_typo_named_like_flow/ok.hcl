@@ -1,0 +1,17 @@
+workflow "ok" {
+  version       = "1"
+  initial_state = "a"
+  target_state  = "done"
+}
+adapter "shell" "default" {}
+step "a" {
+  target = adapter.shell.default
+  input { command = "echo hi" }
+  outcome "success" { next = "done" }
+  outcome "failure" { next = "failed" }
+}
+state "done" { terminal = true }
+state "failed" {
+  terminal = true
+  success  = false
+}
