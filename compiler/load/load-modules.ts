@@ -181,7 +181,8 @@ export async function loadModules(entry: string, opts: LoadOptions): Promise<Mod
  * The path `written` (relative to `base`, as the user wrote it) with each part that does not
  * exist replaced by the closest name in its directory (the did-you-mean distance), when the
  * result exists and `allowed` takes it: `./module/build` → `./modules/build`,
- * `./flows/reviewr.hcl` → `./flows/reviewer.hcl`. Undefined when no such path is found.
+ * `./flows/reviewr.hcl` → `./flows/reviewer.hcl`, `./bodies/package` → `./bodies/package.hcl`
+ * (closestEntry). Undefined when no such path is found.
  */
 export function nearPath(base: string, written: string, allowed: (abs: string) => boolean): string | undefined {
   const parts = written.split("/");
@@ -204,13 +205,33 @@ export function nearPath(base: string, written: string, allowed: (abs: string) =
     } catch {
       return undefined;
     }
-    const best = closestName(p, names);
+    const best = closestEntry(p, names, i === parts.length - 1);
     if (best === undefined) return undefined;
     parts[i] = best;
     dir = join(dir, best);
     changed = true;
   }
   return changed && existsSync(dir) && allowed(dir) ? parts.join("/") : undefined;
+}
+
+/**
+ * The entry of a directory (`names`) closest to the part `written` (did-you-mean
+ * distance). For the path's `last` part written without an extension, a workflow file
+ * is also compared without its own (`package` → `package.hcl`, `packge` → `package.yaml`).
+ */
+function closestEntry(written: string, names: string[], last: boolean): string | undefined {
+  const compared = new Map<string, string>(names.map((n) => [n, n]));
+  if (last && extname(written) === "") {
+    for (const n of names) {
+      const ext = extname(n);
+      if (ext === n || WORKFLOW_EXTENSIONS[ext.toLowerCase()] === undefined) continue;
+      const stem = n.slice(0, -ext.length);
+      if (stem === written) return n;
+      if (!compared.has(stem)) compared.set(stem, n);
+    }
+  }
+  const best = closestName(written, compared.keys());
+  return best === undefined ? undefined : compared.get(best);
 }
 
 /**
