@@ -118,6 +118,12 @@ function bindings(what: string, input: Record<string, ExprSource>, callee: Modul
   return out;
 }
 
+/** A file of the callee's (its dialect is the callee's): where it declares something, else its id. */
+function fileOf(callee: ModuleInterface): string {
+  const declared = [...callee.expectedAdapters, ...callee.expectedAgents, ...callee.variables, ...callee.outputs];
+  return declared[0]?.range.file ?? callee.id;
+}
+
 /**
  * The adapters and agents passed are exactly those the callee expects.
  * @param calleeKind what the callee is called in hints: a subworkflow's "module", an agent's "flow"
@@ -140,6 +146,8 @@ function passed(what: string, at: Range, adapters: { ref: string; range: Range }
       out.push(
         diag("unknown_reference", x.range, `${what}: ${callee.path} does not expect ${g.noun} "${given[i]}" from its caller`, {
           hint: near !== undefined ? `did you mean "${near}"?` : `remove it, or add it to the ${calleeKind}'s expects { ${g.noun}s = [${[...want, given[i]].map((w) => g.prefix + w).join(", ")}] }`,
+          // In the callee's own syntax: the edit is to its file (found by a new-user trial).
+          ...(near === undefined ? { hintIn: fileOf(callee) } : {}),
         }),
       );
     });

@@ -24,18 +24,19 @@ export interface Diagnostic {
 
 /**
  * Makes a diagnostic with the code's default severity; its hint in the dialect of its file
- * (dialect-hint.ts).
- * @param extra optional hint, related ranges, or a severity override
+ * (dialect-hint.ts), or of `extra.hintIn` when the hint says to edit another file (a
+ * caller told to add to its module's `expects`).
+ * @param extra optional hint, the file it is about, related ranges, or a severity override
  */
 export function diag(
   code: Code,
   range: Range,
   message: string,
-  extra: { hint?: string; related?: Diagnostic["related"]; severity?: Severity } = {},
+  extra: { hint?: string; hintIn?: string; related?: Diagnostic["related"]; severity?: Severity } = {},
 ): Diagnostic {
   const d: Diagnostic = { severity: extra.severity ?? CODES[code].severity, code, message, range };
   // Worded in HCL by the checks; said in YAML or JSON for a file written in one.
-  if (extra.hint) d.hint = hintFor(range.file, extra.hint);
+  if (extra.hint) d.hint = hintFor(extra.hintIn ?? range.file, extra.hint);
   if (extra.related && extra.related.length > 0) d.related = extra.related;
   return d;
 }
