@@ -1,6 +1,6 @@
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { Range } from "../diagnostics/range.js";
-import type { AdapterSpec, AgentSpec, OutputSpec, VariableSpec, WorkflowSpec } from "../decode/spec.js";
+import type { AdapterSpec, AgentSpec, NodeRef, OutputSpec, VariableSpec, WorkflowSpec } from "../decode/spec.js";
 
 /**
  * What a caller sees of a module it calls as a subworkflow or uses as a flow agent
@@ -25,6 +25,14 @@ export interface ModuleInterface {
    * Go tool's workflow.md, Subworkflows), so a caller may read them too.
    */
   returnKeys: string[];
+  /**
+   * Set when the module declares no `output` blocks and every way it ends well is a step's
+   * `return` with a projection of named keys: those keys are all its caller may read (a
+   * module without outputs that reaches a state gives its steps' merged outputs instead,
+   * any key). Found by a new-user trial: `steps.call.pkgg` of a module returning `{ pkg }`
+   * validated and failed the run.
+   */
+  returnOnlyKeys?: string[];
   /** Adapters and agents listed in its `expects`: the caller must pass each. */
   expectedAdapters: AdapterSpec[];
   expectedAgents: AgentSpec[];
@@ -67,8 +75,38 @@ export function moduleInterface(id: string, path: string, spec: WorkflowSpec): M
     variables: spec.variables,
     outputs: spec.outputs,
     returnKeys: [...new Set(spec.steps.flatMap((st) => st.outcomes.filter((o) => o.next?.name === "return").flatMap((o) => Object.keys(o.output))))],
+    ...returnOnly(spec),
     expectedAdapters: spec.adapters.filter((a) => a.expected),
     expectedAgents: spec.agents.filter((a) => a.expected),
     inputsRead: new Map(),
   };
+}
+
+/**
+ * `returnOnlyKeys` of a module (ModuleInterface): its steps' `return` projections' keys,
+ * when it declares no outputs, no `next` (nor its initial state) names a state that ends
+ * well, and every `return` is a step's with a projection of named keys (a wait's, an
+ * approval's or a switch's `return` gives the merged outputs: any key).
+ */
+function returnOnly(spec: WorkflowSpec): { returnOnlyKeys: string[] } | Record<string, never> {
+  if (spec.outputs.length > 0) return {};
+  const endsWell = new Set(spec.states.filter((st) => st.success).map((st) => st.name));
+  const others: (NodeRef | undefined)[] = [
+    ...spec.waits.flatMap((w) => [w.next, ...w.outcomes.map((o) => o.next)]),
+    ...spec.approvals.flatMap((a) => a.outcomes.map((o) => o.next)),
+    ...spec.branches.flatMap((b) => [b.default, ...b.arms.map((a) => a.next)]),
+  ];
+  if (others.some((n) => n?.name === "return" || (n !== undefined && endsWell.has(n.name)))) return {};
+  if (spec.header?.initialState !== undefined && endsWell.has(spec.header.initialState.name)) return {};
+  const keys = new Set<string>();
+  for (const st of spec.steps) {
+    for (const o of st.outcomes) {
+      if (o.next === undefined) continue;
+      if (endsWell.has(o.next.name)) return {};
+      if (o.next.name !== "return") continue;
+      if (o.outputExpr || Object.keys(o.output).length === 0) return {};
+      for (const k of Object.keys(o.output)) keys.add(k);
+    }
+  }
+  return keys.size > 0 ? { returnOnlyKeys: [...keys] } : {};
 }

@@ -397,7 +397,8 @@ class Resolver {
     // A module a file of which did not parse may declare any output.
     if (callee?.unknown) return undefined;
     const declared = callee?.outputs ?? st.body?.outputs ?? [];
-    if (declared.length === 0) return undefined;
+    // A module without outputs that only ends by a step's `return` gives that projection.
+    if (declared.length === 0) return callee?.returnOnlyKeys ? [...callee.returnOnlyKeys, ...outcomeKeys] : undefined;
     // A module that can end at a `return` with a projection gives its caller those keys instead (found by a new-user trial).
     return [...declared.map((o) => o.name), ...(callee?.returnKeys ?? []), ...st.outcomes.flatMap((o) => Object.keys(o.output))];
   }
