@@ -1,4 +1,5 @@
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { exprAs, fieldAs } from "../diagnostics/dialect-hint.js";
 import type { Range } from "../diagnostics/range.js";
 import type { JsonObject, JsonValue } from "../parse/document.js";
 import { childPointer, type SourceMap } from "../parse/source-map.js";
@@ -22,6 +23,9 @@ import {
 
 /** Reserved node names: `_continue` (next iteration) and `return` (leave a body). */
 export const RESERVED_TARGETS = new Set(["_continue", "return"]);
+
+/** A reference written as a plain string where an expression was meant (`count: var.n` in YAML): hints write it as one. */
+const REFERENCE = /^(var|local)\.[A-Za-z_][\w-]*$/;
 
 /**
  * Decodes a canonical document (already shape-checked against the schema) into a
@@ -567,7 +571,11 @@ class Decoder {
         if (!isObj(a)) return;
         const when = this.expr(a.when ?? true, childPointer(ap, "when"));
         if (when.kind === "literal" && typeof when.value !== "boolean" && when.value !== "true" && when.value !== "false") {
-          this.diagnostics.push(diag("invalid_type", when.range, `${b.keyword} "${name}" ${armWord} ${i + 1}: "${condWord}" must be true, false or an expression, not ${JSON.stringify(when.value)}`, { hint: `write true, false, or an expression such as var.env == "prod"` }));
+          this.diagnostics.push(diag("invalid_type", when.range, `${b.keyword} "${name}" ${armWord} ${i + 1}: "${condWord}" must be true, false or an expression, not ${JSON.stringify(when.value)}`, {
+            // The user's own condition as an expression, when it reads like one (found by a new-user trial:
+            // `when: var.env == "prod"` in YAML was told to write var.env == "prod").
+            hint: typeof when.value === "string" && /\b(var|local|steps|each|shared|input|data)\./.test(when.value) ? `write it as an expression: ${exprAs(when.range.file, when.value)}` : `write true, false, or an expression such as ${exprAs(when.range.file, 'var.env == "prod"')}`,
+          }));
         }
         // A switch condition that is a template with text outside ${} is a string, always true elsewhere: refuse it.
         if (isStringTemplate(when)) {
@@ -623,7 +631,8 @@ class Decoder {
       if (typeof v !== "string") continue;
       // A string is an expression only when it interpolates ("3" is text, not a number).
       if (!v.includes("${")) {
-        this.diagnostics.push(diag("invalid_type", this.range(at(k)), `step "${name}": ${k} must be a whole number or an expression of var.* / local.*, not the string ${JSON.stringify(v)}`, { hint: /^\d+$/.test(v) ? `write ${k} = ${v}, without quotes` : `e.g. ${k} = var.${k}` }));
+        const where = this.range(at(k));
+        this.diagnostics.push(diag("invalid_type", where, `step "${name}": ${k} must be a whole number or an expression of var.* / local.*, not the string ${JSON.stringify(v)}`, { hint: /^\d+$/.test(v) ? `write ${k} = ${v}, without quotes` : `e.g. ${fieldAs(where.file, k, REFERENCE.test(v.trim()) ? v.trim() : `var.${k}`)}` }));
       } else if (k === "max_visits") s.maxVisitsExpr = this.expr(v, at(k));
       else s.parallelMaxExpr = this.expr(v, at(k));
     }
@@ -666,7 +675,7 @@ class Decoder {
     if (e.kind === "literal" && typeof v === "number" && Number.isInteger(v) && v < 0) {
       this.diagnostics.push(diag("invalid_value", e.range, `${describePointer(ptr)}: "${field}" must not be negative, not ${v}`, { hint: `${field} = 0 runs no item` }));
     } else if (e.kind === "literal" && !(typeof v === "number" && Number.isInteger(v) && v >= 0)) {
-      this.diagnostics.push(diag("invalid_type", e.range, `${describePointer(ptr)}: "${field}" must be a whole number or an expression, not ${JSON.stringify(v)}`, { hint: `${field} = 3, or an expression of var.* / local.* such as ${field} = var.n` }));
+      this.diagnostics.push(diag("invalid_type", e.range, `${describePointer(ptr)}: "${field}" must be a whole number or an expression, not ${JSON.stringify(v)}`, { hint: `${field} = 3, or an expression of var.* / local.* such as ${fieldAs(e.range.file, field, typeof v === "string" && REFERENCE.test(v.trim()) ? v.trim() : "var.n")}` }));
     }
     return e;
   }

@@ -14,7 +14,7 @@ const BODY = String.raw`(?:[^{}]|\{ \.\.\. \}|\{\})*`;
  * @param file the diagnostic's file (its extension says the dialect)
  */
 export function hintFor(file: string, hint: string): string {
-  const dialect = /\.json$/i.test(file) ? "json" : /\.ya?ml$/i.test(file) ? "yaml" : undefined;
+  const dialect = dialectOf(file);
   if (!dialect || !/[={]/.test(hint)) return hint;
   const key = (k: string) => (dialect === "json" ? `"${k}"` : k);
   /** A value in a block: in JSON a bare word (`string`) or an elision (`...`) is quoted. */
@@ -43,4 +43,35 @@ export function hintFor(file: string, hint: string): string {
   // A list of references (adapters = [adapter.shell.default]) is a list of strings in JSON
   // (found by a new-user trial: a JSON module was told to write bare adapter.noop.default).
   return dialect === "json" ? out.replace(/\[([^[\]"]+)\]/g, (all, items: string) => (items.split(",").every((i) => /^\s*(adapter|agent)\.[\w.-]+\s*$/.test(i)) ? `[${items.split(",").map((i) => `"${i.trim()}"`).join(", ")}]` : all)) : out;
+}
+
+/** The dialect a file's extension says: "json", "yaml", or undefined for HCL. */
+function dialectOf(file: string): "json" | "yaml" | undefined {
+  return /\.json$/i.test(file) ? "json" : /\.ya?ml$/i.test(file) ? "yaml" : undefined;
+}
+
+/**
+ * An expression as a hint writes it for `file`: as is in HCL (`var.n`); in YAML and JSON,
+ * where a value is an expression only inside `${...}`, as a quoted template (YAML
+ * `"${var.n}"`, or `'${var.env == "prod"}'` around double quotes; JSON `"${var.n}"`).
+ * Hints are then left alone by {@link hintFor} (found by a new-user trial: YAML files were
+ * told `count: var.n`, the very value refused).
+ */
+export function exprAs(file: string, expr: string): string {
+  const dialect = dialectOf(file);
+  if (!dialect) return expr;
+  const template = `\${${expr}}`;
+  return dialect === "yaml" && expr.includes('"') && !expr.includes("'") ? `'${template}'` : JSON.stringify(template);
+}
+
+/** `field = expr` as `file` writes it: `count = var.n`, `count: "${var.n}"`, `"count": "${var.n}"` ({@link exprAs}). */
+export function fieldAs(file: string, field: string, expr: string): string {
+  const dialect = dialectOf(file);
+  return dialect === undefined ? `${field} = ${expr}` : `${dialect === "json" ? `"${field}"` : field}: ${exprAs(file, expr)}`;
+}
+
+/** The expression a YAML or JSON value holds when it is one template (`${var.env}` → `var.env`); HCL text as is. */
+export function exprOfValue(text: string): string {
+  const m = /^\$\{([^{}]*)\}$/.exec(text.trim());
+  return m ? m[1].trim() : text.trim();
 }

@@ -21,5 +21,6 @@ export function iterationItems(value: Value, kind: string, at: string, maxTotalS
   }
   if (Array.isArray(v)) return v.map((item, i) => ({ key: i, value: item }));
   if (v !== null && typeof v === "object") return Object.keys(v).sort().map((k) => ({ key: k, value: (v as Record<string, Value>)[k] }));
-  throw new EvalFailure(`${at}: ${kind} must be a list, a map or a whole number, not ${JSON.stringify(v)}`);
+  // count takes a number (docs/language.md, Iteration), though a list or a map iterates too.
+  throw new EvalFailure(`${at}: ${kind} must be ${kind === "count" ? "a whole number" : "a list, a map or a whole number"}, not ${JSON.stringify(v)}`);
 }

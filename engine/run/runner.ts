@@ -533,7 +533,6 @@ export class Runner {
     return new RunParked(p.runId, `${p.message}; it also waits for child run${children.length > 1 ? "s" : ""} ${children.join(", ")} (advanced by workers)`, p.untilMs, what);
   }
 
-  /** Takes the run's lease, saying what it took over. */
   /**
    * The lease a start or a resume begins with: refused (held elsewhere), the runner lets go
    * of the caller's signal as its end would (found by a trial: each of a worker's busy
@@ -548,6 +547,7 @@ export class Runner {
     }
   }
 
+  /** Takes the run's lease, saying what it took over. */
   private async takeLease(runId: string): Promise<void> {
     const note = await this.opts.journal.lock(runId, { force: this.opts.force === true });
     this.leaseEpochs.set(runId, this.opts.journal.heldEpoch(runId));

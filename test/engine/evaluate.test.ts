@@ -138,5 +138,7 @@ describe("iterationItems", () => {
     for (const [v, shown] of [[null, "null"], [true, "true"], ["3a", '"3a"'], ["a3", '"a3"'], ["", '""']] as const) {
       expect(failure(() => iterationItems(v, "for_each", "w.hcl:1:2", 100)).message).toBe(`w.hcl:1:2: for_each must be a list, a map or a whole number, not ${shown}`);
     }
+    // count takes a number: its message says so (found by a new-user trial: "count must be a list, ...").
+    expect(failure(() => iterationItems("staging", "count", "w.yaml:9:12", 100)).message).toBe('w.yaml:9:12: count must be a whole number, not "staging"');
   });
 });
