@@ -105,6 +105,7 @@ export function parseYaml(file: SourceFile): { parsed?: ParsedFile; diagnostics:
       // Duplicate keys are found here with a Set: the yaml package's own check
       // (`uniqueKeys`) compares each key with every earlier one, quadratic in map size.
       const seen = new Set<string>();
+      const firstKey = new Map<string, [number, number]>();
       const merges: YamlNode[] = [];
       for (const pair of node.items) {
         const k = pair.key as YamlNode | null;
@@ -117,10 +118,19 @@ export function parseYaml(file: SourceFile): { parsed?: ParsedFile; diagnostics:
         const key = isScalar(k) ? String(k.value) : k == null ? "" : String((k as { toJSON?: () => unknown }).toJSON?.() ?? "");
         const kr = k?.range;
         if (seen.has(key) && state.inAlias === 0) {
-          diagnostics.push(diag("syntax_error", kr ? file.range(kr[0], kr[1]) : file.range(r[0]), "Map keys must be unique", { hint: "each key may appear once in a mapping" }));
+          // Where the first one is, for a duplicate step or key far from it (a new-user trial: "Map keys must be unique").
+          const first = firstKey.get(key);
+          const firstRange = first ? file.range(first[0], first[1]) : undefined;
+          diagnostics.push(
+            diag("syntax_error", kr ? file.range(kr[0], kr[1]) : file.range(r[0]), `duplicate key "${key}"${firstRange ? `: it is already set on line ${firstRange.start.line}` : ""}`, {
+              hint: "each key may appear once in a mapping: remove one, or merge the two",
+              ...(firstRange ? { related: [{ message: "first set here", range: firstRange }] } : {}),
+            }),
+          );
           continue;
         }
         seen.add(key);
+        if (kr) firstKey.set(key, [kr[0], kr[1]]);
         out[key] = walk(pair.value as YamlNode | null, childPointer(ptr, key), depth + 1, kr ? [kr[0], kr[1]] : undefined);
         if (pair.value == null && state.inAlias === 0 && kr) map.set(childPointer(ptr, key), { range: file.range(kr[1]), keyRange: file.range(kr[0], kr[1]) });
       }
