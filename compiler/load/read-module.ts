@@ -203,9 +203,15 @@ async function parsePart(file: string, shown: string, sources: Map<string, Sourc
     const v = p.parsed.value;
     if (v === null || typeof v !== "object" || Array.isArray(v)) {
       const code = v === null ? "file_empty" : "invalid_type";
+      // A .json file is told in JSON: an object, not a mapping with a leading "-" (a new-user trial).
+      const json = /\.json$/i.test(read.file.path);
+      const what = json ? `an object ({ "workflow": {...}, "steps": {...}, ... })` : "a mapping (workflow:, steps:, ...)";
+      const got = Array.isArray(v) ? (json ? "an array" : "a list") : `a ${typeof v}`;
       out.diagnostics.push(
-        diag(code, p.parsed.map.get("")?.range ?? read.file.range(0), v === null ? `${shown} holds no workflow (the document is empty)` : `${shown}: the document must be a mapping (workflow:, steps:, ...), not a ${Array.isArray(v) ? "list" : typeof v}`, {
-          hint: "a workflow file starts with workflow: (name, version, initial_state), then steps:, states: and the rest as keys; no leading - or value",
+        diag(code, p.parsed.map.get("")?.range ?? read.file.range(0), v === null ? `${shown} holds no workflow (the document is empty)` : `${shown}: the document must be ${what}, not ${got}`, {
+          hint: json
+            ? `a .json workflow is one object: { "workflow": { "name": "...", "version": "1", "initial_state": "..." }, "steps": {...}, "states": {...} }`
+            : "a workflow file starts with workflow: (name, version, initial_state), then steps:, states: and the rest as keys; no leading - or value",
         }),
       );
       return undefined;

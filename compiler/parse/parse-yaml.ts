@@ -4,6 +4,7 @@ import type { SourceFile } from "../diagnostics/source-file.js";
 import { MAX_DEPTH, jsonObject, type JsonValue, type ParsedFile } from "./document.js";
 import { nestingDepth } from "./nesting-depth.js";
 import { jsonSyntaxError } from "./json-error.js";
+import { explainYamlError } from "./yaml-error.js";
 import { childPointer, type SourceMap } from "./source-map.js";
 
 /** Most aliases one YAML document may use before it is refused as an alias bomb. */
@@ -25,11 +26,12 @@ export function parseYaml(file: SourceFile): { parsed?: ParsedFile; diagnostics:
     return { diagnostics: [diag("nesting_too_deep", file.range(depth.at, depth.at + 1), `values nest deeper than ${MAX_DEPTH} levels`, { hint: NESTING_HINT })] };
   }
   let doc: Document.Parsed;
+  // A lone CR is a line break in YAML 1.2 (b-break) and whitespace in JSON, as our positions
+  // count it; the yaml package reads it as text (found by a new-user trial: a valid .json
+  // file with CR line ends was a YAML syntax error). As LF, every offset stays the same.
+  const text = file.text.includes("\r") ? file.text.replace(/\r(?!\n)/g, "\n") : file.text;
   try {
-    // A lone CR is a line break in YAML 1.2 (b-break) and whitespace in JSON, as our positions
-    // count it; the yaml package reads it as text (found by a new-user trial: a valid .json
-    // file with CR line ends was a YAML syntax error). As LF, every offset stays the same.
-    doc = parseDocument(file.text.includes("\r") ? file.text.replace(/\r(?!\n)/g, "\n") : file.text, { lineCounter: new LineCounter(), uniqueKeys: false, prettyErrors: false, strict: true, intAsBigInt: true, merge: false });
+    doc = parseDocument(text, { lineCounter: new LineCounter(), uniqueKeys: false, prettyErrors: false, strict: true, intAsBigInt: true, merge: false });
   } catch (e) {
     // Neither is known to be reachable (the depth is checked above, and the parser reports
     // errors rather than throwing them); kept so that a parser defect is a diagnostic, not a crash.
@@ -40,8 +42,11 @@ export function parseYaml(file: SourceFile): { parsed?: ParsedFile; diagnostics:
   // after it comes back unexpected too (a stray "}" gave eight errors for six lines, found
   // by a new-user trial of CI use: eight annotations for one typo). The first is reported,
   // with how many more it hides; errors of other kinds are kept.
-  const unexpected = doc.errors.filter((x) => x.code === "UNEXPECTED_TOKEN");
-  for (const err of doc.errors) {
+  // In the order of the text: a mistake whose errors cascade (explainYamlError) hides those after it.
+  const errors = [...doc.errors].sort((a, b) => a.pos[0] - b.pos[0]);
+  const unexpected = errors.filter((x) => x.code === "UNEXPECTED_TOKEN");
+  const plain = errors.map((x) => ({ code: x.code, message: x.message.split("\n")[0].replace(/ at line \d+, column \d+$/, ""), pos: x.pos }));
+  for (const [i, err] of errors.entries()) {
     if (err.code === "UNEXPECTED_TOKEN" && err !== unexpected[0]) continue;
     let [s, e] = err.pos;
     // The yaml library starts some ranges at the line's indentation: start at the text, even
@@ -56,6 +61,15 @@ export function parseYaml(file: SourceFile): { parsed?: ParsedFile; diagnostics:
     if (unclosed && opening !== undefined) {
       const eol = file.text.indexOf("\n", opening);
       diagnostics.push(diag("syntax_error", file.range(opening, eol < 0 ? file.text.length : eol), `this ${unclosed} opens a quoted value that is never closed`, { hint: `close it with ${unclosed} on the same line (name: ${unclosed}x${unclosed}); a value that goes over lines is written as a block: key: |` }));
+      continue;
+    }
+    // A mistake a new-user trial made, said where it was made (a tab, a key indented less
+    // than its siblings, key:value, key = value, a "{" never closed, "\q"), not as the
+    // parser's view of the lines after it.
+    const why = explainYamlError(text, plain[i], plain);
+    if (why) {
+      diagnostics.push(diag("syntax_error", file.range(why.start, why.end), why.message, { hint: why.hint }));
+      if (why.cascades) break;
       continue;
     }
     const msg = err.code === "MULTIPLE_DOCS" ? "a workflow file holds one YAML document, but this one has more (a second ---)" : err.message.split("\n")[0].replace(/ at line \d+, column \d+$/, "");
@@ -105,6 +119,7 @@ export function parseYaml(file: SourceFile): { parsed?: ParsedFile; diagnostics:
       // Duplicate keys are found here with a Set: the yaml package's own check
       // (`uniqueKeys`) compares each key with every earlier one, quadratic in map size.
       const seen = new Set<string>();
+      const firstKey = new Map<string, [number, number]>();
       const merges: YamlNode[] = [];
       for (const pair of node.items) {
         const k = pair.key as YamlNode | null;
@@ -117,10 +132,19 @@ export function parseYaml(file: SourceFile): { parsed?: ParsedFile; diagnostics:
         const key = isScalar(k) ? String(k.value) : k == null ? "" : String((k as { toJSON?: () => unknown }).toJSON?.() ?? "");
         const kr = k?.range;
         if (seen.has(key) && state.inAlias === 0) {
-          diagnostics.push(diag("syntax_error", kr ? file.range(kr[0], kr[1]) : file.range(r[0]), "Map keys must be unique", { hint: "each key may appear once in a mapping" }));
+          // Where the first one is, for a duplicate step or key far from it (a new-user trial: "Map keys must be unique").
+          const first = firstKey.get(key);
+          const firstRange = first ? file.range(first[0], first[1]) : undefined;
+          diagnostics.push(
+            diag("syntax_error", kr ? file.range(kr[0], kr[1]) : file.range(r[0]), `duplicate key "${key}"${firstRange ? `: it is already set on line ${firstRange.start.line}` : ""}`, {
+              hint: "each key may appear once in a mapping: remove one, or merge the two",
+              ...(firstRange ? { related: [{ message: "first set here", range: firstRange }] } : {}),
+            }),
+          );
           continue;
         }
         seen.add(key);
+        if (kr) firstKey.set(key, [kr[0], kr[1]]);
         out[key] = walk(pair.value as YamlNode | null, childPointer(ptr, key), depth + 1, kr ? [kr[0], kr[1]] : undefined);
         if (pair.value == null && state.inAlias === 0 && kr) map.set(childPointer(ptr, key), { range: file.range(kr[1]), keyRange: file.range(kr[0], kr[1]) });
       }
