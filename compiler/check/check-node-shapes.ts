@@ -5,7 +5,7 @@ import type { Check } from "./context.js";
  * Waits and approvals have the shape the engine needs (the upstream spec, "Wait" and
  * "Approval"): a wait has a way on (an outcome or `next`; its one trigger, `duration`
  * or `signal`, is checked where it is decoded); an approval routes both decisions,
- * `approved` and `rejected`. Their outcomes only route: `output`, `write` and
+ * `approved` and `rejected`, and a timeout when it has one (a warning). Their outcomes only route: `output`, `write` and
  * `shared_writes` belong to step outcomes (nothing would evaluate them here).
  */
 export const checkNodeShapes: Check = {
@@ -39,6 +39,14 @@ export const checkNodeShapes: Check = {
       for (const a of s.workflow.approvals) {
         const names = new Set(a.outcomes.map((o) => o.name));
         const missing = ["approved", "rejected"].filter((n) => !names.has(n));
+        // Found by a new-user trial: validate said nothing, and the run failed at the deadline.
+        if (a.timeout && !names.has("timeout")) {
+          out.push(
+            diag("approval_timeout_unrouted", a.timeout.range, `approval "${a.name}" has a timeout of ${a.timeout.text} and no "timeout" outcome: a run that gets no decision in time fails there`, {
+              hint: `add outcome "timeout" { next = "..." } to route it, or leave out the timeout`,
+            }),
+          );
+        }
         if (missing.length > 0) {
           out.push(
             diag("approval_outcomes", a.nameRange, `approval "${a.name}" has no ${missing.map((m) => `"${m}"`).join(" or ")} outcome`, {
