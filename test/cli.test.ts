@@ -230,6 +230,20 @@ state "done" { terminal = true }
     expect(o.stdout).toContain("\nstates:\n  (none)\n");
   });
 
+  it("plan lists a body's and a module's branches, waits and states, and shows a YAML expression without its ${} (found by a new-user trial of YAML authoring: they were left out, or shown as ${var.max_rounds})", async () => {
+    const o = io();
+    expect(await main(["plan", join(repo, "examples", "yaml_review_loop")], o)).toBe(0);
+    expect(o.stdout).toContain("  rounds   workflow body   count=var.max_rounds\n");
+    expect(o.stdout).toContain("      branches:\n        last_round\n          when each._last -> exhausted\n          default -> _continue\n      states:\n        exhausted    terminal=true   success=false\n        broken    terminal=true   success=false\n");
+    const d = mkdtempSync(join(tmpdir(), "criteria-cli-plan-"));
+    mkdirSync(join(d, "mod"));
+    writeFileSync(join(d, "mod", "main.yaml"), `workflow: { name: cool, version: "1", initial_state: pause, target_state: ok }\nwaits:\n  pause: { duration: 1s, next: ok }\nstates:\n  ok: { terminal: true }\n`);
+    writeFileSync(join(d, "main.hcl"), `workflow "m" {\n  version = "1"\n  initial_state = "call"\n  target_state = "done"\n}\nsubworkflow "cool" { source = "./mod" }\nstep "call" {\n  target = subworkflow.cool\n  outcome "success" { next = "done" }\n}\nstate "done" { terminal = true }\n`);
+    const m = io();
+    expect(await main(["plan", join(d, "main.hcl")], m), m.stderr).toBe(0);
+    expect(m.stdout).toMatch(/\nmodule \S+: workflow cool\n(?:.*\n)*? {2}waits:\n {4}pause   duration=1s\n {6}next -> ok\n {2}states:\n {4}ok    terminal=true   success=true\n/);
+  });
+
   it("compile of an invalid file prints diagnostics on stderr, exit 1; as JSON (the default) stdout gets one exit object with them (a CI step's graph.json was left empty)", async () => {
     const o = io();
     expect(await main(["compile", typo], o)).toBe(1);

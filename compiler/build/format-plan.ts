@@ -1,6 +1,7 @@
 import { durationText } from "../decode/durations.js";
 import type { Graph, GraphExpr, GraphOutcome, GraphStep } from "./graph.js";
 import { BUILT_IN_ADAPTER_TYPES } from "../resolve/adapter-fields.js";
+import { exprLabel } from "./expr-label.js";
 import { expectedOf } from "./graph-edges.js";
 
 /**
@@ -38,31 +39,7 @@ export function toPlan(g: Graph): string {
   }
   out.push("", "steps (declaration order):");
   steps(g.steps, "  ", out);
-  if (g.branches.length > 0) {
-    out.push("", "branches:");
-    for (const b of g.branches) {
-      out.push(`  ${b.name}`);
-      for (const a of b.arms) out.push(`    when ${a.when.text} -> ${a.next}${a.output ? `  output: ${Object.keys(a.output).join(", ")}` : ""}`);
-      if (b.default) out.push(`    default -> ${b.default}${b.default_output ? `  output: ${Object.keys(b.default_output).join(", ")}` : ""}`);
-    }
-  }
-  if (g.waits.length > 0) {
-    out.push("", "waits:");
-    // A signal wait with a duration waits for the signal, the duration its timeout (found by a
-    // new-user trial: it read as a plain timer); durations as a file writes them.
-    for (const w of g.waits) {
-      const what = w.signal ? `signal="${w.signal}"${w.duration_ms !== undefined ? `   timeout=${durationText(w.duration_ms)}` : ""}` : `duration=${durationText(w.duration_ms ?? 0)}`;
-      out.push(`  ${w.name}   ${what}`);
-      out.push(`    ${w.next !== undefined ? `next -> ${w.next}` : `outcomes: ${routes(w.outcomes)}`}`);
-    }
-  }
-  if (g.approvals.length > 0) {
-    out.push("", "approvals:");
-    for (const a of g.approvals) {
-      out.push(`  ${a.name}   approvers=${a.approvers.join(",") || "(any)"}${a.timeout_ms !== undefined ? `   timeout=${durationText(a.timeout_ms)}` : ""}`);
-      out.push(`    outcomes: ${routes(a.outcomes)}`);
-    }
-  }
+  nodes(g, "", out, true);
   if ((g.data ?? []).length > 0) {
     out.push("", "data:");
     for (const d of g.data!) out.push(`  ${d.name}${d.type ? `: ${d.type}` : ""}${d.value ? ` = ${d.value.text}` : ""}`);
@@ -79,7 +56,7 @@ export function toPlan(g: Graph): string {
   out.push("", "states:");
   // A workflow that ends through return may declare none (found by a trial: an empty section).
   if (g.states.length === 0) out.push("  (none)");
-  for (const s of g.states) out.push(`  ${s.name}    terminal=${s.terminal}   success=${s.success}`);
+  for (const s of g.states) out.push(stateLine(s, "  "));
   if ((g.subworkflows ?? []).length > 0) {
     out.push("", "subworkflows:");
     subworkflows(g, "  ", out);
@@ -94,6 +71,9 @@ export function toPlan(g: Graph): string {
     if (m.variables.length > 0) out.push("  variables:", ...m.variables.map((v) => `    ${variableLine(v)}`));
     if (m.outputs.length > 0) out.push("  outputs:", ...m.outputs.map((o) => `    ${outputLine(o)}`));
     steps(m.steps, "  ", out);
+    // Its other nodes, as a body's (found by a new-user trial: a module's waits and states were left out).
+    nodes(m, "  ", out, false);
+    if (m.states.length > 0) out.push("  states:", ...m.states.map((st) => stateLine(st, "    ")));
     // Its own subworkflows, as the root's are listed (found by a new-user trial: left out).
     if ((m.subworkflows ?? []).length > 0) {
       out.push("  subworkflows:");
@@ -154,7 +134,7 @@ function targetText(s: GraphStep): string {
 
 function steps(list: GraphStep[], ind: string, out: string[]): void {
   for (const s of list) {
-    const it = s.iteration ? `   ${s.iteration.kind}=${s.iteration.expr.text}` : "";
+    const it = s.iteration ? `   ${s.iteration.kind}=${exprLabel(s.iteration.expr)}` : "";
     out.push(`${ind}${s.name}   ${targetText(s)}${it}`.trimEnd());
     const keys = Object.keys(s.input);
     out.push(`${ind}  input keys: ${keys.length ? keys.join(", ") : "(none)"}`);
@@ -164,8 +144,8 @@ function steps(list: GraphStep[], ind: string, out: string[]): void {
     // `max_visits = var.max_rounds` shaped the run and plan said neither).
     const limits = [
       s.timeout_ms !== undefined ? `timeout=${durationText(s.timeout_ms)}` : "",
-      s.max_visits !== undefined ? `max_visits=${s.max_visits}` : s.max_visits_expr ? `max_visits=${s.max_visits_expr.text}` : "",
-      s.iteration?.parallel_max !== undefined ? `parallel_max=${s.iteration.parallel_max}` : s.iteration?.parallel_max_expr ? `parallel_max=${s.iteration.parallel_max_expr.text}` : "",
+      s.max_visits !== undefined ? `max_visits=${s.max_visits}` : s.max_visits_expr ? `max_visits=${exprLabel(s.max_visits_expr)}` : "",
+      s.iteration?.parallel_max !== undefined ? `parallel_max=${s.iteration.parallel_max}` : s.iteration?.parallel_max_expr ? `parallel_max=${exprLabel(s.iteration.parallel_max_expr)}` : "",
       s.on_failure !== "abort" && s.iteration ? `on_failure=${s.on_failure}` : "",
     ].filter(Boolean);
     if (limits.length > 0) out.push(`${ind}  limits: ${limits.join("   ")}`);
@@ -175,6 +155,48 @@ function steps(list: GraphStep[], ind: string, out: string[]): void {
     if (s.body) {
       out.push(`${ind}  body:`);
       steps(s.body.steps, `${ind}    `, out);
+      // Its other nodes and states (found by a new-user trial: a body's wait showed only as an outcome's target).
+      nodes(s.body, `${ind}    `, out, false);
+      if (s.body.states.length > 0) out.push(`${ind}    states:`, ...s.body.states.map((st) => stateLine(st, `${ind}      `)));
+    }
+  }
+}
+
+/** A state as plan lists it. */
+function stateLine(s: Graph["states"][number], ind: string): string {
+  return `${ind}${s.name}    terminal=${s.terminal}   success=${s.success}`;
+}
+
+/**
+ * A graph's branches, waits and approvals, each kind under its title at `ind` and its
+ * nodes indented under it; `blank`: a blank line before each title (the root's layout;
+ * a body's and a module's nodes follow their steps without one).
+ */
+function nodes(g: Graph, ind: string, out: string[], blank: boolean): void {
+  const title = (t: string) => (blank ? out.push("", `${ind}${t}`) : out.push(`${ind}${t}`));
+  if (g.branches.length > 0) {
+    title("branches:");
+    for (const b of g.branches) {
+      out.push(`${ind}  ${b.name}`);
+      for (const a of b.arms) out.push(`${ind}    when ${exprLabel(a.when)} -> ${a.next}${a.output ? `  output: ${Object.keys(a.output).join(", ")}` : ""}`);
+      if (b.default) out.push(`${ind}    default -> ${b.default}${b.default_output ? `  output: ${Object.keys(b.default_output).join(", ")}` : ""}`);
+    }
+  }
+  if (g.waits.length > 0) {
+    title("waits:");
+    // A signal wait with a duration waits for the signal, the duration its timeout (found by a
+    // new-user trial: it read as a plain timer); durations as a file writes them.
+    for (const w of g.waits) {
+      const what = w.signal ? `signal="${w.signal}"${w.duration_ms !== undefined ? `   timeout=${durationText(w.duration_ms)}` : ""}` : `duration=${durationText(w.duration_ms ?? 0)}`;
+      out.push(`${ind}  ${w.name}   ${what}`);
+      out.push(`${ind}    ${w.next !== undefined ? `next -> ${w.next}` : `outcomes: ${routes(w.outcomes)}`}`);
+    }
+  }
+  if (g.approvals.length > 0) {
+    title("approvals:");
+    for (const a of g.approvals) {
+      out.push(`${ind}  ${a.name}   approvers=${a.approvers.join(",") || "(any)"}${a.timeout_ms !== undefined ? `   timeout=${durationText(a.timeout_ms)}` : ""}`);
+      out.push(`${ind}    outcomes: ${routes(a.outcomes)}`);
     }
   }
 }

@@ -1,5 +1,6 @@
 import type { Graph } from "./graph.js";
 import { stronglyConnected } from "../check/strongly-connected.js";
+import { exprLabel } from "./expr-label.js";
 
 /** One transition of a compiled graph: from a node, to a node (or `_continue` / `return`), labelled. */
 export interface GraphEdge {
@@ -19,7 +20,7 @@ export function graphEdges(g: Graph): GraphEdge[] {
   }
   for (const a of g.approvals) for (const o of a.outcomes) out.push({ from: a.name, to: o.next, label: o.name });
   for (const b of g.branches) {
-    for (const arm of b.arms) out.push({ from: b.name, to: arm.next, label: arm.when.text });
+    for (const arm of b.arms) out.push({ from: b.name, to: arm.next, label: exprLabel(arm.when) });
     if (b.default) out.push({ from: b.name, to: b.default, label: "default" });
   }
   return out;

@@ -1,0 +1,13 @@
+import type { GraphExpr } from "./graph.js";
+
+/**
+ * An expression as a picture or `plan` shows it: a template that is one `${...}` — how
+ * YAML and JSON write an expression (`count: "${var.max_rounds}"`) — as the expression
+ * alone (`var.max_rounds`), as HCL writes it; anything else as written. Found by a
+ * new-user trial: labels read `${var.env == "prod"}`.
+ */
+export function exprLabel(e: GraphExpr): string {
+  if (e.kind !== "template") return e.text;
+  const m = /^\$\{([^{}]*)\}$/.exec(e.text.trim());
+  return m ? m[1].trim() : e.text;
+}
