@@ -21,7 +21,18 @@ function expr(e: ExprSource): GraphExpr {
   // line (found by a new-user trial: such a string's failing part was reported at its quote).
   const quoted = e.kind === "template" && e.exact && !e.chars && e.base === e.range.start.offset + 1;
   const textAt = quoted ? `${e.range.file}:${e.range.start.line}:${e.range.start.column + 1}` : undefined;
-  return { kind: e.kind, text: e.text, value: e.value, at: at(e.range), ...(exact || quoted ? { exact: true as const } : {}), ...(textAt ? { textAt } : {}) };
+  // Any other YAML/JSON string (escapes, folding, blocks): where each of its runs is written
+  // (found by a new-user trial: an error inside such a string was said at its start).
+  const places = e.kind === "template" && e.exact && e.chars ? e.chars.places() : undefined;
+  return {
+    kind: e.kind,
+    text: e.text,
+    value: e.value,
+    at: at(e.range),
+    ...(exact || quoted || places ? { exact: true as const } : {}),
+    ...(textAt ? { textAt } : {}),
+    ...(places ? { places: places.map((p) => [p[0], p[1], p[2]] as [number, number, number]) } : {}),
+  };
 }
 
 function exprs(m: Record<string, ExprSource> | undefined): Record<string, GraphExpr> {
