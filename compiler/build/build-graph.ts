@@ -16,12 +16,23 @@ export function buildGraph(spec: WorkflowSpec, res: Resolution, moduleKey: (id: 
 function expr(e: ExprSource): GraphExpr {
   // Exact when the text starts where `at` points and runs on in the file as written (found by a
   // new-user trial: a failing reference inside a string was reported at its opening quote).
-  const exact = (e.kind === "hcl" || e.kind === "template") && e.exact && !e.lines && e.base === e.range.start.offset;
+  const exact = (e.kind === "hcl" || e.kind === "template") && e.exact && !e.chars && e.base === e.range.start.offset;
   // A quoted YAML/JSON string without escapes: its text starts after the quote, on the same
   // line (found by a new-user trial: such a string's failing part was reported at its quote).
-  const quoted = e.kind === "template" && e.exact && !e.lines && e.base === e.range.start.offset + 1;
+  const quoted = e.kind === "template" && e.exact && !e.chars && e.base === e.range.start.offset + 1;
   const textAt = quoted ? `${e.range.file}:${e.range.start.line}:${e.range.start.column + 1}` : undefined;
-  return { kind: e.kind, text: e.text, value: e.value, at: at(e.range), ...(exact || quoted ? { exact: true as const } : {}), ...(textAt ? { textAt } : {}) };
+  // Any other YAML/JSON string (escapes, folding, blocks): where each of its runs is written
+  // (found by a new-user trial: an error inside such a string was said at its start).
+  const places = e.kind === "template" && e.exact && e.chars ? e.chars.places() : undefined;
+  return {
+    kind: e.kind,
+    text: e.text,
+    value: e.value,
+    at: at(e.range),
+    ...(exact || quoted || places ? { exact: true as const } : {}),
+    ...(textAt ? { textAt } : {}),
+    ...(places ? { places: places.map((p) => [p[0], p[1], p[2]] as [number, number, number]) } : {}),
+  };
 }
 
 function exprs(m: Record<string, ExprSource> | undefined): Record<string, GraphExpr> {

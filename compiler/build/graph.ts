@@ -100,13 +100,20 @@ export interface GraphExpr {
   at: string;
   /**
    * True when `text` stands in the file as written, starting at `at` (HCL; a plain YAML
-   * scalar) or at `textAt` (a quoted YAML/JSON string without escapes or folding): an
-   * offset in `text` is then a place in the file, and a run-time error points at the
-   * failing part (engine/run/evaluate.ts), not at `at`.
+   * scalar) or at `textAt` (a quoted YAML/JSON string without escapes or folding), or
+   * in pieces (`places`): an offset in `text` is then a place in the file, and a
+   * run-time error points at the failing part (engine/run/evaluate.ts), not at `at`.
    */
   exact?: true;
   /** `file:line:col` where an exact `text` starts when that is not `at`: after a quoted string's opening quote. */
   textAt?: string;
+  /**
+   * For an exact `text` that is not written as it reads (a YAML/JSON string with escapes,
+   * `''`, folding, a block scalar): where each run of it written as it reads starts, as
+   * `[index in text, line, column]` (each run on one line; columns in grapheme clusters).
+   * An offset in `text` is placed from the last run starting at or before it.
+   */
+  places?: Array<[number, number, number]>;
 }
 
 export interface GraphVariable {

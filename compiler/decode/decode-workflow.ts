@@ -125,7 +125,10 @@ class Decoder {
       walk(v, ptr);
       return { kind: "composite", text: JSON.stringify(v), value: v, range, base: range.start.offset, exact: true, nested: parts, ...this.members(v, ptr) };
     }
-    if (dynamic) return { kind: "template", text: v as string, value: v, range, base: e?.valueOffset ?? range.start.offset, exact: e?.valueOffset !== undefined, ...(e?.valueLines ? { lines: e.valueLines } : {}) };
+    if (dynamic) {
+      const chars = e?.valueOffset === undefined ? e?.valueChars : undefined;
+      return { kind: "template", text: v as string, value: v, range, base: e?.valueOffset ?? range.start.offset, exact: e?.valueOffset !== undefined || chars !== undefined, ...(chars ? { chars } : {}) };
+    }
     return { kind: "literal", text: typeof v === "string" ? v : JSON.stringify(v), value: v, range, base: range.start.offset, exact: true, ...this.members(v, ptr) };
   }
 

@@ -1,5 +1,6 @@
 import type { Range } from "../diagnostics/range.js";
 import type { JsonValue } from "../parse/document.js";
+import type { ValueChars } from "../parse/source-map.js";
 
 /**
  * The typed workflow tree both dialects decode to (docs/architecture.md, The compiler: Decode).
@@ -26,16 +27,18 @@ export interface ExprSource {
   /** The key's range when the expression is a map entry (`input { key = ... }`). */
   keyRange?: Range;
   /**
-   * False when offsets inside `text` do not map 1:1 to the file (a YAML block scalar,
-   * a string with escapes): problems inside it are then reported at the whole expression.
+   * False when offsets inside `text` cannot be placed in the file: problems inside it are
+   * then reported at the whole expression. True for text as written from `base` on, and
+   * for a YAML/JSON string whose characters are placed one by one (`chars`).
    */
   exact: boolean;
   /**
-   * For a template whose lines lie apart in the file (a YAML literal block scalar): the
-   * file offset of each line of `text` (`base` is the first). Offsets inside `text` map
-   * to the file line by line (`exprRangeAt`, compiler/resolve/check-expression.ts).
+   * For a YAML/JSON string template not written character for character (escapes, `''`,
+   * a value over lines, a literal or folded block): where each character of `text` is
+   * written (offset `base + i` of the text is its character `i`; `exprRangeAt`,
+   * compiler/resolve/check-expression.ts, maps through it).
    */
-  lines?: number[];
+  chars?: ValueChars;
   /** For `composite`: every template inside `value`, with its own position. */
   nested?: ExprSource[];
   /**

@@ -3,7 +3,7 @@ import type { Graph } from "../build/graph.js";
 /**
  * What `fmt --to v0.5` must keep of a compiled graph (docs/language.md, Upgrading to
  * v0.5: "The rewritten workflow compiles to the same graph"): the graph as plain JSON
- * without source positions (`at`, `range`: a rewrite moves text) and without `implicit`
+ * without source positions (`at`, `range`, `places`: a rewrite moves text) and without `implicit`
  * (an adapter the rewrite declares was implicit before) and without a branch's `switch`
  * mark (a `branch` rewritten as a `switch`), where an agent that is only an
  * adapter session (`agent "n" { adapter = "t" }`, no flow) is that session
@@ -22,6 +22,7 @@ export function graphShape(graph: Graph): unknown {
     const o: Record<string, unknown> = { ...(v as Record<string, unknown>) };
     delete o.at;
     delete o.range;
+    delete o.places;
     delete o.implicit;
     // A branch written as a switch is the same node (only messages name it differently).
     if (Array.isArray(o.arms)) delete o.switch;

@@ -4,6 +4,7 @@ import type { SourceFile } from "../diagnostics/source-file.js";
 import { MAX_DEPTH, jsonObject, type JsonValue, type ParsedFile } from "./document.js";
 import { nestingDepth } from "./nesting-depth.js";
 import { jsonSyntaxError } from "./json-error.js";
+import { scalarChars } from "./scalar-offsets.js";
 import { explainYamlError } from "./yaml-error.js";
 import { childPointer, type SourceMap } from "./source-map.js";
 
@@ -177,19 +178,14 @@ export function parseYaml(file: SourceFile): { parsed?: ParsedFile; diagnostics:
     if (isSeq(node)) return node.items.map((it, i) => walk(it as YamlNode, childPointer(ptr, i), depth + 1));
     if (isScalar(node)) {
       const v = node.value;
-      if (typeof v === "string" && v.includes("${")) {
-        const src = file.text.slice(r[0], r[1]);
+      const e = typeof v === "string" && (v.includes("${") || v.includes("%{")) ? map.get(ptr) : undefined;
+      if (e && typeof v === "string") {
         const t = node.type;
-        const at = t === "PLAIN" && src === v ? r[0] : (t === "QUOTE_DOUBLE" || t === "QUOTE_SINGLE") && src.slice(1, -1) === v ? r[0] + 1 : undefined;
-        const e = map.get(ptr);
-        if (at !== undefined && e && !v.includes("\n")) e.valueOffset = at;
-        else if (t === "BLOCK_LITERAL" && e) {
-          const lines = literalLines(file.text, r[0], v);
-          if (lines) {
-            e.valueOffset = lines[0];
-            e.valueLines = lines;
-          }
-        }
+        // Written character for character on one line: where the value starts is enough.
+        const at = v.includes("\n") ? undefined : t === "PLAIN" && r[1] - r[0] === v.length ? r[0] : (t === "QUOTE_DOUBLE" || t === "QUOTE_SINGLE") && r[1] - r[0] === v.length + 2 ? r[0] + 1 : undefined;
+        if (at !== undefined && text.slice(at, at + v.length) === v) e.valueOffset = at;
+        // Otherwise (escapes, '', folding, blocks) each character's place, worked out when asked.
+        else if (t) e.valueChars = scalarChars(file, text, t, r[0], r[1], v);
       }
       if (v === null || v === undefined) return null;
       if (typeof v === "boolean" || typeof v === "string") return v;
@@ -289,40 +285,6 @@ function yamlHint(code: string): string {
       // Any other: what a reader checks first (the yaml library's message says what it saw).
       return 'check this line\'s indentation and its ":" against the lines around it; quote a value holding ": " or " #"';
   }
-}
-
-/**
- * Where each line of a literal block scalar's value starts in the file: `value` is the
- * scalar whose `|` header starts at `header`. Each line of the value must be its source
- * line less one common indentation, character for character (checked); undefined
- * otherwise (a first line indented more than the rest, say), and positions inside it stay inexact.
- */
-export function literalLines(text: string, header: number, value: string): number[] | undefined {
-  const nl = text.indexOf("\n", header);
-  if (nl < 0) return undefined;
-  const want = value.split("\n");
-  // Chomping adds trailing line breaks the source may not spell: the last (empty) piece.
-  if (want.length > 1 && want[want.length - 1] === "") want.pop();
-  const out: number[] = [];
-  let indent = -1;
-  let at = nl + 1;
-  for (const line of want) {
-    if (at > text.length) return undefined;
-    const end = text.indexOf("\n", at);
-    const lineEnd = end < 0 ? text.length : end;
-    const source = text.slice(at, lineEnd).replace(/\r$/, "");
-    if (line === "") {
-      // A blank line: its indentation (if any) is not part of the value.
-      if (source.trim() !== "") return undefined;
-      out.push(at + Math.min(Math.max(indent, 0), source.length));
-    } else {
-      if (indent < 0) indent = source.length - source.trimStart().length;
-      if (source.slice(indent) !== line || source.slice(0, indent).trim() !== "") return undefined;
-      out.push(at + indent);
-    }
-    at = lineEnd + 1;
-  }
-  return out.length > 0 ? out : undefined;
 }
 
 /** Where the quoted scalar that runs to `at` (its missing closing quote) starts: the last one starting before it. */

@@ -23,22 +23,44 @@ export interface SourceEntry {
    */
   exprText?: string;
   /**
-   * For YAML/JSON string scalars whose source spells the value character for character
-   * (plain, or quoted without escapes, on one line): where the value's first character
-   * is, so positions inside `${...}` templates are exact. Absent otherwise.
+   * For YAML/JSON string scalars holding a template whose source spells the value character
+   * for character (plain, or quoted without escapes, on one line): where the value's first
+   * character is, so positions inside `${...}` are exact. Absent otherwise.
    */
   valueOffset?: number;
   /**
-   * For a YAML literal block scalar (`|`) holding a template: the file offset of each
-   * line of the value (the value's lines lie apart in the file, their indentation
-   * stripped), so positions inside its `${...}` are exact too. `valueOffset` is the first.
+   * For the other YAML/JSON string scalars holding a template (escapes, `''`, a value over
+   * lines, a literal or folded block): where each of the value's characters is written,
+   * worked out when first asked (compiler/parse/scalar-offsets.ts), so positions inside
+   * its `${...}` are exact too.
    */
-  valueLines?: number[];
+  valueChars?: ValueChars;
   /**
    * For YAML/JSON plain numbers written otherwise than they read back (`1.10`, `007`,
    * `1e3`): the text as written, which fields taking text use instead of the number.
    */
   numberText?: string;
+}
+
+/**
+ * Where the characters of a string value lie in its file when they are not written one
+ * for one (compiler/parse/scalar-offsets.ts `scalarChars`). Each answer is worked out on
+ * the first call and kept; undefined when the value's source could not be retraced.
+ */
+export interface ValueChars {
+  /**
+   * `value.length + 1` file offsets: where each UTF-16 unit of the value is written (an
+   * escape at its backslash, a folded line break at the end of the line's text), then
+   * where the last one's source ends. An index range `[s, e)` of the value is the file
+   * range `[offsets[s], offsets[e])`.
+   */
+  offsets(): readonly number[] | undefined;
+  /**
+   * The runs of the value written as they read, each on one line: `[index in the value,
+   * line, column]` where each starts (columns in grapheme clusters). Run-time errors use
+   * them (compiler/build/graph.ts `GraphExpr.places`).
+   */
+  places(): ReadonlyArray<readonly [number, number, number]> | undefined;
 }
 
 /** Pointer → entry. Insertion order is source order. */

@@ -83,23 +83,21 @@ export type RangeAt = (file: string, start: number, end: number) => Range;
 
 /**
  * Offset → Range for positions inside `src` (offsets from `src.base`, as its parser gives
- * them): `exactRangeAt` itself when the text lies in the file as written; mapped line by
- * line for a YAML literal block scalar (`src.lines`); the whole expression's range when
- * offsets inside it would point at the wrong characters (escapes, folded scalars).
+ * them): `exactRangeAt` itself when the text lies in the file as written; mapped character
+ * by character for a YAML/JSON string written otherwise (`src.chars`: escapes, `''`,
+ * folding, blocks); the whole expression's range when offsets inside it cannot be placed.
  */
 export function exprRangeAt(src: ExprSource, exactRangeAt: RangeAt): RangeAt {
   if (!src.exact) return () => src.range;
-  const lines = src.lines;
-  if (!lines) return exactRangeAt;
-  const starts = [0];
-  for (let i = src.text.indexOf("\n"); i >= 0; i = src.text.indexOf("\n", i + 1)) starts.push(i + 1);
-  const at = (offset: number) => {
-    const index = offset - src.base;
-    let line = 0;
-    while (line + 1 < starts.length && line + 1 < lines.length && starts[line + 1] <= index) line++;
-    return lines[line] + (index - starts[line]);
+  const chars = src.chars;
+  if (!chars) return exactRangeAt;
+  // The characters' places are worked out on the first call: when a diagnostic needs one.
+  return (file, start, end) => {
+    const offsets = chars.offsets();
+    if (!offsets) return src.range;
+    const at = (offset: number) => offsets[Math.max(0, Math.min(offset - src.base, offsets.length - 1))];
+    return exactRangeAt(file, at(start), at(end));
   };
-  return (file, start, end) => exactRangeAt(file, at(start), at(end));
 }
 
 /**

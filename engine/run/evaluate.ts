@@ -58,12 +58,21 @@ export function evalExpr(e: GraphExpr, variables: Record<string, Value>, functio
 /**
  * `file:line:col` of offset `offset` of `e.text`: counted from where the text starts
  * (`e.textAt`, else `e.at`) when it stands in the file as written (`e.exact`), lines by
- * "\n" and columns in grapheme clusters (as compiler ranges count them); `e.at` itself
- * otherwise, and for offset 0.
+ * "\n" and columns in grapheme clusters (as compiler ranges count them), or from the
+ * run of `e.places` it falls in; `e.at` itself otherwise, and for offset 0.
  */
 export function placeIn(e: GraphExpr, offset: number | undefined): string {
   const m = /^(.*):(\d+):(\d+)$/.exec(e.textAt ?? e.at);
   if (!e.exact || !m || offset === undefined || offset <= 0 || offset > e.text.length) return e.at;
+  if (e.places && e.places.length > 0) {
+    // Written in runs (escapes, folding, a block): counted from the run the offset is in.
+    let run = e.places[0];
+    for (const p of e.places) {
+      if (p[0] > offset) break;
+      run = p;
+    }
+    return `${m[1]}:${run[1]}:${run[2] + graphemes(e.text.slice(run[0], offset)).length}`;
+  }
   const before = e.text.slice(0, offset);
   const nl = before.lastIndexOf("\n");
   const lines = before.split("\n").length - 1;

@@ -268,9 +268,53 @@ describe("positions inside a YAML block scalar", () => {
     expect(await said("|\n        echo ${upper(path.root}\n")).toEqual([`13:31-13:32 expression_syntax: ${AT_A}: missing argument separator: expected a comma or ")" after the argument, but found "}"`]);
   });
 
-  it("a folded block (>) stays at the whole scalar: its line breaks are not the file's", async () => {
-    const [d] = await said(">\n        echo\n        ${var.nme}\n");
-    expect(d).toMatch(/^12:16-1[45]:\d+ unknown_reference: /);
+  it("a folded block (>) points at the name inside it too (a new-user trial: said at the > header)", async () => {
+    expect(await said(">\n        echo\n        ${var.nme}\n")).toEqual([`14:11-14:18 unknown_reference: ${AT_A}: unknown variable "nme" (in var.nme)`]);
+  });
+});
+
+describe("positions inside YAML and JSON strings not written as they read (found by a new-user trial)", () => {
+  // The trial's base.yaml, its command on line 16 (column 16 the value's start) replaced by each case.
+  const BASE = `workflow:\n  name: t\n  version: "1"\n  initial_state: build\n  target_state: done\nvariables:\n  who:\n    type: string\n    default: world\nadapters:\n  shell.default: {}\nsteps:\n  build:\n    target: adapter.shell.default\n    input:\n      command: "echo hello \${var.who}"\n    outcomes:\n      success: done\n      failure: failed\nstates:\n  done:\n    terminal: true\n  failed:\n    terminal: true\n    success: false\noutputs:\n  greeting:\n    value: "\${steps.build.stdout}"\n`;
+  const said = async (name: string, text: string) => {
+    const c = await compileIn(project({ [name]: text }), name);
+    return c.diagnostics.map((d) => `${d.range.start.line}:${d.range.start.column}-${d.range.end.line}:${d.range.end.column} ${d.code}: ${d.message}`);
+  };
+  const yaml = (command: string) => said("main.yaml", BASE.replace('      command: "echo hello ${var.who}"', command));
+  const WOH = `unknown_reference: step "build" input "command": unknown variable "woh" (in var.woh)`;
+
+  it("a JSON string with escapes (it was said at the string's start, 8:29)", async () => {
+    const j1 = `{\n  "workflow": { "name": "t", "version": "1", "initial_state": "build", "target_state": "done" },\n  "variables": { "who": { "type": "string", "default": "world" } },\n  "adapters": { "shell.default": {} },\n  "steps": {\n    "build": {\n      "target": "adapter.shell.default",\n      "input": { "command": "echo \\"hi\\" \${var.woh}" },\n      "outcomes": { "success": "done", "failure": "failed" }\n    }\n  },\n  "states": { "done": { "terminal": true }, "failed": { "terminal": true, "success": false } }\n}\n`;
+    expect(await said("j1.json", j1)).toEqual([`8:44-8:51 ${WOH}`]);
+    expect(await said("j1.json", j1.replace(/\n/g, "\r\n"))).toEqual([`8:44-8:51 ${WOH}`]);
+  });
+
+  it("a YAML double-quoted string with escapes (it was said at 16:16)", async () => {
+    expect(await yaml('      command: "echo \\t\\u00e9 \\"q\\" ${var.woh}"')).toEqual([`16:39-16:46 ${WOH}`]);
+  });
+
+  it("a YAML folded block (it was said at its >- header, 16:16)", async () => {
+    expect(await yaml("      command: >-\n        echo one\n        hello ${var.woh}")).toEqual([`18:17-18:24 ${WOH}`]);
+  });
+
+  it("a YAML plain scalar over lines (it was said at 16:16)", async () => {
+    expect(await yaml("      command: echo one\n        two ${var.woh}")).toEqual([`17:15-17:22 ${WOH}`]);
+  });
+
+  it("a YAML double-quoted string over lines (it was said at 16:16)", async () => {
+    expect(await yaml('      command: "echo one\n        two ${var.woh}"')).toEqual([`17:15-17:22 ${WOH}`]);
+  });
+
+  it("a YAML single-quoted string holding '' (it was said at 16:16)", async () => {
+    expect(await yaml("      command: 'echo it''s ${var.woh}'")).toEqual([`16:30-16:37 ${WOH}`]);
+  });
+
+  it("a YAML literal block with an indentation indicator, and a name split over a folded line", async () => {
+    expect(await yaml("      command: |2\n          echo indented\n        echo hello ${var.woh}")).toEqual([`18:22-18:29 ${WOH}`]);
+    // A syntax error's place, and a range running over a fold: from its first line to its last.
+    expect(await yaml('      command: "echo ${upper(\n        var.woh)}"')).toEqual([`17:9-17:16 ${WOH}`]);
+    expect(await yaml('      command: "echo ${upper(\n        var.who, 1)}"')).toEqual([`16:24-17:20 invalid_value: step "build" input "command": upper() takes 1 argument, not 2`]);
+    expect(await yaml("      command: >\n        echo ${upper(path.root}\n")).toEqual([`17:31-17:32 expression_syntax: step "build" input "command": missing argument separator: expected a comma or ")" after the argument, but found "}"`]);
   });
 });
 

@@ -107,6 +107,52 @@ states:
     }
   });
 
+  it("in a YAML or JSON string not written as it reads: escapes, '', folding (found by a new-user trial: said at the string's start)", async () => {
+    const yaml = (command: string) => `workflow:
+  name: e5
+  version: "1"
+  initial_state: build
+  target_state: done
+adapters:
+  shell.default: {}
+steps:
+  build:
+    target: adapter.shell.default
+    input: { command: "exit 3" }
+    outcomes: { success: review, failure: report }
+  review:
+    target: adapter.shell.default
+    input: { command: "echo LGTM" }
+    outcomes: { success: report, failure: report }
+  report:
+    target: adapter.shell.default
+    input:
+      command: ${command}
+    outcomes: { success: done, failure: done }
+states:
+  done: { terminal: true }
+`;
+    const escaped = yaml('"echo \\t\\u00e9 \\"q\\" ${steps.review.stdout}"');
+    for (const [name, text, at] of [
+      ["w.yaml", escaped, "20:39"],
+      ["w.json", JSON.stringify(YAML.parse(escaped), null, 2), "35:38"],
+      ["w.yaml", yaml(">-\n        echo one\n        hello ${steps.review.stdout}"), "22:17"],
+      ["w.yaml", yaml("'echo it''s ${steps.review.stdout}'"), "20:30"],
+      ["w.yaml", yaml("echo one\n        two ${steps.review.stdout}"), "21:15"],
+      ["w.yaml", yaml("|2\n          echo indented\n        echo hello ${steps.review.stdout}"), "22:22"],
+    ]) {
+      const file = join(mkdtempSync(join(tmpdir(), "criteria-e5-")), name);
+      writeFileSync(file, text);
+      const c = await compile(file);
+      expect(c.graph, c.diagnostics.map((d) => d.message).join("\n")).toBeDefined();
+      const end = await setup().runner().start(c.graph!, {}, "r");
+      // The line and column of steps.review in the file.
+      const [line, column] = at.split(":").map(Number);
+      expect(text.split("\n")[line - 1].slice(column - 1), text).toMatch(/^steps\.review/);
+      expect(end.detail, text).toContain(`/${name}:${at}: step "review" has not run`);
+    }
+  });
+
   it("outside a string the place is the reference's too", async () => {
     const g = await graphOf(E5('"echo report"', "steps.review.stdout"));
     const end = await setup().runner().start(g, {}, "r");
