@@ -105,7 +105,7 @@ describe("a split module in YAML and JSON (found by a new-user trial: validating
   const STEPS_JSON = '{ "adapters": { "shell.default": {} }, "steps": { "hello": { "target": "adapter.shell.default", "input": { "command": "echo hi" }, "outcomes": { "success": "done" } } } }';
 
   it("any file of it stands for its directory, whichever dialects its files are written in", async () => {
-    for (const steps of [{ "b_steps.yaml": STEPS_YAML }, { "b_steps.json": STEPS_JSON }]) {
+    for (const steps of [{ "b_steps.yaml": STEPS_YAML }, { "b_steps.json": STEPS_JSON }] as Record<string, string>[]) {
       const dir = folder({ "a_header.yaml": HEADER_YAML, ...steps });
       for (const f of ["a_header.yaml", Object.keys(steps)[0]]) {
         expect(splitModuleOf(join(dir, f)), f).toBe(dir);
