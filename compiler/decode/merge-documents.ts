@@ -31,6 +31,9 @@ export function mergeDocuments(parts: { doc: JsonObject; map: SourceMap }[]): { 
     }
     const taken = new Set<string>(); // "/section/name" or "/key" prefixes this part contributes
     for (const [key, value] of Object.entries(part.doc)) {
+      // An extension field (`x-defaults: &defaults`, schema/workflow.schema.json) belongs to its
+      // file's anchors: ignored, so two files may each have one of a name.
+      if (key.startsWith("x-")) continue;
       const kp = childPointer("", key);
       if (NAMED_SECTIONS.has(key) && !isObj(value) && key in doc) {
         // A section written as something else than its entries: said as the schema says it of
