@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compile } from "../../compiler/index.js";
 import { MAX_FILE_BYTES } from "../../compiler/load/read-source.js";
-import { splitFileOf, splitModuleOf } from "../../compiler/load/split-module.js";
+import { splitModuleOf } from "../../compiler/load/split-module.js";
 import { repo } from "../pipeline/helpers.js";
 
 const HEADER = 'workflow {\n  name          = "w"\n  version       = "1"\n  initial_state = "go"\n  target_state  = "done"\n}\n';
@@ -87,40 +87,14 @@ describe("not a split module: compiled alone, as before", () => {
     expect((await compile(join(dir, "main.hcl"))).diagnostics).toEqual([]);
   });
 
-  it("bodies among bodies, a workflow beside a vars file, a lone file, a directory", async () => {
-    const dir = folder({ "b1.hcl": STEPS, "b2.hcl": STEPS });
+  it("bodies among bodies, a lone file, a YAML file, a directory", async () => {
+    const dir = folder({ "b1.hcl": STEPS, "b2.hcl": STEPS, "w.yaml": "workflow: {}\n" });
     expect(splitModuleOf(join(dir, "b1.hcl"))).toBeUndefined();
     expect((await compile(join(dir, "b1.hcl"))).diagnostics[0].message).toBe("no workflow header");
-    const vars = folder({ "w.yaml": "workflow: {}\nsteps: {}\n", "vars.yaml": "ticket: BUG-1\n", "vars.json": '{ "ticket": "BUG-1" }' });
-    expect(splitModuleOf(join(vars, "w.yaml"))).toBeUndefined();
+    expect(splitModuleOf(join(dir, "w.yaml"))).toBeUndefined();
     expect(splitModuleOf(dir)).toBeUndefined();
     const lone = folder({ "only.hcl": STEPS });
     expect(splitModuleOf(join(lone, "only.hcl"))).toBeUndefined();
-  });
-});
-
-describe("a split module in YAML and JSON (found by a new-user trial: validating its header file said its steps were unknown)", () => {
-  const HEADER_YAML = 'workflow: { name: s, version: "1", initial_state: hello, target_state: done }\nstates:\n  done: { terminal: true }\n';
-  const STEPS_YAML = 'adapters:\n  shell.default: {}\nsteps:\n  hello:\n    target: adapter.shell.default\n    input: { command: "echo hi" }\n    outcomes: { success: done }\n';
-  const STEPS_JSON = '{ "adapters": { "shell.default": {} }, "steps": { "hello": { "target": "adapter.shell.default", "input": { "command": "echo hi" }, "outcomes": { "success": "done" } } } }';
-
-  it("any file of it stands for its directory, whichever dialects its files are written in", async () => {
-    for (const steps of [{ "b_steps.yaml": STEPS_YAML }, { "b_steps.json": STEPS_JSON }] as Record<string, string>[]) {
-      const dir = folder({ "a_header.yaml": HEADER_YAML, ...steps });
-      for (const f of ["a_header.yaml", Object.keys(steps)[0]]) {
-        expect(splitModuleOf(join(dir, f)), f).toBe(dir);
-        expect((await compile(join(dir, f))).diagnostics.filter((d) => d.severity === "error"), f).toEqual([]);
-      }
-    }
-    const mixed = folder({ "main.hcl": `workflow "s" {\n  version = "1"\n  initial_state = "hello"\n  target_state = "done"\n}\nstate "done" { terminal = true }\n`, "steps.yaml": STEPS_YAML });
-    expect(splitModuleOf(join(mixed, "main.hcl"))).toBe(mixed);
-  });
-
-  it("a workflow with its headerless YAML body beside it is not one, whichever way the body is named", () => {
-    for (const named of ["workflow_file: ./body.yaml", 'workflow_file: "./body.yaml"', "workflow_file: 'body.yaml'"]) {
-      const dir = folder({ "main.yaml": `${HEADER_YAML}steps:\n  hello:\n    ${named}\n    outcomes: { success: done }\n`, "body.yaml": STEPS_YAML });
-      expect(splitFileOf(join(dir, "main.yaml")), named).toBeUndefined();
-    }
   });
 });
 
