@@ -5,10 +5,11 @@ import type { ErrorObject, ValidateFunction } from "ajv";
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { closestName, suggest } from "../diagnostics/did-you-mean.js";
 import type { Range } from "../diagnostics/range.js";
-import { lookupTable, type JsonObject } from "../parse/document.js";
+import { lookupTable, type JsonObject, type JsonValue } from "../parse/document.js";
 import { childPointer, type SourceMap } from "../parse/source-map.js";
 import { describePointer, pointerSegments } from "./describe.js";
 import { HCL_BLOCK_KEYWORDS, KEYWORD_SECTIONS, SECTION_KEYWORDS } from "./lower-hcl.js";
+import { isKeyedSection, meantKeys, type KeyedSection } from "./section-keys.js";
 
 const require = createRequire(import.meta.url);
 let validator: ValidateFunction | undefined;
@@ -103,7 +104,15 @@ export function checkSchema(doc: JsonObject, map: SourceMap, fallback: Range, ro
   const out: Diagnostic[] = [];
   const seen = new Set<string>();
   const misplaced = new Set<string>();
+  // A keyed entry written nested (`shell: { default: {} }`): its key's error says to write one key; what is inside it is no error of its own.
+  const nested = (v.errors ?? []).flatMap((e) => {
+    const name = e.keyword === "pattern" ? e.propertyName : undefined;
+    const section = pointerSegments(e.instancePath).at(-1) ?? "";
+    if (name === undefined || !isKeyedSection(section)) return [];
+    return meantKeys(section, name, valueAt(doc, childPointer(e.instancePath, name))).form === "nested" ? [childPointer(e.instancePath, name)] : [];
+  });
   for (const e of v.errors ?? []) {
+    if (nested.some((p) => e.instancePath === p || e.instancePath.startsWith(`${p}/`))) continue;
     // A workflow_file body needs no name: it is the body of the step that names it.
     if (role === "body" && e.keyword === "required" && e.instancePath === "/workflow") continue;
     // The schema's if/then rules (a step's target, an outcome's next) are there for editors;
@@ -170,6 +179,39 @@ function rangeAt(map: SourceMap, ptr: string, fallback: Range, key = false): Ran
   }
 }
 
+
+/** The value at a JSON pointer of the document (undefined when there is none). */
+function valueAt(doc: JsonObject, ptr: string): JsonValue | undefined {
+  let node: JsonValue | undefined = doc;
+  for (const seg of pointerSegments(ptr)) node = node !== null && typeof node === "object" && !Array.isArray(node) ? node[seg] : undefined;
+  return node;
+}
+
+/**
+ * The error of a key of `adapters`, `environments` or `data` that is not `<type>.<name>`
+ * (`<kind>.<name>` for data), saying what it was meant as (section-keys.ts): one key for a
+ * nested entry (`shell: { default: {} }` → `shell.default`), the split of a joined one
+ * (`shelldefault` → did you mean "shell.default"?), a data value's kind (`counter` →
+ * `internal.counter`). Found by a new-user trial: each was "not a valid name", a data name
+ * with a hint about letters, the nested ones with follow-on errors of the entry's fields.
+ */
+function keyedNameError(section: KeyedSection, noun: string, name: string, value: JsonValue | undefined, at: Range, where: string): Diagnostic {
+  const shape = section === "data" ? "<kind>.<name>" : "<type>.<name>";
+  const block = (key: string) => `${noun} "${key.split(".")[0]}" "${key.split(".").slice(1).join(".")}" { ... }`;
+  const meant = meantKeys(section, name, value);
+  const first = meant.keys[0]?.key;
+  if (meant.form === "nested" && first !== undefined) {
+    return diag("invalid_name", at, `${where}${noun} "${name}" is not a valid key: keys are "${shape}", written as one key`, { hint: `write "${first}" as one key: ${block(first)}` });
+  }
+  if (meant.form === "kindless" && first !== undefined) {
+    return diag("invalid_name", at, `${where}${noun} "${name}" has no kind: keys are "${shape}"`, { hint: `the one kind is internal: ${block(first)}` });
+  }
+  if (meant.form === "joined" && first !== undefined) {
+    return diag("invalid_name", at, `${where}${noun} "${name}" is not a valid key: keys are "${shape}"`, { hint: `did you mean "${first}"?` });
+  }
+  const example = section === "adapters" ? "shell.default" : section === "environments" ? "shell.ci" : "internal.counter";
+  return diag("invalid_name", at, `${where}${noun} "${name}" is not a valid key`, { hint: `keys are "${shape}", e.g. "${example}"` });
+}
 
 function typeName(x: unknown): string {
   if (x === null) return "null";
@@ -293,7 +335,9 @@ function toDiagnostic(e: ErrorObject, map: SourceMap, fallback: Range, doc: Json
       if (e.propertyName !== undefined || /\/propertyNames\//.test(e.schemaPath)) {
         const name = String(e.propertyName ?? e.data);
         // Said as what it names: `step "三🎉" is not a valid name` (found by a new-user trial: the kind was missing).
-        const noun = SECTION_KEYWORDS[pointerSegments(ptr).at(-1) ?? ""];
+        const section = pointerSegments(ptr).at(-1) ?? "";
+        const noun = SECTION_KEYWORDS[section];
+        if (isKeyedSection(section)) return keyedNameError(section, noun ?? section, name, valueAt(doc, childPointer(ptr, name)), rangeAt(map, childPointer(ptr, name), fallback, true), where(ptr));
         return diag("invalid_name", rangeAt(map, childPointer(ptr, name), fallback, true), `${where(ptr)}${noun ? `${noun} ` : ""}"${name}" is not a valid name`, {
           hint: ptr.endsWith("adapters") || ptr.endsWith("environments") ? `keys are "<type>.<name>", e.g. "shell.default"` : "names start with a letter or _ and hold letters, digits, _ and - (any script)",
         });

@@ -5,6 +5,7 @@ import { childPointer, type SourceMap } from "../parse/source-map.js";
 import { describePointer, pointerSegments } from "./describe.js";
 import { durationTooLong, parseDuration } from "./durations.js";
 import { bareType, parseType, type TypeExpr } from "./types.js";
+import { meantKeys, type KeyedSection } from "./section-keys.js";
 import {
   emptyWorkflow,
   type AdapterSpec,
@@ -296,6 +297,26 @@ class Decoder {
     });
   }
 
+  /**
+   * The entries of a section keyed `<type>.<name>` (`<kind>.<name>` for data): a key
+   * without a dot, which the schema check reports, stands for what it was meant as
+   * (section-keys.ts: `shell: { default: {} }` → `shell.default`, `shelldefault` →
+   * `shell.default`, data `counter` → `internal.counter`), so a reference to the meant key
+   * is no second error; one meant as nothing declares nothing, and so is never offered as
+   * a did-you-mean (found by a new-user trial: `did you mean "adapter.shelldefault"?`).
+   */
+  keyed(section: KeyedSection, v: JsonValue | undefined, ptr: string): [string, JsonValue, string, { range: Range; nameRange: Range }][] {
+    return this.named(v, ptr).flatMap((entry) => {
+      const [key, value, p, r] = entry;
+      if (key.includes(".")) return [entry];
+      return meantKeys(section, key, value).keys.map((m): [string, JsonValue, string, { range: Range; nameRange: Range }] => {
+        if (m.sub === undefined) return [m.key, value, p, r];
+        const q = childPointer(p, m.sub);
+        return [m.key, isObj(value) ? (value[m.sub] ?? null) : null, q, { range: this.range(q), nameRange: this.keyRange(q) }];
+      });
+    });
+  }
+
   workflow(doc: JsonValue, ptr: string): WorkflowSpec {
     const w = emptyWorkflow(this.range(ptr));
     if (!isObj(doc)) return w;
@@ -323,7 +344,7 @@ class Decoder {
     if (isObj(doc.permissions)) {
       w.permissions = { allowTools: this.stringList(doc.permissions.allow_tools, childPointer(at("permissions"), "allow_tools")).map((x) => x.ref), range: this.range(at("permissions")) };
     }
-    for (const [key, v, p, r] of this.named(doc.adapters, at("adapters"))) {
+    for (const [key, v, p, r] of this.keyed("adapters", doc.adapters, at("adapters"))) {
       const o = isObj(v) ? v : {};
       const a: AdapterSpec = {
         name: key,
@@ -383,7 +404,7 @@ class Decoder {
       const o = isObj(v) ? v : {};
       w.channels.push({ name, ...r, participants: this.stringList(o.participants, childPointer(p, "participants")) });
     }
-    for (const [key, v, p, r] of this.named(doc.environments, at("environments"))) {
+    for (const [key, v, p, r] of this.keyed("environments", doc.environments, at("environments"))) {
       const o = isObj(v) ? v : {};
       w.environments.push({ name: key, ...r, type: key.split(".")[0], variables: this.exprMap(o.variables, childPointer(p, "variables")), config: this.exprMap(o.config, childPointer(p, "config")) });
     }
@@ -391,7 +412,7 @@ class Decoder {
       const o = isObj(v) ? v : {};
       w.sharedVariables.push({ name, ...r, type: typeText(o.type), ...("value" in o ? { value: this.expr(o.value, childPointer(p, "value")) } : {}) });
     }
-    for (const [key, v, p, r] of this.named(doc.data, at("data"))) {
+    for (const [key, v, p, r] of this.keyed("data", doc.data, at("data"))) {
       const o = isObj(v) ? v : {};
       const kind = key.split(".")[0];
       if (kind !== "internal") {

@@ -1,4 +1,5 @@
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { BUILT_IN_ADAPTER_TYPES } from "./adapter-fields.js";
 import { closestName, distance, expectedOneOf, suggest } from "../diagnostics/did-you-mean.js";
 import type { Range } from "../diagnostics/range.js";
 import { iterates, type AdapterSpec, type AgentSpec, type ExprSource, type NodeRef, type StepSpec, type WorkflowSpec } from "../decode/spec.js";
@@ -291,7 +292,7 @@ class Resolver {
       this.environment(w.header.environment, s, `workflow "${w.header.name}"`);
       // target_state names a state: its hint offers states only (found by a new-user trial: with no states, "expected one of "build"").
       const t = w.header.targetState;
-      if (t && !s.nodes.has(t.name) && !w.misplaced?.has(t.name)) this.diagnostics.push(diag("unknown_node", t.range, `target_state: unknown node "${t.name}"`, { hint: this.unknownNodeHint({ ...t, kind: "state" }, s, false) }));
+      if (t && !s.nodes.has(t.name) && !w.misplaced?.has(t.name) && t.name !== "return" && t.name !== "_continue") this.diagnostics.push(diag("unknown_node", t.range, `target_state: unknown node "${t.name}"`, { hint: this.unknownNodeHint({ ...t, kind: "state" }, s, false) }));
     }
     for (const a of w.adapters) this.environment(a.environment, s, `adapter "${a.type}" "${a.name.slice(a.type.length + 1)}"`);
     for (const v of w.variables) this.expr(v.default, { ...base, each: false, steps: false, what: `variable "${v.name}" default` });
@@ -480,11 +481,18 @@ class Resolver {
         const expects = rootOf(s).workflow.header?.expects;
         const expected = [...rootOf(s).workflow.adapters.filter((a) => a.expected).map((a) => `adapter.${a.name}`), `adapter.${key}`];
         const declare = `adapter "${t.type}" "${t.name}" { }`;
+        // The near declaration is the typo (`shel.default`, for a built-in `shell`): point there, not
+        // here (found by a new-user trial: the right target was told did you mean "adapter.shel.default").
+        const builtIn: readonly string[] = BUILT_IN_ADAPTER_TYPES;
+        const typo = near === undefined ? undefined : s.lookup("adapters", near.slice("adapter.".length))?.decl;
+        const typoDecl = typo && builtIn.includes(t.type) && !builtIn.includes(typo.type) && typo.name.slice(typo.type.length + 1) === t.name ? typo : undefined;
         this.diagnostics.push(
           diag("unknown_target", t.range, `${what}: unknown adapter "${key}"`, {
             ...(near === undefined && expects ? { related: [{ message: "the module's expects", range: expects.range }] } : {}),
-            hint:
-              near !== undefined
+            ...(typoDecl ? { related: [{ message: `the declaration "${typoDecl.name}"`, range: typoDecl.nameRange }] } : {}),
+            hint: typoDecl
+              ? `the declaration "${typoDecl.name}" has the type "${typoDecl.type}", a typo of "${t.type}": correct the declaration to "${key}"`
+              : near !== undefined
                 ? `did you mean "${near}"?`
                 : expects
                   ? `add it to the module's expects { adapters = [${expected.join(", ")}] } for its caller to pass, or declare it in the module: ${declare}`
