@@ -73,7 +73,7 @@ export const CODES = {
   wait_trigger: { severity: "error", doc: "A wait sets neither `duration` nor `signal`: it needs one." },
   wait_duration_and_signal: { severity: "warning", doc: "A wait sets both `duration` and `signal`: the duration bounds the signal wait (write `timeout`; the Go tool refuses both)." },
   wait_outcome: { severity: "error", doc: "A wait has no outcome and no `next`: a run could not leave it." },
-  approval_outcomes: { severity: "error", doc: "An approval does not route both decisions: it needs `approved` and `rejected` outcomes." },
+  approval_outcomes: { severity: "error", doc: "An approval does not route both decisions: it needs `approved` and `rejected` outcomes; or it has an outcome no decision takes (an approval takes `approved`, `rejected` and `timeout`)." },
   switch_without_default: { severity: "warning", doc: "A switch has no default and no condition that always holds: a run where none holds fails there." },
   node_outcome_effects: { severity: "error", doc: "A wait's or approval's outcome sets `output`, `write` or `shared_writes`: only step outcomes produce values." },
   on_failure_not_iterating: { severity: "error", doc: "`on_failure` is set on a step that does not iterate (count, for_each, parallel, while)." },
