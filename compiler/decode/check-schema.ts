@@ -9,6 +9,7 @@ import { lookupTable, type JsonObject, type JsonValue } from "../parse/document.
 import { childPointer, type SourceMap } from "../parse/source-map.js";
 import { describePointer, pointerSegments } from "./describe.js";
 import { HCL_BLOCK_KEYWORDS, KEYWORD_SECTIONS, SECTION_KEYWORDS } from "./lower-hcl.js";
+import type { NearMiss } from "./spec.js";
 import { isKeyedSection, meantKeys, type KeyedSection } from "./section-keys.js";
 
 const require = createRequire(import.meta.url);
@@ -51,6 +52,8 @@ export interface SchemaCheck {
    * second error (found by a new-user trial: `unknown node "decide"` followed `switches`).
    */
   misplaced: ReadonlySet<string>;
+  /** Unknown fields with a did-you-mean to a field of their block (spec.ts, NearMiss). */
+  nearMisses: NearMiss[];
 }
 
 /** The JSON Schema of the YAML/JSON dialect (`schema/workflow.schema.json`, draft-07). */
@@ -100,10 +103,11 @@ function validate(): ValidateFunction {
  */
 export function checkSchema(doc: JsonObject, map: SourceMap, fallback: Range, role: "workflow" | "body" = "workflow"): SchemaCheck {
   const v = validate();
-  if (v(doc)) return { diagnostics: [], noWorkflowFields: false, misplaced: new Set() };
+  if (v(doc)) return { diagnostics: [], noWorkflowFields: false, misplaced: new Set(), nearMisses: [] };
   const out: Diagnostic[] = [];
   const seen = new Set<string>();
   const misplaced = new Set<string>();
+  const nearMisses: NearMiss[] = [];
   // A keyed entry written nested (`shell: { default: {} }`): its key's error says to write one key; what is inside it is no error of its own.
   const nested = (v.errors ?? []).flatMap((e) => {
     const name = e.keyword === "pattern" ? e.propertyName : undefined;
@@ -128,8 +132,10 @@ export function checkSchema(doc: JsonObject, map: SourceMap, fallback: Range, ro
     if (seen.has(key)) continue;
     seen.add(key);
     out.push(d);
+    const meant = d.code === "unknown_field" && e.keyword === "additionalProperties" ? /^did you mean "([^"]+)"\?/.exec(d.hint ?? "")?.[1] : undefined;
+    if (meant !== undefined) nearMisses.push({ field: meant, typo: d.range, blockKey: rangeAt(map, e.instancePath, fallback, true), block: rangeAt(map, e.instancePath, fallback) });
   }
-  return { diagnostics: out, noWorkflowFields: out.some((d) => noWorkflowErrors.has(d)), misplaced };
+  return { diagnostics: out, noWorkflowFields: out.some((d) => noWorkflowErrors.has(d)), misplaced, nearMisses };
 }
 
 /**
@@ -302,6 +308,8 @@ function toDiagnostic(e: ErrorObject, map: SourceMap, fallback: Range, doc: Json
       return diag("missing_field", at, `${where(ptr)}missing required ${/\.c?hcl$/i.test(at.file) ? "argument" : "field"} "${prop}"`, { hint: `add ${prop} = ... to it (docs/language.md says what it takes)` });
     }
     case "type": {
+      // An empty outcome: decode-workflow.ts says it is empty, with its own hint.
+      if (e.data === null && /\/outcomes\/[^/]+$/.test(ptr)) return undefined;
       const want = [(e.params as { type: string | string[] }).type].flat().join(" or ");
       const expression = typeof e.data === "string" && /^\$\{[\s\S]*\}$/.test(e.data);
       // A bare word in HCL (`terminal = tru`) is a reference, rendered "${tru}": said as

@@ -539,6 +539,13 @@ class Decoder {
         out.push({ name, ...r, next: this.nodeRef(o, p), output: {}, sharedWrites: {}, writes: [] });
         continue;
       }
+      // An empty outcome (`failure: ~`, `failure:`): one error, at it (found by a new-user trial:
+      // "needs next" and "must be string or an object, not null" both, and an unreachable warning).
+      if (o === null) {
+        this.diagnostics.push(diag("missing_field", this.range(p), `outcome "${name}" is empty: it needs the node to go to`, { hint: `name it: outcome "${name}" { next = "done" }` }));
+        out.push({ name, ...r, output: {}, sharedWrites: {}, writes: [] });
+        continue;
+      }
       const b = isObj(o) ? o : {};
       if (b.next !== undefined && b.transition_to !== undefined) {
         this.diagnostics.push(diag("conflicting_fields", this.keyRange(childPointer(p, "transition_to")), `outcome "${name}" sets both "next" and "transition_to"`, { hint: `"transition_to" is the older spelling of "next"; keep one` }));

@@ -307,6 +307,8 @@ export interface WorkflowSpec {
    * reachability of a workflow with such a `next` is not judged (its graph has a hole).
    */
   misplaced?: ReadonlySet<string>;
+  /** Unknown fields that are a near miss of a field of their block (check-schema.ts): a "missing" error for that field in the block is not said beside them. */
+  nearMisses?: readonly NearMiss[];
   /**
    * Its files could not be used (a syntax error, an unreadable file): their own errors say
    * why, and nothing more is asked of it (found by a new-user trial: a body file's syntax
@@ -358,4 +360,15 @@ export function emptyWorkflow(range: Range): WorkflowSpec {
     branches: [],
     outputs: [],
   };
+}
+
+/**
+ * An unknown field that is a near miss of one its block takes (`targt` for `target`):
+ * the field meant, and where the block is (its key, and its value).
+ */
+export interface NearMiss {
+  field: string;
+  typo: Range;
+  blockKey: Range;
+  block: Range;
 }
