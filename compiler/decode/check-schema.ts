@@ -219,11 +219,32 @@ function keyedNameError(section: KeyedSection, noun: string, name: string, value
   return diag("invalid_name", at, `${where}${noun} "${name}" is not a valid key`, { hint: `keys are "${shape}", e.g. "${example}"` });
 }
 
-function typeName(x: unknown): string {
+/** A file's dialect, by its extension: its own words for a block (HCL), a mapping (YAML), an object (JSON). */
+type Dialect = "hcl" | "yaml" | "json";
+function dialectOf(file: string): Dialect {
+  return /\.c?hcl$/i.test(file) ? "hcl" : /\.json$/i.test(file) ? "json" : "yaml";
+}
+
+/** The word of a block in a dialect, with its article (found by a new-user trial: YAML files were told "an object (block)"). */
+const OBJECT_WORD: Record<Dialect, string> = { hcl: "an object (block)", yaml: "a mapping", json: "an object" };
+
+function typeName(x: unknown, dialect: Dialect = "hcl"): string {
   if (x === null) return "null";
-  if (Array.isArray(x)) return "list";
-  if (typeof x === "object") return "object (block)";
+  if (Array.isArray(x)) return "a list";
+  if (typeof x === "object") return dialect === "hcl" ? "object (block)" : OBJECT_WORD[dialect];
+  if (typeof x === "number") return `the number ${String(x)}`;
   return typeof x;
+}
+
+/**
+ * A schema's type list in words: `object` in the file's own word, `array` a list, and an
+ * `integer` a whole number; `integer or string` is a whole number (the string is for an
+ * expression of var.* / local.*, which the decoder checks: found by a new-user trial, whose
+ * max_visits: "3" was refused after "must be integer or string").
+ */
+function typeWords(want: string, dialect: Dialect): string {
+  if (want === "integer or string" || want === "string or integer") return "a whole number";
+  return want.replace("object", OBJECT_WORD[dialect]).replace(/\barray\b/, "a list").replace(/\binteger\b/, "a whole number");
 }
 
 /**
@@ -231,7 +252,7 @@ function typeName(x: unknown): string {
  * number or a bool is written bare, a block is written as one (found by a new-user trial:
  * `timeout = 5` said only that it must be a string).
  */
-function typeHint(want: string, data: unknown, field: string): string {
+function typeHint(want: string, data: unknown, field: string, dialect: Dialect = "hcl"): string {
   if (want === "string" && /timeout|duration|interval|delay|wait/.test(field)) return `a duration is a quoted string: ${field} = "30s" (or "5m", "1h")`;
   if (want === "string" && (typeof data === "number" || typeof data === "boolean")) return `quote it: ${field} = "${String(data)}"`;
   if ((want === "integer" || want === "number") && typeof data === "string") return /^-?\d+(\.\d+)?$/.test(data) ? `write the number without quotes: ${field} = ${data}` : `write a number: ${field} = 3`;
@@ -244,8 +265,8 @@ function typeHint(want: string, data: unknown, field: string): string {
     return `write true or false without quotes: ${field} = ${meant}`;
   }
   if (want.includes("array")) return `write a list: ${field} = ["a", "b"]${want.includes("object") ? `, or a block: ${field} { ... }` : ""}`;
-  if (want.includes("object")) return `write it as a block: ${field} { ... } (in YAML, a mapping)`;
-  return `"${field}" takes ${want.replace(/\barray\b/, "a list")}`;
+  if (want.includes("object")) return dialect === "hcl" ? `write it as a block: ${field} { ... }` : `write it as ${OBJECT_WORD[dialect]}: ${field} { ... }`;
+  return `"${field}" takes ${typeWords(want, dialect)}`;
 }
 
 function toDiagnostic(e: ErrorObject, map: SourceMap, fallback: Range, doc: JsonObject): Diagnostic | undefined {
@@ -316,10 +337,21 @@ function toDiagnostic(e: ErrorObject, map: SourceMap, fallback: Range, doc: Json
       // the expression it is, not as a string (found by a new-user trial: "not string"
       // and "without quotes" for a value written without quotes).
       const written = expression ? (e.data as string).slice(2, -1).trim() : undefined;
-      const not = expression && want === "array" ? " written out, not an expression" : expression ? `, not the expression ${written}` : `, not ${typeName(e.data)}`;
+      const dialect = dialectOf(rangeAt(map, ptr, fallback).file);
+      const not = expression && want === "array" ? " written out, not an expression" : expression ? `, not the expression ${written}` : `, not ${typeName(e.data, dialect)}`;
       const near = want === "boolean" && written !== undefined ? closestName(written, ["true", "false"]) : undefined;
       if (near) return diag("invalid_type", rangeAt(map, ptr, fallback), `${where(ptr)}"${field}" must be boolean${not}`, { hint: `did you mean ${near}? (${field} = ${near})` });
-      return diag("invalid_type", rangeAt(map, ptr, fallback), `${where(ptr)}"${field}" must be ${want.replace("object", "an object (block)").replace(/\barray\b/, "a list")}${not}`, {
+      // A list of blocks (a branch's arms) written as one: each item is a mapping (found by a new-user trial: `arms: ["a", "b"]`).
+      const items = (e.parentSchema as { items?: { $ref?: string; type?: unknown } } | undefined)?.items;
+      const ofBlocks = want === "array" && items !== undefined && (items.$ref !== undefined || items.type === "object");
+      if (ofBlocks && e.data !== null && typeof e.data === "object" && !Array.isArray(e.data)) {
+        const example = field === "arms" ? `{ when: "\${...}", next: "..." }` : "{ ... }";
+        return diag("invalid_type", rangeAt(map, ptr, fallback), `${where(ptr)}"${field}" must be a list, not ${typeName(e.data, dialect)}`, {
+          hint: dialect === "yaml" ? `start each item with "- ": ${field}: [${example}, ...]` : dialect === "json" ? `write a list of objects: "${field}": [${example.replace(/(when|next):/g, '"$1":')}]` : `write a list: ${field} = [${example}]`,
+        });
+      }
+      const fractional = typeof e.data === "number" && !Number.isInteger(e.data) && /\binteger\b/.test(want);
+      return diag("invalid_type", rangeAt(map, ptr, fallback), `${where(ptr)}"${field}" must be ${typeWords(want, dialect)}${not}`, {
         // An expression where a list must be written out (HCL renders it as "${...}"): it is
         // not evaluated here, so the hint is to spell the list out (found by a trial: the
         // hint wrapped the expression in a list of one string).
@@ -328,7 +360,9 @@ function toDiagnostic(e: ErrorObject, map: SourceMap, fallback: Range, doc: Json
             ? expression
               ? `write the list out, item by item (${field} = [a, b]): it is read before the run, so an expression is not evaluated here`
               : `write a list: ${field} = [${JSON.stringify(e.data)}]`
-            : typeHint(want, e.data, field),
+            : fractional
+              ? `write a whole number: ${field} = ${Math.trunc(e.data as number)}`
+              : typeHint(want, e.data, field, dialect),
       });
     }
     case "enum": {
