@@ -254,6 +254,8 @@ function typeWords(want: string, dialect: Dialect): string {
  */
 function typeHint(want: string, data: unknown, field: string, dialect: Dialect = "hcl"): string {
   if (want === "string" && /timeout|duration|interval|delay|wait/.test(field)) return `a duration is a quoted string: ${field} = "30s" (or "5m", "1h")`;
+  // A node's name is no number even quoted (found by a new-user trial: initial_state: 123 beside a step "123" was told to quote it).
+  if (want === "string" && typeof data === "number" && ["initial_state", "target_state", "next", "entry", "requires"].includes(field)) return `it names a node, and a name starts with a letter or _ (e.g. "build_${String(data)}"): rename the node and name it here`;
   if (want === "string" && (typeof data === "number" || typeof data === "boolean")) return `quote it: ${field} = "${String(data)}"`;
   if ((want === "integer" || want === "number") && typeof data === "string") return /^-?\d+(\.\d+)?$/.test(data) ? `write the number without quotes: ${field} = ${data}` : `write a number: ${field} = 3`;
   if (want === "boolean" && typeof data === "string") {

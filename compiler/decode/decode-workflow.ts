@@ -482,6 +482,7 @@ class Decoder {
       name: str(o.name) ?? "",
       nameRange: this.range(childPointer(ptr, "name")),
       range: this.range(ptr),
+      keyRange: this.keyRange(ptr),
       version: o.version === undefined ? undefined : this.literal(o.version, childPointer(ptr, "version")),
       // An inline body's older `entry` is its initial_state.
       initialState: this.nodeRef(o.initial_state ?? o.entry, childPointer(ptr, o.initial_state === undefined && o.entry !== undefined ? "entry" : "initial_state")),
@@ -491,6 +492,7 @@ class Decoder {
       environment: this.envRef(o.environment, childPointer(ptr, "environment")),
       use: this.stringList(o.use, childPointer(ptr, "use")).map((x) => ({ path: x.ref, range: x.range })),
     };
+    if (!h.initialState && (o.initial_state ?? o.entry) !== undefined) h.initialStateInvalid = true;
     if (isObj(o.memory)) {
       const m = o.memory;
       h.memory = { script: m.script === true, agent: typeof m.agent === "string" ? m.agent : undefined, range: this.range(childPointer(ptr, "memory")) };

@@ -77,8 +77,12 @@ export interface HeaderSpec {
   name: string;
   nameRange: Range;
   range: Range;
+  /** The header's own key (`workflow:`, HCL's `workflow` block): where what the header lacks is said. */
+  keyRange?: Range;
   version?: string;
   initialState?: NodeRef;
+  /** `initial_state` is written, but not as a name (`initial_state: 123`): its type error stands, it is not also missing. */
+  initialStateInvalid?: true;
   targetState?: NodeRef;
   identity?: string;
   memory?: { script?: boolean; agent?: string; range: Range };

@@ -53,7 +53,7 @@ export const CODES = {
   reads_step_not_run: { severity: "warning", doc: "An expression reads `steps.<name>` where the run can get without that step having run (a path that skips it, the first round of a loop), outside a condition or a `try`/`can`: the run fails there." },
   reads_own_output: { severity: "warning", doc: "A step's input reads the step's own output (`steps.<itself>`), which is not there on its first visit, outside a condition that could skip it or a `try`/`can`." },
   // check
-  missing_initial_state: { severity: "error", doc: "The workflow has no `initial_state` and no step to start from." },
+  missing_initial_state: { severity: "error", doc: "The workflow header has no `initial_state` (it is required: the node a run starts at), or an inline body has no step to start from." },
   missing_target_state: { severity: "warning", doc: "The workflow header has no `target_state` (not warned when runs end by `return` and no successful terminal state is declared)." },
   no_terminal_state: { severity: "error", doc: "No terminal state is declared and no outcome targets `return`: a run could never end." },
   unreachable_step: { severity: "error", doc: "A step can never run: no path leads to it from the initial node." },
