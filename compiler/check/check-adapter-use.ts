@@ -40,7 +40,8 @@ export const checkAdapterUse: Check = {
       for (const a of s.workflow.adapters) typo(a.type, a.nameRange, `adapter "${a.name}"`);
       for (const a of s.workflow.agents) {
         const t = a.adapter ?? a.cli;
-        if (t) typo(t, a.nameRange, `agent "${a.name}"`);
+        // At the value written (found by a new-user trial: at the agent's name).
+        if (t) typo(t, a.adapterRange ?? a.nameRange, `agent "${a.name}"`);
       }
       for (const st of s.workflow.steps) {
         const type = typeOf(st, s, resolution);

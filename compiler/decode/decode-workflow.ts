@@ -373,6 +373,7 @@ class Decoder {
         agents: this.stringList(o.agents, childPointer(p, "agents")),
         config: this.exprMap(o.config, childPointer(p, "config")),
       };
+      if (a.adapter !== undefined || a.cli !== undefined) a.adapterRange = this.range(childPointer(p, a.adapter !== undefined ? "adapter" : "cli"));
       if (typeof o.use === "string") a.use = { path: o.use, range: this.range(childPointer(p, "use")) };
       if (!a.use && (a.adapters.length > 0 || a.agents.length > 0)) {
         this.diagnostics.push(diag("conflicting_fields", (a.adapters[0] ?? a.agents[0]).range, `agent "${name}": only an agent that is a flow (one with "use") takes adapters or agents to pass on`));

@@ -158,6 +158,8 @@ export interface AdapterSpec extends Named {
 export interface AgentSpec extends Named {
   adapter?: string;
   cli?: string;
+  /** Where `adapter` (else `cli`) is written: a typo of its type is said there. */
+  adapterRange?: Range;
   model?: string;
   onCrash?: string;
   /** A flow used as an agent (docs/language.md, Composition): calling it runs the flow as a nested run. */
