@@ -74,7 +74,7 @@ export function decodeModule(m: Module, set: ModuleSet, role: "workflow" | "body
 export const MAX_BODY_COPIES = 1000;
 
 /** The codes that say a field is missing (or what its absence means): not said beside a near miss of that field. */
-const MISSING_CODES = new Set(["missing_field", "missing_initial_state", "dead_end", "wait_trigger"]);
+const MISSING_CODES = new Set(["missing_field", "missing_initial_state", "dead_end", "wait_trigger", "missing_outcome"]);
 
 /**
  * The diagnostics without those that say a field is missing in a block where an unknown
