@@ -47,7 +47,8 @@ export const checkAdapterUse: Check = {
         const type = typeOf(st, s, resolution);
         if (!type) continue;
         if (st.target?.kind === "adapter" && st.target.implicit) typo(type, st.target.range, `step "${st.name}"`);
-        if (st.lifecycle || st.inputExpr) continue;
+        // An input of the wrong type (`input: [a, b]`, `input:`): its type error says it (found by a new-user trial: "has no input.command" beside it).
+        if (st.lifecycle || st.inputExpr || st.inputInvalid) continue;
         for (const need of requiredInput(type)) {
           if (st.input && need.key in st.input) continue;
           out.push(

@@ -644,6 +644,7 @@ class Decoder {
         );
       }
     }
+    else if (o.input !== undefined) s.inputInvalid = true;
     s.description = this.description(o.description, at("description"));
     s.timeout = this.duration(o.timeout, at("timeout"));
     // max_visits = 0 is the Go tool's "unlimited".

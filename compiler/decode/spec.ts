@@ -223,6 +223,8 @@ export interface StepSpec extends Named {
   input?: Record<string, ExprSource>;
   /** `input = expr` where the whole input is one expression. */
   inputExpr?: ExprSource;
+  /** `input` is written as neither a block nor an expression (a list, null): its type error stands, and no input field is also said to be missing. */
+  inputInvalid?: true;
   timeout?: { text: string; ms: number; range: Range };
   maxVisits?: number;
   count?: ExprSource;
