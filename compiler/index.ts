@@ -6,7 +6,7 @@ import { moduleKey } from "./build/module-key.js";
 import { checkDepth } from "./check/check-depth.js";
 import { runChecks } from "./check/index.js";
 import { checkUse } from "./check/check-use.js";
-import { decodeModule } from "./decode/decode-module.js";
+import { decodeModule, withoutMissingBesideNearMiss } from "./decode/decode-module.js";
 import { emptyWorkflow, type ModulePath, type WorkflowSpec } from "./decode/spec.js";
 import { diag, hasErrors, type Diagnostic } from "./diagnostics/diagnostic.js";
 import { sortDiagnostics } from "./diagnostics/sort.js";
@@ -189,7 +189,7 @@ async function run(path: string, cwd: string, opts: CompileOptions, out: Compila
     units.set(m.id, unit);
     // A file merged where it does not belong (module_overlap) says nothing more than that error
     // (found by a new-user trial: its steps' unreachable and each_outside_iteration errors came first).
-    const found = unparsed ? [] : own.slice(m.diagnostics.length).filter((d) => !m.overlapped?.includes(resolvePath(cwd, d.range.file)));
+    const found = unparsed ? [] : withoutMissingBesideNearMiss(own.slice(m.diagnostics.length), decoded.spec.nearMisses).filter((d) => !m.overlapped?.includes(resolvePath(cwd, d.range.file)));
     out.diagnostics.push(...found);
     opts.unitCache?.set(m.id, { signature, files, callees, unit, own: found });
   }

@@ -40,13 +40,15 @@ export const checkAdapterUse: Check = {
       for (const a of s.workflow.adapters) typo(a.type, a.nameRange, `adapter "${a.name}"`);
       for (const a of s.workflow.agents) {
         const t = a.adapter ?? a.cli;
-        if (t) typo(t, a.nameRange, `agent "${a.name}"`);
+        // At the value written (found by a new-user trial: at the agent's name).
+        if (t) typo(t, a.adapterRange ?? a.nameRange, `agent "${a.name}"`);
       }
       for (const st of s.workflow.steps) {
         const type = typeOf(st, s, resolution);
         if (!type) continue;
         if (st.target?.kind === "adapter" && st.target.implicit) typo(type, st.target.range, `step "${st.name}"`);
-        if (st.lifecycle || st.inputExpr) continue;
+        // An input of the wrong type (`input: [a, b]`, `input:`): its type error says it (found by a new-user trial: "has no input.command" beside it).
+        if (st.lifecycle || st.inputExpr || st.inputInvalid) continue;
         for (const need of requiredInput(type)) {
           if (st.input && need.key in st.input) continue;
           out.push(

@@ -17,7 +17,9 @@ export const checkEnvironments: Check = {
     for (const s of resolution.scopes) {
       for (const e of s.workflow.environments) {
         if (ENVIRONMENT_TYPES.includes(e.type)) continue;
-        out.push(diag("unknown_environment_type", e.nameRange, `environment "${e.type}" "${e.name.split(".").slice(1).join(".")}": unknown environment type "${e.type}"`, { hint: suggest(e.type, ENVIRONMENT_TYPES) ?? `the types are ${ENVIRONMENT_TYPES.join(", ")}` }));
+        // Named as the file writes it: HCL's two labels, YAML's and JSON's one key (found by a new-user trial: `environment "shellci" ""` in YAML).
+        const named = /\.c?hcl$/i.test(e.nameRange.file) ? `environment "${e.type}" "${e.name.split(".").slice(1).join(".")}"` : `environment "${e.name}"`;
+        out.push(diag("unknown_environment_type", e.nameRange, `${named}: unknown environment type "${e.type}"`, { hint: suggest(e.type, ENVIRONMENT_TYPES) ?? `the types are ${ENVIRONMENT_TYPES.join(", ")}` }));
       }
     }
     return out;

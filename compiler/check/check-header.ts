@@ -10,6 +10,9 @@ import { endsThroughReturn } from "./context.js";
  * successful terminal state (there is then no state to name).
  * A called module's `policy` is a warning (`module_policy_ignored`): the root's governs the tree.
  */
+/** A declaration's name as the schema takes it (schema/workflow.schema.json's propertyNames). */
+const VALID_NAME = /^[\p{ID_Start}_][\p{ID_Continue}-]*$/u;
+
 export const checkHeader: Check = {
   name: "header",
   run({ spec, resolution, fileStart, entry }) {
@@ -33,10 +36,16 @@ export const checkHeader: Check = {
       out.push(diag("missing_field", fileStart, `no workflow header`, { hint: `start the file with workflow { name = "..." initial_state = "..." target_state = "..." }` }));
     } else {
       const w = h.name ? `workflow "${h.name}"` : "the workflow";
-      if (!h.initialState && spec.steps.length === 0) {
-        out.push(diag("missing_initial_state", h.nameRange, `${w} has no initial_state and no steps`, { hint: 'add a step for the run to start at, or initial_state = "<a step or state>" in the header' }));
+      // Said at the header's key, naming a first step that is a valid name (found by a new-user
+      // trial: at the name's value, and `add initial_state: "123"` for a step named 123).
+      const at = h.keyRange ?? h.nameRange;
+      const first = spec.steps.find((st) => VALID_NAME.test(st.name));
+      if (h.initialStateInvalid) {
+        // initial_state: 123: its type error says it.
+      } else if (!h.initialState && spec.steps.length === 0) {
+        out.push(diag("missing_initial_state", at, `${w} has no initial_state and no steps`, { hint: 'add a step for the run to start at, or initial_state = "<a step or state>" in the header' }));
       } else if (!h.initialState) {
-        out.push(diag("missing_initial_state", h.nameRange, `${w} has no initial_state`, { hint: `add initial_state = "${spec.steps[0].name}"` }));
+        out.push(diag("missing_initial_state", at, `${w} has no initial_state: it is required, the node a run starts at`, { hint: first ? `add initial_state = "${first.name}" (its first step) to the header` : `add initial_state = "<a step or state>" to the header` }));
       }
       if (!h.targetState) {
         if (success || !returns) out.push(diag("missing_target_state", h.nameRange, `${w} has no target_state`, { hint: "name the state a successful run ends in" }));

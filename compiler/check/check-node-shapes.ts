@@ -1,11 +1,16 @@
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { closestName } from "../diagnostics/did-you-mean.js";
 import type { Check } from "./context.js";
+
+/** The outcomes an approval takes: its two decisions, and `timeout` when its deadline passes first (engine/run/wait-nodes.ts). */
+const APPROVAL_OUTCOMES = ["approved", "rejected", "timeout"];
 
 /**
  * Waits and approvals have the shape the engine needs (the upstream spec, "Wait" and
  * "Approval"): a wait has a way on (an outcome or `next`; its one trigger, `duration`
  * or `signal`, is checked where it is decoded); an approval routes both decisions,
- * `approved` and `rejected`, and a timeout when it has one (a warning). Their outcomes only route: `output`, `write` and
+ * `approved` and `rejected`, takes no outcome besides those and `timeout`, and routes its
+ * timeout when it has one (a warning). Their outcomes only route: `output`, `write` and
  * `shared_writes` belong to step outcomes (nothing would evaluate them here).
  */
 export const checkNodeShapes: Check = {
@@ -39,18 +44,33 @@ export const checkNodeShapes: Check = {
       for (const a of s.workflow.approvals) {
         const names = new Set(a.outcomes.map((o) => o.name));
         const missing = ["approved", "rejected"].filter((n) => !names.has(n));
+        // An outcome no decision takes (`reject`): said at it, with the decision it was meant
+        // for, which is then not missing too (found by a new-user trial: only "no "rejected"
+        // outcome" was said, at the approval, and nothing pointed at `reject`).
+        const meant = new Set<string>();
+        for (const o of a.outcomes) {
+          if (APPROVAL_OUTCOMES.includes(o.name)) continue;
+          const near = closestName(o.name, APPROVAL_OUTCOMES.filter((n) => !names.has(n)));
+          if (near !== undefined) meant.add(near);
+          out.push(
+            diag("approval_outcomes", o.nameRange, `approval "${a.name}": no decision takes an outcome "${o.name}"`, {
+              hint: near !== undefined ? `did you mean "${near}"?` : `an approval's outcomes are ${APPROVAL_OUTCOMES.map((n) => `"${n}"`).join(", ")}`,
+            }),
+          );
+        }
         // Found by a new-user trial: validate said nothing, and the run failed at the deadline.
-        if (a.timeout && !names.has("timeout")) {
+        if (a.timeout && !names.has("timeout") && !meant.has("timeout")) {
           out.push(
             diag("approval_timeout_unrouted", a.timeout.range, `approval "${a.name}" has a timeout of ${a.timeout.text} and no "timeout" outcome: a run that gets no decision in time fails there`, {
               hint: `add outcome "timeout" { next = "..." } to route it, or leave out the timeout`,
             }),
           );
         }
-        if (missing.length > 0) {
+        const unmet = missing.filter((m) => !meant.has(m));
+        if (unmet.length > 0) {
           out.push(
-            diag("approval_outcomes", a.nameRange, `approval "${a.name}" has no ${missing.map((m) => `"${m}"`).join(" or ")} outcome`, {
-              hint: `an approval routes both decisions: add ${missing.map((m) => `outcome "${m}" { next = "..." }`).join(" and ")}`,
+            diag("approval_outcomes", a.nameRange, `approval "${a.name}" has no ${unmet.map((m) => `"${m}"`).join(" or ")} outcome`, {
+              hint: `an approval routes both decisions: add ${unmet.map((m) => `outcome "${m}" { next = "..." }`).join(" and ")}`,
             }),
           );
         }

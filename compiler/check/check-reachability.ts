@@ -9,7 +9,7 @@ import type { StateSpec, WorkflowSpec } from "../decode/spec.js";
  * an unreachable state, wait, approval or branch is a warning. Breadth-first, linear.
  * The hint offers removing a node only where that leaves a valid file (see {@link removeState}).
  * A workflow with a `next` to a node declared under an unknown field (`spec.misplaced`, whose
- * error stands) is not judged: what that node leads to is not known.
+ * error stands), or with an outcome with no `next` or a step with no outcomes (errors too), is not judged: what that node leads to is not known.
  */
 export const checkReachability: Check = {
   name: "reachability",
@@ -22,6 +22,10 @@ export const checkReachability: Check = {
       // A `next` to a node declared under an unknown field (its error stands): what it leads to is not known.
       const misplaced = s.parent === undefined ? s.workflow.misplaced : undefined;
       if (misplaced && edges.some((e) => misplaced.has(e.to.name) && !s.nodes.has(e.to.name))) continue;
+      // An outcome with no next, or a step with no outcomes (their errors stand: `failure: ~`, a typo
+      // of next or of outcomes): where it leads is not known either.
+      const wf = s.workflow;
+      if ([...wf.steps, ...wf.waits, ...wf.approvals].some((n) => n.outcomes.some((o) => !o.next)) || wf.steps.some((st) => st.outcomes.length === 0)) continue;
       const next = new Map<string, string[]>();
       for (const e of edges) {
         const list = next.get(e.from) ?? [];

@@ -5,10 +5,12 @@ import type { ErrorObject, ValidateFunction } from "ajv";
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { closestName, suggest } from "../diagnostics/did-you-mean.js";
 import type { Range } from "../diagnostics/range.js";
-import { lookupTable, type JsonObject } from "../parse/document.js";
+import { lookupTable, type JsonObject, type JsonValue } from "../parse/document.js";
 import { childPointer, type SourceMap } from "../parse/source-map.js";
 import { describePointer, pointerSegments } from "./describe.js";
 import { HCL_BLOCK_KEYWORDS, KEYWORD_SECTIONS, SECTION_KEYWORDS } from "./lower-hcl.js";
+import type { NearMiss } from "./spec.js";
+import { isKeyedSection, meantKeys, type KeyedSection } from "./section-keys.js";
 
 const require = createRequire(import.meta.url);
 let validator: ValidateFunction | undefined;
@@ -50,6 +52,8 @@ export interface SchemaCheck {
    * second error (found by a new-user trial: `unknown node "decide"` followed `switches`).
    */
   misplaced: ReadonlySet<string>;
+  /** Unknown fields with a did-you-mean to a field of their block (spec.ts, NearMiss). */
+  nearMisses: NearMiss[];
 }
 
 /** The JSON Schema of the YAML/JSON dialect (`schema/workflow.schema.json`, draft-07). */
@@ -99,11 +103,20 @@ function validate(): ValidateFunction {
  */
 export function checkSchema(doc: JsonObject, map: SourceMap, fallback: Range, role: "workflow" | "body" = "workflow"): SchemaCheck {
   const v = validate();
-  if (v(doc)) return { diagnostics: [], noWorkflowFields: false, misplaced: new Set() };
+  if (v(doc)) return { diagnostics: [], noWorkflowFields: false, misplaced: new Set(), nearMisses: [] };
   const out: Diagnostic[] = [];
   const seen = new Set<string>();
   const misplaced = new Set<string>();
+  const nearMisses: NearMiss[] = [];
+  // A keyed entry written nested (`shell: { default: {} }`): its key's error says to write one key; what is inside it is no error of its own.
+  const nested = (v.errors ?? []).flatMap((e) => {
+    const name = e.keyword === "pattern" ? e.propertyName : undefined;
+    const section = pointerSegments(e.instancePath).at(-1) ?? "";
+    if (name === undefined || !isKeyedSection(section)) return [];
+    return meantKeys(section, name, valueAt(doc, childPointer(e.instancePath, name))).form === "nested" ? [childPointer(e.instancePath, name)] : [];
+  });
   for (const e of v.errors ?? []) {
+    if (nested.some((p) => e.instancePath === p || e.instancePath.startsWith(`${p}/`))) continue;
     // A workflow_file body needs no name: it is the body of the step that names it.
     if (role === "body" && e.keyword === "required" && e.instancePath === "/workflow") continue;
     // The schema's if/then rules (a step's target, an outcome's next) are there for editors;
@@ -119,8 +132,10 @@ export function checkSchema(doc: JsonObject, map: SourceMap, fallback: Range, ro
     if (seen.has(key)) continue;
     seen.add(key);
     out.push(d);
+    const meant = d.code === "unknown_field" && e.keyword === "additionalProperties" ? /^did you mean "([^"]+)"\?/.exec(d.hint ?? "")?.[1] : undefined;
+    if (meant !== undefined) nearMisses.push({ field: meant, typo: d.range, blockKey: rangeAt(map, e.instancePath, fallback, true), block: rangeAt(map, e.instancePath, fallback) });
   }
-  return { diagnostics: out, noWorkflowFields: out.some((d) => noWorkflowErrors.has(d)), misplaced };
+  return { diagnostics: out, noWorkflowFields: out.some((d) => noWorkflowErrors.has(d)), misplaced, nearMisses };
 }
 
 /**
@@ -171,11 +186,65 @@ function rangeAt(map: SourceMap, ptr: string, fallback: Range, key = false): Ran
 }
 
 
-function typeName(x: unknown): string {
+/** The value at a JSON pointer of the document (undefined when there is none). */
+function valueAt(doc: JsonObject, ptr: string): JsonValue | undefined {
+  let node: JsonValue | undefined = doc;
+  for (const seg of pointerSegments(ptr)) node = node !== null && typeof node === "object" && !Array.isArray(node) ? node[seg] : undefined;
+  return node;
+}
+
+/**
+ * The error of a key of `adapters`, `environments` or `data` that is not `<type>.<name>`
+ * (`<kind>.<name>` for data), saying what it was meant as (section-keys.ts): one key for a
+ * nested entry (`shell: { default: {} }` → `shell.default`), the split of a joined one
+ * (`shelldefault` → did you mean "shell.default"?), a data value's kind (`counter` →
+ * `internal.counter`). Found by a new-user trial: each was "not a valid name", a data name
+ * with a hint about letters, the nested ones with follow-on errors of the entry's fields.
+ */
+function keyedNameError(section: KeyedSection, noun: string, name: string, value: JsonValue | undefined, at: Range, where: string): Diagnostic {
+  const shape = section === "data" ? "<kind>.<name>" : "<type>.<name>";
+  const block = (key: string) => `${noun} "${key.split(".")[0]}" "${key.split(".").slice(1).join(".")}" { ... }`;
+  const meant = meantKeys(section, name, value);
+  const first = meant.keys[0]?.key;
+  if (meant.form === "nested" && first !== undefined) {
+    return diag("invalid_name", at, `${where}${noun} "${name}" is not a valid key: keys are "${shape}", written as one key`, { hint: `write "${first}" as one key: ${block(first)}` });
+  }
+  if (meant.form === "kindless" && first !== undefined) {
+    return diag("invalid_name", at, `${where}${noun} "${name}" has no kind: keys are "${shape}"`, { hint: `the one kind is internal: ${block(first)}` });
+  }
+  if (meant.form === "joined" && first !== undefined) {
+    return diag("invalid_name", at, `${where}${noun} "${name}" is not a valid key: keys are "${shape}"`, { hint: `did you mean "${first}"?` });
+  }
+  const example = section === "adapters" ? "shell.default" : section === "environments" ? "shell.ci" : "internal.counter";
+  return diag("invalid_name", at, `${where}${noun} "${name}" is not a valid key`, { hint: `keys are "${shape}", e.g. "${example}"` });
+}
+
+/** A file's dialect, by its extension: its own words for a block (HCL), a mapping (YAML), an object (JSON). */
+type Dialect = "hcl" | "yaml" | "json";
+function dialectOf(file: string): Dialect {
+  return /\.c?hcl$/i.test(file) ? "hcl" : /\.json$/i.test(file) ? "json" : "yaml";
+}
+
+/** The word of a block in a dialect, with its article (found by a new-user trial: YAML files were told "an object (block)"). */
+const OBJECT_WORD: Record<Dialect, string> = { hcl: "an object (block)", yaml: "a mapping", json: "an object" };
+
+function typeName(x: unknown, dialect: Dialect = "hcl"): string {
   if (x === null) return "null";
-  if (Array.isArray(x)) return "list";
-  if (typeof x === "object") return "object (block)";
+  if (Array.isArray(x)) return "a list";
+  if (typeof x === "object") return dialect === "hcl" ? "object (block)" : OBJECT_WORD[dialect];
+  if (typeof x === "number") return `the number ${String(x)}`;
   return typeof x;
+}
+
+/**
+ * A schema's type list in words: `object` in the file's own word, `array` a list, and an
+ * `integer` a whole number; `integer or string` is a whole number (the string is for an
+ * expression of var.* / local.*, which the decoder checks: found by a new-user trial, whose
+ * max_visits: "3" was refused after "must be integer or string").
+ */
+function typeWords(want: string, dialect: Dialect): string {
+  if (want === "integer or string" || want === "string or integer") return "a whole number";
+  return want.replace("object", OBJECT_WORD[dialect]).replace(/\barray\b/, "a list").replace(/\binteger\b/, "a whole number");
 }
 
 /**
@@ -183,8 +252,10 @@ function typeName(x: unknown): string {
  * number or a bool is written bare, a block is written as one (found by a new-user trial:
  * `timeout = 5` said only that it must be a string).
  */
-function typeHint(want: string, data: unknown, field: string): string {
+function typeHint(want: string, data: unknown, field: string, dialect: Dialect = "hcl"): string {
   if (want === "string" && /timeout|duration|interval|delay|wait/.test(field)) return `a duration is a quoted string: ${field} = "30s" (or "5m", "1h")`;
+  // A node's name is no number even quoted (found by a new-user trial: initial_state: 123 beside a step "123" was told to quote it).
+  if (want === "string" && typeof data === "number" && ["initial_state", "target_state", "next", "entry", "requires"].includes(field)) return `it names a node, and a name starts with a letter or _ (e.g. "build_${String(data)}"): rename the node and name it here`;
   if (want === "string" && (typeof data === "number" || typeof data === "boolean")) return `quote it: ${field} = "${String(data)}"`;
   if ((want === "integer" || want === "number") && typeof data === "string") return /^-?\d+(\.\d+)?$/.test(data) ? `write the number without quotes: ${field} = ${data}` : `write a number: ${field} = 3`;
   if (want === "boolean" && typeof data === "string") {
@@ -196,8 +267,8 @@ function typeHint(want: string, data: unknown, field: string): string {
     return `write true or false without quotes: ${field} = ${meant}`;
   }
   if (want.includes("array")) return `write a list: ${field} = ["a", "b"]${want.includes("object") ? `, or a block: ${field} { ... }` : ""}`;
-  if (want.includes("object")) return `write it as a block: ${field} { ... } (in YAML, a mapping)`;
-  return `"${field}" takes ${want.replace(/\barray\b/, "a list")}`;
+  if (want.includes("object")) return dialect === "hcl" ? `write it as a block: ${field} { ... }` : `write it as ${OBJECT_WORD[dialect]}: ${field} { ... }`;
+  return `"${field}" takes ${typeWords(want, dialect)}`;
 }
 
 function toDiagnostic(e: ErrorObject, map: SourceMap, fallback: Range, doc: JsonObject): Diagnostic | undefined {
@@ -260,16 +331,29 @@ function toDiagnostic(e: ErrorObject, map: SourceMap, fallback: Range, doc: Json
       return diag("missing_field", at, `${where(ptr)}missing required ${/\.c?hcl$/i.test(at.file) ? "argument" : "field"} "${prop}"`, { hint: `add ${prop} = ... to it (docs/language.md says what it takes)` });
     }
     case "type": {
+      // An empty outcome: decode-workflow.ts says it is empty, with its own hint.
+      if (e.data === null && /\/outcomes\/[^/]+$/.test(ptr)) return undefined;
       const want = [(e.params as { type: string | string[] }).type].flat().join(" or ");
       const expression = typeof e.data === "string" && /^\$\{[\s\S]*\}$/.test(e.data);
       // A bare word in HCL (`terminal = tru`) is a reference, rendered "${tru}": said as
       // the expression it is, not as a string (found by a new-user trial: "not string"
       // and "without quotes" for a value written without quotes).
       const written = expression ? (e.data as string).slice(2, -1).trim() : undefined;
-      const not = expression && want === "array" ? " written out, not an expression" : expression ? `, not the expression ${written}` : `, not ${typeName(e.data)}`;
+      const dialect = dialectOf(rangeAt(map, ptr, fallback).file);
+      const not = expression && want === "array" ? " written out, not an expression" : expression ? `, not the expression ${written}` : `, not ${typeName(e.data, dialect)}`;
       const near = want === "boolean" && written !== undefined ? closestName(written, ["true", "false"]) : undefined;
       if (near) return diag("invalid_type", rangeAt(map, ptr, fallback), `${where(ptr)}"${field}" must be boolean${not}`, { hint: `did you mean ${near}? (${field} = ${near})` });
-      return diag("invalid_type", rangeAt(map, ptr, fallback), `${where(ptr)}"${field}" must be ${want.replace("object", "an object (block)").replace(/\barray\b/, "a list")}${not}`, {
+      // A list of blocks (a branch's arms) written as one: each item is a mapping (found by a new-user trial: `arms: ["a", "b"]`).
+      const items = (e.parentSchema as { items?: { $ref?: string; type?: unknown } } | undefined)?.items;
+      const ofBlocks = want === "array" && items !== undefined && (items.$ref !== undefined || items.type === "object");
+      if (ofBlocks && e.data !== null && typeof e.data === "object" && !Array.isArray(e.data)) {
+        const example = field === "arms" ? `{ when: "\${...}", next: "..." }` : "{ ... }";
+        return diag("invalid_type", rangeAt(map, ptr, fallback), `${where(ptr)}"${field}" must be a list, not ${typeName(e.data, dialect)}`, {
+          hint: dialect === "yaml" ? `start each item with "- ": ${field}: [${example}, ...]` : dialect === "json" ? `write a list of objects: "${field}": [${example.replace(/(when|next):/g, '"$1":')}]` : `write a list: ${field} = [${example}]`,
+        });
+      }
+      const fractional = typeof e.data === "number" && !Number.isInteger(e.data) && /\binteger\b/.test(want);
+      return diag("invalid_type", rangeAt(map, ptr, fallback), `${where(ptr)}"${field}" must be ${typeWords(want, dialect)}${not}`, {
         // An expression where a list must be written out (HCL renders it as "${...}"): it is
         // not evaluated here, so the hint is to spell the list out (found by a trial: the
         // hint wrapped the expression in a list of one string).
@@ -278,7 +362,9 @@ function toDiagnostic(e: ErrorObject, map: SourceMap, fallback: Range, doc: Json
             ? expression
               ? `write the list out, item by item (${field} = [a, b]): it is read before the run, so an expression is not evaluated here`
               : `write a list: ${field} = [${JSON.stringify(e.data)}]`
-            : typeHint(want, e.data, field),
+            : fractional
+              ? `write a whole number: ${field} = ${Math.trunc(e.data as number)}`
+              : typeHint(want, e.data, field, dialect),
       });
     }
     case "enum": {
@@ -293,7 +379,9 @@ function toDiagnostic(e: ErrorObject, map: SourceMap, fallback: Range, doc: Json
       if (e.propertyName !== undefined || /\/propertyNames\//.test(e.schemaPath)) {
         const name = String(e.propertyName ?? e.data);
         // Said as what it names: `step "三🎉" is not a valid name` (found by a new-user trial: the kind was missing).
-        const noun = SECTION_KEYWORDS[pointerSegments(ptr).at(-1) ?? ""];
+        const section = pointerSegments(ptr).at(-1) ?? "";
+        const noun = SECTION_KEYWORDS[section];
+        if (isKeyedSection(section)) return keyedNameError(section, noun ?? section, name, valueAt(doc, childPointer(ptr, name)), rangeAt(map, childPointer(ptr, name), fallback, true), where(ptr));
         return diag("invalid_name", rangeAt(map, childPointer(ptr, name), fallback, true), `${where(ptr)}${noun ? `${noun} ` : ""}"${name}" is not a valid name`, {
           hint: ptr.endsWith("adapters") || ptr.endsWith("environments") ? `keys are "<type>.<name>", e.g. "shell.default"` : "names start with a letter or _ and hold letters, digits, _ and - (any script)",
         });

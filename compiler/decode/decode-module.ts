@@ -3,7 +3,7 @@ import type { Range } from "../diagnostics/range.js";
 import type { Module, ModuleSet } from "../load/load-modules.js";
 import { checkSchema } from "./check-schema.js";
 import { decodeWorkflow } from "./decode-workflow.js";
-import type { ModulePath, WorkflowSpec } from "./spec.js";
+import type { ModulePath, NearMiss, WorkflowSpec } from "./spec.js";
 
 /**
  * Decodes one loaded module into a `WorkflowSpec` (docs/architecture.md, The compiler: Decode): its
@@ -26,6 +26,7 @@ export function decodeModule(m: Module, set: ModuleSet, role: "workflow" | "body
   const decoded = decodeWorkflow(doc, m.map, m.fileStart);
   if (schema.noWorkflowFields || m.noWorkflow) decoded.spec.noWorkflowFields = true;
   if (schema.misplaced.size > 0) decoded.spec.misplaced = schema.misplaced;
+  if (schema.nearMisses.length > 0) decoded.spec.nearMisses = schema.nearMisses;
   if (m.doc === undefined) decoded.spec.unread = true;
   diagnostics.push(...decoded.diagnostics);
   const edges = new Map(m.edges.map((e) => [key(e.range), e]));
@@ -59,6 +60,7 @@ export function decodeModule(m: Module, set: ModuleSet, role: "workflow" | "body
           const d = decodeModule(body, set, "body", budget);
           diagnostics.push(...d.diagnostics);
           st.body = d.spec;
+          if (d.spec.nearMisses) decoded.spec.nearMisses = [...(decoded.spec.nearMisses ?? []), ...d.spec.nearMisses];
         }
       }
       if (st.body && t?.kind !== "file") visit(st.body);
@@ -70,6 +72,32 @@ export function decodeModule(m: Module, set: ModuleSet, role: "workflow" | "body
 
 /** How many workflow_file body copies one module may expand to (each use is a copy). */
 export const MAX_BODY_COPIES = 1000;
+
+/** The codes that say a field is missing (or what its absence means): not said beside a near miss of that field. */
+const MISSING_CODES = new Set(["missing_field", "missing_initial_state", "dead_end", "wait_trigger", "missing_outcome"]);
+
+/**
+ * The diagnostics without those that say a field is missing in a block where an unknown
+ * field is a near miss of it (`targt` beside "step "build" has no target"): the
+ * unknown_field's did-you-mean is the one fix (found by a new-user trial: `targt`,
+ * `inputs`, `terminl`, `duraton`, `nxt`, `intial_state`, an arm's `condition` each
+ * gave a missing_field at the block, printed first, beside the unknown_field at the typo).
+ * A "missing" diagnostic belongs to the block when it is at the block's key or inside it, and names the field.
+ */
+export function withoutMissingBesideNearMiss(diagnostics: Diagnostic[], nearMisses: readonly NearMiss[] | undefined): Diagnostic[] {
+  if (!nearMisses || nearMisses.length === 0) return diagnostics;
+  const covered = (d: Diagnostic) =>
+    MISSING_CODES.has(d.code) &&
+    nearMisses.some((n) => {
+      if (n.block.file !== d.range.file) return false;
+      const at = d.range.start.offset;
+      const inBlock = at === n.blockKey.start.offset || (at >= n.block.start.offset && at <= n.block.end.offset);
+      // `transition_to` is the older spelling of `next`, which the "needs next" error names.
+      const field = n.field === "transition_to" ? "next" : n.field;
+      return inBlock && new RegExp(`(^|[^\\w])${field.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}([^\\w]|$)`).test(`${d.message} ${d.hint ?? ""}`);
+    });
+  return diagnostics.filter((d) => !covered(d));
+}
 
 function key(r: Range): string {
   return `${r.file}\u0000${r.start.offset}`;

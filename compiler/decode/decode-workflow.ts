@@ -6,6 +6,7 @@ import { childPointer, type SourceMap } from "../parse/source-map.js";
 import { describePointer, pointerSegments } from "./describe.js";
 import { durationTooLong, parseDuration } from "./durations.js";
 import { bareType, parseType, type TypeExpr } from "./types.js";
+import { meantKeys, type KeyedSection } from "./section-keys.js";
 import {
   emptyWorkflow,
   type AdapterSpec,
@@ -303,6 +304,26 @@ class Decoder {
     });
   }
 
+  /**
+   * The entries of a section keyed `<type>.<name>` (`<kind>.<name>` for data): a key
+   * without a dot, which the schema check reports, stands for what it was meant as
+   * (section-keys.ts: `shell: { default: {} }` → `shell.default`, `shelldefault` →
+   * `shell.default`, data `counter` → `internal.counter`), so a reference to the meant key
+   * is no second error; one meant as nothing declares nothing, and so is never offered as
+   * a did-you-mean (found by a new-user trial: `did you mean "adapter.shelldefault"?`).
+   */
+  keyed(section: KeyedSection, v: JsonValue | undefined, ptr: string): [string, JsonValue, string, { range: Range; nameRange: Range }][] {
+    return this.named(v, ptr).flatMap((entry) => {
+      const [key, value, p, r] = entry;
+      if (key.includes(".")) return [entry];
+      return meantKeys(section, key, value).keys.map((m): [string, JsonValue, string, { range: Range; nameRange: Range }] => {
+        if (m.sub === undefined) return [m.key, value, p, r];
+        const q = childPointer(p, m.sub);
+        return [m.key, isObj(value) ? (value[m.sub] ?? null) : null, q, { range: this.range(q), nameRange: this.keyRange(q) }];
+      });
+    });
+  }
+
   workflow(doc: JsonValue, ptr: string): WorkflowSpec {
     const w = emptyWorkflow(this.range(ptr));
     if (!isObj(doc)) return w;
@@ -330,7 +351,7 @@ class Decoder {
     if (isObj(doc.permissions)) {
       w.permissions = { allowTools: this.stringList(doc.permissions.allow_tools, childPointer(at("permissions"), "allow_tools")).map((x) => x.ref), range: this.range(at("permissions")) };
     }
-    for (const [key, v, p, r] of this.named(doc.adapters, at("adapters"))) {
+    for (const [key, v, p, r] of this.keyed("adapters", doc.adapters, at("adapters"))) {
       const o = isObj(v) ? v : {};
       const a: AdapterSpec = {
         name: key,
@@ -359,6 +380,7 @@ class Decoder {
         agents: this.stringList(o.agents, childPointer(p, "agents")),
         config: this.exprMap(o.config, childPointer(p, "config")),
       };
+      if (a.adapter !== undefined || a.cli !== undefined) a.adapterRange = this.range(childPointer(p, a.adapter !== undefined ? "adapter" : "cli"));
       if (typeof o.use === "string") a.use = { path: o.use, range: this.range(childPointer(p, "use")) };
       if (!a.use && (a.adapters.length > 0 || a.agents.length > 0)) {
         this.diagnostics.push(diag("conflicting_fields", (a.adapters[0] ?? a.agents[0]).range, `agent "${name}": only an agent that is a flow (one with "use") takes adapters or agents to pass on`));
@@ -390,7 +412,7 @@ class Decoder {
       const o = isObj(v) ? v : {};
       w.channels.push({ name, ...r, participants: this.stringList(o.participants, childPointer(p, "participants")) });
     }
-    for (const [key, v, p, r] of this.named(doc.environments, at("environments"))) {
+    for (const [key, v, p, r] of this.keyed("environments", doc.environments, at("environments"))) {
       const o = isObj(v) ? v : {};
       w.environments.push({ name: key, ...r, type: key.split(".")[0], variables: this.exprMap(o.variables, childPointer(p, "variables")), config: this.exprMap(o.config, childPointer(p, "config")) });
     }
@@ -398,7 +420,7 @@ class Decoder {
       const o = isObj(v) ? v : {};
       w.sharedVariables.push({ name, ...r, type: typeText(o.type), ...("value" in o ? { value: this.expr(o.value, childPointer(p, "value")) } : {}) });
     }
-    for (const [key, v, p, r] of this.named(doc.data, at("data"))) {
+    for (const [key, v, p, r] of this.keyed("data", doc.data, at("data"))) {
       const o = isObj(v) ? v : {};
       const kind = key.split(".")[0];
       if (kind !== "internal") {
@@ -468,6 +490,7 @@ class Decoder {
       name: str(o.name) ?? "",
       nameRange: this.range(childPointer(ptr, "name")),
       range: this.range(ptr),
+      keyRange: this.keyRange(ptr),
       version: o.version === undefined ? undefined : this.literal(o.version, childPointer(ptr, "version")),
       // An inline body's older `entry` is its initial_state.
       initialState: this.nodeRef(o.initial_state ?? o.entry, childPointer(ptr, o.initial_state === undefined && o.entry !== undefined ? "entry" : "initial_state")),
@@ -477,6 +500,7 @@ class Decoder {
       environment: this.envRef(o.environment, childPointer(ptr, "environment")),
       use: this.stringList(o.use, childPointer(ptr, "use")).map((x) => ({ path: x.ref, range: x.range })),
     };
+    if (!h.initialState && (o.initial_state ?? o.entry) !== undefined) h.initialStateInvalid = true;
     if (isObj(o.memory)) {
       const m = o.memory;
       h.memory = { script: m.script === true, agent: typeof m.agent === "string" ? m.agent : undefined, range: this.range(childPointer(ptr, "memory")) };
@@ -523,6 +547,13 @@ class Decoder {
     for (const [name, o, p, r] of this.named(v, ptr)) {
       if (typeof o === "string") {
         out.push({ name, ...r, next: this.nodeRef(o, p), output: {}, sharedWrites: {}, writes: [] });
+        continue;
+      }
+      // An empty outcome (`failure: ~`, `failure:`): one error, at it (found by a new-user trial:
+      // "needs next" and "must be string or an object, not null" both, and an unreachable warning).
+      if (o === null) {
+        this.diagnostics.push(diag("missing_field", this.range(p), `outcome "${name}" is empty: it needs the node to go to`, { hint: `name it: outcome "${name}" { next = "done" }` }));
+        out.push({ name, ...r, output: {}, sharedWrites: {}, writes: [] });
         continue;
       }
       const b = isObj(o) ? o : {};
@@ -624,6 +655,7 @@ class Decoder {
         );
       }
     }
+    else if (o.input !== undefined) s.inputInvalid = true;
     s.description = this.description(o.description, at("description"));
     s.timeout = this.duration(o.timeout, at("timeout"));
     // max_visits = 0 is the Go tool's "unlimited".

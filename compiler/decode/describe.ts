@@ -39,6 +39,12 @@ export function describePointer(ptr: string, doc?: JsonObject): string {
       parts.push(`${inSwitch ? "match" : "arm"} ${Number(segs[i + 1]) + 1}`);
       down(segs[i + 1]);
       i++;
+    } else if (segs[i] === "default" && inSwitch !== undefined) {
+      // A branch's default written as a block (`default: { nxt: deploy }`): named so, not as the branch (found by a new-user trial).
+      parts.push("default");
+    } else if (segs[i] === "expects" && i === 1 && parts.length > 0) {
+      // The header's expects (`expects: { adapter: [...] }`): named so (found by a new-user trial: "workflow header: unknown field").
+      parts.push("expects");
     } else if (segs[i] === "workflow" && i === segs.length - 1) parts.push("workflow");
     else if (segs[i] === "workflow" && parts.length === 0) parts.push("workflow header");
     else if (segs[i] === "policy") parts.push("policy");

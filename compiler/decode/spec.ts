@@ -80,8 +80,12 @@ export interface HeaderSpec {
   name: string;
   nameRange: Range;
   range: Range;
+  /** The header's own key (`workflow:`, HCL's `workflow` block): where what the header lacks is said. */
+  keyRange?: Range;
   version?: string;
   initialState?: NodeRef;
+  /** `initial_state` is written, but not as a name (`initial_state: 123`): its type error stands, it is not also missing. */
+  initialStateInvalid?: true;
   targetState?: NodeRef;
   identity?: string;
   memory?: { script?: boolean; agent?: string; range: Range };
@@ -157,6 +161,8 @@ export interface AdapterSpec extends Named {
 export interface AgentSpec extends Named {
   adapter?: string;
   cli?: string;
+  /** Where `adapter` (else `cli`) is written: a typo of its type is said there. */
+  adapterRange?: Range;
   model?: string;
   onCrash?: string;
   /** A flow used as an agent (docs/language.md, Composition): calling it runs the flow as a nested run. */
@@ -220,6 +226,8 @@ export interface StepSpec extends Named {
   input?: Record<string, ExprSource>;
   /** `input = expr` where the whole input is one expression. */
   inputExpr?: ExprSource;
+  /** `input` is written as neither a block nor an expression (a list, null): its type error stands, and no input field is also said to be missing. */
+  inputInvalid?: true;
   timeout?: { text: string; ms: number; range: Range };
   maxVisits?: number;
   count?: ExprSource;
@@ -310,6 +318,8 @@ export interface WorkflowSpec {
    * reachability of a workflow with such a `next` is not judged (its graph has a hole).
    */
   misplaced?: ReadonlySet<string>;
+  /** Unknown fields that are a near miss of a field of their block (check-schema.ts): a "missing" error for that field in the block is not said beside them. */
+  nearMisses?: readonly NearMiss[];
   /**
    * Its files could not be used (a syntax error, an unreadable file): their own errors say
    * why, and nothing more is asked of it (found by a new-user trial: a body file's syntax
@@ -361,4 +371,15 @@ export function emptyWorkflow(range: Range): WorkflowSpec {
     branches: [],
     outputs: [],
   };
+}
+
+/**
+ * An unknown field that is a near miss of one its block takes (`targt` for `target`):
+ * the field meant, and where the block is (its key, and its value).
+ */
+export interface NearMiss {
+  field: string;
+  typo: Range;
+  blockKey: Range;
+  block: Range;
 }

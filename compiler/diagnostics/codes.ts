@@ -53,7 +53,7 @@ export const CODES = {
   reads_step_not_run: { severity: "warning", doc: "An expression reads `steps.<name>` where the run can get without that step having run (a path that skips it, the first round of a loop), outside a condition or a `try`/`can`: the run fails there." },
   reads_own_output: { severity: "warning", doc: "A step's input reads the step's own output (`steps.<itself>`), which is not there on its first visit, outside a condition that could skip it or a `try`/`can`." },
   // check
-  missing_initial_state: { severity: "error", doc: "The workflow has no `initial_state` and no step to start from." },
+  missing_initial_state: { severity: "error", doc: "The workflow header has no `initial_state` (it is required: the node a run starts at), or an inline body has no step to start from." },
   missing_target_state: { severity: "warning", doc: "The workflow header has no `target_state` (not warned when runs end by `return` and no successful terminal state is declared)." },
   no_terminal_state: { severity: "error", doc: "No terminal state is declared and no outcome targets `return`: a run could never end." },
   unreachable_step: { severity: "error", doc: "A step can never run: no path leads to it from the initial node." },
@@ -73,7 +73,7 @@ export const CODES = {
   wait_trigger: { severity: "error", doc: "A wait sets neither `duration` nor `signal`: it needs one." },
   wait_duration_and_signal: { severity: "warning", doc: "A wait sets both `duration` and `signal`: the duration bounds the signal wait (write `timeout`; the Go tool refuses both)." },
   wait_outcome: { severity: "error", doc: "A wait has no outcome and no `next`: a run could not leave it." },
-  approval_outcomes: { severity: "error", doc: "An approval does not route both decisions: it needs `approved` and `rejected` outcomes." },
+  approval_outcomes: { severity: "error", doc: "An approval does not route both decisions: it needs `approved` and `rejected` outcomes; or it has an outcome no decision takes (an approval takes `approved`, `rejected` and `timeout`)." },
   approval_timeout_unrouted: { severity: "warning", doc: "An approval has a timeout and no `timeout` outcome: a run that gets no decision in time fails there." },
   switch_without_default: { severity: "warning", doc: "A switch has no default and no condition that always holds: a run where none holds fails there." },
   node_outcome_effects: { severity: "error", doc: "A wait's or approval's outcome sets `output`, `write` or `shared_writes`: only step outcomes produce values." },

@@ -8,7 +8,13 @@ export function suggest(name: string, candidates: Iterable<string>): string | un
   if (list.length === 0) return undefined;
   const best = closestName(name, list);
   if (best !== undefined) return `did you mean "${best}"?`;
-  const sorted = list.sort();
+  return expectedOneOf(list);
+}
+
+/** `expected one of "a", "b", ...` (sorted, at most 8 shown); undefined for no candidates. */
+export function expectedOneOf(candidates: Iterable<string>): string | undefined {
+  const sorted = [...new Set(candidates)].sort();
+  if (sorted.length === 0) return undefined;
   const shown = sorted.slice(0, 8).map((c) => `"${c}"`).join(", ");
   return `expected one of ${shown}${sorted.length > 8 ? `, ... (${sorted.length} in all)` : ""}`;
 }

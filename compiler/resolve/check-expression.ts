@@ -198,7 +198,8 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
             }),
           );
         } else if (name === undefined) {
-          diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: "steps" needs a step name, e.g. steps.build.stdout`));
+          // Bare, or steps.123 (an index, not a name): found by a new-user trial, with no hint.
+          diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: "steps" needs a step name, e.g. steps.build.stdout`, { hint: "read steps.<name>.<key>; a step's name starts with a letter or _" }));
         } else if (!s.lookup("steps", name) && s.switchOutput(name)) {
           // A switch whose arms store an output (steps.<switch>.<key>).
           const keys = s.switchOutput(name)!;

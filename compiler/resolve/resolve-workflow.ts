@@ -1,5 +1,6 @@
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { closestName, suggest } from "../diagnostics/did-you-mean.js";
+import { BUILT_IN_ADAPTER_TYPES } from "./adapter-fields.js";
+import { closestName, distance, expectedOneOf, suggest } from "../diagnostics/did-you-mean.js";
 import type { Range } from "../diagnostics/range.js";
 import { iterates, type AdapterSpec, type AgentSpec, type ExprSource, type NodeRef, type StepSpec, type WorkflowSpec } from "../decode/spec.js";
 import type { Expr } from "../expr/ast.js";
@@ -205,8 +206,9 @@ class Resolver {
   /**
    * Checks a `next`-like reference against this workflow's nodes and the reserved targets.
    * @param reserved whether `_continue` and `return` may stand there (not where a run starts)
+   * @param owner the node whose outcome (or arm, or default) this is: never offered as the fix
    */
-  private node(ref: NodeRef | undefined, s: Scope, what: string, reserved = true) {
+  private node(ref: NodeRef | undefined, s: Scope, what: string, reserved = true, owner?: string) {
     if (!ref) return;
     if (ref.name === "_continue" || ref.name === "return") return; // placement is a check (check/)
     const actual = s.nodes.get(ref.name);
@@ -224,7 +226,7 @@ class Resolver {
     }
     // Declared under an unknown top-level field: that field's error says what to write (found by a new-user trial).
     if (!s.nodes.has(ref.name) && !(s.parent === undefined && s.workflow.misplaced?.has(ref.name))) {
-      this.diagnostics.push(diag("unknown_node", ref.range, `${what}: unknown node "${ref.name}"`, { hint: this.unknownNodeHint(ref, s, reserved) }));
+      this.diagnostics.push(diag("unknown_node", ref.range, `${what}: unknown node "${ref.name}"`, { hint: this.unknownNodeHint(ref, s, reserved, owner) }));
     }
   }
 
@@ -235,15 +237,22 @@ class Resolver {
    * A close name of another kind is offered with its own prefix (`did you mean step.review?`);
    * a plain name is offered every node, and the reserved targets that may stand there
    * (none where a run starts: found by a new-user trial, "return").
+   * A suggestion must be a plausible fix (found by a new-user trial): the node whose
+   * outcome this is is never offered (following it made a self-loop: `failure: failed`
+   * in step "build" with no states was told `did you mean "build"?`), and a plain name is
+   * offered only a near node (edit distance at most 2), as it may be of any kind
+   * (`initial_state: build` with no steps was told `did you mean "failed"?`, a state).
+   * With nothing to offer, the hint says what is missing: no steps, or declare it.
    */
-  private unknownNodeHint(ref: NodeRef, s: Scope, reserved: boolean): string | undefined {
+  private unknownNodeHint(ref: NodeRef, s: Scope, reserved: boolean, owner?: string): string | undefined {
     const fits = (k: NodeKind) => !ref.kind || k === ref.kind || (ref.kind === "step" && k === "branch");
-    const nodes = [...s.nodes].filter(([, k]) => fits(k)).map(([n]) => n);
+    const nodes = [...s.nodes].filter(([n, k]) => fits(k) && n !== owner).map(([n]) => n);
     const candidates = ref.kind ? nodes : [...nodes, ...(reserved && s.inIteration ? ["_continue"] : []), ...(reserved && s.parent ? ["return"] : [])];
-    const hint = suggest(ref.name, candidates);
+    // A plain name may be of any kind: only a near node is a plausible fix (no far one of another kind).
+    const hint = suggest(ref.name, ref.kind ? candidates : candidates.filter((c) => distance(ref.name.toLowerCase(), c.toLowerCase()) <= 2));
     if (hint?.startsWith("did you mean")) return hint;
     if (ref.kind) {
-      const other = closestName(ref.name, s.nodes.keys());
+      const other = closestName(ref.name, [...s.nodes.keys()].filter((n) => n !== owner));
       const kind = other === undefined ? undefined : s.nodes.get(other);
       if (other !== undefined && kind !== undefined) {
         const word = kind === "branch" ? (s.workflow.branches.find((b) => b.name === other)?.keyword ?? "switch") : kind;
@@ -251,7 +260,9 @@ class Resolver {
       }
       return hint ?? `no ${ref.kind === "branch" ? "switch" : ref.kind} is declared here: declare one named "${ref.name}", or name another node`;
     }
-    return hint ?? (candidates.length === 0 ? "declare a step or state to go to" : undefined);
+    if (!reserved && s.workflow.steps.length === 0) return `no steps are declared: declare step "${ref.name}" { ... }, or start at a declared node`;
+    if (candidates.length === 0) return `no node "${ref.name}" is declared: declare it (state "${ref.name}" { terminal = true }, or a step)`;
+    return expectedOneOf(candidates);
   }
 
   resolve(s: Scope) {
@@ -279,7 +290,9 @@ class Resolver {
     if (w.header) {
       this.node(w.header.initialState, s, "initial_state", false);
       this.environment(w.header.environment, s, `workflow "${w.header.name}"`);
-      if (w.header.targetState && !s.nodes.has(w.header.targetState.name)) this.node(w.header.targetState, s, "target_state");
+      // target_state names a state: its hint offers states only (found by a new-user trial: with no states, "expected one of "build"").
+      const t = w.header.targetState;
+      if (t && !s.nodes.has(t.name) && !w.misplaced?.has(t.name) && t.name !== "return" && t.name !== "_continue") this.diagnostics.push(diag("unknown_node", t.range, `target_state: unknown node "${t.name}"`, { hint: this.unknownNodeHint({ ...t, kind: "state" }, s, false) }));
     }
     for (const a of w.adapters) this.environment(a.environment, s, `adapter "${a.type}" "${a.name.slice(a.type.length + 1)}"`);
     for (const v of w.variables) this.expr(v.default, { ...base, each: false, steps: false, what: `variable "${v.name}" default` });
@@ -327,22 +340,22 @@ class Resolver {
     }
     for (const st of w.steps) this.step(st, s, base);
     for (const wt of w.waits) {
-      this.node(wt.next, s, `wait "${wt.name}"`);
-      for (const o of wt.outcomes) this.node(o.next, s, `wait "${wt.name}" outcome "${o.name}"`);
+      this.node(wt.next, s, `wait "${wt.name}"`, true, wt.name);
+      for (const o of wt.outcomes) this.node(o.next, s, `wait "${wt.name}" outcome "${o.name}"`, true, wt.name);
     }
     for (const ap of w.approvals) {
       this.expr(ap.reason, { ...base, what: `approval "${ap.name}" reason` });
-      for (const o of ap.outcomes) this.node(o.next, s, `approval "${ap.name}" outcome "${o.name}"`);
+      for (const o of ap.outcomes) this.node(o.next, s, `approval "${ap.name}" outcome "${o.name}"`, true, ap.name);
     }
     for (const b of w.branches) {
       b.arms.forEach((arm, i) => {
         // A switch's arms are its match blocks.
         const what = `${b.keyword} "${b.name}" ${b.keyword === "switch" ? "match" : "arm"} ${i + 1}`;
         this.expr(arm.when, { ...base, what, secretOk: true });
-        this.node(arm.next, s, what);
+        this.node(arm.next, s, what, true, b.name);
         this.exprs(arm.output, { ...base, what }, "output");
       });
-      this.node(b.default, s, `${b.keyword} "${b.name}" default`);
+      this.node(b.default, s, `${b.keyword} "${b.name}" default`, true, b.name);
       this.exprs(b.defaultOutput, { ...base, what: `${b.keyword} "${b.name}" default` }, "output");
     }
     for (const st of w.states) if (st.requires) this.node(st.requires, s, `state "${st.name}" requires`);
@@ -468,11 +481,18 @@ class Resolver {
         const expects = rootOf(s).workflow.header?.expects;
         const expected = [...rootOf(s).workflow.adapters.filter((a) => a.expected).map((a) => `adapter.${a.name}`), `adapter.${key}`];
         const declare = `adapter "${t.type}" "${t.name}" { }`;
+        // The near declaration is the typo (`shel.default`, for a built-in `shell`): point there, not
+        // here (found by a new-user trial: the right target was told did you mean "adapter.shel.default").
+        const builtIn: readonly string[] = BUILT_IN_ADAPTER_TYPES;
+        const typo = near === undefined ? undefined : s.lookup("adapters", near.slice("adapter.".length))?.decl;
+        const typoDecl = typo && builtIn.includes(t.type) && !builtIn.includes(typo.type) && typo.name.slice(typo.type.length + 1) === t.name ? typo : undefined;
         this.diagnostics.push(
           diag("unknown_target", t.range, `${what}: unknown adapter "${key}"`, {
             ...(near === undefined && expects ? { related: [{ message: "the module's expects", range: expects.range }] } : {}),
-            hint:
-              near !== undefined
+            ...(typoDecl ? { related: [{ message: `the declaration "${typoDecl.name}"`, range: typoDecl.nameRange }] } : {}),
+            hint: typoDecl
+              ? `the declaration "${typoDecl.name}" has the type "${typoDecl.type}", a typo of "${t.type}": correct the declaration to "${key}"`
+              : near !== undefined
                 ? `did you mean "${near}"?`
                 : expects
                   ? `add it to the module's expects { adapters = [${expected.join(", ")}] } for its caller to pass, or declare it in the module: ${declare}`
@@ -541,7 +561,7 @@ class Resolver {
     const declared = iterating ? [] : (this.callee(st, s)?.outputs ?? []);
     const ownKeys = declared.length > 0 ? declared.map((o) => o.name) : undefined;
     for (const o of st.outcomes) {
-      this.node(o.next, s, `${what} outcome "${o.name}"`);
+      this.node(o.next, s, `${what} outcome "${o.name}"`, true, st.name);
       if (!o.outputExpr && o.writes.length === 0 && Object.keys(o.output).length === 0 && Object.keys(o.sharedWrites).length === 0) continue;
       const outcomeCtx: ExprContext = { ...own, what: `${what} outcome "${o.name}"`, step: true, ...(ownKeys ? { ownOutputKeys: ownKeys } : {}) };
       this.exprs(o.output, outcomeCtx, "output");

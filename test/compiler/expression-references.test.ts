@@ -75,7 +75,7 @@ describe("each and while", () => {
 
 describe("steps", () => {
   it("a bare steps needs a name; a step that does not exist gets a did-you-mean", async () => {
-    expect(await said(workflow("steps"))).toEqual([`16:15-16:20 unknown_reference: ${AT}: "steps" needs a step name, e.g. steps.build.stdout`]);
+    expect(await said(workflow("steps"))).toEqual([`16:15-16:20 unknown_reference: ${AT}: "steps" needs a step name, e.g. steps.build.stdout (hint: read steps.<name>.<key>; a step's name starts with a letter or _)`]);
     expect(await said(workflow("steps.frist.stdout"))).toEqual([`16:15-16:33 unknown_reference: ${AT}: unknown step "frist" (in steps.frist.stdout) (hint: did you mean "first"?)`]);
     expect(await said(workflow("steps.first.stdout"))).toEqual([]);
   });
