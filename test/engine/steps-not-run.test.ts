@@ -52,63 +52,8 @@ state "done" {
 }
 `;
 
-describe("a step that has not run", () => {
-  it("fails the read at the reference inside the template, with a hint to guard it with try()", async () => {
-    const g = await graphOf(E5('"echo review said: ${steps.review.stdout}"', "steps.review.stdout"));
-    const end = await setup().runner().start(g, {}, "r");
-    expect(end).toMatchObject({ success: false, reason: "eval_error" });
-    // Line 26: `  input { command = "echo review said: ${steps.review.stdout}" }`; steps.review is at column 42 (the quote at 21).
-    expect(end.detail).toMatch(/w\.hcl:26:42: step "review" has not run in this run, so steps\.review has no value: .* write try\(steps\.review\.stdout, ""\) \(or test can\(steps\.review\) in a condition\)\.$/);
-  });
-
-  it("in a quoted YAML or JSON string too (found by a trial: it fell back to the string's opening quote)", async () => {
-    const yaml = `workflow:
-  name: e5
-  version: "1"
-  initial_state: build
-  target_state: done
-adapters:
-  shell.default: {}
-steps:
-  build:
-    target: adapter.shell.default
-    input: { command: "exit 3" }
-    outcomes: { success: review, failure: report }
-  review:
-    target: adapter.shell.default
-    input: { command: "echo LGTM" }
-    outcomes: { success: report, failure: report }
-  report:
-    target: adapter.shell.default
-    input:
-      command: "echo said: \${steps.review.stdout}"
-    outcomes: { success: done, failure: done }
-states:
-  done: { terminal: true }
-`;
-    const json = JSON.stringify(YAML.parse(yaml), null, 2);
-    // Where steps.review stands in the file: the failing part, as in HCL.
-    const place = (name: string, text: string, marker: string) => {
-      const lines = text.split("\n");
-      const i = lines.findIndex((l) => l.includes(marker));
-      return `${name}:${i + 1}:${lines[i].indexOf("steps.review") + 1}`;
-    };
-    for (const [name, text, marker] of [
-      ["w.yaml", yaml, 'command: "echo said'],
-      ["w.yaml", yaml.replace('"echo said: ${steps.review.stdout}"', "'echo said: ${steps.review.stdout}'"), "command: 'echo said"],
-      ["w.json", json, "echo said"],
-    ]) {
-      const file = join(mkdtempSync(join(tmpdir(), "criteria-e5-")), name);
-      writeFileSync(file, text);
-      const c = await compile(file);
-      expect(c.graph, c.diagnostics.map((d) => d.message).join("\n")).toBeDefined();
-      const end = await setup().runner().start(c.graph!, {}, "r");
-      expect(end.detail, marker).toContain(`/${place(name, text, marker)}: step "review" has not run`);
-    }
-  });
-
-  it("in a YAML or JSON string not written as it reads: escapes, '', folding (found by a new-user trial: said at the string's start)", async () => {
-    const yaml = (command: string) => `workflow:
+/** E5 in YAML: step "report" reads steps.review (which has not run) in `command`, written as given. */
+const E5_YAML = (command: string) => `workflow:
   name: e5
   version: "1"
   initial_state: build
@@ -132,6 +77,41 @@ steps:
 states:
   done: { terminal: true }
 `;
+
+describe("a step that has not run", () => {
+  it("fails the read at the reference inside the template, with a hint to guard it with try()", async () => {
+    const g = await graphOf(E5('"echo review said: ${steps.review.stdout}"', "steps.review.stdout"));
+    const end = await setup().runner().start(g, {}, "r");
+    expect(end).toMatchObject({ success: false, reason: "eval_error" });
+    // Line 26: `  input { command = "echo review said: ${steps.review.stdout}" }`; steps.review is at column 42 (the quote at 21).
+    expect(end.detail).toMatch(/w\.hcl:26:42: step "review" has not run in this run, so steps\.review has no value: .* write try\(steps\.review\.stdout, ""\) \(or test can\(steps\.review\) in a condition\)\.$/);
+  });
+
+  it("in a quoted YAML or JSON string too (found by a trial: it fell back to the string's opening quote)", async () => {
+    const yaml = E5_YAML('"echo said: ${steps.review.stdout}"');
+    const json = JSON.stringify(YAML.parse(yaml), null, 2);
+    // Where steps.review stands in the file: the failing part, as in HCL.
+    const place = (name: string, text: string, marker: string) => {
+      const lines = text.split("\n");
+      const i = lines.findIndex((l) => l.includes(marker));
+      return `${name}:${i + 1}:${lines[i].indexOf("steps.review") + 1}`;
+    };
+    for (const [name, text, marker] of [
+      ["w.yaml", yaml, 'command: "echo said'],
+      ["w.yaml", yaml.replace('"echo said: ${steps.review.stdout}"', "'echo said: ${steps.review.stdout}'"), "command: 'echo said"],
+      ["w.json", json, "echo said"],
+    ]) {
+      const file = join(mkdtempSync(join(tmpdir(), "criteria-e5-")), name);
+      writeFileSync(file, text);
+      const c = await compile(file);
+      expect(c.graph, c.diagnostics.map((d) => d.message).join("\n")).toBeDefined();
+      const end = await setup().runner().start(c.graph!, {}, "r");
+      expect(end.detail, marker).toContain(`/${place(name, text, marker)}: step "review" has not run`);
+    }
+  });
+
+  it("in a YAML or JSON string not written as it reads: escapes, '', folding (found by a new-user trial: said at the string's start)", async () => {
+    const yaml = E5_YAML;
     const escaped = yaml('"echo \\t\\u00e9 \\"q\\" ${steps.review.stdout}"');
     for (const [name, text, at] of [
       ["w.yaml", escaped, "20:39"],
