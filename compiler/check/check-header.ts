@@ -2,6 +2,9 @@ import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { Check } from "./context.js";
 import { endsThroughReturn } from "./context.js";
 
+/** A declaration's name as the schema takes it (schema/workflow.schema.json's propertyNames). */
+const VALID_NAME = /^[\p{ID_Start}_][\p{ID_Continue}-]*$/u;
+
 /**
  * The root workflow has a header with a name, a start node and a way to end: a terminal
  * state, or an outcome that targets `return` (which ends the run successfully: docs/language.md,
@@ -10,9 +13,6 @@ import { endsThroughReturn } from "./context.js";
  * successful terminal state (there is then no state to name).
  * A called module's `policy` is a warning (`module_policy_ignored`): the root's governs the tree.
  */
-/** A declaration's name as the schema takes it (schema/workflow.schema.json's propertyNames). */
-const VALID_NAME = /^[\p{ID_Start}_][\p{ID_Continue}-]*$/u;
-
 export const checkHeader: Check = {
   name: "header",
   run({ spec, resolution, fileStart, entry }) {
