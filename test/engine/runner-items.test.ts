@@ -1,0 +1,163 @@
+/**
+ * The items of an iterating step, in process (engine/run/runner.ts: iterate): which items
+ * succeed (an adapter's `failure`, `on_failure = "ignore"`), an item's own outcome whose
+ * projection fails to evaluate, what `iteration.completed` events carry, a `while` whose
+ * condition is no bool, items' shared writes, an empty `count`. The CLI tests reach these
+ * through the built bundle, which mutants of the source never reach (what StrykerJS's
+ * pass over runner.ts lines 1,100–1,450 left: 66.2% killed).
+ */
+import { describe, expect, it } from "vitest";
+import type { RunEvent } from "../../engine/run/events.js";
+import { graphOf } from "./graph-of.js";
+import { HEAD, ok, scripted, setup } from "./runner-fixtures.js";
+
+/** A for_each step over ["a", "b", "c"] on the script adapter, with `extra` fields and outcomes. */
+const ITEMS = (extra: string, outcomes = `outcome "all_succeeded" { next = "done" }\n  outcome "any_failed" { next = "failed" }`) => `${HEAD("items")}
+adapter "script" "default" {}
+shared_variable "last" {
+  type = "string"
+  value = "none"
+}
+step "items" {
+  target   = adapter.script.default
+  for_each = ["a", "b", "c"]
+  input { item = each.value }
+  ${extra}
+  ${outcomes}
+}`;
+
+/** The payloads of the run's iteration.completed entries, as [index, success, reason]. */
+async function items(s: ReturnType<typeof setup>): Promise<[number, boolean, string][]> {
+  return (await s.entries("r")).filter((e) => e.entry_type === "iteration.completed").map((e) => {
+    const p = e.payload as { index: number; success: boolean; reason: string };
+    return [p.index, p.success, p.reason];
+  });
+}
+
+const iterationEvents = (events: RunEvent[]) => events.filter((e) => e.event === "iteration.completed") as Extract<RunEvent, { event: "iteration.completed" }>[];
+
+describe("which items succeed", () => {
+  const answer = (req: { input: Record<string, unknown> }) => (req.input.item === "b" ? { outcome: "failure", output: { exit_code: 3 }, reason: "ok" as const } : ok({ exit_code: 0 }));
+
+  it("an item whose adapter answers failure fails: the step takes any_failed; its event says where the step is and the exit code", async () => {
+    const s = setup();
+    const a = scripted(answer);
+    expect(await s.runner({ adapterFor: a.adapterFor }).start(await graphOf(ITEMS(`on_failure = "continue"`)), {}, "r")).toMatchObject({ state: "failed" });
+    expect(await items(s)).toEqual([
+      [0, true, "ok"],
+      [1, false, "ok"],
+      [2, true, "ok"],
+    ]);
+    const ev = iterationEvents(s.events);
+    expect(ev.map((e) => [e.index, e.success, e.exit_code])).toEqual([
+      [0, true, 0],
+      [1, false, 3],
+      [2, true, 0],
+    ]);
+    // Only the failed item's event points at the step.
+    expect(ev.map((e) => e.at !== undefined)).toEqual([false, true, false]);
+    expect(ev[1].at).toMatch(/w\.hcl:\d+:\d+$/);
+  });
+
+  it('on_failure = "ignore": the failed item is journaled as a success, and the step takes all_succeeded', async () => {
+    const s = setup();
+    const a = scripted(answer);
+    expect(await s.runner({ adapterFor: a.adapterFor }).start(await graphOf(ITEMS(`on_failure = "ignore"`)), {}, "r")).toMatchObject({ state: "done", success: true });
+    expect((await items(s)).map(([, success]) => success)).toEqual([true, true, true]);
+    // A loop that ran items says nothing of an empty one.
+    expect((await s.entries("r")).find((e) => e.entry_type === "step.completed")?.payload).not.toHaveProperty("detail");
+  });
+
+  it("an adapter step's item that ends in an outcome of its own (not failure) succeeds", async () => {
+    const s = setup();
+    const a = scripted(() => ({ outcome: "passed", output: {}, reason: "ok" as const }));
+    const g = await graphOf(ITEMS(``, `outcome "passed" { next = continue }\n  outcome "all_succeeded" { next = "done" }\n  outcome "any_failed" { next = "failed" }`));
+    expect(await s.runner({ adapterFor: a.adapterFor }).start(g, {}, "r")).toMatchObject({ state: "done", success: true });
+    expect((await items(s)).map(([, success]) => success)).toEqual([true, true, true]);
+  });
+
+  it("an item's own outcome whose projection fails to evaluate fails the item with eval_error, saying why", async () => {
+    const s = setup();
+    const a = scripted(() => ok({ word: "abc" }));
+    const g = await graphOf(
+      ITEMS(
+        `on_failure = "continue"`,
+        `outcome "success" {
+    next   = continue
+    output = { n = tonumber(step.output.word) }
+  }
+  outcome "all_succeeded" { next = "done" }
+  outcome "any_failed" { next = "failed" }`,
+      ),
+    );
+    expect(await s.runner({ adapterFor: a.adapterFor }).start(g, {}, "r")).toMatchObject({ state: "failed" });
+    expect(await items(s)).toEqual([
+      [0, false, "eval_error"],
+      [1, false, "eval_error"],
+      [2, false, "eval_error"],
+    ]);
+    expect(iterationEvents(s.events)[0].detail).toMatch(/abc/);
+  });
+
+  it("an item's own outcome's shared writes are in force for the items after it and the steps after the loop", async () => {
+    const s = setup();
+    const a = scripted((req) => ok({ saw: req.input.saw ?? null }));
+    const g = await graphOf(`${ITEMS(
+      `input { saw = shared.last }`,
+      `outcome "success" {
+    next = continue
+    shared_writes = { last = each.value }
+  }
+  outcome "all_succeeded" { next = "after" }
+  outcome "any_failed" { next = "failed" }`,
+    ).replace("input { item = each.value }\n", "")}
+step "after" {
+  target = adapter.script.default
+  input { saw = shared.last }
+  outcome "success" { next = "done" }
+}`);
+    expect(await s.runner({ adapterFor: a.adapterFor }).start(g, {}, "r")).toMatchObject({ state: "done" });
+    expect(a.seen.map((r) => [r.step, r.input.saw])).toEqual([
+      ["items", "none"],
+      ["items", "a"],
+      ["items", "b"],
+      ["after", "c"],
+    ]);
+  });
+});
+
+describe("loops at their edges", () => {
+  it("a while condition that gives no bool fails the step with eval_error naming the value", async () => {
+    const g = await graphOf(`${HEAD("loop")}
+adapter "script" "default" {}
+variable "go" { default = "yes" }
+step "loop" {
+  target = adapter.script.default
+  while  = var.go
+  outcome "success" { next = continue }
+  outcome "all_succeeded" { next = "done" }
+  outcome "any_failed" { next = "failed" }
+}`);
+    const s = setup();
+    const end = await s.runner({ adapterFor: scripted(() => ok()).adapterFor }).start(g, {}, "r");
+    expect(end).toMatchObject({ success: false, reason: "eval_error" });
+    expect(end.detail).toMatch(/step "loop": while must be true or false, not "yes"$/);
+  });
+
+  it("count = 0 runs nothing and says so: all_succeeded, with the reason in its detail", async () => {
+    const g = await graphOf(`${HEAD("none")}
+adapter "script" "default" {}
+step "none" {
+  target = adapter.script.default
+  count  = 0
+  outcome "all_succeeded" { next = "done" }
+  outcome "any_failed" { next = "failed" }
+}`);
+    const s = setup();
+    const a = scripted(() => ok());
+    expect(await s.runner({ adapterFor: a.adapterFor }).start(g, {}, "r")).toMatchObject({ state: "done", success: true });
+    expect(a.seen).toEqual([]);
+    const done = (await s.entries("r")).find((e) => e.entry_type === "step.completed");
+    expect(done?.payload).toMatchObject({ outcome: "all_succeeded", detail: "count is empty: nothing to iterate, so all_succeeded" });
+  });
+});
