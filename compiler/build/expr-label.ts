@@ -1,3 +1,4 @@
+import { singleInterpolation } from "../diagnostics/dialect-hint.js";
 import type { GraphExpr } from "./graph.js";
 
 /**
@@ -7,7 +8,5 @@ import type { GraphExpr } from "./graph.js";
  * new-user trial: labels read `${var.env == "prod"}`.
  */
 export function exprLabel(e: GraphExpr): string {
-  if (e.kind !== "template") return e.text;
-  const m = /^\$\{([^{}]*)\}$/.exec(e.text.trim());
-  return m ? m[1].trim() : e.text;
+  return (e.kind === "template" ? singleInterpolation(e.text) : undefined) ?? e.text;
 }

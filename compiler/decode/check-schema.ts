@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { packageRoot } from "../package-root.js";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { fileDialect, type Dialect } from "../diagnostics/dialect-hint.js";
 import { closestName, suggest } from "../diagnostics/did-you-mean.js";
 import type { Range } from "../diagnostics/range.js";
 import { lookupTable, type JsonObject, type JsonValue } from "../parse/document.js";
@@ -219,12 +220,6 @@ function keyedNameError(section: KeyedSection, noun: string, name: string, value
   return diag("invalid_name", at, `${where}${noun} "${name}" is not a valid key`, { hint: `keys are "${shape}", e.g. "${example}"` });
 }
 
-/** A file's dialect, by its extension: its own words for a block (HCL), a mapping (YAML), an object (JSON). */
-type Dialect = "hcl" | "yaml" | "json";
-function dialectOf(file: string): Dialect {
-  return /\.c?hcl$/i.test(file) ? "hcl" : /\.json$/i.test(file) ? "json" : "yaml";
-}
-
 /** The word of a block in a dialect, with its article (found by a new-user trial: YAML files were told "an object (block)"). */
 const OBJECT_WORD: Record<Dialect, string> = { hcl: "an object (block)", yaml: "a mapping", json: "an object" };
 
@@ -339,7 +334,7 @@ function toDiagnostic(e: ErrorObject, map: SourceMap, fallback: Range, doc: Json
       // the expression it is, not as a string (found by a new-user trial: "not string"
       // and "without quotes" for a value written without quotes).
       const written = expression ? (e.data as string).slice(2, -1).trim() : undefined;
-      const dialect = dialectOf(rangeAt(map, ptr, fallback).file);
+      const dialect = fileDialect(rangeAt(map, ptr, fallback).file);
       const not = expression && want === "array" ? " written out, not an expression" : expression ? `, not the expression ${written}` : `, not ${typeName(e.data, dialect)}`;
       const near = want === "boolean" && written !== undefined ? closestName(written, ["true", "false"]) : undefined;
       if (near) return diag("invalid_type", rangeAt(map, ptr, fallback), `${where(ptr)}"${field}" must be boolean${not}`, { hint: `did you mean ${near}? (${field} = ${near})` });

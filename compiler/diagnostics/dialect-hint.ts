@@ -45,9 +45,26 @@ export function hintFor(file: string, hint: string): string {
   return dialect === "json" ? out.replace(/\[([^[\]"]+)\]/g, (all, items: string) => (items.split(",").every((i) => /^\s*(adapter|agent)\.[\w.-]+\s*$/.test(i)) ? `[${items.split(",").map((i) => `"${i.trim()}"`).join(", ")}]` : all)) : out;
 }
 
-/** The dialect a file's extension says: "json", "yaml", or undefined for HCL. */
+/** A workflow file's dialect. */
+export type Dialect = "hcl" | "yaml" | "json";
+
+/**
+ * The dialect a file's extension says (`.json`, `.yaml`/`.yml`, else HCL: the loader
+ * refuses any other extension, so only `.hcl`/`.chcl` fall there).
+ */
+export function fileDialect(file: string): Dialect {
+  return /\.json$/i.test(file) ? "json" : /\.ya?ml$/i.test(file) ? "yaml" : "hcl";
+}
+
+/** {@link fileDialect}, undefined for HCL: the dialect hints are worded in. */
 function dialectOf(file: string): "json" | "yaml" | undefined {
-  return /\.json$/i.test(file) ? "json" : /\.ya?ml$/i.test(file) ? "yaml" : undefined;
+  const d = fileDialect(file);
+  return d === "hcl" ? undefined : d;
+}
+
+/** The expression a template of one `${...}` holds (`${var.env}` → `var.env`), or undefined for any other text. */
+export function singleInterpolation(text: string): string | undefined {
+  return /^\$\{([^{}]*)\}$/.exec(text.trim())?.[1].trim();
 }
 
 /**
@@ -72,6 +89,5 @@ export function fieldAs(file: string, field: string, expr: string): string {
 
 /** The expression a YAML or JSON value holds when it is one template (`${var.env}` → `var.env`); HCL text as is. */
 export function exprOfValue(text: string): string {
-  const m = /^\$\{([^{}]*)\}$/.exec(text.trim());
-  return m ? m[1].trim() : text.trim();
+  return singleInterpolation(text) ?? text.trim();
 }
