@@ -161,3 +161,36 @@ step "none" {
     expect(done?.payload).toMatchObject({ outcome: "all_succeeded", detail: "count is empty: nothing to iterate, so all_succeeded" });
   });
 });
+
+describe("an item whose adapter crashes", () => {
+  /** Item "b" crashes (with `detail`, or none); the others succeed. */
+  const crashing = (detail?: string) => scripted((req) => (req.input.item === "b" ? { outcome: "", output: {}, reason: "crashed" as const, ...(detail ? { detail } : {}) } : ok()));
+
+  it('on_crash = "abort_run": the loop stops at the crash and the step ends crashed with the adapter\'s detail, or says the adapter crashed', async () => {
+    for (const [detail, said] of [
+      ["segfault in the tool", "segfault in the tool"],
+      [undefined, "the adapter crashed"],
+    ] as const) {
+      const s = setup();
+      const a = crashing(detail);
+      const end = await s.runner({ adapterFor: a.adapterFor }).start(await graphOf(ITEMS(`on_crash = "abort_run"\n  on_failure = "continue"`)), {}, "r");
+      expect(a.seen.map((r) => r.input.item), `${said}: item c never runs`).toEqual(["a", "b"]);
+      expect(end).toMatchObject({ success: false, reason: "crashed", detail: `${said} (on_crash = "abort_run")` });
+      const done = (await s.entries("r")).find((e) => e.entry_type === "step.completed");
+      expect(done?.payload).toMatchObject({ reason: "crashed", detail: `${said} (on_crash = "abort_run")`, output: [{}, {}] });
+    }
+  });
+
+  it('on_crash = "fail": the crashed item fails and the loop goes on (on_failure = "continue") to any_failed', async () => {
+    const s = setup();
+    const a = crashing("segfault");
+    const end = await s.runner({ adapterFor: a.adapterFor }).start(await graphOf(ITEMS(`on_crash = "fail"\n  on_failure = "continue"`)), {}, "r");
+    expect(a.seen.map((r) => r.input.item)).toEqual(["a", "b", "c"]);
+    expect(end).toMatchObject({ state: "failed" });
+    expect(await items(s)).toEqual([
+      [0, true, "ok"],
+      [1, false, "crashed"],
+      [2, true, "ok"],
+    ]);
+  });
+});
