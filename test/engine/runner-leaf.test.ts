@@ -9,7 +9,6 @@
  * the built bundle, which mutants of the source never reach.
  */
 import { describe, expect, it } from "vitest";
-import type { StepRequest } from "../../engine/adapters/adapter.js";
 import { graphOf } from "./graph-of.js";
 import { HEAD as BASE, ok, scripted, setup } from "./runner-fixtures.js";
 
@@ -98,7 +97,7 @@ step "loop" {
   async function run(vars: Record<string, number>) {
     let inFlight = 0;
     let most = 0;
-    const a = scripted(async (req: StepRequest) => {
+    const a = scripted(async () => {
       most = Math.max(most, ++inFlight);
       await new Promise((r) => setTimeout(r, 5));
       inFlight--;
