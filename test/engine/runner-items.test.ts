@@ -194,3 +194,84 @@ describe("an item whose adapter crashes", () => {
     ]);
   });
 });
+
+describe("how a loop ends", () => {
+  /** Items "a", "b", "c"; "b" fails. */
+  const failB = () => scripted((req) => (req.input.item === "b" ? { outcome: "failure", output: { n: 2 }, reason: "ok" as const } : ok({ n: req.input.item === "a" ? 1 : 3 })));
+
+  it("a failed item with no any_failed or default outcome falls through to all_succeeded (the Go tool's rule); a default outcome takes it", async () => {
+    const fallThrough = setup();
+    const g = await graphOf(ITEMS(`on_failure = "continue"`, `outcome "all_succeeded" { next = "done" }`));
+    expect(await fallThrough.runner({ adapterFor: failB().adapterFor }).start(g, {}, "r")).toMatchObject({ state: "done", success: true });
+    const byDefault = setup();
+    const d = await graphOf(ITEMS(`on_failure = "continue"`, `outcome "all_succeeded" { next = "done" }\n  outcome "default" { next = "failed" }`));
+    expect(await byDefault.runner({ adapterFor: failB().adapterFor }).start(d, {}, "r")).toMatchObject({ state: "failed" });
+    const done = (await byDefault.entries("r")).find((e) => e.entry_type === "step.completed");
+    // any_failed, taken by the default outcome.
+    expect(done?.payload).toMatchObject({ outcome: "default", next: "failed" });
+  });
+
+  it('parallel, one at a time, on_failure = "abort": the items after the failed one never start, and the step\'s output lists only those that ran', async () => {
+    const s = setup();
+    const a = failB();
+    const g = await graphOf(ITEMS(`on_failure = "abort"\n  parallel_max = 1`).replace(`for_each = ["a", "b", "c"]`, `parallel = ["a", "b", "c"]`));
+    expect(await s.runner({ adapterFor: a.adapterFor }).start(g, {}, "r")).toMatchObject({ state: "failed" });
+    expect(a.seen.map((r) => r.input.item)).toEqual(["a", "b"]);
+    const done = (await s.entries("r")).find((e) => e.entry_type === "step.completed");
+    expect(done?.payload).toMatchObject({ outcome: "any_failed", output: [{ n: 1 }, { n: 2 }] });
+  });
+
+  it("a body's return leaves a sequential loop, but ends only its own item in a parallel one (whatever parallel_max)", async () => {
+    const BODY = (iterate: string) => `${HEAD("items")}
+adapter "script" "default" {}
+step "items" {
+  ${iterate}
+  workflow {
+    initial_state = "inner"
+    target_state  = "ok"
+    step "inner" {
+      target = adapter.script.default
+      input { item = each.value }
+      outcome "success" { next = "return" }
+    }
+    state "ok" { terminal = true }
+  }
+  outcome "all_succeeded" { next = "done" }
+}`;
+    const seq = scripted(() => ok());
+    await setup().runner({ adapterFor: seq.adapterFor }).start(await graphOf(BODY(`for_each = ["a", "b", "c"]`)), {}, "r");
+    expect(seq.seen.map((r) => r.input.item)).toEqual(["a"]);
+    const par = scripted(() => ok());
+    await setup().runner({ adapterFor: par.adapterFor }).start(await graphOf(BODY(`parallel = ["a", "b", "c"]\n  parallel_max = 1`)), {}, "r");
+    expect(par.seen.map((r) => r.input.item)).toEqual(["a", "b", "c"]);
+  });
+
+  it("body items: each iteration names its nested run and the state it ended in, and the step lists them all", async () => {
+    const g = await graphOf(`${HEAD("items")}
+adapter "script" "default" {}
+step "items" {
+  for_each = ["a", "b"]
+  workflow {
+    initial_state = "inner"
+    target_state  = "ok"
+    step "inner" {
+      target = adapter.script.default
+      input { item = each.value }
+      outcome "success" { next = "ok" }
+    }
+    state "ok" { terminal = true }
+  }
+  outcome "all_succeeded" { next = "done" }
+}`);
+    const s = setup();
+    expect(await s.runner({ adapterFor: scripted(() => ok()).adapterFor }).start(g, {}, "r")).toMatchObject({ state: "done" });
+    const es = await s.entries("r");
+    const its = es.filter((e) => e.run_id === "r" && e.entry_type === "iteration.completed").map((e) => e.payload as { child_run_id?: string; child_state?: string });
+    expect(its.map((p) => p.child_state)).toEqual(["ok", "ok"]);
+    expect(its.map((p) => typeof p.child_run_id)).toEqual(["string", "string"]);
+    expect(new Set(its.map((p) => p.child_run_id)).size).toBe(2);
+    const done = es.find((e) => e.run_id === "r" && e.entry_type === "step.completed")?.payload as { child_run_ids?: string[]; child_states?: string[] };
+    expect(done.child_run_ids).toEqual(its.map((p) => p.child_run_id));
+    expect(done.child_states).toEqual(["ok", "ok"]);
+  });
+});
