@@ -188,3 +188,28 @@ step "loop" {
     expect(again.seen.map((r) => r.input.v).sort()).toEqual(["b", "c"]);
   });
 });
+
+describe("a subworkflow's variables its caller does not bind", () => {
+  /** Module `m`: one scripted step given `var.count` and `var.label`, its output `said`. */
+  const MOD = (vars: string, step = "") =>
+    `workflow {\n  name = "m"\n  version = "1"\n  initial_state = "s"\n  target_state = "done"\n}\n${vars}\nadapter "script" "default" {}\nstep "s" {\n  target = adapter.script.default\n  input {\n    n = var.count\n    label = var.label\n  }\n${step}  outcome "success" { next = state.done }\n}\nstate "done" { terminal = true }\noutput "said" { value = steps.s.said }\n`;
+  const CALLER = (input = "") => `${HEAD("call")}subworkflow "m" {\n  source = "./m"\n${input}}\nstep "call" {\n  target = subworkflow.m\n  outcome "success" { next = "done" }\n}\noutput "o" { value = steps.call.said }\n`;
+
+  it("take their defaults, converted to their types (an untyped one as written)", async () => {
+    const g = await project({ "main.hcl": CALLER(), "m/main.hcl": MOD(`variable "count" {\n  type = number\n  default = "4"\n}\nvariable "label" { default = 5 }`) });
+    const a = scripted(() => ok({ said: "x" }));
+    expect(await setup().runner({ adapterFor: a.adapterFor }).start(g, {}, "r")).toMatchObject({ state: "done" });
+    expect(a.seen.map((r) => r.input)).toEqual([{ n: 4, label: 5 }]);
+  });
+
+  it("a secret one bound to a plain value is masked in what the module returns, as the caller's own secrets are", async () => {
+    const g = await project({
+      "main.hcl": CALLER(`  input = { label = "hunter2-secret" }\n`),
+      "m/main.hcl": MOD(`variable "count" {\n  type = number\n  default = 4\n}\nvariable "label" {\n  type = string\n  secret = true\n}`, `  secret_input { L = var.label }\n`).replace("label = var.label", 'label = "plain"'),
+    });
+    const a = scripted((r) => ok({ said: `token ${r.env.L}` }));
+    const end = await setup().runner({ adapterFor: a.adapterFor }).start(g, {}, "r");
+    expect(a.seen[0].env.L).toBe("hunter2-secret");
+    expect(end).toMatchObject({ state: "done", outputs: { o: "token ***" } });
+  });
+});
