@@ -164,6 +164,27 @@ step "one" {
     expect(await run("fail")).toEqual({ end: "done", opened: 1, calls: 2 });
     expect(await run("abort_run")).toMatchObject({ opened: 1, calls: 1 });
   });
+
+  it("on_crash declared on the adapter or the agent applies to its steps; a step's own wins", async () => {
+    const run = async (decl: string, step: string, target = "adapter.script.default") => {
+      const g = await graphOf(`${BASE("one", "  policy {\n    max_step_retries = 1\n  }\n")}adapter "script" "default" {\n${decl}}\nagent "bot" {\n  adapter = "script"\n${decl}}
+step "one" {
+  target = ${target}
+${step}  outcome "success" { next = "done" }
+  outcome "failure" { next = "failed" }
+}`);
+      let n = 0;
+      const a = scripted(() => (++n === 1 ? { outcome: "failure", output: {}, reason: "crashed", detail: "gone" } : ok()));
+      const end = await setup().runner({ adapterFor: a.adapterFor }).start(g, {}, "r");
+      return { end: end.state, opened: a.opened(), calls: a.seen.length };
+    };
+    expect(await run(`  on_crash = "respawn"\n`, "")).toEqual({ end: "done", opened: 2, calls: 2 });
+    expect(await run(`  on_crash = "abort_run"\n`, "")).toMatchObject({ opened: 1, calls: 1 });
+    expect(await run(`  on_crash = "respawn"\n`, "", "agent.bot")).toEqual({ end: "done", opened: 2, calls: 2 });
+    expect(await run(`  on_crash = "abort_run"\n`, "", "agent.bot")).toMatchObject({ opened: 1, calls: 1 });
+    expect(await run("", "")).toEqual({ end: "done", opened: 1, calls: 2 });
+    expect(await run(`  on_crash = "abort_run"\n`, `  on_crash = "respawn"\n`)).toEqual({ end: "done", opened: 2, calls: 2 });
+  });
 });
 
 describe("the request an adapter gets", () => {
