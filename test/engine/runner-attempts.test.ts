@@ -9,7 +9,9 @@
  * reach these paths through the built bundle, which mutants of the source never reach.
  */
 import { describe, expect, it } from "vitest";
-import type { StepResult } from "../../engine/adapters/adapter.js";
+import type { Value } from "../../compiler/expr/value.js";
+import type { Adapter, StepRequest, StepResult } from "../../engine/adapters/adapter.js";
+import { adapterFor as builtIn } from "../../engine/adapters/registry.js";
 import type { JournalEntry, NewEntry } from "../../engine/journal/entry.js";
 import { MAX_TIMER_MS } from "../../engine/run/sleep.js";
 import { graphOf } from "./graph-of.js";
@@ -188,6 +190,48 @@ ${step}  outcome "success" { next = "done" }
 });
 
 describe("the request an adapter gets", () => {
+  it("an agent's session opens with its config, model and all, evaluated where it is declared; each request names the agent, its model and config", async () => {
+    const g = await graphOf(`${BASE("one")}variable "temp" { default = 0.5 }
+agent "bot" {
+  adapter = "script"
+  model   = "big-model-1"
+  config {
+    temperature = var.temp
+  }
+}
+agent "plain" {
+  adapter = "script"
+}
+step "one" {
+  target = agent.bot
+  input { prompt = "go" }
+  outcome "success" { next = "two" }
+}
+step "two" {
+  target = agent.plain
+  input { prompt = "go" }
+  outcome "success" { next = "done" }
+}`);
+    const opened: Record<string, Value>[] = [];
+    const requests: StepRequest[] = [];
+    const adapter: Adapter = {
+      type: "script",
+      effectful: true,
+      async open(config) {
+        opened.push(config);
+        return { execute: async (req) => (requests.push(req), ok()), close: async () => undefined };
+      },
+    };
+    const end = await setup().runner({ adapterFor: (t) => (t === "script" ? adapter : builtIn(t)) }).start(g, { temp: 0.7 }, "r");
+    expect(end).toMatchObject({ state: "done" });
+    expect(opened).toEqual([{ temperature: 0.7, model: "big-model-1" }, {}]);
+    // (No model key at all for an agent without one.)
+    expect(requests.map((r) => r.agent)).toStrictEqual([
+      { name: "bot", model: "big-model-1", config: { temperature: 0.7 } },
+      { name: "plain", config: {} },
+    ]);
+  });
+
   it("input that is not an object is an evaluation error naming the step", async () => {
     const g = await graphOf(`${HEAD("one")}
 variable "items" {
