@@ -408,7 +408,7 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
    * approval node exists and is waiting for a decision nobody has given yet.
    */
   const deliver = async (run: string, target: { signal: string } | { approval: string }, payload: Value | undefined, by: string | undefined, where: { stateDir?: string; store?: string }) => {
-    const { deliverSignal, foldEntries, activeUnits, within } = await engine();
+    const { deliverSignal, foldEntries, activeUnits, within, receivedRoute } = await engine();
     const place = placeOf(where, io);
     const j = await openJournal(place);
     try {
@@ -456,10 +456,21 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
         // wait for this signal has would end it "received", the success route (found by a
         // new-user trial: {"outcome":"abrot"} for "abort" took it). Refused, with a did-you-mean.
         const outcome = payload !== null && typeof payload === "object" && !Array.isArray(payload) ? payload.outcome : undefined;
+        const forIt = graphs.flatMap((g) => g.waits.filter((w) => (w.signal ?? w.name) === name));
+        const outcomes = [...new Set(forIt.flatMap((w) => w.outcomes.map((o) => o.name)))];
         if (typeof outcome === "string") {
-          const outcomes = [...new Set(graphs.flatMap((g) => g.waits.filter((w) => (w.signal ?? w.name) === name).flatMap((w) => w.outcomes.map((o) => o.name))))];
           if (!outcomes.includes(outcome)) {
             throw usage(`--payload names outcome "${outcome}", which no wait for signal "${name}" has${outcomes.length ? `; ${suggest(outcome, outcomes) ?? `its outcomes: ${outcomes.join(", ")}`}` : ""} (a payload without "outcome" ends the wait "received")`);
+          }
+        } else {
+          // Ended "received", a wait needs a route for it (wait-nodes.ts): one whose outcomes are
+          // only named ones (approved / rejected, the Go tool's docs' example) would end the run
+          // unknown_outcome, for good (found by a new-user trial of the v0.5.7 docs). Refused, naming them.
+          const unrouted = forIt.find((w) => receivedRoute(w) === "");
+          if (unrouted) {
+            throw usage(
+              `wait "${unrouted.name}" for signal "${name}" has no route for a signal without an outcome (no next, no outcome "received"): it would end the run; name one of its outcomes (${unrouted.outcomes.map((o) => o.name).join(", ")}) with --payload '{"outcome":"${unrouted.outcomes[0]?.name ?? "received"}"}'`,
+            );
           }
         }
         // A wait for it whose deadline passed takes its timeout route when the run goes on:

@@ -36,6 +36,24 @@ export interface NodeRun {
 }
 
 /**
+ * Where wait `w` goes when it ends in a way `names` call (the first of them it has an
+ * outcome for): its `next` when set, else that outcome's target, else the target of its
+ * only outcome; "" when nothing fits (the run then ends `unknown_outcome`).
+ */
+export function waitRoute(w: Graph["waits"][number], names: string[]): string {
+  return w.next ?? names.map((n) => w.outcomes.find((o) => o.name === n)?.next).find((x) => x !== undefined) ?? (w.outcomes.length === 1 ? w.outcomes[0].next : "");
+}
+
+/**
+ * Where a signal wait goes when its signal carries no outcome (it ends `received`): "" for
+ * a wait whose outcomes are only ones a payload names (`approved`, `rejected`), which
+ * `criteria signal` refuses to end so (cli/journal-commands.ts).
+ */
+export function receivedRoute(w: Graph["waits"][number]): string {
+  return waitRoute(w, [w.signal ?? w.name, "received", "signal", "success"]);
+}
+
+/**
  * A wait node. `duration`: sleeps (after a resume, only what remains) and ends
  * `elapsed`. `signal`: waits for `criteria signal RUN NAME` and ends `received` (or the
  * outcome its payload names: `--payload '{"outcome":"rejected"}'`); with a
@@ -48,7 +66,7 @@ export async function runWait(h: NodeHost, f: NodeRun, w: Graph["waits"][number]
   const k = `${w.name}#${visit}`;
   const rec = f.rec.waits.get(k);
   if (rec?.completed) return { outcome: rec.completed.outcome, next: rec.completed.next };
-  const route = (names: string[]) => w.next ?? names.map((n) => w.outcomes.find((o) => o.name === n)?.next).find((x) => x !== undefined) ?? (w.outcomes.length === 1 ? w.outcomes[0].next : "");
+  const route = (names: string[]) => waitRoute(w, names);
   let until = rec?.started?.payload.until_ms;
   if (!rec?.started) {
     until = w.duration_ms !== undefined ? h.clock() + w.duration_ms : undefined;
@@ -81,7 +99,7 @@ export async function runWait(h: NodeHost, f: NodeRun, w: Graph["waits"][number]
     const p = sig.payload.payload;
     const named = p !== null && typeof p === "object" && !Array.isArray(p) && typeof p.outcome === "string" ? w.outcomes.find((o) => o.name === p.outcome) : undefined;
     const outcome = named ? named.name : "received";
-    const next = named ? named.next : route([w.signal, "received", "signal", "success"]);
+    const next = named ? named.next : receivedRoute(w);
     const entry = h.entry(f.runId, w.name, 0, "wait.completed", { visit, outcome, next, signal_seq: sig.seq, ...(p !== undefined ? { signal_payload: p } : {}) });
     if (await consumed(h, entry, sig.seq)) {
       // Said as an approval's decision is (found by a new-user trial: a resumed wait said it waited, then nothing).

@@ -200,6 +200,21 @@ describe("approvals and signal waits in CI (item 7)", () => {
     expect(done.stdout).toContain('sig: signal "go" received: abort → failed');
   }, 30_000);
 
+  it("a signal without an outcome is refused by a wait that routes only named outcomes, naming them (found by a trial of the Go tool's docs: approved/rejected, the run ended unknown_outcome for good)", () => {
+    const dir = temp();
+    writeFileSync(join(dir, "w.hcl"), `${HEAD("gate")}wait "gate" {\n  signal = "deploy_approved"\n  outcome "approved" { next = state.done }\n  outcome "rejected" { next = state.failed }\n}\n`);
+    expect(cli(["apply", "w.hcl", "--state-dir", "state", "--run-id", "g"], { cwd: dir, env: { CI: "true" } }).status).toBe(5);
+    for (const payload of [[], ["--payload", '{"by":"ann"}']]) {
+      const bare = cli(["signal", "g", "deploy_approved", ...payload, "--state-dir", "state"], { cwd: dir });
+      expect(bare.status).toBe(2);
+      expect(bare.stderr).toContain(`wait "gate" for signal "deploy_approved" has no route for a signal without an outcome (no next, no outcome "received"): it would end the run; name one of its outcomes (approved, rejected) with --payload '{"outcome":"approved"}'`);
+    }
+    expect(cli(["signal", "g", "deploy_approved", "--payload", '{"outcome":"approved"}', "--state-dir", "state"], { cwd: dir }).status).toBe(0);
+    const done = cli(["resume", "g", "--state-dir", "state", "-o", "text"], { cwd: dir, env: { CI: "true" } });
+    expect(done.status).toBe(0);
+    expect(done.stdout).toContain('gate: signal "deploy_approved" received: approved → done');
+  }, 30_000);
+
   it("parallel items waiting at one approval are told apart: each line shows its reason and its own run id to decide it with (found by a new-user trial)", () => {
     const dir = temp();
     mkdirSync(join(dir, "mod"));
