@@ -1,3 +1,4 @@
+import { DEFAULT_POLICY } from "../build/graph.js";
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { exprOfValue, fieldAs } from "../diagnostics/dialect-hint.js";
 import type { ExprSource, StepSpec } from "../decode/spec.js";
@@ -118,12 +119,24 @@ function parsed(src: ExprSource): Expr | undefined {
  */
 export const checkIterationTypes: Check = {
   name: "iteration-types",
-  run({ resolution }) {
+  run({ resolution, spec, entry }) {
     const out: Diagnostic[] = [];
+    // The budget is the root's (a module's steps count against its caller's): known here for the file the user named.
+    const budget = entry ? (spec.policy?.maxTotalSteps ?? DEFAULT_POLICY.max_total_steps) : undefined;
     for (const s of resolution.scopes) {
       for (const st of s.workflow.steps) {
         for (const [field, src] of [["for_each", st.forEach], ["parallel", st.parallel], ["count", st.count]] as const) {
           const e = src && parsed(src);
+          // A number of items the run refuses before the first (engine/run/iteration-items.ts;
+          // found by a trial of the Go tool's docs: count = 150 validated, then stopped the run).
+          const n = src?.kind === "literal" && typeof src.value === "number" ? src.value : e?.kind === "literal" && typeof e.value === "number" ? e.value : undefined;
+          if (src && n !== undefined && budget !== undefined && budget >= 1 && Number.isInteger(n) && n > budget) {
+            out.push(
+              diag("iteration_over_budget", src.range, `step "${st.name}": its ${field} (${n}) is more than the policy's max_total_steps (${budget}), which counts every item: the run would stop at this step`, {
+                hint: `raise it: policy { max_total_steps = ${n * 2} }, or iterate over fewer items`,
+              }),
+            );
+          }
           const kind = e && staticKind(e, s, resolution.calleeOf);
           if (!src || !e || (kind !== "string" && kind !== "bool")) continue;
           const bare = e.kind === "template" && e.parts.length === 1 && e.parts[0].kind === "template_interp" ? e.parts[0].expr : e;
