@@ -18,6 +18,8 @@ function requiredInput(type: string): { key: string; severity: "error" | "warnin
  *   with a did-you-mean (it would need an executable `criteria-adapter-shel`);
  * - a `shell` step has an `input.command` (error: it could only fail), an agent-CLI step
  *   an `input.prompt` (warning: older files open sessions without one).
+ * - an adapter with a `source` (an OCI location, the Go tool's distribution) is a warning:
+ *   `apply` refuses it.
  * Steps whose input is one expression are checked at run time.
  */
 export const checkAdapterUse: Check = {
@@ -38,6 +40,18 @@ export const checkAdapterUse: Check = {
     };
     for (const s of resolution.scopes) {
       for (const a of s.workflow.adapters) typo(a.type, a.nameRange, `adapter "${a.name}"`);
+      // The Go tool fetched adapters from OCI registries; criteria does not, and `apply` refuses
+      // them (engine/run/preflight.ts): said here too, where the file is written (found by a
+      // trial of the Go tool's docs: their own example validated, then the run was refused).
+      for (const a of s.workflow.adapters) {
+        if (!a.source || a.expected) continue;
+        const builtIn = (BUILT_IN_ADAPTER_TYPES as readonly string[]).includes(a.type);
+        out.push(
+          diag("adapter_source_unsupported", a.source.range, `adapter "${a.name}" comes from source = "${a.source.text}": criteria does not fetch, verify or sandbox OCI adapters, and apply refuses a run that declares it`, {
+            hint: builtIn ? `remove source and version: "${a.type}" is built in` : `install criteria-adapter-${a.type} on PATH (or in $CRITERIA_PLUGINS) and remove source and version`,
+          }),
+        );
+      }
       for (const a of s.workflow.agents) {
         const t = a.adapter ?? a.cli;
         // At the value written (found by a new-user trial: at the agent's name).

@@ -92,6 +92,7 @@ export const CODES = {
   unread_input: { severity: "warning", doc: "A step calling a flow passes an input key the flow neither reads (`input.<key>`) nor declares as a variable (a flow reading its input whole takes any key)." },
   unused_declaration: { severity: "warning", doc: "An adapter, agent, local or subworkflow is declared but never used (a variable is an input: never reported)." },
   max_depth_exceeded: { severity: "error", doc: "Runs would nest deeper than `policy { max_depth }` (default 16): bodies, subworkflows and flows used as agents, with the chain." },
+  adapter_source_unsupported: { severity: "warning", doc: "An adapter declares `source` (an OCI location, how the Go tool distributed adapters): criteria does not fetch, verify or sandbox them, and `apply` refuses the run; install `criteria-adapter-<type>` instead (or use the built-in type) and remove `source` and `version`." },
   iteration_over_budget: { severity: "error", doc: "A `count` (or a `for_each`/`parallel` number) written as a literal is more than the root's `policy { max_total_steps }` (default 100): the run would stop at that step, refused before any item runs." },
   step_budget_too_small: { severity: "warning", doc: "The deepest chain of nested runs needs more step visits (one per level, one at the bottom) than the root's `policy { max_total_steps }`, which counts the steps of every run in the tree." },
   dead_end: { severity: "error", doc: "A non-terminal state has no way out (a step with no outcomes, a state that is not terminal)." },

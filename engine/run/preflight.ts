@@ -10,7 +10,8 @@ const UNSUPPORTED_ENVIRONMENTS = new Set(["sandbox", "container", "remote"]);
  * fetch, verify or sandbox adapters), an adapter type that is neither built in nor an
  * installed `criteria-adapter-<type>` (when `adapterExists` is given), and a step in a
  * `sandbox`, `container` or `remote` environment. `validate` accepts them, as the Go tool
- * does; a run refuses them rather than ignoring them.
+ * does (the first with the warning `adapter_source_unsupported`); a run refuses them rather
+ * than ignoring them.
  *
  * @param graph the root graph (its modules and bodies are searched too)
  * @param adapterExists whether an adapter type can be served, from the module's directory
