@@ -60,9 +60,26 @@ export function invalidCharacter(ch: string): { message: string; hint?: string }
       return { message: 'invalid character: a backslash "\\" is not used within an expression', hint: 'inside "${...}" and "%{...}" a string is quoted afresh: write "main", not \\"main\\"' };
     case "\r":
       return { message: "invalid character: a carriage return not followed by a line feed", hint: "save the file with LF or CRLF line endings" };
+    case "\u201c":
+    case "\u201d":
+    case "\u201e":
+    case "\u2018":
+    case "\u2019":
+    case "\u00ab":
+    case "\u00bb":
+      // A word processor's or a chat's quotes pasted in (found by a trial of the Go tool's docs).
+      return { message: `invalid character: a typographic quote ${JSON.stringify(ch)} (${codePoint(ch)}) is not a string delimiter`, hint: 'use straight double quotes (") to enclose strings' };
     default:
+      // An invisible character (a zero-width space, a no-break space, a BOM mid-file) is named,
+      // not shown: quoted, it printed as "" (found by a trial of the Go tool's docs).
+      if (/^[\p{Cf}\p{Zs}\p{Zl}\p{Zp}]+$/u.test(ch)) return { message: `invalid character: an invisible ${codePoint(ch)} is not used within the language`, hint: "delete it (it often comes with text pasted from a web page or a chat)" };
       return { message: `invalid character: ${JSON.stringify(ch)} is not used within the language`, hint: "remove it, or quote the value it belongs to" };
   }
+}
+
+/** `ch`'s code points as `U+XXXX`, space-separated. */
+function codePoint(ch: string): string {
+  return [...ch].map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`).join(" ");
 }
 
 /**
