@@ -4,7 +4,7 @@ import { packageRoot } from "../package-root.js";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { fileDialect, type Dialect } from "../diagnostics/dialect-hint.js";
-import { closestName, suggest } from "../diagnostics/did-you-mean.js";
+import { closestName, distance, suggest } from "../diagnostics/did-you-mean.js";
 import type { Range } from "../diagnostics/range.js";
 import { lookupTable, type JsonObject, type JsonValue } from "../parse/document.js";
 import { childPointer, type SourceMap } from "../parse/source-map.js";
@@ -314,6 +314,17 @@ function toDiagnostic(e: ErrorObject, map: SourceMap, fallback: Range, doc: Json
       // HCL's words in a YAML or JSON file (`switches:`, a branch's `match`, an arm's `condition`): the dialect's own.
       const dialectWord = hcl ? undefined : yamlWordFor(prop, ptr, doc, /\.json$/i.test(at.file), allowed);
       if (dialectWord) return diag("unknown_field", at, `${where(ptr)}unknown field "${prop}"`, { hint: dialectWord });
+      // A workflow's own block (a state, a wait, a variable) written inside a step or another
+      // block: said where it goes, not matched against the block's fields (found by a trial of
+      // the Go tool's docs: a state inside a step was asked whether it meant "type").
+      const section = hcl ? (HCL_BLOCK_KEYWORDS.includes(prop) ? KEYWORD_SECTIONS[prop] : undefined) : SECTION_KEYWORDS[prop] !== undefined ? prop : undefined;
+      const typoOf = closestName(prop, allowed);
+      if (!sectionLevel && section !== undefined && !allowed.includes(prop) && (typoOf === undefined || distance(prop, typoOf) > 1)) {
+        const written = hcl ? `a "${prop}" block` : `"${prop}"`;
+        return diag("unknown_field", at, `${where(ptr)}${hcl ? "unsupported argument or block" : "unknown field"} "${prop}": ${written} belongs at the top level of a workflow (or of a step's workflow body), not here`, {
+          hint: `move it out to the top level of the file`,
+        });
+      }
       // HCL's own words ("argument or block") for HCL; a YAML or JSON file has fields.
       return diag("unknown_field", at, `${where(ptr)}${/\.c?hcl$/i.test(at.file) ? "unsupported argument or block" : "unknown field"} "${prop}"`, {
         hint: inSwitch && !/did you mean/.test(suggest(prop, allowed) ?? "") ? 'a switch tries its match { condition = ... next = "..." } blocks in order, then its default { next = "..." }' : suggest(prop, allowed),
