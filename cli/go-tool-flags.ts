@@ -11,6 +11,13 @@ const EQUIVALENTS: Readonly<Record<string, string>> = {
   "--events-file": "-o json, its events as NDJSON on standard output (> events.ndjson)",
   "--server": "criteria worker --store postgres://… (runs spread over machines), or no flag (a run in this process)",
   langserver: "criteria lsp",
+  // The Go tool's other commands (its workflow.md, Commands; found by a trial of its docs: `spec` had no pointer).
+  spec: "docs/language.md, the language reference (and criteria explain CODE for a diagnostic)",
+  adapter: "not there: criteria runs its built-in adapters and criteria-adapter-<type> executables found on PATH or in $CRITERIA_PLUGINS (docs/language.md, What apply refuses)",
+  status: "criteria runs, and criteria journal RUN for one run",
+  inspect: "criteria journal RUN (--format html for its timeline page)",
+  stop: "Ctrl-C (SIGINT or SIGTERM) to the criteria running it; criteria resume RUN continues it",
+  pause: "Ctrl-C (SIGINT or SIGTERM) to the criteria running it; criteria resume RUN continues it",
 };
 
 /**

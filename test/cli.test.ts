@@ -390,6 +390,10 @@ state "done" { terminal = true }
     };
     expect(await said(["validate", "--diag-json", join(dir, "x.hcl")])).toContain("hint: the Go tool's --diag-json is --format json here");
     expect(await said(["langserver"])).toContain("hint: the Go tool's langserver is criteria lsp here");
+    // Its other commands (found by a trial of its docs: spec had no pointer).
+    expect(await said(["spec"])).toContain("hint: the Go tool's spec is docs/language.md, the language reference");
+    expect(await said(["status"])).toContain("hint: the Go tool's status is criteria runs");
+    expect(await said(["adapter", "pull", "x"])).toContain("hint: the Go tool's adapter is not there: criteria runs its built-in adapters");
     expect(await said(["compile", join(dir, "x.hcl"), "--out=g.dot"])).toContain("hint: the Go tool's --out is a redirect of standard output");
     expect(await said(["validate", "--bogus", join(dir, "x.hcl")])).not.toContain("hint: the Go tool's");
   });
