@@ -2,9 +2,11 @@
  * A step's attempts, in process (engine/run/runner.ts: `leaf` and the iteration loops):
  * an attempt the journal shows started and never ended (crashed) or interrupted runs
  * again as the next attempt, saying so; a confirmed result is re-used, a retryable one
- * with budget left is not; retries and `on_crash`; the request an adapter gets (input
- * that is not an object, environment values, a timeout past what a timer holds); session
- * steps (`lifecycle`); a `while` loop's `max_visits` and `max_total_steps`. What
+ * with budget left is not; retries and `on_crash` (the step's, its adapter's or agent's);
+ * the request an adapter gets (an agent's config and model, input that is not an object,
+ * environment values and secrets, a timeout past what a timer holds); session steps
+ * (`lifecycle`) and the sessions they open and end; a `while` loop's `max_visits` and
+ * `max_total_steps`. What
  * StrykerJS's pass over runner.ts lines 1,100–1,450 left (54% killed): the CLI tests
  * reach these paths through the built bundle, which mutants of the source never reach.
  */
@@ -190,6 +192,38 @@ ${step}  outcome "success" { next = "done" }
 });
 
 describe("the request an adapter gets", () => {
+  it("secrets that are not strings reach the step's environment as JSON, a string as itself, and are masked in what the step returns", async () => {
+    const g = await graphOf(`${HEAD("one")}
+variable "token" {
+  type = string
+  secret = true
+}
+variable "pin" {
+  type = number
+  secret = true
+}
+variable "keys" {
+  type = list(string)
+  secret = true
+}
+step "one" {
+  target = adapter.script.default
+  secret_input {
+    TOKEN = var.token
+    PIN   = var.pin
+    KEYS  = var.keys
+  }
+  outcome "success" { next = "done" }
+}
+output "echo" { value = steps.one.said }`);
+    const a = scripted((req) => ok({ said: `token ${req.env.TOKEN}` }));
+    const end = await setup().runner({ adapterFor: a.adapterFor }).start(g, { token: "tok-123456", pin: 4242, keys: ["key-one", "key-two"] }, "r");
+    expect(end).toMatchObject({ state: "done" });
+    expect(a.seen[0].env).toMatchObject({ TOKEN: "tok-123456", PIN: "4242", KEYS: '["key-one","key-two"]' });
+    expect(end.outputs.echo).not.toContain("tok-123456");
+    expect(end.outputs.echo).toMatch(/^token \S+$/);
+  });
+
   it("an agent's session opens with its config, model and all, evaluated where it is declared; each request names the agent, its model and config", async () => {
     const g = await graphOf(`${BASE("one")}variable "temp" { default = 0.5 }
 agent "bot" {
@@ -276,8 +310,7 @@ step "one" {
 });
 
 describe("session steps (lifecycle)", () => {
-  it("open and close execute nothing: each journals its attempt and a confirmed session result", async () => {
-    const g = await graphOf(`${HEAD("open")}
+  const SESSIONS = `${HEAD("open")}
 agent "bot" { adapter = "script" }
 step "open" {
   agent = "bot"
@@ -292,17 +325,40 @@ step "work" {
 step "close" {
   agent = "bot"
   lifecycle = "close"
+  outcome "success" { next = "again" }
+}
+step "again" {
+  agent = "bot"
+  input { prompt = "again" }
   outcome "success" { next = "done" }
-}`);
+}
+output "opened" { value = steps.open.session }
+output "closed" { value = steps.close.session }`;
+
+  it("open and close execute nothing: each journals attempt 1, started and confirmed, and completes with its session's word as output", async () => {
     const s = setup();
     const a = scripted(() => ok());
-    expect(await s.runner({ adapterFor: a.adapterFor }).start(g, {}, "r")).toMatchObject({ state: "done" });
-    expect(a.seen.map((r) => r.step)).toEqual(["work"]);
+    const end = await s.runner({ adapterFor: a.adapterFor }).start(await graphOf(SESSIONS), {}, "r");
+    expect(end).toMatchObject({ state: "done", success: true, outputs: { opened: "opened", closed: "closed" } });
+    expect(a.seen.map((r) => r.step)).toEqual(["work", "again"]);
     const es = await s.entries("r");
-    expect(es.filter((e) => e.entry_type === "effect.confirmed" && e.step_id !== "work").map((e) => [e.step_id, e.attempt, (e.payload as { output: unknown }).output])).toEqual([
-      ["open", 1, { session: "opened" }],
-      ["close", 1, { session: "closed" }],
-    ]);
+    for (const [step, word] of [
+      ["open", "opened"],
+      ["close", "closed"],
+    ]) {
+      const mine = es.filter((e) => e.step_id === step);
+      expect(mine.map((e) => `${e.entry_type}#${e.attempt}`)).toEqual(["step.attempt.started#1", "effect.confirmed#1", "step.completed#0"]);
+      expect(mine[0].payload).toMatchObject({ adapter: "script", visit: 1 });
+      expect(mine[1].payload).toMatchObject({ outcome: "success", reason: "ok", output: { session: word } });
+      expect(mine[2].payload).toMatchObject({ outcome: "success", next: step === "open" ? "work" : "again", output: { session: word } });
+    }
+  });
+
+  it("open opens the session the next step uses, close ends it: a step after it opens a new one", async () => {
+    const a = scripted(() => ok());
+    await setup().runner({ adapterFor: a.adapterFor }).start(await graphOf(SESSIONS), {}, "r");
+    // One session for open and work, a second for the step after close.
+    expect(a.opened()).toBe(2);
   });
 });
 
