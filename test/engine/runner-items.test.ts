@@ -221,8 +221,8 @@ describe("how a loop ends", () => {
     expect(done?.payload).toMatchObject({ outcome: "any_failed", output: [{ n: 1 }, { n: 2 }] });
   });
 
-  it("a body's return leaves a sequential loop, but ends only its own item in a parallel one (whatever parallel_max)", async () => {
-    const BODY = (iterate: string) => `${HEAD("items")}
+  /** Step "items" iterating (`iterate`) over a body whose one step goes on to `next`. */
+  const BODY = (iterate: string, next: string) => `${HEAD("items")}
 adapter "script" "default" {}
 step "items" {
   ${iterate}
@@ -232,37 +232,24 @@ step "items" {
     step "inner" {
       target = adapter.script.default
       input { item = each.value }
-      outcome "success" { next = "return" }
+      outcome "success" { next = "${next}" }
     }
     state "ok" { terminal = true }
   }
   outcome "all_succeeded" { next = "done" }
 }`;
+
+  it("a body's return leaves a sequential loop, but ends only its own item in a parallel one (whatever parallel_max)", async () => {
     const seq = scripted(() => ok());
-    await setup().runner({ adapterFor: seq.adapterFor }).start(await graphOf(BODY(`for_each = ["a", "b", "c"]`)), {}, "r");
+    await setup().runner({ adapterFor: seq.adapterFor }).start(await graphOf(BODY(`for_each = ["a", "b", "c"]`, "return")), {}, "r");
     expect(seq.seen.map((r) => r.input.item)).toEqual(["a"]);
     const par = scripted(() => ok());
-    await setup().runner({ adapterFor: par.adapterFor }).start(await graphOf(BODY(`parallel = ["a", "b", "c"]\n  parallel_max = 1`)), {}, "r");
+    await setup().runner({ adapterFor: par.adapterFor }).start(await graphOf(BODY(`parallel = ["a", "b", "c"]\n  parallel_max = 1`, "return")), {}, "r");
     expect(par.seen.map((r) => r.input.item)).toEqual(["a", "b", "c"]);
   });
 
   it("body items: each iteration names its nested run and the state it ended in, and the step lists them all", async () => {
-    const g = await graphOf(`${HEAD("items")}
-adapter "script" "default" {}
-step "items" {
-  for_each = ["a", "b"]
-  workflow {
-    initial_state = "inner"
-    target_state  = "ok"
-    step "inner" {
-      target = adapter.script.default
-      input { item = each.value }
-      outcome "success" { next = "ok" }
-    }
-    state "ok" { terminal = true }
-  }
-  outcome "all_succeeded" { next = "done" }
-}`);
+    const g = await graphOf(BODY(`for_each = ["a", "b"]`, "ok"));
     const s = setup();
     expect(await s.runner({ adapterFor: scripted(() => ok()).adapterFor }).start(g, {}, "r")).toMatchObject({ state: "done" });
     const es = await s.entries("r");
