@@ -297,6 +297,13 @@ function toDiagnostic(e: ErrorObject, map: SourceMap, fallback: Range, doc: Json
           hint: "declare the environment in the module's own files, or pass the values it needs as its input",
         });
       }
+      // A step's `config` (the Go tool's docs promise "use input { } block" for it; found by a
+      // trial of them: the generic list of the step's fields was all it got).
+      if (prop === "config" && /(^|\/)steps\/[^/]+$/.test(ptr)) {
+        return diag("unknown_field", at, `${where(ptr)}a step has no "config": the values a step gives its adapter are its input`, {
+          hint: hcl ? "write them in an input { ... } block (config belongs to the adapter or agent block the step runs on)" : "write them under input: (config belongs to the adapter or agent the step runs on)",
+        });
+      }
       // A YAML or JSON file with no workflow field at all: one error for the file, saying what it
       // looks like (found by a new-user trial: a vars.json beside a directory's workflow files
       // drew an unknown field for each variable).
