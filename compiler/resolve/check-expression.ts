@@ -406,6 +406,10 @@ function outputProblem(path: (string | number)[], raw: string, found: { decl: St
         hint: index >= 0 ? `write steps.${st.name}[${index}]${after} (the items of a map go in key order: "${path[1]}" is item ${index})` : `write steps.${st.name}[<index>]${after}: the items of a map go in key order`,
       };
     }
+    // The Go tool's docs read an iterating step's items as steps.<step>.outputs (found by a trial of them).
+    if (path[1] === "outputs" && path.length === 2) {
+      return { message: `steps.${st.name} is a list (one output per ${how} item), not an object`, hint: `steps.${st.name} itself is the list of its items' outputs: write steps.${st.name} (length(steps.${st.name}) counts them)` };
+    }
     return { message: `steps.${st.name} is a list (one output per ${how} item), not an object`, hint: `write steps.${st.name}[0].${path[1]}, or [for r in steps.${st.name} : r.${path[1]}]` };
   }
   const keys = ctx.outputKeys?.(found.decl, found.scope);
