@@ -324,9 +324,9 @@ function toDiagnostic(e: ErrorObject, map: SourceMap, fallback: Range, doc: Json
       // A workflow's own block (a state, a wait, a variable) written inside a step or another
       // block: said where it goes, not matched against the block's fields (found by a trial of
       // the Go tool's docs: a state inside a step was asked whether it meant "type").
-      const section = hcl ? (HCL_BLOCK_KEYWORDS.includes(prop) ? KEYWORD_SECTIONS[prop] : undefined) : SECTION_KEYWORDS[prop] !== undefined ? prop : undefined;
+      const workflowBlock = hcl ? HCL_BLOCK_KEYWORDS.includes(prop) : SECTION_KEYWORDS[prop] !== undefined;
       const typoOf = closestName(prop, allowed);
-      if (!sectionLevel && section !== undefined && !allowed.includes(prop) && (typoOf === undefined || distance(prop, typoOf) > 1)) {
+      if (!sectionLevel && workflowBlock && !allowed.includes(prop) && (typoOf === undefined || distance(prop, typoOf) > 1)) {
         const written = hcl ? `a "${prop}" block` : `"${prop}"`;
         return diag("unknown_field", at, `${where(ptr)}${hcl ? "unsupported argument or block" : "unknown field"} "${prop}": ${written} belongs at the top level of a workflow (or of a step's workflow body), not here`, {
           hint: `move it out to the top level of the file`,

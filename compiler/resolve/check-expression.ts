@@ -19,7 +19,6 @@ const PATH_FUNCTIONS = new Map([
   ["fileset", 2],
 ]);
 
-
 /** Fields of `each` (docs/language.md, Expressions and namespaces). */
 export const EACH_FIELDS = ["value", "key", "_idx", "_total", "_first", "_last", "_prev"];
 
