@@ -3,6 +3,7 @@ import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { Range } from "../diagnostics/range.js";
 import type { WorkflowSpec } from "../decode/spec.js";
 import type { Resolution } from "../resolve/resolve-workflow.js";
+import { totalStepBudget } from "./context.js";
 
 /** What the depth check needs of a compiled module. */
 interface DepthUnit {
@@ -65,7 +66,7 @@ export function checkDepth(root: WorkflowSpec, rootRes: Resolution, units: (id: 
   // Every level is entered by a step visit and the deepest runs one at least; max_total_steps
   // counts them over the whole tree (found by a new-user trial: a 300-deep chain validated,
   // then stopped at depth ~100).
-  const budget = root.policy?.maxTotalSteps ?? DEFAULT_POLICY.max_total_steps;
+  const budget = totalStepBudget(root);
   // A budget below 1 is refused as written (invalid_value): no warning follows it.
   if (budget >= 1 && chain.depth + 1 > budget) {
     return [

@@ -23,8 +23,8 @@ export const checkEnvironments: Check = {
         // one without the system's directories leaves its steps without sh, ls, git... (found by
         // a trial of the Go tool's docs: PATH = "/nope" made every command "not found", unsaid).
         const path = e.variables.PATH;
-        // (Written out: HCL's rendering of a quoted string is its text; one with ${...} is known only at run time.)
-        const written = typeof path?.value === "string" && !path.value.includes("${") ? path.value : undefined;
+        // Written out (the decoder's literal: a template is known only at run time).
+        const written = path?.kind === "literal" && typeof path.value === "string" ? path.value : undefined;
         if (path && written !== undefined && !written.split(":").some((d) => /^\/(usr\/)?bin\/?$/.test(d))) {
           out.push(
             diag("environment_path_replaced", path.keyRange ?? path.range, `${named} sets PATH to ${JSON.stringify(written)}: it replaces the PATH its steps find their programs in, and leaves out /usr/bin and /bin`, {

@@ -1,4 +1,3 @@
-import { DEFAULT_POLICY } from "../build/graph.js";
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { exprOfValue, fieldAs } from "../diagnostics/dialect-hint.js";
 import type { ExprSource, StepSpec } from "../decode/spec.js";
@@ -8,7 +7,7 @@ import { parseMemo } from "../expr/parse-memo.js";
 import { SHELL_OUTPUT_KEYS } from "../resolve/adapter-outputs.js";
 import type { ModuleInterface } from "../resolve/module-interface.js";
 import type { Scope } from "../resolve/scope.js";
-import type { Check } from "./context.js";
+import { totalStepBudget, type Check } from "./context.js";
 
 /** What an expression is known to give before the run, as far as this check needs to know. */
 type Kind = "string" | "number" | "bool" | "list" | "map" | "null";
@@ -122,14 +121,14 @@ export const checkIterationTypes: Check = {
   run({ resolution, spec, entry }) {
     const out: Diagnostic[] = [];
     // The budget is the root's (a module's steps count against its caller's): known here for the file the user named.
-    const budget = entry ? (spec.policy?.maxTotalSteps ?? DEFAULT_POLICY.max_total_steps) : undefined;
+    const budget = entry ? totalStepBudget(spec) : undefined;
     for (const s of resolution.scopes) {
       for (const st of s.workflow.steps) {
         for (const [field, src] of [["for_each", st.forEach], ["parallel", st.parallel], ["count", st.count]] as const) {
           const e = src && parsed(src);
           // A number of items the run refuses before the first (engine/run/iteration-items.ts;
           // found by a trial of the Go tool's docs: count = 150 validated, then stopped the run).
-          const n = src?.kind === "literal" && typeof src.value === "number" ? src.value : e?.kind === "literal" && typeof e.value === "number" ? e.value : undefined;
+          const n = src?.kind === "literal" && typeof src.value === "number" ? src.value : undefined;
           if (src && n !== undefined && budget !== undefined && budget >= 1 && Number.isInteger(n) && n > budget) {
             out.push(
               diag("iteration_over_budget", src.range, `step "${st.name}": its ${field} (${n}) is more than the policy's max_total_steps (${budget}), which counts every item: the run would stop at this step`, {

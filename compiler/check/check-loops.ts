@@ -1,7 +1,7 @@
 import { DEFAULT_POLICY } from "../build/graph.js";
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { Check } from "./context.js";
-import { edgesOf } from "./context.js";
+import { edgesOf, totalStepBudget } from "./context.js";
 import { stronglyConnected } from "./strongly-connected.js";
 
 /**
@@ -18,7 +18,7 @@ export const checkLoops: Check = {
   name: "loops",
   run({ spec, resolution }) {
     const out: Diagnostic[] = [];
-    const total = spec.policy?.maxTotalSteps ?? DEFAULT_POLICY.max_total_steps;
+    const total = totalStepBudget(spec);
     const threshold = spec.policy?.maxVisitsWarnThreshold ?? DEFAULT_POLICY.max_visits_warn_threshold;
     if (threshold <= 0 || total <= threshold) return out;
     for (const s of resolution.scopes) {

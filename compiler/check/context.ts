@@ -1,3 +1,4 @@
+import { DEFAULT_POLICY } from "../build/graph.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { Range } from "../diagnostics/range.js";
 import type { NodeRef, WorkflowSpec } from "../decode/spec.js";
@@ -29,6 +30,15 @@ export interface Check {
   /** Run only when nothing so far is an error (its findings would be echoes of those errors). */
   onlyWhenValid?: boolean;
   run(ctx: CheckContext): Diagnostic[];
+}
+
+/**
+ * The steps a run of `w` may visit in all, nested runs' included: its `policy {
+ * max_total_steps }`, else the default (100). What the engine stops a run at
+ * (engine/run/runner.ts), for the checks that say beforehand that it would.
+ */
+export function totalStepBudget(w: WorkflowSpec): number {
+  return w.policy?.maxTotalSteps ?? DEFAULT_POLICY.max_total_steps;
 }
 
 /** A transition out of a node: an outcome, a branch arm, a wait's `next`. */

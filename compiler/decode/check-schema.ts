@@ -324,16 +324,17 @@ function toDiagnostic(e: ErrorObject, map: SourceMap, fallback: Range, doc: Json
       // A workflow's own block (a state, a wait, a variable) written inside a step or another
       // block: said where it goes, not matched against the block's fields (found by a trial of
       // the Go tool's docs: a state inside a step was asked whether it meant "type").
+      // HCL's own words ("argument or block") for HCL; a YAML or JSON file has fields.
+      const unknown = `${where(ptr)}${hcl ? "unsupported argument or block" : "unknown field"} "${prop}"`;
       const workflowBlock = hcl ? HCL_BLOCK_KEYWORDS.includes(prop) : SECTION_KEYWORDS[prop] !== undefined;
       const typoOf = closestName(prop, allowed);
       if (!sectionLevel && workflowBlock && !allowed.includes(prop) && (typoOf === undefined || distance(prop, typoOf) > 1)) {
         const written = hcl ? `a "${prop}" block` : `"${prop}"`;
-        return diag("unknown_field", at, `${where(ptr)}${hcl ? "unsupported argument or block" : "unknown field"} "${prop}": ${written} belongs at the top level of a workflow (or of a step's workflow body), not here`, {
+        return diag("unknown_field", at, `${unknown}: ${written} belongs at the top level of a workflow (or of a step's workflow body), not here`, {
           hint: `move it out to the top level of the file`,
         });
       }
-      // HCL's own words ("argument or block") for HCL; a YAML or JSON file has fields.
-      return diag("unknown_field", at, `${where(ptr)}${/\.c?hcl$/i.test(at.file) ? "unsupported argument or block" : "unknown field"} "${prop}"`, {
+      return diag("unknown_field", at, unknown, {
         hint: inSwitch && !/did you mean/.test(suggest(prop, allowed) ?? "") ? 'a switch tries its match { condition = ... next = "..." } blocks in order, then its default { next = "..." }' : suggest(prop, allowed),
       });
     }
