@@ -7,7 +7,7 @@ import { SignalTakenError } from "../journal/errors.js";
 import type { RunEvent } from "./events.js";
 
 /**
- * Wait and approval nodes (docs/architecture.md, The engine; docs/architecture.md, The engine): what the runner lends them.
+ * Wait and approval nodes (docs/architecture.md, The engine): what the runner lends them.
  * Both journal their start before waiting and their end before moving on, so a resumed
  * run sleeps only what remains of a duration and never asks for a decision twice.
  */

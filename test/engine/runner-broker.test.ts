@@ -9,6 +9,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { RunRefused } from "../../engine/run/runner.js";
+import { deliverSignal } from "../../engine/run/signals.js";
 import { graphOf } from "./graph-of.js";
 import { HEAD, ok, projectGraph, rejection, scripted, setup } from "./runner-fixtures.js";
 
@@ -97,5 +98,15 @@ step "one" {
     expect((e as Error).message).toMatch(/^cannot reach the NATS broker nats:\/\/127\.0\.0\.1:1: /);
     expect((await s.entries("r")).length).toBe(before);
     expect(a.seen).toEqual([]);
+  });
+
+  it("is never contacted by the resume of a run with no channel: it goes on to its end", async () => {
+    const g = await graphOf(`${HEAD("gate")}adapter "script" "default" {}\nwait "gate" {\n  signal = "go"\n  next = "one"\n}\nstep "one" {\n  target = adapter.script.default\n  outcome "success" { next = "done" }\n}\n`);
+    const s = setup({ park: true });
+    const a = scripted(() => ok());
+    await rejection(s.runner({ adapterFor: a.adapterFor }).start(g, {}, "r"));
+    await deliverSignal(s.journal, "r", "go", null, "test", Date.now());
+    expect(await s.runner({ adapterFor: a.adapterFor, broker: DEAD }).resume("r")).toMatchObject({ state: "done", success: true });
+    expect(a.seen).toHaveLength(1);
   });
 });

@@ -85,6 +85,8 @@ export function recorded(opts: { group?: boolean; failAt?: number } = {}) {
   const inner = new SqliteJournal(dir);
   const appends: { types: string[]; opts: AppendOptions }[] = [];
   let groups = 0;
+  /** Sizes of the group commits asked, in order (an empty one is a wasted transaction). */
+  const groupSizes: number[] = [];
   let inFlight = 0;
   let maxInFlight = 0;
   const fail = () => {
@@ -96,6 +98,7 @@ export function recorded(opts: { group?: boolean; failAt?: number } = {}) {
         if (opts.group === false) return undefined;
         return async (root: string, list: { entries: NewEntry[]; opts?: AppendOptions }[]) => {
           groups++;
+          groupSizes.push(list.length);
           fail();
           for (const a of list) appends.push({ types: a.entries.map((e) => e.entry_type), opts: a.opts ?? {} });
           return target.appendGroup!(root, list);
@@ -120,5 +123,5 @@ export function recorded(opts: { group?: boolean; failAt?: number } = {}) {
       return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
     },
   }) as Journal;
-  return { dir, inner, journal, appends, groups: () => groups, maxInFlight: () => maxInFlight };
+  return { dir, inner, journal, appends, groups: () => groups, groupSizes, maxInFlight: () => maxInFlight };
 }

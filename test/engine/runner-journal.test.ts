@@ -50,6 +50,9 @@ describe("the runner's appends", () => {
     expect(end).toMatchObject({ state: "done", success: true });
     expect(r.groups()).toBeGreaterThan(0);
     expect(r.groups()).toBeLessThan(r.appends.length);
+    // One commit per turn that asked for appends: none empty, at least one of several.
+    expect(r.groupSizes.every((n) => n > 0)).toBe(true);
+    expect(Math.max(...r.groupSizes)).toBeGreaterThan(1);
     const seqs = (await r.inner.read("p")).entries.map((e) => e.seq);
     expect(seqs).toEqual(seqs.map((_, i) => i + 1));
   });
@@ -99,6 +102,8 @@ describe("wake-ups for the workers", () => {
     const end = await runner(waiting.journal, { clock: () => now, sleep: async (ms) => void (now += ms) }).start(await graphOf(NAP), {}, "w");
     expect(end).toMatchObject({ state: "done" });
     expect(waiting.appends.flatMap((a) => [a.opts.wake ?? []].flat())).toEqual([]);
+    // Not even an empty list: the store is asked for no wake-up at all.
+    expect(waiting.appends.filter((a) => a.opts.wake !== undefined)).toEqual([]);
   });
 });
 
@@ -204,6 +209,17 @@ describe("resume refuses", () => {
   });
 });
 
+/** An effectful adapter answering success with the step's name. */
+function countAdapter(): Adapter {
+  return {
+    type: "count",
+    effectful: true,
+    async open() {
+      return { execute: async (req) => ({ outcome: "success", output: { step: req.step }, reason: "ok" }), close: async () => undefined };
+    },
+  };
+}
+
 describe("resume of a damaged journal", () => {
   const TWO = `${HEAD("one")}
 adapter "count" "default" {}
@@ -253,6 +269,36 @@ step "two" {
     const warning = events.find((e) => e.event === "warning") as { message: string } | undefined;
     expect(warning?.message).toMatch(new RegExp(`^--discard-damaged: set aside \\d+ journal entries from entry ${two.seq} on \\(the journal's quarantine keeps them\\); step "two" runs again$`));
     expect(calls).toEqual(["two"]);
+    // What was set aside is journaled after what remains, with the step that ran again.
+    const discarded = (await journal.read("d")).entries.filter((e) => e.entry_type === "run.damage_discarded");
+    const moved = Number(/set aside (\d+) journal entries/.exec(warning!.message)![1]);
+    expect(discarded.map((e) => e.payload)).toEqual([{ from_seq: two.seq, entries: moved, steps: ["two"] }]);
+    // Set-aside seqs are never given again: it comes right after them, first of what is new.
+    const after = (await journal.read("d")).entries.filter((e) => e.seq >= two.seq);
+    expect(after[0]).toMatchObject({ entry_type: "run.damage_discarded", seq: two.seq + moved });
+  });
+
+  it("the warning names every step that runs again, or none when only the run's end was set aside", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "criteria-runner-damage-"));
+    const journal = new SqliteJournal(dir);
+    runners.push(journal);
+    const adapters = (t: string) => (t === "count" ? countAdapter() : adapterFor(t));
+    const g = await graphOf(TWO);
+    const damaged = async (id: string, pick: (e: { entry_type: string; step_id: string }) => boolean) => {
+      await new Runner({ journal, adapterFor: adapters, baseDir: dir }).start(g, {}, id);
+      const seq = (await journal.read(id)).entries.find(pick)!.seq;
+      const db = new Database(join(dir, "journal.db"));
+      db.prepare("UPDATE journal SET at_ms = at_ms + 1 WHERE seq = ?").run(seq);
+      db.close();
+      const events: RunEvent[] = [];
+      const end = await new Runner({ journal, adapterFor: adapters, baseDir: dir, discardDamaged: true, events: (e) => events.push(e) }).resume(id);
+      expect(end).toMatchObject({ state: "done", success: true });
+      return { seq, message: (events.find((e) => e.event === "warning") as { message: string }).message };
+    };
+    const both = await damaged("d2", (e) => e.entry_type === "effect.confirmed" && e.step_id === "one");
+    expect(both.message).toMatch(new RegExp(`^--discard-damaged: set aside \\d+ journal entries from entry ${both.seq} on \\(the journal's quarantine keeps them\\); steps "one", "two" run again$`));
+    const end = await damaged("d0", (e) => e.entry_type === "run.completed");
+    expect(end.message).toBe(`--discard-damaged: set aside 1 journal entries from entry ${end.seq} on (the journal's quarantine keeps them)`);
   });
 
   it("damaged at its first entry, nothing is set aside even with discardDamaged: there is nothing to resume from", async () => {
@@ -269,5 +315,56 @@ step "two" {
     const db2 = new Database(join(dir, "journal.db"), { readonly: true });
     expect((db2.prepare("SELECT count(*) AS n FROM journal").get() as { n: number }).n).toBe(before);
     db2.close();
+  });
+});
+
+describe("start refuses a run id already taken (a usage error, nothing written)", () => {
+  const ONE = `${HEAD("a")}\nadapter "noop" "default" {}\nstep "a" {\n  target = adapter.noop.default\n  outcome "success" { next = "done" }\n}\n`;
+  const NAP = `${HEAD("nap")}\nwait "nap" {\n  signal = "go"\n  next = "done"\n}\n`;
+  const count = async (j: SqliteJournal, id: string) => (await j.read(id)).entries.length;
+
+  it("by a run that has ended: it names its status and where to read it", async () => {
+    const r = recorded();
+    runners.push(r.inner);
+    await runner(r.journal).start(await graphOf(ONE), {}, "t");
+    const before = await count(r.inner, "t");
+    const e = await runner(r.journal).start(await graphOf(ONE), {}, "t").catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(RunRefused);
+    expect((e as RunRefused).usage).toBe(true);
+    expect((e as Error).message).toBe(`run t already exists and has ended (succeeded); choose another --run-id (criteria journal t --state-dir ${r.dir} shows it)`);
+    expect(await count(r.inner, "t")).toBe(before);
+  });
+
+  it("by an active run: resume continues it", async () => {
+    const r = recorded();
+    runners.push(r.inner);
+    await expect(runner(r.journal, { park: true }).start(await graphOf(NAP), {}, "t")).rejects.toBeInstanceOf(RunParked);
+    const before = await count(r.inner, "t");
+    const e = await runner(r.journal).start(await graphOf(NAP), {}, "t").catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(RunRefused);
+    expect((e as RunRefused).usage).toBe(true);
+    expect((e as Error).message).toBe(`run t already exists; continue it with criteria resume t --state-dir ${r.dir}, or choose another --run-id`);
+    expect(await count(r.inner, "t")).toBe(before);
+  });
+
+  it("by an active run whose first entry is damaged: resume is not offered; damage further on still offers it", async () => {
+    const r = recorded();
+    runners.push(r.inner);
+    await expect(runner(r.journal, { park: true }).start(await graphOf(NAP), {}, "t")).rejects.toBeInstanceOf(RunParked);
+    const last = (await r.inner.read("t")).entries.at(-1)!.seq;
+    expect(last).toBeGreaterThan(1);
+    const damage = (seq: number) => {
+      const db = new Database(join(r.dir, "journal.db"));
+      db.prepare("UPDATE journal SET at_ms = at_ms + 1 WHERE seq = ?").run(seq);
+      db.close();
+    };
+    damage(last);
+    const later = await runner(r.journal).start(await graphOf(NAP), {}, "t").catch((x: unknown) => x);
+    expect((later as Error).message).toBe(`run t already exists; continue it with criteria resume t --state-dir ${r.dir}, or choose another --run-id`);
+    damage(1);
+    const first = await runner(r.journal).start(await graphOf(NAP), {}, "t").catch((x: unknown) => x);
+    expect(first).toBeInstanceOf(RunRefused);
+    expect((first as RunRefused).usage).toBe(true);
+    expect((first as Error).message).toBe("run t already exists, and cannot be resumed: its first entry (1), which holds its workflow, fails its checksum; leave out --run-id for a new run of the workflow, or choose another");
   });
 });

@@ -77,6 +77,9 @@ describe("the workflow's directory on resume", () => {
     writeFileSync(join(wf, "w.hcl"), `${HEAD("gate")}${GATE}output "note" { value = file("note.txt") }\n`);
     const g = (await compile(join(wf, "w.hcl"))).graph!;
     await expect(new Runner({ journal: s.journal, adapterFor, baseDir: wf, park: true }).start(g, {}, "r")).rejects.toBeInstanceOf(RunParked);
+    // Resumed where it was, without --workdir: nothing is journaled of its place.
+    await expect(s.runner().resume("r")).rejects.toBeInstanceOf(RunParked);
+    expect((await s.journal.read("r")).entries.filter((e) => e.entry_type === "run.relocated")).toEqual([]);
     const moved = join(s.dir, "moved");
     renameSync(wf, moved);
     const gone = await s.runner().resume("r").catch((x: unknown) => x);
