@@ -292,10 +292,15 @@ async function executeAgentCli(
   if (parsed.answer === undefined) {
     return adapterError(`${type}: no answer found in the CLI's output${res.stdout.trim() ? `: ${tail(res.stdout, 500)}` : " (stdout was empty)"}`, output);
   }
+  // An answer naming no outcome succeeds. One naming an outcome the step does not declare
+  // keeps that name, so the step's routing decides (docs/language.md, Outcomes: its
+  // `outcome "default"`, else the run fails `unknown_outcome`), as for a shell step's
+  // CRITERIA_OUTCOME and the Go tool's adapters; it was taken as success, so an agent's
+  // "tests_failed" ended a run successfully (found by a new-user trial).
   const { outcome: chosen, claimed } = chooseOutcome(answer, req.outcomes, fields);
-  const outcome = chosen ?? "success";
+  const outcome = chosen ?? claimed ?? "success";
   const detail = chosen === undefined && claimed !== undefined
-    ? `${type}: the agent answered OUTCOME ${JSON.stringify(claimed)}, which is not one of: ${req.outcomes.join(", ")}; using success`
+    ? `${type}: the agent answered OUTCOME ${JSON.stringify(claimed)}, which is not one of: ${req.outcomes.join(", ")}`
     : outcome === "failure" ? `${type}: the agent chose the failure outcome` : undefined;
   return { outcome, output, reason: reasonFor(outcome), ...(detail ? { detail } : {}) };
 }

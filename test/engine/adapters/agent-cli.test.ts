@@ -5,6 +5,10 @@ import type { StepRequest } from "../../../engine/adapters/adapter.js";
 import {
   answerObject, chooseOutcome, CLI_PROFILES, createAgentCliAdapter, promptWithOutcomes, type AgentCliType,
 } from "../../../engine/adapters/agent-cli.js";
+import { adapterFor } from "../../../engine/adapters/registry.js";
+import { SqliteJournal } from "../../../engine/journal/sqlite-journal.js";
+import { Runner } from "../../../engine/run/runner.js";
+import { graphOf } from "../graph-of.js";
 import { context, request, tempDir } from "./helpers.js";
 
 /**
@@ -172,13 +176,13 @@ describe("agent CLIs: choosing the outcome", () => {
     expect(r.output.comments).toBe("LGTM");
   });
 
-  it("falls back to success when no outcome is named, or the named one is not declared", async () => {
+  it("succeeds when no outcome is named; an outcome the step does not declare is kept, for the step's routing to refuse or default", async () => {
     const none = await run("claude", {}, { FAKE_ANSWER: "All good." });
     expect(none).toMatchObject({ outcome: "success", reason: "ok" });
     expect(none.detail).toBeUndefined();
     const undeclared = await run("claude", {}, { FAKE_ANSWER: "OUTCOME: merged" });
-    expect(undeclared.outcome).toBe("success");
-    expect(undeclared.detail).toMatch(/OUTCOME "merged", which is not one of: approved, changes_requested/);
+    expect(undeclared.outcome).toBe("merged");
+    expect(undeclared.detail).toBe('claude: the agent answered OUTCOME "merged", which is not one of: approved, changes_requested');
   });
 
   it("matches names exactly, then ignoring case; the last marker line wins; emphasis is tolerated", () => {
@@ -261,5 +265,55 @@ describe("agent CLIs: failures", () => {
   it("has one profile per CLI", () => {
     expect(Object.keys(CLI_PROFILES).sort()).toEqual(["claude", "codex", "copilot"]);
     for (const type of ["claude", "codex", "copilot"] as const) expect(createAgentCliAdapter(type).effectful).toBe(true);
+  });
+});
+
+describe("agent CLIs: an undeclared outcome in a run", () => {
+  /** A review step on the fake claude answering $FAKE_ANSWER; `extra` adds outcome blocks. */
+  const flow = (extra = "") => `workflow "oc" {
+  version = "1"
+  initial_state = "review"
+  target_state = "done"
+}
+adapter "claude" "default" {
+  config {
+    command = ["${bin}/claude"]
+    env = { FAKE_ANSWER = "Tests ran.\\nOUTCOME: tests_failed" }
+  }
+}
+step "review" {
+  target = adapter.claude.default
+  input { prompt = "Did the tests pass?" }
+  outcome "success" { next = "done" }
+  outcome "failure" { next = "failed" }
+${extra}}
+state "done" { terminal = true }
+state "failed" {
+  terminal = true
+  success = false
+}
+state "other" {
+  terminal = true
+  success = false
+}
+`;
+  const runFlow = async (text: string) => {
+    const journal = new SqliteJournal(tempDir("criteria-agent-run-"));
+    try {
+      return await new Runner({ journal, adapterFor, baseDir: dir }).start(await graphOf(text), {}, "r");
+    } finally {
+      await journal.close();
+    }
+  };
+
+  it("fails the run (unknown_outcome) instead of succeeding, as a shell step's would", async () => {
+    const end = await runFlow(flow());
+    expect(end).toMatchObject({ success: false, reason: "unknown_outcome" });
+    expect(end.detail).toBe('step "review" ended in outcome "tests_failed", which it does not declare (declared: success, failure)');
+  });
+
+  it("takes the step's outcome \"default\" when it declares one", async () => {
+    const end = await runFlow(flow('  outcome "default" { next = "other" }\n'));
+    expect(end).toMatchObject({ state: "other", success: false });
   });
 });
