@@ -233,7 +233,7 @@ function merge(f: Frame, output: Value): void {
 }
 
 /**
- * Runs a compiled graph with its journal (docs/architecture.md, The engine; docs/architecture.md, The engine). Every
+ * Runs a compiled graph with its journal (docs/architecture.md, The engine). Every
  * decision is journaled before it takes effect; on resume the journal is folded
  * (linear, once) and the walk re-uses every completed step, iteration, branch, wait
  * and approval from it without executing anything, marks an interrupted attempt
@@ -888,6 +888,14 @@ export class Runner {
       if (step) {
         const r = await this.step(f, step, visit);
         if (!r.next) return this.fail(f.runId, r.reason, r.detail ?? `step "${node}" failed`);
+        // A body item that goes on to the next item from a failed step has failed: its loop
+        // goes on, and ends any_failed, as an adapter step's item does (the upstream spec,
+        // Aggregate outcomes: "at least one iteration produced a non-success outcome"; seed
+        // 001's body routes failure to _continue; found by a new-user trial: it all_succeeded).
+        if (r.next === "_continue" && (r.reason !== "ok" || r.outcome === "failure")) {
+          const reason = r.reason === "ok" ? "adapter_failed" : r.reason;
+          return { run_id: f.runId, state: "_continue", success: false, reason, detail: `step "${node}" failed (${r.detail ?? reason}); the loop goes on to its next item`, outputs: {} };
+        }
         returned = r.projection;
         node = r.next;
         continue;
@@ -973,7 +981,7 @@ export class Runner {
   }
 
   /** One visit of a step: recorded → re-used; else executed, routed and journaled. */
-  private async step(f: Frame, step: GraphStep, visit: number): Promise<{ next?: string; reason: Reason; detail?: string; projection?: Record<string, Value> }> {
+  private async step(f: Frame, step: GraphStep, visit: number): Promise<{ next?: string; outcome: string; reason: Reason; detail?: string; projection?: Record<string, Value> }> {
     const recorded = f.rec.steps.get(`${step.name}#${visit}`);
     const over = this.policy(f, step, visit);
     if (recorded) {
@@ -987,11 +995,11 @@ export class Runner {
       }
       if (recorded.shared) Object.assign(this.shared, recorded.shared);
       f.data.apply(recorded.data);
-      return { next: recorded.next || undefined, reason: recorded.reason, detail: recorded.detail, ...(recorded.projection ? { projection: recorded.projection } : {}) };
+      return { next: recorded.next || undefined, outcome: recorded.outcome, reason: recorded.reason, detail: recorded.detail, ...(recorded.projection ? { projection: recorded.projection } : {}) };
     }
     if (over) {
       await this.append([this.entry(f.runId, step.name, 0, "step.completed", { visit, outcome: "", next: "", output: {}, reason: "policy_exceeded", detail: over })]);
-      return { reason: "policy_exceeded", detail: over };
+      return { outcome: "", reason: "policy_exceeded", detail: over };
     }
     const started = this.clock();
     this.emit({ event: "step.started", run_id: f.runId, step: step.name, visit });
@@ -1049,7 +1057,7 @@ export class Runner {
     f.outputs[step.name] = output as Value;
     merge(f, output as Value);
     this.emit({ event: "step.completed", run_id: f.runId, step: step.name, visit, outcome: outcome ? outcomeName : result.outcome, next, reason, detail, ...(reason !== "ok" && step.at ? { at: step.at } : {}), ms: this.clock() - started, ...boundedOutput(output) });
-    return { next: next || undefined, reason, detail, ...(projection ? { projection } : {}) };
+    return { next: next || undefined, outcome: outcome ? outcomeName : result.outcome, reason, detail, ...(projection ? { projection } : {}) };
   }
 
   /**

@@ -8,6 +8,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { RunEvent } from "../../engine/run/events.js";
+import { deliverSignal } from "../../engine/run/signals.js";
 import { graphOf } from "./graph-of.js";
 import { HEAD, ok, scripted, setup } from "./runner-fixtures.js";
 
@@ -246,6 +247,55 @@ step "items" {
     const par = scripted(() => ok());
     await setup().runner({ adapterFor: par.adapterFor }).start(await graphOf(BODY(`parallel = ["a", "b", "c"]\n  parallel_max = 1`, "return")), {}, "r");
     expect(par.seen.map((r) => r.input.item)).toEqual(["a", "b", "c"]);
+  });
+
+  /** Step "items" over a body whose step routes both its outcomes to `_continue` (seed 001's loop). */
+  const CONTINUE = `${HEAD("items")}
+adapter "script" "default" {}
+step "items" {
+  for_each = ["a", "b", "c"]
+  workflow {
+    step "inner" {
+      target = adapter.script.default
+      input { item = each.value }
+      outcome "success" { next = "_continue" }
+      outcome "failure" { next = "_continue" }
+    }
+  }
+  outcome "all_succeeded" { next = "done" }
+  outcome "any_failed" { next = "failed" }
+}`;
+
+  it("a body item whose step fails and goes on to _continue has failed: the loop goes on, and ends any_failed", async () => {
+    for (const failure of [{ outcome: "failure", output: {}, reason: "ok" as const }, { outcome: "failure", output: {}, reason: "adapter_error" as const, detail: "no such CLI" }]) {
+      const s = setup();
+      const a = scripted((req) => (req.input.item === "b" ? failure : ok()));
+      expect(await s.runner({ adapterFor: a.adapterFor }).start(await graphOf(CONTINUE), {}, "r")).toMatchObject({ state: "failed", success: false });
+      expect(a.seen.map((r) => r.input.item)).toEqual(["a", "b", "c"]);
+      expect(await items(s)).toEqual([
+        [0, true, "ok"],
+        [1, false, "child_failed"],
+        [2, true, "ok"],
+      ]);
+      const ended = (await s.entries("r")).filter((e) => e.entry_type === "run.completed" && e.run_id !== "r").map((e) => e.payload as { state: string; success: boolean; reason: string; detail?: string });
+      expect(ended.map((p) => [p.state, p.success])).toEqual([
+        ["_continue", true],
+        ["_continue", false],
+        ["_continue", true],
+      ]);
+      expect(ended[1]).toMatchObject({ reason: failure.reason === "ok" ? "adapter_failed" : "adapter_error", detail: `step "inner" failed (${failure.detail ?? "adapter_failed"}); the loop goes on to its next item` });
+    }
+  });
+
+  it("resumed after its loop ran, a body item that failed into _continue is still a failure: nothing runs again", async () => {
+    const s = setup({ park: true });
+    const a = scripted((req) => (req.input.item === "b" ? { outcome: "failure", output: {}, reason: "ok" as const } : ok()));
+    const g = await graphOf(CONTINUE.replace('outcome "any_failed" { next = "failed" }', 'outcome "any_failed" { next = "gate" }') + '\nwait "gate" {\n  signal = "go"\n  next = "failed"\n}\n');
+    await expect(s.runner({ adapterFor: a.adapterFor }).start(g, {}, "r")).rejects.toThrow(/parked/);
+    await deliverSignal(s.journal, "r", "go", null, "test", Date.now());
+    const again = scripted(() => ok());
+    expect(await s.runner({ adapterFor: again.adapterFor }).resume("r")).toMatchObject({ state: "failed" });
+    expect(again.seen).toEqual([]);
   });
 
   it("body items: each iteration names its nested run and the state it ended in, and the step lists them all", async () => {
