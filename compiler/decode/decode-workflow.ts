@@ -383,10 +383,10 @@ class Decoder {
       if (a.adapter !== undefined || a.cli !== undefined) a.adapterRange = this.range(childPointer(p, a.adapter !== undefined ? "adapter" : "cli"));
       if (typeof o.use === "string") a.use = { path: o.use, range: this.range(childPointer(p, "use")) };
       if (!a.use && (a.adapters.length > 0 || a.agents.length > 0)) {
-        this.diagnostics.push(diag("conflicting_fields", (a.adapters[0] ?? a.agents[0]).range, `agent "${name}": only an agent that is a flow (one with "use") takes adapters or agents to pass on`));
+        this.diagnostics.push(diag("conflicting_fields", (a.adapters[0] ?? a.agents[0]).range, `agent "${name}": only an agent that is a flow (one with "use") takes adapters or agents to pass on`, { hint: `give the agent use = "./flow.hcl" to call a flow, or remove what it passes on` }));
       }
       if (a.use && (a.adapter || a.cli || a.model)) {
-        this.diagnostics.push(diag("conflicting_fields", a.use.range, `agent "${name}": "use" makes the agent a workflow; it takes no adapter, cli or model`));
+        this.diagnostics.push(diag("conflicting_fields", a.use.range, `agent "${name}": "use" makes the agent a workflow; it takes no adapter, cli or model`, { hint: `keep one: remove ${[a.adapter !== undefined ? '"adapter"' : "", a.cli !== undefined ? '"cli"' : "", a.model !== undefined ? '"model"' : ""].filter(Boolean).join(", ")}, or "use"` }));
       }
       if (!a.use && a.adapter && a.cli) {
         this.diagnostics.push(diag("conflicting_fields", this.range(childPointer(p, "cli")), `agent "${name}" sets both "adapter" and "cli"`, { hint: "keep one of them" }));
@@ -719,12 +719,18 @@ class Decoder {
   target(name: string, o: JsonObject, ptr: string): TargetSpec | undefined {
     const at = (k: string) => childPointer(ptr, k);
     const forms = (["target", "adapter", "agent", "workflow_file"] as const).filter((k) => o[k] !== undefined);
-    const isBody = o.type === "workflow" || (o.workflow !== undefined && forms.length === 0);
+    // `type = "workflow"` with a `workflow_file` and no inline body is that file's body (the
+    // form the missing-body error asks for; found by a new-user trial: it was refused twice).
+    const fileBody = o.type === "workflow" && o.workflow === undefined && forms.length === 1 && forms[0] === "workflow_file";
+    const isBody = !fileBody && (o.type === "workflow" || (o.workflow !== undefined && forms.length === 0));
     if (forms.length > 1 || (isBody && forms.length > 0)) {
       const second = forms.length > 1 ? forms[1] : forms[0];
+      const body = o.workflow !== undefined ? "an inline workflow {} body" : 'type = "workflow"';
       this.diagnostics.push(
-        diag("conflicting_fields", this.keyRange(at(second)), `step "${name}" names what it runs twice (${isBody ? ["type = \"workflow\"", ...forms].join(", ") : forms.join(", ")})`, {
-          hint: "a step has one target: target = adapter.<type>.<name> | agent.<name> | subworkflow.<name>, or an inline workflow {} body",
+        diag("conflicting_fields", this.keyRange(at(second)), `step "${name}" names what it runs twice (${isBody ? [body, ...forms].join(", ") : forms.join(", ")})`, {
+          hint: isBody && o.workflow !== undefined
+            ? `keep one: remove ${forms.join(" and ")}, or the inline workflow {} body`
+            : "a step has one target: target = adapter.<type>.<name> | agent.<name> | subworkflow.<name>, or an inline workflow {} body",
         }),
       );
     }

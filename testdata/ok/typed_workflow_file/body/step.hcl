@@ -1,0 +1,4 @@
+step "n" {
+  adapter = "noop"
+  outcome "success" { transition_to = "_continue" }
+}
