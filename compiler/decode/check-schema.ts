@@ -405,6 +405,11 @@ function toDiagnostic(e: ErrorObject, map: SourceMap, fallback: Range, doc: Json
     case "minLength": {
       // Ajv's "must NOT have fewer than 1 characters" read as the schema's wording (found by a new-user trial).
       const limit = (e.params as { limit: number }).limit;
+      // An item of a list is said as which item of which field, never by its index (`"0" must not be empty`: a new-user trial).
+      const list = /^\d+$/.test(field) ? pointerSegments(ptr).at(-2) : undefined;
+      if (list !== undefined && limit === 1) {
+        return diag("invalid_value", rangeAt(map, ptr, fallback), `${where(ptr.slice(0, ptr.lastIndexOf("/")))}item ${Number(field) + 1} of "${list}" is empty`, { hint: `write what it names, or remove the empty item from "${list}"` });
+      }
       return diag("invalid_value", rangeAt(map, ptr, fallback), `${where(ptr)}"${field}" ${limit === 1 ? "must not be empty" : `must be at least ${limit} characters long`}`, {
         hint: limit === 1 ? `give it a value, or leave "${field}" out` : `write at least ${limit} characters`,
       });
@@ -415,11 +420,17 @@ function toDiagnostic(e: ErrorObject, map: SourceMap, fallback: Range, doc: Json
         hint: limit === 1 ? `list at least one item, or leave "${field}" out` : `list at least ${limit} items`,
       });
     }
-    case "minimum":
-    case "maximum":
     case "uniqueItems": {
+      // Ajv's "must NOT have duplicate items (items ## 1 and 0 are identical)", said at the repeat.
+      const { i, j } = e.params as { i: number; j: number };
+      return diag("invalid_value", rangeAt(map, childPointer(ptr, String(Math.max(i, j))), rangeAt(map, ptr, fallback)), `${where(ptr)}"${field}" lists ${JSON.stringify((e.data as unknown[])[i])} twice (items ${Math.min(i, j) + 1} and ${Math.max(i, j) + 1})`, {
+        hint: "list each item once: remove the repeat",
+      });
+    }
+    case "minimum":
+    case "maximum": {
       const limit = (e.params as { limit?: number }).limit;
-      const hint = e.keyword === "uniqueItems" ? "list each item once" : limit !== undefined ? `use ${e.keyword === "minimum" ? "at least" : "at most"} ${limit}` : undefined;
+      const hint = limit !== undefined ? `use ${e.keyword === "minimum" ? "at least" : "at most"} ${limit}` : undefined;
       return diag("invalid_value", rangeAt(map, ptr, fallback), `${where(ptr)}"${field}" ${e.message ?? "is out of range"}`, { hint });
     }
     default:

@@ -7,7 +7,8 @@ import type { ModulePath, WorkflowSpec } from "../decode/spec.js";
  * a flow imported by `use` is called as an agent), unless an agent block binds that
  * flow. Added before resolution, marked `fromHeader`. Two flows of the same name, or a
  * flow named like an agent block that binds something else, are `duplicate_name`:
- * nothing may silently shadow a flow. An agent block of the flow's name whose `use` could
+ * nothing may silently shadow a flow. The same flow listed twice is added once (the
+ * schema reports the list's duplicate). An agent block of the flow's name whose `use` could
  * not be loaded takes the name without a duplicate_name (its own error is the one to fix).
  *
  * @param nameOf the workflow name of the flow a `use` path leads to, when it could be read
@@ -25,6 +26,9 @@ export function addHeaderAgents(spec: WorkflowSpec, nameOf: (u: ModulePath) => s
     // cycle) most likely meant this flow: its error says so with a did-you-mean, and a
     // duplicate_name beside it would only blame the header (found by a new-user trial).
     if (taken && !taken.fromHeader && taken.use && taken.use.module === undefined) continue;
+    // The same flow listed twice: the header's list says so (the schema's duplicate item);
+    // "bind it under another name" would be the wrong advice (found by a new-user trial).
+    if (taken?.fromHeader && (taken.use?.module ?? taken.use?.path) === (u.module ?? u.path)) continue;
     if (taken) {
       out.push(
         diag("duplicate_name", u.range, `use "${u.path}": its flow "${name}" has the name of ${taken.fromHeader ? `the flow of use "${taken.use?.path}"` : `agent "${name}"`}, so agent.${name} would be ambiguous`, {
