@@ -2,7 +2,7 @@ import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { suggest } from "../diagnostics/did-you-mean.js";
 import type { Range } from "../diagnostics/range.js";
 import { parseDuration } from "../decode/durations.js";
-import type { ChannelSpec, ExprSource, StepSpec } from "../decode/spec.js";
+import { iterates, type ChannelSpec, type ExprSource, type StepSpec } from "../decode/spec.js";
 import { parseExpression } from "../expr/parse.js";
 import type { Check, CheckContext } from "./context.js";
 
@@ -63,7 +63,7 @@ export const checkChannels: Check = {
       for (const st of s.workflow.steps) {
         if (st.target?.kind !== "channel") continue;
         const found = s.lookup("channels", st.target.name);
-        if (found) out.push(...checkChannelStep(ctx, st, found.decl as ChannelSpec));
+        if (found) out.push(...checkChannelStep(ctx, st, found.decl as ChannelSpec, (name) => s.lookup("agents", name) !== undefined));
       }
     }
     return out;
@@ -71,7 +71,7 @@ export const checkChannels: Check = {
 };
 
 /** One channel step's input: the operation, its fields, its participants, its bound. */
-function checkChannelStep(ctx: CheckContext, st: StepSpec, c: ChannelSpec): Diagnostic[] {
+function checkChannelStep(ctx: CheckContext, st: StepSpec, c: ChannelSpec, isAgent: (name: string) => boolean): Diagnostic[] {
   const out: Diagnostic[] = [];
   const what = `step "${st.name}" (channel "${c.name}")`;
   const shapes = `${CHANNEL_OPS.post.shape} or ${CHANNEL_OPS.recv.shape}`;
@@ -94,7 +94,10 @@ function checkChannelStep(ctx: CheckContext, st: StepSpec, c: ChannelSpec): Diag
   const src = input[op];
   // The outcomes the operation ends in: a post `success`; a receive `received` or `timeout`.
   const declared = new Set(st.outcomes.map((o) => o.name));
-  if (!declared.has("default")) {
+  // An iterating post's items end in `success`, which its aggregate outcomes take, as an
+  // iterating shell step's do (found by a new-user trial: `parallel` posts were refused).
+  // An iterating receive still routes `timeout`: an item that timed out is not counted a failure.
+  if (!declared.has("default") && !(op === "post" && iterates(st))) {
     for (const name of op === "post" ? ["success"] : ["received", "timeout"]) {
       if (!declared.has(name)) {
         out.push(diag("missing_outcome", st.nameRange, `${what}: a ${op} ends in outcome "${name}", which the step does not declare`, { hint: `add outcome "${name}" { next = "..." }` }));
@@ -127,7 +130,11 @@ function checkChannelStep(ctx: CheckContext, st: StepSpec, c: ChannelSpec): Diag
     if (PARTICIPANT_FIELDS.has(k) && typeof f.text === "string" && !participants.includes(f.text)) {
       out.push(
         diag("channel_not_participant", f.range, `${what}: ${k} = "${f.text}" is not a participant of channel "${c.name}"`, {
-          hint: suggest(f.text, participants) ?? `its participants: ${participants.join(", ")}`,
+          // A declared agent that is not listed is added, not guessed at (a new-user trial was
+          // offered the sender itself for the recipient "b").
+          hint: isAgent(f.text)
+            ? `add agent.${f.text} to channel "${c.name}"'s participants, or ${k === "from" ? "send" : "address"} it as one of: ${participants.join(", ")}`
+            : (suggest(f.text, participants) ?? `its participants: ${participants.join(", ")}`),
           related: [{ range: c.nameRange, message: `channel "${c.name}" declared here` }],
         }),
       );
