@@ -45,11 +45,15 @@ export const checkReachability: Check = {
       }
       const w = s.workflow;
       const where = s.owner ? ` in the body of step "${s.owner.name}"` : "";
+      // A body that names no start begins at its first step, whatever is written before it (found
+      // by a new-user trial: a body opening with a switch was told only that its steps were unreached).
+      const before = w.header?.initialState === undefined ? [...w.branches, ...w.waits, ...w.approvals].find((n) => !seen.has(n.name)) : undefined;
+      const startHint = before ? `; a body without initial_state starts at its first step ("${start}"): to start at "${before.name}", set initial_state = "${before.name}" in the body` : "";
       for (const st of w.steps) {
         if (!seen.has(st.name) && s.nodes.get(st.name) === "step") {
           out.push(
             diag("unreachable_step", st.nameRange, `step "${st.name}"${where} is never reached from "${start}"`, {
-              hint: `no outcome leads to it; add one that names "${st.name}", or remove the step`,
+              hint: `no outcome leads to it; add one that names "${st.name}", or remove the step${startHint}`,
             }),
           );
         }
@@ -65,7 +69,7 @@ export const checkReachability: Check = {
           if (!seen.has(n.name) && s.nodes.get(n.name) === kind) {
             // Every diagnostic has a hint (found by a new-user trial: this one had none).
             const remove = kind === "state" && !s.parent ? removeState(w, n as StateSpec) : `, or remove the ${kind}`;
-            out.push(diag("unreachable_node", n.nameRange, `${kind} "${n.name}"${where} is never reached from "${start}"`, { hint: `no outcome leads to it; name it in one (next = "${n.name}")${remove}` }));
+            out.push(diag("unreachable_node", n.nameRange, `${kind} "${n.name}"${where} is never reached from "${start}"`, { hint: `no outcome leads to it; name it in one (next = "${n.name}")${remove}${startHint}` }));
           }
         }
       }
