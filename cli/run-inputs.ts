@@ -3,7 +3,7 @@ import { extname } from "node:path";
 import { parse as parseYaml } from "yaml";
 import type { Graph } from "../compiler/build/graph.js";
 import { mismatch, parseType } from "../compiler/decode/types.js";
-import { suggest } from "../compiler/diagnostics/did-you-mean.js";
+import { closestName, suggest } from "../compiler/diagnostics/did-you-mean.js";
 import { SourceFile } from "../compiler/diagnostics/source-file.js";
 import { decodeSource } from "../compiler/load/read-source.js";
 import type { Value } from "../compiler/expr/value.js";
@@ -145,7 +145,11 @@ export function checkInput(graph: Graph, input: Record<string, Value>, vars: str
   const missing = (graph.input_keys ?? []).filter((k) => !Object.prototype.hasOwnProperty.call(input, k));
   if (missing.length > 0) {
     const example = JSON.stringify(Object.fromEntries((graph.input_keys ?? []).map((k) => [k, "..."])));
-    throw usage(`workflow "${graph.name}" reads ${missing.map((k) => `input.${k}`).join(", ")}: pass --input '${example}'`);
+    // A key given in its place is named with what it may have meant (found by a new-user
+    // trial: --input '{"tsk": "x"}' was told only that input.task was missing).
+    const known = [...(graph.input_keys ?? []), ...graph.variables.map((v) => v.name)];
+    const typo = Object.keys(input).filter((k) => !known.includes(k)).map((k) => [k, closestName(k, missing)] as const).find(([, s]) => s !== undefined);
+    throw usage(`workflow "${graph.name}" reads ${missing.map((k) => `input.${k}`).join(", ")}: pass --input '${example}'${typo ? ` (--input "${typo[0]}" is not one of its keys; did you mean "${typo[1]}"?)` : ""}`);
   }
   if (!graph.input_any) {
     const known = [...(graph.input_keys ?? []), ...graph.variables.map((v) => v.name)];

@@ -143,4 +143,10 @@ describe("--input keys", () => {
       expect(() => checkInput(g, { anything: 1 }, [])).not.toThrow();
     }
   });
+
+  it("a missing key given under a typo is named with what it may have meant (found by a new-user trial: --input '{\"tsk\": \"x\"}')", async () => {
+    const named = await graphOf(flow("input.task"));
+    expect(() => checkInput(named, { tsk: "x" }, [])).toThrow(`workflow "f" reads input.task: pass --input '{"task":"..."}' (--input "tsk" is not one of its keys; did you mean "task"?)`);
+    expect(() => checkInput(named, { zzz: "x" }, [])).toThrow(/^workflow "f" reads input\.task: pass --input '\{"task":"\.\.\."\}'$/);
+  });
 });
