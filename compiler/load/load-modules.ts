@@ -6,6 +6,7 @@ import { SourceFile } from "../diagnostics/source-file.js";
 import { isInside, realPath } from "./inside.js";
 import { moduleEdges, type ModuleEdge } from "./module-edges.js";
 import { readModule, type ReadModule } from "./read-module.js";
+import { unreadableHint } from "./read-source.js";
 import { splitFileOf } from "./split-module.js";
 import { displayPath, WORKFLOW_EXTENSIONS } from "./workflow-files.js";
 import type { ParseCache } from "./read-module.js";
@@ -128,7 +129,7 @@ export async function loadModules(entry: string, opts: LoadOptions): Promise<Mod
         const relative = `paths are relative to the directory of ${e.range.file}`;
         diagnostics.push(diag(e.kind === "use" ? "use_not_found" : "file_not_found", e.range, `${what}: ${displayPath(abs, opts.cwd)} does not exist`, { hint: near ? `did you mean "${near}"? (${relative})` : relative }));
       } else {
-        diagnostics.push(diag("file_unreadable", e.range, `${what}: ${displayPath(abs, opts.cwd)} cannot be read (${code ?? "error"})`));
+        diagnostics.push(diag("file_unreadable", e.range, `${what}: ${displayPath(abs, opts.cwd)} cannot be read (${code ?? "error"})`, { hint: unreadableHint(code) }));
       }
       return undefined;
     }

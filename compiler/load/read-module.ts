@@ -10,7 +10,7 @@ import { parseHcl } from "../parse/parse-hcl.js";
 import { parseJson, parseYaml } from "../parse/parse-yaml.js";
 import type { TopBlock } from "../parse/hcl/top-blocks.js";
 import type { SourceMap } from "../parse/source-map.js";
-import { decodeSource, readSource } from "./read-source.js";
+import { decodeSource, LOOP_HINT, readSource, unreadableHint } from "./read-source.js";
 import { reparseHcl } from "./reparse-hcl.js";
 import { WORKFLOW_EXTENSIONS, displayPath, workflowFiles } from "./workflow-files.js";
 
@@ -69,11 +69,11 @@ export async function readModule(
     return out;
   }
   if (found.kind === "loop") {
-    out.diagnostics.push(diag("file_unreadable", at0, `${shown} is a symlink loop`));
+    out.diagnostics.push(diag("file_unreadable", at0, `${shown} is a symlink loop`, { hint: LOOP_HINT }));
     return out;
   }
   if (found.kind === "unreadable") {
-    out.diagnostics.push(diag("file_unreadable", at0, `${shown} could not be read (${found.reason})`));
+    out.diagnostics.push(diag("file_unreadable", at0, `${shown} could not be read (${found.reason})`, { hint: unreadableHint(found.reason === "permission denied" ? "EACCES" : undefined) }));
     return out;
   }
   if (found.kind !== "file" && found.kind !== "dir") {
@@ -83,7 +83,7 @@ export async function readModule(
   out.kind = found.kind;
   for (const s of found.skipped) {
     const p = displayPath(s.path, cwd);
-    out.diagnostics.push(diag(s.code, new SourceFile(p, "").range(0), `${p} ${s.message}`, s.code === "path_outside_root" ? { hint: "workflow files may not leave their directory; copy the file in instead" } : {}));
+    out.diagnostics.push(diag(s.code, new SourceFile(p, "").range(0), `${p} ${s.message}`, { hint: s.code === "path_outside_root" ? "workflow files may not leave their directory; copy the file in instead" : s.message === "is a symlink loop" ? LOOP_HINT : unreadableHint(s.message.includes("(EACCES)") ? "EACCES" : undefined) }));
   }
   const parts: Part[] = [];
   for (const file of found.files) {

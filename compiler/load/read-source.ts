@@ -5,6 +5,20 @@ import { SourceFile } from "../diagnostics/source-file.js";
 /** The largest workflow file read: 4 MiB (docs/language.md, Files and modules). */
 export const MAX_FILE_BYTES = 4 * 1024 * 1024;
 
+/** The hint of a symlink that leads to itself. */
+export const LOOP_HINT = "point the symlink at the file itself (ls -l shows where it leads)";
+
+/**
+ * The hint of a `file_unreadable` diagnostic for the error code of the read (`EACCES`, ...):
+ * what to check (found by a new-user trial: an unreadable file's error had no hint).
+ */
+export function unreadableHint(code: string | undefined): string {
+  if (code === "EACCES" || code === "EPERM") return "this user may not read it: check the file's owner and mode (ls -l) and those of its directories";
+  if (code === "EISDIR") return "name a file, not a directory";
+  if (code === "EMFILE" || code === "ENFILE") return "too many files are open: close some, or raise the limit (ulimit -n)";
+  return "check that the file exists and can be read (ls -l)";
+}
+
 /**
  * Reads one workflow file as UTF-8 text and refuses what is not a workflow file:
  * missing (`file_not_found`), unreadable, over {@link MAX_FILE_BYTES} (`file_too_large`,
@@ -21,15 +35,15 @@ export function readSource(absPath: string, shown: string): { file?: SourceFile;
   let size: number;
   try {
     const st = statSync(absPath);
-    if (!st.isFile()) return fail(diag("file_unreadable", at, `${shown} is not a regular file`));
+    if (!st.isFile()) return fail(diag("file_unreadable", at, `${shown} is not a regular file`, { hint: "name a workflow file (.hcl, .yaml, .json) or the directory of one" }));
     size = st.size;
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === "ELOOP") return fail(diag("file_unreadable", at, `${shown} is a symlink loop`));
+    if (code === "ELOOP") return fail(diag("file_unreadable", at, `${shown} is a symlink loop`, { hint: LOOP_HINT }));
     if (code === "ENOENT" || code === "ENOTDIR") {
       return fail(diag("file_not_found", at, `${shown} does not exist`, { hint: "check the path; it is relative to the current directory" }));
     }
-    return fail(diag("file_unreadable", at, `${shown} could not be read (${code ?? "error"})`));
+    return fail(diag("file_unreadable", at, `${shown} could not be read (${code ?? "error"})`, { hint: unreadableHint(code) }));
   }
   if (size > MAX_FILE_BYTES) {
     return fail(
@@ -42,7 +56,8 @@ export function readSource(absPath: string, shown: string): { file?: SourceFile;
   try {
     bytes = readFileSync(absPath);
   } catch (e) {
-    return fail(diag("file_unreadable", at, `${shown} could not be read (${(e as NodeJS.ErrnoException).code ?? "error"})`));
+    const code = (e as NodeJS.ErrnoException).code;
+    return fail(diag("file_unreadable", at, `${shown} could not be read (${code ?? "error"})`, { hint: unreadableHint(code) }));
   }
   return decodeSource(bytes, shown);
 }

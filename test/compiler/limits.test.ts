@@ -4,13 +4,13 @@
  * and a large valid file just under the limit still compiles.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { bigNoteFile } from "../../bench/generate.js";
 import { compile } from "../../compiler/index.js";
-import { MAX_FILE_BYTES } from "../../compiler/load/read-source.js";
+import { MAX_FILE_BYTES, unreadableHint } from "../../compiler/load/read-source.js";
 
 const dir = mkdtempSync(join(tmpdir(), "criteria-limits-"));
 const repo = join(import.meta.dirname, "..", "..");
@@ -28,6 +28,17 @@ describe("input limits", () => {
     execFileSync("mkfifo", [f]);
     const c = await compile(f);
     expect(c.diagnostics.map((d) => d.code)).toEqual(["file_unreadable"]);
+    expect(c.diagnostics[0].hint).toBe("name a workflow file (.hcl, .yaml, .json) or the directory of one");
+  });
+
+  it("a file that cannot be read says why, with what to check (found by a new-user trial: EACCES had no hint)", async () => {
+    const loop = join(dir, "loop.hcl");
+    symlinkSync(loop, loop);
+    const c = await compile(loop);
+    expect(c.diagnostics.map((d) => [d.code, d.hint])).toEqual([["file_unreadable", "point the symlink at the file itself (ls -l shows where it leads)"]]);
+    expect(unreadableHint("EACCES")).toBe("this user may not read it: check the file's owner and mode (ls -l) and those of its directories");
+    expect(unreadableHint("EISDIR")).toBe("name a file, not a directory");
+    expect(unreadableHint(undefined)).toBe("check that the file exists and can be read (ls -l)");
   });
 
   it("compiles a valid 3 MiB file", async () => {
