@@ -244,7 +244,9 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
       return e.exitCode;
     }
     if (e instanceof CommanderError) {
-      if (e.code === "commander.helpDisplayed" || e.code === "commander.version" || e.code === "commander.help") return EXIT.ok;
+      // Help shown for want of a subcommand (`criteria channel`) is commander's exit code 1: a usage
+      // error, as `criteria` alone is (found by a new-user trial: it exited 0).
+      if (e.code === "commander.helpDisplayed" || e.code === "commander.version" || (e.code === "commander.help" && e.exitCode === 0)) return EXIT.ok;
       const goTool = goToolHint(e.message, argv[0]);
       if (goTool) io.err(`${goTool}\n`);
       // Commander said it on stderr; with -o json it is one JSON object on stdout too (found by a new-user trial of CI use).

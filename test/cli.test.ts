@@ -159,6 +159,12 @@ describe("criteria validate", () => {
     expect(await main(["validate"], o)).toBe(2);
     expect(await main(["validate", "--format", "xml", seedFile], io())).toBe(2);
     expect(await main(["frobnicate"], io())).toBe(2);
+    // A command that needs a subcommand, given none, shows its help as a usage error (a new-user trial: exit 0).
+    const bare = io();
+    expect(await main(["channel"], bare)).toBe(2);
+    expect(bare.stderr).toContain("Usage: criteria channel");
+    expect(await main(["channel", "--help"], io())).toBe(0);
+    expect(await main(["help", "channel"], io())).toBe(0);
   });
 
   it("a missing file is a diagnostic, exit 1", async () => {
