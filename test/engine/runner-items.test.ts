@@ -7,6 +7,8 @@
  * pass over runner.ts lines 1,100–1,450 left: 66.2% killed).
  */
 import { describe, expect, it } from "vitest";
+import { JournalWriteError } from "../../engine/journal/errors.js";
+import type { NewEntry } from "../../engine/journal/entry.js";
 import type { RunEvent } from "../../engine/run/events.js";
 import { deliverSignal } from "../../engine/run/signals.js";
 import { graphOf } from "./graph-of.js";
@@ -287,7 +289,39 @@ step "items" {
     }
   });
 
-  it("resumed after its loop ran, a body item that failed into _continue is still a failure: nothing runs again", async () => {
+  it("a body item that failed into _continue, interrupted before its nested run's end was journaled, is replayed as a failure", async () => {
+    const s = setup();
+    const a = scripted((req) => (req.input.item === "b" ? { outcome: "failure", output: {}, reason: "ok" as const } : ok()));
+    // The journal refuses the end of item b's nested run, once: its step "inner" is journaled, the run's end is not.
+    let refused = false;
+    const journal = new Proxy(s.journal, {
+      get(target, prop, receiver) {
+        const v = Reflect.get(target, prop, receiver) as unknown;
+        if (prop !== "append" && prop !== "appendGroup") return typeof v === "function" ? (v as (...x: unknown[]) => unknown).bind(target) : v;
+        return async (root: string, ...rest: unknown[]) => {
+          const lists = prop === "append" ? [rest[0] as NewEntry[]] : (rest[0] as { entries: NewEntry[] }[]).map((x) => x.entries);
+          if (!refused && lists.some((l) => l.some((e) => e.entry_type === "run.completed" && e.run_id.endsWith("[1]")))) {
+            refused = true;
+            throw new JournalWriteError("the disk is full");
+          }
+          return (v as (...x: unknown[]) => unknown).call(target, root, ...rest);
+        };
+      },
+    });
+    await expect(s.runner({ journal, adapterFor: a.adapterFor }).start(await graphOf(CONTINUE), {}, "r")).rejects.toBeInstanceOf(JournalWriteError);
+    expect(a.seen.map((r) => r.input.item)).toEqual(["a", "b"]);
+    const again = scripted(() => ok());
+    expect(await s.runner({ adapterFor: again.adapterFor }).resume("r")).toMatchObject({ state: "failed", success: false });
+    // Item b's step was not run again: its journaled failure decided; only item c ran.
+    expect(again.seen.map((r) => r.input.item)).toEqual(["c"]);
+    expect(await items(s)).toEqual([
+      [0, true, "ok"],
+      [1, false, "child_failed"],
+      [2, true, "ok"],
+    ]);
+  });
+
+  it("resumed after its loop ran, the journaled any_failed stands: nothing runs again", async () => {
     const s = setup({ park: true });
     const a = scripted((req) => (req.input.item === "b" ? { outcome: "failure", output: {}, reason: "ok" as const } : ok()));
     const g = await graphOf(CONTINUE.replace('outcome "any_failed" { next = "failed" }', 'outcome "any_failed" { next = "gate" }') + '\nwait "gate" {\n  signal = "go"\n  next = "failed"\n}\n');
