@@ -73,7 +73,7 @@ export async function readModule(
     return out;
   }
   if (found.kind === "unreadable") {
-    out.diagnostics.push(diag("file_unreadable", at0, `${shown} could not be read (${found.reason})`, { hint: unreadableHint(found.reason === "permission denied" ? "EACCES" : undefined) }));
+    out.diagnostics.push(diag("file_unreadable", at0, `${shown} could not be read (${found.reason})`, { hint: unreadableHint(found.errno) }));
     return out;
   }
   if (found.kind !== "file" && found.kind !== "dir") {
@@ -83,7 +83,7 @@ export async function readModule(
   out.kind = found.kind;
   for (const s of found.skipped) {
     const p = displayPath(s.path, cwd);
-    out.diagnostics.push(diag(s.code, new SourceFile(p, "").range(0), `${p} ${s.message}`, { hint: s.code === "path_outside_root" ? "workflow files may not leave their directory; copy the file in instead" : s.message === "is a symlink loop" ? LOOP_HINT : unreadableHint(s.message.includes("(EACCES)") ? "EACCES" : undefined) }));
+    out.diagnostics.push(diag(s.code, new SourceFile(p, "").range(0), `${p} ${s.message}`, { hint: s.hint }));
   }
   const parts: Part[] = [];
   for (const file of found.files) {

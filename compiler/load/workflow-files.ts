@@ -1,6 +1,7 @@
 import { readdirSync, realpathSync, statSync } from "node:fs";
 import { extname, isAbsolute, join, relative } from "node:path";
 import { isInside } from "./inside.js";
+import { LOOP_HINT, unreadableHint } from "./read-source.js";
 
 /** Extensions of workflow files, and the dialect each is parsed as. */
 export const WORKFLOW_EXTENSIONS: Record<string, "hcl" | "yaml"> = { ".hcl": "hcl", ".chcl": "hcl", ".yaml": "yaml", ".yml": "yaml", ".json": "yaml" };
@@ -10,12 +11,14 @@ export interface Skipped {
   path: string;
   code: "path_outside_root" | "file_unreadable";
   message: string;
+  /** What to do about it. */
+  hint: string;
 }
 
 /** What one PATH argument stands for. */
 export type WorkflowFiles =
   | { kind: "file" | "dir"; files: string[]; skipped: Skipped[] }
-  | { kind: "missing" | "empty-dir" | "unreadable" | "loop"; reason?: string };
+  | { kind: "missing" | "empty-dir" | "unreadable" | "loop"; reason?: string; errno?: string };
 
 /**
  * The files one PATH argument stands for (docs/architecture.md, The compiler: Load): a file is
@@ -33,7 +36,7 @@ export function workflowFiles(absPath: string): WorkflowFiles {
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === "ELOOP") return { kind: "loop" };
-    if (code === "EACCES") return { kind: "unreadable", reason: "permission denied" };
+    if (code === "EACCES") return { kind: "unreadable", reason: "permission denied", errno: code };
     return { kind: "missing" };
   }
   if (!st.isDirectory()) return { kind: "file", files: [absPath], skipped: [] };
@@ -43,7 +46,8 @@ export function workflowFiles(absPath: string): WorkflowFiles {
     names = readdirSync(absPath);
     root = realpathSync(absPath);
   } catch (e) {
-    return { kind: "unreadable", reason: (e as NodeJS.ErrnoException).code === "EACCES" ? "permission denied" : (e as Error).message };
+    const code = (e as NodeJS.ErrnoException).code;
+    return { kind: "unreadable", reason: code === "EACCES" ? "permission denied" : (e as Error).message, errno: code };
   }
   const files: string[] = [];
   const skipped: Skipped[] = [];
@@ -57,11 +61,11 @@ export function workflowFiles(absPath: string): WorkflowFiles {
       real = realpathSync(p);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      skipped.push({ path: p, code: "file_unreadable", message: code === "ELOOP" ? "is a symlink loop" : code === "ENOENT" ? "is a broken symlink" : `cannot be read (${code})` });
+      skipped.push({ path: p, code: "file_unreadable", message: code === "ELOOP" ? "is a symlink loop" : code === "ENOENT" ? "is a broken symlink" : `cannot be read (${code})`, hint: code === "ELOOP" ? LOOP_HINT : unreadableHint(code) });
       continue;
     }
     if (!isInside(root, real)) {
-      skipped.push({ path: p, code: "path_outside_root", message: `is a symlink to ${real}, outside ${absPath}; it is not read` });
+      skipped.push({ path: p, code: "path_outside_root", message: `is a symlink to ${real}, outside ${absPath}; it is not read`, hint: "workflow files may not leave their directory; copy the file in instead" });
       continue;
     }
     if (seen.has(real)) continue;

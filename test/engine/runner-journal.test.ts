@@ -209,13 +209,19 @@ describe("resume refuses", () => {
   });
 });
 
-/** An effectful adapter answering success with the step's name. */
-function countAdapter(): Adapter {
+/** An effectful adapter answering success with the step's name; each step it runs is pushed to `calls`. */
+function countAdapter(calls: string[] = []): Adapter {
   return {
     type: "count",
     effectful: true,
     async open() {
-      return { execute: async (req) => ({ outcome: "success", output: { step: req.step }, reason: "ok" }), close: async () => undefined };
+      return {
+        execute: async (req) => {
+          calls.push(req.step);
+          return { outcome: "success", output: { step: req.step }, reason: "ok" };
+        },
+        close: async () => undefined,
+      };
     },
   };
 }
@@ -234,19 +240,7 @@ step "two" {
 
   it("is refused naming the damage; with discardDamaged the entries from it on are set aside, said in a warning naming the step that runs again", async () => {
     const calls: string[] = [];
-    const count: Adapter = {
-      type: "count",
-      effectful: true,
-      async open() {
-        return {
-          execute: async (req) => {
-            calls.push(req.step);
-            return { outcome: "success", output: { step: req.step }, reason: "ok" };
-          },
-          close: async () => undefined,
-        };
-      },
-    };
+    const count = countAdapter(calls);
     const dir = mkdtempSync(join(tmpdir(), "criteria-runner-damage-"));
     const journal = new SqliteJournal(dir);
     runners.push(journal);
