@@ -244,6 +244,74 @@ adapter "noop" "default" {}
   });
 });
 
+describe("what a parked run says it waits for", () => {
+  /**
+   * Items of a parallel step over `items`: each asks adapter "route" (a session that is not
+   * stateless, so the items stay in the root's job), which answers the item's value as its
+   * outcome: "hold" waits for signal "go" (parks here), "spawn" runs a body on the
+   * stateless noop adapter (a child run in a job of its own).
+   */
+  const MIXED = (items: string[]) => `${HEAD("loop")}adapter "route" "default" {}
+adapter "noop" "default" {}
+step "loop" {
+  parallel     = ${JSON.stringify(items)}
+  parallel_max = ${items.length}
+  workflow {
+    initial_state = "route"
+    step "route" {
+      target = adapter.route.default
+      input  = { v = each.value }
+      outcome "hold" { next = "gate" }
+      outcome "spawn" { next = "inner" }
+    }
+    wait "gate" {
+      signal = "go"
+      next   = "_continue"
+    }
+    step "inner" {
+      workflow {
+        initial_state = "work"
+        target_state  = "ok"
+        step "work" {
+          target = adapter.noop.default
+          outcome "success" { next = "ok" }
+        }
+        state "ok" { terminal = true }
+      }
+      outcome "success" { next = "_continue" }
+    }
+  }
+  outcome "all_succeeded" { next = "done" }
+  outcome "any_failed" { next = "failed" }
+}
+`;
+  const route = scripted((req) => ({ outcome: String(req.input.v), output: {}, reason: "routed" }));
+  const routed = (t: string) => (t === "route" ? route.adapterFor("script") : adapterFor(t));
+  const job = (w: ReturnType<typeof world>) => w.runner({ park: true, parkTimers: true, detachChildren: true, adapterFor: routed });
+
+  it("waiting for one child run: it goes on when it ends; for two: when they end", async () => {
+    const one = world();
+    const p1 = (await rejection(job(one).start(await graphOf(MIXED(["spawn"])), {}, "r"))) as RunParked;
+    expect(p1).toBeInstanceOf(RunParked);
+    expect(p1.message).toBe("run r is parked, waiting for child run r/loop#1[0]/inner#1 (advanced by workers); it goes on when it ends");
+    const two = world();
+    const p2 = (await rejection(job(two).start(await graphOf(MIXED(["spawn", "spawn"])), {}, "r"))) as RunParked;
+    expect(p2.message).toBe("run r is parked, waiting for child runs r/loop#1[0]/inner#1, r/loop#1[1]/inner#1 (advanced by workers); it goes on when they end");
+  });
+
+  it("a park at a wait while other items wait for child runs says both, the children named once each", async () => {
+    const one = world();
+    const p1 = (await rejection(job(one).start(await graphOf(MIXED(["hold", "spawn"])), {}, "r"))) as RunParked;
+    expect(p1).toBeInstanceOf(RunParked);
+    expect(p1.waitingFor).toBe(`signal "go": deliver it with criteria signal r go --state-dir ${one.dir}, and child run r/loop#1[1]/inner#1 (advanced by workers)`);
+    expect(p1.message).toMatch(/; it also waits for child run r\/loop#1\[1\]\/inner#1 \(advanced by workers\)$/);
+    const two = world();
+    const p2 = (await rejection(job(two).start(await graphOf(MIXED(["spawn", "hold", "spawn"])), {}, "r"))) as RunParked;
+    expect(p2.waitingFor).toBe(`signal "go": deliver it with criteria signal r go --state-dir ${two.dir}, and child runs r/loop#1[0]/inner#1, r/loop#1[2]/inner#1 (advanced by workers)`);
+    expect(p2.message).toMatch(/^run r is parked, .*; it also waits for child runs r\/loop#1\[0\]\/inner#1, r\/loop#1\[2\]\/inner#1 \(advanced by workers\)$/);
+  });
+});
+
 describe("waits under workers", () => {
   const NAP = `${HEAD("nap")}wait "nap" {\n  duration = "60s"\n  next = "done"\n}\n`;
   const GATE = `${HEAD("gate")}wait "gate" {
