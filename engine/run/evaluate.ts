@@ -100,13 +100,17 @@ function evalComposite(v: Value, at: string, variables: Record<string, Value>, f
  * A value converted to its declared type at every depth (HCL's conversions: `"3"` → 3,
  * `"true"` → true, 3 → `"3"`, undeclared object attributes dropped, optional
  * attributes' defaults filled; compiler/decode/types.ts `convert`), or
- * {@link EvalFailure} naming what does not fit.
+ * {@link EvalFailure} naming what does not fit. A `secret` value is not shown in that
+ * message, not even cut short (as `--var` says of a secret variable, cli/run-inputs.ts;
+ * Terraform's "(sensitive value)"): the message's excerpt of it, cut at 40 characters, is
+ * no longer the secret the redaction masks (found by an audit: a 60-character secret
+ * bound to a module's number variable left its first 39 characters in a worker's log).
  */
-export function conform(typeText: string, v: Value, what: string): Value {
+export function conform(typeText: string, v: Value, what: string, secret = false): Value {
   const t = parseType(typeText).type;
   if (!t) return v;
   const why = mismatch(t, v as JsonValue);
-  if (why) throw new EvalFailure(`${what}: ${why} (type ${typeText})`);
+  if (why) throw new EvalFailure(`${what}: ${secret ? "the value does not fit the type" : why} (type ${typeText})`);
   return convert(t, v as JsonValue) as Value;
 }
 

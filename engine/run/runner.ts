@@ -219,9 +219,9 @@ function boundedOutput(output: Value): { output: Value } | { output_bytes: numbe
 }
 
 /** `--input` binding a variable: converted to its type, or the run is refused. */
-function conformOrRefuse(type: string, v: Value, name: string): Value {
+function conformOrRefuse(type: string, v: Value, name: string, secret: boolean): Value {
   try {
-    return conform(type, v, `input "${name}"`);
+    return conform(type, v, `input "${name}"`, secret);
   } catch (e) {
     throw new RunRefused((e as Error).message);
   }
@@ -407,7 +407,7 @@ export class Runner {
       }
       // A broker given for the run's channels is reached before anything runs.
       if (this.opts.broker && hasChannels(graph)) await this.startEndpoint();
-      return await this.root(graph, inputs, input, this.opts.baseDir, source);
+      return this.shown(await this.root(graph, inputs, input, this.opts.baseDir, source));
     } catch (e) {
       throw this.maskError(this.parkedIfPending(await this.notStarted(e)));
     } finally {
@@ -479,9 +479,9 @@ export class Runner {
       if (this.opts.broker && hasChannels(graph)) await this.startEndpoint();
       // Said in the journal, so a later resume, or a worker, finds the files there too.
       if (opts.workdir !== undefined && dir !== (root.relocated ?? root.spawned.base_dir)) await this.append([this.entry(rootId, "", 0, "run.relocated", { base_dir: dir })]);
-      return await this.root(graph, this.secretsAgain(graph, root.spawned), root.spawned.input ?? {}, dir, root.spawned.source);
+      return this.shown(await this.root(graph, this.secretsAgain(graph, root.spawned), root.spawned.input ?? {}, dir, root.spawned.source));
     } catch (e) {
-      if (e instanceof UnitEnded) return e.end as RunEnd;
+      if (e instanceof UnitEnded) return this.shown(e.end as RunEnd);
       throw this.maskError(this.parkedIfPending(e));
     } finally {
       this.detach();
@@ -505,7 +505,7 @@ export class Runner {
         continue;
       }
       const type = graph.variables.find((v) => v.name === name)?.type;
-      inputs[name] = type ? conformOrRefuse(type, raw, name) : raw;
+      inputs[name] = type ? conformOrRefuse(type, raw, name, true) : raw;
     }
     if (missing.length > 0) {
       throw new RunNeedsSecrets(`secret variable${missing.length > 1 ? "s" : ""} ${missing.map((n) => `"${n}"`).join(", ")} ${missing.length > 1 ? "are" : "is"} not journaled: pass ${missing.map((n) => `--var ${n}=... (or CRITERIA_VAR_${n})`).join(" and ")} to resume`, missing);
@@ -592,9 +592,9 @@ export class Runner {
     const fns = this.functionsAt(this.dirOf(graph));
     const vars: Record<string, Value> = {};
     for (const v of graph.variables) {
-      if (Object.prototype.hasOwnProperty.call(given, v.name)) vars[v.name] = v.type ? conformOrRefuse(v.type, given[v.name], v.name) : given[v.name];
-      else if (Object.prototype.hasOwnProperty.call(input, v.name)) vars[v.name] = v.type ? conformOrRefuse(v.type, input[v.name], v.name) : input[v.name];
-      else if (v.default) vars[v.name] = v.type ? conformOrRefuse(v.type, evalExpr(v.default, {}, fns), v.name) : evalExpr(v.default, {}, fns);
+      if (Object.prototype.hasOwnProperty.call(given, v.name)) vars[v.name] = v.type ? conformOrRefuse(v.type, given[v.name], v.name, v.secret === true) : given[v.name];
+      else if (Object.prototype.hasOwnProperty.call(input, v.name)) vars[v.name] = v.type ? conformOrRefuse(v.type, input[v.name], v.name, v.secret === true) : input[v.name];
+      else if (v.default) vars[v.name] = v.type ? conformOrRefuse(v.type, evalExpr(v.default, {}, fns), v.name, v.secret === true) : evalExpr(v.default, {}, fns);
       // Submitted to the workers: they give its value (a secret is never journaled).
       else if (v.secret && this.opts.submit) continue;
       else throw new RunRefused(`variable "${v.name}" is required: pass --var ${v.name}=...`, true);
@@ -645,6 +645,15 @@ export class Runner {
       return { ...this.redactor.redact(rest), graph } as NewEntry["payload"];
     }
     return this.redactor.redact(e.payload);
+  }
+
+  /**
+   * A run's end as it leaves the runner, masked as its journaled `run.completed` is (a
+   * worker logs its detail: found by an audit, the detail of an expression reading a
+   * secret was withheld in the journal and the events, shown in the worker's log).
+   */
+  private shown(end: RunEnd): RunEnd {
+    return this.redactor.redact(end);
   }
 
   /** An error leaving the runner, its message masked of every secret (the CLI prints it). */
@@ -1707,8 +1716,8 @@ export class Runner {
     for (const v of g.variables) {
       if (Object.prototype.hasOwnProperty.call(bound, v.name)) {
         const where = at(v.name);
-        vars[v.name] = v.type ? conform(v.type, bound[v.name], `${where ? `${where}: ` : ""}${what} variable "${v.name}"`) : bound[v.name];
-      } else if (v.default) vars[v.name] = v.type ? conform(v.type, evalExpr(v.default, {}, fns), `${what} variable "${v.name}"`) : evalExpr(v.default, {}, fns);
+        vars[v.name] = v.type ? conform(v.type, bound[v.name], `${where ? `${where}: ` : ""}${what} variable "${v.name}"`, v.secret === true) : bound[v.name];
+      } else if (v.default) vars[v.name] = v.type ? conform(v.type, evalExpr(v.default, {}, fns), `${what} variable "${v.name}"`, v.secret === true) : evalExpr(v.default, {}, fns);
       else throw new EvalFailure(`${what}: variable "${v.name}" is required and was not passed`);
       if (v.secret) this.registerSecret(vars[v.name], `${what} secret variable "${v.name}"`, this.rootId);
     }

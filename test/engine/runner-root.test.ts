@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import type { Payloads } from "../../engine/journal/entry.js";
 import { RunRefused, RunSubmitted } from "../../engine/run/runner.js";
 import { graphOf } from "./graph-of.js";
-import { HEAD, ok, rejection, scripted, setup, warnings } from "./runner-fixtures.js";
+import { HEAD, ok, projectGraph, rejection, scripted, setup, warnings } from "./runner-fixtures.js";
 
 /** One step on the script adapter passing `input`, then `done`. */
 const ONE = (decls: string, input: string) => `${HEAD("one")}
@@ -64,12 +64,55 @@ describe("the variables a run starts with", () => {
     expect(warnings(long.events)).toEqual([]);
   });
 
+  it("two secrets too short to mask are warned of each once, by name", async () => {
+    const g = await graphOf(ONE(`variable "a" {\n  type = string\n  secret = true\n}\nvariable "b" {\n  type = string\n  secret = true\n}`, `x = 1`));
+    const s = setup();
+    await s.runner({ adapterFor: scripted(() => ok()).adapterFor }).start(g, { a: "ab", b: "cd" }, "r");
+    expect(warnings(s.events).map((w) => w.replace(/ has a value.*/, ""))).toEqual(['secret variable "a"', 'secret variable "b"']);
+  });
+
   it("shared variables start from their value, which may read the run's variables", async () => {
     const g = await graphOf(ONE(`variable "who" { type = string }\nshared_variable "greeting" {\n  type = string\n  value = "hi ${"${var.who}"}"\n}`, `said = shared.greeting`));
     const s = setup();
     const a = scripted(() => ok());
     await s.runner({ adapterFor: a.adapterFor }).start(g, { who: "ann" }, "r");
     expect(a.seen.map((r) => r.input.said)).toEqual(["hi ann"]);
+  });
+});
+
+describe("a secret variable's value is never shown", () => {
+  // Longer than the 40 characters a type error's excerpt keeps: the excerpt would not be masked.
+  const SECRET = `hunter2-${"s".repeat(60)}`;
+  const PIN = ONE(`variable "pin" {\n  type = number\n  secret = true\n}`, `x = 1`);
+
+  it("a secret given that does not fit its type is refused without its value, at start and when a resume is given it again", async () => {
+    const g = await graphOf(PIN);
+    const e = await rejection(setup().runner().start(g, { pin: SECRET }, "r"));
+    expect(e).toBeInstanceOf(RunRefused);
+    expect((e as Error).message).toBe('input "pin": the value does not fit the type (type number)');
+    // Submitted without it (workers give it); a worker's CRITERIA_VAR_pin that does not fit.
+    const s = setup({ submit: true });
+    expect(await rejection(s.runner().start(g, {}, "r"))).toBeInstanceOf(RunSubmitted);
+    const again = await rejection(s.runner({ submit: false, secretVars: { pin: SECRET } }).resume("r"));
+    expect(again).toBeInstanceOf(RunRefused);
+    expect((again as Error).message).toBe('input "pin": the value does not fit the type (type number)');
+  });
+
+  it("a module's secret variable bound to a value that does not fit fails its step without the value; the end returned is masked as the one journaled", async () => {
+    const files = (secret: boolean) => ({
+      "main.hcl": `${HEAD("call")}variable "token" {\n  type = string\n  secret = ${secret}\n}\nsubworkflow "m" {\n  source = "./m"\n  input  = { pin = var.token }\n}\nstep "call" {\n  target = subworkflow.m\n  outcome "success" { next = "done" }\n  outcome "failure" { next = "failed" }\n}\n`,
+      "m/main.hcl": `workflow {\n  name = "m"\n  version = "1"\n  initial_state = "s"\n  target_state = "done"\n}\nvariable "pin" {\n  type = number\n  secret = true\n}\nadapter "noop" "default" {}\nstep "s" {\n  target = adapter.noop.default\n  outcome "success" { next = state.done }\n}\nstate "done" { terminal = true }\n`,
+    });
+    // A plain value of the caller's: the module's variable is secret, so the message does not show it.
+    const plain = await setup().runner().start(await projectGraph(files(false)), { token: SECRET }, "r");
+    expect(plain).toMatchObject({ success: false, reason: "eval_error" });
+    expect(plain.detail).toMatch(/: subworkflow "m" variable "pin": the value does not fit the type \(type number\)$/);
+    // The caller's secret: withheld in the journal, and in the end the runner returns (which a worker logs).
+    const s = setup();
+    const end = await s.runner().start(await projectGraph(files(true)), { token: SECRET }, "r");
+    expect(end.detail).toMatch(/: the expression failed; its message is withheld because the expression reads a secret$/);
+    expect(JSON.stringify(end)).not.toContain("hunter2");
+    expect(JSON.stringify(await s.entries("r"))).not.toContain("hunter2");
   });
 });
 
@@ -86,6 +129,16 @@ describe("what a root run's run.spawned journals", () => {
     expect(p.base_dir).toBe(s.dir);
     expect(p.base_dir_rel).toBe(".");
     expect(p.positions_rel).toBe(relative(s.dir, process.cwd()) || ".");
+  });
+
+  it("the source it was compiled from (the entry file and its hash), when the caller gives it", async () => {
+    const g = await graphOf(ONE("", `x = 1`));
+    const s = setup();
+    await s.runner({ adapterFor: scripted(() => ok()).adapterFor }).start(g, {}, "r", {}, { entry: "main.hcl", hash: "0123abcd" });
+    expect((await spawned(s, "r")).source).toEqual({ entry: "main.hcl", hash: "0123abcd" });
+    const none = setup();
+    await none.runner({ adapterFor: scripted(() => ok()).adapterFor }).start(g, {}, "r");
+    expect(await spawned(none, "r")).not.toHaveProperty("source");
   });
 
   it("the input given (a flow's input.*), and no identity when the header has none", async () => {
@@ -148,6 +201,16 @@ step "one" {
     const e = await rejection(setup().runner().start(g, {}, "r"));
     expect(e).toBeInstanceOf(RunRefused);
     expect((e as Error).message).toBe('workflow "t" expects adapter.script.default from its caller; run it from a workflow that passes them (subworkflow { adapters = [...] agents = [...] })');
+    const two = await graphOf(`${HEAD("one").replace('target_state = "done"', 'target_state = "done"\n  expects { adapters = [adapter.script.default, adapter.script.other] }')}
+step "one" {
+  target = adapter.script.default
+  outcome "success" { next = "two" }
+}
+step "two" {
+  target = adapter.script.other
+  outcome "success" { next = "done" }
+}`);
+    expect(((await rejection(setup().runner().start(two, {}, "r"))) as Error).message).toMatch(/^workflow "t" expects adapter\.script\.default, adapter\.script\.other from its caller;/);
   });
 
   it("an adapter that is not installed is refused before anything runs, each reason on its line", async () => {
@@ -157,6 +220,12 @@ step "one" {
     expect(e).toBeInstanceOf(RunRefused);
     expect((e as Error).message).toMatch(/^the run cannot start:\n {2}\S/);
     expect(await s.journal.run("r")).toBeUndefined();
+    // Two reasons: one line each, both indented under the first.
+    const two = await graphOf(ONE(`adapter "other" "default" {}`, `x = 1`));
+    const lines = ((await rejection(setup({ adapterExists: (t) => t === "script" ? false : t !== "other" }).runner().start(two, {}, "r"))) as Error).message.split("\n");
+    expect(lines[0]).toBe("the run cannot start:");
+    expect(lines.slice(1).map((l) => /^ {2}\S.*: adapter type "\w+" is neither built in nor installed/.test(l))).toEqual([true, true]);
+    expect(lines.slice(1).map((l) => /adapter type "(\w+)"/.exec(l)?.[1]).sort()).toEqual(["other", "script"]);
   });
 });
 
