@@ -285,7 +285,7 @@ step "loop" {
   outcome "any_failed" { next = "failed" }
 }
 `;
-  const route = scripted((req) => ({ outcome: String(req.input.v), output: {}, reason: "routed" }));
+  const route = scripted((req) => ({ outcome: String(req.input.v), output: {}, reason: "ok" }));
   const routed = (t: string) => (t === "route" ? route.adapterFor("script") : adapterFor(t));
   const job = (w: ReturnType<typeof world>) => w.runner({ park: true, parkTimers: true, detachChildren: true, adapterFor: routed });
 
