@@ -64,11 +64,10 @@ export async function rejection(p: Promise<unknown>): Promise<unknown> {
 export const warnings = (events: RunEvent[]) => events.flatMap((e) => (e.event === "warning" ? [e.message] : []));
 
 /**
- * Compiles `main.hcl` of a project written to a fresh directory (files by relative path);
- * throws the errors, each `file:line message`, when it does not compile.
+ * Compiles `main.hcl` of a project written to `dir` (a fresh directory unless given; files
+ * by relative path); throws the errors, each `file:line message`, when it does not compile.
  */
-export async function projectGraph(files: Record<string, string>): Promise<Graph> {
-  const dir = mkdtempSync(join(tmpdir(), "criteria-project-"));
+export async function projectGraph(files: Record<string, string>, dir = mkdtempSync(join(tmpdir(), "criteria-project-"))): Promise<Graph> {
   for (const [name, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, name)), { recursive: true });
     writeFileSync(join(dir, name), text);

@@ -6,7 +6,7 @@
  * these paths through the built bundle, which mutants of the source never reach (what
  * StrykerJS's pass over runner.ts lines 520–760 left: 62.5%, then 66.7% killed).
  */
-import { relative } from "node:path";
+import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Payloads } from "../../engine/journal/entry.js";
 import { RunRefused, RunSubmitted } from "../../engine/run/runner.js";
@@ -276,5 +276,58 @@ step "drain" {
       [0, true],
       [1, false],
     ]);
+  });
+
+  it("each.* of the closest item: an inner for_each's inside an outer one's; an outer item's inside a body that does not iterate", async () => {
+    const g = await graphOf(`${HEAD("outer")}
+adapter "script" "default" {}
+step "outer" {
+  for_each = ["a", "b"]
+  workflow {
+    initial_state = "inner"
+    step "inner" {
+      for_each = ["x", "y"]
+      workflow {
+        initial_state = "leaf"
+        step "leaf" {
+          target = adapter.script.default
+          input { item = each.value }
+          outcome "success" { next = "_continue" }
+        }
+      }
+      outcome "all_succeeded" { next = "plain" }
+    }
+    step "plain" {
+      workflow {
+        initial_state = "deep"
+        target_state  = "ok"
+        step "deep" {
+          target = adapter.script.default
+          input { item = each.value }
+          outcome "success" { next = "ok" }
+        }
+        state "ok" { terminal = true }
+      }
+      outcome "success" { next = "_continue" }
+    }
+  }
+  outcome "all_succeeded" { next = "done" }
+}`);
+    const s = setup();
+    const a = scripted(() => ok());
+    expect(await s.runner({ adapterFor: a.adapterFor }).start(g, {}, "r")).toMatchObject({ state: "done", success: true });
+    expect(a.seen.map((r) => `${r.step}:${String(r.input.item)}`)).toEqual(["leaf:x", "leaf:y", "deep:a", "leaf:x", "leaf:y", "deep:b"]);
+  });
+
+  it("a body's file() and path.module are its module's directory, not the root's; a local reads path.* too", async () => {
+    const s = setup();
+    const g = await projectGraph({
+      "main.hcl": `${HEAD("call")}subworkflow "m" { source = "./m" }\nstep "call" {\n  target = subworkflow.m\n  outcome "success" { next = "done" }\n  outcome "failure" { next = "failed" }\n}\n`,
+      "m/note.txt": "the module's note",
+      "m/main.hcl": `workflow {\n  name = "m"\n  version = "1"\n  initial_state = "wrap"\n  target_state = "done"\n}\nlocals {\n  here = path.module\n}\nadapter "script" "default" {}\nstep "wrap" {\n  workflow {\n    initial_state = "s"\n    target_state = "ok"\n    step "s" {\n      target = adapter.script.default\n      input {\n        note = file("note.txt")\n        dir  = path.module\n        here = local.here\n      }\n      outcome "success" { next = "ok" }\n    }\n    state "ok" { terminal = true }\n  }\n  outcome "success" { next = state.done }\n  outcome "failure" { next = state.failed }\n}\nstate "done" { terminal = true }\nstate "failed" {\n  terminal = true\n  success = false\n}\n`,
+    }, s.dir);
+    const a = scripted(() => ok());
+    expect(await s.runner({ adapterFor: a.adapterFor }).start(g, {}, "r")).toMatchObject({ state: "done", success: true });
+    expect(a.seen.map((r) => r.input)).toEqual([{ note: "the module's note", dir: join(s.dir, "m"), here: join(s.dir, "m") }]);
   });
 });
