@@ -9,6 +9,7 @@
 import { describe, expect, it } from "vitest";
 import { JournalWriteError } from "../../engine/journal/errors.js";
 import type { NewEntry } from "../../engine/journal/entry.js";
+import type { Journal } from "../../engine/journal/journal.js";
 import type { RunEvent } from "../../engine/run/events.js";
 import { deliverSignal } from "../../engine/run/signals.js";
 import { graphOf } from "./graph-of.js";
@@ -34,6 +35,28 @@ async function items(s: ReturnType<typeof setup>): Promise<[number, boolean, str
   return (await s.entries("r")).filter((e) => e.entry_type === "iteration.completed").map((e) => {
     const p = e.payload as { index: number; success: boolean; reason: string };
     return [p.index, p.success, p.reason];
+  });
+}
+
+/**
+ * `journal` refusing, once, the first append (or group commit) holding an entry that
+ * `refuse` picks, as a full disk would: nothing of that append is written.
+ */
+function refusingOnce(journal: Journal, refuse: (e: NewEntry) => boolean): Journal {
+  let refused = false;
+  return new Proxy(journal, {
+    get(target, prop, receiver) {
+      const v = Reflect.get(target, prop, receiver) as unknown;
+      if (prop !== "append" && prop !== "appendGroup") return typeof v === "function" ? (v as (...x: unknown[]) => unknown).bind(target) : v;
+      return async (root: string, ...rest: unknown[]) => {
+        const lists = prop === "append" ? [rest[0] as NewEntry[]] : (rest[0] as { entries: NewEntry[] }[]).map((x) => x.entries);
+        if (!refused && lists.some((l) => l.some(refuse))) {
+          refused = true;
+          throw new JournalWriteError("the disk is full");
+        }
+        return (v as (...x: unknown[]) => unknown).call(target, root, ...rest);
+      };
+    },
   });
 }
 
@@ -293,21 +316,7 @@ step "items" {
     const s = setup();
     const a = scripted((req) => (req.input.item === "b" ? { outcome: "failure", output: {}, reason: "ok" as const } : ok()));
     // The journal refuses the end of item b's nested run, once: its step "inner" is journaled, the run's end is not.
-    let refused = false;
-    const journal = new Proxy(s.journal, {
-      get(target, prop, receiver) {
-        const v = Reflect.get(target, prop, receiver) as unknown;
-        if (prop !== "append" && prop !== "appendGroup") return typeof v === "function" ? (v as (...x: unknown[]) => unknown).bind(target) : v;
-        return async (root: string, ...rest: unknown[]) => {
-          const lists = prop === "append" ? [rest[0] as NewEntry[]] : (rest[0] as { entries: NewEntry[] }[]).map((x) => x.entries);
-          if (!refused && lists.some((l) => l.some((e) => e.entry_type === "run.completed" && e.run_id.endsWith("[1]")))) {
-            refused = true;
-            throw new JournalWriteError("the disk is full");
-          }
-          return (v as (...x: unknown[]) => unknown).call(target, root, ...rest);
-        };
-      },
-    });
+    const journal = refusingOnce(s.journal, (e) => e.entry_type === "run.completed" && e.run_id.endsWith("[1]"));
     await expect(s.runner({ journal, adapterFor: a.adapterFor }).start(await graphOf(CONTINUE), {}, "r")).rejects.toBeInstanceOf(JournalWriteError);
     expect(a.seen.map((r) => r.input.item)).toEqual(["a", "b"]);
     const again = scripted(() => ok());
@@ -319,6 +328,20 @@ step "items" {
       [1, false, "child_failed"],
       [2, true, "ok"],
     ]);
+  });
+
+  it("a nested run that ended, its item's end refused by the journal, is read back on resume: not walked again, its end journaled once", async () => {
+    const s = setup();
+    const a = scripted(() => ok());
+    const journal = refusingOnce(s.journal, (e) => e.entry_type === "iteration.completed" && e.run_id === "r" && (e.payload as { index: number }).index === 1);
+    await expect(s.runner({ journal, adapterFor: a.adapterFor }).start(await graphOf(CONTINUE), {}, "r")).rejects.toBeInstanceOf(JournalWriteError);
+    expect(a.seen.map((r) => r.input.item)).toEqual(["a", "b"]);
+    const ends = async () => (await s.entries("r")).filter((e) => e.entry_type === "run.completed").map((e) => e.run_id);
+    expect(await ends()).toEqual(["r/items#1[0]", "r/items#1[1]"]);
+    const again = scripted(() => ok());
+    expect(await s.runner({ adapterFor: again.adapterFor }).resume("r")).toMatchObject({ state: "done", success: true });
+    expect(again.seen.map((r) => r.input.item)).toEqual(["c"]);
+    expect(await ends()).toEqual(["r/items#1[0]", "r/items#1[1]", "r/items#1[2]", "r"]);
   });
 
   it("resumed after its loop ran, the journaled any_failed stands: nothing runs again", async () => {
