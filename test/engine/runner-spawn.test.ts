@@ -83,6 +83,34 @@ describe("what a flow used as an agent is given", () => {
     expect(script.seen).toEqual([]);
   });
 
+  it("an input that is null, a string or a list, known only at run time, fails the step the same way", async () => {
+    const g = await project({ "main.hcl": caller(`  input = var.x\n`).replace("state \"done\"", `variable "x" { type = any }\nstate "done"`), "f.hcl": flow });
+    for (const [x, shown] of [
+      [null, "null"],
+      ["text", '"text"'],
+      [[1, 2], "[1,2]"],
+    ] as const) {
+      const s = setup();
+      const script = scripted(() => ok());
+      expect(await s.runner({ adapterFor: script.adapterFor }).start(g, { x: x as never }, "r")).toMatchObject({ success: false });
+      const [step] = completed(await s.entries("r"), "ask");
+      expect(step.payload.detail, String(x)).toMatch(new RegExp(`main\\.hcl:\\d+:\\d+: step "ask": input must be an object, not ${shown.replace(/[[\]]/g, "\\$&")}$`));
+      expect(script.seen).toEqual([]);
+    }
+  });
+
+  it("an input object computed at run time that lacks a required variable fails the step, naming it; a missing one with a default takes it, converted", async () => {
+    const withDefault = module(`  name = "f"\n`, `  input {\n    n = var.count\n    m = var.more\n  }\n`, `variable "count" { type = number }\nvariable "more" {\n  type = number\n  default = "7"\n}\n`);
+    const g = await project({ "main.hcl": caller(`  input = var.x\n`).replace("state \"done\"", `variable "x" { type = any }\nstate "done"`), "f.hcl": withDefault });
+    const s = setup();
+    const script = scripted(() => ok());
+    expect(await s.runner({ adapterFor: script.adapterFor }).start(g, { x: { other: 1 } }, "r")).toMatchObject({ success: false });
+    expect(completed(await s.entries("r"), "ask")[0].payload.detail).toBe('flow "f": variable "count" is required and was not passed');
+    const t = setup();
+    expect(await t.runner({ adapterFor: script.adapterFor }).start(g, { x: { count: 2 } }, "r")).toMatchObject({ success: true });
+    expect(script.seen.map((q) => [q.input.n, q.input.m])).toEqual([[2, 7]]);
+  });
+
   it("a same-named key binds its variable, converted to its type (a required one left out is refused by the compiler)", async () => {
     const g = await project({ "main.hcl": caller(`  input { count = "5" }\n`), "f.hcl": flow });
     const s = setup();
@@ -148,6 +176,8 @@ describe("a child that fails after its return", () => {
     expect(await s.runner({ adapterFor: scripted(() => ok({ said: "x" })).adapterFor }).start(g, {}, "r")).toMatchObject({ state: "failed", success: false });
     const [done] = completed(await s.entries("r"), "call");
     expect(done.payload).toMatchObject({ outcome: "failure", reason: "child_failed" });
+    // Its result is its declared outputs, none of which evaluated: not its steps' merged outputs.
+    expect(done.payload.output).toEqual({});
   });
 });
 
