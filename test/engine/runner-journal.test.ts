@@ -341,6 +341,16 @@ describe("start refuses a run id already taken (a usage error, nothing written)"
     expect(await count(r.inner, "t")).toBe(before);
   });
 
+  it("in a database's journal: the command it suggests names the store (--store), not a state directory", async () => {
+    const r = recorded();
+    runners.push(r.inner);
+    await expect(runner(r.journal, { park: true }).start(await graphOf(NAP), {}, "t")).rejects.toBeInstanceOf(RunParked);
+    // The same journal seen as a database's: not beside a checkout, located by its URL.
+    const database = new Proxy(r.journal, { get: (target, prop, receiver) => (prop === "besideCheckout" ? false : prop === "location" ? "postgres://ci@db/criteria" : (Reflect.get(target, prop, receiver) as unknown)) });
+    const e = await runner(database).start(await graphOf(NAP), {}, "t").catch((x: unknown) => x);
+    expect((e as Error).message).toBe("run t already exists; continue it with criteria resume t --store postgres://ci@db/criteria, or choose another --run-id");
+  });
+
   it("by an active run whose first entry is damaged: resume is not offered; damage further on still offers it", async () => {
     const r = recorded();
     runners.push(r.inner);

@@ -232,6 +232,17 @@ adapter "noop" "default" {}
     expect(await w.job().resume("r/loop#1[0]")).toMatchObject({ success: true });
   });
 
+  it("a child spawned detached and continued by a process that parks but has no workers (no detachChildren) runs there too", async () => {
+    const w = world();
+    const g = await graphOf(BODY(""));
+    expect(await rejection(w.job().start(g, {}, "r"))).toBeInstanceOf(RunParked);
+    expect(await w.runner({ park: true }).resume("r")).toMatchObject({ state: "done", success: true });
+    // And one with workers' children but no parking (it cannot hand a child over): the same.
+    const v = world();
+    expect(await rejection(v.job().start(g, {}, "r"))).toBeInstanceOf(RunParked);
+    expect(await v.runner({ detachChildren: true }).resume("r")).toMatchObject({ state: "done", success: true });
+  });
+
   it("a child already recorded as spawned is not spawned again when its parent's job runs again", async () => {
     const w = world();
     const g = await graphOf(BODY(""));

@@ -418,3 +418,40 @@ output "o" { value = { (var.v) = 3 } }`);
     expect(end.outputs).toEqual({ o: { x: 3 } });
   });
 });
+
+describe("a channel step's input", () => {
+  /** Agents a and b (each spawned by a step, as channels require), then a post on channel c whose input is `var.x`. */
+  const POST = `${HEAD("a_work")}variable "x" { type = any }
+agent "a" { adapter = "noop" }
+agent "b" { adapter = "noop" }
+channel "c" {
+  participants = [agent.a, agent.b]
+}
+step "a_work" {
+  target = agent.a
+  outcome "success" { next = "b_work" }
+}
+step "b_work" {
+  target = agent.b
+  outcome "success" { next = "say" }
+}
+step "say" {
+  target = channel.c
+  input  = var.x
+  outcome "success" { next = "done" }
+  outcome "failure" { next = "failed" }
+}
+`;
+
+  it("known only at run time, one that is null, a string or a list fails the step where it is written; an object posts", async () => {
+    const g = await graphOf(POST);
+    for (const x of [null, "text", [1]]) {
+      const s = setup();
+      const end = await s.runner().start(g, { x: x as never }, "r");
+      expect(end, JSON.stringify(x)).toMatchObject({ success: false, reason: "eval_error" });
+      expect(end.detail).toMatch(/^[^ ]+:\d+:\d+: step "say": input must be an object$/);
+    }
+    const s = setup();
+    expect(await s.runner().start(g, { x: { post: { from: "a", to: "b", body: "hi" } } }, "r")).toMatchObject({ state: "done", success: true });
+  });
+});
