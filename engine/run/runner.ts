@@ -218,10 +218,13 @@ function boundedOutput(output: Value): { output: Value } | { output_bytes: numbe
   return bytes <= EVENT_OUTPUT_BYTES ? { output } : { output_bytes: bytes };
 }
 
-/** `--input` binding a variable: converted to its type, or the run is refused. */
-function conformOrRefuse(type: string, v: Value, name: string, secret: boolean): Value {
+/**
+ * A value bound to a variable (`what` says where from: `input "n"`, `CRITERIA_VAR_n`):
+ * converted to its type, or the run is refused (a secret's value not shown).
+ */
+function conformOrRefuse(type: string, v: Value, what: string, secret: boolean): Value {
   try {
-    return conform(type, v, `input "${name}"`, secret);
+    return conform(type, v, what, secret);
   } catch (e) {
     throw new RunRefused((e as Error).message);
   }
@@ -499,13 +502,14 @@ export class Runner {
     const inputs = { ...spawned.inputs };
     const missing: string[] = [];
     for (const name of spawned.secret_variables ?? []) {
-      const raw = this.opts.secretVars?.[name] ?? process.env[`CRITERIA_VAR_${name}`];
+      const given = this.opts.secretVars?.[name];
+      const raw = given ?? process.env[`CRITERIA_VAR_${name}`];
       if (raw === undefined) {
         missing.push(name);
         continue;
       }
       const type = graph.variables.find((v) => v.name === name)?.type;
-      inputs[name] = type ? conformOrRefuse(type, raw, name, true) : raw;
+      inputs[name] = type ? conformOrRefuse(type, raw, `${given === undefined ? `CRITERIA_VAR_${name}` : `--var ${name}`}: variable "${name}"`, true) : raw;
     }
     if (missing.length > 0) {
       throw new RunNeedsSecrets(`secret variable${missing.length > 1 ? "s" : ""} ${missing.map((n) => `"${n}"`).join(", ")} ${missing.length > 1 ? "are" : "is"} not journaled: pass ${missing.map((n) => `--var ${n}=... (or CRITERIA_VAR_${n})`).join(" and ")} to resume`, missing);
@@ -592,9 +596,9 @@ export class Runner {
     const fns = this.functionsAt(this.dirOf(graph));
     const vars: Record<string, Value> = {};
     for (const v of graph.variables) {
-      if (Object.prototype.hasOwnProperty.call(given, v.name)) vars[v.name] = v.type ? conformOrRefuse(v.type, given[v.name], v.name, v.secret === true) : given[v.name];
-      else if (Object.prototype.hasOwnProperty.call(input, v.name)) vars[v.name] = v.type ? conformOrRefuse(v.type, input[v.name], v.name, v.secret === true) : input[v.name];
-      else if (v.default) vars[v.name] = v.type ? conformOrRefuse(v.type, evalExpr(v.default, {}, fns), v.name, v.secret === true) : evalExpr(v.default, {}, fns);
+      if (Object.prototype.hasOwnProperty.call(given, v.name)) vars[v.name] = v.type ? conformOrRefuse(v.type, given[v.name], `input "${v.name}"`, v.secret === true) : given[v.name];
+      else if (Object.prototype.hasOwnProperty.call(input, v.name)) vars[v.name] = v.type ? conformOrRefuse(v.type, input[v.name], `input "${v.name}"`, v.secret === true) : input[v.name];
+      else if (v.default) vars[v.name] = v.type ? conformOrRefuse(v.type, evalExpr(v.default, {}, fns), `input "${v.name}"`, v.secret === true) : evalExpr(v.default, {}, fns);
       // Submitted to the workers: they give its value (a secret is never journaled).
       else if (v.secret && this.opts.submit) continue;
       else throw new RunRefused(`variable "${v.name}" is required: pass --var ${v.name}=...`, true);

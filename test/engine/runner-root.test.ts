@@ -95,7 +95,15 @@ describe("a secret variable's value is never shown", () => {
     expect(await rejection(s.runner().start(g, {}, "r"))).toBeInstanceOf(RunSubmitted);
     const again = await rejection(s.runner({ submit: false, secretVars: { pin: SECRET } }).resume("r"));
     expect(again).toBeInstanceOf(RunRefused);
-    expect((again as Error).message).toBe('input "pin": the value does not fit the type (type number)');
+    expect((again as Error).message).toBe('--var pin: variable "pin": the value does not fit the type (type number)');
+    // From the environment (a worker's CRITERIA_VAR_pin): named as such.
+    process.env.CRITERIA_VAR_pin = SECRET;
+    try {
+      const fromEnv = await rejection(s.runner({ submit: false }).resume("r"));
+      expect((fromEnv as Error).message).toBe('CRITERIA_VAR_pin: variable "pin": the value does not fit the type (type number)');
+    } finally {
+      delete process.env.CRITERIA_VAR_pin;
+    }
   });
 
   it("a module's secret variable bound to a value that does not fit fails its step without the value; the end returned is masked as the one journaled", async () => {
