@@ -682,7 +682,7 @@ export class Runner {
       if (!o.value) continue;
       try {
         const v = evalExpr(o.value, this.namespaces(f), this.fns(f));
-        out[o.name] = o.type ? conform(o.type, v, `output "${o.name}"`) : v;
+        out[o.name] = o.type ? conform(o.type, v, `output "${o.name}"`, o.secret === true) : v;
       } catch {
         // needs a step that did not run
       }
@@ -828,7 +828,7 @@ export class Runner {
     } else if (end.success) {
       try {
         end.outputs = evalMap(Object.fromEntries(graph.outputs.filter((o) => o.value).map((o) => [o.name, o.value!])), this.namespaces(f), this.fns(f));
-        for (const o of graph.outputs) if (o.type && o.name in end.outputs) end.outputs[o.name] = conform(o.type, end.outputs[o.name], `output "${o.name}"`);
+        for (const o of graph.outputs) if (o.type && o.name in end.outputs) end.outputs[o.name] = conform(o.type, end.outputs[o.name], `output "${o.name}"`, o.secret === true);
       } catch (e) {
         // The run fails; its outputs are those that evaluate and convert, never the one
         // that did not (it was printed raw beside the failure; found by a new-user trial).

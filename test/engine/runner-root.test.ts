@@ -106,6 +106,15 @@ describe("a secret variable's value is never shown", () => {
     }
   });
 
+  it("a secret output whose value does not fit its type fails the run without the value, in the journal, the events and the end", async () => {
+    const g = await graphOf(`${HEAD("one")}variable "token" {\n  type = string\n  secret = true\n}\nadapter "script" "default" {}\nstep "one" {\n  target = adapter.script.default\n  outcome "success" { next = "done" }\n}\noutput "t" {\n  type = number\n  secret = true\n  value = var.token\n}\n`);
+    const s = setup();
+    const end = await s.runner({ adapterFor: scripted(() => ok()).adapterFor }).start(g, { token: SECRET }, "r");
+    expect(end).toMatchObject({ success: false, reason: "eval_error", detail: 'output "t": the value does not fit the type (type number)' });
+    expect(JSON.stringify(await s.entries("r"))).not.toContain("hunter2");
+    expect(JSON.stringify(s.events)).not.toContain("hunter2");
+  });
+
   it("a module's secret variable bound to a value that does not fit fails its step without the value; the end returned is masked as the one journaled", async () => {
     const files = (secret: boolean) => ({
       "main.hcl": `${HEAD("call")}variable "token" {\n  type = string\n  secret = ${secret}\n}\nsubworkflow "m" {\n  source = "./m"\n  input  = { pin = var.token }\n}\nstep "call" {\n  target = subworkflow.m\n  outcome "success" { next = "done" }\n  outcome "failure" { next = "failed" }\n}\n`,
