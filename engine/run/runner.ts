@@ -222,7 +222,7 @@ function boundedOutput(output: Value): { output: Value } | { output_bytes: numbe
  * A value bound to a variable (`what` says where from: `input "n"`, `CRITERIA_VAR_n`):
  * converted to its type, or the run is refused (a secret's value not shown).
  */
-function conformOrRefuse(type: string, v: Value, what: string, secret: boolean): Value {
+function conformOrRefuse(type: string, v: Value, what: string, secret?: boolean): Value {
   try {
     return conform(type, v, what, secret);
   } catch (e) {
@@ -596,12 +596,14 @@ export class Runner {
     const fns = this.functionsAt(this.dirOf(graph));
     const vars: Record<string, Value> = {};
     for (const v of graph.variables) {
-      if (Object.prototype.hasOwnProperty.call(given, v.name)) vars[v.name] = v.type ? conformOrRefuse(v.type, given[v.name], `input "${v.name}"`, v.secret === true) : given[v.name];
-      else if (Object.prototype.hasOwnProperty.call(input, v.name)) vars[v.name] = v.type ? conformOrRefuse(v.type, input[v.name], `input "${v.name}"`, v.secret === true) : input[v.name];
-      else if (v.default) vars[v.name] = v.type ? conformOrRefuse(v.type, evalExpr(v.default, {}, fns), `input "${v.name}"`, v.secret === true) : evalExpr(v.default, {}, fns);
+      let value: Value;
+      if (Object.prototype.hasOwnProperty.call(given, v.name)) value = given[v.name];
+      else if (Object.prototype.hasOwnProperty.call(input, v.name)) value = input[v.name];
+      else if (v.default) value = evalExpr(v.default, {}, fns);
       // Submitted to the workers: they give its value (a secret is never journaled).
       else if (v.secret && this.opts.submit) continue;
       else throw new RunRefused(`variable "${v.name}" is required: pass --var ${v.name}=...`, true);
+      vars[v.name] = v.type ? conformOrRefuse(v.type, value, `input "${v.name}"`, v.secret) : value;
     }
     const secretVariables = graph.variables.filter((v) => v.secret).map((v) => v.name);
     for (const name of secretVariables) if (Object.prototype.hasOwnProperty.call(vars, name)) this.registerSecret(vars[name], `secret variable "${name}"`, this.rootId);
@@ -682,7 +684,7 @@ export class Runner {
       if (!o.value) continue;
       try {
         const v = evalExpr(o.value, this.namespaces(f), this.fns(f));
-        out[o.name] = o.type ? conform(o.type, v, `output "${o.name}"`, o.secret === true) : v;
+        out[o.name] = o.type ? conform(o.type, v, `output "${o.name}"`, o.secret) : v;
       } catch {
         // needs a step that did not run
       }
@@ -828,7 +830,7 @@ export class Runner {
     } else if (end.success) {
       try {
         end.outputs = evalMap(Object.fromEntries(graph.outputs.filter((o) => o.value).map((o) => [o.name, o.value!])), this.namespaces(f), this.fns(f));
-        for (const o of graph.outputs) if (o.type && o.name in end.outputs) end.outputs[o.name] = conform(o.type, end.outputs[o.name], `output "${o.name}"`, o.secret === true);
+        for (const o of graph.outputs) if (o.type && o.name in end.outputs) end.outputs[o.name] = conform(o.type, end.outputs[o.name], `output "${o.name}"`, o.secret);
       } catch (e) {
         // The run fails; its outputs are those that evaluate and convert, never the one
         // that did not (it was printed raw beside the failure; found by a new-user trial).
@@ -1720,8 +1722,8 @@ export class Runner {
     for (const v of g.variables) {
       if (Object.prototype.hasOwnProperty.call(bound, v.name)) {
         const where = at(v.name);
-        vars[v.name] = v.type ? conform(v.type, bound[v.name], `${where ? `${where}: ` : ""}${what} variable "${v.name}"`, v.secret === true) : bound[v.name];
-      } else if (v.default) vars[v.name] = v.type ? conform(v.type, evalExpr(v.default, {}, fns), `${what} variable "${v.name}"`, v.secret === true) : evalExpr(v.default, {}, fns);
+        vars[v.name] = v.type ? conform(v.type, bound[v.name], `${where ? `${where}: ` : ""}${what} variable "${v.name}"`, v.secret) : bound[v.name];
+      } else if (v.default) vars[v.name] = v.type ? conform(v.type, evalExpr(v.default, {}, fns), `${what} variable "${v.name}"`, v.secret) : evalExpr(v.default, {}, fns);
       else throw new EvalFailure(`${what}: variable "${v.name}" is required and was not passed`);
       if (v.secret) this.registerSecret(vars[v.name], `${what} secret variable "${v.name}"`, this.rootId);
     }
