@@ -14,32 +14,16 @@ import { describe, expect, it } from "vitest";
 import type { Value } from "../../compiler/expr/value.js";
 import type { Adapter, StepRequest, StepResult } from "../../engine/adapters/adapter.js";
 import { adapterFor as builtIn } from "../../engine/adapters/registry.js";
-import type { JournalEntry, NewEntry } from "../../engine/journal/entry.js";
+import type { JournalEntry } from "../../engine/journal/entry.js";
 import { MAX_TIMER_MS } from "../../engine/run/sleep.js";
 import { graphOf } from "./graph-of.js";
-import { HEAD as BASE, ok, scripted, setup, warnings } from "./runner-fixtures.js";
+import { HEAD as BASE, cutAt, journalOf, ok, recorded, scripted, setup, warnings } from "./runner-fixtures.js";
+import { idempotencyKey } from "../../engine/run/identity.js";
+import { Runner } from "../../engine/run/runner.js";
 
 const HEAD = (initial: string, policy = "") => `${BASE(initial, policy)}adapter "script" "default" {}\n`;
 
 const kinds = (es: JournalEntry[], step: string) => es.filter((e) => e.step_id === step && (e.entry_type.startsWith("step.attempt") || e.entry_type.startsWith("effect."))).map((e) => `${e.entry_type}#${e.attempt}`);
-
-/**
- * A journal holding a run of `g` as a process killed at the first entry `cut` picks would
- * have left it: the entries of a whole run up to (and with) that one, in a fresh journal.
- */
-async function cutAt(g: Awaited<ReturnType<typeof graphOf>>, cut: (e: JournalEntry) => boolean) {
-  const whole = setup();
-  await whole.runner({ adapterFor: scripted(() => ok({ n: 1 })).adapterFor }).start(g, {}, "r");
-  const all = await whole.entries("r");
-  return journalOf(all.slice(0, all.findIndex(cut) + 1));
-}
-
-/** A fresh journal holding `entries` of run "r" (their seqs are the new journal's). */
-async function journalOf(entries: JournalEntry[]) {
-  const s = setup();
-  await s.journal.append("r", entries.map(({ seq: _seq, ...e }) => e as NewEntry));
-  return s;
-}
 
 const TWO = `${HEAD("one")}
 step "one" {
@@ -60,6 +44,9 @@ describe("an attempt that did not end", () => {
     expect(await s.runner({ adapterFor: again.adapterFor }).resume("r")).toMatchObject({ state: "done", outputs: { n: 2 } });
     expect(kinds(await s.entries("r"), "one")).toEqual(["step.attempt.started#1", "effect.recorded#1", "step.attempt.crashed#1", "step.attempt.started#2", "effect.recorded#2", "effect.confirmed#2"]);
     expect(again.seen.map((r) => [r.step, r.attempt])).toEqual([["one", 2], ["two", 1]]);
+    // The first visit's key is the step's own (a later visit's is "<step>@<visit>"); the crash is journaled under it.
+    expect(again.seen[0].idempotency_key).toBe(idempotencyKey("r", "one", undefined));
+    expect((await s.entries("r")).find((e) => e.entry_type === "step.attempt.crashed")?.payload).toEqual({ idempotency_key: idempotencyKey("r", "one", undefined), visit: 1 });
     expect(warnings(s.events)).toEqual(['step "one" attempt 1 ended without a result (criteria stopped while it ran); it may have done its work before criteria stopped: running it again with the same $CRITERIA_IDEMPOTENCY_KEY, by which it can tell']);
     // Resumed again (nothing left): the crash is not journaled twice.
     expect(await s.runner({ adapterFor: scripted(() => ok()).adapterFor }).resume("r")).toMatchObject({ state: "done" });
@@ -284,6 +271,44 @@ step "one" {
     expect(end.detail).toMatch(/step "one": input must be an object, not \[1,2\]$/);
   });
 
+  it("input known only at run time that is null or a string fails where it is written, the value cut at 60 characters", async () => {
+    for (const [value, said] of [
+      [null, "null"],
+      ["x".repeat(100), `"${"x".repeat(59)}`],
+    ] as const) {
+      const g = await graphOf(`${HEAD("one")}
+variable "in" { type = any }
+step "one" {
+  target = adapter.script.default
+  input = var.in
+  outcome "success" { next = "done" }
+  outcome "failure" { next = "failed" }
+}`);
+      const end = await setup().runner({ adapterFor: scripted(() => ok()).adapterFor }).start(g, { in: value }, "r");
+      expect(end, said).toMatchObject({ success: false, reason: "eval_error" });
+      expect(end.detail).toMatch(/^\S*w\.hcl:\d+:\d+: step "one": input must be an object, not /);
+      expect(end.detail!.endsWith(`not ${said}`), end.detail).toBe(true);
+    }
+  });
+
+  it("an effectful attempt's start and record are journaled before it runs, unflushed; a secret input too short to mask is warned of by name", async () => {
+    const g = await graphOf(`${HEAD("one")}
+step "one" {
+  target = adapter.script.default
+  secret_input { PIN = "12" }
+  outcome "success" { next = "done" }
+}`);
+    const r = recorded();
+    const end = await new Runner({ journal: r.journal, adapterFor: scripted(() => ok()).adapterFor, baseDir: r.dir, pollMs: 5, events: () => undefined }).start(g, {}, "r");
+    expect(end).toMatchObject({ state: "done" });
+    const before = r.appends.find((a) => a.types.includes("effect.recorded"));
+    expect(before?.types).toEqual(["step.attempt.started", "effect.recorded"]);
+    expect(before?.opts.sync).toBe(false);
+    const s = setup();
+    await s.runner({ adapterFor: scripted(() => ok()).adapterFor }).start(g, {}, "r");
+    expect(warnings(s.events)).toEqual(['secret "PIN" of step "one" has a value shorter than 3 characters: criteria cannot mask it in what it records and shows']);
+  });
+
   it("environment values reach the process as text (non-strings as JSON); a timeout past a timer's reach is held to it; effectless steps journal their attempt with the completion", async () => {
     const g = await graphOf(`${HEAD("one")}
 environment "shell" "ci" {
@@ -350,7 +375,7 @@ output "closed" { value = steps.close.session }`;
       expect(mine.map((e) => `${e.entry_type}#${e.attempt}`)).toEqual(["step.attempt.started#1", "effect.confirmed#1", "step.completed#0"]);
       expect(mine[0].payload).toMatchObject({ adapter: "script", visit: 1 });
       expect(mine[1].payload).toMatchObject({ outcome: "success", reason: "ok", output: { session: word } });
-      expect(mine[2].payload).toMatchObject({ outcome: "success", next: step === "open" ? "work" : "again", output: { session: word } });
+      expect(mine[2].payload).toMatchObject({ outcome: "success", next: step === "open" ? "work" : "again", output: { session: word }, reason: "ok" });
     }
   });
 
@@ -359,6 +384,16 @@ output "closed" { value = steps.close.session }`;
     await setup().runner({ adapterFor: a.adapterFor }).start(await graphOf(SESSIONS), {}, "r");
     // One session for open and work, a second for the step after close.
     expect(a.opened()).toBe(2);
+    // The open step opens it: before it completes, not when the next step needs it.
+    const order: string[] = [];
+    const b = scripted(() => ok());
+    const s = setup({ events: (e) => void (e.event === "step.completed" && order.push(`${e.step} completed`)) });
+    const adapterFor = (t: string) => {
+      const inner = b.adapterFor(t);
+      return t === "script" ? { ...inner, open: async (...a: Parameters<typeof inner.open>) => (order.push("opened"), inner.open(...a)) } : inner;
+    };
+    await s.runner({ adapterFor }).start(await graphOf(SESSIONS), {}, "r");
+    expect(order.slice(0, 2)).toEqual(["opened", "open completed"]);
   });
 });
 

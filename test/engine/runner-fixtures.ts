@@ -37,6 +37,25 @@ export function scripted(answer: (req: StepRequest) => StepResult | Promise<Step
   return { seen, opened: () => opened, adapterFor: (t: string) => (t === "script" ? adapter : builtIn(t)) };
 }
 
+/**
+ * A journal holding a run of `g` as a process killed at the first entry `cut` picks would
+ * have left it: the entries of a whole run (on `adapterFor`, else a script adapter answering
+ * `{ n: 1 }`) up to, and with, that one, in a fresh journal; the run's id is "r".
+ */
+export async function cutAt(g: Graph, cut: (e: JournalEntry) => boolean, adapterFor = scripted(() => ok({ n: 1 })).adapterFor) {
+  const whole = setup();
+  await whole.runner({ adapterFor }).start(g, {}, "r");
+  const all = await whole.entries("r");
+  return journalOf(all.slice(0, all.findIndex(cut) + 1));
+}
+
+/** A fresh journal holding `entries` of run "r" (their seqs are the new journal's). */
+export async function journalOf(entries: JournalEntry[]) {
+  const s = setup();
+  await s.journal.append("r", entries.map(({ seq: _seq, ...e }) => e as NewEntry));
+  return s;
+}
+
 /** A step's successful result with `output`. */
 export const ok = (output: Record<string, Value> = {}): StepResult => ({ outcome: "success", output, reason: "ok" });
 

@@ -2,7 +2,9 @@
  * The items of an iterating step, in process (engine/run/runner.ts: iterate): which items
  * succeed (an adapter's `failure`, `on_failure = "ignore"`), an item's own outcome whose
  * projection fails to evaluate, what `iteration.completed` events carry, a `while` whose
- * condition is no bool, items' shared writes, an empty `count`. The CLI tests reach these
+ * condition is no bool, items' shared writes, an empty `count`, a parallel step left through
+ * an item's own outcome (the first to leave decides; a resumed run finishes the items that
+ * had started, and starts none other). The CLI tests reach these
  * through the built bundle, which mutants of the source never reach (what StrykerJS's
  * pass over runner.ts lines 1,100–1,450 left: 66.2% killed).
  */
@@ -13,7 +15,7 @@ import type { Journal } from "../../engine/journal/journal.js";
 import type { RunEvent } from "../../engine/run/events.js";
 import { deliverSignal } from "../../engine/run/signals.js";
 import { graphOf } from "./graph-of.js";
-import { HEAD, ok, scripted, setup } from "./runner-fixtures.js";
+import { HEAD, cutAt, ok, scripted, setup } from "./runner-fixtures.js";
 
 /** A for_each step over ["a", "b", "c"] on the script adapter, with `extra` fields and outcomes. */
 const ITEMS = (extra: string, outcomes = `outcome "all_succeeded" { next = "done" }\n  outcome "any_failed" { next = "failed" }`) => `${HEAD("items")}
@@ -184,7 +186,41 @@ step "none" {
     expect(await s.runner({ adapterFor: a.adapterFor }).start(g, {}, "r")).toMatchObject({ state: "done", success: true });
     expect(a.seen).toEqual([]);
     const done = (await s.entries("r")).find((e) => e.entry_type === "step.completed");
-    expect(done?.payload).toMatchObject({ outcome: "all_succeeded", detail: "count is empty: nothing to iterate, so all_succeeded" });
+    expect(done?.payload).toMatchObject({ outcome: "all_succeeded", detail: "count is empty: nothing to iterate, so all_succeeded", output: [] });
+    expect(done?.payload).not.toHaveProperty("child_run_ids");
+  });
+
+  it("a while condition's value that is no bool is named by its first 60 characters", async () => {
+    const g = await graphOf(`${HEAD("loop")}
+adapter "script" "default" {}
+variable "go" { default = "${"y".repeat(100)}" }
+step "loop" {
+  target = adapter.script.default
+  while  = var.go
+  outcome "all_succeeded" { next = "done" }
+}`);
+    const end = await setup().runner({ adapterFor: scripted(() => ok()).adapterFor }).start(g, {}, "r");
+    expect(end.detail).toMatch(new RegExp(`while must be true or false, not "${"y".repeat(59)}$`));
+  });
+
+  it("a while loop stopped by max_visits or max_total_steps completes its step with no outcome", async () => {
+    for (const [policy, extra] of [
+      ["", "max_visits = 2"],
+      ["  policy {\n    max_total_steps = 3\n  }\n", ""],
+    ]) {
+      const g = await graphOf(`${HEAD("loop", policy)}
+adapter "script" "default" {}
+step "loop" {
+  target = adapter.script.default
+  while  = true
+  ${extra}
+  outcome "all_succeeded" { next = "done" }
+}`);
+      const s = setup();
+      expect(await s.runner({ adapterFor: scripted(() => ok()).adapterFor }).start(g, {}, "r")).toMatchObject({ success: false, reason: "policy_exceeded" });
+      const done = (await s.entries("r")).find((e) => e.entry_type === "step.completed");
+      expect(done?.payload, policy + extra).toMatchObject({ outcome: "", next: "", reason: "policy_exceeded" });
+    }
   });
 });
 
@@ -203,8 +239,16 @@ describe("an item whose adapter crashes", () => {
       expect(a.seen.map((r) => r.input.item), `${said}: item c never runs`).toEqual(["a", "b"]);
       expect(end).toMatchObject({ success: false, reason: "crashed", detail: `${said} (on_crash = "abort_run")` });
       const done = (await s.entries("r")).find((e) => e.entry_type === "step.completed");
-      expect(done?.payload).toMatchObject({ reason: "crashed", detail: `${said} (on_crash = "abort_run")`, output: [{}, {}] });
+      expect(done?.payload).toMatchObject({ outcome: "", reason: "crashed", detail: `${said} (on_crash = "abort_run")`, output: [{}, {}] });
     }
+  });
+
+  it('on_crash = "abort_run" stops the loop at a crash only: an item that fails otherwise is a failed item, and the loop goes on', async () => {
+    const s = setup();
+    const a = scripted((req) => (req.input.item === "b" ? { outcome: "failure", output: {}, reason: "adapter_failed" as const, detail: "exit 1" } : ok()));
+    const end = await s.runner({ adapterFor: a.adapterFor }).start(await graphOf(ITEMS(`on_crash = "abort_run"\n  on_failure = "continue"`)), {}, "r");
+    expect(a.seen.map((r) => r.input.item)).toEqual(["a", "b", "c"]);
+    expect(end).toMatchObject({ state: "failed", reason: "failure_state" });
   });
 
   it('on_crash = "fail": the crashed item fails and the loop goes on (on_failure = "continue") to any_failed', async () => {
@@ -218,6 +262,54 @@ describe("an item whose adapter crashes", () => {
       [1, false, "crashed"],
       [2, true, "ok"],
     ]);
+  });
+});
+
+describe("a parallel step left through an item's own outcome", () => {
+  /** Parallel items ("a", "b", "c" unless given), two at a time, leaving through "found" (to done) or "other" (to failed). */
+  const EXITS = (list = '["a", "b", "c"]') => `${HEAD("items")}
+adapter "script" "default" {}
+step "items" {
+  target       = adapter.script.default
+  parallel     = ${list}
+  parallel_max = 2
+  input { item = each.value }
+  outcome "found" {
+    next   = "done"
+    output = { item = step.output.item }
+  }
+  outcome "other" { next = "failed" }
+  outcome "success" { next = continue }
+  outcome "all_succeeded" { next = "failed" }
+}`;
+  const later = <T>(ms: number, v: T) => new Promise<T>((r) => setTimeout(() => r(v), ms));
+
+  it("the first item to leave decides; the item running beside it runs to its end; none other starts", async () => {
+    const s = setup();
+    const a = scripted((req) => (req.input.item === "a" ? { outcome: "found", output: { item: "a" }, reason: "ok" as const } : later(40, { outcome: "other", output: { item: "b" }, reason: "ok" as const })));
+    expect(await s.runner({ adapterFor: a.adapterFor }).start(await graphOf(EXITS()), {}, "r")).toMatchObject({ state: "done", success: true });
+    expect(a.seen.map((r) => r.input.item)).toEqual(["a", "b"]);
+    const done = (await s.entries("r")).find((e) => e.entry_type === "step.completed");
+    expect(done?.payload).toMatchObject({ outcome: "found", next: "done" });
+    // An exit that is not a return journals no projection of its item, and an item without an exit code has none in its event.
+    for (const e of (await s.entries("r")).filter((x) => x.entry_type === "iteration.completed")) expect(e.payload).not.toHaveProperty("projection");
+    for (const e of iterationEvents(s.events)) expect(e).not.toHaveProperty("exit_code");
+  });
+
+  it("killed after the leaving item's end: the resumed run finishes the item that had started after it, and starts none other", async () => {
+    // "a" ends at once and "c" takes its place; "b" leaves while "c" runs; "d" never starts.
+    const g = await graphOf(EXITS('["a", "b", "c", "d"]'));
+    const first = scripted((req) => (req.input.item === "a" ? ok({ item: "a" }) : req.input.item === "b" ? later(30, { outcome: "found", output: { item: "b" }, reason: "ok" as const }) : later(80, ok({ item: "c" }))));
+    const s = await cutAt(g, (e) => e.entry_type === "iteration.completed" && (e.payload as { index: number }).index === 1, first.adapterFor);
+    expect(first.seen.map((r) => r.input.item)).toEqual(["a", "b", "c"]);
+    const kept = await s.entries("r");
+    expect(kept.filter((e) => e.entry_type === "iteration.completed").map((e) => (e.payload as { index: number }).index)).toEqual([0, 1]);
+    expect(kept.filter((e) => e.entry_type === "step.attempt.started").map((e) => (e.payload as { iteration: number }).iteration)).toEqual([0, 1, 2]);
+    const again = scripted((req) => ok({ item: `${req.input.item as string} again` }));
+    expect(await s.runner({ adapterFor: again.adapterFor }).resume("r")).toMatchObject({ state: "done", success: true });
+    expect(again.seen.map((r) => [r.input.item, r.attempt])).toEqual([["c", 2]]);
+    const done = (await s.entries("r")).find((e) => e.entry_type === "step.completed");
+    expect(done?.payload).toMatchObject({ outcome: "found", output: [{ item: "a" }, { item: "b" }, { item: "c again" }] });
   });
 });
 

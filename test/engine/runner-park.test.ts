@@ -166,6 +166,11 @@ describe("channel receives under workers", () => {
       [item(2), "timeout"],
       [item(3), "timeout"],
     ]);
+    // A parked receive goes on in its attempt each time its job runs again: never taken for
+    // one that ended without a result (crashed), never run again as a new attempt.
+    const all = await w.entries("r");
+    expect(all.filter((e) => e.entry_type === "step.attempt.crashed" || e.entry_type === "step.attempt.interrupted")).toEqual([]);
+    expect(all.filter((e) => e.step_id.startsWith("hear") && e.entry_type.startsWith("step.attempt")).map((e) => e.attempt)).toEqual([1, 1, 1, 1]);
   });
 
   it("a run that is not a worker's (no park, or park without timers) waits at a receive itself and wakes no one", async () => {

@@ -247,6 +247,13 @@ ${outcomes}
       reason: "adapter_failed",
       detail: 'exit 3; step "a" has no "failure" outcome to route it (declared: success)',
     });
+    // Two declared, listed; a failure with no detail and no outcome named is said as the step's failure, routed as "failure".
+    const bare = setup({ adapterFor: answer({ outcome: "", output: {}, reason: "adapter_error" }) });
+    expect(await bare.runner().start(await graphOf(STEP('  outcome "success" { next = "done" }\n  outcome "retry" { next = "a" }')), {}, "b")).toMatchObject({
+      success: false,
+      reason: "adapter_error",
+      detail: 'step "a" failed (adapter_error); step "a" has no "failure" outcome to route it (declared: success, retry)',
+    });
     const broken = setup({ adapterFor: answer(ok()) });
     const g = await graphOf(STEP('  input { n = var.m / 0 }\n  outcome "success" { next = "done" }\n  outcome "default" { next = "done" }').replace('adapter "script"', 'variable "m" {\n  default = "x"\n}\nadapter "script"'));
     expect(await broken.runner().start(g, {}, "s")).toMatchObject({ success: false, reason: "eval_error" });
@@ -349,11 +356,18 @@ step "a" {
 step "b" {
   target = adapter.script.default
   while = each._idx < 2
-  input { first = each._first }
+  input {
+    first = each._first
+    last  = each._last
+  }
   outcome "all_succeeded" { next = "done" }
 }`);
     const s = scripted(() => ok());
-    expect(await setup({ adapterFor: s.adapterFor }).runner().start(g, {}, "r")).toMatchObject({ success: true });
+    const w = setup({ adapterFor: s.adapterFor });
+    expect(await w.runner().start(g, {}, "r")).toMatchObject({ success: true });
+    // A while's end is not known ahead: never its _last, and its events' total is -1.
+    expect(s.seen.filter((r) => r.step === "b").map((r) => r.input.last)).toEqual([false, false]);
+    expect(w.events.filter((e) => e.event === "iteration.completed").map((e) => (e as { total: number }).total)).toEqual([3, 3, 3, -1, -1]);
     expect(s.seen.filter((r) => r.step === "a").map((r) => r.input)).toEqual([
       { first: true, last: false, total: 3 },
       { first: false, last: false, total: 3 },
