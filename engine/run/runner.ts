@@ -1720,11 +1720,16 @@ export class Runner {
     const vars: Record<string, Value> = {};
     const fns = this.functionsAt(this.dirOf(g));
     for (const v of g.variables) {
+      // The value bound (said with where it was bound), else the default; converted in one place.
+      let value: Value;
+      let label = `${what} variable "${v.name}"`;
       if (Object.prototype.hasOwnProperty.call(bound, v.name)) {
+        value = bound[v.name];
         const where = at(v.name);
-        vars[v.name] = v.type ? conform(v.type, bound[v.name], `${where ? `${where}: ` : ""}${what} variable "${v.name}"`, v.secret) : bound[v.name];
-      } else if (v.default) vars[v.name] = v.type ? conform(v.type, evalExpr(v.default, {}, fns), `${what} variable "${v.name}"`, v.secret) : evalExpr(v.default, {}, fns);
+        if (where) label = `${where}: ${label}`;
+      } else if (v.default) value = evalExpr(v.default, {}, fns);
       else throw new EvalFailure(`${what}: variable "${v.name}" is required and was not passed`);
+      vars[v.name] = v.type ? conform(v.type, value, label, v.secret) : value;
       if (v.secret) this.registerSecret(vars[v.name], `${what} secret variable "${v.name}"`, this.rootId);
     }
     return vars;
