@@ -15,11 +15,11 @@ import type { Value } from "../../compiler/expr/value.js";
 import type { Adapter, StepRequest, StepResult } from "../../engine/adapters/adapter.js";
 import { adapterFor as builtIn } from "../../engine/adapters/registry.js";
 import type { JournalEntry } from "../../engine/journal/entry.js";
+import { idempotencyKey } from "../../engine/run/identity.js";
+import { Runner } from "../../engine/run/runner.js";
 import { MAX_TIMER_MS } from "../../engine/run/sleep.js";
 import { graphOf } from "./graph-of.js";
 import { HEAD as BASE, cutAt, journalOf, ok, recorded, scripted, setup, warnings } from "./runner-fixtures.js";
-import { idempotencyKey } from "../../engine/run/identity.js";
-import { Runner } from "../../engine/run/runner.js";
 
 const HEAD = (initial: string, policy = "") => `${BASE(initial, policy)}adapter "script" "default" {}\n`;
 
