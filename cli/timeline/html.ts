@@ -66,6 +66,7 @@ h1 { font-size: 18px; margin: 0 0 4px; }
 .track { position: relative; background-image: linear-gradient(to right, #eeeeee 1px, transparent 1px); background-size: var(--grid) 100%; }
 @media (max-width: 900px) { :root { --label: 160px; } .tick:nth-child(even) { display: none; } }
 .row { position: relative; height: 20px; margin: 2px 0; }
+.row.marks { overflow: hidden; }
 .bar { position: absolute; top: 2px; height: 16px; min-width: 6px; border-radius: 3px; color: #fff; font-size: 11px; line-height: 16px; padding: 0 3px; box-sizing: border-box; overflow: hidden; white-space: nowrap; text-overflow: ellipsis; }
 .bar.wait, .bar.approval { background-image: repeating-linear-gradient(45deg, rgba(255,255,255,.25) 0 4px, transparent 4px 8px); }
 .bar.attempt, .bar.recv { height: 12px; top: 4px; line-height: 12px; font-size: 10px; opacity: .85; }
@@ -109,12 +110,14 @@ function marksHtml(t: Timeline, marks: Mark[]): { html: string; rows: number } {
   for (const m of [...marks].sort((a, b) => a.at_ms - b.at_ms)) {
     const left = ((m.at_ms - t.start_ms) / span) * 100;
     const width = ((m.label.length * 6 + 10) / TRACK_PX) * 100;
-    const from = left > 80 ? left - width : left;
+    // A label that would run past the right edge goes to the mark's left, inside the page (it
+    // went there only past 80%: a long label at 75% made the page 13 px wider than its window).
+    const flipped = left + width > 100;
+    const from = flipped ? left - width : left;
     let row = ends.findIndex((end) => end <= from);
     if (row < 0) row = ends.push(0) - 1;
     ends[row] = from + width;
-    // Near the right edge the label goes to the mark's left, inside the page.
-    const flip = left > 80 ? " flip" : "";
+    const flip = flipped ? " flip" : "";
     out.push(`<div class="mark ${m.kind} ${m.tone}${flip}" data-kind="${m.kind}" style="top:${row * 16 + 3}px;left:min(${left.toFixed(3)}%, calc(100% - 2px))" title="${escapeHtml(m.title)}"><span>${escapeHtml(m.label)}</span></div>`);
   }
   return { html: out.join(""), rows: ends.length };

@@ -99,6 +99,14 @@ describe("the timeline model, on what the trial fed it", () => {
     ]);
   });
 
+  it("puts a mark's label to its left wherever it would run past the right edge, and clips the marks' row (a 35-character label at 75% made a page 13 px wider than its 1024 px window)", () => {
+    const at = (ms: number) => timelineHtml(buildTimeline([spawn(0), entry(2, ms, "branch.taken", "choose_the_reviewer", { next: "apply_all_changes", arm: 0 }), entry(3, 1000, "run.completed", "", { state: "done", success: true, reason: "ok", outputs: {} })], "r")!);
+    expect(at(750)).toMatch(/<div class="mark branch neutral flip"/);
+    expect(at(850)).toMatch(/<div class="mark branch neutral flip"/);
+    expect(at(100)).toMatch(/<div class="mark branch neutral"/);
+    expect(at(750)).toContain(".row.marks { overflow: hidden; }");
+  });
+
   it("labels ticks with round, exact times and lines the grid up with them (a 3-hour run)", () => {
     const page = timelineHtml(buildTimeline([spawn(0), entry(2, 3 * 3600e3, "run.completed", "", { state: "done", success: true, reason: "ok", outputs: {} })], "r")!);
     const ticks = [...page.matchAll(/<div class="tick[^"]*" style="left:[^"]*">([^<]*)<\/div>/g)].map((m) => m[1]);
