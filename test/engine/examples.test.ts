@@ -13,7 +13,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compile } from "../../compiler/index.js";
 import { adapterFor } from "../../engine/adapters/registry.js";
 import { SqliteJournal } from "../../engine/journal/sqlite-journal.js";
@@ -28,7 +28,10 @@ const examples = readdirSync(join(repo, "examples"))
 const NOT_YET: Record<string, string> = {};
 
 describe("examples run end to end", () => {
-  process.env.PATH = `${join(repo, "testdata", "fake-agents")}:${process.env.PATH}`;
+  // The fake agents on PATH for this file's tests only (the files of a worker share a process: vitest.config.ts).
+  const path = process.env.PATH;
+  beforeAll(() => void (process.env.PATH = `${join(repo, "testdata", "fake-agents")}:${path}`));
+  afterAll(() => void (process.env.PATH = path));
   for (const name of examples) {
     const dir = join(repo, "examples", name);
     (NOT_YET[name] !== undefined ? it.fails : it)(name, async () => {
