@@ -6,12 +6,14 @@ import { procStat } from "../process-info.js";
 import { constants } from "node:os";
 import { TailBuffer } from "./tail-buffer.js";
 import { abortReason } from "./result.js";
+import { unwatchGroup, watchGroup } from "./group-watcher.js";
 
 /**
  * Runs one child process for an adapter (shell commands, agent CLIs) in its OWN process group,
  * so a timeout or a cancellation kills everything it started, grandchildren included:
  * spawn with `detached: true` (the child leads a new group), then `process.kill(-pid,
- * "SIGTERM")`, then `SIGKILL` to the group after a grace period. POSIX only.
+ * "SIGTERM")`, then `SIGKILL` to the group after a grace period. POSIX only. While it
+ * runs, the group is also stopped if this process dies (group-watcher.ts).
  *
  * Never rejects: a spawn failure (missing executable or working directory) is reported as
  * `end: "spawn_error"` with a message.
@@ -74,14 +76,19 @@ export interface ProcessResult {
 /** Process groups started by adapters and not yet reaped (leader pids). */
 const liveGroups = new Set<number>();
 
-/** Registers a process group so `killLiveProcessGroups` reaches it (used by process adapters). */
+/**
+ * Registers a process group so `killLiveProcessGroups` reaches it, and so it is stopped if
+ * this process dies while it runs (group-watcher.ts). Used by `runProcess` and process adapters.
+ */
 export function trackProcessGroup(pid: number): void {
   liveGroups.add(pid);
+  watchGroup(pid);
 }
 
 /** Forgets a process group registered with `trackProcessGroup`. */
 export function untrackProcessGroup(pid: number): void {
   liveGroups.delete(pid);
+  unwatchGroup(pid);
 }
 
 /**
@@ -184,7 +191,7 @@ export function runProcess(o: RunProcessOptions): Promise<ProcessResult> {
     let exitInfo: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     let timeoutTimer: NodeJS.Timeout | undefined;
     let drainTimer: NodeJS.Timeout | undefined;
-    if (pid !== undefined) liveGroups.add(pid);
+    if (pid !== undefined) trackProcessGroup(pid);
     if (pid !== undefined && o.pidFile) {
       try {
         const dir = dirname(o.pidFile);
@@ -206,7 +213,7 @@ export function runProcess(o: RunProcessOptions): Promise<ProcessResult> {
       o.signal?.removeEventListener("abort", onAbort);
       child.stdout?.destroy();
       child.stderr?.destroy();
-      if (pid !== undefined) liveGroups.delete(pid);
+      if (pid !== undefined) untrackProcessGroup(pid);
       if (o.pidFile) {
         try {
           rmSync(o.pidFile, { force: true });

@@ -1,9 +1,11 @@
 /**
  * The crash matrix's other kills (docs/architecture.md, The engine): a torn write-ahead log
  * (truncated mid-frame) is detected and resumed from the last whole entry; an attempt's
- * processes do not outlive a killed criteria.
+ * processes do not outlive a killed criteria (its group watcher stops them; when the watcher
+ * was killed too, a resume does before running the step again).
  */
-import { cpSync, existsSync, mkdtempSync, readFileSync, statSync, truncateSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -45,11 +47,39 @@ describe("crash matrix: torn write", () => {
   }, 120_000);
 });
 
+/** The live processes of the process group led by `pgid` (zombies, dead and awaiting their reaper, left out). */
+function groupAlive(pgid: number): number[] {
+  const alive: number[] = [];
+  for (const d of readdirSync("/proc")) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const rest = readFileSync(`/proc/${d}/stat`, "utf8").split(") ").pop()!.split(" ");
+      if (Number(rest[2]) === pgid && rest[0] !== "Z") alive.push(Number(d));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return alive;
+}
+
+/** The group watcher criteria `pid` started (engine/adapters/group-watcher.ts): its child running the watcher's script. */
+function watcherOf(pid: number): number | undefined {
+  for (const d of readdirSync("/proc")) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const ppid = Number(readFileSync(`/proc/${d}/stat`, "utf8").split(") ").pop()!.split(" ")[1]);
+      if (ppid === pid && readFileSync(`/proc/${d}/cmdline`, "utf8").includes("groups=")) return Number(d);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return undefined;
+}
+
 describe("an attempt's processes do not outlive a killed criteria", () => {
-  it("resume stops the orphaned process group before running the step again", async () => {
-    const { spawn } = await import("node:child_process");
-    const { writeFileSync, rmSync, readdirSync } = await import("node:fs");
-    const dir = mkdtempSync(join(tmpdir(), "criteria-orphan-"));
+  /** A run whose one step writes "start", sleeps 30 s (in a background child too) while `flag` exists, then writes "end"; started, and waited for until the step runs and criteria has recorded its process. */
+  async function startSlow(tag: string, before = "") {
+    const dir = mkdtempSync(join(tmpdir(), `criteria-${tag}-`));
     const log = join(dir, "log.txt");
     const flag = join(dir, "slow");
     writeFileSync(flag, "");
@@ -57,13 +87,13 @@ describe("an attempt's processes do not outlive a killed criteria", () => {
       join(dir, "w.hcl"),
       `workflow "o" {
   version = "1"
-  initial_state = "work"
+  initial_state = "${before ? "before" : "work"}"
   target_state = "done"
 }
 adapter "shell" "default" {}
-step "work" {
+${before ? `step "before" {\n  target = adapter.shell.default\n  input { command = "${before}" }\n  outcome "success" { next = "work" }\n}\n` : ""}step "work" {
   target = adapter.shell.default
-  input { command = "echo start >> '${log}'; if [ -f '${flag}' ]; then sleep 30; fi; echo end >> '${log}'" }
+  input { command = "echo start >> '${log}'; if [ -f '${flag}' ]; then sleep 30 & sleep 30; fi; echo end >> '${log}'" }
   outcome "success" { next = "done" }
 }
 state "done" { terminal = true }
@@ -75,17 +105,51 @@ state "done" { terminal = true }
     // write its line before criteria writes the record: found when the suite ran 3 files at once).
     const recorded = () => existsSync(join(state, "processes")) && readdirSync(join(state, "processes")).length > 0;
     for (let i = 0; i < 200 && !(lines(log).includes("start") && recorded()); i++) await new Promise((r) => setTimeout(r, 50));
-    child.kill("SIGKILL");
-    await new Promise((r) => child.once("exit", r));
     const [pidFile] = readdirSync(join(state, "processes"));
-    const orphan = Number(readFileSync(join(state, "processes", pidFile), "utf8").split(" ")[0]);
-    expect(() => process.kill(orphan, 0)).not.toThrow(); // the sleep outlived criteria
-    rmSync(flag);
-    const again = cli(["resume", "o", "--state-dir", state, "-o", "json"]);
+    const group = Number(readFileSync(join(state, "processes", pidFile), "utf8").split(" ")[0]);
+    expect(groupAlive(group).length, "the step's shell and its two sleeps").toBe(3);
+    return { child, dir, log, flag, state, group };
+  }
+
+  it("the step's whole process group is stopped when criteria is killed, with no resume (found by the issue \"Runs spread over machines\": another host's resume cannot reach them)", async () => {
+    const run = await startSlow("orphan-watched");
+    expect(watcherOf(run.child.pid!), "criteria's group watcher").toBeDefined();
+    run.child.kill("SIGKILL");
+    await new Promise((r) => run.child.once("exit", r));
+    for (let i = 0; i < 100 && groupAlive(run.group).length > 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(groupAlive(run.group), "the step's processes, 5 s after criteria was killed").toEqual([]);
+    expect(lines(run.log)).toEqual(["start"]);
+  }, 60_000);
+
+  it("a group that ended before criteria was killed is left alone: a step's background process outlives its step, as when criteria exits normally", async () => {
+    const run = await startSlow("orphan-ended", "sleep 30 > /dev/null 2>&1 & echo $! > bg");
+    const background = Number(readFileSync(join(run.dir, "bg"), "utf8"));
+    run.child.kill("SIGKILL");
+    await new Promise((r) => run.child.once("exit", r));
+    for (let i = 0; i < 100 && groupAlive(run.group).length > 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(groupAlive(run.group), "the running step's processes").toEqual([]);
+    try {
+      expect(procStat(background)?.state, "the first step's background sleep").toMatch(/^[RSD]$/);
+    } finally {
+      process.kill(background, "SIGKILL");
+    }
+  }, 60_000);
+
+  it("resume stops the orphaned process group before running the step again (its watcher killed too)", async () => {
+    const run = await startSlow("orphan");
+    // The watcher gone first (as when the machine's processes are killed at random), the group outlives criteria.
+    const watcher = watcherOf(run.child.pid!);
+    expect(watcher).toBeDefined();
+    process.kill(watcher!, "SIGKILL");
+    run.child.kill("SIGKILL");
+    await new Promise((r) => run.child.once("exit", r));
+    expect(groupAlive(run.group).length, "the sleep outlived criteria").toBeGreaterThan(0);
+    rmSync(run.flag);
+    const again = cli(["resume", "o", "--state-dir", run.state, "-o", "json"]);
     expect(again.status, again.stderr).toBe(0);
     expect(again.stdout).toContain("leftover processes were stopped");
-    const state2 = procStat(orphan)?.state;
+    const state2 = procStat(run.group)?.state;
     expect(state2 === undefined || state2 === "Z", `orphan state ${state2}`).toBe(true); // gone (or dead, awaiting its reaper)
-    expect(lines(log).filter((l) => l === "end")).toHaveLength(1);
+    expect(lines(run.log).filter((l) => l === "end")).toHaveLength(1);
   }, 60_000);
 });

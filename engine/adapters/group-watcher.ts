@@ -1,0 +1,80 @@
+import { spawn, type ChildProcess } from "node:child_process";
+
+/**
+ * Stops the process groups this process started (a step's command, an agent CLI, a plugin)
+ * when this process dies, however it dies: SIGKILL, the OOM killer, a CI runner's
+ * cancellation past its grace period, a worker killed on a host whose run another host then
+ * takes over (the issue "Runs spread over machines": a killed attempt's leftover processes
+ * were stopped only by `reapOrphan`, through the orphan file in the state directory of the
+ * host they run on, when a run resumed there; on another host, or never resumed, they ran
+ * on beside the attempt that replaced them). A process cannot act after a SIGKILL, so a
+ * watcher does: one small `/bin/sh` per criteria process, started at its first group, in a
+ * process group of its own, reading lines from a pipe only this process writes: `+PGID`
+ * when a group starts, `-PGID` when it has ended. When the pipe closes (this process is
+ * gone: the kernel closes its end) the watcher sends SIGTERM to every group still listed,
+ * and SIGKILL 2 s later, as a timeout does. A normal exit lists none. POSIX only; when the
+ * watcher cannot start, nothing else changes (the orphan files still serve a resume).
+ */
+
+/** The watcher: builtins only, so a group's line costs it no process of its own. */
+const SCRIPT = `groups=
+while IFS= read -r line; do
+  case $line in
+    +*) groups="$groups \${line#+}" ;;
+    -*) kept=; for g in $groups; do [ "$g" = "\${line#-}" ] || kept="$kept $g"; done; groups=$kept ;;
+  esac
+done
+[ -n "$groups" ] || exit 0
+for g in $groups; do kill -s TERM -- "-$g" 2>/dev/null; done
+sleep 2
+for g in $groups; do kill -s KILL -- "-$g" 2>/dev/null; done
+`;
+
+/** The groups listed with the watcher (leader pids), to list again with a new one. */
+const listed = new Set<number>();
+let watcher: ChildProcess | undefined;
+/** Set once the watcher could not start: not tried again. */
+let unavailable = false;
+
+/** The running watcher, started (with every listed group) when there is none. */
+function running(): ChildProcess | undefined {
+  if (watcher || unavailable) return watcher;
+  try {
+    const w = spawn("/bin/sh", ["-c", SCRIPT], { stdio: ["pipe", "ignore", "ignore"], detached: true });
+    w.on("error", () => {
+      unavailable = true;
+      if (watcher === w) watcher = undefined;
+    });
+    // Killed from outside: the next group starts another, told of every group listed.
+    w.on("exit", () => {
+      if (watcher === w) watcher = undefined;
+    });
+    w.stdin!.on("error", () => undefined);
+    // Neither the watcher nor its pipe keeps this process running.
+    w.unref();
+    (w.stdin as unknown as { unref?: () => void }).unref?.();
+    watcher = w;
+    if (listed.size > 0) w.stdin!.write([...listed].map((g) => `+${g}\n`).join(""));
+  } catch {
+    unavailable = true;
+  }
+  return watcher;
+}
+
+/** Lists the process group led by `pid` with the watcher: stopped if this process dies while it runs. */
+export function watchGroup(pid: number): void {
+  if (listed.has(pid)) return;
+  listed.add(pid);
+  running()?.stdin?.write(`+${pid}\n`);
+}
+
+/** Takes the group led by `pid` off the watcher's list (it has ended, or was stopped by this process). */
+export function unwatchGroup(pid: number): void {
+  if (!listed.delete(pid)) return;
+  watcher?.stdin?.write(`-${pid}\n`);
+}
+
+/** The watcher's pid while one runs (for tests: it is the one that must outlive this process). */
+export function watcherPid(): number | undefined {
+  return watcher?.pid;
+}
