@@ -16,8 +16,9 @@ import { spawn, type ChildProcess } from "node:child_process";
  * watcher cannot start, nothing else changes (the orphan files still serve a resume).
  */
 
-/** The watcher: builtins only, so a group's line costs it no process of its own. */
-const SCRIPT = `groups=
+/** The watcher: builtins only, so a group's line costs it no process of its own (its first line is what `ps` shows first). */
+const SCRIPT = `# criteria: stops this criteria's step processes if it dies (engine/adapters/group-watcher.ts)
+groups=
 while IFS= read -r line; do
   case $line in
     +*) groups="$groups \${line#+}" ;;
