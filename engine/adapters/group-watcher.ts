@@ -12,12 +12,21 @@ import { spawn, type ChildProcess } from "node:child_process";
  * process group of its own, reading lines from a pipe only this process writes: `+PGID`
  * when a group starts, `-PGID` when it has ended. When the pipe closes (this process is
  * gone: the kernel closes its end) the watcher sends SIGTERM to every group still listed,
- * and SIGKILL 2 s later, as a timeout does. A normal exit lists none. POSIX only; when the
- * watcher cannot start, nothing else changes (the orphan files still serve a resume).
+ * and SIGKILL 2 s later, as a timeout does. A normal exit lists none, and ends the watcher
+ * first (`closeGroupWatcher`, called by bin/criteria): this process reaps it, rather than
+ * leaving it to PID 1, which in a container may reap nothing (found by a trial: a zombie per
+ * run). A group is listed the moment its spawn returns, as its orphan file is written: a
+ * criteria killed in between (microseconds; more on a loaded machine) leaves it running, as
+ * before. POSIX only; when the watcher cannot start, nothing else changes (the orphan files
+ * still serve a resume).
  */
 
-/** The watcher: builtins only, so a group's line costs it no process of its own (its first line is what `ps` shows first). */
-const SCRIPT = `# criteria: stops this criteria's step processes if it dies (engine/adapters/group-watcher.ts)
+/**
+ * The watcher: builtins only, so a group's line costs it no process of its own. Its first
+ * line is what `ps` shows first: whose it is, without the word "criteria" (a trial's
+ * `pkill -f criteria` would kill it with criteria, and the steps would run on).
+ */
+const script = () => `# group watcher of pid ${process.pid}: stops its step processes if it dies (engine/adapters/group-watcher.ts)
 groups=
 while IFS= read -r line; do
   case $line in
@@ -41,7 +50,9 @@ let unavailable = false;
 function running(): ChildProcess | undefined {
   if (watcher || unavailable) return watcher;
   try {
-    const w = spawn("/bin/sh", ["-c", SCRIPT], { stdio: ["pipe", "ignore", "ignore"], detached: true });
+    // Its own PATH: a criteria run with a bare one (only node's directory) must still find
+    // `sleep`, or SIGKILL followed SIGTERM at once (found by a trial).
+    const w = spawn("/bin/sh", ["-c", script()], { stdio: ["pipe", "ignore", "ignore"], detached: true, env: { PATH: "/usr/bin:/bin" } });
     w.on("error", () => {
       unavailable = true;
       if (watcher === w) watcher = undefined;
@@ -62,6 +73,15 @@ function running(): ChildProcess | undefined {
   return watcher;
 }
 
+/**
+ * Starts the watcher, if none runs, before a process group is spawned: the group's line is
+ * then written the moment it exists (a criteria killed while the watcher was still being
+ * started left that first step running: found by its test).
+ */
+export function readyGroupWatcher(): void {
+  running();
+}
+
 /** Lists the process group led by `pid` with the watcher: stopped if this process dies while it runs. */
 export function watchGroup(pid: number): void {
   if (listed.has(pid)) return;
@@ -75,7 +95,25 @@ export function unwatchGroup(pid: number): void {
   watcher?.stdin?.write(`-${pid}\n`);
 }
 
-/** The watcher's pid while one runs (for tests: it is the one that must outlive this process). */
-export function watcherPid(): number | undefined {
-  return watcher?.pid;
+/**
+ * Ends the watcher and waits (at most `ms`) for it to exit, so that this process reaps it. At
+ * the end of a command (bin/criteria), when no group is listed: it exits at once. A group
+ * still listed is stopped by it, as if this process had died. Later groups start another.
+ */
+export function closeGroupWatcher(ms = 1000): Promise<void> {
+  const w = watcher;
+  if (!w) return Promise.resolve();
+  watcher = undefined;
+  return new Promise((resolve) => {
+    // Waited for: the watcher and the wait keep this process running until it has exited.
+    w.ref();
+    const give = setTimeout(resolve, ms);
+    w.once("exit", () => {
+      clearTimeout(give);
+      resolve();
+    });
+    w.stdin?.end();
+  });
 }
+// Found there by bin/criteria, which loads the engine only through the commands that run.
+(globalThis as Record<symbol, unknown>)[Symbol.for("criteria.close-group-watcher")] = closeGroupWatcher;

@@ -5,6 +5,7 @@ import type { Adapter, Session, SessionContext, StepRequest, StepResult } from "
 import { isObject, newObject, type Value } from "../../compiler/expr/value.js";
 import { findExecutable, splitPath } from "./find-executable.js";
 import { abortReason, adapterError, failed, isReason, reasonFor, toValue } from "./result.js";
+import { readyGroupWatcher } from "./group-watcher.js";
 import { killProcessGroup, trackProcessGroup, untrackProcessGroup } from "./run-process.js";
 
 /**
@@ -129,6 +130,7 @@ class ProcessSession implements Session {
       return;
     }
     let child: ChildProcess;
+    readyGroupWatcher();
     try {
       child = spawn(file, [], {
         cwd: this.ctx.base_dir,

@@ -6,7 +6,7 @@ import { procStat } from "../process-info.js";
 import { constants } from "node:os";
 import { TailBuffer } from "./tail-buffer.js";
 import { abortReason } from "./result.js";
-import { unwatchGroup, watchGroup } from "./group-watcher.js";
+import { readyGroupWatcher, unwatchGroup, watchGroup } from "./group-watcher.js";
 
 /**
  * Runs one child process for an adapter (shell commands, agent CLIs) in its OWN process group,
@@ -172,6 +172,7 @@ export function runProcess(o: RunProcessOptions): Promise<ProcessResult> {
   const cwdProblem = checkDirectory(o.cwd);
   if (cwdProblem) return Promise.resolve(result("spawn_error", null, null, { error: cwdProblem }));
 
+  readyGroupWatcher();
   return new Promise((resolve) => {
     let child: ChildProcess;
     try {

@@ -103,6 +103,8 @@ state "done" { terminal = true }
     const child = spawn(process.execPath, [bin, "apply", join(dir, "w.hcl"), "--state-dir", state, "--run-id", "o", "-o", "json"], { stdio: "ignore" });
     // Killed once the step runs and criteria has recorded its process (under load the shell may
     // write its line before criteria writes the record: found when the suite ran 3 files at once).
+    // Before that, criteria has not yet told its watcher of the group either: a kill in that
+    // window (microseconds after the spawn, milliseconds on a loaded machine) leaves it running.
     const recorded = () => existsSync(join(state, "processes")) && readdirSync(join(state, "processes")).length > 0;
     for (let i = 0; i < 200 && !(lines(log).includes("start") && recorded()); i++) await new Promise((r) => setTimeout(r, 50));
     const [pidFile] = readdirSync(join(state, "processes"));
@@ -119,6 +121,41 @@ state "done" { terminal = true }
     for (let i = 0; i < 100 && groupAlive(run.group).length > 0; i++) await new Promise((r) => setTimeout(r, 50));
     expect(groupAlive(run.group), "the step's processes, 5 s after criteria was killed").toEqual([]);
     expect(lines(run.log)).toEqual(["start"]);
+  }, 60_000);
+
+  it("a normal end ends the watcher and reaps it (found by a trial: under a PID 1 that reaps nothing, each run left a zombie)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "criteria-watcher-end-"));
+    writeFileSync(join(dir, "w.hcl"), `workflow "o" {\n  version = "1"\n  initial_state = "work"\n  target_state = "done"\n}\nadapter "shell" "default" {}\nstep "work" {\n  target = adapter.shell.default\n  input { command = "sleep 1" }\n  outcome "success" { next = "done" }\n}\nstate "done" { terminal = true }\n`);
+    const child = spawn(process.execPath, [bin, "apply", join(dir, "w.hcl"), "--state-dir", join(dir, "state"), "--run-id", "o"], { stdio: "ignore" });
+    let watcher: number | undefined;
+    for (let i = 0; i < 100 && watcher === undefined; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      watcher = watcherOf(child.pid!);
+    }
+    expect(watcher, "the watcher, while the step runs").toBeDefined();
+    // (Its first line says whose it is, without the word "criteria": pkill -f criteria would take it too.)
+    expect(readFileSync(`/proc/${watcher}/cmdline`, "utf8")).toMatch(new RegExp(`^/bin/sh\0-c\0# group watcher of pid ${child.pid}: `));
+    expect(readFileSync(`/proc/${watcher}/cmdline`, "utf8").split("\n")[0]).not.toContain("criteria");
+    const code = await new Promise((r) => child.once("exit", r));
+    expect(code).toBe(0);
+    // Reaped by criteria before it exited: not a zombie left to PID 1.
+    expect(existsSync(`/proc/${watcher}`), "the watcher's process, after criteria exited").toBe(false);
+  }, 60_000);
+
+  it("with a PATH that holds nothing a step still has its 2 s between SIGTERM and SIGKILL (found by a trial: the watcher found no sleep, and SIGKILLed at once)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "criteria-watcher-path-"));
+    const log = join(dir, "log.txt");
+    // (Its output goes nowhere: its pipes to the killed criteria are broken, and a write to one would end it by SIGPIPE.)
+    const command = `exec >/dev/null 2>&1; trap '/bin/sleep 0.5; echo cleaned >> ${log}; exit 0' TERM; echo start >> ${log}; while :; do /bin/sleep 0.1; done`;
+    writeFileSync(join(dir, "w.hcl"), `workflow "o" {\n  version = "1"\n  initial_state = "work"\n  target_state = "done"\n}\nadapter "shell" "default" {}\nstep "work" {\n  target = adapter.shell.default\n  input { command = ${JSON.stringify(command)} }\n  outcome "success" { next = "done" }\n}\nstate "done" { terminal = true }\n`);
+    const child = spawn(process.execPath, [bin, "apply", join(dir, "w.hcl"), "--state-dir", join(dir, "state"), "--run-id", "o"], { stdio: "ignore", env: { ...process.env, PATH: join(dir, "nothing-here") } });
+    // Killed once criteria has recorded the step's process (a kill before it leaves the group unwatched: see startSlow).
+    const recorded = () => existsSync(join(dir, "state", "processes")) && readdirSync(join(dir, "state", "processes")).length > 0;
+    for (let i = 0; i < 200 && !(lines(log).includes("start") && recorded()); i++) await new Promise((r) => setTimeout(r, 25));
+    child.kill("SIGKILL");
+    await new Promise((r) => child.once("exit", r));
+    for (let i = 0; i < 100 && !lines(log).includes("cleaned"); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(lines(log)).toEqual(["start", "cleaned"]);
   }, 60_000);
 
   it("a group that ended before criteria was killed is left alone: a step's background process outlives its step, as when criteria exits normally", async () => {
