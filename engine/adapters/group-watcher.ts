@@ -50,8 +50,8 @@ let unavailable = false;
 function running(): ChildProcess | undefined {
   if (watcher || unavailable) return watcher;
   try {
-    // Its own PATH: a criteria run with a bare one (only node's directory) must still find
-    // `sleep`, or SIGKILL followed SIGTERM at once (found by a trial).
+    // Its own PATH: under a criteria whose PATH holds no `sleep` (only node's directory, say)
+    // SIGKILL followed SIGTERM at once (found by a trial).
     const w = spawn("/bin/sh", ["-c", script()], { stdio: ["pipe", "ignore", "ignore"], detached: true, env: { PATH: "/usr/bin:/bin" } });
     w.on("error", () => {
       unavailable = true;
@@ -75,8 +75,8 @@ function running(): ChildProcess | undefined {
 
 /**
  * Starts the watcher, if none runs, before a process group is spawned: the group's line is
- * then written the moment it exists (a criteria killed while the watcher was still being
- * started left that first step running: found by its test).
+ * then written as soon as its spawn returns, the window before it not lengthened by the
+ * watcher's own start (a fork and an exec).
  */
 export function readyGroupWatcher(): void {
   running();
