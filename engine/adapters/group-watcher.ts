@@ -86,7 +86,9 @@ export function readyGroupWatcher(): void {
 export function watchGroup(pid: number): void {
   if (listed.has(pid)) return;
   listed.add(pid);
-  running()?.stdin?.write(`+${pid}\n`);
+  // A watcher started now is told of every listed group, this one included.
+  if (watcher) watcher.stdin?.write(`+${pid}\n`);
+  else running();
 }
 
 /** Takes the group led by `pid` off the watcher's list (it has ended, or was stopped by this process). */
