@@ -47,33 +47,33 @@ describe("crash matrix: torn write", () => {
   }, 120_000);
 });
 
+/** The pids of the processes now running (/proc). */
+const pids = () => readdirSync("/proc").filter((d) => /^\d+$/.test(d)).map(Number);
+
 /** The live processes of the process group led by `pgid` (zombies, dead and awaiting their reaper, left out). */
 function groupAlive(pgid: number): number[] {
-  const alive: number[] = [];
-  for (const d of readdirSync("/proc")) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const rest = readFileSync(`/proc/${d}/stat`, "utf8").split(") ").pop()!.split(" ");
-      if (Number(rest[2]) === pgid && rest[0] !== "Z") alive.push(Number(d));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return alive;
+  return pids().filter((p) => {
+    const stat = procStat(p);
+    return stat?.pgid === pgid && stat.state !== "Z";
+  });
 }
 
 /** The group watcher criteria `pid` started (engine/adapters/group-watcher.ts): its child running the watcher's script. */
 function watcherOf(pid: number): number | undefined {
-  for (const d of readdirSync("/proc")) {
-    if (!/^\d+$/.test(d)) continue;
+  return pids().find((p) => {
+    if (procStat(p)?.ppid !== pid) return false;
     try {
-      const ppid = Number(readFileSync(`/proc/${d}/stat`, "utf8").split(") ").pop()!.split(" ")[1]);
-      if (ppid === pid && readFileSync(`/proc/${d}/cmdline`, "utf8").includes("groups=")) return Number(d);
+      return readFileSync(`/proc/${p}/cmdline`, "utf8").includes("groups=");
     } catch {
-      // gone meanwhile
+      return false; // gone meanwhile
     }
-  }
-  return undefined;
+  });
+}
+
+/** A workflow of one shell step running `command`, after a step running `before` when one is given. */
+function shellWorkflow(command: string, before = ""): string {
+  const step = (name: string, cmd: string, next: string) => `step "${name}" {\n  target = adapter.shell.default\n  input { command = ${JSON.stringify(cmd)} }\n  outcome "success" { next = "${next}" }\n}\n`;
+  return `workflow "o" {\n  version = "1"\n  initial_state = "${before ? "before" : "work"}"\n  target_state = "done"\n}\nadapter "shell" "default" {}\n${before ? step("before", before, "work") : ""}${step("work", command, "done")}state "done" { terminal = true }\n`;
 }
 
 describe("an attempt's processes do not outlive a killed criteria", () => {
@@ -83,22 +83,7 @@ describe("an attempt's processes do not outlive a killed criteria", () => {
     const log = join(dir, "log.txt");
     const flag = join(dir, "slow");
     writeFileSync(flag, "");
-    writeFileSync(
-      join(dir, "w.hcl"),
-      `workflow "o" {
-  version = "1"
-  initial_state = "${before ? "before" : "work"}"
-  target_state = "done"
-}
-adapter "shell" "default" {}
-${before ? `step "before" {\n  target = adapter.shell.default\n  input { command = "${before}" }\n  outcome "success" { next = "work" }\n}\n` : ""}step "work" {
-  target = adapter.shell.default
-  input { command = "echo start >> '${log}'; if [ -f '${flag}' ]; then sleep 30 & sleep 30; fi; echo end >> '${log}'" }
-  outcome "success" { next = "done" }
-}
-state "done" { terminal = true }
-`,
-    );
+    writeFileSync(join(dir, "w.hcl"), shellWorkflow(`echo start >> '${log}'; if [ -f '${flag}' ]; then sleep 30 & sleep 30; fi; echo end >> '${log}'`, before));
     const state = join(dir, "state");
     const child = spawn(process.execPath, [bin, "apply", join(dir, "w.hcl"), "--state-dir", state, "--run-id", "o", "-o", "json"], { stdio: "ignore" });
     // Killed once the step runs and criteria has recorded its process (under load the shell may
@@ -125,7 +110,7 @@ state "done" { terminal = true }
 
   it("a normal end ends the watcher and reaps it (found by a trial: under a PID 1 that reaps nothing, each run left a zombie)", async () => {
     const dir = mkdtempSync(join(tmpdir(), "criteria-watcher-end-"));
-    writeFileSync(join(dir, "w.hcl"), `workflow "o" {\n  version = "1"\n  initial_state = "work"\n  target_state = "done"\n}\nadapter "shell" "default" {}\nstep "work" {\n  target = adapter.shell.default\n  input { command = "sleep 1" }\n  outcome "success" { next = "done" }\n}\nstate "done" { terminal = true }\n`);
+    writeFileSync(join(dir, "w.hcl"), shellWorkflow("sleep 1"));
     const child = spawn(process.execPath, [bin, "apply", join(dir, "w.hcl"), "--state-dir", join(dir, "state"), "--run-id", "o"], { stdio: "ignore" });
     let watcher: number | undefined;
     for (let i = 0; i < 100 && watcher === undefined; i++) {
@@ -147,7 +132,7 @@ state "done" { terminal = true }
     const log = join(dir, "log.txt");
     // (Its output goes nowhere: its pipes to the killed criteria are broken, and a write to one would end it by SIGPIPE.)
     const command = `exec >/dev/null 2>&1; trap '/bin/sleep 0.5; echo cleaned >> ${log}; exit 0' TERM; echo start >> ${log}; while :; do /bin/sleep 0.1; done`;
-    writeFileSync(join(dir, "w.hcl"), `workflow "o" {\n  version = "1"\n  initial_state = "work"\n  target_state = "done"\n}\nadapter "shell" "default" {}\nstep "work" {\n  target = adapter.shell.default\n  input { command = ${JSON.stringify(command)} }\n  outcome "success" { next = "done" }\n}\nstate "done" { terminal = true }\n`);
+    writeFileSync(join(dir, "w.hcl"), shellWorkflow(command));
     const child = spawn(process.execPath, [bin, "apply", join(dir, "w.hcl"), "--state-dir", join(dir, "state"), "--run-id", "o"], { stdio: "ignore", env: { ...process.env, PATH: join(dir, "nothing-here") } });
     // Killed once criteria has recorded the step's process (a kill before it leaves the group unwatched: see startSlow).
     const recorded = () => existsSync(join(dir, "state", "processes")) && readdirSync(join(dir, "state", "processes")).length > 0;
