@@ -53,7 +53,7 @@ export interface Io {
 
 /**
  * The process's own streams and environment. A closed stdout or stderr (`criteria apply
- * -o json | head -1`, a CI log collector that went away) never stops the command: what
+ * -o json | head -1`, a CI log collector that went away, a terminal that hung up) never stops the command: what
  * it writes is dropped from then on, and the command ends with its own exit code. Any
  * other write failure (no space) is said on stderr and makes a successful command fail
  * ({@link OUTPUT_LOST}).
@@ -64,6 +64,9 @@ export function processIo(): Io {
     stream.on("error", (e: NodeJS.ErrnoException) => {
       closed[name] = true;
       if (e.code === "EPIPE" || e.code === "ERR_STREAM_DESTROYED") return;
+      // A terminal that hung up (its window closed, its SSH session dropped) has no reader
+      // left either: EIO there is a closed pipe's EPIPE, not lost output (a new-user trial).
+      if (e.code === "EIO" && stream.isTTY) return;
       // The output could not be written (a full disk, `> /dev/full`): said once on stderr,
       // and the command fails however it ended (found by a trial: it exited 0).
       (globalThis as Record<symbol, unknown>)[OUTPUT_LOST] = true;

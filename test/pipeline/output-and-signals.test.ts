@@ -4,8 +4,8 @@
  * criteria); one exit-code table, and NDJSON that always ends with an `exit` event.
  * Real processes, real pipes, real signals.
  */
-import { spawnSync } from "node:child_process";
-import { closeSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { closeSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { procStat } from "../../engine/process-info.js";
@@ -105,6 +105,72 @@ describe("signals (item 5)", () => {
     rmSync(join(dir, "flag"));
     const again = cli(["resume", "r", "--state-dir", join(dir, "state"), "--workdir", dir, "-o", "json"], { cwd: dir });
     expect(again.status, again.stderr).toBe(0);
+  }, 30_000);
+});
+
+/** Whether script(1) is here to give a command a terminal (util-linux; Debian's bsdutils, an essential package). */
+const hasScript = spawnSync("script", ["--version"], { encoding: "utf8" }).status === 0;
+
+/**
+ * Runs `criteria ARGS` on a terminal of its own (`script`), under a shell that ignores
+ * SIGHUP and writes criteria's exit status to `dir/status` (a terminal that hangs up
+ * kills nothing by itself here: its session's leader is that shell). Returns the
+ * `script` process, whose SIGKILL hangs the terminal up.
+ */
+function onTerminal(dir: string, args: string[]) {
+  const quoted = [process.execPath, bin, ...args].map((a) => `'${a}'`).join(" ");
+  return spawn("script", ["-qec", `trap '' HUP; ${quoted}; echo "status=$?" > '${dir}/status'`, "/dev/null"], { cwd: dir, stdio: ["pipe", "ignore", "ignore"], env: { ...process.env, CI: "" } });
+}
+
+/** The pid of the criteria process whose command line names `dir` (the one onTerminal started). */
+function criteriaIn(dir: string): number | undefined {
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    let cmdline = "";
+    try {
+      cmdline = readFileSync(`/proc/${name}/cmdline`, "utf8");
+    } catch {
+      continue;
+    }
+    const argv = cmdline.split("\0");
+    if (argv[0] === process.execPath && argv[1] === bin && argv.some((a) => a.startsWith(dir))) return Number(name);
+  }
+  return undefined;
+}
+
+describe.skipIf(!hasScript)("a terminal that hangs up (its window closed, its SSH session dropped)", () => {
+  // Node 20 aborts in its exit handler when a terminal it started on has hung up
+  // (bin/hung-up-terminal.cjs): criteria ended with SIGSEGV (139) whatever its own code.
+  it("mid-run, unseen: the run goes on to its end and criteria exits 0, not 139", async () => {
+    const dir = temp();
+    const wf = threeSteps(dir, `sleep 1; echo two >> '${dir}/log'`);
+    const term = onTerminal(dir, ["apply", wf, "--state-dir", join(dir, "state"), "--run-id", "r"]);
+    await until(() => lines(join(dir, "log")).length > 0);
+    term.kill("SIGKILL");
+    await until(() => lines(join(dir, "status")).length > 0, 20_000);
+    expect(lines(join(dir, "status"))).toEqual(["status=0"]);
+    expect(lines(join(dir, "log"))).toEqual(["one", "two", "three"]);
+  }, 30_000);
+
+  it("then SIGHUP: the run stops where it stands (exit 4, not 134 or 139) and resumes to its end, each step once", async () => {
+    const dir = temp();
+    const wf = threeSteps(dir, `if [ -f '${dir}/flag' ]; then sleep 60; fi; echo two >> '${dir}/log'`);
+    writeFileSync(join(dir, "flag"), "");
+    const term = onTerminal(dir, ["apply", wf, "--state-dir", join(dir, "state"), "--run-id", "r"]);
+    await until(() => lines(join(dir, "log")).length > 0);
+    const pid = criteriaIn(dir);
+    expect(pid, "the criteria process").toBeDefined();
+    term.kill("SIGKILL");
+    // What the kernel sends the session's processes when its leader goes too.
+    await new Promise((r) => setTimeout(r, 200));
+    process.kill(pid!, "SIGHUP");
+    await until(() => lines(join(dir, "status")).length > 0, 20_000);
+    expect(lines(join(dir, "status"))).toEqual(["status=4"]);
+    expect(lines(join(dir, "log"))).toEqual(["one"]);
+    rmSync(join(dir, "flag"));
+    const again = cli(["resume", "r", "--state-dir", join(dir, "state"), "--workdir", dir]);
+    expect(again.status, again.stderr).toBe(0);
+    expect(lines(join(dir, "log"))).toEqual(["one", "two", "three"]);
   }, 30_000);
 });
 
