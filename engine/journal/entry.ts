@@ -138,6 +138,8 @@ export interface Payloads {
     child_run_id?: string;
     child_state?: string;
     reason: Reason;
+    /** Why a policy stop (`reason` policy_exceeded) stopped the item: its child run's limit, as said. */
+    detail?: string;
     /** The item's own outcome took effect: its `write` blocks and `shared_writes`, as applied. */
     data?: Record<string, Value>;
     shared?: Record<string, Value>;

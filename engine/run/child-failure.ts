@@ -17,7 +17,8 @@ const ROUTE_NOTE = /; step "[^"]*" has no "[^"]*" outcome to route it(?: \(decla
  */
 export function childFailureDetail(label: string, child: { reason: string; detail?: string }): string {
   const below = child.detail ?? child.reason;
-  if (child.reason !== "child_failed") return `${label} failed: ${below}`;
+  // A policy stop is passed up as itself (runner.ts), its detail a chain as a failure's is.
+  if (child.reason !== "child_failed" && child.reason !== "policy_exceeded") return `${label} failed: ${below}`;
   // `below` is the child's own detail: its child's label, then either that run's own reason
   // or (a deeper chain) the deepest run's label and reason, which is all that is kept.
   const first = LABEL.exec(below);

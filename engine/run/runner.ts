@@ -1133,6 +1133,7 @@ export class Runner {
     let failed = 0;
     let stop = false;
     let crashed: string | undefined;
+    let policyStop: string | undefined;
     let exit: string | undefined;
     let exitProjection: Record<string, Value> | undefined;
     const eachOf = (i: number, prev: Value): Record<string, Value> =>
@@ -1176,6 +1177,7 @@ export class Runner {
             ...(r.child_run_ids?.[0] ? { child_run_id: r.child_run_ids[0] } : {}),
             ...(r.child_states?.[0] !== undefined ? { child_state: r.child_states[0] } : {}),
             reason,
+            ...(reason === "policy_exceeded" && detail ? { detail } : {}),
             ...(effects?.data ? { data: effects.data } : {}),
             ...(effects?.shared ? { shared: effects.shared } : {}),
             ...(effects && own!.next !== "_continue" ? { exit: own!.name } : {}),
@@ -1209,6 +1211,13 @@ export class Runner {
       if (!done.success) {
         failed++;
         if (step.on_failure === "abort" || crashed !== undefined) stop = true;
+      }
+      // A policy stop in an item's child run is the tree's: no other item starts, and the
+      // step takes no outcome (found by a new-user trial: each item of a for_each ran out of
+      // budget in turn, and the step still took any_failed; the run succeeded).
+      if (done.reason === "policy_exceeded" && policyStop === undefined) {
+        policyStop = done.detail ?? `an item of step "${step.name}" stopped at a policy limit`;
+        stop = true;
       }
       // `return` in an item leaves a sequential loop (the review loop's early exit); in a
       // parallel step it ends only its own item, so which items run does not depend on how
@@ -1280,6 +1289,7 @@ export class Runner {
     const ran = outputs.filter((o) => o !== undefined);
     const children = childIds.some(Boolean) ? { child_run_ids: childIds.filter(Boolean), child_states: childStates.filter((_, i) => childIds[i]) } : {};
     if (crashed !== undefined) return { outcome: "", output: ran, reason: "crashed" as Reason, detail: crashed, pending: [] as NewEntry[], ...children };
+    if (policyStop !== undefined) return { outcome: "", output: ran, reason: "policy_exceeded" as Reason, detail: policyStop, pending: [] as NewEntry[], ...children };
     if (exit !== undefined) return { outcome: exit, output: ran, reason: "ok" as Reason, pending: [] as NewEntry[], routed: true, ...(exitProjection ? { projection: exitProjection } : {}), ...children };
     // Without an any_failed (or default) outcome, failed items fall through to all_succeeded
     // (the Go tool's rule; validate warns about it).
@@ -1786,11 +1796,12 @@ export class Runner {
     // did not evaluate: found by a new-user trial, the caller took "success" and the run succeeded).
     // A body's `return` ends its caller's loop (an early exit); an isolated module's is only how
     // it ends (found by a trial: a module ending by return ran one item of its caller's for_each).
-    const outcome = !end.success ? "failure" : end.state === "return" && !call.isolated ? "return" : "success";
+    const outcome = !end.success ? (end.reason === "policy_exceeded" ? "" : "failure") : end.state === "return" && !call.isolated ? "return" : "success";
     return {
       outcome: iteration === undefined && outcome === "return" ? "success" : outcome,
       output,
-      reason: end.success ? "ok" : end.reason === "timeout" ? "timeout" : "child_failed",
+      // A policy stop below is the tree's (its limits are the root's): it takes no outcome here either.
+      reason: end.success ? "ok" : end.reason === "timeout" || end.reason === "policy_exceeded" ? end.reason : "child_failed",
       ...(end.success ? {} : { detail: childFailureDetail(call.kind === "body" ? `nested run ${childId}` : `${call.kind === "flow" ? "flow" : "subworkflow"} "${g.name}" (run ${childId})`, end) }),
       pending: [],
       child_run_ids: [childId],

@@ -96,6 +96,27 @@ describe("nested runs", () => {
     );
   });
 
+  it("a policy stop at the bottom of a chain of subworkflows is passed up as itself, named once at each level (two labels at most, as a failure)", async () => {
+    const depth = 5;
+    const files: Record<string, string> = {};
+    const path = (i: number) => Array.from({ length: i + 1 }, (_, k) => `l${k}`).join("/");
+    for (let i = 0; i < depth; i++) {
+      const policy = i === 0 ? `policy {\n  max_total_steps = ${depth}\n}\n` : "";
+      files[`${path(i)}/main.hcl`] = `${HEADER(`l${i}`, "s")}${policy}subworkflow "next" { source = "./l${i + 1}" }\nstep "s" {\n  target = subworkflow.next\n  outcome "success" { next = state.done }\n  outcome "failure" { next = state.done }\n}\nstate "done" { terminal = true }\n`;
+    }
+    files[`${path(depth)}/main.hcl`] = `${HEADER(`l${depth}`, "s")}adapter "count" "default" {}\nstep "s" {\n  target = adapter.count.default\n  outcome "success" { next = state.done }\n}\nstate "done" { terminal = true }\n`;
+    const count = counting();
+    const { end, entries } = await runIn(project(files), "l0/main.hcl", { extra: { adapterFor: count.adapterFor } });
+    expect(end).toMatchObject({ success: false, reason: "policy_exceeded" });
+    expect(count.calls).toEqual([]);
+    const stops = (await entries("run")).filter((e): e is JournalEntry<"step.completed"> => e.entry_type === "step.completed");
+    // The bottom step's own stop, then each level's step, none routed to its failure outcome.
+    expect(stops.map((e) => [e.payload.reason, e.payload.outcome])).toEqual(Array.from({ length: depth + 1 }, () => ["policy_exceeded", ""]));
+    const root = stops.at(-1)!.payload.detail!;
+    expect(root).toBe(`subworkflow "l1" (run run/s#1) failed: subworkflow "l${depth}" (run run${"/s#1".repeat(depth)}) failed: policy max_total_steps = ${depth} exceeded at step "s" (the root workflow's policy: the steps of every run in the tree count toward it)`);
+    for (const e of stops) expect(e.payload.detail!.split(" failed: ").length, e.payload.detail).toBeLessThanOrEqual(3);
+  });
+
   it("a child ending in a success = false state fails the step with the child's reason, and the run takes the parent's failure route", async () => {
     const dir = project(parentAndChild("state.broken"));
     const count = counting();
@@ -239,6 +260,32 @@ output "made" { value = steps.loop[0].made }
     // The parent's step and the child's first two: the third is the fourth of the tree.
     const stopped = (await entries("run")).filter((e): e is JournalEntry<"step.completed"> => e.entry_type === "step.completed").find((e) => e.payload.reason === "policy_exceeded");
     expect(stopped?.payload.detail).toBe(`policy max_total_steps = 3 exceeded at step "s3" (the root workflow's policy: the steps of every run in the tree count toward it)`);
+  });
+
+  it("a child run's policy stop is the tree's: its calling step takes no outcome (not even failure) and the run fails policy_exceeded; a for_each starts no item after it (a new-user trial: the run succeeded, exit 0)", async () => {
+    const chain = (n: number) =>
+      `${HEADER("m", "s1")}adapter "count" "default" {}\n` +
+      Array.from({ length: n }, (_, i) => `step "s${i + 1}" {\n  target = adapter.count.default\n  outcome "success" { next = ${i + 1 < n ? `step.s${i + 2}` : "state.done"} }\n}\n`).join("") +
+      `state "done" { terminal = true }\n`;
+    const dir = project({
+      "main.hcl": `${HEADER("parent", "c")}policy {\n  max_total_steps = 5\n}\nsubworkflow "m" { source = "./m" }\nstep "c" {\n  target = subworkflow.m\n  outcome "success" { next = state.done }\n  outcome "failure" { next = state.done }\n}\nstate "done" { terminal = true }\n`,
+      "each.hcl": `${HEADER("each", "each")}policy {\n  max_total_steps = 5\n}\nadapter "count" "default" {}\nstep "each" {\n  for_each = range(4)\n  workflow {\n    step "w1" {\n      target = adapter.count.default\n      outcome "success" { next = step.w2 }\n    }\n    step "w2" {\n      target = adapter.count.default\n      outcome "success" { next = state.ok }\n    }\n    state "ok" { terminal = true }\n  }\n  outcome "all_succeeded" { next = state.done }\n  outcome "any_failed" { next = state.done }\n}\nstate "done" { terminal = true }\n`,
+      "m/main.hcl": chain(8),
+    });
+    const stepEnd = async (r: Awaited<ReturnType<typeof runIn>>, step: string) => (await r.entries("run")).find((e): e is JournalEntry<"step.completed"> => e.entry_type === "step.completed" && e.run_id === "run" && e.step_id === step)?.payload;
+    const called = await runIn(dir, "main.hcl", { extra: { adapterFor: counting().adapterFor } });
+    expect(called.end).toMatchObject({ success: false, reason: "policy_exceeded" });
+    expect(await stepEnd(called, "c")).toMatchObject({ outcome: "", next: "", reason: "policy_exceeded" });
+    expect((await stepEnd(called, "c"))?.detail).toContain(`policy max_total_steps = 5 exceeded at step "s5"`);
+    const count = counting();
+    const looped = await runIn(dir, "each.hcl", { extra: { adapterFor: count.adapterFor } });
+    expect(looped.end).toMatchObject({ success: false, reason: "policy_exceeded" });
+    expect(await stepEnd(looped, "each")).toMatchObject({ outcome: "", next: "", reason: "policy_exceeded" });
+    // The step and two items' two steps fit the budget of 5; the third item's first step is the sixth visit.
+    expect(count.calls.length).toBe(4);
+    const items = (await looped.entries("run")).filter((e): e is JournalEntry<"iteration.completed"> => e.entry_type === "iteration.completed");
+    expect(items.map((e) => e.payload.reason)).toEqual(["ok", "ok", "policy_exceeded"]);
+    expect(items[2].payload.detail).toContain(`policy max_total_steps = 5 exceeded at step "w1"`);
   });
 
   it("nesting deeper than policy max_depth fails the step at run time, naming the chain", async () => {
