@@ -182,6 +182,8 @@ export interface Payloads {
     outputs: Record<string, Value>;
     /** A nested run without `output` blocks: its steps' outputs merged, which its caller reads. */
     result?: Record<string, Value>;
+    /** What the run and the runs it started used of the root's `max_total_steps` (absent in journals written before it was kept). */
+    steps?: number;
   };
 }
 

@@ -33,6 +33,13 @@ export interface Frame {
   isolated: boolean;
   /** 0 for the root; one more per nested run. */
   depth: number;
+  /**
+   * What this run and the runs it started have used of the root's `max_total_steps`
+   * (step visits and while iterations, replayed ones included), journaled with its
+   * `run.completed` so that a resumed caller counts a child it does not walk again.
+   * An object: frames copied with a spread (`{ ...f, each }`) count into the same one.
+   */
+  spent: { steps: number };
   /** The memory pack recalled for this run (`memory.*`), when its header asks for one. */
   memory?: Value;
   /**

@@ -770,7 +770,11 @@ export class Runner {
       rec = this.tree.runs.get(runId)!;
       if (!parent) this.emit({ event: "run.started", run_id: runId, workflow: graph.name });
     } else if (runId === this.unit) this.emit({ event: "run.resumed", run_id: runId, workflow: graph.name });
-    if (rec.completed) return this.endFromRecord(runId, rec.completed);
+    if (rec.completed) {
+      // Ended before (a resumed caller's step that had not recorded it): its steps count.
+      if (parent) this.charge(parent, this.stepsOf(runId));
+      return this.endFromRecord(runId, rec.completed);
+    }
     const sessions = new SessionScope({
       run_id: runId,
       base_dir: call.isolated || !parent ? this.dirOf(graph) : this.frameDir(parent),
@@ -787,7 +791,7 @@ export class Runner {
       data = call.isolated || !parent ? new DataStore(graph.data ?? [], undefined, fns) : DataStore.forBody(graph.data, parent.data, fns);
     } catch (e) {
       if (!(e instanceof EvalFailure)) throw e;
-      return this.completed(rec, this.fail(runId, "eval_error", e.message), {});
+      return this.completed(rec, this.fail(runId, "eval_error", e.message), {}, 0);
     }
     const f: Frame = {
       graph,
@@ -803,6 +807,7 @@ export class Runner {
       merged: Object.create(null) as Record<string, Value>,
       isolated: call.isolated,
       depth: parent ? parent.depth + 1 : 0,
+      spent: { steps: 0 },
       signal: call.deadline ? unlimited(AbortSignal.any([parent?.signal ?? this.abort.signal, call.deadline.signal])) : (parent?.signal ?? this.abort.signal),
       ...(call.deadline ? { deadline: call.deadline } : {}),
     };
@@ -844,19 +849,19 @@ export class Runner {
     end.merged_output = f.merged;
     // A nested run that declares no outputs gives its caller its steps' merged outputs:
     // journaled, so a resumed caller reads the same result.
-    return this.completed(rec, end, parent && graph.outputs.length === 0 && Object.keys(f.merged).length > 0 ? { result: { ...f.merged } } : {});
+    return this.completed(rec, end, parent && graph.outputs.length === 0 && Object.keys(f.merged).length > 0 ? { result: { ...f.merged } } : {}, f.spent.steps);
   }
 
   /**
    * Journals a run's end: `run.completed`, waking its parent's job when the run was
    * advanced in a job of its own. The end of the run a child job advances unwinds the
-   * replay around it ({@link UnitEnded}).
+   * replay around it ({@link UnitEnded}). `steps`: what the run used of the step budget.
    */
-  private async completed(rec: RunRecord, end: RunEnd, result: { result?: Record<string, Value> }): Promise<RunEnd> {
+  private async completed(rec: RunRecord, end: RunEnd, result: { result?: Record<string, Value> }, steps: number): Promise<RunEnd> {
     const runId = rec.run_id;
     const parentId = rec.spawned?.parent_run_id;
     const wake = rec.spawned?.detached && parentId !== undefined ? { wake: { runs: [unitOf(this.tree, this.rootId, parentId)] } } : {};
-    await this.append([this.entry(runId, "", 0, "run.completed", { state: end.state, success: end.success, reason: end.reason, ...(end.detail ? { detail: end.detail } : {}), outputs: end.outputs, ...result })], wake);
+    await this.append([this.entry(runId, "", 0, "run.completed", { state: end.state, success: end.success, reason: end.reason, ...(end.detail ? { detail: end.detail } : {}), outputs: end.outputs, ...result, steps })], wake);
     if (runId === this.unit) this.emit({ event: "run.completed", run_id: runId, state: end.state, success: end.success, reason: end.reason, detail: end.detail, outputs: end.outputs });
     if (runId === this.unit && runId !== this.rootId) throw new UnitEnded(end);
     return end;
@@ -976,10 +981,28 @@ export class Runner {
     return f.runId === this.rootId ? "" : ` (the root workflow's policy: the steps of every run in the tree count toward it)`;
   }
 
+  /** Counts `n` step visits (or while iterations) of run `f` toward max_total_steps: the tree's count, and `f`'s and its callers'. */
+  private charge(f: Frame, n: number): void {
+    this.totalSteps += n;
+    for (let g: Frame | undefined = f; g; g = g.parent) g.spent.steps += n;
+  }
+
+  /**
+   * What child run `runId`, ended, used of the step budget: as its `run.completed` says;
+   * for one journaled before that was kept, the step visits recorded in it and below it.
+   */
+  private stepsOf(runId: string): number {
+    const kept = this.tree.runs.get(runId)?.completed?.steps;
+    if (kept !== undefined) return kept;
+    let visits = 0;
+    for (const [id, r] of this.tree.runs) if (id === runId || id.startsWith(`${runId}/`)) visits += r.steps.size;
+    return visits;
+  }
+
   /** Policies checked before a step visit starts (max_total_steps, max_visits, the warn threshold). */
   private policy(f: Frame, step: GraphStep, visit: number): string | undefined {
     const root = this.rootGraph(f);
-    this.totalSteps++;
+    this.charge(f, 1);
     if (this.totalSteps > root.policy.max_total_steps) return `policy max_total_steps = ${root.policy.max_total_steps} exceeded at step "${step.name}"${this.treeWide(f)}`;
     const maxVisits = this.maxVisits(f, step);
     if (maxVisits !== undefined && visit > maxVisits) return `step "${step.name}" visited more than max_visits = ${maxVisits} times`;
@@ -1007,7 +1030,12 @@ export class Runner {
         const item = f.rec.iterations.get(`${step.name}#${visit}#${i}`)!;
         f.data.apply(item.data);
         if (item.shared) Object.assign(this.shared, item.shared);
+        // What the visit counted toward max_total_steps beyond itself (found by a new-user
+        // trial: a resumed loop over a subworkflow ran on past the budget): each while iteration...
+        if (step.iteration.kind === "while") this.charge(f, 1);
       }
+      // ...and its child runs' steps.
+      for (const id of recorded.child_run_ids ?? []) this.charge(f, this.stepsOf(id));
       if (recorded.shared) Object.assign(this.shared, recorded.shared);
       f.data.apply(recorded.data);
       return { next: recorded.next || undefined, outcome: recorded.outcome, reason: recorded.reason, detail: recorded.detail, ...(recorded.projection ? { projection: recorded.projection } : {}) };
@@ -1143,6 +1171,8 @@ export class Runner {
     const runItem = async (i: number, prev: Value): Promise<void> => {
       const key = `${step.name}#${visit}#${i}`;
       let done = f.rec.iterations.get(key);
+      // A recorded item's child run is not walked again: its steps count as they did.
+      if (done?.child_run_id) this.charge(f, this.stepsOf(done.child_run_id));
       if (!done) {
         const each = eachOf(i, prev);
         // The item-entry snapshot its own outcome's writes read.
@@ -1273,7 +1303,8 @@ export class Runner {
             return { outcome: "", output: outputs, reason: "policy_exceeded", detail: `step "${step.name}": its while condition still holds after max_visits = ${maxVisits} iterations`, pending: [] };
           }
         }
-        if (++this.totalSteps > maxTotal) {
+        this.charge(f, 1);
+        if (this.totalSteps > maxTotal) {
           return { outcome: "", output: outputs, reason: "policy_exceeded", detail: `policy max_total_steps = ${maxTotal} exceeded in the while loop of step "${step.name}"${this.treeWide(f)}`, pending: [] };
         }
         await runItem(i, prev);

@@ -209,6 +209,40 @@ state "broken" {
     expect(count.calls).toHaveLength(5);
   });
 
+  it("a resumed run counts toward max_total_steps the steps of the child runs it does not walk again, as the run did before its stop (a new-user trial: a resumed while loop over a subworkflow ran two more child runs past the budget)", async () => {
+    const dir = project({
+      "main.hcl": `${HEADER("p", "loop")}policy {\n  max_total_steps = 20\n}\nadapter "count" "default" {}\nsubworkflow "m" {\n  source   = "./m"\n  adapters = [adapter.count.default]\n}\nstep "loop" {\n  target = subworkflow.m\n  while  = while.index < 3\n  outcome "all_succeeded" { next = step.tail }\n}\nstep "tail" {\n  target     = adapter.count.default\n  while      = true\n  max_visits = 1000\n  outcome "all_succeeded" { next = state.done }\n}\nstate "done" { terminal = true }\n`,
+      "m/main.hcl": `${HEADER("m", "s1", "  expects {\n    adapters = [adapter.count.default]\n  }\n")}step "s1" {\n  target = adapter.count.default\n  outcome "success" { next = step.s2 }\n}\nstep "s2" {\n  target = adapter.count.default\n  outcome "success" { next = state.done }\n}\nstate "done" { terminal = true }\n`,
+    });
+    const g = await graphIn(dir, "main.hcl");
+    /** Runs to the end, stopped once (Ctrl-C) at the `nth` call of step `at` and resumed; the calls made, in order. */
+    const stoppedAt = async (at?: { step: string; nth: number }) => {
+      const stop = new AbortController();
+      let seen = 0;
+      const count = counting((req) => {
+        if (at && req.step === at.step && ++seen === at.nth) stop.abort();
+        return { outcome: "success", output: {}, reason: "ok" };
+      });
+      const a = runnerFor(dir, { adapterFor: count.adapterFor, signal: stop.signal });
+      let end = await a.runner.start(g, {}, "r").catch((e: unknown) => (e instanceof RunInterrupted ? undefined : Promise.reject(e)));
+      await a.journal.close();
+      if (!end) end = await runnerFor(dir, { adapterFor: count.adapterFor }, a.stateDir).runner.resume("r");
+      return { end, calls: count.calls };
+    };
+    const straight = await stoppedAt();
+    // loop (1) + 3 × (an iteration + s1 + s2) = 10; tail (1) + 9 iterations = 20; the 10th is over.
+    expect(straight.end).toMatchObject({ success: false, reason: "policy_exceeded" });
+    expect(straight.calls).toEqual([...Array.from({ length: 3 }, (_, i) => [`r/loop#1[${i}]:s1`, `r/loop#1[${i}]:s2`]).flat(), ...Array(9).fill("r:tail")]);
+    // Stopped in the loop's third child run (its first two recorded), or in the tail (the loop recorded):
+    // the same steps, the one stopped run again.
+    for (const at of [{ step: "s2", nth: 3 }, { step: "tail", nth: 3 }]) {
+      const resumed = await stoppedAt(at);
+      expect(resumed.end, `${at.step} #${at.nth}`).toMatchObject({ success: false, reason: "policy_exceeded" });
+      const again = at.step === "s2" ? "r/loop#1[2]:s2" : "r:tail";
+      expect([...resumed.calls].sort(), `${at.step} #${at.nth}`).toEqual([...straight.calls, again].sort());
+    }
+  });
+
   it("a body without outputs killed between its run.completed and its iteration's completion gives the same result on resume", async () => {
     const dir = project({
       "main.hcl": `${HEADER("p", "loop")}
@@ -244,6 +278,31 @@ output "made" { value = steps.loop[0].made }
     const end = (await j2.read("k")).entries.find((e) => e.entry_type === "run.completed" && e.run_id === "k");
     await j2.close();
     expect(end?.payload).toMatchObject({ success: true, outputs: { made: "by x" } });
+  });
+
+  it("killed between a child run's end and its iteration's record, the resumed loop counts that child's steps toward max_total_steps: the same effects as a run never killed", async () => {
+    const dir = project({
+      "main.hcl": `${HEADER("p", "loop")}policy {\n  max_total_steps = 12\n}\nvariable "ledger" { type = string }\nadapter "shell" "default" {}\nsubworkflow "m" {\n  source   = "./m"\n  adapters = [adapter.shell.default]\n}\nstep "loop" {\n  target = subworkflow.m\n  while  = while.index < 3\n  input {\n    i      = while.index\n    ledger = "\${var.ledger}"\n  }\n  outcome "all_succeeded" { next = step.tail }\n}\nstep "tail" {\n  target     = adapter.shell.default\n  while      = true\n  max_visits = 100\n  input { command = "echo tail >> ledger" }\n  outcome "all_succeeded" { next = state.done }\n}\nstate "done" { terminal = true }\n`,
+      "m/main.hcl": `${HEADER("m", "s1", "  expects {\n    adapters = [adapter.shell.default]\n  }\n")}variable "i" { type = number }\nvariable "ledger" { type = string }\nstep "s1" {\n  target = adapter.shell.default\n  input { command = "echo s1-\${var.i} >> '\${var.ledger}'" }\n  outcome "success" { next = step.s2 }\n}\nstep "s2" {\n  target = adapter.shell.default\n  input { command = "echo s2-\${var.i} >> '\${var.ledger}'" }\n  outcome "success" { next = state.done }\n}\nstate "done" { terminal = true }\n`,
+    });
+    const { readFileSync, rmSync } = await import("node:fs");
+    const ledger = () => readFileSync(join(dir, "ledger"), "utf8").split("\n").filter(Boolean);
+    const run = (state: string, env: NodeJS.ProcessEnv = {}) => spawnSync(process.execPath, [bin, "apply", join(dir, "main.hcl"), "--state-dir", state, "--run-id", "k", "--var", `ledger=${join(dir, "ledger")}`], { encoding: "utf8", env: { ...process.env, ...env } });
+    const ref = mkdtempSync(join(tmpdir(), "criteria-budget-"));
+    expect(run(ref).status).toBe(1);
+    // loop (1) + 3 × (an iteration + s1 + s2) = 10; tail (1) + 1 iteration = 12.
+    const expected = ledger();
+    expect(expected).toEqual(["s1-0", "s2-0", "s1-1", "s2-1", "s1-2", "s2-2", "tail"]);
+    const j = new SqliteJournal(ref);
+    const secondChild = (await j.read("k")).entries.filter((e) => e.entry_type === "run.completed" && e.run_id !== "k")[1];
+    await j.close();
+    rmSync(join(dir, "ledger"));
+    const state = mkdtempSync(join(tmpdir(), "criteria-budget-"));
+    expect(run(state, { CRITERIA_FAULT_KILL_AFTER_SEQ: String(secondChild.seq) }).signal).toBe("SIGKILL");
+    const resumed = spawnSync(process.execPath, [bin, "resume", "k", "--state-dir", state], { encoding: "utf8" });
+    expect(resumed.status, resumed.stderr).toBe(1);
+    expect(resumed.stderr + resumed.stdout).toContain("policy_exceeded");
+    expect(ledger()).toEqual(expected);
   });
 
   it("limits are the run tree's: a called module's policy is a warning when its caller is validated, and max_total_steps met in a child says the root's counts every run (a new-user trial: both silent)", async () => {

@@ -34,20 +34,21 @@ export const REFERENCES = [
     workflow: join(repo, "testdata", "engine", "crash_ref"),
     lines: ["prepare", "fan-a", "fan-b", "work-0", "check-0", "work-1", "check-1", "finish"],
     // Pinned, not taken from a reference run of the same binary: wrong-but-consistent outputs fail.
-    completed: { state: "done", success: true, reason: "ok", outputs: { summary: "ready\n/all-done\n" } },
+    // `steps`: what the run used of max_total_steps, the same however often it was killed.
+    completed: { state: "done", success: true, reason: "ok", outputs: { summary: "ready\n/all-done\n" }, steps: 8 },
   },
   {
     name: "crash_nested",
     workflow: join(repo, "testdata", "engine", "crash_nested", "main.hcl"),
     lines: ["prepare", "stage-single-a", "stage-single-b", "helper-one", "helper-two", "stage-x-a", "stage-x-b", "stage-y-a", "stage-y-b", "finish"],
-    completed: { state: "done", success: true, reason: "ok", outputs: { summary: "ready\n/helped: help with single/x,y/all-done\n" } },
+    completed: { state: "done", success: true, reason: "ok", outputs: { summary: "ready\n/helped: help with single/x,y/all-done\n" }, steps: 13 },
   },
   // v0.5: data writes, a while loop over a written value, a switch storing an output.
   {
     name: "crash_v05",
     workflow: join(repo, "testdata", "engine", "crash_v05", "main.hcl"),
     lines: ["seed", "drain-0", "drain-1", "drain-2", "finish-drained"],
-    completed: { state: "done", success: true, reason: "ok", outputs: { left: 0 } },
+    completed: { state: "done", success: true, reason: "ok", outputs: { left: 0 }, steps: 6 },
   },
 ];
 
