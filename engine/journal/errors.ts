@@ -167,8 +167,8 @@ export function storeUnreachable(e: unknown): boolean {
   const code = String((e as { code?: string }).code ?? "");
   const msg = (e as Error)?.message ?? String(e);
   if ((code === "ECONNREFUSED" || code === "ENOENT") && /connect /.test(msg)) return true;
-  if (["ETIMEDOUT", "ECONNRESET", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN", "57P01", "57P02", "57P03"].includes(code)) return true;
-  return /timeout exceeded when trying to connect|connection timeout|Connection terminated/i.test(msg);
+  if (["ETIMEDOUT", "ECONNRESET", "EPIPE", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN", "57P01", "57P02", "57P03"].includes(code)) return true;
+  return /timeout exceeded when trying to connect|connection timeout|Connection terminated|connection error and is not queryable/i.test(msg);
 }
 
 /** PostgreSQL's and its connection's errors (SQLSTATE codes, socket errors), or undefined for others. */

@@ -95,6 +95,17 @@ async function settle(queries: (Promise<unknown> | undefined)[]): Promise<void> 
   if (failed) throw failed.reason;
 }
 
+/**
+ * An append that failed because the server could not be reached (it restarts, fails over,
+ * the network dropped): {@link PostgresJournal.append} tries it again. `error` is what to
+ * throw when it gives up.
+ */
+class ServerLost extends Error {
+  constructor(readonly error: JournalWriteError) {
+    super(error.message);
+  }
+}
+
 /** Rows of a run tree read per round trip by {@link PostgresJournal.scan}. */
 const SCAN_PAGE = 1000;
 
@@ -263,8 +274,46 @@ export class PostgresJournal implements Journal {
    * runs index, the memory, the wake-ups and `COMMIT`. Two round trips instead of one per
    * statement, and the statements of every append prepared once per connection (the
    * scale-out issue's steps/s figure: a worker was mostly waiting on them).
+   *
+   * An outage is waited out, for as long as a lease lasts (`ttlMs`; found by a new-user
+   * trial: a step that ended during a 9 s restart of the server lost its result, and the run
+   * taken over ran it again): the append is tried again every 0.25–2 s. Its seqs tell
+   * whether an attempt whose `COMMIT` was sent, unanswered, was committed after all; a
+   * lease taken over meanwhile refuses the next attempt as always (LeaseLostError).
+   * @throws JournalWriteError when the server is still unreachable after the lease period
    */
   async append(rootRunId: string, entries: NewEntry[], opts: AppendOptions = {}): Promise<JournalEntry[]> {
+    const began = Date.now();
+    let sent: { seqs: number[]; out: JournalEntry[] } | undefined;
+    for (let pause = 250; ; pause = Math.min(pause * 2, 2000)) {
+      try {
+        if (sent && (await this.committed(sent.seqs))) return sent.out;
+        return await this.appendOnce(rootRunId, entries, opts, (s) => (sent = s));
+      } catch (e) {
+        if (!(e instanceof ServerLost)) throw e;
+        if (Date.now() - began + pause > this.ttlMs) throw e.error;
+        await new Promise((r) => setTimeout(r, pause));
+      }
+    }
+  }
+
+  /**
+   * Whether the rows numbered `seqs` (an append's, whose `COMMIT` went unanswered) are in the
+   * journal: all of them or none, an append being one transaction.
+   * @throws ServerLost while the server cannot be reached
+   */
+  private async committed(seqs: number[]): Promise<boolean> {
+    try {
+      const { rows } = await this.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM journal WHERE seq = ANY($1::int8[])", [seqs]);
+      return rows[0].n > 0;
+    } catch (e) {
+      const error = new JournalWriteError(`cannot write the journal ${this.location}: ${storageReason(e)}`);
+      throw storeUnreachable(e) ? new ServerLost(error) : error;
+    }
+  }
+
+  /** One attempt of {@link append}; `sending` hears the seqs and entries just before the `COMMIT` flight is sent. */
+  private async appendOnce(rootRunId: string, entries: NewEntry[], opts: AppendOptions, sending: (s: { seqs: number[]; out: JournalEntry[] }) => void): Promise<JournalEntry[]> {
     let c: PoolClient | undefined;
     const leaseRoot = opts.lease ?? rootRunId;
     try {
@@ -330,6 +379,7 @@ export class PostgresJournal implements Journal {
         out.push({ ...e, seq } as JournalEntry);
       }
       if (opts.wake && this.queue) for (const w of [opts.wake].flat()) for (const run of w.runs ?? [rootRunId]) writes.push(wake(c, run, w.atMs));
+      sending({ seqs: numbers, out });
       // A failed write leaves the transaction aborted, and PostgreSQL then ends it at COMMIT
       // with a rollback: nothing of the flight is kept, and the write's error is thrown.
       writes.push(c.query("COMMIT"));
@@ -345,7 +395,8 @@ export class PostgresJournal implements Journal {
         h.lost = LEASE_TAKEN;
         throw new LeaseLostError(leaseRoot, h.lost);
       }
-      throw new JournalWriteError(`cannot write the journal ${this.location}: ${storageReason(err)}`);
+      const error = new JournalWriteError(`cannot write the journal ${this.location}: ${storageReason(err)}`);
+      throw storeUnreachable(err) ? new ServerLost(error) : error;
     } finally {
       c?.release();
     }

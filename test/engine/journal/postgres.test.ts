@@ -5,6 +5,9 @@
  * nothing of a refused flight.
  */
 import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { connect, createServer } from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import pg from "pg";
@@ -122,7 +125,8 @@ describe.skipIf(skip !== undefined)("PostgreSQL journal", () => {
       const journalModule = pathToFileURL(join(process.cwd(), "dist/engine/journal/postgres-journal.js")).href;
       const script = `
         const { PostgresJournal } = await import(${JSON.stringify(journalModule)});
-        const j = await PostgresJournal.open(process.env.URL, { stateDir: "/nonexistent", poolSize: 3 });
+        // A lease period shorter than the outage: an append gives up waiting it out.
+        const j = await PostgresJournal.open(process.env.URL, { stateDir: "/nonexistent", poolSize: 3, leaseTtlMs: 300 });
         const e = { run_id: "r", step_id: "", attempt: 0, entry_type: "signal.received", at_ms: 1, payload: { name: "go" } };
         const held = await j.connections.connect(); // a queue connection checked out, between queries
         let failed = 0;
@@ -147,6 +151,61 @@ describe.skipIf(skip !== undefined)("PostgreSQL journal", () => {
       expect(await exited, out).toBe(0);
       expect(out).toMatch(/appended again after 3 failures/);
       expect(out).not.toMatch(/Unhandled 'error'|^\s+at /m);
+    }, 60_000);
+  });
+
+  describe("PostgreSQL journal: an outage waited out", () => {
+    const entry = { run_id: "r", step_id: "", attempt: 0, entry_type: "signal.received", at_ms: 1, payload: { name: "go" } } as const;
+
+    it("an append while the server restarts is written once it is back, within the lease period (a new-user trial: a step that ended during a 9 s restart lost its result and ran again)", async () => {
+      const url = await cluster().freshDatabase();
+      const j = await PostgresJournal.open(url, { stateDir: "/nonexistent", leaseTtlMs: 20_000 });
+      try {
+        await j.append("r", [entry]);
+        const down = cluster().outage(1500);
+        const appended = await j.append("r", [{ ...entry, at_ms: 2 }]);
+        await down;
+        expect(appended.map((e) => e.at_ms)).toEqual([2]);
+        expect((await j.read("r")).entries.map((e) => e.at_ms)).toEqual([1, 2]);
+      } finally {
+        await j.close();
+      }
+    }, 60_000);
+
+    it("an append whose COMMIT reached the server but whose answer was lost is not written twice: its seqs tell it was committed", async () => {
+      // A proxy between the journal and the server's socket that, once armed, passes the
+      // COMMIT on, keeps the server's answer and cuts the connection.
+      const url = await cluster().freshDatabase();
+      const dir = mkdtempSync(join(tmpdir(), "criteria-pg-proxy-"));
+      let armed = false;
+      const proxy = createServer((client) => {
+        const server = connect(join(cluster().socketDir, ".s.PGSQL.5432"));
+        let mute = false;
+        client.on("data", (d: Buffer) => {
+          server.write(d);
+          if (armed && d.includes("COMMIT")) {
+            armed = false;
+            mute = true;
+            setTimeout(() => client.destroy(), 300);
+          }
+        });
+        server.on("data", (d: Buffer) => void (mute || client.write(d)));
+        client.on("close", () => server.destroy());
+        server.on("close", () => client.destroy());
+        client.on("error", () => undefined);
+        server.on("error", () => undefined);
+      });
+      await new Promise<void>((r) => proxy.listen(join(dir, ".s.PGSQL.5432"), r));
+      const j = await PostgresJournal.open(url.replace(/host=[^&]*/, `host=${encodeURIComponent(dir)}`), { stateDir: "/nonexistent", leaseTtlMs: 20_000 });
+      try {
+        armed = true;
+        const appended = await j.append("r", [entry]);
+        expect(armed).toBe(false);
+        expect((await j.read("r")).entries.map((e) => e.seq)).toEqual(appended.map((e) => e.seq));
+      } finally {
+        await j.close();
+        proxy.close();
+      }
     }, 60_000);
   });
 

@@ -177,6 +177,25 @@ describe.skipIf(skip !== undefined)("workers", () => {
     expect(followed.trim().split("\n").at(-1)).toMatch(/run\.completed/);
   }, 90_000);
 
+  it("a step that ends while the database restarts keeps its result: the worker writes it once the database is back, and the step runs once (a new-user trial: it ran again)", async () => {
+    const url = await cluster().freshDatabase();
+    const dir = temp("criteria-wk-");
+    const wf = join(dir, "w.hcl");
+    const ledger = join(dir, "ledger");
+    writeFileSync(wf, `${HEAD("one")}step "one" {\n  target = adapter.shell.default\n  input { command = "echo start >> '${ledger}'; sleep 1; echo effect >> '${ledger}'" }\n  outcome "success" { next = "done" }\n}\n`);
+    const w = startWorker(url, join(dir, "w"), { CRITERIA_LEASE_TTL_MS: "15000" });
+    workers.push(w);
+    expect(cli(["apply", wf, "--store", url, "--state-dir", join(dir, "s"), "--run-id", "o", "--detach"]).status).toBe(0);
+    await vi.waitFor(() => expect(readFileSync(ledger, "utf8")).toBe("start\n"), { timeout: 20_000, interval: 20 });
+    // Down from before the step's end to well after it.
+    await cluster().outage(3000);
+    const rows = await until(url, (r) => r.some((x) => x.run_id === "o" && x.status !== "active"), 45_000);
+    expect(rows.find((r) => r.run_id === "o"), w.out()).toMatchObject({ status: "succeeded" });
+    expect(readFileSync(ledger, "utf8"), w.out()).toBe("start\neffect\n");
+    const journal = cli(["journal", "o", "--store", url, "-o", "json"]);
+    expect(journal.stdout).not.toMatch(/step\.attempt\.crashed/);
+  }, 90_000);
+
   it("the sweeper clears queue jobs that used up their attempts once their run has ended; an active run's stay", async () => {
     // Found by a trial: exhausted jobs of killed workers' runs stayed in the queue for good.
     const url = await cluster().freshDatabase();
