@@ -32,7 +32,7 @@ export function placeOf(opts: { stateDir?: string; store?: string }, io: Io): Jo
   if (opts.store === "") throw new CliError(`--store "": give a postgres:// URL, or leave --store out for the SQLite journal in the state directory`, EXIT.usage);
   // The value is not echoed: it may hold a password.
   if (store && !/^postgres(ql)?:\/\//i.test(store)) throw new CliError(`${opts.store !== undefined ? "--store" : "CRITERIA_STORE"}: expected a postgres:// or postgresql:// URL, not a ${schemeOf(store) || "scheme-less"} one (leave it out for the SQLite journal in the state directory)`, EXIT.usage);
-  if (store && !readableStoreUrl(store)) throw new CliError(`${opts.store !== undefined ? "--store" : "CRITERIA_STORE"}: not a URL PostgreSQL's driver can read: write postgres://user:password@host:5432/database, or postgres:///database?host=/run/postgresql for a Unix socket (percent-encode @, : and / inside a password)`, EXIT.usage);
+  if (store && !readableStoreUrl(store)) throw new CliError(`${opts.store !== undefined ? "--store" : "CRITERIA_STORE"}: not a URL PostgreSQL's driver can read: write postgres://user:password@host:5432/database, or postgres:///database?host=/run/postgresql for a Unix socket (percent-encode @ : / ? # % and spaces inside a password, e.g. p%40ss%23w0rd)`, EXIT.usage);
   return { stateDir: stateDir(opts.stateDir, io), ...(store ? { store } : {}) };
 }
 

@@ -15,6 +15,12 @@ const SECRET_PARAMS = new Set(["password", "sslpassword", "sslkey"]);
  * is reduced to its scheme (`mysql:…`): it may hold a password in a place no rule knows.
  */
 export function withoutPassword(url: string): string {
+  // A password written with a raw `@`, `#`, `/` or `?` (not percent-encoded) misleads any URL
+  // parser: what follows it is read as the host, the path or a fragment, where the rules below
+  // would show it (found by a new-user trial: `p@ss#w0rd` printed as `***@ss#w0rd`). Everything
+  // between the user and the last `@` is masked.
+  const raw = /^([A-Za-z][A-Za-z0-9+.-]*:\/\/)([^:@/?#]*):(.*)@([^@]*)$/s.exec(url);
+  if (raw && /[@#/?]/.test(raw[3])) return `${raw[1]}${raw[2]}:***@${raw[4]}`;
   // `user:password@/database?host=/socket/dir`: no host, which WHATWG URL refuses with credentials; pg reads it with a placeholder (found by a new-user trial: the whole URL was hidden).
   if (/^postgres(ql)?:\/\/[^/?#]*@\//i.test(url)) {
     const masked = withoutPassword(url.replace("@/", `@${NO_HOST}/`));

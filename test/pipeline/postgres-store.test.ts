@@ -92,7 +92,7 @@ describe.skipIf(skip !== undefined)("the CLI on a PostgreSQL journal", () => {
     for (const unreadable of ["postgres://me:hunter2@[db/x", "postgres://me:hunter2@db:99999/x"]) {
       const r = cli(["worker", "--store", unreadable]);
       expect(r.status, unreadable).toBe(2);
-      expect(r.stderr).toBe("criteria: --store: not a URL PostgreSQL's driver can read: write postgres://user:password@host:5432/database, or postgres:///database?host=/run/postgresql for a Unix socket (percent-encode @, : and / inside a password)\n");
+      expect(r.stderr).toBe("criteria: --store: not a URL PostgreSQL's driver can read: write postgres://user:password@host:5432/database, or postgres:///database?host=/run/postgresql for a Unix socket (percent-encode @ : / ? # % and spaces inside a password, e.g. p%40ss%23w0rd)\n");
     }
     const down = cli(["runs", "--store", "postgres://me:hunter2@127.0.0.1:1/db"]);
     expect(down.status).toBe(1);

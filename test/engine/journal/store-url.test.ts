@@ -12,6 +12,14 @@ describe("withoutPassword", () => {
     expect(withoutPassword("postgres://ci@/jobs?host=/tmp/pg")).toBe("postgres://ci@/jobs?host=/tmp/pg");
   });
 
+  it("a password written with a raw @, # or / is masked whole, not read as a host or a fragment (a new-user trial: ***@ss#w0rd)", () => {
+    expect(withoutPassword("postgres://criteria:p@ss#w0rd@127.0.0.1:54329/crit")).toBe("postgres://criteria:***@127.0.0.1:54329/crit");
+    expect(withoutPassword("postgres://criteria:Tr0ub4dor#3@db/crit")).toBe("postgres://criteria:***@db/crit");
+    expect(withoutPassword("postgresql://u:a/b?c@/jobs?host=/tmp/pg")).toBe("postgresql://u:***@/jobs?host=/tmp/pg");
+    // A user without a password, an @ in a query parameter: as before.
+    expect(withoutPassword("postgres://ci@/jobs?host=/tmp/pg")).toBe("postgres://ci@/jobs?host=/tmp/pg");
+  });
+
   it("a password with percent-escapes is masked whole", () => {
     const shown = withoutPassword("postgres://u:p%40ss%2Fw@db.example:5432/d");
     expect(shown).toBe("postgres://u:***@db.example:5432/d");
