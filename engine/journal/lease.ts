@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { statSync } from "node:fs";
 import { hostname } from "node:os";
 import { procStat } from "../process-info.js";
-import { LeaseLostError, RunLockedError } from "./errors.js";
+import { JournalOpenError, LeaseLostError, RunLockedError } from "./errors.js";
 import type { AppendOptions, LeaseHolder } from "./journal.js";
 
 /** Why an append naming a lease this process does not hold is refused ({@link AppendOptions.lease}). */
@@ -18,6 +18,22 @@ export const LEASE_TAKEN = "its lease was taken away (by criteria unlock or resu
 
 /** How long a lease lasts unless renewed: 30 s (`CRITERIA_LEASE_TTL_MS` overrides it). */
 export const DEFAULT_LEASE_TTL_MS = 30_000;
+
+/** The lease periods `CRITERIA_LEASE_TTL_MS` may ask for, ms: 0.1 s to a day. */
+const LEASE_TTL_RANGE = [100, 86_400_000] as const;
+
+/**
+ * The lease period `CRITERIA_LEASE_TTL_MS` asks for, ms; {@link DEFAULT_LEASE_TTL_MS} when it is
+ * unset or empty. Found by a new-user trial: `0` and `abc` were taken for 30 s without a word,
+ * and `-5` or `1` reached PostgreSQL as a session timeout it refused (`cannot open the journal`).
+ * @throws JournalOpenError naming the variable, for anything but a whole number from 100 to 86,400,000
+ */
+export function leaseTtlFromEnv(value: string | undefined = process.env.CRITERIA_LEASE_TTL_MS): number {
+  if (value === undefined || value.trim() === "") return DEFAULT_LEASE_TTL_MS;
+  const ms = /^\d+$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
+  if (ms >= LEASE_TTL_RANGE[0] && ms <= LEASE_TTL_RANGE[1]) return ms;
+  throw new JournalOpenError(`CRITERIA_LEASE_TTL_MS=${JSON.stringify(value.slice(0, 40))} is not a lease period: write a whole number of milliseconds from ${LEASE_TTL_RANGE[0]} to ${LEASE_TTL_RANGE[1].toLocaleString("en")} (30000, 30 s, when unset)`);
+}
 
 /** A lease row of the `locks` table. */
 interface LeaseRow {
@@ -59,7 +75,7 @@ export class Leases {
     private readonly file: string,
     ttlMs?: number,
   ) {
-    this.ttlMs = ttlMs ?? (Number(process.env.CRITERIA_LEASE_TTL_MS) || DEFAULT_LEASE_TTL_MS);
+    this.ttlMs = ttlMs ?? leaseTtlFromEnv();
     this.inode = inodeOf(file);
     this.leaseOf = db.prepare("SELECT owner, epoch FROM locks WHERE root_run_id = ?");
   }

@@ -7,7 +7,7 @@ import type { EntryType, JournalEntry, MemoryItem, NewEntry, Payloads } from "./
 import { JournalDamagedError, JournalOpenError, JournalReadError, JournalWriteError, LeaseLostError, MessageTakenError, RunLockedError, SignalTakenError, storageReason, storeUnreachable } from "./errors.js";
 import type { AppendOptions, Damage, Journal, LeaseHolder, RunRow } from "./journal.js";
 import { withoutPassword } from "./store-url.js";
-import { DEFAULT_LEASE_TTL_MS, holderOf, LEASE_TAKEN, NOT_HELD, ownerToken, takeOver, type LeaseState } from "./lease.js";
+import { holderOf, leaseTtlFromEnv, LEASE_TAKEN, NOT_HELD, ownerToken, takeOver, type LeaseState } from "./lease.js";
 import { checksum, isTreeStart, memoryText, pickMemory, recallTerms, RUN_ROWS, tallyDamage } from "./store-rules.js";
 
 const SCHEMA = `
@@ -182,7 +182,7 @@ export class PostgresJournal implements Journal {
       return pool;
     };
     const pool = pools(true);
-    const j = new PostgresJournal(pool, () => pools(false), location, opts.stateDir, opts.leaseTtlMs ?? (Number(process.env.CRITERIA_LEASE_TTL_MS) || DEFAULT_LEASE_TTL_MS));
+    const j = new PostgresJournal(pool, () => pools(false), location, opts.stateDir, opts.leaseTtlMs ?? leaseTtlFromEnv());
     try {
       if (opts.mustExist) {
         const r = await pool.query("SELECT to_regclass('journal') IS NOT NULL AS present");

@@ -4,6 +4,7 @@ import type { JobHelpers, Runner as QueueRunner, TaskList, WorkerEvents } from "
 import { findAdapterExecutable } from "../adapters/process-adapter.js";
 import { adapterFor, isBuiltIn } from "../adapters/registry.js";
 import { JournalOpenError, LeaseLostError, RunLockedError } from "../journal/errors.js";
+import { leaseTtlFromEnv } from "../journal/lease.js";
 import { ADVANCE_TASK, PostgresJournal, QUEUE_SCHEMA, wake } from "../journal/postgres-journal.js";
 import type { RunEvent } from "../run/events.js";
 import { defaultSleep } from "../run/sleep.js";
@@ -78,7 +79,7 @@ export async function runWorker(opts: WorkerOptions): Promise<WorkerReport> {
   const note = (run_id: string, message: string) => opts.events?.({ event: "worker.note", run_id, message, at_ms: Date.now() });
   const journal = await openWhenAnswering(opts, concurrency, (m) => note("", m));
   if (!journal) return report; // stopped before the database answered
-  const ttl = opts.leaseTtlMs ?? (Number(process.env.CRITERIA_LEASE_TTL_MS) || 30_000);
+  const ttl = opts.leaseTtlMs ?? leaseTtlFromEnv();
   const stopping = new AbortController();
   opts.signal?.addEventListener("abort", () => stopping.abort(), { once: true });
   const gw = graphileWorker();

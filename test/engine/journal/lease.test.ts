@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { LeaseLostError, RunLockedError } from "../../../engine/journal/errors.js";
-import { alive, holderOf, ownerToken, takeOver, type LeaseState } from "../../../engine/journal/lease.js";
+import { JournalOpenError, LeaseLostError, RunLockedError } from "../../../engine/journal/errors.js";
+import { alive, holderOf, leaseTtlFromEnv, ownerToken, takeOver, type LeaseState } from "../../../engine/journal/lease.js";
 import { SqliteJournal } from "../../../engine/journal/sqlite-journal.js";
 import { procStat } from "../../../engine/process-info.js";
 
@@ -100,5 +100,20 @@ describe("SQLite lease: the journal file deleted under a run", () => {
     } finally {
       await j.close();
     }
+  });
+});
+
+describe("CRITERIA_LEASE_TTL_MS", () => {
+  it("unset or empty is 30 s; a whole number from 100 to a day is taken as it is", () => {
+    expect(leaseTtlFromEnv(undefined)).toBe(30_000);
+    expect(leaseTtlFromEnv(" ")).toBe(30_000);
+    expect(leaseTtlFromEnv("100")).toBe(100);
+    expect(leaseTtlFromEnv(" 2000 ")).toBe(2000);
+    expect(leaseTtlFromEnv("86400000")).toBe(86_400_000);
+  });
+
+  it.each(["abc", "0", "99", "-5", "1.5", "1e3", "86400001", "99999999999999999999"])("%s is refused, naming the variable and the range (a new-user trial: 0 and abc were 30 s, -5 a PostgreSQL error)", (value) => {
+    expect(() => leaseTtlFromEnv(value)).toThrow(JournalOpenError);
+    expect(() => leaseTtlFromEnv(value)).toThrow(`CRITERIA_LEASE_TTL_MS="${value}" is not a lease period: write a whole number of milliseconds from 100 to 86,400,000 (30000, 30 s, when unset)`);
   });
 });
