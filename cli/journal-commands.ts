@@ -8,7 +8,7 @@ import type { JournalEntry } from "../engine/journal/entry.js";
 import type { JournalDamagedError } from "../engine/journal/errors.js";
 import type { Waiting } from "../engine/journal/fold.js";
 import type { Journal, LeaseHolder, RunRow } from "../engine/journal/journal.js";
-import { defaultStateDir, placeFlag } from "../engine/journal/state-dir.js";
+import { defaultStateDir, placeFlag, storeOption } from "../engine/journal/state-dir.js";
 import { readableStoreUrl, schemeOf, withoutPassword } from "../engine/journal/store-url.js";
 import { shellWord } from "../engine/shell-word.js";
 import { renderEntry } from "./render-events.js";
@@ -38,7 +38,7 @@ export function placeOf(opts: { stateDir?: string; store?: string }, io: Io): Jo
 
 /** What a suggested command needs to find the journal again: ` --store <URL without its password>` for a database given as `--store`. */
 export function storeFlag(p: JournalPlace): string {
-  return p.store ? ` --store ${withoutPassword(p.store)}` : placeFlag(p.stateDir);
+  return p.store ? storeOption(withoutPassword(p.store)) : placeFlag(p.stateDir);
 }
 
 /** The place as messages name it: the store's URL (without its password) or the state directory. */

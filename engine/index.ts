@@ -5,6 +5,7 @@ import { adapterFor, isBuiltIn } from "./adapters/registry.js";
 import { JournalWriteError, storageReason } from "./journal/errors.js";
 import { openStore } from "./journal/open-store.js";
 import { PostgresJournal, wake } from "./journal/postgres-journal.js";
+import { storeOption } from "./journal/state-dir.js";
 import { prepareQueue } from "./worker/worker.js";
 import type { RunEvent } from "./run/events.js";
 import { Runner, RunRefused, RunSubmitted, type RunEnd } from "./run/runner.js";
@@ -100,7 +101,7 @@ export async function handOver(runId: string, opts: Omit<EngineOptions, "baseDir
     } catch (e) {
       throw new JournalWriteError(`cannot write the journal ${journal.location}: ${storageReason(e)}`);
     }
-    throw new RunSubmitted(runId, ` --store ${journal.location}`);
+    throw new RunSubmitted(runId, storeOption(journal.location));
   } finally {
     await journal.close();
   }

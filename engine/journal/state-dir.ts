@@ -18,3 +18,13 @@ export function placeFlag(stateDir: string, env: NodeJS.ProcessEnv = process.env
   const shown = rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? rel : dir;
   return ` --state-dir ${shellWord(shown)}`;
 }
+
+/**
+ * The `--store` option that names a database journal again in a suggested command, its URL
+ * (already without its password) quoted for a POSIX shell when it holds more than plain
+ * characters (found by a new-user trial: `?host=/tmp/pg&port=5433` pasted unquoted, the
+ * shell ran the command in the background at the `&`).
+ */
+export function storeOption(location: string): string {
+  return ` --store ${shellWord(location)}`;
+}

@@ -11,7 +11,7 @@ import type { JournalEntry, NewEntry, Payloads } from "../journal/entry.js";
 import { applyEntry, channelKey, foldEntries, RETRYABLE, type RunRecord, type TreeRecord } from "../journal/fold.js";
 import type { AppendOptions, Journal } from "../journal/journal.js";
 import { JournalWriteError } from "../journal/errors.js";
-import { placeFlag } from "../journal/state-dir.js";
+import { placeFlag, storeOption } from "../journal/state-dir.js";
 import { chainOf, DeadlineExceeded, deadlineOf, ownerOf, rootOf, subworkflowOf, type Frame } from "./frame.js";
 import { MEMORY_BUDGET_BYTES, memoryNamespace, queryOf, type MemoryProvider } from "./memory.js";
 import { conform, EvalFailure, engineFunctions, evalExpr, evalMap } from "./evaluate.js";
@@ -1959,7 +1959,7 @@ export class Runner {
   /** What the commands this runner suggests need to find its journal again: `--store` for a database (its URL without a password). */
   private storeFlag(): string {
     const j = this.opts.journal;
-    if (!j.besideCheckout) return ` --store ${j.location}`;
+    if (!j.besideCheckout) return storeOption(j.location);
     // A state directory other than the default is named, so the command works as printed
     // (found by a new-user trial: copied, it looked in ./.criteria).
     return placeFlag(dirname(j.location));

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { bin, cli, temp } from "../../pipeline/helpers.js";
 import { withoutPassword } from "../../../engine/journal/store-url.js";
+import { shellWord } from "../../../engine/shell-word.js";
 import { useCluster } from "../journal/postgres-cluster.js";
 import { runs, startWorker, stopWorker, until, type WorkerProcess } from "./helpers.js";
 
@@ -35,11 +36,11 @@ describe.skipIf(skip !== undefined)("workers", () => {
     );
     const submitted = cli(["apply", wf, "--store", url, "--state-dir", join(dir, "s"), "--run-id", "sig", "--detach", "-o", "text"]);
     expect(submitted.status, submitted.stderr).toBe(0);
-    expect(submitted.stdout).toMatch(/^submitted run sig: a worker sharing the store runs it \(criteria runs --store postgresql:\/\/\S+ and criteria journal sig --store postgresql:\/\/\S+ follow it\)\n$/);
+    expect(submitted.stdout).toMatch(/^submitted run sig: a worker sharing the store runs it \(criteria runs --store 'postgresql:\/\/[^']+' and criteria journal sig --store 'postgresql:\/\/[^']+' follow it\)\n$/);
     const w = startWorker(url, join(dir, "w"));
     workers.push(w);
     // The worker takes the run to its signal wait and parks it.
-    const parked = /run sig parked, waiting for signal \\"go\\": deliver it with criteria signal sig go --store postgresql:\/\/criteria@localhost\/d\d+_\d+\?host=[^ ]+; a worker advances it when that comes/;
+    const parked = /run sig parked, waiting for signal \\"go\\": deliver it with criteria signal sig go --store 'postgresql:\/\/criteria@localhost\/d\d+_\d+\?host=[^ ']+'; a worker advances it when that comes/;
     await until(url, () => parked.test(w.out()), 20_000);
     expect(w.out()).toMatch(parked);
     // Someone following it from another shell (as CI would after --detach).
@@ -87,10 +88,10 @@ describe.skipIf(skip !== undefined)("workers", () => {
     fg.kill("SIGINT");
     expect(await exited).toBe(4);
     const listed = cli(["runs", "--store", url]);
-    expect(listed.stdout).toMatch(/^fg {2,}active .*\(stopped: nothing advances it; criteria resume fg --store postgresql:\/\/\S+ continues it here, or with --detach hands it to the workers\)$/m);
+    expect(listed.stdout).toMatch(/^fg {2,}active .*\(stopped: nothing advances it; criteria resume fg --store 'postgresql:\/\/[^']+' continues it here, or with --detach hands it to the workers\)$/m);
     const handed = cli(["resume", "fg", "--detach", "--store", url, "-o", "text"]);
     expect(handed.status, handed.stderr).toBe(0);
-    expect(handed.stdout).toMatch(/^submitted run fg: a worker sharing the store runs it \(criteria runs --store postgresql:\/\/\S+ and criteria journal fg --store postgresql:\/\/\S+ follow it\)\n$/);
+    expect(handed.stdout).toMatch(/^submitted run fg: a worker sharing the store runs it \(criteria runs --store 'postgresql:\/\/[^']+' and criteria journal fg --store 'postgresql:\/\/[^']+' follow it\)\n$/);
     expect(cli(["runs", "--store", url]).stdout).toMatch(/^fg {2,}active .*\(queued: a worker takes it\)$/m);
     writeFileSync(gate, "");
     const w = startWorker(url, join(dir, "w"));
@@ -349,9 +350,9 @@ describe.skipIf(skip !== undefined)("workers", () => {
     const wf = join(dir, "w.hcl");
     writeFileSync(wf, `${HEAD("done")}`);
     const refusals: [string[], string][] = [
-      [["apply", wf, "--auto-approve"], `criteria: --auto-approve approves in this process, and --detach runs nothing here: decide on the workers' runs with criteria approve RUN NAME --store ${withoutPassword(url)} (or reject)\n`],
+      [["apply", wf, "--auto-approve"], `criteria: --auto-approve approves in this process, and --detach runs nothing here: decide on the workers' runs with criteria approve RUN NAME --store ${shellWord(withoutPassword(url))} (or reject)\n`],
       [["apply", wf, "--wait"], "criteria: --wait says this process waits at approvals and signal waits, and --detach runs nothing here: a run on the workers parks at them\n"],
-      [["resume", "r", "--auto-approve"], `criteria: --auto-approve approves in this process, and --detach runs nothing here: decide on the workers' runs with criteria approve RUN NAME --store ${withoutPassword(url)} (or reject)\n`],
+      [["resume", "r", "--auto-approve"], `criteria: --auto-approve approves in this process, and --detach runs nothing here: decide on the workers' runs with criteria approve RUN NAME --store ${shellWord(withoutPassword(url))} (or reject)\n`],
     ];
     for (const [args, message] of refusals) {
       const r = cli([...args, "--store", url, "--state-dir", join(dir, "s"), "--detach", "-o", "text"]);
