@@ -411,7 +411,8 @@ function toDiagnostic(e: ErrorObject, map: SourceMap, fallback: Range, doc: Json
         return diag("invalid_value", rangeAt(map, ptr, fallback), `${where(ptr.slice(0, ptr.lastIndexOf("/")))}item ${Number(field) + 1} of "${list}" is empty`, { hint: `write what it names, or remove the empty item from "${list}"` });
       }
       return diag("invalid_value", rangeAt(map, ptr, fallback), `${where(ptr)}"${field}" ${limit === 1 ? "must not be empty" : `must be at least ${limit} characters long`}`, {
-        hint: limit === 1 ? `give it a value, or leave "${field}" out` : `write at least ${limit} characters`,
+        // Not "or leave it out": a required field left out is an error too (found by a new-user trial: subworkflow source = "").
+        hint: limit === 1 ? "give it a value" : `write at least ${limit} characters`,
       });
     }
     case "minItems": {

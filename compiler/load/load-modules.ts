@@ -125,7 +125,9 @@ export async function loadModules(entry: string, opts: LoadOptions): Promise<Mod
       const code = (err as NodeJS.ErrnoException).code;
       if (code === "ENOENT" || code === "ENOTDIR") {
         // A typo of a sibling (./module/build for ./modules/build) is named (found by a new-user trial).
-        const near = nearPath(base, e.path, (p) => [...given, ...roots].some((r) => isInside(r, p)));
+        // Never the file that names it (found by a new-user trial: "./f.hcl" missing in b.hcl was "did you mean ./b.hcl?", a cycle).
+        const from = resolvePath(opts.cwd, e.range.file);
+        const near = nearPath(base, e.path, (p) => p !== from && [...given, ...roots].some((r) => isInside(r, p)));
         const relative = `paths are relative to the directory of ${e.range.file}`;
         diagnostics.push(diag(e.kind === "use" ? "use_not_found" : "file_not_found", e.range, `${what}: ${displayPath(abs, opts.cwd)} does not exist`, { hint: near ? `did you mean "${near}"? (${relative})` : relative }));
       } else {

@@ -248,7 +248,8 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
       }
       case "while":
         if (!ctx.while) {
-          diagnostics.push(diag("each_outside_iteration", at(), `${ctx.what}: "${ref.raw}" is only available inside a step that iterates with while`, { hint: "use it in the while step's own expressions" }));
+          // Also said in a while step's body, whose steps read each.* (a new-user trial: "only inside a step that iterates with while" read as wrong there).
+          diagnostics.push(diag("each_outside_iteration", at(), `${ctx.what}: "${ref.raw}" is only available in the expressions of a step that iterates with while, not in the steps of its body`, { hint: "use it in the while step's own expressions; a body's steps read the iteration's index as each._idx" }));
         } else if (name !== undefined && !WHILE_FIELDS.includes(name)) {
           diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: while has no field "${name}"`, { hint: suggest(name, WHILE_FIELDS) ?? `its fields: ${WHILE_FIELDS.join(", ")}` }));
         }

@@ -588,7 +588,7 @@ export class Runner {
   private async root(graph: Graph, given: Record<string, Value>, input: Record<string, Value>, baseDir: string, source?: { entry: string; hash: string }): Promise<RunEnd> {
     const expects = expectedOf(graph);
     if (expects.length > 0) {
-      throw new RunRefused(`workflow "${graph.name}" expects ${expects.join(", ")} from its caller; run it from a workflow that passes them (subworkflow { adapters = [...] agents = [...] })`);
+      throw new RunRefused(`workflow "${graph.name}" expects ${expects.join(", ")} from its caller; run it from a workflow that passes them (subworkflow { adapters = [...] agents = [...] }, or for a flow used as an agent, agent { use = "..." adapters = [...] })`);
     }
     this.baseDir = baseDir;
     const refused = preflight(graph, baseDir, this.opts.adapterExists);

@@ -60,9 +60,18 @@ describe("each and while", () => {
     expect(await said(text.replace("each.valu", "each._prev"))).toEqual([]);
   });
 
+  it("while.* in the steps of a while step's body is refused as such, and each._idx there is the iteration's index (a new-user trial: 'only inside a step that iterates with while' read as wrong)", async () => {
+    const body = (expr: string) =>
+      `${HEAD()}step "first" {\n  while = while.index < 2\n  workflow {\n    step "s1" {\n      target = adapter.shell.default\n      input { command = ${expr} }\n      outcome "success" { next = state.ok }\n    }\n    state "ok" { terminal = true }\n  }\n  outcome "all_succeeded" { next = state.done }\n  outcome "any_failed" { next = state.done }\n}\n`;
+    expect(await said(body('"echo ${while.index}"'))).toEqual([
+      `13:33-13:44 each_outside_iteration: step "s1" input "command": "while.index" is only available in the expressions of a step that iterates with while, not in the steps of its body (hint: use it in the while step's own expressions; a body's steps read the iteration's index as each._idx)`,
+    ]);
+    expect(await said(body('"echo ${each._idx}"'))).toEqual([]);
+  });
+
   it("while.* outside a while step; inside one, an unknown field", async () => {
     expect(await said(workflow("while.index"))).toEqual([
-      `16:15-16:26 each_outside_iteration: ${AT}: "while.index" is only available inside a step that iterates with while (hint: use it in the while step's own expressions)`,
+      `16:15-16:26 each_outside_iteration: ${AT}: "while.index" is only available in the expressions of a step that iterates with while, not in the steps of its body (hint: use it in the while step's own expressions; a body's steps read the iteration's index as each._idx)`,
     ]);
     const looped = (expr: string) =>
       workflow(expr, DATA_N)

@@ -230,3 +230,12 @@ states:
     expect(g.steps[0].body?.initial_state).toBe("inner");
   });
 });
+
+describe("a missing path's did-you-mean", () => {
+  it("never names the file that names it (a new-user trial: ./f.hcl missing in b.hcl was 'did you mean \"./b.hcl\"?', a cycle); a near sibling still is", async () => {
+    const header = (use: string) => `workflow {\n  name = "b"\n  version = "1"\n  initial_state = "s"\n  target_state = "done"\n  use = ["${use}"]\n}\nadapter "shell" "default" {}\nstep "s" {\n  target = adapter.shell.default\n  input { command = "true" }\n  outcome "success" { next = state.done }\n}\nstate "done" { terminal = true }\n`;
+    const hintOf = async (use: string) => (await compileIn(project({ "b.hcl": header(use), "flow.hcl": header("./b.hcl").replace('  use = ["./b.hcl"]\n', "") }), "b.hcl")).diagnostics.find((d) => d.code === "use_not_found")?.hint;
+    expect(await hintOf("./f.hcl")).toBe("paths are relative to the directory of b.hcl");
+    expect(await hintOf("./flwo.hcl")).toBe('did you mean "./flow.hcl"? (paths are relative to the directory of b.hcl)');
+  });
+});

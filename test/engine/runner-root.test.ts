@@ -217,7 +217,7 @@ step "one" {
 }`);
     const e = await rejection(setup().runner().start(g, {}, "r"));
     expect(e).toBeInstanceOf(RunRefused);
-    expect((e as Error).message).toBe('workflow "t" expects adapter.script.default from its caller; run it from a workflow that passes them (subworkflow { adapters = [...] agents = [...] })');
+    expect((e as Error).message).toBe('workflow "t" expects adapter.script.default from its caller; run it from a workflow that passes them (subworkflow { adapters = [...] agents = [...] }, or for a flow used as an agent, agent { use = "..." adapters = [...] })');
     const two = await graphOf(`${HEAD("one").replace('target_state = "done"', 'target_state = "done"\n  expects { adapters = [adapter.script.default, adapter.script.other] }')}
 step "one" {
   target = adapter.script.default

@@ -44,7 +44,7 @@ describe("refused before anything runs", () => {
     const child = await graphOf(`workflow "child" {\n  version = "1"\n  initial_state = "a"\n  target_state = "done"\n  expects {\n    adapters = [adapter.noop.default]\n  }\n}\nstate "done" { terminal = true }\nstep "a" {\n  target = adapter.noop.default\n  outcome "success" { next = "done" }\n}\n`);
     const e = await s.runner().start(child, {}, "c").catch((x: unknown) => x);
     expect(e).toBeInstanceOf(RunRefused);
-    expect((e as Error).message).toBe('workflow "child" expects adapter.noop.default from its caller; run it from a workflow that passes them (subworkflow { adapters = [...] agents = [...] })');
+    expect((e as Error).message).toBe('workflow "child" expects adapter.noop.default from its caller; run it from a workflow that passes them (subworkflow { adapters = [...] agents = [...] }, or for a flow used as an agent, agent { use = "..." adapters = [...] })');
     const plugin = await graphOf(`${HEAD("a")}adapter "mystery" "default" {}\nstep "a" {\n  target = adapter.mystery.default\n  outcome "success" { next = "done" }\n}\n`);
     const refused = await s.runner({ adapterExists: () => false }).start(plugin, {}, "m").catch((x: unknown) => x);
     expect(refused).toBeInstanceOf(RunRefused);
