@@ -128,6 +128,9 @@ class Resolver {
           continue;
         }
         const outer = parent?.lookup(table, it.name);
+        // A body's `expects` is refused where it is written (not a body's); what it lists and
+        // the enclosing workflow declares is that workflow's, not a second one (a new-user trial).
+        if (outer && (it as { expected?: boolean }).expected) continue;
         if (outer) {
           this.diagnostics.push(
             diag("duplicate_name", it.nameRange, `${noun} "${it.name}" is already declared by the enclosing workflow`, {

@@ -239,3 +239,14 @@ describe("a missing path's did-you-mean", () => {
     expect(await hintOf("./flwo.hcl")).toBe('did you mean "./flow.hcl"? (paths are relative to the directory of b.hcl)');
   });
 });
+
+describe("expects in a workflow_file body", () => {
+  it("is refused where it is written, once: an adapter it lists that the caller declares is not also a duplicate (a new-user trial)", async () => {
+    const dir = project({
+      "main.hcl": `workflow {\n  name = "m"\n  version = "1"\n  initial_state = "s"\n  target_state = "done"\n}\nadapter "shell" "default" {}\nstep "s" {\n  workflow_file = "./b.hcl"\n  outcome "success" { next = state.done }\n}\nstate "done" { terminal = true }\n`,
+      "b.hcl": `workflow {\n  name = "b"\n  expects { adapters = [adapter.shell.default] }\n}\nstep "x" {\n  target = adapter.shell.default\n  input { command = "true" }\n  outcome "success" { next = state.ok }\n}\nstate "ok" { terminal = true }\n`,
+    });
+    const c = await compileIn(dir, "main.hcl");
+    expect(c.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.range.file}:${d.range.start.line}:${d.range.start.column} ${d.code}`)).toEqual(["b.hcl:3:3 invalid_value"]);
+  });
+});
