@@ -358,11 +358,21 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
           if (!opts.follow || end || stop.signal.aborted) break;
           // Said once when no process runs the run any more (stopped, parked, its process
           // killed): following goes on, as another may continue it (found by a new-user trial:
-          // it waited silently, its stop message saying the run "goes on"). Not with a shared
-          // store, where workers hand a run from job to job.
-          if (!place.store && !idleSaid && ++polls % FOLLOW_HOLDER_EVERY === 0 && !(await j.holder(root))?.alive) {
-            idleSaid = true;
-            io.err(`criteria: no process is running run ${run} now (stopped or parked): criteria resume ${root}${storeFlag(place)} continues it; still following\n`);
+          // it waited silently, its stop message saying the run "goes on"). With a shared
+          // store, where workers hand a run from job to job, only when nothing will advance it
+          // (stopped: no holder, no job queued; a new-user trial: it waited silently there too).
+          if (!idleSaid && ++polls % FOLLOW_HOLDER_EVERY === 0) {
+            const holder = await j.holder(root);
+            if (!holder?.alive && !place.store) {
+              idleSaid = true;
+              io.err(`criteria: no process is running run ${run} now (stopped or parked): criteria resume ${root}${storeFlag(place)} continues it; still following\n`);
+            } else if (!holder?.alive) {
+              const now = await idleOnStore(j, root, storeFlag(place), holder);
+              if (now.activity === "stopped") {
+                idleSaid = true;
+                io.err(`criteria: no worker or process will advance run ${run} now (${now.text}); still following\n`);
+              }
+            }
           }
           await new Promise((r) => setTimeout(r, FOLLOW_POLL_MS));
           // A store that stops answering (a database restart) is waited for, saying so once:

@@ -89,6 +89,16 @@ describe.skipIf(skip !== undefined)("workers", () => {
     expect(await exited).toBe(4);
     const listed = cli(["runs", "--store", url]);
     expect(listed.stdout).toMatch(/^fg {2,}active .*\(stopped: nothing advances it; criteria resume fg --store 'postgresql:\/\/[^']+' continues it here, or with --detach hands it to the workers\)$/m);
+    // Following it says once that nothing will advance it, and its stop says so too (a new-user
+    // trial: it waited silently, and said the run "goes on").
+    const follower = spawn(process.execPath, [bin, "journal", "fg", "--store", url, "--follow"], { stdio: ["ignore", "pipe", "pipe"] });
+    let said = "";
+    follower.stderr.on("data", (d: Buffer) => (said += d.toString()));
+    const followed = new Promise<number | null>((r) => follower.once("exit", r));
+    await vi.waitFor(() => expect(said).toContain("criteria: no worker or process will advance run fg now (stopped: nothing advances it; criteria resume fg --store '"), { timeout: 20_000, interval: 50 });
+    follower.kill("SIGINT");
+    expect(await followed).toBe(4);
+    expect(said).toMatch(/criteria: stopped following run fg before it ended \(no process runs it now; /);
     const handed = cli(["resume", "fg", "--detach", "--store", url, "-o", "text"]);
     expect(handed.status, handed.stderr).toBe(0);
     expect(handed.stdout).toMatch(/^submitted run fg: a worker sharing the store runs it \(criteria runs --store 'postgresql:\/\/[^']+' and criteria journal fg --store 'postgresql:\/\/[^']+' follow it\)\n$/);
