@@ -536,7 +536,14 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
         });
         if (spokenFor === run) throw new CliError(`approval "${target.approval}" of run ${run} has already been decided`);
         if (spokenFor !== undefined) throw new CliError(`every approval "${target.approval}" waiting in run ${spokenFor} already has a decision given to it or a run in it: this one would not be taken`);
-        if (pending === 0) throw new CliError(`run ${run} is not waiting for approval "${target.approval}"`);
+        if (pending === 0) {
+          // Why not, said (a new-user trial: the same bare refusal before the approval was
+          // reached and after it was decided, while a signal sent early is kept).
+          const decided = [...tree.runs].filter(([id]) => within(id, run)).flatMap(([, r]) => [...r.approvals].filter(([k, a]) => k.startsWith(`${target.approval}#`) && a.decided).map(([, a]) => a.decided!));
+          const last = decided.at(-1);
+          if (last) throw new CliError(`approval "${target.approval}" of run ${run} was already decided: ${last.decision}${last.by ? ` by ${last.by}` : ""}`);
+          throw new CliError(`run ${run} is not waiting for approval "${target.approval}" yet: a decision is taken only while the approval waits (unlike a signal, which is kept); give it once criteria runs${storeFlag(place)} shows the run waiting for it`);
+        }
         // Several items may wait on one approval node (found by a new-user trial: which one a decision ended was not said).
         const open = waiting.filter((a) => a.until === undefined || a.until > now);
         if (open.length - given > 1) io.err(`criteria: note: ${open.length - given} approvals "${target.approval}" wait in run ${run} (${open.map((a) => a.id).join(", ")}): this decision ends one of them, the first to take it; give one decision per approval\n`);

@@ -129,6 +129,34 @@ describe("approvals and signal waits in CI (item 7)", () => {
     expect(readFileSync(join(dir, "log"), "utf8")).toBe("deployed\n");
   }, 30_000);
 
+  it("a decision given before the run reaches its approval, or after it was decided, is refused saying which (a new-user trial: the same bare 'not waiting' for both, while a signal sent early is kept)", async () => {
+    const dir = temp();
+    const waitFor = (file: string) => `echo > ${file}.started; while [ ! -e ${file} ]; do sleep 0.05; done`;
+    const text = gate()
+      .replace('initial_state = "gate"', 'initial_state = "first"')
+      .replace("echo deployed >> log", waitFor("deployed"));
+    writeFileSync(join(dir, "w.hcl"), text + `step "first" {\n  target = adapter.shell.default\n  input { command = "${waitFor("first")}" }\n  outcome "success" { next = approval.gate }\n}\n`);
+    const state = join(dir, "state");
+    const apply = start(["apply", "w.hcl", "--state-dir", state, "--run-id", "r"], { cwd: dir });
+    const exited = new Promise((r) => apply.once("exit", r));
+    const approve = () => cli(["approve", "r", "gate", "--state-dir", state, "--by", "ops"]);
+    try {
+      await until(() => existsSync(join(dir, "first.started")));
+      const early = approve();
+      expect(early.status).toBe(1);
+      expect(early.stderr).toBe(`criteria: run r is not waiting for approval "gate" yet: a decision is taken only while the approval waits (unlike a signal, which is kept); give it once criteria runs --state-dir ${state} shows the run waiting for it\n`);
+      writeFileSync(join(dir, "first"), "");
+      await until(() => approve().status === 0);
+      await until(() => existsSync(join(dir, "deployed.started")));
+      const late = approve();
+      expect(late.status).toBe(1);
+      expect(late.stderr).toBe(`criteria: approval "gate" of run r was already decided: approved by ops\n`);
+    } finally {
+      apply.kill("SIGTERM");
+      await exited;
+    }
+  }, 30_000);
+
   it("a rejection given before resume --auto-approve wins over it: the run takes the rejected route (found by a new-user trial: it was approved)", async () => {
     const dir = temp();
     writeFileSync(join(dir, "w.hcl"), gate());
