@@ -79,5 +79,7 @@ export function workflowFiles(absPath: string): WorkflowFiles {
 /** The path shown to users: relative to `cwd` when inside it, else absolute. */
 export function displayPath(abs: string, cwd: string): string {
   const rel = relative(cwd, abs);
-  return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel : abs;
+  // The working directory itself is "." (found by a new-user trial: `source = "."` closed a cycle "/tmp/x -> /tmp/x").
+  if (rel === "") return ".";
+  return !rel.startsWith("..") && !isAbsolute(rel) ? rel : abs;
 }

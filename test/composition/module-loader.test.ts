@@ -250,3 +250,13 @@ describe("expects in a workflow_file body", () => {
     expect(c.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.range.file}:${d.range.start.line}:${d.range.start.column} ${d.code}`)).toEqual(["b.hcl:3:3 invalid_value"]);
   });
 });
+
+describe("a module that calls its own directory", () => {
+  it("is a cycle named by relative paths, the working directory as . (a new-user trial: /tmp/x -> /tmp/x)", async () => {
+    const dir = project({
+      "main.hcl": `workflow {\n  name = "c"\n  version = "1"\n  initial_state = "s"\n  target_state = "done"\n}\nsubworkflow "me" { source = "." }\nstep "s" {\n  target = subworkflow.me\n  outcome "success" { next = state.done }\n}\nstate "done" { terminal = true }\n`,
+    });
+    const c = await compile(join(dir, "main.hcl"), { cwd: dir });
+    expect(c.diagnostics.filter((d) => d.code === "module_cycle").map((d) => d.message)).toEqual(['subworkflow source "." closes a cycle: . -> .']);
+  });
+});
