@@ -55,7 +55,7 @@ export interface ModuleSet {
 }
 
 /** What makes a file no workflow at all, said where the file is. */
-const FILE_PROBLEMS = new Set(["file_empty", "unsupported_file_type", "file_not_utf8", "file_binary", "file_too_large"]);
+const FILE_PROBLEMS = new Set(["file_empty", "unsupported_file_type", "file_not_utf8", "file_binary", "file_too_large", "file_unreadable"]);
 
 /**
  * Loads the module graph from `entry` (docs/architecture.md, The compiler: Load; docs/language.md, Composition): follows `workflow_file`, `subworkflow { source }` and `use` edges, each path

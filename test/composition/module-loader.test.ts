@@ -260,3 +260,17 @@ describe("a module that calls its own directory", () => {
     expect(c.diagnostics.filter((d) => d.code === "module_cycle").map((d) => d.message)).toEqual(['subworkflow source "." closes a cycle: . -> .']);
   });
 });
+
+describe("a named file that cannot be read", () => {
+  it("says where it was named, as the other file problems do (a new-user trial: a FIFO had no note)", async () => {
+    const dir = project({
+      "m1.hcl": `workflow {\n  name = "m"\n  version = "1"\n  initial_state = "s"\n  target_state = "done"\n}\nstep "s" {\n  workflow_file = "./f.hcl"\n  outcome "success" { next = state.done }\n}\nstate "done" { terminal = true }\n`,
+    });
+    const { spawnSync } = await import("node:child_process");
+    expect(spawnSync("mkfifo", [join(dir, "f.hcl")]).status).toBe(0);
+    const c = await compile(join(dir, "m1.hcl"), { cwd: dir });
+    const d = c.diagnostics.find((x) => x.code === "file_unreadable");
+    expect(d?.message).toBe("f.hcl is not a regular file");
+    expect(d?.related?.map((r) => `${r.message} (${r.range.file}:${r.range.start.line}:${r.range.start.column})`)).toEqual(["named here (m1.hcl:8:19)"]);
+  });
+});
