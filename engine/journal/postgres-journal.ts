@@ -287,7 +287,7 @@ export class PostgresJournal implements Journal {
     let sent: { seqs: number[]; out: JournalEntry[] } | undefined;
     for (let pause = 250; ; pause = Math.min(pause * 2, 2000)) {
       try {
-        if (sent && (await this.committed(sent.seqs))) return sent.out;
+        if (sent && (await this.committed(rootRunId, sent.seqs))) return sent.out;
         return await this.appendOnce(rootRunId, entries, opts, (s) => (sent = s));
       } catch (e) {
         if (!(e instanceof ServerLost)) throw e;
@@ -298,14 +298,21 @@ export class PostgresJournal implements Journal {
   }
 
   /**
-   * Whether the rows numbered `seqs` (an append's, whose `COMMIT` went unanswered) are in the
-   * journal: all of them or none, an append being one transaction.
+   * Whether the rows numbered `seqs` (an append's to tree `root`, whose `COMMIT` went
+   * unanswered) are in the journal: all of them or none, an append being one transaction.
+   * Read under the tree's lock, which that transaction held: its session may still be ending
+   * on the server (a COMMIT not yet carried out, or a session not yet known to be gone,
+   * ended at the latest by its idle bound), and is waited for, so that it cannot commit
+   * after this says it did not.
    * @throws ServerLost while the server cannot be reached
    */
-  private async committed(seqs: number[]): Promise<boolean> {
+  private async committed(root: string, seqs: number[]): Promise<boolean> {
     try {
-      const { rows } = await this.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM journal WHERE seq = ANY($1::int8[])", [seqs]);
-      return rows[0].n > 0;
+      return await this.transaction(async (c) => {
+        await this.lockTree(c, root);
+        const { rows } = await c.query<{ n: number }>("SELECT count(*)::int AS n FROM journal WHERE seq = ANY($1::int8[])", [seqs]);
+        return rows[0].n > 0;
+      });
     } catch (e) {
       const error = new JournalWriteError(`cannot write the journal ${this.location}: ${storageReason(e)}`);
       throw storeUnreachable(e) ? new ServerLost(error) : error;

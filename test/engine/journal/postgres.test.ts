@@ -172,39 +172,47 @@ describe.skipIf(skip !== undefined)("PostgreSQL journal", () => {
       }
     }, 60_000);
 
-    it("an append whose COMMIT reached the server but whose answer was lost is not written twice: its seqs tell it was committed", async () => {
-      // A proxy between the journal and the server's socket that, once armed, passes the
-      // COMMIT on, keeps the server's answer and cuts the connection.
+    /**
+     * A journal reaching the server through a proxy that, once armed, cuts the client's
+     * connection at its COMMIT and passes that COMMIT on `holdMs` later (0: at once), keeping
+     * the server's answer: the append cannot know whether it was committed.
+     */
+    async function cutAtCommit(holdMs: number) {
       const url = await cluster().freshDatabase();
       const dir = mkdtempSync(join(tmpdir(), "criteria-pg-proxy-"));
       let armed = false;
       const proxy = createServer((client) => {
         const server = connect(join(cluster().socketDir, ".s.PGSQL.5432"));
-        let mute = false;
+        let cut = false;
         client.on("data", (d: Buffer) => {
-          server.write(d);
-          if (armed && d.includes("COMMIT")) {
-            armed = false;
-            mute = true;
-            setTimeout(() => client.destroy(), 300);
-          }
+          if (cut) return;
+          if (!armed || !d.includes("COMMIT")) return void server.write(d);
+          armed = false;
+          cut = true;
+          client.destroy();
+          setTimeout(() => server.write(d), holdMs);
+          setTimeout(() => server.destroy(), holdMs + 1000);
         });
-        server.on("data", (d: Buffer) => void (mute || client.write(d)));
-        client.on("close", () => server.destroy());
+        server.on("data", (d: Buffer) => void (cut || client.write(d)));
+        client.on("close", () => cut || server.destroy());
         server.on("close", () => client.destroy());
         client.on("error", () => undefined);
         server.on("error", () => undefined);
       });
       await new Promise<void>((r) => proxy.listen(join(dir, ".s.PGSQL.5432"), r));
       const j = await PostgresJournal.open(url.replace(/host=[^&]*/, `host=${encodeURIComponent(dir)}`), { stateDir: "/nonexistent", leaseTtlMs: 20_000 });
+      return { j, arm: () => (armed = true), armed: () => armed, close: async () => (await j.close(), proxy.close()) };
+    }
+
+    it.each([0, 1500])("an append whose COMMIT reached the server (after %i ms) but whose answer was lost is not written twice: its seqs, read under the tree's lock, tell it was committed", async (holdMs) => {
+      const { j, arm, armed, close } = await cutAtCommit(holdMs);
       try {
-        armed = true;
+        arm();
         const appended = await j.append("r", [entry]);
-        expect(armed).toBe(false);
+        expect(armed()).toBe(false);
         expect((await j.read("r")).entries.map((e) => e.seq)).toEqual(appended.map((e) => e.seq));
       } finally {
-        await j.close();
-        proxy.close();
+        await close();
       }
     }, 60_000);
   });
