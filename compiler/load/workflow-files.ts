@@ -76,7 +76,7 @@ export function workflowFiles(absPath: string): WorkflowFiles {
   return { kind: "dir", files, skipped };
 }
 
-/** The path shown to users: relative to `cwd` when inside it, else absolute. */
+/** The path shown to users: relative to `cwd` when inside it (`cwd` itself is "."), else absolute. */
 export function displayPath(abs: string, cwd: string): string {
   const rel = relative(cwd, abs);
   // The working directory itself is "." (found by a new-user trial: `source = "."` closed a cycle "/tmp/x -> /tmp/x").
