@@ -4,7 +4,8 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     // Builds the CLI first (make build): tests that run bin/criteria never run a stale bundle.
-    globalSetup: ["test/global-setup.ts"],
+    // Then gives the run a temporary directory of its own, removed after it.
+    globalSetup: ["test/global-setup.ts", "test/global-tmpdir.ts"],
     testTimeout: 60_000,
     // Most of the suite waits on child processes (the CLI, shell steps, PostgreSQL): more
     // files at once than cores keeps both cores busy (the crash matrix is split per workflow for it).
