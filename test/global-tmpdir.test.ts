@@ -8,6 +8,8 @@ import { expect, test } from "vitest";
 test("the tests, and the processes they start, make their temporary files in the run's own directory", () => {
   expect(basename(tmpdir())).toMatch(/^crt-/);
   expect(statSync(tmpdir()).isDirectory()).toBe(true);
+  // Reachable by other users, as /tmp is (initdb runs as the postgres user: it was refused).
+  expect(statSync(tmpdir()).mode & 0o7777).toBe(0o1777);
   const child = spawnSync(process.execPath, ["-e", "process.stdout.write(require('node:os').tmpdir())"], { encoding: "utf8" });
   expect(child.stdout).toBe(tmpdir());
 });

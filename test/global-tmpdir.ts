@@ -7,7 +7,7 @@
  * /tmp, a run of the suite thousands, `make mutation` tens of thousands.
  * `CRITERIA_KEEP_TEST_TMP=1` keeps it, and says where, to look at what a test left.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -15,6 +15,9 @@ export default function setup(): () => void {
   const outer = process.env.TMPDIR;
   // A short name: Unix socket paths (the PostgreSQL and NATS tests make theirs inside it) hold at most 107 bytes.
   const dir = mkdtempSync(join(tmpdir(), "crt-"));
+  // Open to every user, as /tmp is (sticky: each removes only its own): the PostgreSQL tests
+  // run initdb as the postgres user, which must reach its cluster's directory in here.
+  chmodSync(dir, 0o1777);
   process.env.TMPDIR = dir;
   return () => {
     if (outer === undefined) delete process.env.TMPDIR;
