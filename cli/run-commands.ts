@@ -248,7 +248,7 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
         if (!held) io.out(`run ${leased} was not held by any process; nothing to unlock${damaged ? `; ${damaged}` : ""}\n`);
         else {
           const when = held.expiresMs > Date.now() ? `its lease ran until ${new Date(held.expiresMs).toISOString()}` : `its lease had expired at ${new Date(held.expiresMs).toISOString()}`;
-          io.out(`unlocked run ${leased}: it was held by process ${held.pid} on ${held.host} (${held.alive ? "still running: it can no longer write to the journal" : "not running"}; ${when}); ${damaged ?? `criteria resume ${leased}${storeFlag(place)} continues it`}\n`);
+          io.out(`unlocked run ${leased}: it was held by process ${held.pid} on ${held.host} (${held.alive ? "still running: it stops what it runs at its next heartbeat, and can no longer write to the journal" : "not running"}; ${when}); ${damaged ?? `criteria resume ${leased}${storeFlag(place)} continues it`}\n`);
         }
       } finally {
         await j.close();

@@ -192,6 +192,20 @@ export interface Journal {
   holder(runId: string): Promise<LeaseHolder | undefined>;
 
   /**
+   * Calls `listener` once when the lease this journal holds on `runId` is lost: another
+   * process took it (after it expired, or with `unlock` or `resume --force`), the journal
+   * file went away, or it could not be renewed for a whole lease period (the store
+   * unreachable, or this process paused: another may have taken it meanwhile). Found by the
+   * heartbeat (every TTL/3) or by an append; told in a microtask. A holder paused past its
+   * lease that finds it still its own (no one took it: the epoch is unchanged) loses nothing.
+   * The runner stops what it runs then (a fenced worker's step no longer runs on beside its
+   * re-run elsewhere: the scale-out issue, from a new-user trial). Told at once when the
+   * lease is lost already; never when this journal holds none.
+   * @returns what stops listening
+   */
+  onLeaseLost(runId: string, listener: (error: LeaseLostError) => void): () => void;
+
+  /**
    * Ends any lease on the run, whoever holds it (`criteria unlock RUN`): its holder can
    * no longer append.
    * @returns who held it

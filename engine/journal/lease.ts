@@ -16,6 +16,59 @@ export const NOT_HELD = "it holds no lease on it (never taken, or given back)";
  */
 export const LEASE_TAKEN = "its lease was taken away (by criteria unlock or resume --force, or by another process after it expired)";
 
+/**
+ * Why a lease this process could not renew for a whole lease period is no longer counted
+ * on: by then another process may have taken it over (its holder cannot tell), so what it
+ * was running is stopped, as when the lease is known to be taken.
+ */
+export function leaseRanOut(ms: number): string {
+  return `its lease ran out: it could not be renewed for ${(ms / 1000).toFixed(1)} s (the journal unreachable, or this process paused), and another process may have taken the run over since`;
+}
+
+/** A lease this process holds, as either store keeps it in memory. */
+export interface HeldLease {
+  epoch: number;
+  /** The heartbeat renewing it every TTL/3. */
+  timer: NodeJS.Timeout;
+  /** Why it was lost; set once, after which every append naming it is refused. */
+  lost?: string;
+  /** When it was last known to be this process's (taken, or renewed), `performance.now()` ms: a monotonic clock. */
+  renewedAt: number;
+  /** Told once when it is lost ({@link Journal.onLeaseLost}). */
+  listeners: Set<(error: LeaseLostError) => void>;
+}
+
+/**
+ * Marks a held lease lost for `reason` (a lease lost stays lost, for its first reason)
+ * and tells its listeners, once each, in a microtask (never inside the caller's
+ * transaction, which may be the one that found the loss).
+ * @returns the error an append naming the lease throws
+ */
+export function loseLease(root: string, h: HeldLease, reason: string): LeaseLostError {
+  h.lost ??= reason;
+  const error = new LeaseLostError(root, h.lost);
+  const told = [...h.listeners];
+  h.listeners.clear();
+  if (told.length > 0) queueMicrotask(() => told.forEach((listener) => listener(error)));
+  return error;
+}
+
+/**
+ * Listens for the loss of the lease `h` on `root` ({@link Journal.onLeaseLost}); told at
+ * once (in a microtask) when it is lost already. Nothing is told for no lease (`h` undefined).
+ * @returns what stops listening
+ */
+export function watchLease(root: string, h: HeldLease | undefined, listener: (error: LeaseLostError) => void): () => void {
+  if (!h) return () => undefined;
+  if (h.lost) {
+    const error = new LeaseLostError(root, h.lost);
+    queueMicrotask(() => listener(error));
+    return () => undefined;
+  }
+  h.listeners.add(listener);
+  return () => void h.listeners.delete(listener);
+}
+
 /** How long a lease lasts unless renewed: 30 s (`CRITERIA_LEASE_TTL_MS` overrides it). */
 export const DEFAULT_LEASE_TTL_MS = 30_000;
 
@@ -56,7 +109,7 @@ interface LeaseRow {
  * Times are this machine's wall clock (`Date.now()`), whatever clock the runner uses.
  */
 export class Leases {
-  private readonly held = new Map<string, { owner: string; epoch: number; timer: NodeJS.Timeout; lost?: string }>();
+  private readonly held = new Map<string, HeldLease & { owner: string }>();
   private readonly owner = ownerToken();
 
   /** The journal file's inode when opened: a deleted or replaced file is noticed at the next heartbeat. */
@@ -101,29 +154,42 @@ export class Leases {
         .run(root, process.pid, hostname(), now, procStat(process.pid)?.start ?? null, this.owner, epoch, now + this.ttlMs);
       return epoch;
     });
+    const renewedAt = performance.now();
     const epoch = tx.immediate();
     this.stopHeartbeat(root);
     const timer = setInterval(() => this.renew(root), Math.max(1, Math.floor(this.ttlMs / 3)));
     timer.unref();
-    this.held.set(root, { owner: this.owner, epoch, timer });
+    this.held.set(root, { owner: this.owner, epoch, timer, renewedAt, listeners: new Set() });
     return note;
   }
 
-  /** Extends this process's lease on `root`; notes a lost lease (the next append refuses). */
+  /**
+   * Extends this process's lease on `root`; notes a lost lease (the next append refuses, and
+   * its listeners are told): taken, the journal file gone, or not renewed for a lease period.
+   * A holder that was paused past its lease and finds it still its own goes on: no one took it.
+   */
   private renew(root: string): void {
     const h = this.held.get(root);
     if (!h || h.lost) return;
     // SQLite keeps writing to a deleted file without complaint: stop rather than journal into nothing.
     if (inodeOf(this.file) !== this.inode) {
-      h.lost = `the journal ${this.file} was deleted or replaced while the run was going on`;
+      loseLease(root, h, `the journal ${this.file} was deleted or replaced while the run was going on`);
       return;
     }
+    const now = performance.now();
     try {
       const r = this.db.prepare("UPDATE locks SET expires_ms = ? WHERE root_run_id = ? AND owner = ? AND epoch = ?").run(Date.now() + this.ttlMs, root, h.owner, h.epoch);
-      if (r.changes === 0) h.lost = LEASE_TAKEN;
+      if (r.changes === 0) loseLease(root, h, LEASE_TAKEN);
+      else h.renewedAt = now;
     } catch {
-      // a busy or full disk: the next append reports it
+      // A busy or full disk: the next append reports it; past a lease period, it is not counted on.
+      if (now - h.renewedAt > this.ttlMs) loseLease(root, h, leaseRanOut(now - h.renewedAt));
     }
+  }
+
+  /** {@link Journal.onLeaseLost} for this store's leases. */
+  watch(root: string, listener: (error: LeaseLostError) => void): () => void {
+    return watchLease(root, this.held.get(root), listener);
   }
 
   /**
@@ -145,14 +211,11 @@ export class Leases {
     const now = Date.now();
     if (!h.lost && (fileNow || now - this.lastFileCheck >= 1000)) {
       this.lastFileCheck = now;
-      if (inodeOf(this.file) !== this.inode) h.lost = `the journal ${this.file} was deleted or replaced while the run was going on`;
+      if (inodeOf(this.file) !== this.inode) throw loseLease(root, h, `the journal ${this.file} was deleted or replaced while the run was going on`);
     }
     if (h.lost) throw new LeaseLostError(root, h.lost);
     const row = this.leaseOf.get(root) as { owner: string | null; epoch: number | null } | undefined;
-    if (row?.owner !== h.owner || row.epoch !== h.epoch) {
-      h.lost = LEASE_TAKEN;
-      throw new LeaseLostError(root, h.lost);
-    }
+    if (row?.owner !== h.owner || row.epoch !== h.epoch) throw loseLease(root, h, LEASE_TAKEN);
   }
 
   /** The epoch of this process's lease on `root`, when it holds one. */

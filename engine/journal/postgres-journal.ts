@@ -7,7 +7,7 @@ import type { EntryType, JournalEntry, MemoryItem, NewEntry, Payloads } from "./
 import { JournalDamagedError, JournalOpenError, JournalReadError, JournalWriteError, LeaseLostError, MessageTakenError, RunLockedError, SignalTakenError, storageReason, storeUnreachable } from "./errors.js";
 import type { AppendOptions, Damage, Journal, LeaseHolder, RunRow } from "./journal.js";
 import { withoutPassword } from "./store-url.js";
-import { holderOf, leaseTtlFromEnv, LEASE_TAKEN, NOT_HELD, ownerToken, takeOver, type LeaseState } from "./lease.js";
+import { holderOf, leaseRanOut, leaseTtlFromEnv, LEASE_TAKEN, loseLease, NOT_HELD, ownerToken, takeOver, watchLease, type HeldLease, type LeaseState } from "./lease.js";
 import { checksum, isTreeStart, memoryText, pickMemory, recallTerms, RUN_ROWS, tallyDamage } from "./store-rules.js";
 
 const SCHEMA = `
@@ -112,13 +112,6 @@ const SCAN_PAGE = 1000;
 /** The type OID of `int8`: read as a number (seqs, times and counts fit in 2^53). */
 const INT8 = 20;
 
-/** A lease this process holds: its token and epoch, the heartbeat, and why it was lost. */
-interface Held {
-  epoch: number;
-  timer: NodeJS.Timeout;
-  lost?: string;
-}
-
 /**
  * The {@link Journal} in PostgreSQL (`--store postgres://…`, `CRITERIA_STORE`): the journal
  * several machines share (the scale-out issue). The same tables as the SQLite journal;
@@ -139,7 +132,7 @@ export class PostgresJournal implements Journal {
   /** A database, not a directory beside the checkout. */
   readonly besideCheckout = false;
   private readonly owner = ownerToken();
-  private readonly held = new Map<string, Held>();
+  private readonly held = new Map<string, HeldLease>();
   /** Leases a {@link lock} of this process is taking at this moment (its transaction not ended). */
   private readonly taking = new Set<string>();
   private closed = false;
@@ -354,10 +347,7 @@ export class PostgresJournal implements Journal {
       await settle([...begin, lease, consumed, taken, seqs]);
       if (held && lease) {
         const row = (await lease).rows[0];
-        if (row?.owner !== this.owner || row.epoch !== held.epoch) {
-          held.lost = LEASE_TAKEN;
-          throw new LeaseLostError(leaseRoot, held.lost);
-        }
+        if (row?.owner !== this.owner || row.epoch !== held.epoch) throw loseLease(leaseRoot, held, LEASE_TAKEN);
       }
       if (consumed && (await consumed).rowCount) throw new SignalTakenError(opts.consumes!);
       if (taken && (await taken).rowCount) throw new MessageTakenError(opts.takes!.id);
@@ -398,10 +388,7 @@ export class PostgresJournal implements Journal {
       // A session the server ended (a holder silent past its lease, see above) or lost: when
       // the lease is another's by now, that is what to say (the worker counts it as fenced).
       const h = this.held.get(leaseRoot);
-      if (h && !h.lost && (await this.takenFrom(leaseRoot, h.epoch))) {
-        h.lost = LEASE_TAKEN;
-        throw new LeaseLostError(leaseRoot, h.lost);
-      }
+      if (h && !h.lost && (await this.takenFrom(leaseRoot, h.epoch))) throw loseLease(leaseRoot, h, LEASE_TAKEN);
       const error = new JournalWriteError(`cannot write the journal ${this.location}: ${storageReason(err)}`);
       throw storeUnreachable(err) ? new ServerLost(error) : error;
     } finally {
@@ -425,7 +412,7 @@ export class PostgresJournal implements Journal {
    * not say it holds one: when `named`, holding none is a loss too).
    * @throws LeaseLostError
    */
-  private heldLease(root: string, named: boolean): Held | undefined {
+  private heldLease(root: string, named: boolean): HeldLease | undefined {
     const h = this.held.get(root);
     if (!h) {
       if (named) throw new LeaseLostError(root, NOT_HELD);
@@ -547,6 +534,8 @@ export class PostgresJournal implements Journal {
     const mine = this.held.get(rootRunId);
     if ((mine && !mine.lost) || this.taking.has(rootRunId)) throw new RunLockedError(rootRunId, process.pid, hostname());
     this.taking.add(rootRunId);
+    // The lease counts from when it was asked for (a monotonic clock): it is not counted on past a lease period unrenewed.
+    const renewedAt = performance.now();
     let note: string | undefined;
     let epoch: number;
     try {
@@ -573,20 +562,41 @@ export class PostgresJournal implements Journal {
     this.stopHeartbeat(rootRunId);
     const timer = setInterval(() => void this.renew(rootRunId), Math.max(1, Math.floor(this.ttlMs / 3)));
     timer.unref();
-    this.held.set(rootRunId, { epoch, timer });
+    this.held.set(rootRunId, { epoch, timer, renewedAt, listeners: new Set() });
     return note;
   }
 
-  /** Extends this journal's lease on `root` by the database clock; notes a lost lease (the next append refuses). */
+  /**
+   * Extends this journal's lease on `root` by the database clock; notes a lost lease (the next
+   * append refuses, and its listeners are told): taken, or not renewed for a lease period. A
+   * holder that was paused past its lease and finds it still its own goes on (no one took it,
+   * the epoch says); one whose renewal is not answered within TTL/3 once its lease has run out
+   * by its own clock counts it lost, since another worker may hold it by then.
+   */
   private async renew(root: string): Promise<void> {
     const h = this.held.get(root);
     if (!h || h.lost || this.closed) return;
+    const sent = performance.now();
+    const period = Math.max(1, Math.floor(this.ttlMs / 3));
+    let timer: NodeJS.Timeout | undefined;
     try {
-      const r = await this.pool.query("UPDATE leases SET expires_at = clock_timestamp() + make_interval(secs => $1::float8 / 1000) WHERE root_run_id = $2 AND owner = $3 AND epoch = $4", [this.ttlMs, root, this.owner, h.epoch]);
-      if (r.rowCount === 0) h.lost = LEASE_TAKEN;
+      const renewal = this.pool.query("UPDATE leases SET expires_at = clock_timestamp() + make_interval(secs => $1::float8 / 1000) WHERE root_run_id = $2 AND owner = $3 AND epoch = $4", [this.ttlMs, root, this.owner, h.epoch]);
+      const late = sent - h.renewedAt > this.ttlMs;
+      if (late) renewal.catch(() => undefined);
+      const r = late ? await Promise.race([renewal, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("unanswered")), period)))]) : await renewal;
+      if (r.rowCount === 0) loseLease(root, h, LEASE_TAKEN);
+      else if (!h.lost) h.renewedAt = Math.max(h.renewedAt, sent);
     } catch {
-      // the server is unreachable: the next append reports it
+      // The server is unreachable: the next append reports it; past a lease period, it is not counted on.
+      const now = performance.now();
+      if (now - h.renewedAt > this.ttlMs) loseLease(root, h, leaseRanOut(now - h.renewedAt));
+    } finally {
+      clearTimeout(timer);
     }
+  }
+
+  onLeaseLost(runId: string, listener: (error: LeaseLostError) => void): () => void {
+    return watchLease(runId, this.held.get(runId), listener);
   }
 
   async unlock(rootRunId: string, epoch?: number): Promise<void> {

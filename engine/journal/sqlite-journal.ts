@@ -440,6 +440,10 @@ export class SqliteJournal implements Journal {
     return this.leases.epochOf(rootRunId);
   }
 
+  onLeaseLost(runId: string, listener: (error: LeaseLostError) => void): () => void {
+    return this.leases.watch(runId, listener);
+  }
+
   /** Who holds a run tree's lease (`criteria runs`, `criteria unlock`). */
   async holder(rootRunId: string): Promise<LeaseHolder | undefined> {
     return this.reading(() => this.leases.holder(rootRunId));

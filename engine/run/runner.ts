@@ -10,7 +10,7 @@ import type { Adapter, Reason, StepRequest, StepResult } from "../adapters/adapt
 import type { JournalEntry, NewEntry, Payloads } from "../journal/entry.js";
 import { applyEntry, channelKey, foldEntries, RETRYABLE, type RunRecord, type TreeRecord } from "../journal/fold.js";
 import type { AppendOptions, Journal } from "../journal/journal.js";
-import { JournalWriteError } from "../journal/errors.js";
+import { JournalWriteError, LeaseLostError } from "../journal/errors.js";
 import { placeFlag, storeOption } from "../journal/state-dir.js";
 import { chainOf, DeadlineExceeded, deadlineOf, ownerOf, rootOf, subworkflowOf, type Frame } from "./frame.js";
 import { MEMORY_BUDGET_BYTES, memoryNamespace, queryOf, type MemoryProvider } from "./memory.js";
@@ -412,7 +412,7 @@ export class Runner {
       if (this.opts.broker && hasChannels(graph)) await this.startEndpoint();
       return this.shown(await this.root(graph, inputs, input, this.opts.baseDir, source));
     } catch (e) {
-      throw this.maskError(this.parkedIfPending(await this.notStarted(e)));
+      throw this.maskError(this.parkedIfPending(await this.notStarted(this.lostIfFenced(e))));
     } finally {
       this.detach();
       await this.closeEndpoint();
@@ -485,7 +485,7 @@ export class Runner {
       return this.shown(await this.root(graph, this.secretsAgain(graph, root.spawned), root.spawned.input ?? {}, dir, root.spawned.source));
     } catch (e) {
       if (e instanceof UnitEnded) return this.shown(e.end as RunEnd);
-      throw this.maskError(this.parkedIfPending(e));
+      throw this.maskError(this.parkedIfPending(this.lostIfFenced(e)));
     } finally {
       this.detach();
       await this.closeEndpoint();
@@ -555,16 +555,42 @@ export class Runner {
   private async takeLease(runId: string): Promise<void> {
     const note = await this.opts.journal.lock(runId, { force: this.opts.force === true });
     this.leaseEpochs.set(runId, this.opts.journal.heldEpoch(runId));
+    this.leaseWatches.set(runId, this.opts.journal.onLeaseLost(runId, (e) => this.leaseGone(runId, e)));
     if (note) this.emit({ event: "warning", run_id: runId, message: note });
   }
 
   /** The epoch of each lease this runner took: it gives back only those ({@link Journal.unlock}). */
   private readonly leaseEpochs = new Map<string, number | undefined>();
+  /** What stops listening for the loss of each lease this runner took. */
+  private readonly leaseWatches = new Map<string, () => void>();
+  /** The loss of a lease this runner held, once one is lost: the run stops with it. */
+  private leaseLost: LeaseLostError | undefined;
+
+  /**
+   * A lease this runner holds is lost (taken over, or not renewed for a lease period): the
+   * run stops where it stands, as if interrupted, its running steps' processes stopped
+   * (SIGTERM, then SIGKILL), so a frozen or fenced holder's step does not run on beside the
+   * new holder's re-run of it (the scale-out issue, from a new-user trial). Nothing more is
+   * journaled: every append would be refused.
+   */
+  private leaseGone(runId: string, e: LeaseLostError): void {
+    if (this.leaseLost || this.abort.signal.aborted) return;
+    this.leaseLost = e;
+    this.emit({ event: "warning", run_id: runId, message: `${e.message.replace(/; it stopped without writing anything more$/, "")}: stopping what it was running here` });
+    this.abort.abort();
+  }
+
+  /** `e` as the run ends with it: an interruption that a lost lease caused is that loss. */
+  private lostIfFenced(e: unknown): unknown {
+    return this.leaseLost && (e instanceof RunInterrupted || e instanceof LeaseLostError) ? this.leaseLost : e;
+  }
 
   /** Gives back the lease this runner took on `runId` (not one another runner of this process took since). */
   private giveBack(runId: string): Promise<void> {
     const epoch = this.leaseEpochs.get(runId);
     this.leaseEpochs.delete(runId);
+    this.leaseWatches.get(runId)?.();
+    this.leaseWatches.delete(runId);
     return this.opts.journal.unlock(runId, epoch);
   }
 

@@ -6,11 +6,18 @@
  * (`unshare -u`, loopback only), skipped with a reason where it cannot be made.
  */
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { bin, cli, temp } from "./helpers.js";
+import { procStat } from "../../engine/process-info.js";
+import { bin, cli, entries, start, temp, until } from "./helpers.js";
+
+/** Whether process `pid` is running (a zombie, dead and awaiting its reaper, is not). */
+const alive = (pid: number) => {
+  const stat = procStat(pid);
+  return stat !== undefined && stat.state !== "Z";
+};
 
 const canUnshare = spawnSync("unshare", ["-u", "true"]).status === 0;
 
@@ -63,7 +70,7 @@ describe("leases (item 2)", () => {
     expect(runs.stdout).toContain("(running: process 4242 on runner-b)");
     const unlock = cli(["unlock", "r", "--state-dir", state]);
     expect(unlock.status).toBe(0);
-    expect(unlock.stdout).toMatch(/unlocked run r: it was held by process 4242 on runner-b \(still running: it can no longer write to the journal; its lease ran until .*\)/);
+    expect(unlock.stdout).toMatch(/unlocked run r: it was held by process 4242 on runner-b \(still running: it stops what it runs at its next heartbeat, and can no longer write to the journal; its lease ran until .*\)/);
     expect(cli(["runs", "--state-dir", state]).stdout).toContain(`(stopped: criteria resume r --state-dir ${state} continues it)`);
     // Held again; --force takes it and says so.
     const db2 = new Database(join(state, "journal.db"));
@@ -89,5 +96,43 @@ describe("leases (item 2)", () => {
     expect(unlock.stdout).toMatch(/^unlocked run r: it was held by process \d+ on .* \(not running; .*\); criteria resume r --state-dir \S+ continues it\n$/);
     expect(cli(["resume", "r", "--state-dir", state]).status).toBe(0);
   }, 30_000);
+  it("a holder whose lease is taken away stops the step it is running at once, writing nothing more; resume runs it again (a new-user trial: it ran on beside its re-run)", async () => {
+    const dir = temp();
+    const state = join(dir, "state");
+    const flag = join(dir, "flag");
+    const pidFile = join(dir, "pid");
+    writeFileSync(flag, "");
+    // The step runs while the flag is there (the test removes it to let the resumed one end).
+    writeFileSync(
+      join(dir, "w.hcl"),
+      `workflow {\n  name = "w"\n  initial_state = "work"\n  target_state = "done"\n}\nadapter "shell" "default" {}\nstep "work" {\n  target = adapter.shell.default\n  input { command = "echo $$ >> '${pidFile}'; while [ -e '${flag}' ]; do sleep 0.1; done; echo end >> '${dir}/log'" }\n  outcome "success" { next = state.done }\n}\nstate "done" { terminal = true }\n`,
+    );
+    // A lease of 1.5 s: the heartbeat looks every 0.5 s.
+    const a = start(["apply", join(dir, "w.hcl"), "--state-dir", state, "--run-id", "r"], { env: { CRITERIA_LEASE_TTL_MS: "1500" } });
+    let err = "";
+    let out = "";
+    a.stderr.on("data", (d: Buffer) => (err += d.toString()));
+    a.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    const exited = new Promise<number | null>((r) => a.once("exit", r));
+    await until(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", 20_000);
+    const stepPid = Number(readFileSync(pidFile, "utf8").trim());
+    const before = (await entries(state, "r")).length;
+    const unlock = cli(["unlock", "r", "--state-dir", state]);
+    expect(unlock.status, unlock.stderr).toBe(0);
+    // Stopped within a heartbeat and the step's grace, not when the step would have ended (never, here).
+    const code = await Promise.race([exited, new Promise<string>((r) => setTimeout(() => r("still running"), 10_000))]);
+    if (code === "still running") a.kill("SIGKILL");
+    expect(code, err).toBe(4);
+    expect(out).toContain(`"event":"warning","run_id":"r","message":"this process can no longer write run r: its lease was taken away (by criteria unlock or resume --force, or by another process after it expired): stopping what it was running here"`);
+    expect(err).toBe("criteria: this process can no longer write run r: its lease was taken away (by criteria unlock or resume --force, or by another process after it expired); it stopped without writing anything more\n");
+    expect(alive(stepPid), "the step's process").toBe(false);
+    expect((await entries(state, "r")).length, "nothing journaled after the loss").toBe(before);
+    rmSync(flag);
+    const again = cli(["resume", "r", "--state-dir", state]);
+    expect(again.status, again.stderr).toBe(0);
+    expect(readFileSync(join(dir, "log"), "utf8")).toBe("end\n");
+    expect(readFileSync(pidFile, "utf8").trim().split("\n")).toHaveLength(2);
+  }, 60_000);
+
   // Fencing in-process (a holder that lost its lease can never write again): test/engine/journal/contract.ts.
 });

@@ -3,7 +3,7 @@
  * in-process against a real store (a real SQLite file; a real PostgreSQL cluster started
  * by the test). What each promise of the interface means, tested entry by entry.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { JournalEntry, NewEntry, Payloads } from "../../../engine/journal/entry.js";
 import { JournalDamagedError, JournalWriteError, LeaseLostError, MessageTakenError, RunLockedError, SignalTakenError } from "../../../engine/journal/errors.js";
 import type { Journal } from "../../../engine/journal/journal.js";
@@ -331,6 +331,59 @@ export function journalContract(name: string, store: StoreUnderTest): void {
       await expect(a.append("r", [e()])).rejects.toBeInstanceOf(LeaseLostError);
       expect(await b.lock("r")).toBeUndefined();
       expect(await b.append("r", [e()])).toHaveLength(1);
+    });
+
+    it("the loss of a held lease is told to its listeners, once: found by the heartbeat, or by an append; a listener that stopped listening is not told", async () => {
+      // The runner stops what it runs when told (a fenced worker's step ran on beside its re-run: a new-user trial).
+      const s = await fresh();
+      const a = await s.open({ leaseTtlMs: 150 });
+      const b = await s.open();
+      await a.lock("r");
+      const told: LeaseLostError[] = [];
+      const stopped: LeaseLostError[] = [];
+      a.onLeaseLost("r", (x) => told.push(x));
+      a.onLeaseLost("r", (x) => stopped.push(x))();
+      await new Promise((r) => setTimeout(r, 400)); // renewed meanwhile: nothing lost
+      expect(told).toEqual([]);
+      await b.breakLease("r");
+      // The heartbeat (every 50 ms) finds it taken, no append needed.
+      await vi.waitFor(() => expect(told).toHaveLength(1), { timeout: 3000, interval: 20 });
+      expect(told[0]).toBeInstanceOf(LeaseLostError);
+      expect(told[0].message).toMatch(/can no longer write run r: its lease was taken away/);
+      await expect(a.append("r", [e()])).rejects.toBeInstanceOf(LeaseLostError);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(told).toHaveLength(1);
+      expect(stopped).toEqual([]);
+      // Asked after the loss: told at once.
+      const late: LeaseLostError[] = [];
+      a.onLeaseLost("r", (x) => late.push(x));
+      await vi.waitFor(() => expect(late).toHaveLength(1), { timeout: 1000, interval: 10 });
+      // An append finds the loss before any heartbeat (a lease of a minute): told as well.
+      const c = await s.open({ leaseTtlMs: 60_000 });
+      const d = await s.open();
+      await c.lock("q");
+      const byAppend: LeaseLostError[] = [];
+      c.onLeaseLost("q", (x) => byAppend.push(x));
+      await d.lock("q", { force: true });
+      await expect(c.append("q", [entry("q", "signal.received", { name: "x" })])).rejects.toBeInstanceOf(LeaseLostError);
+      await vi.waitFor(() => expect(byAppend).toHaveLength(1), { timeout: 1000, interval: 10 });
+      // No lease held: nothing to tell, ever.
+      const none: LeaseLostError[] = [];
+      d.onLeaseLost("nothing", (x) => none.push(x))();
+      expect(none).toEqual([]);
+    });
+
+    it("a holder paused past its lease that finds it still its own loses nothing: no one took it", async () => {
+      const s = await fresh();
+      const a = await s.open({ leaseTtlMs: 150 });
+      await a.lock("r");
+      const told: LeaseLostError[] = [];
+      a.onLeaseLost("r", (x) => told.push(x));
+      // The whole process paused (its timers too) for three lease periods.
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 450);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(told).toEqual([]);
+      expect(await a.append("r", [e()])).toHaveLength(1);
     });
 
     it("a lease this journal already holds is refused to a second runner of the same process, even forced", async () => {

@@ -172,6 +172,22 @@ describe.skipIf(skip !== undefined)("PostgreSQL journal", () => {
       }
     }, 60_000);
 
+    it("a lease that cannot be renewed for a lease period (the server down) is lost, and its listeners are told: another worker may hold it by then", async () => {
+      const url = await cluster().freshDatabase();
+      const j = await PostgresJournal.open(url, { stateDir: "/nonexistent", leaseTtlMs: 400 });
+      try {
+        await j.lock("r");
+        const told: Error[] = [];
+        j.onLeaseLost("r", (e) => told.push(e));
+        await cluster().outage(1500);
+        expect(told).toHaveLength(1);
+        expect(told[0].message).toMatch(/^this process can no longer write run r: its lease ran out: it could not be renewed for \d+\.\d s \(the journal unreachable, or this process paused\), and another process may have taken the run over since/);
+        await expect(j.append("r", [entry])).rejects.toThrow(/its lease ran out/);
+      } finally {
+        await j.close();
+      }
+    }, 60_000);
+
     /**
      * A journal reaching the server through a proxy that, once armed, cuts the client's
      * connection at its COMMIT and passes that COMMIT on `holdMs` later (0: at once), keeping

@@ -7,16 +7,23 @@
  * its run back and another finishes it.
  */
 import { spawn } from "node:child_process";
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { bin, cli, temp } from "../../pipeline/helpers.js";
 import { withoutPassword } from "../../../engine/journal/store-url.js";
 import { shellWord } from "../../../engine/shell-word.js";
+import { procStat } from "../../../engine/process-info.js";
 import { useCluster } from "../journal/postgres-cluster.js";
 import { runs, startWorker, stopWorker, until, type WorkerProcess } from "./helpers.js";
 
 const { skip, cluster } = useCluster();
+
+/** Whether process `pid` is running (a zombie, dead and awaiting its reaper, is not). */
+const alive = (pid: number) => {
+  const stat = procStat(pid);
+  return stat !== undefined && stat.state !== "Z";
+};
 
 const HEAD = (initial: string) => `workflow "w" {\n  version = "1"\n  initial_state = "${initial}"\n  target_state = "done"\n}\nstate "done" { terminal = true }\nadapter "shell" "default" {}\n`;
 
@@ -159,6 +166,39 @@ describe.skipIf(skip !== undefined)("workers", () => {
     const rows = await until(url, (r) => r.some((x) => x.run_id === "h" && x.status !== "active"), 30_000);
     expect(rows.find((r) => r.run_id === "h"), b.out()).toMatchObject({ status: "succeeded" });
   }, 60_000);
+
+  it("a worker frozen past its lease stops the step it had started when it wakes, the run taken over meanwhile; the effect is written once (a new-user trial: the frozen worker's step ran on beside the re-run)", async () => {
+    const url = await cluster().freshDatabase();
+    const dir = temp("criteria-wk-");
+    const wf = join(dir, "w.hcl");
+    const gate = join(dir, "gate");
+    const pids = join(dir, "pids");
+    const ledger = join(dir, "ledger");
+    const started = () => (existsSync(pids) ? readFileSync(pids, "utf8").trim().split("\n").filter(Boolean).map(Number) : []);
+    writeFileSync(wf, `${HEAD("slow")}step "slow" {\n  target = adapter.shell.default\n  input { command = "echo $$ >> '${pids}'; while [ ! -f '${gate}' ]; do sleep 0.1; done; echo effect >> '${ledger}'" }\n  outcome "success" { next = "done" }\n}\n`);
+    const env = { CRITERIA_LEASE_TTL_MS: "1500" };
+    const a = startWorker(url, join(dir, "a"), env);
+    workers.push(a);
+    expect(cli(["apply", wf, "--store", url, "--state-dir", join(dir, "s"), "--run-id", "f", "--detach"]).status).toBe(0);
+    await vi.waitFor(() => expect(started()).toHaveLength(1), { timeout: 20_000, interval: 50 });
+    a.child.kill("SIGSTOP");
+    // Another worker's sweeper finds the frozen one's lease run out and takes the run over.
+    const b = startWorker(url, join(dir, "b"), env);
+    workers.push(b);
+    await vi.waitFor(() => expect(started()).toHaveLength(2), { timeout: 30_000, interval: 50 });
+    const [first, second] = started();
+    expect(alive(first), "the frozen worker's step runs on while it is frozen").toBe(true);
+    a.child.kill("SIGCONT");
+    // At its next heartbeat it finds the lease another's, and stops its step (SIGTERM to its group).
+    await vi.waitFor(() => expect(alive(first), a.out()).toBe(false), { timeout: 8_000, interval: 50 });
+    expect(alive(second), "the new holder's step").toBe(true);
+    expect(a.out()).toMatch(/"message":"this process can no longer write run f: its lease was taken away \(by criteria unlock or resume --force, or by another process after it expired\): stopping what it was running here"/);
+    writeFileSync(gate, "");
+    const rows = await until(url, (r) => r.some((x) => x.run_id === "f" && x.status !== "active"), 30_000);
+    expect(rows.find((r) => r.run_id === "f"), b.out()).toMatchObject({ status: "succeeded" });
+    expect(readFileSync(ledger, "utf8")).toBe("effect\n");
+    expect(a.child.exitCode, "the woken worker serves on").toBeNull();
+  }, 90_000);
 
   it("a worker outlives a database outage mid-run: it finishes the run afterwards, printing no stack trace", async () => {
     const url = await cluster().freshDatabase();
