@@ -549,7 +549,9 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
         if (open.length - given > 1) io.err(`criteria: note: ${open.length - given} approvals "${target.approval}" wait in run ${run} (${open.map((a) => a.id).join(", ")}): this decision ends one of them, the first to take it; give one decision per approval\n`);
       }
       const e = await deliverSignal(j, row.root_run_id, name, payload, by, now, activeUnits(tree, row.root_run_id), run);
-      io.out(`delivered ${name} to ${run} (journal entry ${e.seq})\n`);
+      // A decision says which (found by a new-user trial: reject printed "delivered approval:gate", as approve did).
+      if ("signal" in target) io.out(`delivered ${name} to ${run} (journal entry ${e.seq})\n`);
+      else io.out(`${payload === "rejected" ? "rejected" : "approved"} approval "${target.approval}" of run ${run}${by ? ` as ${by}` : ""} (journal entry ${e.seq})\n`);
       return EXIT.ok;
     } finally {
       await j.close();

@@ -162,7 +162,10 @@ describe("approvals and signal waits in CI (item 7)", () => {
     writeFileSync(join(dir, "w.hcl"), gate());
     const state = join(dir, "state");
     expect(cli(["apply", "w.hcl", "--state-dir", state, "--run-id", "r"], { cwd: dir, env: { CI: "true" } }).status).toBe(5);
-    expect(cli(["reject", "r", "gate", "--state-dir", state, "--by", "ops"]).status).toBe(0);
+    const rejected = cli(["reject", "r", "gate", "--state-dir", state, "--by", "ops"]);
+    expect(rejected.status).toBe(0);
+    // Which decision, said (a new-user trial: "delivered approval:gate", as approve printed).
+    expect(rejected.stdout).toMatch(/^rejected approval "gate" of run r as ops \(journal entry \d+\)\n$/);
     const done = cli(["resume", "r", "--state-dir", state, "--auto-approve", "-o", "json"], { cwd: dir, env: { CI: "true" } });
     expect(done.status, done.stderr).toBe(1);
     const decided = (await entries(state, "r")).filter((e) => e.entry_type === "approval.decided").map((e) => e.payload);
@@ -252,7 +255,7 @@ describe("approvals and signal waits in CI (item 7)", () => {
     expect(r.status).toBe(5);
     expect(r.stdout).toContain(`fan#1[0] › ok: waiting for approval: "ship a?" (criteria approve 'pa/fan#1[0]' ok --state-dir state, or criteria reject 'pa/fan#1[0]' ok --state-dir state)`);
     expect(r.stdout).toContain(`fan#1[1] › ok: waiting for approval: "ship b?" (criteria approve 'pa/fan#1[1]' ok --state-dir state, or criteria reject 'pa/fan#1[1]' ok --state-dir state)`);
-    expect(cli(["approve", "pa/fan#1[1]", "ok", "--state-dir", "state"], { cwd: dir }).stdout).toContain("delivered approval:ok to pa/fan#1[1]");
+    expect(cli(["approve", "pa/fan#1[1]", "ok", "--state-dir", "state"], { cwd: dir }).stdout).toMatch(/^approved approval "ok" of run pa\/fan#1\[1\] as \S+ \(journal entry \d+\)\n$/);
   }, 30_000);
 
   it("a signal wait parks too; --wait waits even in CI", () => {
