@@ -251,8 +251,12 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
         const rows = treeOrder(await j.runs({ roots: !opts.all }));
         // Columns as wide as their widest value (found by a new-user trial: nested runs' ids
         // pushed every field after them out of line).
-        const idWidth = Math.max(0, ...rows.map((r) => r.run_id.length));
-        const workflowWidth = Math.max(0, ...rows.map((r) => r.workflow.length));
+        // Widths as a terminal shows them (found by a new-user trial: a workflow named in CJK,
+        // two columns a character, put the columns after it out of line).
+        const width = opts.output === "json" ? (t: string) => t.length : (await import("string-width")).default;
+        const pad = (t: string, w: number) => t + " ".repeat(Math.max(0, w - width(t)));
+        const idWidth = Math.max(0, ...rows.map((r) => width(r.run_id)));
+        const workflowWidth = Math.max(0, ...rows.map((r) => width(r.workflow)));
         if (opts.output !== "json" && rows.length === 0) io.out("no runs\n");
         // What each active root run is doing, worked out once per root: an active nested run
         // (`--all`) is doing what its root is (found by a new-user trial: it had no activity).
@@ -276,7 +280,7 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
           // JSON carries the same words as `detail`, and what they say as `activity` (found by new-user
           // trials: it said nothing of a parked or queued run; then nothing a program could test).
           if (opts.output === "json") io.out(JSON.stringify(held ? { ...r, activity: held.activity, detail: held.text } : r) + "\n");
-          else io.out(`${r.run_id.padEnd(idWidth)}  ${r.status.padEnd(9)}  ${r.workflow.padEnd(workflowWidth)}  ${new Date(r.created_ms).toISOString()}${r.final_state ? `  state=${r.final_state}` : ""}${held ? `  (${held.text})` : ""}\n`);
+          else io.out(`${pad(r.run_id, idWidth)}  ${r.status.padEnd(9)}  ${pad(r.workflow, workflowWidth)}  ${new Date(r.created_ms).toISOString()}${r.final_state ? `  state=${r.final_state}` : ""}${held ? `  (${held.text})` : ""}\n`);
         }
       } finally {
         await j.close();

@@ -76,6 +76,24 @@ describe("approvals and signal waits in CI (item 7)", () => {
     expect(new Set(lines.map((l) => l.indexOf("active"))).size).toBe(1);
   });
 
+  it("runs lines its columns up as a terminal shows them: a workflow named in CJK (two columns a character) does not push the columns after it (a new-user trial)", async () => {
+    const dir = temp();
+    const state = join(dir, "state");
+    for (const [file, name] of [["a.hcl", "部署流程"], ["b.hcl", "deploy-flow"]]) {
+      writeFileSync(join(dir, file), `workflow "${name}" {\n  version = "1"\n  initial_state = "done"\n  target_state = "done"\n}\nstate "done" { terminal = true }\n`);
+      expect(cli(["apply", file, "--state-dir", state, "--run-id", file[0]], { cwd: dir }).status).toBe(0);
+    }
+    const text = cli(["runs", "--state-dir", state]);
+    expect(text.status, text.stderr).toBe(0);
+    const stringWidth = (await import("string-width")).default;
+    const lines = text.stdout.trimEnd().split("\n");
+    expect(lines).toHaveLength(2);
+    // Where the creation time starts, in terminal columns: the same on both lines.
+    const at = (l: string) => stringWidth(l.slice(0, l.search(/\d{4}-\d\d-\d\dT/)));
+    expect(at(lines[0])).toBe(at(lines[1]));
+    expect(text.stdout).toContain("部署流程     2"); // 8 columns wide, padded to deploy-flow's 11, then the gap
+  });
+
   it("a signal sent before its wait starts is kept and ends that wait at once, and signal says so (found by a new-user trial: 'delivered' was all it said)", () => {
     const dir = temp();
     writeFileSync(join(dir, "w.hcl"), `${HEAD("ok")}approval "ok" {\n  approvers = ["ops"]\n  outcome "approved" { next = wait.healthy }\n  outcome "rejected" { next = state.failed }\n}\nwait "healthy" {\n  signal = "canary-healthy"\n  outcome "received" { next = state.done }\n}\n`);
