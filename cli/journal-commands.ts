@@ -163,8 +163,12 @@ async function idleOnStore(j: Journal, run: string, flag: string, holder: LeaseH
   const { PostgresJournal, foldEntries, waitingIn, answeredIn } = await engine();
   const job = j instanceof PostgresJournal ? await j.queuedJob(run) : undefined;
   const at = (ms: number) => new Date(ms).toISOString();
+  // A gone holder's lease that has not ended keeps the run from every worker, whatever job is
+  // queued (found by a new-user trial: "queued: a worker takes it", up to a lease period early).
+  const gone = holder && `not running: process ${holder.pid} on ${holder.host} that ran it is gone; a worker takes it over once its lease ends${holder.expiresMs > Date.now() ? ` at ${at(holder.expiresMs)}` : ""}, or criteria resume ${run}${flag} continues it here`;
+  if (gone && holder.expiresMs > Date.now()) return idle("holder_gone", gone);
   if (job && job.dueInMs <= 1000) return idle("queued", "queued: a worker takes it");
-  if (holder) return idle("holder_gone", `not running: process ${holder.pid} on ${holder.host} that ran it is gone; a worker takes it over once its lease ends, or criteria resume ${run}${flag} continues it here`);
+  if (gone) return idle("holder_gone", gone);
   const stopped = `nothing advances it; criteria resume ${run}${flag} continues it here, or with --detach hands it to the workers`;
   const read = await j.read(run);
   if (read.damage) return damagedIdle(j, run, read.damage.seq, flag);

@@ -344,6 +344,23 @@ describe.skipIf(skip !== undefined)("workers", () => {
     expect(readFileSync(out, "utf8")).toBe("token=workers\n");
   }, 90_000);
 
+  it("criteria runs says a run whose worker was killed waits for that worker's lease to end, not that it is queued (a new-user trial)", async () => {
+    const url = await cluster().freshDatabase();
+    const dir = temp("criteria-wk-");
+    const wf = join(dir, "w.hcl");
+    const gate = join(dir, "gate");
+    writeFileSync(wf, `${HEAD("slow")}step "slow" {\n  target = adapter.shell.default\n  input { command = "while [ ! -f '${gate}' ]; do sleep 0.1; done" }\n  outcome "success" { next = "done" }\n}\n`);
+    const w = startWorker(url, join(dir, "w"), { CRITERIA_LEASE_TTL_MS: "60000" });
+    workers.push(w);
+    expect(cli(["apply", wf, "--store", url, "--run-id", "k", "--detach"]).status).toBe(0);
+    await vi.waitFor(() => expect(w.out()).toMatch(/"step":"slow"/), { timeout: 20_000, interval: 50 });
+    w.child.kill("SIGKILL");
+    await new Promise((r) => w.child.once("exit", r));
+    const listed = cli(["runs", "--store", url]).stdout;
+    expect(listed).toMatch(/^k {2,}active .*\(not running: process \d+ on \S+ that ran it is gone; a worker takes it over once its lease ends at \d{4}-\d\d-\d\dT[\d:.]+Z, or criteria resume k --store \S+ continues it here\)$/m);
+    writeFileSync(gate, "");
+  }, 60_000);
+
   it("criteria runs tells a parked timer from a queued job, a foreground run stopped at a duration wait from a parked one, and a run whose approval was given but which nothing advances (found by a new-user trial)", async () => {
     const url = await cluster().freshDatabase();
     const dir = temp("criteria-wk-");
