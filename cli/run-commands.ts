@@ -7,7 +7,7 @@ import type { Graph } from "../compiler/build/graph.js";
 import { suggest } from "../compiler/diagnostics/did-you-mean.js";
 import { compile } from "../compiler/index.js";
 import { sourceHash } from "../compiler/load/source-hash.js";
-import { workflowFiles } from "../compiler/load/workflow-files.js";
+import { displayPath, workflowFiles } from "../compiler/load/workflow-files.js";
 import type { RunEnd, RunEvent } from "../engine/index.js";
 import { BROKER_HELP, brokerOf } from "./broker-option.js";
 import { compileOptions, rootOption } from "./compile-options.js";
@@ -275,13 +275,17 @@ const collect = (v: string, prev: string[]) => [...prev, v];
 /**
  * Whether the files a run was started from changed since (resume runs the
  * journaled workflow, never a mix): a warning to say, or undefined when they did not (or
- * cannot be found, which resume itself reports).
+ * their directory is gone, which resume itself reports). A deleted entry file is said too
+ * (found by a new-user trial: the run went on without a word).
  * @param base the directory they are in now (`workflowDir`: where the runner will look)
  */
 async function sourceChanged(spawned: { source?: { entry: string; hash: string; root?: string; allowed?: string[] } }, base: string): Promise<string | undefined> {
   if (!spawned.source) return undefined;
   const entry = resolve(base, spawned.source.entry);
-  if (!existsSync(entry)) return undefined;
+  if (!existsSync(entry)) {
+    if (!isDirectory(base)) return undefined;
+    return `the workflow's file ${displayPath(entry, process.cwd())} is gone since the run started; resume continues the workflow as it was then (journaled with the run)`;
+  }
   // Compiled as apply compiled it: with its --root and allowed paths (found by a new-user
   // trial: modules outside the entry's directory made every resume say the files changed).
   const { root, allowed } = spawned.source;

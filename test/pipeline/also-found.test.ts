@@ -185,6 +185,15 @@ describe("also found", () => {
     const p2 = wf(same, `step "a" {\n  target = adapter.shell.default\n  input { command = "true" }\n  outcome "success" { next = state.done }\n}\n`);
     expect(cli(["apply", p2, "--state-dir", join(same, "s"), "--run-id", "r"], { env: { CRITERIA_FAULT_KILL_AFTER_SEQ: "2" } }).signal).toBe("SIGKILL");
     expect(cli(["resume", "r", "--state-dir", join(same, "s"), "-o", "json"]).stdout).not.toContain("changed since");
+    // Deleted: said too, and the journaled workflow runs (a new-user trial: not a word).
+    const gone = temp();
+    const p3 = wf(gone, `step "a" {\n  target = adapter.shell.default\n  input { command = "echo a >> log" }\n  outcome "success" { next = step.b }\n}\nstep "b" {\n  target = adapter.shell.default\n  input { command = "echo b >> log" }\n  outcome "success" { next = state.done }\n}\n`);
+    expect(cli(["apply", p3, "--state-dir", join(gone, "s"), "--run-id", "r"], { env: { CRITERIA_FAULT_KILL_AFTER_SEQ: "3" } }).signal).toBe("SIGKILL");
+    rmSync(p3);
+    const again = cli(["resume", "r", "--state-dir", join(gone, "s")], { cwd: gone });
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stdout).toContain(`"message":"the workflow's file w.hcl is gone since the run started; resume continues the workflow as it was then (journaled with the run)"`);
+    expect(readFileSync(join(gone, "log"), "utf8")).toMatch(/b\n$/);
   });
 
   it("resume compiles as apply did: modules from outside the entry's directory (--root, allowed paths) are not 'changed' files (found by a new-user trial: every resume warned)", () => {
