@@ -39,9 +39,6 @@ export function registerWorkerCommand(program: Command, io: Io, setCode: (c: num
           if (line) io.out(line + "\n");
         }
       };
-      // graphile-worker prints a dying worker's error with console.trace: one line instead.
-      const trace = console.trace;
-      console.trace = (...a: unknown[]) => io.err(`criteria worker: queue: ${String(a[0]).split("\n")[0]}\n`);
       try {
         const onReady = () => (opts.output !== "json" ? io.out(`criteria worker: advancing runs of ${placeName(place)} (${concurrency} at once); Ctrl-C stops\n`) : undefined);
         const r = await runWorker({ store: place.store, stateDir: place.stateDir, concurrency, events, signal: stop.signal, onReady, broker: brokerOf(opts.broker, io.env) });
@@ -52,7 +49,6 @@ export function registerWorkerCommand(program: Command, io: Io, setCode: (c: num
         if (e instanceof JournalError) throw new CliError(e.message);
         throw e;
       } finally {
-        console.trace = trace;
         for (const n of names) process.off(n, onSignal);
       }
     });

@@ -8,6 +8,7 @@ import { leaseTtlFromEnv } from "../journal/lease.js";
 import { ADVANCE_TASK, PostgresJournal, QUEUE_SCHEMA, wake } from "../journal/postgres-journal.js";
 import type { RunEvent } from "../run/events.js";
 import { defaultSleep } from "../run/sleep.js";
+import { queueVoice } from "./queue-voice.js";
 import { Runner, RunInterrupted, RunNeedsSecrets, RunParked, RunRefused } from "../run/runner.js";
 
 /** How long a worker waits before trying again a run another process holds (ms). */
@@ -83,9 +84,12 @@ export async function runWorker(opts: WorkerOptions): Promise<WorkerReport> {
   const stopping = new AbortController();
   opts.signal?.addEventListener("abort", () => stopping.abort(), { once: true });
   const gw = graphileWorker();
-  const queueOptions = { pgPool: journal.connections, schema: QUEUE_SCHEMA, logger: quietLogger(gw) };
+  const queueOptions = { pgPool: journal.connections, schema: QUEUE_SCHEMA, logger: queueVoice(journal.connections).logger(gw) };
   let queue: QueueRunner | undefined;
   let sweeper: NodeJS.Timeout | undefined;
+  // graphile-worker prints a dying queue worker's error with console.trace: said through the queue's voice.
+  const trace = console.trace;
+  console.trace = (...a: unknown[]) => queueVoice(journal.connections).say(String(a[0]));
   try {
     await prepareQueue(journal);
 
@@ -208,6 +212,7 @@ export async function runWorker(opts: WorkerOptions): Promise<WorkerReport> {
       stopping.signal.addEventListener("abort", () => resolve(), { once: true });
     });
   } finally {
+    console.trace = trace;
     if (sweeper) clearInterval(sweeper);
     await queue?.stop().catch(() => undefined);
     await journal.close();
@@ -235,7 +240,7 @@ export async function prepareQueue(journal: PostgresJournal): Promise<void> {
   const gw = graphileWorker();
   for (let attempt = 1; ; attempt++) {
     try {
-      await gw.runMigrations({ pgPool: journal.connections, schema: QUEUE_SCHEMA, logger: quietLogger(gw) });
+      await gw.runMigrations({ pgPool: journal.connections, schema: QUEUE_SCHEMA, logger: queueVoice(journal.connections).logger(gw) });
       break;
     } catch (e) {
       if (attempt >= 5 || !INSTALL_COLLISIONS.has((e as { code?: string }).code ?? "")) throw e;
@@ -247,24 +252,6 @@ export async function prepareQueue(journal: PostgresJournal): Promise<void> {
 
 /** PostgreSQL's codes for two installs colliding: unique_violation (a catalog row), duplicate_schema, duplicate_table, duplicate_object. */
 const INSTALL_COLLISIONS = new Set(["23505", "42P06", "42P07", "42710"]);
-
-/**
- * graphile-worker's logger, kept to errors (the worker reports what it does as run events),
- * each as its first line only (no stack traces) and the same error at most once in 10 s (a
- * lost database repeats them many times a second).
- */
-function quietLogger(gw: typeof import("graphile-worker")) {
-  const said = new Map<string, number>();
-  return new gw.Logger(() => (level, message) => {
-    if (level !== "error") return;
-    const line = message.split("\n")[0].slice(0, 300);
-    const key = line.replace(/\d+/g, "#");
-    const now = Date.now();
-    if ((said.get(key) ?? 0) > now - 10_000) return;
-    said.set(key, now);
-    process.stderr.write(`criteria worker: queue: ${line}\n`);
-  });
-}
 
 /**
  * Opens the worker's journal, trying again every {@link OPEN_RETRY_MS} while the database does

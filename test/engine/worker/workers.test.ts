@@ -200,12 +200,12 @@ describe.skipIf(skip !== undefined)("workers", () => {
     expect(a.child.exitCode, "the woken worker serves on").toBeNull();
   }, 90_000);
 
-  it("a worker outlives a database outage mid-run: it finishes the run afterwards, printing no stack trace", async () => {
+  it("a worker outlives a database outage longer than its lease mid-run: it stops the step it could no longer count on, then finishes the run, printing no stack trace and one line of the queue's", async () => {
     const url = await cluster().freshDatabase();
     const dir = temp("criteria-wk-");
     const wf = join(dir, "w.hcl");
     writeFileSync(wf, `${HEAD("one")}step "one" {\n  target = adapter.shell.default\n  input { command = "sleep 4; echo one" }\n  outcome "success" { next = "two" }\n}\nstep "two" {\n  target = adapter.shell.default\n  input { command = "echo two" }\n  outcome "success" { next = "done" }\n}\n`);
-    const w = startWorker(url, join(dir, "w"), { CRITERIA_LEASE_TTL_MS: "3000" });
+    const w = startWorker(url, join(dir, "w"), { CRITERIA_LEASE_TTL_MS: "2000" });
     workers.push(w);
     expect(cli(["apply", wf, "--store", url, "--state-dir", join(dir, "s"), "--run-id", "o", "--detach"]).status).toBe(0);
     // Someone following it waits for the database too, and exits with the run's outcome (found
@@ -222,6 +222,12 @@ describe.skipIf(skip !== undefined)("workers", () => {
     const rows = await until(url, (r) => r.some((x) => x.run_id === "o" && x.status !== "active"), 45_000);
     expect(rows.find((r) => r.run_id === "o"), w.out()).toMatchObject({ status: "succeeded" });
     expect(w.out(), "no stack frames").not.toMatch(/^\s+at /m);
+    // Unrenewed for a lease period, the lease is not counted on: another worker could hold it once the database is back.
+    expect(w.out()).toMatch(/"message":"this process can no longer write run o: its lease ran out: it could not be renewed for \d+\.\d s \(the journal unreachable, or this process paused\), and another process may have taken the run over since: stopping what it was running here"/);
+    // The queue's own words on the outage: one line at most (a new-user trial: six for a 4 s restart).
+    const queueLines = w.out().split("\n").filter((l) => l.includes("criteria worker: queue:"));
+    expect(queueLines.length, w.out()).toBeLessThanOrEqual(1);
+    for (const l of queueLines) expect(l).toMatch(/^criteria worker: queue: lost its database connection \(.+\); reconnecting$/);
     expect(w.child.exitCode).toBeNull(); // still serving
     expect(await followerExit, followed).toBe(0);
     expect(followed).toMatch(/criteria: cannot read the journal postgresql:\S+: .*; trying again every 1 s \(the run goes on without this; Ctrl-C stops following\)\ncriteria: the journal answers again; following run o\n/);
