@@ -170,13 +170,20 @@ export async function runWorker(opts: WorkerOptions): Promise<WorkerReport> {
     // Runs whose holder died or froze: their lease expired while they were active (a
     // worker, or a foreground apply); and jobs a dead worker took before it held the run's
     // lease (the queue would keep them locked for hours), unlocked for another worker.
+    // Each expired lease is said once (by its epoch), however many sweeps wake its run before
+    // a worker takes it (found by a new-user trial: the note came again and again while the
+    // run waited for a free worker).
+    const said = new Map<string, number>();
     const sweep = async () => {
       try {
-        const { rows: expired } = await journal.connections.query<{ run_id: string }>(
-          `SELECT r.run_id FROM runs r JOIN leases l ON l.root_run_id = r.run_id
+        const { rows: found } = await journal.connections.query<{ run_id: string; epoch: number }>(
+          `SELECT r.run_id, l.epoch FROM runs r JOIN leases l ON l.root_run_id = r.run_id
            WHERE r.status = 'active' AND l.pid <> 0 AND l.expires_at < clock_timestamp()`,
         );
-        for (const r of expired) await wake(journal.connections, r.run_id);
+        for (const r of found) await wake(journal.connections, r.run_id);
+        const expired = found.filter((r) => said.get(r.run_id) !== Number(r.epoch));
+        for (const r of expired) said.set(r.run_id, Number(r.epoch));
+        if (said.size > 10_000) said.clear(); // a bound: at worst, a note said again
         const { rows: stuck } = await journal.connections.query<{ run_id: string }>(
           `UPDATE ${QUEUE_SCHEMA}._private_jobs j SET locked_at = NULL, locked_by = NULL
            FROM ${QUEUE_SCHEMA}._private_tasks t

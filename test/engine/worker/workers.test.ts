@@ -350,6 +350,32 @@ describe.skipIf(skip !== undefined)("workers", () => {
     expect(readFileSync(out, "utf8")).toBe("token=workers\n");
   }, 90_000);
 
+  it("the sweeper says a run's expired lease once, however many sweeps pass before a free worker takes the run (a new-user trial: the note came again every sweep)", async () => {
+    const url = await cluster().freshDatabase();
+    const dir = temp("criteria-wk-");
+    const gate = join(dir, "gate");
+    const busy = join(dir, "busy.hcl");
+    writeFileSync(busy, `${HEAD("wait")}step "wait" {\n  target = adapter.shell.default\n  input { command = "while [ ! -f '${gate}' ]; do sleep 0.1; done" }\n  outcome "success" { next = "done" }\n}\n`);
+    const env = { CRITERIA_LEASE_TTL_MS: "1000" };
+    // One run at a time, taken by a run that waits for the gate.
+    const w = startWorker(url, join(dir, "w"), env, 1);
+    workers.push(w);
+    expect(cli(["apply", busy, "--store", url, "--run-id", "busy", "--detach"]).status).toBe(0);
+    await vi.waitFor(() => expect(w.out()).toMatch(/"run_id":"busy","step":"wait"/), { timeout: 20_000, interval: 50 });
+    // A foreground run killed mid-step: its lease runs out, and no worker is free to take it.
+    const fg = spawn(process.execPath, [bin, "apply", busy, "--store", url, "--run-id", "fg", "-o", "json"], { env: { ...process.env, CI: "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    fg.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    await vi.waitFor(() => expect(out).toMatch(/"step":"wait"/), { timeout: 20_000, interval: 50 });
+    fg.kill("SIGKILL");
+    await vi.waitFor(() => expect(w.out()).toMatch(/run fg: its holder stopped answering/), { timeout: 20_000, interval: 50 });
+    await new Promise((r) => setTimeout(r, 2500)); // five sweeps more
+    expect(w.out().match(/run fg: its holder stopped answering/g), w.out()).toHaveLength(1);
+    writeFileSync(gate, "");
+    const rows = await until(url, (r) => ["busy", "fg"].every((id) => r.some((x) => x.run_id === id && x.status !== "active")), 30_000);
+    expect(rows.filter((r) => r.status === "succeeded").map((r) => r.run_id).sort(), w.out()).toEqual(["busy", "fg"]);
+  }, 90_000);
+
   it("criteria runs says a run whose worker was killed waits for that worker's lease to end, not that it is queued (a new-user trial)", async () => {
     const url = await cluster().freshDatabase();
     const dir = temp("criteria-wk-");
