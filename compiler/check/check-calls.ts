@@ -23,7 +23,7 @@ import type { Check } from "./context.js";
  */
 export const checkCalls: Check = {
   name: "calls",
-  run({ resolution, modules }) {
+  run({ resolution, modules, textOf }) {
     const out: Diagnostic[] = [];
     const callers = new Map<object, StepSpec[]>();
     for (const s of resolution.scopes) {
@@ -37,7 +37,7 @@ export const checkCalls: Check = {
         const callee = sw.source.module ? modules(sw.source.module) : undefined;
         if (!callee || callee.unknown) continue;
         const what = `subworkflow "${sw.name}"`;
-        out.push(...bindings(what, sw.input, callee));
+        out.push(...bindings(what, sw.input, callee, textOf));
         out.push(...passed(what, sw.nameRange, sw.adapters, sw.agents, callee, "module", s));
         const steps = callers.get(sw) ?? [];
         // A subworkflow is given variables, not an input object: input.* reads nothing there.
@@ -61,7 +61,7 @@ export const checkCalls: Check = {
             );
           }
         }
-        for (const st of steps) if (st.input) out.push(...bindings(`step "${st.name}"`, st.input, callee));
+        for (const st of steps) if (st.input) out.push(...bindings(`step "${st.name}"`, st.input, callee, textOf));
       }
       // An agent block whose flow could not be loaded may be the one meant to bind a flow of the
       // use list: that flow is then not reported as passed nothing, with a hint to write the agent
@@ -71,7 +71,7 @@ export const checkCalls: Check = {
         const callee = a.use?.module ? modules(a.use.module) : undefined;
         if (!callee || callee.unknown) continue;
         if (!(a.fromHeader && unboundBlock)) out.push(...passed(a.fromHeader ? `use "${a.use!.path}"` : `agent "${a.name}"`, a.nameRange, a.adapters, a.agents, callee, "flow", s, a.fromHeader ? a.use!.path : undefined));
-        for (const st of callers.get(a) ?? []) out.push(...flowInputs(st, callee));
+        for (const st of callers.get(a) ?? []) out.push(...flowInputs(st, callee, textOf));
       }
     }
     return out;
@@ -90,7 +90,7 @@ function declOf(st: StepSpec, s: Scope): object | undefined {
 }
 
 /** `input` keys bind the callee's variables: each known, each literal of the declared type. */
-function bindings(what: string, input: Record<string, ExprSource>, callee: ModuleInterface): Diagnostic[] {
+function bindings(what: string, input: Record<string, ExprSource>, callee: ModuleInterface, textOf: (file: string) => string): Diagnostic[] {
   const out: Diagnostic[] = [];
   const names = callee.variables.map((v) => v.name);
   for (const [k, e] of Object.entries(input)) {
@@ -110,7 +110,7 @@ function bindings(what: string, input: Record<string, ExprSource>, callee: Modul
       out.push(
         diag("invalid_type", e.range, `${what}: variable "${k}" of ${callee.path}: ${why} (type ${bareType(v.type!)})`, {
           related: [{ message: `variable "${k}" is declared here`, range: v.typeRange ?? v.nameRange }],
-          hint: typeMismatchHint(v.type!, e.value),
+          hint: typeMismatchHint(v.type!, e.value, textOf(e.range.file).slice(e.range.start.offset, e.range.start.offset + 1)),
         }),
       );
     }
@@ -168,7 +168,7 @@ function passed(what: string, at: Range, adapters: { ref: string; range: Range }
 }
 
 /** A step calling a flow passes every `input.<key>` the flow reads and every variable it requires. */
-function flowInputs(st: StepSpec, callee: ModuleInterface): Diagnostic[] {
+function flowInputs(st: StepSpec, callee: ModuleInterface, textOf: (file: string) => string): Diagnostic[] {
   if (!st.input) return []; // input = <expression>: known only at run time
   const out: Diagnostic[] = [];
   const at = st.target?.range ?? st.nameRange;
@@ -196,7 +196,7 @@ function flowInputs(st: StepSpec, callee: ModuleInterface): Diagnostic[] {
   }
   // Input keys named like the flow's variables bind them: literals must fit their types.
   const bound = Object.fromEntries(Object.entries(st.input).filter(([k]) => callee.variables.some((v) => v.name === k)));
-  out.push(...bindings(`step "${st.name}"`, bound, callee));
+  out.push(...bindings(`step "${st.name}"`, bound, callee, textOf));
   return out;
 }
 

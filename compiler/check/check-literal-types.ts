@@ -16,8 +16,10 @@ import type { Check } from "./context.js";
  */
 export const checkLiteralTypes: Check = {
   name: "literal-types",
-  run({ resolution }) {
+  run({ resolution, textOf }) {
     const out: Diagnostic[] = [];
+    // Where a literal is written: whether it is in quotes (a YAML plain scalar is not).
+    const at = (r: Range) => textOf(r.file).slice(r.start.offset, r.start.offset + 1);
     for (const s of resolution.scopes) {
       const w = s.workflow;
       const typed: { what: string; type?: string; typeRange?: Range; nameRange: Range; value?: ExprSource }[] = [
@@ -38,7 +40,7 @@ export const checkLiteralTypes: Check = {
         }
         if (v.value && v.value.kind === "literal" && v.value.value !== null) {
           const why = mismatch(t.type, v.value.value);
-          if (why) out.push(diag("invalid_type", v.value.range, `${v.what}: ${why} (type ${bareType(v.type)})`, { hint: typeMismatchHint(v.type, v.value.value) }));
+          if (why) out.push(diag("invalid_type", v.value.range, `${v.what}: ${why} (type ${bareType(v.type)})`, { hint: typeMismatchHint(v.type, v.value.value, at(v.value.range)) }));
         }
       }
       // A literal written to a data value: the engine would refuse it when the outcome is taken (engine/run/evaluate.ts).
@@ -52,7 +54,7 @@ export const checkLiteralTypes: Check = {
             const why = t.type && mismatch(t.type, wr.value.value);
             if (why) {
               const [kind, name] = wr.target.split(".");
-              out.push(diag("invalid_type", wr.value.range, `${word} "${node.name}" outcome "${o.name}": write to data "${kind}" "${name}": ${why} (type ${bareType(decl.type)})`, { hint: typeMismatchHint(decl.type, wr.value.value) }));
+              out.push(diag("invalid_type", wr.value.range, `${word} "${node.name}" outcome "${o.name}": write to data "${kind}" "${name}": ${why} (type ${bareType(decl.type)})`, { hint: typeMismatchHint(decl.type, wr.value.value, at(wr.value.range)) }));
             }
           }
         }

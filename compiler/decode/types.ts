@@ -260,12 +260,15 @@ export function convert(type: TypeExpr, value: JsonValue): JsonValue {
  * (`number`, `list(string)`, `${bool}`): the value in that type's form, e.g. `a number
  * without quotes: 3`. For the hint of `invalid_type` on a default, an output or a call's
  * binding (found by a new-user trial: those errors came without one). "Without quotes" only
- * when the value given is a string (a list given for a number was told to drop quotes).
+ * when the value given is a string written in quotes (a list given for a number was told to
+ * drop quotes; so was a YAML plain `two`, written without any: a new-user trial).
  * @param given the literal value written, when known
+ * @param source the file's text from where the value is written on, when known (undefined:
+ *   a string is taken for quoted, as HCL and JSON write every one)
  */
-export function typeMismatchHint(written: string, given?: JsonValue): string {
+export function typeMismatchHint(written: string, given?: JsonValue, source?: string): string {
   const t = bareType(written).trim();
-  const quoted = typeof given === "string";
+  const quoted = typeof given === "string" && (source === undefined || source === "" || source.startsWith('"') || source.startsWith("'"));
   if (t === "number") return quoted ? "write a number without quotes, e.g. 3" : "write a number, e.g. 3";
   if (t === "bool") return quoted ? "write true or false without quotes" : "write true or false";
   if (t === "string") return 'write a quoted string, e.g. "text"';

@@ -3,7 +3,11 @@
  * attributes written optional(T) or optional(T, default), as Terraform 1.3 and the
  * Go tool's variable types allow.
  */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { compile } from "../../compiler/index.js";
 import { convert, mismatch, parseType, typeMismatchHint } from "../../compiler/decode/types.js";
 
 describe("optional object attributes", () => {
@@ -49,5 +53,21 @@ describe("typeMismatchHint", () => {
     expect(typeMismatchHint("bool", "true")).toBe("write true or false without quotes");
     expect(typeMismatchHint("bool", 1)).toBe("write true or false");
     expect(typeMismatchHint("list(string)", "a")).toContain("write a list");
+  });
+
+  it("says \"without quotes\" only of a string written in quotes: not of a YAML plain scalar (a new-user trial: `default: two`)", async () => {
+    expect(typeMismatchHint("number", "two", "two\n")).toBe("write a number, e.g. 3");
+    expect(typeMismatchHint("number", "two", '"two"')).toBe("write a number without quotes, e.g. 3");
+    expect(typeMismatchHint("bool", "nope", "'nope'")).toBe("write true or false without quotes");
+    // Through the compiler, each dialect's file: the check reads where the literal is written.
+    const dir = mkdtempSync(join(tmpdir(), "criteria-types-"));
+    const head = "workflow:\n  name: w\n  initial_state: done\n  target_state: done\nstates:\n  done:\n    terminal: true\nvariables:\n  n:\n    type: number\n";
+    const hints = async (name: string, text: string) => {
+      writeFileSync(join(dir, name), text);
+      return (await compile(join(dir, name))).diagnostics.filter((d) => d.code === "invalid_type").map((d) => d.hint);
+    };
+    expect(await hints("plain.yaml", `${head}    default: two\n`)).toEqual(["write a number, e.g. 3"]);
+    expect(await hints("quoted.yaml", `${head}    default: "two"\n`)).toEqual(["write a number without quotes, e.g. 3"]);
+    expect(await hints("w.hcl", `workflow "w" {\n  version = "1"\n  initial_state = "done"\n  target_state = "done"\n}\nstate "done" { terminal = true }\nvariable "n" {\n  type = number\n  default = "two"\n}\n`)).toEqual(["write a number without quotes, e.g. 3"]);
   });
 });
