@@ -710,7 +710,7 @@ export class Runner {
       if (!o.value) continue;
       try {
         const v = evalExpr(o.value, this.namespaces(f), this.fns(f));
-        out[o.name] = o.type ? conform(o.type, v, `output "${o.name}"`, o.secret) : v;
+        out[o.name] = o.type ? typedOutput(o, v) : v;
       } catch {
         // needs a step that did not run
       }
@@ -861,7 +861,7 @@ export class Runner {
     } else if (end.success) {
       try {
         end.outputs = evalMap(Object.fromEntries(graph.outputs.filter((o) => o.value).map((o) => [o.name, o.value!])), this.namespaces(f), this.fns(f));
-        for (const o of graph.outputs) if (o.type && o.name in end.outputs) end.outputs[o.name] = conform(o.type, end.outputs[o.name], `output "${o.name}"`, o.secret);
+        for (const o of graph.outputs) if (o.type && o.name in end.outputs) end.outputs[o.name] = typedOutput(o, end.outputs[o.name]);
       } catch (e) {
         // The run fails; its outputs are those that evaluate and convert, never the one
         // that did not (it was printed raw beside the failure; found by a new-user trial).
@@ -2003,6 +2003,21 @@ export class Runner {
   /** Stops the run where it stands (resumable). */
   interrupt(): void {
     this.abort.abort();
+  }
+}
+
+/**
+ * An output's value converted to its declared type (`conform`).
+ * @throws EvalFailure naming where the output's value is written, `file:line:col: output "n": …`
+ *   (a new-user trial: a subworkflow's output of the wrong type failed its caller's step with
+ *   no place in the subworkflow's file)
+ */
+function typedOutput(o: Graph["outputs"][number], v: Value): Value {
+  try {
+    return conform(o.type!, v, `output "${o.name}"`, o.secret);
+  } catch (e) {
+    if (!(e instanceof EvalFailure) || !o.value) throw e;
+    throw new EvalFailure(`${o.value.at}: ${e.message}`);
   }
 }
 

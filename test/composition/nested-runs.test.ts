@@ -127,6 +127,17 @@ describe("nested runs", () => {
     expect(call?.payload.detail).toBe(`subworkflow "child" (run run/call#1) failed: reached state "broken" (success = false)`);
   });
 
+  it("a child's output of the wrong type fails the step naming where that output is written in the child's file (a new-user trial: no place in it)", async () => {
+    const dir = project({
+      "main.hcl": `workflow "p" {\n  version = "1"\n  initial_state = "call"\n  target_state = "done"\n}\nsubworkflow "kid" {\n  source = "./child"\n}\nstep "call" {\n  target = subworkflow.kid\n  outcome "success" { next = "done" }\n  outcome "failure" { next = "failed" }\n}\nstate "done" { terminal = true }\nstate "failed" {\n  terminal = true\n  success = false\n}\n`,
+      "child/main.hcl": `workflow "child" {\n  version = "1"\n  initial_state = "a"\n  target_state = "done"\n}\nadapter "shell" "default" {}\nstep "a" {\n  target = adapter.shell.default\n  input { command = "printf hello" }\n  outcome "success" { next = "done" }\n}\nstate "done" { terminal = true }\noutput "n" {\n  type = number\n  value = steps.a.stdout\n}\n`,
+    });
+    const { end, entries } = await runIn(dir, "main.hcl");
+    expect(end).toMatchObject({ success: false, state: "failed" });
+    const call = (await entries("run")).find((e): e is JournalEntry<"step.completed"> => e.entry_type === "step.completed" && e.step_id === "call");
+    expect(call?.payload.detail).toBe(`subworkflow "child" (run run/call#1) failed: child/main.hcl:15:11: output "n": "hello" is not a number (type number)`);
+  });
+
   it("a module ending at return with an output projection: its caller may read the projection's keys (validate agreed with neither the run nor the Go tool's workflow.md; a new-user trial)", async () => {
     const files = parentAndChild("state.done");
     files["child/main.hcl"] = files["child/main.hcl"].replace('outcome "success" { next = state.done }', 'outcome "success" {\n    next   = "return"\n    output = { early = "from the return" }\n  }');
