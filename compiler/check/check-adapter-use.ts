@@ -15,7 +15,8 @@ function requiredInput(type: string): { key: string; severity: "error" | "warnin
 /**
  * Adapters are used as their type expects:
  * - a type that is not built in but is one typo away from one (`shel`) is a warning
- *   with a did-you-mean (it would need an executable `criteria-adapter-shel`);
+ *   with a did-you-mean (it would need an executable `criteria-adapter-shel`); an agent's
+ *   type written as an adapter block's name (`"shell.default"`) is an error;
  * - a `shell` step has an `input.command` (error: it could only fail), an agent-CLI step
  *   an `input.prompt` (warning: older files open sessions without one).
  * - an adapter with a `source` (an OCI location, the Go tool's distribution) is a warning:
@@ -54,6 +55,17 @@ export const checkAdapterUse: Check = {
       }
       for (const a of s.workflow.agents) {
         const t = a.adapter ?? a.cli;
+        // An adapter block's name where a type goes (`adapter = "shell.default"`): no executable
+        // is named so; the run could only refuse it (found by a new-user trial).
+        const dotted = t && a.adapter !== undefined ? /^(?:adapter\.)?([^.]+)\.[^.]+$/.exec(t) : null;
+        if (dotted) {
+          out.push(
+            diag("unknown_target", a.adapterRange ?? a.nameRange, `agent "${a.name}": "${t}" is not an adapter type: an agent names the type of adapter it runs on, not an adapter block`, {
+              hint: `write adapter = "${dotted[1]}" (the agent's own settings go in its config { } block)`,
+            }),
+          );
+          continue;
+        }
         // At the value written (found by a new-user trial: at the agent's name).
         if (t) typo(t, a.adapterRange ?? a.nameRange, `agent "${a.name}"`);
       }

@@ -304,6 +304,17 @@ function toDiagnostic(e: ErrorObject, map: SourceMap, fallback: Range, doc: Json
           hint: hcl ? "write them in an input { ... } block (config belongs to the adapter or agent block the step runs on)" : "write them under input: (config belongs to the adapter or agent the step runs on)",
         });
       }
+      // A step naming its subworkflow in a field of that name (`subworkflow = subworkflow.kid`):
+      // the call is its target (found by a new-user trial: told to move a block to the top level).
+      if (prop === "subworkflow" && /(^|\/)steps\/[^/]+$/.test(ptr)) {
+        const v = (e.data as Record<string, unknown> | null)?.[prop];
+        const ref = typeof v === "string" ? /^(?:\$\{)?\s*(subworkflow\.[\p{L}\p{N}_-]+)\s*\}?$/u.exec(v)?.[1] : undefined;
+        if (ref) {
+          return diag("unknown_field", at, `${where(ptr)}${hcl ? "unsupported argument" : "unknown field"} "subworkflow": a step calls a subworkflow through its target`, {
+            hint: hcl ? `write target = ${ref}` : `write target: ${ref}`,
+          });
+        }
+      }
       // A YAML or JSON file with no workflow field at all: one error for the file, saying what it
       // looks like (found by a new-user trial: a vars.json beside a directory's workflow files
       // drew an unknown field for each variable).

@@ -739,8 +739,16 @@ class Decoder {
     const form = forms[0];
     const range = this.range(at(form));
     const text = this.refText(o[form]) ?? "";
-    if (form === "adapter") return { kind: "adapter", type: text, name: "default", range, implicit: true };
-    if (form === "agent") return { kind: "agent", name: text, range };
+    // The older eras' `adapter = "noop"` names a type (its default adapter); written as a
+    // reference (`adapter = adapter.shell.default`) or dotted, it names a declared adapter, and
+    // `agent = agent.bot` the agent "bot" (found by a new-user trial: validate passed an
+    // adapter of type "adapter.shell.default", which the run refused; the agent was unknown).
+    if (form === "adapter") {
+      const ref = text.startsWith("adapter.") ? /^adapter\.([^.]+)(?:\.([^.]+))?$/.exec(text) : /^([^.]+)\.([^.]+)$/.exec(text);
+      if (ref) return { kind: "adapter", type: ref[1], name: ref[2] ?? "default", range, implicit: false };
+      return { kind: "adapter", type: text, name: "default", range, implicit: true };
+    }
+    if (form === "agent") return { kind: "agent", name: text.startsWith("agent.") && text.length > 6 && !text.slice(6).includes(".") ? text.slice(6) : text, range };
     if (form === "workflow_file") return { kind: "file", path: text, range };
     const parts = text.split(".");
     if (parts[0] === "adapter" && parts.length === 3) return { kind: "adapter", type: parts[1], name: parts[2], range, implicit: false };
