@@ -224,8 +224,19 @@ state "done" { terminal = true }
     const o = io();
     expect(await main(["plan", join(d, "loop.hcl")], o)).toBe(0);
     expect(o.stdout).toContain("    outcomes: success -> fan\n    limits: timeout=30s   max_visits=var.max_rounds\n");
-    expect(o.stdout).toContain("    limits: parallel_max=2\n");
+    // The on_failure default said too: parallel's is abort (a new-user trial: not shown).
+    expect(o.stdout).toContain("    limits: parallel_max=2   on_failure=abort\n");
     expect(o.stdout).toContain('\nlocals:\n  greeting = "hi there"\n\noutputs:\n  said = steps.exec.stdout\n');
+  });
+
+  it("plan says the defaults of an iterating step's limits: parallel_max=all and on_failure=abort for parallel, on_failure=continue for for_each (a new-user trial: a parallel step showed none)", async () => {
+    const d = mkdtempSync(join(tmpdir(), "criteria-cli-plan-"));
+    const step = (name: string, it: string, next: string) => `step "${name}" {\n  ${it}\n  target = adapter.shell.default\n  input { command = "echo \${each.value}" }\n  outcome "all_succeeded" { next = "${next}" }\n  outcome "any_failed" { next = "done" }\n}\n`;
+    writeFileSync(join(d, "w.hcl"), `workflow "w" {\n  version = "1"\n  initial_state = "fan"\n  target_state = "done"\n}\nadapter "shell" "default" {}\n${step("fan", 'parallel = ["a", "b"]', "seq")}${step("seq", 'for_each = ["x"]', "done")}state "done" { terminal = true }\n`);
+    const o = io();
+    expect(await main(["plan", join(d, "w.hcl")], o)).toBe(0);
+    expect(o.stdout).toContain("    outcomes: all_succeeded -> seq, any_failed -> done\n    limits: parallel_max=all   on_failure=abort\n");
+    expect(o.stdout).toContain("    outcomes: all_succeeded -> done, any_failed -> done\n    limits: on_failure=continue\n");
   });
 
   it("plan of a workflow that ends through return says it has no states, as other empty sections do (found by a trial)", async () => {

@@ -145,8 +145,10 @@ function steps(list: GraphStep[], ind: string, out: string[]): void {
     const limits = [
       s.timeout_ms !== undefined ? `timeout=${durationText(s.timeout_ms)}` : "",
       s.max_visits !== undefined ? `max_visits=${s.max_visits}` : s.max_visits_expr ? `max_visits=${exprLabel(s.max_visits_expr)}` : "",
-      s.iteration?.parallel_max !== undefined ? `parallel_max=${s.iteration.parallel_max}` : s.iteration?.parallel_max_expr ? `parallel_max=${exprLabel(s.iteration.parallel_max_expr)}` : "",
-      s.on_failure !== "abort" && s.iteration ? `on_failure=${s.on_failure}` : "",
+      s.iteration?.parallel_max !== undefined ? `parallel_max=${s.iteration.parallel_max}` : s.iteration?.parallel_max_expr ? `parallel_max=${exprLabel(s.iteration.parallel_max_expr)}` : s.iteration?.kind === "parallel" ? "parallel_max=all" : "",
+      // Defaults too: parallel's is abort, the others' continue (found by a new-user trial: a
+      // parallel step showed none, and its first failure stopping the rest was a surprise).
+      s.iteration ? `on_failure=${s.on_failure}` : "",
     ].filter(Boolean);
     if (limits.length > 0) out.push(`${ind}  limits: ${limits.join("   ")}`);
     if (s.secret_input) out.push(`${ind}  secret_input: ${Object.keys(s.secret_input).join(", ")}`);
