@@ -2008,17 +2008,13 @@ export class Runner {
 
 /**
  * An output's value converted to its declared type (`conform`).
- * @throws EvalFailure naming where the output's value is written, `file:line:col: output "n": …`
+ * @throws EvalFailure naming where the output's value is written, `output "n" (file:line:col): …`
  *   (a new-user trial: a subworkflow's output of the wrong type failed its caller's step with
- *   no place in the subworkflow's file)
+ *   no place in the subworkflow's file). Not `file:line:col: …` first: that is how an
+ *   expression's own failure reads, withheld whole when it reads a secret (redact.ts).
  */
 function typedOutput(o: Graph["outputs"][number], v: Value): Value {
-  try {
-    return conform(o.type!, v, `output "${o.name}"`, o.secret);
-  } catch (e) {
-    if (!(e instanceof EvalFailure) || !o.value) throw e;
-    throw new EvalFailure(`${o.value.at}: ${e.message}`);
-  }
+  return conform(o.type!, v, `output "${o.name}"${o.value ? ` (${o.value.at})` : ""}`, o.secret);
 }
 
 /** Whether a graph, its bodies or its modules declare a channel. */

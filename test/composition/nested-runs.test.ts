@@ -135,7 +135,7 @@ describe("nested runs", () => {
     const { end, entries } = await runIn(dir, "main.hcl");
     expect(end).toMatchObject({ success: false, state: "failed" });
     const call = (await entries("run")).find((e): e is JournalEntry<"step.completed"> => e.entry_type === "step.completed" && e.step_id === "call");
-    expect(call?.payload.detail).toBe(`subworkflow "child" (run run/call#1) failed: child/main.hcl:15:11: output "n": "hello" is not a number (type number)`);
+    expect(call?.payload.detail).toBe(`subworkflow "child" (run run/call#1) failed: output "n" (child/main.hcl:15:11): "hello" is not a number (type number)`);
   });
 
   it("a module ending at return with an output projection: its caller may read the projection's keys (validate agreed with neither the run nor the Go tool's workflow.md; a new-user trial)", async () => {

@@ -32,7 +32,7 @@ describe.skipIf(skip !== undefined)("the CLI on a PostgreSQL journal", () => {
       expect(first.signal, `effect ${n}: ${first.stderr}`).toBe("SIGKILL");
       const before = lines(log);
       const listed = cli(["runs", "--store", url, "--state-dir", join(dir, "state")]);
-      expect(listed.stdout).toMatch(new RegExp(`^${run} {2,}active .*\\(not running: process \\d+ on .* that ran it is gone; a worker takes it over once its lease ends, or criteria resume ${run} --store 'postgresql://.*' continues it here\\)$`, "m"));
+      expect(listed.stdout).toMatch(new RegExp(`^${run} {2,}active .*\\(not running: process \\d+ on .* that ran it is gone; a worker takes it over once its lease ends at \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z, or criteria resume ${run} --store 'postgresql://.*' continues it here\\)$`, "m"));
       const again = cli(["resume", run, "--store", url, "--state-dir", join(dir, "state"), "-o", "json"]);
       expect(again.status, `effect ${n}: ${again.stderr}`).toBe(0);
       const end = events(again.stdout).find((e) => e.event === "run.completed" && e.run_id === run);
