@@ -169,7 +169,10 @@ export async function runWorker(opts: WorkerOptions): Promise<WorkerReport> {
 
     // Runs whose holder died or froze: their lease expired while they were active (a
     // worker, or a foreground apply); and jobs a dead worker took before it held the run's
-    // lease (the queue would keep them locked for hours), unlocked for another worker.
+    // lease (the queue would keep them locked for hours), unlocked for another worker. Not
+    // a run whose lease was broken (`criteria unlock`, owner NULL): it waits for its user
+    // (found by a new-user trial: the job of the worker still stopping its step was handed
+    // to another worker, which ran the step again).
     // Each expired lease is said once (by its epoch), however many sweeps wake its run before
     // a worker takes it (found by a new-user trial: the note came again and again while the
     // run waited for a free worker).
@@ -191,6 +194,7 @@ export async function runWorker(opts: WorkerOptions): Promise<WorkerReport> {
              AND j.locked_at < clock_timestamp() - make_interval(secs => $2::float8 / 1000)
              AND EXISTS (SELECT 1 FROM runs r WHERE r.run_id = j.payload->>'run' AND r.status = 'active')
              AND NOT EXISTS (SELECT 1 FROM leases l WHERE l.root_run_id = j.payload->>'run' AND l.pid <> 0 AND l.expires_at > clock_timestamp())
+             AND NOT EXISTS (SELECT 1 FROM leases l WHERE l.root_run_id = j.payload->>'run' AND l.pid = 0 AND l.owner IS NULL)
            RETURNING j.payload->>'run' AS run_id`,
           [ADVANCE_TASK, 2 * ttl],
         );
@@ -204,9 +208,13 @@ export async function runWorker(opts: WorkerOptions): Promise<WorkerReport> {
              AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.run_id = j.payload->>'run' AND r.status = 'active')`,
           [ADVANCE_TASK],
         );
-        for (const r of [...expired, ...stuck]) {
+        for (const r of expired) {
           report.swept++;
           note(r.run_id, `run ${r.run_id}: its holder stopped answering (lease expired); handed back to the queue`);
+        }
+        for (const r of stuck) {
+          report.swept++;
+          note(r.run_id, `run ${r.run_id}: a job of it that a worker took and left (it stopped answering before it held the run) handed back to the queue`);
         }
       } catch {
         // the database is unreachable: the next sweep tries again

@@ -200,6 +200,33 @@ describe.skipIf(skip !== undefined)("workers", () => {
     expect(a.child.exitCode, "the woken worker serves on").toBeNull();
   }, 90_000);
 
+  it("a run taken from its worker with criteria unlock waits for its user: no other worker runs it, even while the first is still stopping its step (a new-user trial: the sweeper handed the job on, and the step ran twice)", async () => {
+    const url = await cluster().freshDatabase();
+    const dir = temp("criteria-wk-");
+    const wf = join(dir, "w.hcl");
+    const ledger = join(dir, "ledger");
+    const gate = join(dir, "gate");
+    // A step that ignores SIGTERM: its worker takes the 2 s grace to stop it (SIGKILL).
+    writeFileSync(wf, `${HEAD("slow")}step "slow" {\n  target = adapter.shell.default\n  input { command = "trap '' TERM; echo start >> '${ledger}'; while [ ! -f '${gate}' ]; do sleep 0.1; done" }\n  outcome "success" { next = "done" }\n}\n`);
+    const env = { CRITERIA_LEASE_TTL_MS: "1500" };
+    const a = startWorker(url, join(dir, "a"), env);
+    const b = startWorker(url, join(dir, "b"), env);
+    workers.push(a, b);
+    expect(cli(["apply", wf, "--store", url, "--run-id", "u", "--detach"]).status).toBe(0);
+    await vi.waitFor(() => expect(existsSync(ledger) && readFileSync(ledger, "utf8")).toBe("start\n"), { timeout: 20_000, interval: 50 });
+    await new Promise((r) => setTimeout(r, 3500)); // the job locked for more than two lease periods
+    expect(cli(["unlock", "u", "--store", url]).status).toBe(0);
+    await new Promise((r) => setTimeout(r, 5000));
+    expect(readFileSync(ledger, "utf8"), a.out() + b.out()).toBe("start\n");
+    expect(runs(url).find((r) => r.run_id === "u"), a.out() + b.out()).toMatchObject({ status: "active", activity: "stopped" });
+    expect(a.out() + b.out()).not.toMatch(/handed back to the queue/);
+    // Its user hands it back: it finishes.
+    writeFileSync(gate, "");
+    expect(cli(["resume", "u", "--store", url, "--detach"]).status).toBe(0);
+    const rows = await until(url, (r) => r.some((x) => x.run_id === "u" && x.status !== "active"), 30_000);
+    expect(rows.find((r) => r.run_id === "u")).toMatchObject({ status: "succeeded" });
+  }, 90_000);
+
   it("a worker outlives a database outage longer than its lease mid-run: it stops the step it could no longer count on, then finishes the run, printing no stack trace and one line of the queue's", async () => {
     const url = await cluster().freshDatabase();
     const dir = temp("criteria-wk-");
