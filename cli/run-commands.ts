@@ -153,7 +153,7 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
           flag = storeFlag(place);
           const { resume, handOver, DETACH_NEEDS_STORE } = await engine();
           if (opts.detach && !place.store) throw usage(DETACH_NEEDS_STORE);
-          if (opts.detach) refuseWithDetach(opts, flag);
+          if (opts.detach) refuseWithDetach(opts, flag, run);
           const sink = eventSink(io, json, flag);
           const j = await openJournal(place);
           let row;
@@ -259,12 +259,14 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
 }
 
 /**
- * Flags that act on a run in this process, refused with `--detach` (found by a new-user trial:
- * `--auto-approve` was accepted and ignored). `--workdir` is journaled for the workers
+ * Flags that act on a run in this process, refused with `--detach` (found by new-user trials:
+ * `--auto-approve` was accepted and ignored, and so was `resume --force`). `--workdir` is journaled for the workers
  * (`run.relocated`), so it is taken. `flag` names the journal in the command suggested.
  * @throws CliError (usage)
  */
-function refuseWithDetach(opts: { autoApprove?: boolean; wait?: boolean }, flag: string): void {
+function refuseWithDetach(opts: { autoApprove?: boolean; wait?: boolean; force?: boolean }, flag: string, run?: string): void {
+  // Found by a new-user trial: `resume --force --detach` of a run a worker held was submitted, and nothing was taken.
+  if (opts.force) throw usage(`--force takes the run over in this process, and --detach runs nothing here: take it from its holder with criteria unlock ${run ?? "RUN"}${flag} (the holder stops what it runs), then resume --detach hands it to the workers`);
   if (opts.autoApprove) throw usage(`--auto-approve approves in this process, and --detach runs nothing here: decide on the workers' runs with criteria approve RUN NAME${flag} (or reject)`);
   // --no-wait (parking) is what workers do anyway: accepted, as CI scripts pass it everywhere.
   if (opts.wait === true) throw usage("--wait says this process waits at approvals and signal waits, and --detach runs nothing here: a run on the workers parks at them");

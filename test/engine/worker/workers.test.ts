@@ -479,6 +479,8 @@ describe.skipIf(skip !== undefined)("workers", () => {
       [["apply", wf, "--auto-approve"], `criteria: --auto-approve approves in this process, and --detach runs nothing here: decide on the workers' runs with criteria approve RUN NAME --store ${shellWord(withoutPassword(url))} (or reject)\n`],
       [["apply", wf, "--wait"], "criteria: --wait says this process waits at approvals and signal waits, and --detach runs nothing here: a run on the workers parks at them\n"],
       [["resume", "r", "--auto-approve"], `criteria: --auto-approve approves in this process, and --detach runs nothing here: decide on the workers' runs with criteria approve RUN NAME --store ${shellWord(withoutPassword(url))} (or reject)\n`],
+      // A new-user trial: resume --force --detach of a run a worker held was submitted, and nothing taken.
+      [["resume", "r", "--force"], `criteria: --force takes the run over in this process, and --detach runs nothing here: take it from its holder with criteria unlock r --store ${shellWord(withoutPassword(url))} (the holder stops what it runs), then resume --detach hands it to the workers\n`],
     ];
     for (const [args, message] of refusals) {
       const r = cli([...args, "--store", url, "--state-dir", join(dir, "s"), "--detach", "-o", "text"]);
