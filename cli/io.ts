@@ -49,6 +49,8 @@ export interface Io {
   /** Standard output is a terminal (progress lines rather than NDJSON). */
   isTTY: boolean;
   env: NodeJS.ProcessEnv;
+  /** Ends the process now with `code` (the CLI's process; absent where a test runs commands in its own). */
+  exit?: (code: number) => void;
 }
 
 /**
@@ -79,5 +81,6 @@ export function processIo(): Io {
     color: process.stdout.isTTY === true && !process.env.NO_COLOR,
     isTTY: process.stdout.isTTY === true,
     env: process.env,
+    exit: (code) => process.exit(code),
   };
 }

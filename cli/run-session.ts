@@ -17,7 +17,10 @@ export interface SessionEnd {
  * Runs one run command (`apply`, `resume`) as a pipeline expects:
  * - SIGINT, SIGTERM and SIGHUP are handled for the whole command: the first stops the run
  *   where it stands (resumable) and signals the steps' process groups; every further one
- *   SIGKILLs those groups at once. Nothing criteria started outlives it.
+ *   SIGKILLs those groups at once, and the second ends the process 2 s later if the run has
+ *   not stopped by then (a journal that does not answer — a database frozen, not down — kept
+ *   it waiting for good: a new-user trial; Terraform's second interrupt likewise exits).
+ *   Nothing criteria started outlives it.
  * - Every refusal and failure becomes an exit code of the one table and one line
  *   (`criteria: ...` on stderr), never a stack trace; with `json`, one final NDJSON event
  *   `{"event":"exit","code","status","run_id"?,"message"?}` ends the stream, whatever the ending.
@@ -31,12 +34,22 @@ export async function runSession(io: Io, json: boolean, fn: (signal: AbortSignal
   const ctl = new AbortController();
   let signals = 0;
   // The steps' process groups do not see the terminal's signals themselves: pass them on.
+  let ended = false;
   const onSignal = () => {
     signals++;
     if (signals === 1) {
       ctl.abort();
       killLiveProcessGroups("SIGTERM");
-    } else killLiveProcessGroups("SIGKILL");
+      return;
+    }
+    killLiveProcessGroups("SIGKILL");
+    if (signals === 2 && io.exit) {
+      setTimeout(() => {
+        if (ended) return;
+        io.err("criteria: stopped at a second interrupt, without waiting for the journal, which does not answer: what it holds stands, and criteria resume continues the run\n");
+        io.exit?.(EXIT.stopped);
+      }, 2000).unref();
+    }
   };
   const names = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
   for (const n of names) process.on(n, onSignal);
@@ -61,6 +74,7 @@ export async function runSession(io: Io, json: boolean, fn: (signal: AbortSignal
     else if (e instanceof CliError) end = { code: e.exitCode, status: "error", message: e.message };
     else throw e;
   } finally {
+    ended = true;
     for (const n of names) process.off(n, onSignal);
     killLiveProcessGroups("SIGKILL");
   }

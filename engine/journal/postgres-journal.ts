@@ -276,6 +276,24 @@ export class PostgresJournal implements Journal {
    * @throws JournalWriteError when the server is still unreachable after the lease period
    */
   async append(rootRunId: string, entries: NewEntry[], opts: AppendOptions = {}): Promise<JournalEntry[]> {
+    // A lease lost while the append waits (the server frozen, not down: nothing answers, nothing
+    // fails) ends the wait with the loss: the caller stops without it (found by a new-user trial:
+    // a holder waited on such an append for good). Should it commit later, it is what a crash
+    // leaves: an attempt started and never recorded, or a step recorded that did end.
+    const h = this.held.get(opts.lease ?? rootRunId);
+    if (!h || h.lost) return this.appendWaitingOut(rootRunId, entries, opts);
+    let stop: () => void = () => undefined;
+    const lost = new Promise<never>((_, reject) => (stop = watchLease(opts.lease ?? rootRunId, h, reject)));
+    lost.catch(() => undefined);
+    try {
+      return await Promise.race([this.appendWaitingOut(rootRunId, entries, opts), lost]);
+    } finally {
+      stop();
+    }
+  }
+
+  /** {@link append}, waiting out an outage. */
+  private async appendWaitingOut(rootRunId: string, entries: NewEntry[], opts: AppendOptions): Promise<JournalEntry[]> {
     const began = Date.now();
     let sent: { seqs: number[]; out: JournalEntry[] } | undefined;
     for (let pause = 250; ; pause = Math.min(pause * 2, 2000)) {
@@ -605,12 +623,12 @@ export class PostgresJournal implements Journal {
     if (h && epoch !== undefined && h.epoch !== epoch) return;
     this.stopHeartbeat(rootRunId);
     this.held.delete(rootRunId);
-    if (!h) return;
-    try {
-      await this.pool.query("UPDATE leases SET pid = 0, expires_at = clock_timestamp() WHERE root_run_id = $1 AND owner = $2 AND epoch = $3", [rootRunId, this.owner, h.epoch]);
-    } catch {
-      // unreachable: the lease runs out on its own
-    }
+    // A lease lost is another's, or nobody's: nothing to give back (and the database may not
+    // answer: a new-user trial's holder, its database frozen, waited here for good).
+    if (!h || h.lost) return;
+    const givenBack = this.pool.query("UPDATE leases SET pid = 0, expires_at = clock_timestamp() WHERE root_run_id = $1 AND owner = $2 AND epoch = $3", [rootRunId, this.owner, h.epoch]).catch(() => undefined);
+    // Unanswered in a third of a lease period, it runs out on its own.
+    await Promise.race([givenBack, new Promise((r) => setTimeout(r, Math.max(1, Math.floor(this.ttlMs / 3))).unref())]);
   }
 
   heldEpoch(rootRunId: string): number | undefined {
@@ -641,7 +659,10 @@ export class PostgresJournal implements Journal {
     if (this.closed) return;
     this.closed = true;
     for (const root of [...this.held.keys()]) this.stopHeartbeat(root);
-    await Promise.all([this.pool, this.queuePool].map((p) => p?.end().catch(() => undefined)));
+    // A server that does not answer (frozen, not down) never lets the pools end: the process
+    // ends without them after 2 s (a new-user trial: a holder stopped by a lost lease waited for good).
+    const ended = Promise.all([this.pool, this.queuePool].map((p) => p?.end().catch(() => undefined)));
+    await Promise.race([ended, new Promise((r) => setTimeout(r, 2000).unref())]);
   }
 
   private stopHeartbeat(root: string): void {

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import pg from "pg";
 import { describe, expect, it, vi } from "vitest";
-import { JournalOpenError, JournalWriteError } from "../../../engine/journal/errors.js";
+import { JournalOpenError, JournalWriteError, LeaseLostError } from "../../../engine/journal/errors.js";
 import { PostgresJournal } from "../../../engine/journal/postgres-journal.js";
 import { prepareQueue } from "../../../engine/worker/worker.js";
 import { withoutPassword } from "../../../engine/journal/store-url.js";
@@ -184,6 +184,39 @@ describe.skipIf(skip !== undefined)("PostgreSQL journal", () => {
         expect(told[0].message).toMatch(/^this process can no longer write run r: its lease ran out: it could not be renewed for \d+\.\d s \(the journal unreachable, or this process paused\), and another process may have taken the run over since/);
         await expect(j.append("r", [entry])).rejects.toThrow(/its lease ran out/);
       } finally {
+        await j.close();
+      }
+    }, 60_000);
+
+    it("an append waiting on a server that stops answering (frozen, not down) ends with the lease's loss, not never (a new-user trial: its holder waited for good)", async () => {
+      const url = await cluster().freshDatabase();
+      const dir = mkdtempSync(join(tmpdir(), "criteria-pg-frozen-"));
+      let frozen = false;
+      const sockets: import("node:net").Socket[] = [];
+      const proxy = createServer((client) => {
+        const server = connect(join(cluster().socketDir, ".s.PGSQL.5432"));
+        sockets.push(client, server);
+        client.on("data", (d: Buffer) => void (frozen || server.write(d)));
+        server.on("data", (d: Buffer) => void (frozen || client.write(d)));
+        client.on("close", () => frozen || server.destroy());
+        server.on("close", () => frozen || client.destroy());
+        client.on("error", () => undefined);
+        server.on("error", () => undefined);
+      });
+      await new Promise<void>((r) => proxy.listen(join(dir, ".s.PGSQL.5432"), r));
+      const j = await PostgresJournal.open(url.replace(/host=[^&]*/, `host=${encodeURIComponent(dir)}`), { stateDir: "/nonexistent", leaseTtlMs: 900 });
+      try {
+        await j.lock("r");
+        await j.append("r", [entry]);
+        frozen = true;
+        const t = Date.now();
+        const r = await Promise.race([j.append("r", [{ ...entry, at_ms: 2 }]).catch((e: unknown) => e), new Promise((res) => setTimeout(() => res("still waiting"), 8000))]);
+        expect(r).toBeInstanceOf(LeaseLostError);
+        expect((r as Error).message).toMatch(/its lease ran out/);
+        expect(Date.now() - t).toBeLessThan(5000);
+      } finally {
+        for (const s of sockets) s.destroy();
+        proxy.close();
         await j.close();
       }
     }, 60_000);
