@@ -165,7 +165,13 @@ async function idleOnStore(j: Journal, run: string, flag: string, holder: LeaseH
   const at = (ms: number) => new Date(ms).toISOString();
   // A gone holder's lease that has not ended keeps the run from every worker, whatever job is
   // queued (found by a new-user trial: "queued: a worker takes it", up to a lease period early).
-  const gone = holder && `not running: process ${holder.pid} on ${holder.host} that ran it is gone; a worker takes it over once its lease ends${holder.expiresMs > Date.now() ? ` at ${at(holder.expiresMs)}` : ""}, or criteria resume ${run}${flag} continues it here`;
+  // Its lease running is a holder of this host known dead; run out, a holder anywhere that
+  // stopped renewing it, gone or frozen (a new-user trial: a frozen apply was called "gone").
+  const gone =
+    holder &&
+    (holder.expiresMs > Date.now()
+      ? `not running: process ${holder.pid} on ${holder.host} that ran it is gone; a worker takes it over once its lease ends at ${at(holder.expiresMs)}, or criteria resume ${run}${flag} continues it here`
+      : `not running: process ${holder.pid} on ${holder.host} that ran it stopped renewing its lease (gone, frozen or cut off), which ran out at ${at(holder.expiresMs)}; a worker takes it over, or criteria resume ${run}${flag} continues it here`);
   if (gone && holder.expiresMs > Date.now()) return idle("holder_gone", gone);
   if (job && job.dueInMs <= 1000) return idle("queued", "queued: a worker takes it");
   if (gone) return idle("holder_gone", gone);

@@ -67,7 +67,8 @@ export async function runSession(io: Io, json: boolean, fn: (signal: AbortSignal
       const root = e.runId.split("/")[0];
       end = { code: EXIT.problems, status: "error", run_id: runId, message: `${e.message}; refusing to run it twice: let that process end, or take the run over with criteria resume ${root} --force${place()} (that process can then no longer write)` };
     }
-    else if (e instanceof LeaseLostError) end = { code: EXIT.stopped, status: "stopped", run_id: runId, message: e.message };
+    // What next, said (a new-user trial: nothing did): the run may be another's now, or nobody's.
+    else if (e instanceof LeaseLostError) end = { code: EXIT.stopped, status: "stopped", run_id: runId, message: `${e.message}; criteria runs${place()} says who holds it now` };
     else if (e instanceof JournalWriteError) end = { code: EXIT.stopped, status: "stopped", run_id: runId, message: `${e.message}; the journal holds everything before it: criteria resume${runId ? ` ${runId}` : ""}${place()} continues` };
     else if (e instanceof RunRefused) end = { code: e.usage ? EXIT.usage : EXIT.problems, status: "error", run_id: runId, message: e.message };
     else if (e instanceof JournalError) end = { code: EXIT.problems, status: "error", run_id: runId, message: e.message };

@@ -281,7 +281,7 @@ export function takeOver(root: string, row: LeaseState, owner: string, nowMs: nu
   const who = `process ${row.pid} on ${row.host}`;
   if (row.expiresMs <= nowMs) return `took over run ${root} from ${who}, whose lease expired at ${new Date(row.expiresMs).toISOString()}`;
   if (row.host === hostname() && !alive(row.pid, row.start_ticks)) return `took over run ${root} from ${who}, which is gone`;
-  if (force) return `--force: took run ${root} from ${who}, whose lease ran until ${new Date(row.expiresMs).toISOString()}; if it still runs, it can no longer write to the journal`;
+  if (force) return `--force: took run ${root} from ${who}, whose lease ran until ${new Date(row.expiresMs).toISOString()}; if it still runs, it stops what it runs at its next heartbeat, and can no longer write to the journal`;
   throw new RunLockedError(root, row.pid, row.host, row.expiresMs);
 }
 

@@ -1438,8 +1438,8 @@ export class Runner {
       // at-least-once window; found by a new-user trial: an effect ran twice, unsaid).
       const again = reaped
         ? "its leftover processes were stopped; running it again"
-        : "it may have done its work before criteria stopped: running it again with the same $CRITERIA_IDEMPOTENCY_KEY, by which it can tell";
-      this.emit({ event: "warning", run_id: f.runId, message: `${named} attempt ${rec.started} ended without a result (criteria stopped while it ran); ${again}` });
+        : "it may have done its work all the same: running it again with the same $CRITERIA_IDEMPOTENCY_KEY, by which it can tell";
+      this.emit({ event: "warning", run_id: f.runId, message: `${named} attempt ${rec.started} ended without a result (the criteria process running it stopped, or lost the run, first); ${again}` });
     } else if (rec && rec.started > 0 && rec.confirmedAttempt !== rec.started && rec.interrupted.has(rec.started)) {
       this.emit({ event: "warning", run_id: f.runId, message: `${named} attempt ${rec.started} was interrupted; running it again` });
     }

@@ -47,7 +47,7 @@ describe("an attempt that did not end", () => {
     // The first visit's key is the step's own (a later visit's is "<step>@<visit>"); the crash is journaled under it.
     expect(again.seen[0].idempotency_key).toBe(idempotencyKey("r", "one", undefined));
     expect((await s.entries("r")).find((e) => e.entry_type === "step.attempt.crashed")?.payload).toEqual({ idempotency_key: idempotencyKey("r", "one", undefined), visit: 1 });
-    expect(warnings(s.events)).toEqual(['step "one" attempt 1 ended without a result (criteria stopped while it ran); it may have done its work before criteria stopped: running it again with the same $CRITERIA_IDEMPOTENCY_KEY, by which it can tell']);
+    expect(warnings(s.events)).toEqual(['step "one" attempt 1 ended without a result (the criteria process running it stopped, or lost the run, first); it may have done its work all the same: running it again with the same $CRITERIA_IDEMPOTENCY_KEY, by which it can tell']);
     // Resumed again (nothing left): the crash is not journaled twice.
     expect(await s.runner({ adapterFor: scripted(() => ok()).adapterFor }).resume("r")).toMatchObject({ state: "done" });
     expect(kinds(await s.entries("r"), "one").filter((k) => k.startsWith("step.attempt.crashed"))).toHaveLength(1);
@@ -67,7 +67,7 @@ step "fan" {
 }`);
       const s = await cutAt(g, (e) => e.entry_type === "effect.recorded" && e.step_id === "fan" && (e.payload as { iteration?: number }).iteration === 1);
       expect(await s.runner({ adapterFor: scripted(() => ok()).adapterFor }).resume("r")).toMatchObject({ state: "done" });
-      expect(warnings(s.events)).toEqual([`step "fan" ${label} attempt 1 ended without a result (criteria stopped while it ran); it may have done its work before criteria stopped: running it again with the same $CRITERIA_IDEMPOTENCY_KEY, by which it can tell`]);
+      expect(warnings(s.events)).toEqual([`step "fan" ${label} attempt 1 ended without a result (the criteria process running it stopped, or lost the run, first); it may have done its work all the same: running it again with the same $CRITERIA_IDEMPOTENCY_KEY, by which it can tell`]);
     }
   });
 

@@ -64,7 +64,7 @@ describe("leases", () => {
     await other.lock("r");
     await expect(s.runner().resume("r")).rejects.toBeInstanceOf(RunLockedError);
     await expect(s.runner({ force: true }).resume("r")).rejects.toBeInstanceOf(RunParked);
-    expect(s.events.find((e) => e.event === "warning" && e.run_id === "r")).toMatchObject({ message: expect.stringMatching(/^--force: took run r from process \d+ on .+; if it still runs, it can no longer write to the journal$/) });
+    expect(s.events.find((e) => e.event === "warning" && e.run_id === "r")).toMatchObject({ message: expect.stringMatching(/^--force: took run r from process \d+ on .+; if it still runs, it stops what it runs at its next heartbeat, and can no longer write to the journal$/) });
   });
 });
 

@@ -124,7 +124,7 @@ describe("leases (item 2)", () => {
     if (code === "still running") a.kill("SIGKILL");
     expect(code, err).toBe(4);
     expect(out).toContain(`"event":"warning","run_id":"r","message":"this process can no longer write run r: its lease was taken away (by criteria unlock or resume --force, or by another process after it expired): stopping what it was running here"`);
-    expect(err).toBe("criteria: this process can no longer write run r: its lease was taken away (by criteria unlock or resume --force, or by another process after it expired); it stopped without writing anything more\n");
+    expect(err).toBe(`criteria: this process can no longer write run r: its lease was taken away (by criteria unlock or resume --force, or by another process after it expired); it stopped without writing anything more; criteria runs --state-dir ${state} says who holds it now\n`);
     expect(alive(stepPid), "the step's process").toBe(false);
     expect((await entries(state, "r")).length, "nothing journaled after the loss").toBe(before);
     rmSync(flag);

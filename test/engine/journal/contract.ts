@@ -279,7 +279,7 @@ export function journalContract(name: string, store: StoreUnderTest): void {
       const refused = await b.lock("r").catch((x: unknown) => x);
       expect(refused).toBeInstanceOf(RunLockedError);
       expect((refused as RunLockedError).pid).toBe(process.pid);
-      expect(await b.lock("r", { force: true })).toMatch(/^--force: took run r from process \d+ on .+, whose lease ran until .+; if it still runs, it can no longer write to the journal$/);
+      expect(await b.lock("r", { force: true })).toMatch(/^--force: took run r from process \d+ on .+, whose lease ran until .+; if it still runs, it stops what it runs at its next heartbeat, and can no longer write to the journal$/);
       await expect(a.append("r", [e()])).rejects.toBeInstanceOf(LeaseLostError);
       // Lost is lost: it stays refused.
       await expect(a.append("r", [e()])).rejects.toThrow(/can no longer write run r: its lease was taken away \(by criteria unlock or resume --force, or by another process after it expired\)/);

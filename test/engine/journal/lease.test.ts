@@ -36,7 +36,7 @@ describe("takeOver", () => {
     const live = lease({ host: "elsewhere", pid: 7, expiresMs: NOW + 1 });
     expect(() => takeOver("r", live, "me", NOW, false)).toThrow(RunLockedError);
     expect(() => takeOver("r", lease(), "me", NOW, false)).toThrow(`run r is being executed by process ${process.pid} on ${hostname()}`);
-    expect(takeOver("r", live, "me", NOW, true)).toBe("--force: took run r from process 7 on elsewhere, whose lease ran until 2026-06-01T00:00:00.001Z; if it still runs, it can no longer write to the journal");
+    expect(takeOver("r", live, "me", NOW, true)).toBe("--force: took run r from process 7 on elsewhere, whose lease ran until 2026-06-01T00:00:00.001Z; if it still runs, it stops what it runs at its next heartbeat, and can no longer write to the journal");
   });
 });
 
