@@ -423,6 +423,23 @@ describe.skipIf(skip !== undefined)("workers", () => {
     expect(await exited, out).toBe(0);
   }, 60_000);
 
+  it("criteria runs says a root run parked while its child runs go on on workers is running, naming a child, not stopped (a new-user trial)", async () => {
+    const url = await cluster().freshDatabase();
+    const dir = temp("criteria-wk-");
+    const wf = join(dir, "w.hcl");
+    const gate = join(dir, "gate");
+    writeFileSync(wf, `${HEAD("fan")}step "fan" {\n  parallel = ["a", "b"]\n  workflow {\n    step "wait" {\n      target = adapter.shell.default\n      input { command = "while [ ! -f '${gate}' ]; do sleep 0.1; done" }\n      outcome "success" { next = "_continue" }\n    }\n  }\n  outcome "all_succeeded" { next = "done" }\n}\n`);
+    const w = startWorker(url, join(dir, "w"));
+    workers.push(w);
+    expect(cli(["apply", wf, "--store", url, "--run-id", "t", "--detach"]).status).toBe(0);
+    await vi.waitFor(() => expect(w.out().match(/"step":"wait"/g)?.length ?? 0).toBe(2), { timeout: 20_000, interval: 50 });
+    const listed = cli(["runs", "--store", url]).stdout;
+    expect(listed).toMatch(/^t {2,}active .*\(running: its child run t\/fan#1\[[01]\] on process \d+ on \S+\)$/m);
+    writeFileSync(gate, "");
+    const rows = await until(url, (r) => r.some((x) => x.run_id === "t" && x.status !== "active"), 30_000);
+    expect(rows.find((r) => r.run_id === "t")).toMatchObject({ status: "succeeded" });
+  }, 60_000);
+
   it("criteria runs says a run whose worker was killed waits for that worker's lease to end, not that it is queued (a new-user trial)", async () => {
     const url = await cluster().freshDatabase();
     const dir = temp("criteria-wk-");
