@@ -9,6 +9,7 @@ import { compile } from "../compiler/index.js";
 import { sourceHash } from "../compiler/load/source-hash.js";
 import { displayPath, workflowFiles } from "../compiler/load/workflow-files.js";
 import type { RunEnd, RunEvent } from "../engine/index.js";
+import type { LeaseHolder } from "../engine/journal/journal.js";
 import { BROKER_HELP, brokerOf } from "./broker-option.js";
 import { compileOptions, rootOption } from "./compile-options.js";
 import { CliError, echoed, EXIT, type Io } from "./io.js";
@@ -245,10 +246,25 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
         const rootRow = row.root_run_id === run ? row : await j.run(row.root_run_id);
         const damaged = damage ? damageMessage(await j.damageReport(row.root_run_id, damage.seq), place, rootRow) : undefined;
         const held = await j.breakLease(leased);
-        if (!held) io.out(`run ${leased} was not held by any process; nothing to unlock${damaged ? `; ${damaged}` : ""}\n`);
+        const said = (what: string, h: LeaseHolder) => {
+          const when = h.expiresMs > Date.now() ? `its lease ran until ${new Date(h.expiresMs).toISOString()}` : `its lease had expired at ${new Date(h.expiresMs).toISOString()}`;
+          return `${what}: it was held by process ${h.pid} on ${h.host} (${h.alive ? "still running: it stops what it runs at its next heartbeat, and can no longer write to the journal" : "not running"}; ${when})`;
+        };
+        // A root's child runs advanced in jobs of their own hold leases of their own: taken too,
+        // the whole run waits for its user (found by a new-user trial: "nothing to unlock" of a
+        // root parked while its children ran on, which went on running).
+        const children: string[] = [];
+        if (leased === row.root_run_id && place.store) {
+          for (const child of (await j.runs({ limit: 100_000 })).filter((r) => r.root_run_id === leased && r.run_id !== leased && r.status === "active")) {
+            const h = await j.breakLease(child.run_id);
+            if (h) children.push(said(`unlocked its child run ${child.run_id}`, h));
+          }
+        }
+        if (!held && children.length === 0) io.out(`run ${leased} was not held by any process; nothing to unlock${damaged ? `; ${damaged}` : ""}\n`);
         else {
-          const when = held.expiresMs > Date.now() ? `its lease ran until ${new Date(held.expiresMs).toISOString()}` : `its lease had expired at ${new Date(held.expiresMs).toISOString()}`;
-          io.out(`unlocked run ${leased}: it was held by process ${held.pid} on ${held.host} (${held.alive ? "still running: it stops what it runs at its next heartbeat, and can no longer write to the journal" : "not running"}; ${when}); ${damaged ?? `criteria resume ${leased}${storeFlag(place)} continues it`}\n`);
+          const lines = [...(held ? [said(`unlocked run ${leased}`, held)] : []), ...children];
+          lines[lines.length - 1] += `; ${damaged ?? `criteria resume ${leased}${storeFlag(place)} continues it`}`;
+          for (const line of lines) io.out(`${line}\n`);
         }
       } finally {
         await j.close();

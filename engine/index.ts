@@ -5,7 +5,9 @@ import { adapterFor, isBuiltIn } from "./adapters/registry.js";
 import { JournalWriteError, storageReason } from "./journal/errors.js";
 import { openStore } from "./journal/open-store.js";
 import { PostgresJournal, wake } from "./journal/postgres-journal.js";
+import { foldEntries } from "./journal/fold.js";
 import { storeOption } from "./journal/state-dir.js";
+import { within } from "./run/child-jobs.js";
 import { prepareQueue } from "./worker/worker.js";
 import type { RunEvent } from "./run/events.js";
 import { Runner, RunRefused, RunSubmitted, type RunEnd } from "./run/runner.js";
@@ -98,6 +100,10 @@ export async function handOver(runId: string, opts: Omit<EngineOptions, "baseDir
       const r = opts.relocate;
       if (r) await journal.append(r.rootRunId, [{ run_id: r.rootRunId, step_id: "", attempt: 0, entry_type: "run.relocated", at_ms: Date.now(), payload: { base_dir: r.baseDir } }], { wake: { runs: [runId] } });
       else await wake(journal.connections, runId);
+      // Its child runs advanced in jobs of their own that nothing advances now (their leases
+      // taken by `criteria unlock`, their jobs ended with it): woken too, or the run would wait
+      // for them for good (found by a new-user trial's unlock of a root whose children ran on).
+      for (const child of await idleDetachedChildren(journal, runId)) await wake(journal.connections, child);
     } catch (e) {
       throw new JournalWriteError(`cannot write the journal ${journal.location}: ${storageReason(e)}`);
     }
@@ -105,6 +111,19 @@ export async function handOver(runId: string, opts: Omit<EngineOptions, "baseDir
   } finally {
     await journal.close();
   }
+}
+
+/** The active child runs within `runId` advanced in jobs of their own (`detached`) whose lease no live process holds. */
+async function idleDetachedChildren(journal: PostgresJournal, runId: string): Promise<string[]> {
+  const row = await journal.run(runId);
+  if (!row) return [];
+  const tree = foldEntries((await journal.read(row.root_run_id)).entries);
+  const out: string[] = [];
+  for (const [id, rec] of tree.runs) {
+    if (id === runId || !within(id, runId) || !rec.spawned?.detached || rec.completed) continue;
+    if (!(await journal.holder(id))?.alive) out.push(id);
+  }
+  return out;
 }
 
 /**

@@ -423,7 +423,7 @@ describe.skipIf(skip !== undefined)("workers", () => {
     expect(await exited, out).toBe(0);
   }, 60_000);
 
-  it("criteria runs says a root run parked while its child runs go on on workers is running, naming a child, not stopped (a new-user trial)", async () => {
+  it("criteria runs says a root run parked while its child runs go on on workers is running, naming a child, not stopped; unlock of the root takes its children too (a new-user trial)", async () => {
     const url = await cluster().freshDatabase();
     const dir = temp("criteria-wk-");
     const wf = join(dir, "w.hcl");
@@ -435,7 +435,15 @@ describe.skipIf(skip !== undefined)("workers", () => {
     await vi.waitFor(() => expect(w.out().match(/"step":"wait"/g)?.length ?? 0).toBe(2), { timeout: 20_000, interval: 50 });
     const listed = cli(["runs", "--store", url]).stdout;
     expect(listed).toMatch(/^t {2,}active .*\(running: its child run t\/fan#1\[[01]\] on process \d+ on \S+\)$/m);
+    // unlock of the root takes its children too (a new-user trial: "nothing to unlock", and they ran on).
+    const unlock = cli(["unlock", "t", "--store", url]);
+    expect(unlock.status, unlock.stderr).toBe(0);
+    const said = unlock.stdout.trimEnd().split("\n");
+    expect(said.map((l) => /^unlocked its child run (t\/fan#1\[[01]\]): it was held by process \d+ on \S+ \(still running: it stops what it runs at its next heartbeat, and can no longer write to the journal; its lease ran until \S+\)/.exec(l)?.[1]).sort()).toEqual(["t/fan#1[0]", "t/fan#1[1]"]);
+    expect(said[1]).toMatch(/; criteria resume t --store \S+ continues it$/);
+    await vi.waitFor(() => expect(runs(url).find((r) => r.run_id === "t")?.activity, w.out()).toBe("stopped"), { timeout: 10_000, interval: 200 });
     writeFileSync(gate, "");
+    expect(cli(["resume", "t", "--store", url, "--detach"]).status).toBe(0);
     const rows = await until(url, (r) => r.some((x) => x.run_id === "t" && x.status !== "active"), 30_000);
     expect(rows.find((r) => r.run_id === "t")).toMatchObject({ status: "succeeded" });
   }, 60_000);
