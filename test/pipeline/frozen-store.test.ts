@@ -3,46 +3,17 @@
  * that drops packets: the connections stay open, nothing comes back). Found by a new-user
  * trial (`kill -STOP` of the server): a holder whose lease ran out stopped its step, then
  * waited for good on its way out (giving back the lost lease, ending its pool), deaf to
- * Ctrl-C and SIGTERM. Here the server is reached through a proxy on a Unix socket that,
- * once frozen, passes nothing more either way; the CLI runs as a real process.
+ * Ctrl-C and SIGTERM. Here the server is reached through a proxy that, once frozen, passes
+ * nothing more either way (`freezableProxy`); the CLI runs as a real process.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { createServer, connect, type Socket } from "node:net";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { useCluster } from "../engine/journal/postgres-cluster.js";
+import { freezableProxy, useCluster } from "../engine/journal/postgres-cluster.js";
 import { bin, temp } from "./helpers.js";
 
 const { skip, cluster } = useCluster();
-
-/** A store URL through a proxy to the cluster's socket, and what freezes it. */
-async function frozenLater(url: string) {
-  const dir = mkdtempSync(join(tmpdir(), "criteria-pg-frozen-"));
-  let frozen = false;
-  const sockets: Socket[] = [];
-  const proxy = createServer((client) => {
-    const server = connect(join(cluster().socketDir, ".s.PGSQL.5432"));
-    sockets.push(client, server);
-    client.on("data", (d: Buffer) => void (frozen || server.write(d)));
-    server.on("data", (d: Buffer) => void (frozen || client.write(d)));
-    // Frozen, a connection is never closed either (a frozen peer sends no FIN).
-    client.on("close", () => frozen || server.destroy());
-    server.on("close", () => frozen || client.destroy());
-    client.on("error", () => undefined);
-    server.on("error", () => undefined);
-  });
-  await new Promise<void>((r) => proxy.listen(join(dir, ".s.PGSQL.5432"), r));
-  return {
-    url: url.replace(/host=[^&]*/, `host=${encodeURIComponent(dir)}`),
-    freeze: () => void (frozen = true),
-    close: () => {
-      for (const s of sockets) s.destroy();
-      proxy.close();
-    },
-  };
-}
 
 /** `criteria apply` of a one-step workflow whose step runs a minute, on `url`; resolves once the step runs. */
 async function applyUntilStep(url: string, env: NodeJS.ProcessEnv) {
@@ -67,7 +38,7 @@ async function applyUntilStep(url: string, env: NodeJS.ProcessEnv) {
 
 describe.skipIf(skip !== undefined)("a PostgreSQL journal that stops answering", () => {
   it("a holder whose lease runs out while the journal does not answer stops its step and exits 4, not waiting for the journal on its way out", async () => {
-    const p = await frozenLater(await cluster().freshDatabase());
+    const p = await freezableProxy(cluster(), await cluster().freshDatabase());
     try {
       const run = await applyUntilStep(p.url, { CRITERIA_LEASE_TTL_MS: "1500" });
       p.freeze();
@@ -79,7 +50,7 @@ describe.skipIf(skip !== undefined)("a PostgreSQL journal that stops answering",
   }, 60_000);
 
   it("a second Ctrl-C ends a run whose journal does not answer, 2 s later, saying so", async () => {
-    const p = await frozenLater(await cluster().freshDatabase());
+    const p = await freezableProxy(cluster(), await cluster().freshDatabase());
     try {
       const run = await applyUntilStep(p.url, {});
       p.freeze();

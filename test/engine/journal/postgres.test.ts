@@ -17,7 +17,7 @@ import { PostgresJournal } from "../../../engine/journal/postgres-journal.js";
 import { prepareQueue } from "../../../engine/worker/worker.js";
 import { withoutPassword } from "../../../engine/journal/store-url.js";
 import { journalContract } from "./contract.js";
-import { useCluster } from "./postgres-cluster.js";
+import { freezableProxy, useCluster } from "./postgres-cluster.js";
 
 const { skip, cluster } = useCluster();
 
@@ -190,33 +190,19 @@ describe.skipIf(skip !== undefined)("PostgreSQL journal", () => {
 
     it("an append waiting on a server that stops answering (frozen, not down) ends with the lease's loss, not never (a new-user trial: its holder waited for good)", async () => {
       const url = await cluster().freshDatabase();
-      const dir = mkdtempSync(join(tmpdir(), "criteria-pg-frozen-"));
-      let frozen = false;
-      const sockets: import("node:net").Socket[] = [];
-      const proxy = createServer((client) => {
-        const server = connect(join(cluster().socketDir, ".s.PGSQL.5432"));
-        sockets.push(client, server);
-        client.on("data", (d: Buffer) => void (frozen || server.write(d)));
-        server.on("data", (d: Buffer) => void (frozen || client.write(d)));
-        client.on("close", () => frozen || server.destroy());
-        server.on("close", () => frozen || client.destroy());
-        client.on("error", () => undefined);
-        server.on("error", () => undefined);
-      });
-      await new Promise<void>((r) => proxy.listen(join(dir, ".s.PGSQL.5432"), r));
-      const j = await PostgresJournal.open(url.replace(/host=[^&]*/, `host=${encodeURIComponent(dir)}`), { stateDir: "/nonexistent", leaseTtlMs: 900 });
+      const p = await freezableProxy(cluster(), url);
+      const j = await PostgresJournal.open(p.url, { stateDir: "/nonexistent", leaseTtlMs: 900 });
       try {
         await j.lock("r");
         await j.append("r", [entry]);
-        frozen = true;
+        p.freeze();
         const t = Date.now();
         const r = await Promise.race([j.append("r", [{ ...entry, at_ms: 2 }]).catch((e: unknown) => e), new Promise((res) => setTimeout(() => res("still waiting"), 8000))]);
         expect(r).toBeInstanceOf(LeaseLostError);
         expect((r as Error).message).toMatch(/its lease ran out/);
         expect(Date.now() - t).toBeLessThan(5000);
       } finally {
-        for (const s of sockets) s.destroy();
-        proxy.close();
+        p.close();
         await j.close();
       }
     }, 60_000);
