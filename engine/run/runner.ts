@@ -50,6 +50,8 @@ export interface RunEnd {
   merged_output?: Record<string, Value>;
   /** Ended by `return` from an outcome with an `output` projection: that projection (a module's or the root's outputs). */
   returned?: Record<string, Value>;
+  /** From `resume`: the run had ended before it was called (its end read from the journal, nothing run). */
+  already?: true;
 }
 
 /** What one execution of a step (or of one item) ends with. */
@@ -475,7 +477,7 @@ export class Runner {
       if (runId !== rootId && !unit?.spawned?.detached) {
         throw new RunRefused(`run ${runId} is a child run that runs in its parent's job: resume its root run, criteria resume ${rootId}${this.storeFlag()}`, true);
       }
-      if (unit?.completed) return this.endFromRecord(runId, unit.completed);
+      if (unit?.completed) return { ...this.endFromRecord(runId, unit.completed), already: true };
       const dir = this.workdirOf(rootId, root.spawned, opts.workdir, root.relocated);
       const rel = root.spawned.positions_rel;
       const graph = rel === undefined ? (root.spawned.graph as Graph) : positionsRelativeTo(root.spawned.graph as Graph, resolvePath(dir, rel), process.cwd());

@@ -109,6 +109,9 @@ export async function runWorker(opts: WorkerOptions): Promise<WorkerReport> {
           signal: stopping.signal,
           events: opts.events,
         }).resume(run);
+        // Ended before this job (a second wake-up of it, e.g. its sweeper's while it ran on past a
+        // pause): its end was said once already (found by a new-user trial: said twice).
+        if (end.already) return;
         report.advanced++;
         // A run that failed outside a state (a step's error with no route) says why (found by a trial: `ended in state ""`).
         note(run, end.state ? `run ${run} ended in state "${end.state}" (${end.success ? "succeeded" : "failed"})` : `run ${run} failed (${end.reason}${end.detail ? `: ${end.detail}` : ""})`);

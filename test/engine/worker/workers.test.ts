@@ -14,6 +14,7 @@ import { bin, cli, temp } from "../../pipeline/helpers.js";
 import { withoutPassword } from "../../../engine/journal/store-url.js";
 import { shellWord } from "../../../engine/shell-word.js";
 import { procStat } from "../../../engine/process-info.js";
+import { PostgresJournal, wake } from "../../../engine/journal/postgres-journal.js";
 import { useCluster } from "../journal/postgres-cluster.js";
 import { runs, startWorker, stopWorker, until, type WorkerProcess } from "./helpers.js";
 
@@ -446,6 +447,25 @@ describe.skipIf(skip !== undefined)("workers", () => {
     expect(cli(["resume", "t", "--store", url, "--detach"]).status).toBe(0);
     const rows = await until(url, (r) => r.some((x) => x.run_id === "t" && x.status !== "active"), 30_000);
     expect(rows.find((r) => r.run_id === "t")).toMatchObject({ status: "succeeded" });
+  }, 60_000);
+
+  it("a wake-up of a run that has ended since (a second job of it) says nothing more: its end was said once (a new-user trial: said twice)", async () => {
+    const url = await cluster().freshDatabase();
+    const dir = temp("criteria-wk-");
+    const wf = join(dir, "w.hcl");
+    writeFileSync(wf, `${HEAD("one")}step "one" {\n  target = adapter.shell.default\n  input { command = "true" }\n  outcome "success" { next = "done" }\n}\n`);
+    const w = startWorker(url, join(dir, "w"));
+    workers.push(w);
+    expect(cli(["apply", wf, "--store", url, "--run-id", "e", "--detach"]).status).toBe(0);
+    await vi.waitFor(() => expect(w.out()).toMatch(/run e ended in state \\"done\\"/), { timeout: 20_000, interval: 50 });
+    const j = await PostgresJournal.open(url, { stateDir: join(dir, "j") });
+    try {
+      await wake(j.connections, "e");
+      await vi.waitFor(async () => expect((await j.connections.query("SELECT count(*)::int AS n FROM graphile_worker._private_jobs")).rows[0].n).toBe(0), { timeout: 10_000, interval: 100 });
+    } finally {
+      await j.close();
+    }
+    expect(w.out().match(/run e ended in state/g), w.out()).toHaveLength(1);
   }, 60_000);
 
   it("criteria runs says a run whose worker was killed waits for that worker's lease to end, not that it is queued (a new-user trial)", async () => {
