@@ -57,11 +57,15 @@ export const checkAdapterUse: Check = {
         const t = a.adapter ?? a.cli;
         // An adapter block's name where a type goes (`adapter = "shell.default"`): no executable
         // is named so; the run could only refuse it (found by a new-user trial).
-        const dotted = t && a.adapter !== undefined ? /^(?:adapter\.)?([^.]+)\.[^.]+$/.exec(t) : null;
-        if (dotted) {
+        // A reference (`adapter = adapter.shell.default`, unquoted in HCL) is the same mistake; an
+        // empty or otherwise dotted value names no type either (a new-user trial: each validated).
+        const bare = t !== undefined && a.adapter !== undefined ? t.replace(/^\$\{\s*(.*?)\s*\}$/, "$1") : undefined;
+        // (An empty one is missing_field's: the agent "needs adapter, cli or use".)
+        if (bare !== undefined && bare !== "" && (bare.includes(".") || bare !== t)) {
+          const dotted = /^(?:adapter\.)?([^.]+)\.[^.]+$/.exec(bare);
           out.push(
-            diag("unknown_target", a.adapterRange ?? a.nameRange, `agent "${a.name}": "${t}" is not an adapter type: an agent names the type of adapter it runs on, not an adapter block`, {
-              hint: `write adapter = "${dotted[1]}" (the agent's own settings go in its config { } block)`,
+            diag("unknown_target", a.adapterRange ?? a.nameRange, `agent "${a.name}": "${bare}" is not an adapter type: an agent names the type of adapter it runs on${dotted ? ", not an adapter block" : ""}`, {
+              hint: dotted ? `write adapter = "${dotted[1]}" (the agent's own settings go in its config { } block)` : 'write the type of its adapter, e.g. adapter = "shell"',
             }),
           );
           continue;
@@ -70,9 +74,20 @@ export const checkAdapterUse: Check = {
         if (t) typo(t, a.adapterRange ?? a.nameRange, `agent "${a.name}"`);
       }
       for (const st of s.workflow.steps) {
-        const type = typeOf(st, s, resolution);
-        if (!type) continue;
-        if (st.target?.kind === "adapter" && st.target.implicit) typo(type, st.target.range, `step "${st.name}"`);
+        const type = st.target?.kind === "adapter" && st.target.implicit ? st.target.type : typeOf(st, s, resolution);
+        if (type === undefined || (type === "" && !(st.target?.kind === "adapter" && st.target.implicit))) continue;
+        if (st.target?.kind === "adapter" && st.target.implicit) {
+          // The older field's value names no type (`adapter = ""`, `adapter.shell.default.x`): the run would refuse it (a new-user trial).
+          if (type === "" || type.includes(".") || type.includes("$")) {
+            out.push(
+              diag("unknown_target", st.target.range, `step "${st.name}": ${type === "" ? "an empty adapter" : `"${type}"`} names no adapter`, {
+                hint: "write target = adapter.<type>.<name>, e.g. target = adapter.shell.default (or the older adapter = \"shell\")",
+              }),
+            );
+            continue;
+          }
+          typo(type, st.target.range, `step "${st.name}"`);
+        }
         // An input of the wrong type (`input: [a, b]`, `input:`): its type error says it (found by a new-user trial: "has no input.command" beside it).
         if (st.lifecycle || st.inputExpr || st.inputInvalid) continue;
         for (const need of requiredInput(type)) {

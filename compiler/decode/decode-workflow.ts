@@ -743,6 +743,17 @@ class Decoder {
     // reference (`adapter = adapter.shell.default`) or dotted, it names a declared adapter, and
     // `agent = agent.bot` the agent "bot" (found by a new-user trial: validate passed an
     // adapter of type "adapter.shell.default", which the run refused; the agent was unknown).
+    // A reference of another kind in the older field (`adapter = agent.bot`, `agent =
+    // adapter.shell.default`): the step's target, said (a new-user trial: "declare it:
+    // adapter "agent" "bot" { }"). Taken as written, so nothing else is said of it.
+    const other = form === "adapter" ? /^(agent|subworkflow|channel)\.([^.]+)$/.exec(text) : form === "agent" ? /^(adapter)\.([^.]+)(?:\.([^.]+))?$/.exec(text) : null;
+    if (other) {
+      this.diagnostics.push(
+        diag("unknown_target", range, `step "${name}": ${form} = ${text} names ${other[1] === "adapter" || other[1] === "agent" ? `an ${other[1]}` : `a ${other[1]}`}, not ${form === "adapter" ? "an adapter" : "an agent"}`, { hint: `write target = ${text}` }),
+      );
+      if (other[1] === "adapter") return { kind: "adapter", type: other[2], name: other[3] ?? "default", range, implicit: false };
+      return { kind: other[1] as "agent" | "subworkflow" | "channel", name: other[2], range };
+    }
     if (form === "adapter") {
       const ref = text.startsWith("adapter.") ? /^adapter\.([^.]+)(?:\.([^.]+))?$/.exec(text) : /^([^.]+)\.([^.]+)$/.exec(text);
       if (ref) return { kind: "adapter", type: ref[1], name: ref[2] ?? "default", range, implicit: false };

@@ -38,6 +38,25 @@ describe("a step's target in the older fields", () => {
     expect(c.graph?.steps.find((s) => s.name === "call")?.target).toEqual(target);
   });
 
+  it.each([
+    // A second new-user trial: each validated, and the run refused it (or the hint was nonsense).
+    ["adapter = adapter.shell.default.x", 'step "call": "adapter.shell.default.x" names no adapter', "write target = adapter.<type>.<name>, e.g. target = adapter.shell.default (or the older adapter = \"shell\")"],
+    ['adapter = ""', 'step "call": an empty adapter names no adapter', "write target = adapter.<type>.<name>, e.g. target = adapter.shell.default (or the older adapter = \"shell\")"],
+    ["adapter = agent.bot", 'step "call": adapter = agent.bot names an agent, not an adapter', "write target = agent.bot"],
+    ["agent = adapter.shell.default", 'step "call": agent = adapter.shell.default names an adapter, not an agent', "write target = adapter.shell.default"],
+  ])("%s is refused at the value, with what to write", async (field, message, hint) => {
+    const c = await compiled(HEAD + step(field));
+    const errors = c.diagnostics.filter((d) => d.severity === "error");
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ code: "unknown_target", message, hint });
+    expect(errors[0].range.start).toMatchObject({ line: 12 });
+  });
+
+  it("an agent's adapter written as a reference (unquoted, in HCL) is refused as its quoted form is", async () => {
+    const c = await compiled(HEAD.replace('adapter = "shell"', "adapter = adapter.shell.default") + step("target = agent.bot"));
+    expect(c.diagnostics.find((x) => x.severity === "error")).toMatchObject({ code: "unknown_target", message: 'agent "bot": "adapter.shell.default" is not an adapter type: an agent names the type of adapter it runs on, not an adapter block' });
+  });
+
   it("an agent's adapter written as an adapter block's name is refused where it is written, with the type to write", async () => {
     const c = await compiled(HEAD.replace('adapter = "shell"', 'adapter = "shell.default"') + step("target = agent.bot"));
     const d = c.diagnostics.find((x) => x.severity === "error");
