@@ -571,7 +571,9 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
         }
         // Several items may wait on one approval node (found by a new-user trial: which one a decision ended was not said).
         const open = waiting.filter((a) => a.until === undefined || a.until > now);
-        if (open.length - given > 1) io.err(`criteria: note: ${open.length - given} approvals "${target.approval}" wait in run ${run} (${open.map((a) => a.id).join(", ")}): this decision ends one of them, the first to take it; give one decision per approval\n`);
+        // Decisions given before and not taken yet count (a new-user trial: "2 approvals wait", listing 3).
+        const pendingDecisions = given > 0 ? `; ${given} decision${given > 1 ? "s" : ""} given before, not taken yet` : "";
+        if (open.length - given > 1) io.err(`criteria: note: ${open.length - given} approvals "${target.approval}" in run ${run} have no decision yet (${open.length} wait: ${open.map((a) => a.id).join(", ")}${pendingDecisions}): this decision ends one of them, the first to take it; give one decision per approval\n`);
       }
       const e = await deliverSignal(j, row.root_run_id, name, payload, by, now, activeUnits(tree, row.root_run_id), run);
       // A decision says which (found by a new-user trial: reject printed "delivered approval:gate", as approve did).

@@ -46,10 +46,16 @@ describe("approvals and signal waits in CI (item 7)", () => {
     expect(cli(["apply", "w.hcl", "--state-dir", state, "--run-id", "p"], { cwd: dir, env: { CI: "true" } }).status).toBe(5);
     const first = cli(["approve", "p", "gate", "--state-dir", state, "--by", "ops"]);
     expect(first.status, first.stderr).toBe(0);
-    expect(first.stderr).toBe('criteria: note: 2 approvals "gate" wait in run p (p/loop#1[0], p/loop#1[1]): this decision ends one of them, the first to take it; give one decision per approval\n');
+    expect(first.stderr).toBe('criteria: note: 2 approvals "gate" in run p have no decision yet (2 wait: p/loop#1[0], p/loop#1[1]): this decision ends one of them, the first to take it; give one decision per approval\n');
     const second = cli(["approve", "p", "gate", "--state-dir", state, "--by", "ops"]);
     expect(second.status, second.stderr).toBe(0);
     expect(second.stderr).toBe("");
+    // Three items: the second decision's note counts the first, given and not taken yet (a new-user trial: "2 approvals wait", listing 3).
+    writeFileSync(join(dir, "w3.hcl"), readFileSync(join(dir, "w.hcl"), "utf8").replace('["a", "b"]', '["a", "b", "c"]'));
+    expect(cli(["apply", "w3.hcl", "--state-dir", state, "--run-id", "q"], { cwd: dir, env: { CI: "true" } }).status).toBe(5);
+    expect(cli(["approve", "q", "gate", "--state-dir", state, "--by", "ops"]).status).toBe(0);
+    const next = cli(["approve", "q", "gate", "--state-dir", state, "--by", "ops"]);
+    expect(next.stderr).toBe('criteria: note: 2 approvals "gate" in run q have no decision yet (3 wait: q/loop#1[0], q/loop#1[1], q/loop#1[2]; 1 decision given before, not taken yet): this decision ends one of them, the first to take it; give one decision per approval\n');
     const end = cli(["resume", "p", "--state-dir", state, "-o", "json"], { cwd: dir, env: { CI: "true" } });
     expect(end.status, end.stderr).toBe(0);
   });
