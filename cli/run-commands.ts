@@ -310,6 +310,10 @@ async function sourceChanged(spawned: { source?: { entry: string; hash: string; 
   const c = await compile(entry, { cwd: process.cwd(), root: root !== undefined ? resolve(base, root) : base, ...(allowed ? { allowedRoots: allowed.map((r) => resolve(base, r)) } : {}) });
   const now = sourceHash(c.sources, process.cwd(), base);
   if (now === spawned.source.hash) return undefined;
+  // A module's files gone are said, as the entry's are (a new-user trial: a subworkflow's
+  // directory deleted was "changed", and its steps then failed for want of their directory).
+  const gone = [...new Set(c.diagnostics.filter((d) => d.code === "file_not_found").map((d) => d.message.replace(/^[^:]*: /, "")))];
+  if (gone.length > 0) return `the workflow's files changed since the run started (${gone.join("; ")}); resume continues the workflow as it was then (journaled with the run), but a step that runs in a directory that is gone will fail: put it back first`;
   return `the workflow's files changed since the run started; resume continues the workflow as it was then (journaled with the run); start a new run to use the changes`;
 }
 

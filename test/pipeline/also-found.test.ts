@@ -194,6 +194,16 @@ describe("also found", () => {
     expect(again.status, again.stderr).toBe(0);
     expect(again.stdout).toContain(`"message":"the workflow's file w.hcl is gone since the run started; resume continues the workflow as it was then (journaled with the run)"`);
     expect(readFileSync(join(gone, "log"), "utf8")).toMatch(/b\n$/);
+    // A module's directory deleted: named too, and what will fail (a second new-user trial: only "changed").
+    const mod = temp();
+    mkdirSync(join(mod, "child"));
+    writeFileSync(join(mod, "child", "main.hcl"), `workflow "child" {\n  version = "1"\n  initial_state = "a"\n  target_state = "done"\n}\nadapter "shell" "default" {}\nstep "a" {\n  target = adapter.shell.default\n  input { command = "true" }\n  outcome "success" { next = "done" }\n}\nstate "done" { terminal = true }\n`);
+    writeFileSync(join(mod, "p.hcl"), `workflow "p" {\n  version = "1"\n  initial_state = "g"\n  target_state = "done"\n}\napproval "g" {\n  approvers = ["ops"]\n  outcome "approved" { next = "call" }\n  outcome "rejected" { next = "done" }\n}\nsubworkflow "kid" {\n  source = "./child"\n}\nstep "call" {\n  target = subworkflow.kid\n  outcome "success" { next = "done" }\n}\nstate "done" { terminal = true }\n`);
+    expect(cli(["apply", "p.hcl", "--state-dir", "s", "--run-id", "m"], { cwd: mod, env: { CI: "true" } }).status).toBe(5);
+    rmSync(join(mod, "child"), { recursive: true });
+    expect(cli(["approve", "m", "g", "--state-dir", "s"], { cwd: mod }).status).toBe(0);
+    const moduleGone = cli(["resume", "m", "--state-dir", "s"], { cwd: mod, env: { CI: "true" } });
+    expect(moduleGone.stdout).toContain(`"message":"the workflow's files changed since the run started (child does not exist); resume continues the workflow as it was then (journaled with the run), but a step that runs in a directory that is gone will fail: put it back first"`);
   });
 
   it("resume compiles as apply did: modules from outside the entry's directory (--root, allowed paths) are not 'changed' files (found by a new-user trial: every resume warned)", () => {
