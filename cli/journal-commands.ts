@@ -559,7 +559,12 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
           const decisions = undelivered.filter((s) => within(s.run_id, scope)).length;
           return decisions > 0 && decisions >= open;
         });
-        if (spokenFor === run) throw new CliError(`approval "${target.approval}" of run ${run} has already been decided`);
+        if (spokenFor === run) {
+          // Which decision, by whom, said (a new-user trial: "already been decided" was all).
+          const d = undelivered.filter((x) => within(x.run_id, run)).at(-1)?.payload;
+          const which = d ? `: ${d.payload === "rejected" ? "rejected" : "approved"}${d.by ? ` by ${d.by}` : ""}, not taken by the run yet (criteria resume ${row.root_run_id}${storeFlag(place)} goes on with it)` : "";
+          throw new CliError(`approval "${target.approval}" of run ${run} has already been decided${which}`);
+        }
         if (spokenFor !== undefined) throw new CliError(`every approval "${target.approval}" waiting in run ${spokenFor} already has a decision given to it or a run in it: this one would not be taken`);
         if (pending === 0) {
           // Why not, said (a new-user trial: the same bare refusal before the approval was
@@ -617,6 +622,8 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
       .option("--state-dir <dir>", "journal directory")
       .option("--store <url>", STORE_HELP)
       .action(async (run: string, node: string, opts: { by: string; stateDir?: string; store?: string }) => {
+        // Who decided is what the journal keeps of a decision (a new-user trial: --by "" recorded nobody).
+        if (opts.by.trim() === "" || /[\p{Cc}]/u.test(opts.by)) throw usage(`--by ${JSON.stringify(opts.by)}: name who decides, on one line (it is journaled with the decision)`);
         setCode(await deliver(run, { approval: node }, decision === "approve" ? "approved" : "rejected", opts.by, opts));
       });
   }

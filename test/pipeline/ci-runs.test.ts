@@ -82,6 +82,22 @@ describe("approvals and signal waits in CI (item 7)", () => {
     expect(new Set(lines.map((l) => l.indexOf("active"))).size).toBe(1);
   });
 
+  it("a second decision says which was given and by whom; --by must name someone (a new-user trial: 'already been decided' was all, and --by \"\" recorded nobody)", () => {
+    const dir = temp();
+    writeFileSync(join(dir, "w.hcl"), `${HEAD("gate")}approval "gate" {\n  approvers = ["ops"]\n  outcome "approved" { next = state.done }\n  outcome "rejected" { next = state.failed }\n}\n`);
+    const state = join(dir, "state");
+    expect(cli(["apply", "w.hcl", "--state-dir", state, "--run-id", "d"], { cwd: dir, env: { CI: "true" } }).status).toBe(5);
+    for (const by of ["", "  ", "a\nb"]) {
+      const bad = cli(["approve", "d", "gate", "--state-dir", state, "--by", by]);
+      expect(bad.status).toBe(2);
+      expect(bad.stderr).toBe(`criteria: --by ${JSON.stringify(by)}: name who decides, on one line (it is journaled with the decision)\n`);
+    }
+    expect(cli(["approve", "d", "gate", "--state-dir", state, "--by", "ops"]).status).toBe(0);
+    const again = cli(["reject", "d", "gate", "--state-dir", state, "--by", "ann"]);
+    expect(again.status).toBe(1);
+    expect(again.stderr).toBe(`criteria: approval "gate" of run d has already been decided: approved by ops, not taken by the run yet (criteria resume d --state-dir ${state} goes on with it)\n`);
+  });
+
   it("runs lines its columns up as a terminal shows them: a workflow named in CJK (two columns a character) does not push the columns after it (a new-user trial)", async () => {
     const dir = temp();
     const state = join(dir, "state");
