@@ -23,7 +23,7 @@ async function applyUntilStep(url: string, env: NodeJS.ProcessEnv) {
   let out = "";
   child.stdout.on("data", (d: Buffer) => (out += d.toString()));
   child.stderr.on("data", (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
+  const exited = new Promise<number | null>((r) => child.once("close", (code) => r(code)));
   const end = Date.now() + 20_000;
   while (!out.includes("one …") && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
   expect(out).toContain("one …");

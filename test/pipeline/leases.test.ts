@@ -113,7 +113,7 @@ describe("leases (item 2)", () => {
     let out = "";
     a.stderr.on("data", (d: Buffer) => (err += d.toString()));
     a.stdout.on("data", (d: Buffer) => (out += d.toString()));
-    const exited = new Promise<number | null>((r) => a.once("exit", r));
+    const exited = new Promise<number | null>((r) => a.once("close", (code) => r(code)));
     await until(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", 20_000);
     const stepPid = Number(readFileSync(pidFile, "utf8").trim());
     const before = (await entries(state, "r")).length;
