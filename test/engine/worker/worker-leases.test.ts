@@ -177,13 +177,13 @@ describe.skipIf(skip !== undefined)("workers and leases", () => {
     const wf = join(dir, "w.hcl");
     const gate = join(dir, "gate");
     writeFileSync(wf, `${HEAD("slow")}step "slow" {\n  target = adapter.shell.default\n  input { command = "while [ ! -f '${gate}' ]; do sleep 0.1; done" }\n  outcome "success" { next = "done" }\n}\n`);
-    const fg = spawn(process.execPath, [bin, "apply", wf, "--store", url, "--run-id", "z", "-o", "json"], { env: { ...process.env, CI: "", CRITERIA_LEASE_TTL_MS: "1000" }, stdio: ["ignore", "pipe", "pipe"] });
+    const fg = spawn(process.execPath, [bin, "apply", wf, "--store", url, "--run-id", "z", "-o", "json"], { env: { ...process.env, CI: "", CRITERIA_LEASE_TTL_MS: "2000" }, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     fg.stdout.on("data", (d: Buffer) => (out += d.toString()));
     const exited = new Promise<number | null>((r) => fg.once("exit", r));
     await vi.waitFor(() => expect(out).toMatch(/"step":"slow"/), { timeout: 20_000, interval: 50 });
     fg.kill("SIGSTOP");
-    await new Promise((r) => setTimeout(r, 1500));
+    await new Promise((r) => setTimeout(r, 2500));
     const listed = cli(["runs", "--store", url]).stdout;
     expect(listed).toMatch(/^z {2,}active .*\(not running: process \d+ on \S+ that ran it stopped renewing its lease \(gone, frozen or cut off\), which ran out at \d{4}-\d\d-\d\dT[\d:.]+Z; a worker takes it over, or criteria resume z --store \S+ continues it here\)$/m);
     fg.kill("SIGCONT");
