@@ -94,6 +94,8 @@ describe("an attempt's processes do not outlive a killed criteria", () => {
     for (let i = 0; i < 200 && !(lines(log).includes("start") && recorded()); i++) await new Promise((r) => setTimeout(r, 50));
     const [pidFile] = readdirSync(join(state, "processes"));
     const group = Number(readFileSync(join(state, "processes", pidFile), "utf8").split(" ")[0]);
+    // The shell writes "start" before it forks its sleeps: under load (CI, stop 36) only the shell was there yet.
+    for (let i = 0; i < 200 && groupAlive(group).length < 3; i++) await new Promise((r) => setTimeout(r, 25));
     expect(groupAlive(group).length, "the step's shell and its two sleeps").toBe(3);
     return { child, dir, log, flag, state, group };
   }
