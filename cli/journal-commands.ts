@@ -271,8 +271,6 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
         // What each active root run is doing, worked out once per root: an active nested run
         // (`--all`) is doing what its root is (found by a new-user trial: it had no activity).
         const roots = new Map<string, Promise<Idle>>();
-        // The active nested runs of the store, read once: on workers, a child run has a lease of its own.
-        let nestedRuns: Promise<RunRow[]> | undefined;
         const rootActivity = (root: string): Promise<Idle> => {
           let p = roots.get(root);
           if (!p) {
@@ -283,8 +281,8 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
               // A root parked while its child runs go on, each in a worker's job (found by a
               // new-user trial: "stopped: nothing advances it", and the resume it offered was refused).
               if (place.store) {
-                nestedRuns ??= j.runs({ limit: 100_000 }).then((all) => all.filter((r) => r.parent_run_id !== null && r.status === "active"));
-                for (const child of (await nestedRuns).filter((r) => r.root_run_id === root)) {
+                // (On workers, a child run has a lease of its own.)
+                for (const child of await j.runs({ childrenOf: root, active: true, limit: 100_000 })) {
                   const h = await j.holder(child.run_id);
                   if (h?.alive) return idle("running", `running: its child run ${child.run_id} on process ${h.pid} on ${h.host}`);
                 }

@@ -255,7 +255,7 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
         // root parked while its children ran on, which went on running).
         const children: string[] = [];
         if (leased === row.root_run_id && place.store) {
-          for (const child of (await j.runs({ limit: 100_000 })).filter((r) => r.root_run_id === leased && r.run_id !== leased && r.status === "active")) {
+          for (const child of await j.runs({ childrenOf: leased, active: true, limit: 100_000 })) {
             const h = await j.breakLease(child.run_id);
             if (h) children.push(said(`unlocked its child run ${child.run_id}`, h));
           }

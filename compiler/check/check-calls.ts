@@ -5,7 +5,7 @@ import type { ExprSource, StepSpec } from "../decode/spec.js";
 import { bareType, mismatch, parseType, typeMismatchHint } from "../decode/types.js";
 import { flowFailed, type ModuleInterface } from "../resolve/module-interface.js";
 import type { Scope } from "../resolve/scope.js";
-import type { Check } from "./context.js";
+import { firstCharOf, type Check } from "./context.js";
 
 /**
  * Calls into other modules agree with what the callee declares (docs/language.md, Composition):
@@ -110,7 +110,7 @@ function bindings(what: string, input: Record<string, ExprSource>, callee: Modul
       out.push(
         diag("invalid_type", e.range, `${what}: variable "${k}" of ${callee.path}: ${why} (type ${bareType(v.type!)})`, {
           related: [{ message: `variable "${k}" is declared here`, range: v.typeRange ?? v.nameRange }],
-          hint: typeMismatchHint(v.type!, e.value, textOf(e.range.file).slice(e.range.start.offset, e.range.start.offset + 1)),
+          hint: typeMismatchHint(v.type!, e.value, firstCharOf(textOf, e.range)),
         }),
       );
     }

@@ -3,7 +3,7 @@ import type { ExprSource } from "../decode/spec.js";
 import { bareType, mismatch, parseType, TYPE_NAMES, typeMismatchHint } from "../decode/types.js";
 import { suggest } from "../diagnostics/did-you-mean.js";
 import type { Range } from "../diagnostics/range.js";
-import type { Check } from "./context.js";
+import { firstCharOf, type Check } from "./context.js";
 
 
 /**
@@ -18,8 +18,7 @@ export const checkLiteralTypes: Check = {
   name: "literal-types",
   run({ resolution, textOf }) {
     const out: Diagnostic[] = [];
-    // Where a literal is written: whether it is in quotes (a YAML plain scalar is not).
-    const at = (r: Range) => textOf(r.file).slice(r.start.offset, r.start.offset + 1);
+    const at = (r: Range) => firstCharOf(textOf, r);
     for (const s of resolution.scopes) {
       const w = s.workflow;
       const typed: { what: string; type?: string; typeRange?: Range; nameRange: Range; value?: ExprSource }[] = [

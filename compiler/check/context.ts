@@ -23,6 +23,15 @@ export interface CheckContext {
   textOf(file: string): string;
 }
 
+/**
+ * The first character of what `r` covers in its file ("" when the file is not loaded):
+ * whether a literal is written in quotes (a YAML plain scalar is not), for
+ * `typeMismatchHint` (compiler/decode/types.ts).
+ */
+export function firstCharOf(textOf: CheckContext["textOf"], r: Range): string {
+  return textOf(r.file).slice(r.start.offset, r.start.offset + 1);
+}
+
 /** One check: a pure function from the context to its diagnostics. */
 export interface Check {
   /** Short name, for docs and debugging. */

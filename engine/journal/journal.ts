@@ -21,6 +21,18 @@ export interface RunRow {
   identity: string | null;
 }
 
+/** Which runs {@link Journal.runs} lists. */
+export interface RunsQuery {
+  /** Root runs only. */
+  roots?: boolean;
+  /** Only the nested runs of this root run's tree (itself left out). */
+  childrenOf?: string;
+  /** Only runs not ended (`status` "active"). */
+  active?: boolean;
+  /** At most this many rows; 1,000 when not given. */
+  limit?: number;
+}
+
 /** A checksum failure found while reading: the first damaged entry. */
 export interface Damage {
   seq: number;
@@ -160,8 +172,12 @@ export interface Journal {
   /** A root run's `run.spawned` payload, without reading the rest. @throws JournalReadError */
   spawned(rootRunId: string): Promise<JournalEntry<"run.spawned">["payload"] | undefined>;
 
-  /** Runs, newest first; `roots` keeps root runs only; `limit` defaults to 1,000. @throws JournalReadError */
-  runs(opts?: { roots?: boolean; limit?: number }): Promise<RunRow[]>;
+  /**
+   * Runs, newest first; `roots` keeps root runs only; `childrenOf` keeps the nested runs of
+   * that root run's tree, `active` the runs not ended; `limit` defaults to 1,000.
+   * @throws JournalReadError
+   */
+  runs(opts?: RunsQuery): Promise<RunRow[]>;
 
   /** One run's row, or undefined. @throws JournalReadError */
   run(runId: string): Promise<RunRow | undefined>;

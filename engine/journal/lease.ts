@@ -173,7 +173,7 @@ export class Leases {
     if (!h || h.lost) return;
     // SQLite keeps writing to a deleted file without complaint: stop rather than journal into nothing.
     if (inodeOf(this.file) !== this.inode) {
-      loseLease(root, h, `the journal ${this.file} was deleted or replaced while the run was going on`);
+      loseLease(root, h, this.fileGone());
       return;
     }
     const now = performance.now();
@@ -185,6 +185,11 @@ export class Leases {
       // A busy or full disk: the next append reports it; past a lease period, it is not counted on.
       if (now - h.renewedAt > this.ttlMs) loseLease(root, h, leaseRanOut(now - h.renewedAt));
     }
+  }
+
+  /** Why a lease is lost when the journal file is no longer the one opened. */
+  private fileGone(): string {
+    return `the journal ${this.file} was deleted or replaced while the run was going on`;
   }
 
   /** {@link Journal.onLeaseLost} for this store's leases. */
@@ -211,7 +216,7 @@ export class Leases {
     const now = Date.now();
     if (!h.lost && (fileNow || now - this.lastFileCheck >= 1000)) {
       this.lastFileCheck = now;
-      if (inodeOf(this.file) !== this.inode) throw loseLease(root, h, `the journal ${this.file} was deleted or replaced while the run was going on`);
+      if (inodeOf(this.file) !== this.inode) throw loseLease(root, h, this.fileGone());
     }
     if (h.lost) throw new LeaseLostError(root, h.lost);
     const row = this.leaseOf.get(root) as { owner: string | null; epoch: number | null } | undefined;

@@ -5,10 +5,10 @@ import { procStat } from "../process-info.js";
 import { canonicalJson } from "./canonical-json.js";
 import type { EntryType, JournalEntry, MemoryItem, NewEntry, Payloads } from "./entry.js";
 import { JournalDamagedError, JournalOpenError, JournalReadError, JournalWriteError, LeaseLostError, MessageTakenError, RunLockedError, SignalTakenError, storageReason, storeUnreachable } from "./errors.js";
-import type { AppendOptions, Damage, Journal, LeaseHolder, RunRow } from "./journal.js";
+import type { AppendOptions, Damage, Journal, LeaseHolder, RunRow, RunsQuery } from "./journal.js";
 import { withoutPassword } from "./store-url.js";
 import { holderOf, leaseRanOut, leaseTtlFromEnv, LEASE_TAKEN, loseLease, NOT_HELD, ownerToken, takeOver, watchLease, type HeldLease, type LeaseState } from "./lease.js";
-import { checksum, isTreeStart, memoryText, pickMemory, recallTerms, RUN_ROWS, tallyDamage } from "./store-rules.js";
+import { checksum, isTreeStart, memoryText, pickMemory, recallTerms, RUN_ROWS, runsQuerySql, tallyDamage } from "./store-rules.js";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS journal (
@@ -35,6 +35,7 @@ CREATE TABLE IF NOT EXISTS runs (
   identity TEXT
 );
 CREATE INDEX IF NOT EXISTS runs_created ON runs(created_ms DESC, run_id DESC);
+CREATE INDEX IF NOT EXISTS runs_root ON runs(root_run_id);
 CREATE TABLE IF NOT EXISTS memory (
   identity TEXT NOT NULL,
   run_id TEXT NOT NULL,
@@ -536,9 +537,9 @@ export class PostgresJournal implements Journal {
     });
   }
 
-  async runs(opts: { roots?: boolean; limit?: number } = {}): Promise<RunRow[]> {
-    const where = opts.roots ? "WHERE parent_run_id IS NULL" : "";
-    return this.reading(async () => (await this.pool.query<RunRow>(`${RUN_ROWS} ${where} ORDER BY created_ms DESC, run_id DESC LIMIT $1`, [opts.limit ?? 1000])).rows);
+  async runs(opts: RunsQuery = {}): Promise<RunRow[]> {
+    const q = runsQuerySql(opts, (i) => `$${i}`);
+    return this.reading(async () => (await this.pool.query<RunRow>(`${RUN_ROWS} ${q.sql}`, q.values)).rows);
   }
 
   async run(runId: string): Promise<RunRow | undefined> {

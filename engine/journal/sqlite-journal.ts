@@ -7,9 +7,9 @@ import { join } from "node:path";
 import { canonicalJson } from "./canonical-json.js";
 import type { EntryType, JournalEntry, MemoryItem, NewEntry } from "./entry.js";
 import { JournalDamagedError, JournalOpenError, JournalReadError, JournalWriteError, LeaseLostError, MessageTakenError, RunLockedError, SignalTakenError, storageReason } from "./errors.js";
-import type { AppendOptions, Damage, Journal, LeaseHolder, RunRow } from "./journal.js";
+import type { AppendOptions, Damage, Journal, LeaseHolder, RunRow, RunsQuery } from "./journal.js";
 import { Leases } from "./lease.js";
-import { checksum, isTreeStart, memoryText, pickMemory, recallTerms, RUN_ROWS, tallyDamage, type DamagedRow } from "./store-rules.js";
+import { checksum, isTreeStart, memoryText, pickMemory, recallTerms, RUN_ROWS, runsQuerySql, tallyDamage, type DamagedRow } from "./store-rules.js";
 
 export { JournalDamagedError, JournalOpenError, JournalReadError, JournalWriteError, LeaseLostError, RunLockedError } from "./errors.js";
 
@@ -396,10 +396,10 @@ export class SqliteJournal implements Journal {
     });
   }
 
-  /** Runs, newest first; `roots` limits to root runs. @throws JournalReadError */
-  async runs(opts: { roots?: boolean; limit?: number } = {}): Promise<RunRow[]> {
-    const where = opts.roots ? "WHERE parent_run_id IS NULL" : "";
-    return this.reading(() => this.db.prepare(`${RUN_ROWS} ${where} ORDER BY created_ms DESC, run_id DESC LIMIT ?`).all(opts.limit ?? 1000) as RunRow[]);
+  /** {@link Journal.runs}. @throws JournalReadError */
+  async runs(opts: RunsQuery = {}): Promise<RunRow[]> {
+    const q = runsQuerySql(opts, () => "?");
+    return this.reading(() => this.db.prepare(`${RUN_ROWS} ${q.sql}`).all(...q.values) as RunRow[]);
   }
 
   /** One run's row, or undefined. @throws JournalReadError */

@@ -1,5 +1,6 @@
 import { crc32 } from "node:zlib";
 import type { MemoryItem } from "./entry.js";
+import type { RunsQuery } from "./journal.js";
 
 /**
  * What every journal store computes the same way (engine/journal/journal.ts): entry
@@ -19,6 +20,25 @@ export const RUN_ROWS = `SELECT run_id, root_run_id, parent_run_id, workflow, st
   CASE WHEN status = 'active' THEN COALESCE((SELECT j.at_ms FROM journal j WHERE j.root_run_id = runs.root_run_id
     AND (j.run_id = runs.run_id OR substr(j.run_id, 1, length(runs.run_id) + 1) = runs.run_id || '/') ORDER BY j.seq DESC LIMIT 1), updated_ms)
   ELSE updated_ms END AS updated_ms, final_state, identity FROM runs`;
+
+/**
+ * What follows {@link RUN_ROWS} for {@link Journal.runs}'s query, newest first: the SQL with
+ * `param(i)` as the i-th (1-based) placeholder (`$1` on PostgreSQL, `?` on SQLite) and the
+ * values in order.
+ */
+export function runsQuerySql(q: RunsQuery, param: (i: number) => string): { sql: string; values: (string | number)[] } {
+  const where: string[] = [];
+  const values: (string | number)[] = [];
+  const bind = (v: string | number) => {
+    values.push(v);
+    return param(values.length);
+  };
+  if (q.roots) where.push("parent_run_id IS NULL");
+  if (q.childrenOf !== undefined) where.push(`root_run_id = ${bind(q.childrenOf)} AND run_id <> root_run_id`);
+  if (q.active) where.push("status = 'active'");
+  const sql = `${where.length ? `WHERE ${where.join(" AND ")} ` : ""}ORDER BY created_ms DESC, run_id DESC LIMIT ${bind(q.limit ?? 1000)}`;
+  return { sql, values };
+}
 
 /**
  * CRC-32 of an entry's fields: detects a torn or corrupted row (not tampering, which

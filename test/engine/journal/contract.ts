@@ -130,6 +130,22 @@ export function journalContract(name: string, store: StoreUnderTest): void {
       expect((await j.runs({ limit: 1 })).map((r) => r.run_id)).toEqual(["b"]);
     });
 
+    it("lists one root's nested runs, the active ones when asked (what unlock and runs read of a root whose children have leases of their own)", async () => {
+      const j = await (await fresh()).open();
+      await j.append("a", [entry("a", "run.spawned", spawned("w"), "", 0, 100)]);
+      await j.append("a", [entry("a/x#1", "run.spawned", spawned("w", { parent_run_id: "a" }), "", 0, 200)]);
+      await j.append("a", [entry("a/x#2", "run.spawned", spawned("w", { parent_run_id: "a" }), "", 0, 210)]);
+      await j.append("a", [entry("a/x#2/y#1", "run.spawned", spawned("w", { parent_run_id: "a/x#2" }), "", 0, 220)]);
+      await j.append("a", [entry("a/x#1", "run.completed", completed(true, "done"), "", 0, 230)]);
+      await j.append("ab", [entry("ab", "run.spawned", spawned("w"), "", 0, 240)]);
+      await j.append("ab", [entry("ab/x#1", "run.spawned", spawned("w", { parent_run_id: "ab" }), "", 0, 250)]);
+      expect((await j.runs({ childrenOf: "a" })).map((r) => r.run_id)).toEqual(["a/x#2/y#1", "a/x#2", "a/x#1"]);
+      expect((await j.runs({ childrenOf: "a", active: true })).map((r) => r.run_id)).toEqual(["a/x#2/y#1", "a/x#2"]);
+      expect((await j.runs({ childrenOf: "a", active: true, limit: 1 })).map((r) => r.run_id)).toEqual(["a/x#2/y#1"]);
+      expect((await j.runs({ active: true, roots: true })).map((r) => r.run_id)).toEqual(["ab", "a"]);
+      expect(await j.runs({ childrenOf: "nobody" })).toEqual([]);
+    });
+
     it("spawned() gives a root run's own spawn, not a child's", async () => {
       const j = await (await fresh()).open();
       expect(await j.spawned("r")).toBeUndefined();
