@@ -635,7 +635,9 @@ class Decoder {
 
   step(name: string, o: JsonObject, ptr: string, r: { range: Range; nameRange: Range }): StepSpec {
     const at = (k: string) => childPointer(ptr, k);
-    const targetWritten = ["target", "adapter", "agent", "workflow_file", "type", "workflow"].some((k) => o[k] !== undefined);
+    // (A step's `subworkflow = subworkflow.kid` is refused as its target written in another
+    // field: no "has no target" beside it, two errors for one mistake; a new-user trial.)
+    const targetWritten = ["target", "adapter", "agent", "workflow_file", "type", "workflow"].some((k) => o[k] !== undefined) || (typeof o.subworkflow === "string" && o.subworkflow.includes("subworkflow."));
     const s: StepSpec = { name, ...r, targetWritten, outcomes: this.outcomes(o.outcomes, at("outcomes")) };
     s.target = this.target(name, o, ptr);
     if (o.workflow !== undefined) s.body = this.workflow(o.workflow, at("workflow"));
