@@ -239,6 +239,18 @@ state "done" { terminal = true }
     expect(o.stdout).toContain("    outcomes: all_succeeded -> done, any_failed -> done\n    limits: on_failure=continue\n");
   });
 
+  it("plan says a while loop without max_visits is stopped only by the run's max_total_steps, in a body too (a new-user trial: plan named neither)", async () => {
+    const d = mkdtempSync(join(tmpdir(), "criteria-cli-plan-"));
+    const loop = (name: string, extra: string, next: string) => `step "${name}" {\n  while = true\n  ${extra}\n  target = adapter.shell.default\n  input { command = "true" }\n  outcome "all_succeeded" { next = "${next}" }\n  outcome "any_failed" { next = "${next}" }\n}\n`;
+    const body = `step "outer" {\n  workflow {\n    initial_state = "inner"\n    target_state = "ok"\n${loop("inner", "", "ok")}    state "ok" { terminal = true }\n  }\n  outcome "success" { next = "done" }\n}\n`;
+    writeFileSync(join(d, "w.hcl"), `workflow "w" {\n  version = "1"\n  initial_state = "free"\n  target_state = "done"\n}\npolicy { max_total_steps = 40 }\nadapter "shell" "default" {}\n${loop("free", "", "bounded")}${loop("bounded", "max_visits = 3", "outer")}${body}state "done" { terminal = true }\n`);
+    const o = io();
+    expect(await main(["plan", join(d, "w.hcl")], o)).toBe(0);
+    expect(o.stdout).toContain("    outcomes: all_succeeded -> bounded, any_failed -> bounded\n    limits: max_visits=none (max_total_steps=40 stops the loop)   on_failure=continue\n");
+    expect(o.stdout).toContain("    limits: max_visits=3   on_failure=continue\n");
+    expect(o.stdout).toContain("        limits: max_visits=none (max_total_steps=40 stops the loop)   on_failure=continue\n");
+  });
+
   it("plan of a workflow that ends through return says it has no states, as other empty sections do (found by a trial)", async () => {
     const d = mkdtempSync(join(tmpdir(), "criteria-cli-plan-"));
     writeFileSync(join(d, "r.hcl"), `workflow {\n  name = "r"\n  version = "1"\n  initial_state = "a"\n}\nadapter "shell" "default" {}\nstep "a" {\n  target = adapter.shell.default\n  input { command = "true" }\n  outcome "success" { next = "return" }\n}\n`);

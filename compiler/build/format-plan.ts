@@ -38,7 +38,7 @@ export function toPlan(g: Graph): string {
     for (const c of g.channels) out.push(`  ${c.name}   participants=${c.participants.join(", ")}`);
   }
   out.push("", "steps (declaration order):");
-  steps(g.steps, "  ", out);
+  steps(g.steps, "  ", out, g.policy.max_total_steps);
   nodes(g, "", out, true);
   if ((g.data ?? []).length > 0) {
     out.push("", "data:");
@@ -70,7 +70,7 @@ export function toPlan(g: Graph): string {
     // What a caller binds and reads: its variables and outputs (found by a new-user trial: left out).
     if (m.variables.length > 0) out.push("  variables:", ...m.variables.map((v) => `    ${variableLine(v)}`));
     if (m.outputs.length > 0) out.push("  outputs:", ...m.outputs.map((o) => `    ${outputLine(o)}`));
-    steps(m.steps, "  ", out);
+    steps(m.steps, "  ", out, g.policy.max_total_steps);
     // Its other nodes, as a body's (found by a new-user trial: a module's waits and states were left out).
     nodes(m, "  ", out, false);
     if (m.states.length > 0) out.push("  states:", ...m.states.map((st) => stateLine(st, "    ")));
@@ -132,7 +132,8 @@ function targetText(s: GraphStep): string {
   }
 }
 
-function steps(list: GraphStep[], ind: string, out: string[]): void {
+/** @param budget the run's max_total_steps (nested runs count toward their root's) */
+function steps(list: GraphStep[], ind: string, out: string[], budget: number): void {
   for (const s of list) {
     const it = s.iteration ? `   ${s.iteration.kind}=${exprLabel(s.iteration.expr)}` : "";
     out.push(`${ind}${s.name}   ${targetText(s)}${it}`.trimEnd());
@@ -145,6 +146,9 @@ function steps(list: GraphStep[], ind: string, out: string[]): void {
     const limits = [
       s.timeout_ms !== undefined ? `timeout=${durationText(s.timeout_ms)}` : "",
       s.max_visits !== undefined ? `max_visits=${s.max_visits}` : s.max_visits_expr ? `max_visits=${exprLabel(s.max_visits_expr)}` : "",
+      // A while loop without max_visits ends only when the run's step budget does (the Go
+      // tool's ADR-0002, "Runaway risk"; found by a new-user trial: plan named neither).
+      s.iteration?.kind === "while" && s.max_visits === undefined && !s.max_visits_expr ? `max_visits=none (max_total_steps=${budget} stops the loop)` : "",
       s.iteration?.parallel_max !== undefined ? `parallel_max=${s.iteration.parallel_max}` : s.iteration?.parallel_max_expr ? `parallel_max=${exprLabel(s.iteration.parallel_max_expr)}` : s.iteration?.kind === "parallel" ? "parallel_max=all" : "",
       // Defaults too: parallel's is abort, the others' continue (found by a new-user trial: a
       // parallel step showed none, and its first failure stopping the rest was a surprise).
@@ -156,7 +160,7 @@ function steps(list: GraphStep[], ind: string, out: string[]): void {
     if (writes.length > 0) out.push(`${ind}  writes: ${writes.join(", ")}`);
     if (s.body) {
       out.push(`${ind}  body:`);
-      steps(s.body.steps, `${ind}    `, out);
+      steps(s.body.steps, `${ind}    `, out, budget);
       // Its other nodes and states (found by a new-user trial: a body's wait showed only as an outcome's target).
       nodes(s.body, `${ind}    `, out, false);
       if (s.body.states.length > 0) out.push(`${ind}    states:`, ...s.body.states.map((st) => stateLine(st, `${ind}      `)));
