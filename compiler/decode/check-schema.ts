@@ -247,10 +247,14 @@ function typeWords(want: string, dialect: Dialect): string {
  * number or a bool is written bare, a block is written as one (found by a new-user trial:
  * `timeout = 5` said only that it must be a string).
  */
-function typeHint(want: string, data: unknown, field: string, dialect: Dialect = "hcl"): string {
+function typeHint(want: string, data: unknown, field: string, dialect: Dialect = "hcl", ptr = ""): string {
   if (want === "string" && /timeout|duration|interval|delay|wait/.test(field)) return `a duration is a quoted string: ${field} = "30s" (or "5m", "1h")`;
   // A node's name is no number even quoted (found by a new-user trial: initial_state: 123 beside a step "123" was told to quote it).
   if (want === "string" && typeof data === "number" && ["initial_state", "target_state", "next", "entry", "requires"].includes(field)) return `it names a node, and a name starts with a letter or _ (e.g. "build_${String(data)}"): rename the node and name it here`;
+  // A step's target is a reference no quoting makes (found by a new-user trial: `adapter: 5` was told to quote it).
+  if (want === "string" && (typeof data === "number" || typeof data === "boolean") && /(^|\/)steps\/[^/]+\/(target|adapter|agent)$/.test(ptr)) {
+    return "it names what the step runs: write target = adapter.<type>.<name> (e.g. target = adapter.shell.default), agent.<name> or subworkflow.<name>";
+  }
   if (want === "string" && (typeof data === "number" || typeof data === "boolean")) return `quote it: ${field} = "${String(data)}"`;
   if ((want === "integer" || want === "number") && typeof data === "string") return /^-?\d+(\.\d+)?$/.test(data) ? `write the number without quotes: ${field} = ${data}` : `write a number: ${field} = 3`;
   if (want === "boolean" && typeof data === "string") {
@@ -389,7 +393,7 @@ function toDiagnostic(e: ErrorObject, map: SourceMap, fallback: Range, doc: Json
               : `write a list: ${field} = [${JSON.stringify(e.data)}]`
             : fractional
               ? `write a whole number: ${field} = ${Math.trunc(e.data as number)}`
-              : typeHint(want, e.data, field, dialect),
+              : typeHint(want, e.data, field, dialect, ptr),
       });
     }
     case "enum": {

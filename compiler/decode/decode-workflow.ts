@@ -740,7 +740,10 @@ class Decoder {
     if (forms.length === 0) return undefined;
     const form = forms[0];
     const range = this.range(at(form));
-    const text = this.refText(o[form]) ?? "";
+    // Not text (`adapter: 5`): its type error says so; nothing else is said of it (a new-user
+    // trial: "an empty adapter names no adapter" beside it).
+    const text = this.refText(o[form]);
+    if (text === undefined) return undefined;
     // The older eras' `adapter = "noop"` names a type (its default adapter); written as a
     // reference (`adapter = adapter.shell.default`) or dotted, it names a declared adapter, and
     // `agent = agent.bot` the agent "bot" (found by a new-user trial: validate passed an
