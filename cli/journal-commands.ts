@@ -180,9 +180,11 @@ async function idleOnStore(j: Journal, run: string, flag: string, holder: LeaseH
   if (read.damage) return damagedIdle(j, run, read.damage.seq, flag);
   const tree = foldEntries(read.entries);
   const answered = answeredIn(tree);
-  if (answered.length > 0) return job ? idle("queued", `queued: its ${answered.join(", ")}; a worker takes it at ${at(job.atMs)}`) : idle("stopped", `stopped: its ${answered.join(", ")}, but ${stopped}`);
   const waiting = waitingIn(tree);
   const words = waiting.map((w) => w.text).join(", ");
+  // What else waits when some of it was answered (a new-user trial: one of two parallel approvals decided read as all).
+  const still = waiting.length > 0 ? `; it still waits for ${words}: ${giveWith(run, waiting, flag)}` : "";
+  if (answered.length > 0) return job ? idle("queued", `queued: its ${answered.join(", ")}; a worker takes it at ${at(job.atMs)}${still}`) : idle("stopped", `stopped: its ${answered.join(", ")}, but ${stopped}${still}`);
   if (waiting.length > 0) {
     const here = `criteria resume ${run}${flag} continues it here`;
     // A duration wait's timer is a worker's job only when a parked run handed it over.
@@ -206,11 +208,13 @@ async function idleHere(j: Journal, run: string, flag: string): Promise<Idle> {
   if (read.damage) return damagedIdle(j, run, read.damage.seq, flag);
   const tree = foldEntries(read.entries);
   const answered = answeredIn(tree);
-  if (answered.length > 0) return idle("stopped", `stopped: its ${answered.join(", ")}; criteria resume ${run}${flag} continues it`);
-  const late = timedOutIn(tree, Date.now());
-  if (late.length > 0) return idle("stopped", `stopped: its ${late.join(", ")} timed out; criteria resume ${run}${flag} takes the timeout route`);
   const waiting = waitingIn(tree);
   const words = waiting.map((w) => w.text).join(", ");
+  // What else waits when some of it was answered (a new-user trial: one of two parallel approvals decided read as all).
+  const still = waiting.length > 0 ? `; it still waits for ${words}: ${giveWith(run, waiting, flag)}` : "";
+  if (answered.length > 0) return idle("stopped", `stopped: its ${answered.join(", ")}; criteria resume ${run}${flag} continues it${still}`);
+  const late = timedOutIn(tree, Date.now());
+  if (late.length > 0) return idle("stopped", `stopped: its ${late.join(", ")} timed out; criteria resume ${run}${flag} takes the timeout route`);
   if (waiting.length > 0 && waiting.every((w) => w.kind === "time")) return idle("stopped", `stopped at ${words}: criteria resume ${run}${flag} waits out the rest`);
   if (waiting.length > 0) return idle("parked", `parked, waiting for ${words}: ${giveWith(run, waiting, flag)}, then criteria resume ${run}${flag}`);
   return idle("stopped", `stopped: criteria resume ${run}${flag} continues it`);

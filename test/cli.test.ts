@@ -544,7 +544,8 @@ state "done" { terminal = true }
     expect(JSON.parse(json.stdout.trim())).toMatchObject({ run_id: "pk", status: "active", activity: "parked", detail: `parked, waiting for approval "gate": give it with criteria approve pk gate --state-dir ${state} (or criteria reject pk gate --state-dir ${state}), then criteria resume pk --state-dir ${state}` });
     // Given to one item (a run below the root): that item's approval is answered.
     expect(await main(["approve", "pk/loop#1[0]", "gate", "--state-dir", state], io())).toBe(0);
-    expect(await runs()).toContain(`(stopped: its approval "gate" approved; criteria resume pk --state-dir ${state} continues it)`);
+    // (The other item's approval still waits: said too.)
+    expect(await runs()).toContain(`(stopped: its approval "gate" approved; criteria resume pk --state-dir ${state} continues it; it still waits for approval "gate": give it with criteria approve pk gate --state-dir ${state} (or criteria reject pk gate --state-dir ${state}))`);
     const after = io();
     expect(await main(["runs", "--state-dir", state, "-o", "json"], after)).toBe(0);
     expect(JSON.parse(after.stdout.trim())).toMatchObject({ activity: "stopped" });

@@ -87,26 +87,46 @@ export function channelOf(tree: TreeRecord, key: string): ChannelRecord {
 }
 
 /**
+ * The signals and decisions journaled and not yet taken, each given to one open wait or
+ * approval as the runner takes them (the first to ask takes it; one ends one): `take(name,
+ * runId)` gives the one the wait of `runId` for `name` (`approval:<node>` for a decision)
+ * would take, a signal sent to that run or to any run above it, or undefined.
+ */
+function givenSignals(tree: TreeRecord): (name: string, runId: string) => JournalEntry<"signal.received"> | undefined {
+  const taken = new Set<number>();
+  return (name, runId) => {
+    const s = tree.signals.find((x) => !tree.consumed.has(x.seq) && !taken.has(x.seq) && x.payload.name === name && (x.run_id === runId || runId.startsWith(`${x.run_id}/`)));
+    if (s) taken.add(s.seq);
+    return s;
+  };
+}
+
+/**
  * What a run tree is parked on (`criteria runs`): the open waits (`signal "go"`, `the time
  * (wait "pause")`) and approvals (`approval "gate"`) of its runs that have not ended, run by
  * run, then its channel receives (`a message on channel "c"`); each once (by its words);
- * empty when nothing of it waits.
+ * empty when nothing of it waits. A wait or an approval whose signal or decision is given and
+ * not yet taken ({@link answeredIn}) no longer waits; one given ends one of several waiting
+ * (found by a new-user trial: a decision for one of two parallel approvals "gate" read as if
+ * it ended both).
  */
 export function waitingIn(tree: TreeRecord): Waiting[] {
   const out = new Map<string, Waiting>();
   const add = (w: Omit<Waiting, "text">, text: string) => out.set(text, { ...w, text });
+  const take = givenSignals(tree);
   for (const r of tree.runs.values()) {
     if (r.completed) continue;
     for (const [k, w] of r.waits) {
       if (!w.started || w.completed) continue;
       const signal = w.started.payload.signal;
       const node = k.slice(0, k.lastIndexOf("#"));
-      if (signal !== undefined) add({ kind: "signal", name: signal }, `signal "${signal}"`);
-      else add({ kind: "time", name: node }, `the time (wait "${node}")`);
+      if (signal !== undefined) {
+        if (!take(signal, r.run_id)) add({ kind: "signal", name: signal }, `signal "${signal}"`);
+      } else add({ kind: "time", name: node }, `the time (wait "${node}")`);
     }
     for (const [k, a] of r.approvals) {
       const node = k.slice(0, k.lastIndexOf("#"));
-      if (a.requested && !a.decided) add({ kind: "approval", name: node }, `approval "${node}"`);
+      if (a.requested && !a.decided && !take(`approval:${node}`, r.run_id)) add({ kind: "approval", name: node }, `approval "${node}"`);
     }
   }
   for (const x of tree.receiving.values()) {
@@ -160,7 +180,7 @@ export function timedOutIn(tree: TreeRecord, nowMs: number): string[] {
 export function answeredIn(tree: TreeRecord): string[] {
   // Given to the run or to any run above it, as the runner's awaitSignal takes it (found
   // writing a test: one given to a run between the root and the waiting one did not count).
-  const pending = (name: string, runId: string) => tree.signals.find((s) => !tree.consumed.has(s.seq) && s.payload.name === name && (s.run_id === runId || runId.startsWith(`${s.run_id}/`)));
+  const pending = givenSignals(tree);
   const out: string[] = [];
   for (const r of tree.runs.values()) {
     if (r.completed) continue;

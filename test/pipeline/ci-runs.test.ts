@@ -47,6 +47,8 @@ describe("approvals and signal waits in CI (item 7)", () => {
     const first = cli(["approve", "p", "gate", "--state-dir", state, "--by", "ops"]);
     expect(first.status, first.stderr).toBe(0);
     expect(first.stderr).toBe('criteria: note: 2 approvals "gate" in run p have no decision yet (2 wait: p/loop#1[0], p/loop#1[1]): this decision ends one of them, the first to take it; give one decision per approval\n');
+    // runs says the other still waits (a new-user trial: "stopped: its approval "gate" approved; resume continues it" and nothing more).
+    expect(cli(["runs", "--state-dir", state]).stdout).toContain(`(stopped: its approval "gate" approved; criteria resume p --state-dir ${state} continues it; it still waits for approval "gate": give it with criteria approve p gate --state-dir ${state} (or criteria reject p gate --state-dir ${state}))`);
     const second = cli(["approve", "p", "gate", "--state-dir", state, "--by", "ops"]);
     expect(second.status, second.stderr).toBe(0);
     expect(second.stderr).toBe("");

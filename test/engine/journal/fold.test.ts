@@ -144,6 +144,28 @@ describe("waitingIn: what a run tree is parked on (criteria runs)", () => {
   });
 });
 
+describe("waitingIn and answeredIn together: one decision given ends one of several waiting", () => {
+  it("two parallel items wait at approval \"gate\": one decision leaves one waiting, two leave none (a new-user trial: one decided read as both)", () => {
+    seq = 0;
+    const tree = foldEntries([
+      e("r", "", 0, "run.spawned", { graph: {} }),
+      e("r/loop#1[0]", "", 0, "run.spawned", { graph: {} }),
+      e("r/loop#1[1]", "", 0, "run.spawned", { graph: {} }),
+      e("r/loop#1[0]", "gate", 0, "approval.requested", { visit: 1, approvers: [] }),
+      e("r/loop#1[1]", "gate", 0, "approval.requested", { visit: 1, approvers: [] }),
+      e("r/loop#1[0]", "hold", 0, "wait.started", { visit: 1, signal: "go" }),
+      e("r/loop#1[1]", "hold", 0, "wait.started", { visit: 1, signal: "go" }),
+    ]);
+    expect(waitingIn(tree).map((w) => w.text)).toStrictEqual(['signal "go"', 'approval "gate"']);
+    foldEntries([e("r", "", 0, "signal.received", { name: "approval:gate", payload: "approved" }), e("r", "", 0, "signal.received", { name: "go" })], tree);
+    expect(answeredIn(tree)).toStrictEqual(['signal "go" given', 'approval "gate" approved']);
+    expect(waitingIn(tree).map((w) => w.text)).toStrictEqual(['signal "go"', 'approval "gate"']);
+    foldEntries([e("r", "", 0, "signal.received", { name: "approval:gate", payload: "rejected" }), e("r", "", 0, "signal.received", { name: "go" })], tree);
+    expect(answeredIn(tree)).toStrictEqual(['signal "go" given', 'approval "gate" approved', 'approval "gate" rejected']);
+    expect(waitingIn(tree)).toStrictEqual([]);
+  });
+});
+
 describe("answeredIn: waits and approvals whose signal or decision is journaled, not yet taken (criteria runs)", () => {
   it("a signal or a decision given while the run waits answers it until the wait takes it; one for another name, another run of the tree or one taken does not", () => {
     seq = 0;
@@ -179,9 +201,9 @@ describe("answeredIn: waits and approvals whose signal or decision is journaled,
     ]);
     expect(answeredIn(tree)).toStrictEqual([]);
     // Given to the item's sibling: not this one's.
-    foldEntries([e("r/call#1/loop#1[1]", "", 0, "signal.received", { name: "approval:gate", payload: { decision: "approved" } })], tree);
+    foldEntries([e("r/call#1/loop#1[1]", "", 0, "signal.received", { name: "approval:gate", payload: "approved" })], tree);
     expect(answeredIn(tree)).toStrictEqual([]);
-    foldEntries([e("r/call#1", "", 0, "signal.received", { name: "approval:gate", payload: { decision: "approved" } })], tree);
+    foldEntries([e("r/call#1", "", 0, "signal.received", { name: "approval:gate", payload: "approved" })], tree);
     expect(answeredIn(tree)).toStrictEqual(['approval "gate" approved']);
     // Which way: a rejection reads so (found by a new-user trial: it read "given" too).
     const rejected = foldEntries([e("r", "", 0, "run.spawned", { graph: {} }), e("r", "gate", 0, "approval.requested", { visit: 1, approvers: [] }), e("r", "", 0, "signal.received", { name: "approval:gate", payload: "rejected" })]);
