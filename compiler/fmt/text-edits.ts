@@ -27,6 +27,21 @@ export function applyEdits(text: string, edits: readonly TextEdit[]): string {
   return out + text.slice(at);
 }
 
+/**
+ * Where `offset` of the original text is once `edits` are applied: moved by the edits that
+ * end at or before it (one that starts at or after it does not move it). For an edit
+ * spanning it, undefined.
+ */
+export function shiftedOffset(edits: readonly TextEdit[], offset: number): number | undefined {
+  let at = offset;
+  for (const e of edits) {
+    if (e.start >= offset) continue;
+    if (e.end > offset) return undefined;
+    at += e.text.length - (e.end - e.start);
+  }
+  return at;
+}
+
 /** Offset of the start of the line holding `offset`. */
 export function lineStart(text: string, offset: number): number {
   const nl = text.lastIndexOf("\n", offset - 1);

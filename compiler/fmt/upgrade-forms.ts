@@ -15,9 +15,10 @@ import type { TextEdit } from "./text-edits.js";
  *   `branch.b` → `switch.b`;
  * - a quoted type (`type = "string"`, `"list(string)"`) → the bare type.
  * `transition_to` → `next` inside arms is the main rewrite's (upgrade-v05.ts). Edits are on
- * token offsets; `changes` gets one line per rewrite (`12: branch "b" → switch "b"`).
+ * token offsets; `changes` gets one line per rewrite (`12: branch "b" → switch "b"`), `arms`
+ * the offset of each arm rewritten into a `match` block (for {@link alignMatchBlocks}).
  */
-export function formEdits(text: string, tokens: TokenList, body: CstBody, changes: string[]): TextEdit[] {
+export function formEdits(text: string, tokens: TokenList, body: CstBody, changes: string[], arms: number[] = []): TextEdit[] {
   const edits: TextEdit[] = [];
   const { starts, ends } = tokens;
   const lines = new SourceFile("", text);
@@ -32,6 +33,7 @@ export function formEdits(text: string, tokens: TokenList, body: CstBody, change
         const m = attr(arm.body, "match");
         if (!m || attr(arm.body, "condition")) continue;
         retype(arm, "match");
+        arms.push(starts[arm.typeToken]);
         rename(m, "condition");
         changes.push(`${line(arm.typeToken)}: condition { match = … } → match { condition = … }`);
       }
@@ -42,6 +44,7 @@ export function formEdits(text: string, tokens: TokenList, body: CstBody, change
       changes.push(`${line(b.typeToken)}: branch "${b.labels[0]}" → switch "${b.labels[0]}"`);
       for (const arm of childBlocks(b.body, "arm")) {
         retype(arm, "match");
+        arms.push(starts[arm.typeToken]);
         const w = attr(arm.body, "when");
         if (w && !attr(arm.body, "condition")) rename(w, "condition");
         changes.push(`${line(arm.typeToken)}: arm { when = … } → match { condition = … }`);
@@ -79,17 +82,20 @@ function childBlocks(b: CstBody, type: string): CstBlock[] {
 }
 
 /**
- * Aligns the `=` of each `match` block's consecutive one-line attributes (as `terraform
- * fmt` aligns a group): the renames above leave `condition     = …` over `next = …` where
- * `when`/`transition_to` were aligned. Run on the text after {@link formEdits}.
+ * Aligns the `=` of each rewritten `match` block's consecutive one-line attributes (as
+ * `terraform fmt` aligns a group): the renames above leave `condition     = …` over `next =
+ * …` where `when`/`transition_to` were aligned. Run on the text after {@link formEdits};
+ * `rewritten` holds the offsets in that text of the blocks it rewrote. A `match` block
+ * written so is left as it is (found by a new-user trial: an already-v0.5 file was
+ * realigned, and `fmt --check` failed on it for ever).
  */
-export function alignMatchBlocks(text: string, tokens: TokenList, body: CstBody): TextEdit[] {
+export function alignMatchBlocks(text: string, tokens: TokenList, body: CstBody, rewritten: ReadonlySet<number>): TextEdit[] {
   const edits: TextEdit[] = [];
   const { starts, ends } = tokens;
   const lines = new SourceFile("", text);
   const lineOf = (offset: number) => lines.position(offset).line;
   for (const { block: b, parent } of blocksWithParent(body)) {
-    if (b.type !== "match" || parent !== "switch") continue;
+    if (b.type !== "match" || parent !== "switch" || !rewritten.has(starts[b.typeToken])) continue;
     let group: CstAttribute[] = [];
     const flush = () => {
       if (group.length > 1) {

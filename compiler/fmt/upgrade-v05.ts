@@ -32,7 +32,7 @@ import { labelEnd, T, type TokenList } from "../parse/hcl/tokens.js";
 import { attr, blocksWithParent, firstToken, stringOf } from "./cst-spans.js";
 import { alignMatchBlocks, formEdits } from "./upgrade-forms.js";
 import { hclQuote, rewriteHeader } from "./header-rewrite.js";
-import { applyEdits, indentAt, isBlank, lineEnd, lineStart, newlineOf, type TextEdit } from "./text-edits.js";
+import { applyEdits, indentAt, isBlank, lineEnd, lineStart, newlineOf, shiftedOffset, type TextEdit } from "./text-edits.js";
 
 /** What an upgrade did to one file. */
 export interface Upgrade {
@@ -77,11 +77,14 @@ export function upgradeModuleToV05(files: readonly SourceFile[]): Upgrade[] {
   const plan = planModule(parsed);
   return parsed.map(({ file, result }) => {
     const changes: string[] = [];
-    const text1 = applyEdits(file.text, [...fileEdits(file, result, plan, changes), ...formEdits(file.text, result.cst.tokens, result.cst.body, changes)]);
+    const arms: number[] = [];
+    const edits = [...fileEdits(file, result, plan, changes), ...formEdits(file.text, result.cst.tokens, result.cst.body, changes, arms)];
+    const text1 = applyEdits(file.text, edits);
     const first = parseHclNative(new SourceFile(file.path, text1));
     const broken = first.diagnostics.find((d) => d.code === "syntax_error");
     if (broken) return { file, text: file.text, changes: [], problems: [internal(file, broken)] };
-    const aligned = applyEdits(text1, alignMatchBlocks(text1, first.cst.tokens, first.cst.body));
+    const rewritten = new Set(arms.map((o) => shiftedOffset(edits, o)).filter((o) => o !== undefined));
+    const aligned = applyEdits(text1, alignMatchBlocks(text1, first.cst.tokens, first.cst.body, rewritten));
     const second = aligned === text1 ? first : parseHclNative(new SourceFile(file.path, aligned));
     const text2 = rewriteHeader(aligned, second.cst.tokens, second.cst.body, changes);
     const third = parseHclNative(new SourceFile(file.path, text2)).diagnostics.find((d) => d.code === "syntax_error");

@@ -296,3 +296,55 @@ describe("fmt --to v0.5: where its output goes", () => {
     expect(o.stderr).toContain("w.yaml: skipped (YAML and JSON have one form; nothing to rewrite)");
   });
 });
+
+describe("fmt --to v0.5: a second new user's inputs", () => {
+  // The Go tool's own v0.5 example (v0.5.7/examples/llm-pack/02-branching-switch), in short: `match` blocks whose `=` are not aligned.
+  const V05_SWITCH = `workflow {
+  name          = "m"
+  version       = "1"
+  initial_state = "s"
+  target_state  = "done"
+}
+adapter "noop" "default" {}
+step "s" {
+  target = adapter.noop.default
+  outcome "success" { next = switch.r }
+}
+switch "r" {
+  # a comment
+  match {
+    condition = var.level == "urgent"
+    next = state.done
+  }
+  default { next = state.done }
+}
+variable "level" {
+  type    = string
+  default = "low"
+}
+state "done" { terminal = true }
+`;
+
+  it("a file already in v0.5 is left as it is: its match blocks are not realigned, and --check passes (it said \"would be rewritten (0 changes)\" for ever)", async () => {
+    const dir = join(work, `case${n++}`);
+    mkdirSync(dir);
+    const path = join(dir, "main.hcl");
+    writeFileSync(path, V05_SWITCH);
+    const check = io();
+    expect(await main(["fmt", "--to", "v0.5", "--check", path], check), check.stdout + check.stderr).toBe(0);
+    expect(check.stdout).toBe("");
+    const o = io();
+    expect(await main(["fmt", "--to", "v0.5", path], o), o.stderr).toBe(0);
+    expect(o.stdout).toBe("");
+    expect(readFileSync(path, "utf8")).toBe(V05_SWITCH);
+  });
+
+  it("beside a v0.3 arm rewritten into a match block (aligned), a match block written so is left as it is", async () => {
+    const older = V05_SWITCH.replace("  # a comment\n", '  condition {\n    match = var.level == "low"\n    next  = state.done\n  }\n');
+    const r = await fmt({ "main.hcl": older }, "main.hcl");
+    expect(r.code, r.out).toBe(0);
+    const out = readFileSync(r.path, "utf8");
+    expect(out).toContain('  match {\n    condition = var.level == "low"\n    next      = state.done\n  }\n');
+    expect(out).toContain('  match {\n    condition = var.level == "urgent"\n    next = state.done\n  }\n');
+  });
+});
