@@ -7,7 +7,9 @@ import { graphShape } from "../compiler/fmt/graph-shape.js";
 import { upgradeModuleToV05, type Upgrade } from "../compiler/fmt/upgrade-v05.js";
 import { compile, type Compilation, type UseGraph } from "../compiler/index.js";
 import { decodeSource, readSource } from "../compiler/load/read-source.js";
+import { unsupportedFileType } from "../compiler/load/read-module.js";
 import type { Diagnostic } from "../compiler/diagnostics/diagnostic.js";
+import { shellWord } from "../engine/shell-word.js";
 import { stdinSource } from "./stdin-source.js";
 import { WORKFLOW_EXTENSIONS, workflowFiles } from "../compiler/load/workflow-files.js";
 import { CliError, EXIT, type Io } from "./io.js";
@@ -25,13 +27,13 @@ const dialectOf = (path: string) => WORKFLOW_EXTENSIONS[extname(path).toLowerCas
  * only. A PATH that does not compile far enough to say is taken as written (a file
  * alone, a directory's HCL files); readSource then reports what is wrong with it.
  */
-async function moduleFiles(path: string, cwd: string): Promise<{ files: string[]; before?: Compilation; empty?: true }> {
+async function moduleFiles(path: string, cwd: string, overlay?: Map<string, string>): Promise<{ files: string[]; before?: Compilation; empty?: true }> {
   const found = workflowFiles(path);
   if (found.kind === "empty-dir") return { files: [], empty: true };
   // A YAML or JSON file named itself is said to be skipped; an unknown name is readSource's to report.
   if (found.kind !== "dir" && dialectOf(path) !== "hcl") return { files: [path] };
   const written = found.kind === "dir" ? found.files.filter((f) => dialectOf(f) === "hcl") : [path];
-  const before = await compile(path, { cwd });
+  const before = await compile(path, { cwd, ...(overlay ? { overlay } : {}) });
   const graph = before.useGraph;
   if (!graph || graph.modules.length === 0) return { files: written, before };
   const byPath = new Map(graph.modules.map((m) => [m.path, m]));
@@ -47,6 +49,20 @@ async function moduleFiles(path: string, cwd: string): Promise<{ files: string[]
   visit(entry);
   // Shown paths: relative to cwd when inside it, else absolute (compiler/load/workflow-files.ts).
   return { files, before };
+}
+
+/**
+ * The groups of files a PATH's rewrite takes, each together ({@link moduleFiles}): one, or
+ * for a directory of whole workflows side by side (each file with a header of its own, which
+ * the compiler refuses as one module: `"workflow" is set in more than one file`), each file
+ * alone, as `validate dir/*.hcl` reads them (found by a new-user trial: rewritten as one
+ * module, the adapter the files shared was declared in one file and the others broke).
+ */
+async function moduleGroups(path: string, cwd: string): Promise<{ path: string; files: string[]; before?: Compilation; empty?: true }[]> {
+  const m = await moduleFiles(path, cwd);
+  const sideBySide = m.before?.diagnostics.some((d) => d.code === "duplicate_block" && d.message.startsWith('"workflow" is set in more than one file'));
+  if (!sideBySide || !statSync(path).isDirectory()) return [{ path, ...m }];
+  return Promise.all(m.files.map(async (f) => ({ path: f, ...(await moduleFiles(f, cwd)) })));
 }
 
 /**
@@ -141,21 +157,29 @@ export function registerFmtCommand(program: Command, io: Io, setCode: (code: num
       const all: { path: string; files: string[]; before?: Compilation }[] = [];
       let code: number = EXIT.ok;
       const worse = (c: number) => (code = Math.max(code, c));
-      for (const path of paths) {
-        const m = await moduleFiles(path, cwd);
-        if (m.empty) {
-          io.err(`${path} holds no workflow files; nothing to rewrite\n`);
-          worse(EXIT.problems);
+      for (const given of paths) {
+        for (const m of await moduleGroups(given, cwd)) {
+          if (m.empty) {
+            io.err(`${m.path} holds no workflow files; nothing to rewrite\n`);
+            worse(EXIT.problems);
+          }
+          // A file reached from two PATHs is rewritten once, with the first.
+          const files = m.files.filter((f) => !all.some((x) => x.files.includes(f)));
+          if (files.length > 0) all.push({ path: m.path, files, ...(m.before ? { before: m.before } : {}) });
         }
-        // A file reached from two PATHs is rewritten once, with the first.
-        const files = m.files.filter((f) => !all.some((x) => x.files.includes(f)));
-        if (files.length > 0) all.push({ path, files, ...(m.before ? { before: m.before } : {}) });
       }
       if (opts.stdout && all.flatMap((m) => m.files).length !== 1) throw new CliError("--stdout prints one file: give one HCL file (it has bodies or sibling files rewritten with it)", EXIT.usage);
       for (const { path: modulePath, files: paths, before } of all) {
         const files: SourceFile[] = [];
         const boms = new Set<SourceFile>();
         for (const path of paths) {
+          // A file that is no workflow file by its name is not touched (found by a new-user
+          // trial: `fmt --to v0.5 *` rewrote a notes.txt that validate refuses).
+          if (dialectOf(path) === undefined) {
+            io.err((await formatText(unsupportedFileType(path), new Map<string, SourceFile>(), { color: io.color })) + "\n");
+            worse(EXIT.problems);
+            continue;
+          }
           if (dialectOf(path) === "yaml") {
             io.err(`${path}: skipped (YAML and JSON have one form; nothing to rewrite)\n`);
             // With --stdout, the text as it is, as standard input's is (found by a new-user trial:
@@ -252,15 +276,32 @@ async function fmtStdin(cwd: string, io: Io, opts: { check?: boolean; stdinName?
     await problems(read.diagnostics);
     return EXIT.problems;
   }
-  const [up] = upgradeModuleToV05([read.file]);
+  // The other files rewritten with it (its split module's, the bodies it reaches), as on disk.
+  const module = await moduleFiles(s.path, cwd, s.overlay);
+  const others: SourceFile[] = [];
+  for (const f of module.files) {
+    if (resolvePath(cwd, f) === s.abs) continue;
+    const other = readSource(f, f);
+    if (other.file) others.push(other.file);
+  }
+  const ups = upgradeModuleToV05([read.file, ...others]);
+  const up = ups[0];
   if (up.problems.length > 0) {
     await problems(up.problems, read.file);
     return up.problems.some((d) => d.code === "internal_error") ? EXIT.internal : EXIT.problems;
   }
   const changed = up.text !== read.file.text;
   if (changed) {
-    const before = await compile(s.path, { cwd, overlay: s.overlay });
+    const before = module.before ?? (await compile(s.path, { cwd, overlay: s.overlay }));
     const why = await changedMeaning(s.path, cwd, before, new Map([[s.abs, up.text]]));
+    // Only standard input's text can be given back: a rewrite that holds only with the other
+    // files' is the whole module's to do (found by a new-user trial: an agent's file formatted
+    // on save was refused as "a bug of fmt", its steps' file being the one left to change).
+    const alsoChanged = ups.slice(1).filter((u) => u.text !== u.file.text && u.problems.length === 0);
+    if (why && alsoChanged.length > 0) {
+      io.err(`${s.path}: not rewritten from standard input: rewritten alone, ${why}; the rewrite changes ${alsoChanged.map((u) => u.file.path).join(", ")} with it: run criteria fmt --to v0.5 ${shellWord(dirname(s.path))} to rewrite the files together\n`);
+      return EXIT.problems;
+    }
     if (why) {
       io.err(`${s.path}: not rewritten: ${why} (a bug of fmt: please report this text)\n`);
       return EXIT.internal;

@@ -60,6 +60,9 @@ interface Piece {
 export function rewriteHeader(text: string, tokens: TokenList, root: CstBody, changes: string[]): string {
   const header = root.items.find((i): i is CstBlock => i.kind === "block" && i.type === "workflow" && i.labels.length === 1);
   if (!header || header.openToken < 0 || header.closeToken < 0) return text;
+  // Named twice (`workflow "x" { name = "y" }`): which name is meant is the user's to say, as
+  // validate asks (found by a new-user trial: the rewrite wrote name twice, "a bug of fmt").
+  if (header.body.items.some((i) => i.kind === "attribute" && i.name === "name")) return text;
   const { starts, ends } = tokens;
   const nl = newlineOf(text);
   const name = header.labels[0];
@@ -121,7 +124,9 @@ export function rewriteHeader(text: string, tokens: TokenList, root: CstBody, ch
   const blankAbove = (at: number) => at > 0 && lineStart(text, at) === at && text.slice(lineStart(text, at - 1), at).trim() === "";
   const leading = text.slice(span.start, lineStart(text, starts[header.typeToken]));
   const openComments = onOpenLine.length > 0 ? " " + text.slice(starts[onOpenLine[0]], ends[onOpenLine[onOpenLine.length - 1]]) : "";
-  let out = `${leading}${text.slice(lineStart(text, starts[header.typeToken]), starts[header.typeToken])}workflow {${openComments}${nl}${nameLine}`;
+  // Comments around the label (`workflow /* a */ "x" /* b */ {`) stay before the `{` (a new-user trial: dropped).
+  const aroundLabel = [text.slice(ends[header.typeToken], labelStart).trim(), text.slice(labelEnd(tokens, header.labelTokens[0]), starts[open]).trim()].filter(Boolean).join(" ");
+  let out = `${leading}${text.slice(lineStart(text, starts[header.typeToken]), starts[header.typeToken])}workflow ${aroundLabel ? `${aroundLabel} ` : ""}{${openComments}${nl}${nameLine}`;
   let first = true;
   for (const p of pieces.filter((x) => x.kept)) {
     if (!first && blankAbove(p.start)) out += nl;

@@ -198,7 +198,9 @@ function fileEdits(file: SourceFile, result: HclParseResult, plan: Plan, changes
     const type = b.type === "agent" && b.labels.length === 1 ? plan.agents.get(b.labels[0]) : undefined;
     if (type !== undefined) {
       const name = b.labels[0];
-      edits.push({ start: starts[b.typeToken], end: labelEnd(tokens, b.labelTokens[0]), text: `adapter ${hclQuote(type)} ${hclQuote(name)}` });
+      // The type word and the label, each in its place: a comment between them stays (a new-user trial: `agent /* c */ "bot"` lost it).
+      edits.push({ start: starts[b.typeToken], end: ends[b.typeToken], text: "adapter" });
+      edits.push({ start: starts[b.labelTokens[0]], end: labelEnd(tokens, b.labelTokens[0]), text: `${hclQuote(type)} ${hclQuote(name)}` });
       edits.push(removeAttribute(text, tokens, attr(b.body, "adapter")!));
       changes.push(`${line(b.typeToken)}: agent "${name}" → adapter "${type}" "${name}"`);
     }

@@ -163,13 +163,18 @@ function readBytesOrUndefined(file: string): Buffer | undefined {
   }
 }
 
+/** The error for a file whose name ends in no workflow extension (`shown`: its path as shown), at 1:1. */
+export function unsupportedFileType(shown: string): Diagnostic {
+  return diag("unsupported_file_type", new SourceFile(shown, "").range(0), `${shown}: unsupported file type "${extname(shown)}"`, { hint: "workflow files end in .hcl, .chcl, .yaml, .yml or .json" });
+}
+
 /** Reads, parses and lowers one file; undefined when it holds nothing usable. */
 async function parsePart(file: string, shown: string, sources: Map<string, SourceFile>, out: ReadModule, onRead?: (file: string) => void, text?: string): Promise<Part | undefined> {
   out.files.push(shown);
   const ext = extname(file).toLowerCase();
   const dialect = WORKFLOW_EXTENSIONS[ext];
   if (!dialect) {
-    out.diagnostics.push(diag("unsupported_file_type", new SourceFile(shown, "").range(0), `${shown}: unsupported file type "${extname(file)}"`, { hint: "workflow files end in .hcl, .chcl, .yaml, .yml or .json" }));
+    out.diagnostics.push(unsupportedFileType(shown));
     return undefined;
   }
   onRead?.(file);

@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import { main } from "../../cli.js";
 import { compile } from "../../compiler/index.js";
 import { COMMENT, comments, io, OLDER_FORM } from "./helpers.js";
+import { cli } from "../pipeline/helpers.js";
 
 const work = mkdtempSync(join(tmpdir(), "criteria-fmt-reg-"));
 let n = 0;
@@ -346,5 +347,111 @@ state "done" { terminal = true }
     const out = readFileSync(r.path, "utf8");
     expect(out).toContain('  match {\n    condition = var.level == "low"\n    next      = state.done\n  }\n');
     expect(out).toContain('  match {\n    condition = var.level == "urgent"\n    next = state.done\n  }\n');
+  });
+
+  const WHOLE = (name: string) => `# top comment
+workflow "${name}" {
+  version       = "1"
+  initial_state = "build"
+  target_state  = "done"
+
+  # the build step
+  step "build" {
+    adapter = "shell"
+    input {
+      command = "echo hi" # trailing
+    }
+    outcome "success" { transition_to = "done" }
+    outcome "failure" { transition_to = "failed" }
+  }
+
+  state "done" {
+    terminal = true
+  }
+  state "failed" {
+    terminal = true
+    success  = false
+  }
+}
+`;
+
+  it("a directory of whole workflows side by side: each file is rewritten alone, and each still validates (the adapter they share was declared in one file only)", async () => {
+    const dir = join(work, `case${n++}`);
+    mkdirSync(dir);
+    writeFileSync(join(dir, "a.hcl"), WHOLE("demo"));
+    writeFileSync(join(dir, "b.hcl"), WHOLE("demo2"));
+    const before = [await sessions(join(dir, "a.hcl")), await sessions(join(dir, "b.hcl"))];
+    const o = io();
+    expect(await main(["fmt", "--to", "v0.5", dir], o), o.stderr).toBe(0);
+    expect(o.stdout).toContain("a.hcl: rewritten");
+    expect(o.stdout).toContain("b.hcl: rewritten");
+    expect([await sessions(join(dir, "a.hcl")), await sessions(join(dir, "b.hcl"))]).toEqual(before);
+    for (const f of ["a.hcl", "b.hcl"]) expect(readFileSync(join(dir, f), "utf8")).toContain('adapter "shell" "default" {}');
+  });
+
+  it("comments around the header's label and an agent's label are kept", async () => {
+    const files = {
+      "main.hcl": `workflow /* A */ "lost2" /* B */ {
+  version       = "1"
+  initial_state = "s"
+  target_state  = "done"
+  agent /* C */ "bot" {
+    adapter = "shell"
+  }
+  step "s" {
+    agent = "bot"
+    input { command = "true" }
+    outcome "success" { transition_to = "done" }
+  }
+  state "done" { terminal = true }
+}
+`,
+    };
+    const r = await fmt(files, "main.hcl");
+    await expectSame(r, files);
+    const out = readFileSync(r.path, "utf8");
+    expect(out).toContain("workflow /* A */ /* B */ {\n");
+    expect(out).toContain('adapter /* C */ "shell" "bot" {');
+  });
+
+  it("a header named twice (a label and name =) is left as it is, for validate's conflicting_fields to say: not \"a bug of fmt\" (exit 3)", async () => {
+    const dir = join(work, `case${n++}`);
+    mkdirSync(dir);
+    const text = `workflow "x" {\n  name          = "y"\n  initial_state = "done"\n  target_state  = "done"\n}\nstate "done" { terminal = true }\n`;
+    writeFileSync(join(dir, "main.hcl"), text);
+    const o = io();
+    expect(await main(["fmt", "--to", "v0.5", join(dir, "main.hcl")], o), o.stderr).toBe(0);
+    expect(o.stderr).not.toContain("internal_error");
+    expect(readFileSync(join(dir, "main.hcl"), "utf8")).toBe(text);
+  });
+
+  it("a file whose name is no workflow file's is refused as validate refuses it, and not touched", async () => {
+    const dir = join(work, `case${n++}`);
+    mkdirSync(dir);
+    writeFileSync(join(dir, "notes.txt"), 'workflow "a" {}\n');
+    const o = io();
+    expect(await main(["fmt", "--to", "v0.5", join(dir, "notes.txt")], o)).toBe(1);
+    expect(o.stderr).toContain(`notes.txt:1:1: error[unsupported_file_type]: ${join(dir, "notes.txt")}: unsupported file type ".txt"`);
+    expect(readFileSync(join(dir, "notes.txt"), "utf8")).toBe('workflow "a" {}\n');
+  });
+
+  it("standard input standing for one file of a split module: rewritten when it holds alone, else refused with the command that rewrites them together (it was \"a bug of fmt\", exit 3)", () => {
+    const dir = join(work, `case${n++}`);
+    mkdirSync(dir);
+    const files: Record<string, string> = {
+      "main.hcl": `workflow "split" {\n  version       = "1"\n  initial_state = "build"\n  target_state  = "done"\n}\nstate "done" { terminal = true }\n`,
+      "agents.hcl": `# the bot\nagent "bot" {\n  adapter = "shell"\n}\n`,
+      "steps.hcl": `step "build" {\n  agent = "bot"\n  input { command = "true" }\n  outcome "success" { transition_to = "done" }\n}\n`,
+    };
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    const agents = cli(["fmt", "--to", "v0.5", "-", "--stdin-name", "agents.hcl"], { cwd: dir, input: files["agents.hcl"] });
+    expect(agents.status, agents.stderr).toBe(1);
+    expect(agents.stdout).toBe("");
+    expect(agents.stderr).toContain("agents.hcl: not rewritten from standard input: rewritten alone, it would not compile: steps.hcl:2:11: error[unknown_target]");
+    expect(agents.stderr).toContain("run criteria fmt --to v0.5 . to rewrite the files together\n");
+    const header = cli(["fmt", "--to", "v0.5", "-", "--stdin-name", "main.hcl"], { cwd: dir, input: files["main.hcl"] });
+    expect(header.status, header.stderr).toBe(0);
+    expect(header.stdout).toBe(`workflow {\n  name          = "split"\n  version       = "1"\n  initial_state = "build"\n  target_state  = "done"\n}\nstate "done" { terminal = true }\n`);
+    for (const [name, text] of Object.entries(files)) expect(readFileSync(join(dir, name), "utf8")).toBe(text);
   });
 });
