@@ -142,6 +142,9 @@ function planModule(parsed: readonly { file: SourceFile; result: HclParseResult 
         moduleFirstStep ??= { file, before: b };
         const t = attr(b.body, "target");
         if (t?.expr.kind === "traversal") stepTargets.add(t.expr.start);
+        // `agent = agent.n`, the older field with a reference: the step's target too.
+        const stepAgent = attr(b.body, "agent");
+        if (!t && stepAgent?.expr.kind === "traversal") stepTargets.add(stepAgent.expr.start);
         const ad = attr(b.body, "adapter");
         const adType = ad && !t && !attr(b.body, "agent") ? stringOf(ad.expr) : undefined;
         if (adType !== undefined && IDENT.test(adType)) {
@@ -217,20 +220,38 @@ function fileEdits(file: SourceFile, result: HclParseResult, plan: Plan, changes
       continue;
     }
     const ag = attr(b.body, "agent");
-    const agName = ag ? stringOf(ag.expr) : undefined;
+    // The older fields written as references (`agent = agent.bot`, `adapter =
+    // adapter.shell.default`) or an adapter block's name (`adapter = "shell.default"`), as the
+    // compiler reads them: the step's target (found by a new-user trial: left as they were).
+    const refOf = (a: CstAttribute | undefined) => (a?.expr.kind === "traversal" ? text.slice(a.expr.start, a.expr.end) : undefined);
+    const agRef = /^agent\.([A-Za-z_][A-Za-z0-9_-]*)$/.exec(refOf(ag) ?? "");
+    const agName = ag ? (stringOf(ag.expr) ?? agRef?.[1]) : undefined;
     const agType = agName !== undefined ? plan.agents.get(agName) : undefined;
     if (ag && agType !== undefined) {
       rename(ag, "target");
       edits.push({ start: ag.expr.start, end: ag.expr.end, text: `adapter.${agType}.${agName}` });
-      changes.push(`${line(ag.nameToken)}: agent = "${agName}" → target = adapter.${agType}.${agName}`);
+      changes.push(`${line(ag.nameToken)}: agent = ${agRef ? agRef[0] : `"${agName}"`} → target = adapter.${agType}.${agName}`);
+      continue;
+    }
+    if (ag && agRef) {
+      rename(ag, "target");
+      changes.push(`${line(ag.nameToken)}: agent = ${agRef[0]} → target = ${agRef[0]}`);
       continue;
     }
     const ad = ag ? undefined : attr(b.body, "adapter");
     const adType = ad ? stringOf(ad.expr) : undefined;
+    // As the compiler reads them (decode-workflow.ts): `adapter.T[.N]`, else `T.N`.
+    const adText = adType ?? refOf(ad) ?? "";
+    const adBlock = adText.startsWith("adapter.") ? /^adapter\.([A-Za-z_][A-Za-z0-9_-]*)(?:\.([A-Za-z_][A-Za-z0-9_-]*))?$/.exec(adText) : /^([A-Za-z_][A-Za-z0-9_-]*)\.([A-Za-z_][A-Za-z0-9_-]*)$/.exec(adText);
     if (ad && adType !== undefined && IDENT.test(adType)) {
       rename(ad, "target");
       edits.push({ start: ad.expr.start, end: ad.expr.end, text: `adapter.${adType}.default` });
       changes.push(`${line(ad.nameToken)}: adapter = "${adType}" → target = adapter.${adType}.default`);
+    } else if (ad && adBlock) {
+      const to = `adapter.${adBlock[1]}.${adBlock[2] ?? "default"}`;
+      rename(ad, "target");
+      edits.push({ start: ad.expr.start, end: ad.expr.end, text: to });
+      changes.push(`${line(ad.nameToken)}: adapter = ${adType !== undefined ? `"${adType}"` : adBlock[0]} → target = ${to}`);
     }
   }
   const declare = plan.declare;

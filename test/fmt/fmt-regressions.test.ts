@@ -6,7 +6,7 @@
  */
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../../cli.js";
 import { compile } from "../../compiler/index.js";
@@ -41,7 +41,10 @@ async function sessions(path: string): Promise<unknown> {
 async function fmt(files: Record<string, string>, target?: string): Promise<{ dir: string; path: string; before: unknown; code: number; out: string }> {
   const dir = join(work, `case${n++}`);
   mkdirSync(dir);
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
   const path = target === undefined ? dir : join(dir, target);
   const before = await sessions(path);
   const o = io();
@@ -374,6 +377,70 @@ workflow "${name}" {
   }
 }
 `;
+
+  it("a step's older fields written as references or as an adapter block's name become its target (left as they were)", async () => {
+    const files = {
+      "main.hcl": `workflow {
+  name          = "w"
+  version       = "1"
+  initial_state = "a"
+  target_state  = "done"
+  use           = ["./flow"]
+}
+adapter "shell" "default" {}
+agent "bot" {
+  adapter = "shell"
+  config { cwd = "." }
+}
+agent "flow" {
+  use = "./flow"
+}
+step "a" {
+  adapter = adapter.shell.default
+  input { command = "true" }
+  outcome "success" { next = "b" }
+}
+step "b" {
+  agent = agent.bot
+  input { command = "true" }
+  outcome "success" { next = "c" }
+}
+step "c" {
+  adapter = "shell.default"
+  input { command = "true" }
+  outcome "success" { next = "d" }
+}
+step "d" {
+  adapter = adapter.shell # the default one
+  input { command = "true" }
+  outcome "success" { next = "e" }
+}
+step "e" {
+  agent = agent.flow
+  input { task = "x" }
+  outcome "success" { next = "done" }
+}
+state "done" { terminal = true }
+`,
+      "flow/main.hcl": `workflow {
+  name          = "flow"
+  version       = "1"
+  initial_state = "done"
+  target_state  = "done"
+}
+variable "task" {
+  type = string
+}
+state "done" { terminal = true }
+`,
+    };
+    const r = await fmt(files, "main.hcl");
+    await expectSame(r, files);
+    const out = readFileSync(r.path, "utf8");
+    expect(out).not.toMatch(/^\s*(adapter|agent) = /m);
+    for (const t of ["adapter.shell.default\n", "adapter.shell.bot\n", "adapter.shell.default # the default one\n", "agent.flow\n"]) expect(out).toContain(`  target = ${t}`);
+    expect(r.out).toContain("agent = agent.flow → target = agent.flow");
+  });
 
   it("a directory of whole workflows side by side: each file is rewritten alone, and each still validates (the adapter they share was declared in one file only)", async () => {
     const dir = join(work, `case${n++}`);
