@@ -581,6 +581,13 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
         // Decisions given before and not taken yet count (a new-user trial: "2 approvals wait", listing 3).
         const pendingDecisions = given > 0 ? `; ${given} decision${given > 1 ? "s" : ""} given before, not taken yet` : "";
         if (open.length - given > 1) io.err(`criteria: note: ${open.length - given} approvals "${target.approval}" in run ${run} have no decision yet (${open.length} wait: ${open.map((a) => a.id).join(", ")}${pendingDecisions}): this decision ends one of them, the first to take it; give one decision per approval\n`);
+        // Someone the workflow does not name as an approver: said, not refused (the Go tool's docs
+        // call approvers "user IDs or roles", and a role is not criteria's to resolve; a new-user
+        // trial: --by anyone was taken without a word).
+        const approvers = [...new Set(graphs.flatMap((g) => g.approvals.filter((a) => a.name === target.approval).flatMap((a) => a.approvers)))];
+        if (by !== undefined && approvers.length > 0 && !approvers.includes(by)) {
+          io.err(`criteria: note: ${by} is not among the approvers of "${target.approval}" (${approvers.join(", ")}): the decision is journaled as given by ${by} (an approver that names a role is not resolved by criteria)\n`);
+        }
       }
       const e = await deliverSignal(j, row.root_run_id, name, payload, by, now, activeUnits(tree, row.root_run_id), run);
       // A decision says which (found by a new-user trial: reject printed "delivered approval:gate", as approve did).

@@ -49,9 +49,11 @@ describe("approvals and signal waits in CI (item 7)", () => {
     expect(first.stderr).toBe('criteria: note: 2 approvals "gate" in run p have no decision yet (2 wait: p/loop#1[0], p/loop#1[1]): this decision ends one of them, the first to take it; give one decision per approval\n');
     // runs says the other still waits (a new-user trial: "stopped: its approval "gate" approved; resume continues it" and nothing more).
     expect(cli(["runs", "--state-dir", state]).stdout).toContain(`(stopped: its approval "gate" approved; criteria resume p --state-dir ${state} continues it; it still waits for approval "gate": give it with criteria approve p gate --state-dir ${state} (or criteria reject p gate --state-dir ${state}))`);
-    const second = cli(["approve", "p", "gate", "--state-dir", state, "--by", "ops"]);
+    // Someone not among its approvers: journaled as given, with a note (a new-user trial: taken without a word).
+    const second = cli(["approve", "p", "gate", "--state-dir", state, "--by", "alice"]);
     expect(second.status, second.stderr).toBe(0);
-    expect(second.stderr).toBe("");
+    expect(second.stderr).toBe('criteria: note: alice is not among the approvers of "gate" (ops): the decision is journaled as given by alice (an approver that names a role is not resolved by criteria)\n');
+    expect(second.stdout).toContain('approved approval "gate" of run p as alice');
     // Three items: the second decision's note counts the first, given and not taken yet (a new-user trial: "2 approvals wait", listing 3).
     writeFileSync(join(dir, "w3.hcl"), readFileSync(join(dir, "w.hcl"), "utf8").replace('["a", "b"]', '["a", "b", "c"]'));
     expect(cli(["apply", "w3.hcl", "--state-dir", state, "--run-id", "q"], { cwd: dir, env: { CI: "true" } }).status).toBe(5);
