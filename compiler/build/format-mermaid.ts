@@ -2,6 +2,16 @@ import type { Graph } from "./graph.js";
 import { channelUses, expectedOf, graphEdges, moduleCalls } from "./graph-edges.js";
 
 /**
+ * `s` as a Mermaid label, in quotes: `#` (which starts an entity code), `"`, `&`, `<` and
+ * `>` written as entity codes (Mermaid reads a label as HTML: `a<b && b>0` lost `<b && b>`
+ * as a tag; found by a new-user trial), each line break as `<br/>`.
+ */
+export function mermaidLabel(s: string): string {
+  const text = s.replace(/#/g, "#35;").replace(/"/g, "#quot;").replace(/&/g, "#amp;").replace(/</g, "#lt;").replace(/>/g, "#gt;");
+  return `"${text.replace(/\r?\n/g, "<br/>")}"`;
+}
+
+/**
  * A Mermaid `flowchart LR` of a graph: the same nodes and edges as {@link toDot}
  * (steps as rectangles, branches as rhombi, terminal states as double circles,
  * iterating steps marked, bodies as subgraphs their step runs (a dotted edge to their
@@ -20,7 +30,7 @@ export function toMermaid(g: Graph): string {
     }
     return v;
   };
-  const label = (s: string) => `"${s.replace(/"/g, "#quot;")}"`;
+  const label = mermaidLabel;
   const walk = (gr: Graph, prefix: string, ind: string, outer: Graph[]) => {
     for (const s of gr.steps) {
       const text = s.iteration ? `${s.name} [${s.iteration.kind}]` : s.name;

@@ -1,4 +1,5 @@
 import type { UseGraph } from "../load/use-graph.js";
+import { mermaidLabel } from "./format-mermaid.js";
 
 /**
  * The picture of format-use-graph-dot.ts as a Mermaid `flowchart LR` (`criteria graph --format
@@ -8,7 +9,7 @@ import type { UseGraph } from "../load/use-graph.js";
  * and dashed (`linkStyle`), a comment line saying why no workflow graph is drawn.
  */
 export function useGraphMermaid(g: UseGraph): string {
-  const label = (s: string) => `"${s.replace(/"/g, "#quot;").replace(/\n/g, "<br/>")}"`;
+  const label = mermaidLabel;
   const ids = new Map(g.modules.map((m, i) => [m.path, `m${i}`]));
   const lines = ["flowchart LR", "%% modules: a cycle (red) was refused, so no workflow graph was built"];
   for (const m of g.modules) lines.push(`  ${ids.get(m.path)}[${label(`${m.name ? `workflow ${m.name}\n` : ""}${m.path}`)}]`);

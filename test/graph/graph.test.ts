@@ -152,6 +152,15 @@ ${steps.map((s, i) => `step "${s}" {
     expect(m.match(new RegExp(`-\\.-\\|uses\\| ${channel![1]}$`, "gm"))).toHaveLength(3);
   });
 
+  it("Mermaid writes <, >, & and # in labels as entity codes: it reads a label as HTML, and `var.a<var.b && var.b>0` lost its middle as a tag (a new-user trial)", async () => {
+    const c = await compile(join(root, "testdata", "graph-inputs", "mermaid_escape.hcl"));
+    expect(c.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    const { toMermaid } = await import("../../compiler/build/format-mermaid.js");
+    const m = toMermaid(c.graph!);
+    expect(m).toContain(`|"var.a#lt;var.b #amp;#amp; var.b#gt;0 #amp;#amp; #quot;#35;1#quot; != #quot;#quot;"|`);
+    expect(m).not.toMatch(/[<>&]/);
+  });
+
   it("Mermaid links a step to the body it runs, as DOT does (found by a new-user trial: a workflow_file body hung unconnected)", () => {
     const m = cli(["graph", join(root, "examples", "for_each_files"), "--format", "mermaid"]).stdout;
     const step = /(n\d+)\["edit_files \[for_each\]"\]/.exec(m);
