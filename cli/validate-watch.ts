@@ -47,10 +47,13 @@ export async function watchValidate(paths: string[], opts: CompileOptions, io: I
     last.set(path, shown);
     before.set(path, c.diagnostics);
     if (previous === undefined || text.verbose) return io.out(`[${stamp()}] ${shown}`);
-    const { added, gone } = changes(previous, c.diagnostics);
+    const { added, gone, moved } = changes(previous, c.diagnostics);
     let out = "";
     for (const d of added) out += (await formatText(d, c.sources, { color: text.color })) + "\n";
     for (const d of gone) out += `fixed: ${d.range.file}: ${d.severity}[${d.code}]: ${d.message}\n`;
+    // One still there whose place moved (lines added above it): its new place, so that the one
+    // printed before is not followed to the wrong line (found by a new-user trial).
+    for (const { now, was } of moved) out += `moved: ${now.range.file}:${now.range.start.line}:${now.range.start.column} (was ${was.range.start.line}:${was.range.start.column}): ${now.severity}[${now.code}]: ${now.message}\n`;
     // The summary: textReport's last line.
     io.out(`[${stamp()}] ${out}${shown.trimEnd().split("\n").at(-1)}\n`);
   };
@@ -78,7 +81,11 @@ export async function watchValidate(paths: string[], opts: CompileOptions, io: I
     for (const p of paths) {
       const abs = resolve(cwd, p);
       const mine = ever.get(p) ?? new Set();
-      if ([...changed].some((f) => mine.has(f) || f === abs || dirname(f) === abs || dirname(f) === dirname(abs))) await check(p);
+      // A file of a directory it reads from (a new file in a subworkflow's directory), or of a
+      // directory made below one (a subworkflow source named before it was made): found by a
+      // new-user trial, which saw neither until a known file was saved.
+      const dirs = new Set([dirname(abs), ...[...mine].map((f) => dirname(f))]);
+      if ([...changed].some((f) => mine.has(f) || f === abs || dirname(f) === abs || dirs.has(dirname(f)) || dirs.has(dirname(dirname(f))))) await check(p);
     }
     watcher.add(targets());
   };
@@ -94,17 +101,28 @@ export async function watchValidate(paths: string[], opts: CompileOptions, io: I
   return 0;
 }
 
-/** The diagnostics of `now` not in `was` and of `was` not in `now`, by file, code and message (positions aside: lines move as text is added). */
-function changes(was: readonly Diagnostic[], now: readonly Diagnostic[]): { added: Diagnostic[]; gone: Diagnostic[] } {
+/**
+ * The diagnostics of `now` not in `was` and of `was` not in `now`, by file, code and message
+ * (positions aside: lines move as text is added); and those in both whose start moved, paired
+ * in order.
+ */
+function changes(was: readonly Diagnostic[], now: readonly Diagnostic[]): { added: Diagnostic[]; gone: Diagnostic[]; moved: { now: Diagnostic; was: Diagnostic }[] } {
   const key = (d: Diagnostic) => `${d.range.file}\0${d.code}\0${d.message}`;
-  const minus = (a: readonly Diagnostic[], b: readonly Diagnostic[]) => {
-    const left = new Map<string, number>();
-    for (const d of b) left.set(key(d), (left.get(key(d)) ?? 0) + 1);
-    return a.filter((d) => {
-      const n = left.get(key(d)) ?? 0;
-      if (n > 0) left.set(key(d), n - 1);
-      return n === 0;
-    });
+  const byKey = (ds: readonly Diagnostic[]) => {
+    const m = new Map<string, Diagnostic[]>();
+    for (const d of ds) m.set(key(d), [...(m.get(key(d)) ?? []), d]);
+    return m;
   };
-  return { added: minus(now, was), gone: minus(was, now) };
+  const before = byKey(was);
+  const after = byKey(now);
+  const added = now.filter((d) => after.get(key(d))!.indexOf(d) >= (before.get(key(d))?.length ?? 0));
+  const gone = was.filter((d) => before.get(key(d))!.indexOf(d) >= (after.get(key(d))?.length ?? 0));
+  const moved: { now: Diagnostic; was: Diagnostic }[] = [];
+  for (const [k, ds] of after) {
+    ds.forEach((d, i) => {
+      const old = before.get(k)?.[i];
+      if (old && (old.range.start.line !== d.range.start.line || old.range.start.column !== d.range.start.column)) moved.push({ now: d, was: old });
+    });
+  }
+  return { added, gone, moved };
 }

@@ -96,3 +96,37 @@ it("a workflow_file moved away and back is seen again: its error goes (found by 
   child.kill("SIGINT");
   expect(await exit).toBe(0);
 }, 30_000);
+
+it("a new file in a subworkflow's directory, a subworkflow directory made after it was named, and lines moved are each seen at once (found by a new-user trial: the first two only after a known file was saved; a moved error kept its old line on screen)", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "criteria-watch-sub-"));
+  mkdirSync(join(dir, "sub"));
+  const parent = (source: string) => `workflow "p" {\n  version = "1"\n  initial_state = "call"\n  target_state = "done"\n}\nsubworkflow "child" {\n  source = "${source}"\n  input = { work = "x" }\n}\nstep "call" {\n  target = subworkflow.child\n  outcome "success" { next = "done" }\n}\nstate "done" { terminal = true }\n`;
+  const child = `workflow "c" {\n  version = "1"\n  initial_state = "done"\n  target_state = "done"\n}\nvariable "work" {\n  type = string\n}\nstate "done" { terminal = true }\n`;
+  writeFileSync(join(dir, "parent.hcl"), parent("./sub"));
+  writeFileSync(join(dir, "sub", "main.hcl"), child);
+  const proc = start(["validate", "--watch", join(dir, "parent.hcl")]);
+  let out = "";
+  proc.stdout.on("data", (d: Buffer) => (out += d.toString()));
+  proc.stderr.on("data", (d: Buffer) => (out += d.toString()));
+  const exit = new Promise<number | null>((r) => proc.once("exit", r));
+  const seen = async (re: RegExp) => {
+    for (let i = 0; i < 200 && !re.test(out); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(out).toMatch(re);
+  };
+  await seen(/criteria: watching .* for changes; Ctrl-C stops\n/);
+  expect(out).toMatch(/parent\.hcl: ok\n/);
+  // A new file in the subworkflow's directory.
+  writeFileSync(join(dir, "sub", "more.hcl"), `output "o" {\n  value = steps.nope.stdout\n}\n`);
+  await seen(/more\.hcl:2:11: error\[unknown_reference\][\s\S]*parent\.hcl: 1 error\n$/);
+  // Lines added above it: its new place is said.
+  writeFileSync(join(dir, "sub", "more.hcl"), `# a comment\n\noutput "o" {\n  value = steps.nope.stdout\n}\n`);
+  await seen(/moved: \S*more\.hcl:4:11 \(was 2:11\): error\[unknown_reference\]/);
+  // A subworkflow directory named before it is made.
+  writeFileSync(join(dir, "parent.hcl"), parent("./sub3"));
+  await seen(/error\[file_not_found\]: source "\.\/sub3"/);
+  mkdirSync(join(dir, "sub3"));
+  writeFileSync(join(dir, "sub3", "main.hcl"), child);
+  await seen(/fixed: .*error\[file_not_found\][\s\S]*parent\.hcl: ok\n$/);
+  proc.kill("SIGINT");
+  expect(await exit).toBe(0);
+}, 30_000);
