@@ -79,6 +79,16 @@ async function failWith(c: Compilation, io: Io, json = false): Promise<number> {
  */
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
   let code: number = EXIT.ok;
+  /**
+   * Compiles PATH; `-` is the text on standard input, as the file `stdinName` (its dialect and
+   * directory; validate's way, for compile, graph and plan too: found by a new-user trial,
+   * `graph -` said "- does not exist").
+   */
+  const compileGiven = async (path: string, opts: { root?: string; stdinName?: string }): Promise<Compilation> => {
+    if (path !== "-") return compile(path, compileOptions(opts, io, [path]));
+    const s = await stdinSource(opts.stdinName, process.cwd());
+    return compile(s.path, { ...compileOptions(opts, io, []), overlay: s.overlay });
+  };
   const program = new Command();
   program
     .name("criteria")
@@ -113,24 +123,19 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
         return;
       }
       const results: Compilation[] = [];
-      for (const p of paths) {
-        if (p !== "-") results.push(await compile(p, compileOptions(opts, io, [p])));
-        else {
-          const s = await stdinSource(opts.stdinName, process.cwd());
-          results.push(await compile(s.path, { ...compileOptions(opts, io, []), overlay: s.overlay }));
-        }
-      }
+      for (const p of paths) results.push(await compileGiven(p, opts));
       code = await report(results, opts.format, io, opts.verbose === true);
     });
 
   program
     .command("compile")
     .description("compile a workflow to its graph")
-    .argument("<path>", "workflow file or directory")
+    .argument("<path>", "workflow file or directory (- : standard input)")
     .addOption(new Option("-f, --format <format>", "output format").choices(["json", "dot", "mermaid"]).default("json"))
+    .option("--stdin-name <file>", "with - as the PATH: the file the text on standard input stands for (its dialect and directory)")
     .addOption(rootOption())
-    .action(async (path: string, opts: { format: string; root?: string }) => {
-      const c = await compile(path, compileOptions(opts, io, [path]));
+    .action(async (path: string, opts: { format: string; root?: string; stdinName?: string }) => {
+      const c = await compileGiven(path, opts);
       if (!c.graph) {
         code = await failWith(c, io, opts.format === "json");
         return;
@@ -142,11 +147,12 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   program
     .command("graph")
     .description("draw a workflow's graph: SVG laid out by Graphviz (WebAssembly, nothing to install), or its DOT or Mermaid text")
-    .argument("<path>", "workflow file or directory")
+    .argument("<path>", "workflow file or directory (- : standard input)")
     .addOption(new Option("-f, --format <format>", "output format").choices(["svg", "dot", "mermaid"]).default("svg"))
+    .option("--stdin-name <file>", "with - as the PATH: the file the text on standard input stands for (its dialect and directory)")
     .addOption(rootOption())
-    .action(async (path: string, opts: { format: string; root?: string }) => {
-      const c = await compile(path, compileOptions(opts, io, [path]));
+    .action(async (path: string, opts: { format: string; root?: string; stdinName?: string }) => {
+      const c = await compileGiven(path, opts);
       // A refused module or use cycle leaves no workflow graph: the modules are drawn, the cycle in red.
       const cycle = c.diagnostics.some((d) => d.code === "module_cycle" || d.code === "use_cycle");
       if (!c.graph && cycle && c.useGraph) {
@@ -176,10 +182,11 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   program
     .command("plan")
     .description("print a readable summary of what a run would do")
-    .argument("<path>", "workflow file or directory")
+    .argument("<path>", "workflow file or directory (- : standard input)")
+    .option("--stdin-name <file>", "with - as the PATH: the file the text on standard input stands for (its dialect and directory)")
     .addOption(rootOption())
-    .action(async (path: string, opts: { root?: string }) => {
-      const c = await compile(path, compileOptions(opts, io, [path]));
+    .action(async (path: string, opts: { root?: string; stdinName?: string }) => {
+      const c = await compileGiven(path, opts);
       if (!c.graph) {
         code = await failWith(c, io);
         return;

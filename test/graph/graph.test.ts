@@ -161,6 +161,20 @@ ${steps.map((s, i) => `step "${s}" {
     for (const quoted of m.match(/"[^"]*"/g) ?? []) expect(quoted).not.toMatch(/[<>&]/);
   });
 
+  it("graph, plan and compile read standard input with -, as validate does (a new-user trial: `graph -` said \"- does not exist\")", () => {
+    const dir = join(root, "examples", "review_loop");
+    const text = readFileSync(join(dir, "workflow.hcl"), "utf8");
+    const mermaid = cli(["graph", "-", "--stdin-name", "workflow.hcl", "--format", "mermaid"], { cwd: dir, input: text });
+    expect(mermaid.status, mermaid.stderr).toBe(0);
+    expect(mermaid.stdout).toBe(cli(["graph", "workflow.hcl", "--format", "mermaid"], { cwd: dir }).stdout);
+    const plan = cli(["plan", "-", "--stdin-name", "workflow.hcl"], { cwd: dir, input: text });
+    expect(plan.status, plan.stderr).toBe(0);
+    expect(plan.stdout).toBe(cli(["plan", "workflow.hcl"], { cwd: dir }).stdout);
+    const broken = cli(["compile", "-"], { cwd: dir, input: "workflow {" });
+    expect(broken.status).toBe(1);
+    expect(broken.stderr).toContain("stdin.hcl:1:10: error[syntax_error]");
+  });
+
   it("Mermaid links a step to the body it runs, as DOT does (found by a new-user trial: a workflow_file body hung unconnected)", () => {
     const m = cli(["graph", join(root, "examples", "for_each_files"), "--format", "mermaid"]).stdout;
     const step = /(n\d+)\["edit_files \[for_each\]"\]/.exec(m);
