@@ -239,6 +239,15 @@ state "done" { terminal = true }
     expect(o.stdout).toContain("    outcomes: all_succeeded -> done, any_failed -> done\n    limits: on_failure=continue\n");
   });
 
+  it("plan names the environment a step runs in, and its variables; a step with none (two declared, none chosen) shows none (a new-user trial: not shown)", async () => {
+    const d = mkdtempSync(join(tmpdir(), "criteria-cli-plan-"));
+    writeFileSync(join(d, "w.hcl"), `workflow "w" {\n  version = "1"\n  initial_state = "a"\n  target_state = "done"\n}\nadapter "shell" "default" {}\nenvironment "shell" "ci" {\n  variables = { CI = "true", MODE = "x" }\n}\nenvironment "shell" "other" {}\nstep "a" {\n  target = adapter.shell.default\n  environment = shell.ci\n  input { command = "true" }\n  outcome "success" { next = "b" }\n}\nstep "b" {\n  target = adapter.shell.default\n  input { command = "true" }\n  outcome "success" { next = "done" }\n}\nstate "done" { terminal = true }\n`);
+    const o = io();
+    expect(await main(["plan", join(d, "w.hcl")], o), o.stderr).toBe(0);
+    expect(o.stdout).toContain("  a   adapter=shell.default   environment=shell.ci\n    environment variables: CI, MODE\n    input keys: command\n");
+    expect(o.stdout).toContain("  b   adapter=shell.default\n    input keys: command\n");
+  });
+
   it("plan says a while loop without max_visits is stopped only by the run's max_total_steps, in a body too (a new-user trial: plan named neither)", async () => {
     const d = mkdtempSync(join(tmpdir(), "criteria-cli-plan-"));
     const loop = (name: string, extra: string, next: string) => `step "${name}" {\n  while = true\n  ${extra}\n  target = adapter.shell.default\n  input { command = "true" }\n  outcome "all_succeeded" { next = "${next}" }\n  outcome "any_failed" { next = "${next}" }\n}\n`;

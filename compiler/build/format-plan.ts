@@ -136,7 +136,11 @@ function targetText(s: GraphStep): string {
 function steps(list: GraphStep[], ind: string, out: string[], budget: number): void {
   for (const s of list) {
     const it = s.iteration ? `   ${s.iteration.kind}=${exprLabel(s.iteration.expr)}` : "";
-    out.push(`${ind}${s.name}   ${targetText(s)}${it}`.trimEnd());
+    // The environment it runs in, its own or the header's (found by a new-user trial: not shown).
+    const env = s.environment ? `   environment=${s.environment.id}` : "";
+    out.push(`${ind}${s.name}   ${targetText(s)}${it}${env}`.trimEnd());
+    const envKeys = s.environment ? Object.keys(s.environment.variables) : [];
+    if (envKeys.length > 0) out.push(`${ind}  environment variables: ${envKeys.join(", ")}`);
     const keys = Object.keys(s.input);
     out.push(`${ind}  input keys: ${keys.length ? keys.join(", ") : "(none)"}`);
     out.push(`${ind}  allow_tools: ${s.allow_tools.length ? s.allow_tools.join(", ") : "(none)"}`);
