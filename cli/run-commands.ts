@@ -199,7 +199,7 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
             return { code: row.status === "succeeded" ? EXIT.ok : EXIT.problems, status: row.status === "succeeded" ? "succeeded" : "failed", run_id: run, message };
           }
           if (opts.workdir !== undefined && !isDirectory(opts.workdir)) throw usage(`--workdir ${opts.workdir}: not a directory (it names where the workflow's files are now)`);
-          const lacking = opts.workdir !== undefined ? workdirLacks(opts.workdir, run, spawned, relocated) : undefined;
+          const lacking = opts.workdir !== undefined ? await workdirLacks(opts.workdir, run, spawned, relocated) : undefined;
           if (lacking) throw usage(lacking);
           if (opts.detach) return await handOver(unit, { ...place, events: sink, ...(opts.workdir !== undefined ? { relocate: { rootRunId: row.root_run_id, baseDir: resolve(opts.workdir) } } : {}) });
           const secretVars: Record<string, string> = {};
@@ -325,13 +325,21 @@ async function sourceChanged(spawned: { source?: { entry: string; hash: string; 
  * journaled without its source is not checked.
  * @param relocated where an earlier --workdir put the run's files
  */
-function workdirLacks(workdir: string, run: string, spawned: { base_dir?: string; source?: { entry: string } } | undefined, relocated: string | undefined): string | undefined {
+async function workdirLacks(workdir: string, run: string, spawned: { workflow?: string; base_dir?: string; source?: { entry: string; root?: string; allowed?: string[] } } | undefined, relocated: string | undefined): Promise<string | undefined> {
   const entry = spawned?.source?.entry;
   if (entry === undefined) return undefined;
   const found = workflowFiles(resolve(workdir, entry));
-  if (entry === "." ? found.kind === "dir" && found.files.length > 0 : found.kind === "file") return undefined;
   const was = relocated ?? spawned?.base_dir;
   const from = was !== undefined ? ` (it was in ${was})` : "";
+  if (entry === "." ? found.kind === "dir" && found.files.length > 0 : found.kind === "file") {
+    // Files of another workflow there (found by a new-user trial: --workdir /tmp, whose own
+    // .hcl files were taken for the run's: "changed", then its steps failed and the run ended).
+    const { root, allowed } = spawned!.source!;
+    const c = await compile(resolve(workdir, entry), { cwd: process.cwd(), root: root !== undefined ? resolve(workdir, root) : resolve(workdir), ...(allowed ? { allowedRoots: allowed.map((r) => resolve(workdir, r)) } : {}) });
+    const name = c.spec?.header?.name;
+    if (spawned?.workflow === undefined || name === spawned.workflow) return undefined;
+    return `--workdir ${workdir} holds ${name === undefined ? "no workflow" : `workflow "${name}"`}, not "${spawned.workflow}" that run ${run} was started from${from}: give the directory that holds its files now; nothing was written`;
+  }
   return entry === "."
     ? `--workdir ${workdir} holds no workflow file (*.hcl, *.yaml, …), and run ${run} was started from a directory of them${from}: give the directory that holds the workflow's files now; nothing was written`
     : `--workdir ${workdir} holds no ${entry}, the file run ${run} was started from${from}: give the directory that holds ${entry} now; nothing was written`;

@@ -413,6 +413,17 @@ describe("a moved checkout (item 8)", () => {
     }
     expect((await entries(state, "m")).length).toBe(before);
     expect(existsSync(join(empty, "log"))).toBe(false);
+    // A directory with a file of that name holding another workflow (found by a new-user trial:
+    // --workdir /tmp was taken, "changed" was said, its steps failed and the run ended for good).
+    const other = join(root, "other");
+    mkdirSync(other);
+    writeFileSync(join(other, "w.hcl"), wf.replace(/name\s*=\s*"[^"]*"/, 'name = "someone_else"').replace(/workflow "[^"]*"/, 'workflow "someone_else"'));
+    for (const json of [false, true]) {
+      const wrong = cli(["resume", "m", "--state-dir", state, "--workdir", other, ...(json ? ["-o", "json"] : [])]);
+      expect(wrong.status, wrong.stderr).toBe(2);
+      expect(wrong.stderr.trim()).toMatch(new RegExp(`^criteria: --workdir ${other} holds workflow "someone_else", not "[^"]+" that run m was started from \\(it was in ${a}\\): give the directory that holds its files now; nothing was written$`));
+    }
+    expect((await entries(state, "m")).length).toBe(before);
     // The directory that holds it is taken, and the run goes on there.
     const ok = cli(["resume", "m", "--state-dir", state, "--workdir", a]);
     expect(ok.status, ok.stderr).toBe(0);
