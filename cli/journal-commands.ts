@@ -445,7 +445,7 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
    * approval node exists and is waiting for a decision nobody has given yet.
    */
   const deliver = async (run: string, target: { signal: string } | { approval: string }, payload: Value | undefined, by: string | undefined, where: { stateDir?: string; store?: string }) => {
-    const { deliverSignal, foldEntries, activeUnits, within, receivedRoute } = await engine();
+    const { deliverSignal, foldEntries, activeUnits, within, receivedRoute, TreeChangedError } = await engine();
     const place = placeOf(where, io);
     const j = await openJournal(place);
     try {
@@ -458,142 +458,163 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
         const hint = root?.status === "active" ? `; its run tree is still active: criteria ${again}${storeFlag(place)} reaches every run of it` : "";
         throw new CliError(`run ${run} has already ended (${row.status})${hint}`);
       }
-      const read = await j.read(row.root_run_id);
-      // A damaged journal says so, as resume and journal do (found by a new-user trial: "not
-      // waiting for approval" for a run that was waiting, its later entries unread).
-      if (read.damage) throw new CliError(damageMessage(await j.damageReport(row.root_run_id, read.damage.seq), place));
-      const tree = foldEntries(read.entries);
-      const now = Date.now();
-      const graph = tree.runs.get(row.root_run_id)?.spawned?.graph as Graph | undefined;
-      const graphs: Graph[] = [];
-      const walk = (g: Graph | undefined) => {
-        if (!g) return;
-        graphs.push(g);
-        for (const s of g.steps) walk(s.body);
-      };
-      walk(graph);
-      for (const m of Object.values(graph?.modules ?? {})) walk(m);
-      let name: string;
-      if ("signal" in target) {
-        if (target.signal.startsWith("approval:")) throw usage(`"${target.signal}" is an approval: use criteria approve|reject ${run} ${target.signal.slice(9)}${storeFlag(place)}`);
-        // Waits for a signal only (found by a new-user trial: a duration wait's name was offered).
-        const signals = graphs.flatMap((g) => g.waits.flatMap((w) => (w.signal ? [w.signal] : w.duration_ms === undefined ? [w.name] : [])));
-        if (!signals.includes(target.signal)) {
-          // A wait's name given for its signal (found by a new-user trial): name the signal.
-          const byName = graphs.flatMap((g) => g.waits).find((w) => w.name === target.signal && w.signal);
-          if (byName) throw new CliError(`workflow of run ${run} waits for no signal "${target.signal}": its wait "${byName.name}" waits for signal "${byName.signal}"; send it with criteria signal ${run} ${byName.signal}${storeFlag(place)}`);
-          // An approval's name given to signal (found by the next trial): name the commands that decide it.
-          if (graphs.some((g) => g.approvals.some((a) => a.name === target.signal))) {
-            throw new CliError(`workflow of run ${run} waits for no signal "${target.signal}": "${target.signal}" is an approval; decide it with criteria approve ${run} ${target.signal}${storeFlag(place)} (or criteria reject ${run} ${target.signal}${storeFlag(place)})`);
+      // A decision is given only if the tree did not move on since it was read and checked
+      // (one of two given at once is refused; found by a new-user trial: approve and reject run
+      // together were both taken, and the second decided the approval's next request); read
+      // and checked again when it did. What the checks note is said once it is given.
+      for (let tries = 0; ; tries++) {
+        const notes: string[] = [];
+        const read = await j.read(row.root_run_id);
+        // A damaged journal says so, as resume and journal do (found by a new-user trial: "not
+        // waiting for approval" for a run that was waiting, its later entries unread).
+        if (read.damage) throw new CliError(damageMessage(await j.damageReport(row.root_run_id, read.damage.seq), place));
+        const tree = foldEntries(read.entries);
+        const now = Date.now();
+        const graph = tree.runs.get(row.root_run_id)?.spawned?.graph as Graph | undefined;
+        const graphs: Graph[] = [];
+        const walk = (g: Graph | undefined) => {
+          if (!g) return;
+          graphs.push(g);
+          for (const s of g.steps) walk(s.body);
+        };
+        walk(graph);
+        for (const m of Object.values(graph?.modules ?? {})) walk(m);
+        let name: string;
+        if ("signal" in target) {
+          if (target.signal.startsWith("approval:")) throw usage(`"${target.signal}" is an approval: use criteria approve|reject ${run} ${target.signal.slice(9)}${storeFlag(place)}`);
+          // Waits for a signal only (found by a new-user trial: a duration wait's name was offered).
+          const signals = graphs.flatMap((g) => g.waits.flatMap((w) => (w.signal ? [w.signal] : w.duration_ms === undefined ? [w.name] : [])));
+          if (!signals.includes(target.signal)) {
+            // A wait's name given for its signal (found by a new-user trial): name the signal.
+            const byName = graphs.flatMap((g) => g.waits).find((w) => w.name === target.signal && w.signal);
+            if (byName) throw new CliError(`workflow of run ${run} waits for no signal "${target.signal}": its wait "${byName.name}" waits for signal "${byName.signal}"; send it with criteria signal ${run} ${byName.signal}${storeFlag(place)}`);
+            // An approval's name given to signal (found by the next trial): name the commands that decide it.
+            if (graphs.some((g) => g.approvals.some((a) => a.name === target.signal))) {
+              throw new CliError(`workflow of run ${run} waits for no signal "${target.signal}": "${target.signal}" is an approval; decide it with criteria approve ${run} ${target.signal}${storeFlag(place)} (or criteria reject ${run} ${target.signal}${storeFlag(place)})`);
+            }
+            throw new CliError(`workflow of run ${run} waits for no signal "${target.signal}"${signals.length ? `; ${suggest(target.signal, signals) ?? `it waits for ${signals.join(", ")}`}` : ""}`);
           }
-          throw new CliError(`workflow of run ${run} waits for no signal "${target.signal}"${signals.length ? `; ${suggest(target.signal, signals) ?? `it waits for ${signals.join(", ")}`}` : ""}`);
-        }
-        name = target.signal;
-        // A payload naming an outcome picks that outcome of the wait (wait-nodes.ts): one no
-        // wait for this signal has would end it "received", the success route (found by a
-        // new-user trial: {"outcome":"abrot"} for "abort" took it). Refused, with a did-you-mean.
-        const outcome = payload !== null && typeof payload === "object" && !Array.isArray(payload) ? payload.outcome : undefined;
-        const forIt = graphs.flatMap((g) => g.waits.filter((w) => (w.signal ?? w.name) === name));
-        const outcomes = [...new Set(forIt.flatMap((w) => w.outcomes.map((o) => o.name)))];
-        if (typeof outcome === "string") {
-          if (!outcomes.includes(outcome)) {
-            throw usage(`--payload names outcome "${outcome}", which no wait for signal "${name}" has${outcomes.length ? `; ${suggest(outcome, outcomes) ?? `its outcomes: ${outcomes.join(", ")}`}` : ""} (a payload without "outcome" ends the wait "received")`);
+          name = target.signal;
+          // A payload naming an outcome picks that outcome of the wait (wait-nodes.ts): one no
+          // wait for this signal has would end it "received", the success route (found by a
+          // new-user trial: {"outcome":"abrot"} for "abort" took it). Refused, with a did-you-mean.
+          const outcome = payload !== null && typeof payload === "object" && !Array.isArray(payload) ? payload.outcome : undefined;
+          const forIt = graphs.flatMap((g) => g.waits.filter((w) => (w.signal ?? w.name) === name));
+          const outcomes = [...new Set(forIt.flatMap((w) => w.outcomes.map((o) => o.name)))];
+          if (typeof outcome === "string") {
+            if (!outcomes.includes(outcome)) {
+              throw usage(`--payload names outcome "${outcome}", which no wait for signal "${name}" has${outcomes.length ? `; ${suggest(outcome, outcomes) ?? `its outcomes: ${outcomes.join(", ")}`}` : ""} (a payload without "outcome" ends the wait "received")`);
+            }
+          } else {
+            // Ended "received", a wait needs a route for it (wait-nodes.ts): one whose outcomes are
+            // only named ones (approved / rejected, the Go tool's docs' example) would end the run
+            // unknown_outcome, for good (found by a new-user trial of the v0.5.7 docs). Refused, naming them.
+            const unrouted = forIt.find((w) => receivedRoute(w) === "");
+            if (unrouted) {
+              throw usage(
+                `wait "${unrouted.name}" for signal "${name}" has no route for a signal without an outcome (no next, no outcome "received"): it would end the run; name one of its outcomes (${unrouted.outcomes.map((o) => o.name).join(", ")}) with --payload '{"outcome":"${unrouted.outcomes[0]?.name ?? "received"}"}'`,
+              );
+            }
           }
+          // A wait for it whose deadline passed takes its timeout route when the run goes on:
+          // this signal is kept for a later wait of that name (the deadline decides).
+          const late = [...tree.runs]
+            .filter(([id]) => within(id, run))
+            .flatMap(([id, r]) => [...r.waits].filter(([, w]) => w.started?.payload.signal === name && !w.completed && (w.started.payload.until_ms ?? Infinity) <= now).map(([k, w]) => ({ id, node: k.split("#")[0], until: w.started!.payload.until_ms! })));
+          for (const w of late) {
+            notes.push(`criteria: note: wait "${w.node}" of run ${w.id} timed out at ${new Date(w.until).toISOString()}: it takes its timeout route when the run goes on, and this signal is kept for a later wait for "${name}"\n`);
+          }
+          // Signals are kept until a wait takes them (as Temporal's are): one sent before its wait
+          // starts ends that wait at once. Said, not refused (found by a new-user trial: a health
+          // signal sent early promoted a canary later, "delivered" being all it was told).
+          const open = [...tree.runs].some(([id, r]) => within(id, run) && !r.completed && [...r.waits.values()].some((w) => w.started?.payload.signal === name && !w.completed && (w.started.payload.until_ms ?? Infinity) > now));
+          if (!open && late.length === 0) notes.push(`criteria: note: run ${run} is not waiting for signal "${name}" now: the signal is kept, and the next wait for "${name}" takes it at once\n`);
         } else {
-          // Ended "received", a wait needs a route for it (wait-nodes.ts): one whose outcomes are
-          // only named ones (approved / rejected, the Go tool's docs' example) would end the run
-          // unknown_outcome, for good (found by a new-user trial of the v0.5.7 docs). Refused, naming them.
-          const unrouted = forIt.find((w) => receivedRoute(w) === "");
-          if (unrouted) {
-            throw usage(
-              `wait "${unrouted.name}" for signal "${name}" has no route for a signal without an outcome (no next, no outcome "received"): it would end the run; name one of its outcomes (${unrouted.outcomes.map((o) => o.name).join(", ")}) with --payload '{"outcome":"${unrouted.outcomes[0]?.name ?? "received"}"}'`,
-            );
+          const nodes = graphs.flatMap((g) => g.approvals.map((a) => a.name));
+          if (!nodes.includes(target.approval)) {
+            // A wait's name given to approve (found by a new-user trial): say what ends that wait.
+            const wait = graphs.flatMap((g) => g.waits).find((w) => w.name === target.approval);
+            if (wait) {
+              const ends = wait.signal || wait.duration_ms === undefined ? `send its signal with criteria signal ${run} ${wait.signal ?? wait.name}${storeFlag(place)}` : "it ends by itself when its duration has passed";
+              throw new CliError(`workflow of run ${run} has no approval "${target.approval}": "${target.approval}" is a wait, not an approval; ${ends}`);
+            }
+            throw new CliError(`workflow of run ${run} has no approval "${target.approval}"${nodes.length ? `; ${suggest(target.approval, nodes) ?? `its approvals: ${nodes.join(", ")}`}` : ""}`);
+          }
+          name = `approval:${target.approval}`;
+          // Approvals of this run and the runs it started, not decided yet; and decisions given
+          // to them (addressed here, above or below) that no approval has taken up yet. Several
+          // children may wait on one approval node: each decision ends one of them.
+          const waiting = [...tree.runs]
+            .filter(([id]) => within(id, run))
+            .flatMap(([id, r]) => [...r.approvals].filter(([k, a]) => k.startsWith(`${target.approval}#`) && a.requested && !a.decided).map(([, a]) => ({ id, until: a.requested!.until_ms })));
+          // One whose deadline passed is no longer decided by a person: its timeout route is
+          // taken when the run goes on (found by a new-user trial: an approval given after the
+          // deadline won on resume).
+          const pending = waiting.filter((a) => a.until === undefined || a.until > now).length;
+          const undelivered = tree.signals.filter((s) => s.payload.name === name && !tree.consumed.has(s.seq));
+          const given = undelivered.filter((s) => within(run, s.run_id) || within(s.run_id, run)).length;
+          if (pending === 0 && waiting.length > 0) {
+            const first = waiting[0];
+            throw new CliError(`approval "${target.approval}" of run ${first.id} timed out at ${new Date(first.until!).toISOString()}: nothing was delivered; its timeout route is taken when the run goes on (criteria resume ${row.root_run_id}${storeFlag(place)})`);
+          }
+          // A decision can matter unless the approvals it may reach are all spoken for: for this
+          // run or a run above it, the decisions addressed to it or below number at least its
+          // open approvals. A decision given higher up may be taken elsewhere, so it does not
+          // count against this run alone (found by a new-user trial: after one decision to the
+          // root, each parallel item's own decision was refused as "already decided").
+          const spokenFor = [run, ...ancestorsOf(run)].find((scope) => {
+            const open = [...tree.runs].filter(([id]) => within(id, scope)).flatMap(([, r]) => [...r.approvals].filter(([k, a]) => k.startsWith(`${target.approval}#`) && a.requested && !a.decided && (a.requested.until_ms === undefined || a.requested.until_ms > now))).length;
+            const decisions = undelivered.filter((s) => within(s.run_id, scope)).length;
+            return decisions > 0 && decisions >= open;
+          });
+          if (spokenFor === run) {
+            // Which decision, by whom, said (a new-user trial: "already been decided" was all).
+            const d = undelivered.filter((x) => within(x.run_id, run)).at(-1)?.payload;
+            const which = d ? `: ${d.payload === "rejected" ? "rejected" : "approved"}${d.by ? ` by ${d.by}` : ""}, not taken by the run yet (criteria resume ${row.root_run_id}${storeFlag(place)} goes on with it)` : "";
+            throw new CliError(`approval "${target.approval}" of run ${run} has already been decided${which}`);
+          }
+          if (spokenFor !== undefined) throw new CliError(`every approval "${target.approval}" waiting in run ${spokenFor} already has a decision given to it or a run in it: this one would not be taken`);
+          if (pending === 0) {
+            // Why not, said (a new-user trial: the same bare refusal before the approval was
+            // reached and after it was decided, while a signal sent early is kept).
+            const decided = [...tree.runs].filter(([id]) => within(id, run)).flatMap(([, r]) => [...r.approvals].filter(([k, a]) => k.startsWith(`${target.approval}#`) && a.decided).map(([, a]) => a.decided!));
+            const last = decided.at(-1);
+            if (last) throw new CliError(`approval "${target.approval}" of run ${run} was already decided: ${last.decision}${last.by ? ` by ${last.by}` : ""}`);
+            throw new CliError(`run ${run} is not waiting for approval "${target.approval}" yet: a decision is taken only while the approval waits (unlike a signal, which is kept); give it once criteria runs${storeFlag(place)} shows the run waiting for it`);
+          }
+          // Several items may wait on one approval node (found by a new-user trial: which one a decision ended was not said).
+          const open = waiting.filter((a) => a.until === undefined || a.until > now);
+          // Decisions given before and not taken yet count (a new-user trial: "2 approvals wait", listing 3).
+          const pendingDecisions = given > 0 ? `; ${given} decision${given > 1 ? "s" : ""} given before, not taken yet` : "";
+          if (open.length - given > 1) notes.push(`criteria: note: ${open.length - given} approvals "${target.approval}" in run ${run} have no decision yet (${open.length} wait: ${open.map((a) => a.id).join(", ")}${pendingDecisions}): this decision ends one of them, the first to take it; give one decision per approval\n`);
+          // Someone the workflow does not name as an approver: said, not refused (the Go tool's docs
+          // call approvers "user IDs or roles", and a role is not criteria's to resolve; a new-user
+          // trial: --by anyone was taken without a word).
+          const approvers = [...new Set(graphs.flatMap((g) => g.approvals.filter((a) => a.name === target.approval).flatMap((a) => a.approvers)))];
+          if (by !== undefined && approvers.length > 0 && !approvers.includes(by)) {
+            notes.push(`criteria: note: ${by} is not among the approvers of "${target.approval}" (${approvers.join(", ")}): the decision is journaled as given by ${by} (an approver that names a role is not resolved by criteria)\n`);
           }
         }
-        // A wait for it whose deadline passed takes its timeout route when the run goes on:
-        // this signal is kept for a later wait of that name (the deadline decides).
-        const late = [...tree.runs]
-          .filter(([id]) => within(id, run))
-          .flatMap(([id, r]) => [...r.waits].filter(([, w]) => w.started?.payload.signal === name && !w.completed && (w.started.payload.until_ms ?? Infinity) <= now).map(([k, w]) => ({ id, node: k.split("#")[0], until: w.started!.payload.until_ms! })));
-        for (const w of late) {
-          io.err(`criteria: note: wait "${w.node}" of run ${w.id} timed out at ${new Date(w.until).toISOString()}: it takes its timeout route when the run goes on, and this signal is kept for a later wait for "${name}"\n`);
+        const lastSeq = read.entries.at(-1)?.seq ?? 0;
+        // Fault injection for the race's test: a pause between the check and the write (where
+        // another decision may come), as the crash matrix's CRITERIA_FAULT_* hooks do.
+        const pause = Number(io.env.CRITERIA_FAULT_PAUSE_BEFORE_DECISION_MS ?? 0);
+        if (pause > 0 && tries === 0) await new Promise((r) => setTimeout(r, pause));
+        let e: JournalEntry;
+        try {
+          e = await deliverSignal(j, row.root_run_id, name, payload, by, now, activeUnits(tree, row.root_run_id), run, "approval" in target ? lastSeq : undefined);
+        } catch (err) {
+          if (!(err instanceof TreeChangedError)) throw err;
+          if (tries >= 200) throw new CliError(`run ${run} went on changing while the decision was being given (${tries + 1} tries): give it again`);
+          await new Promise((r) => setTimeout(r, 5 + Math.random() * 20));
+          continue;
         }
-        // Signals are kept until a wait takes them (as Temporal's are): one sent before its wait
-        // starts ends that wait at once. Said, not refused (found by a new-user trial: a health
-        // signal sent early promoted a canary later, "delivered" being all it was told).
-        const open = [...tree.runs].some(([id, r]) => within(id, run) && !r.completed && [...r.waits.values()].some((w) => w.started?.payload.signal === name && !w.completed && (w.started.payload.until_ms ?? Infinity) > now));
-        if (!open && late.length === 0) io.err(`criteria: note: run ${run} is not waiting for signal "${name}" now: the signal is kept, and the next wait for "${name}" takes it at once\n`);
-      } else {
-        const nodes = graphs.flatMap((g) => g.approvals.map((a) => a.name));
-        if (!nodes.includes(target.approval)) {
-          // A wait's name given to approve (found by a new-user trial): say what ends that wait.
-          const wait = graphs.flatMap((g) => g.waits).find((w) => w.name === target.approval);
-          if (wait) {
-            const ends = wait.signal || wait.duration_ms === undefined ? `send its signal with criteria signal ${run} ${wait.signal ?? wait.name}${storeFlag(place)}` : "it ends by itself when its duration has passed";
-            throw new CliError(`workflow of run ${run} has no approval "${target.approval}": "${target.approval}" is a wait, not an approval; ${ends}`);
-          }
-          throw new CliError(`workflow of run ${run} has no approval "${target.approval}"${nodes.length ? `; ${suggest(target.approval, nodes) ?? `its approvals: ${nodes.join(", ")}`}` : ""}`);
-        }
-        name = `approval:${target.approval}`;
-        // Approvals of this run and the runs it started, not decided yet; and decisions given
-        // to them (addressed here, above or below) that no approval has taken up yet. Several
-        // children may wait on one approval node: each decision ends one of them.
-        const waiting = [...tree.runs]
-          .filter(([id]) => within(id, run))
-          .flatMap(([id, r]) => [...r.approvals].filter(([k, a]) => k.startsWith(`${target.approval}#`) && a.requested && !a.decided).map(([, a]) => ({ id, until: a.requested!.until_ms })));
-        // One whose deadline passed is no longer decided by a person: its timeout route is
-        // taken when the run goes on (found by a new-user trial: an approval given after the
-        // deadline won on resume).
-        const pending = waiting.filter((a) => a.until === undefined || a.until > now).length;
-        const undelivered = tree.signals.filter((s) => s.payload.name === name && !tree.consumed.has(s.seq));
-        const given = undelivered.filter((s) => within(run, s.run_id) || within(s.run_id, run)).length;
-        if (pending === 0 && waiting.length > 0) {
-          const first = waiting[0];
-          throw new CliError(`approval "${target.approval}" of run ${first.id} timed out at ${new Date(first.until!).toISOString()}: nothing was delivered; its timeout route is taken when the run goes on (criteria resume ${row.root_run_id}${storeFlag(place)})`);
-        }
-        // A decision can matter unless the approvals it may reach are all spoken for: for this
-        // run or a run above it, the decisions addressed to it or below number at least its
-        // open approvals. A decision given higher up may be taken elsewhere, so it does not
-        // count against this run alone (found by a new-user trial: after one decision to the
-        // root, each parallel item's own decision was refused as "already decided").
-        const spokenFor = [run, ...ancestorsOf(run)].find((scope) => {
-          const open = [...tree.runs].filter(([id]) => within(id, scope)).flatMap(([, r]) => [...r.approvals].filter(([k, a]) => k.startsWith(`${target.approval}#`) && a.requested && !a.decided && (a.requested.until_ms === undefined || a.requested.until_ms > now))).length;
-          const decisions = undelivered.filter((s) => within(s.run_id, scope)).length;
-          return decisions > 0 && decisions >= open;
-        });
-        if (spokenFor === run) {
-          // Which decision, by whom, said (a new-user trial: "already been decided" was all).
-          const d = undelivered.filter((x) => within(x.run_id, run)).at(-1)?.payload;
-          const which = d ? `: ${d.payload === "rejected" ? "rejected" : "approved"}${d.by ? ` by ${d.by}` : ""}, not taken by the run yet (criteria resume ${row.root_run_id}${storeFlag(place)} goes on with it)` : "";
-          throw new CliError(`approval "${target.approval}" of run ${run} has already been decided${which}`);
-        }
-        if (spokenFor !== undefined) throw new CliError(`every approval "${target.approval}" waiting in run ${spokenFor} already has a decision given to it or a run in it: this one would not be taken`);
-        if (pending === 0) {
-          // Why not, said (a new-user trial: the same bare refusal before the approval was
-          // reached and after it was decided, while a signal sent early is kept).
-          const decided = [...tree.runs].filter(([id]) => within(id, run)).flatMap(([, r]) => [...r.approvals].filter(([k, a]) => k.startsWith(`${target.approval}#`) && a.decided).map(([, a]) => a.decided!));
-          const last = decided.at(-1);
-          if (last) throw new CliError(`approval "${target.approval}" of run ${run} was already decided: ${last.decision}${last.by ? ` by ${last.by}` : ""}`);
-          throw new CliError(`run ${run} is not waiting for approval "${target.approval}" yet: a decision is taken only while the approval waits (unlike a signal, which is kept); give it once criteria runs${storeFlag(place)} shows the run waiting for it`);
-        }
-        // Several items may wait on one approval node (found by a new-user trial: which one a decision ended was not said).
-        const open = waiting.filter((a) => a.until === undefined || a.until > now);
-        // Decisions given before and not taken yet count (a new-user trial: "2 approvals wait", listing 3).
-        const pendingDecisions = given > 0 ? `; ${given} decision${given > 1 ? "s" : ""} given before, not taken yet` : "";
-        if (open.length - given > 1) io.err(`criteria: note: ${open.length - given} approvals "${target.approval}" in run ${run} have no decision yet (${open.length} wait: ${open.map((a) => a.id).join(", ")}${pendingDecisions}): this decision ends one of them, the first to take it; give one decision per approval\n`);
-        // Someone the workflow does not name as an approver: said, not refused (the Go tool's docs
-        // call approvers "user IDs or roles", and a role is not criteria's to resolve; a new-user
-        // trial: --by anyone was taken without a word).
-        const approvers = [...new Set(graphs.flatMap((g) => g.approvals.filter((a) => a.name === target.approval).flatMap((a) => a.approvers)))];
-        if (by !== undefined && approvers.length > 0 && !approvers.includes(by)) {
-          io.err(`criteria: note: ${by} is not among the approvers of "${target.approval}" (${approvers.join(", ")}): the decision is journaled as given by ${by} (an approver that names a role is not resolved by criteria)\n`);
-        }
+        for (const note of notes) io.err(note);
+        // A decision says which (found by a new-user trial: reject printed "delivered approval:gate", as approve did).
+        if ("signal" in target) io.out(`delivered ${name} to ${run} (journal entry ${e.seq})\n`);
+        else io.out(`${payload === "rejected" ? "rejected" : "approved"} approval "${target.approval}" of run ${run}${by ? ` as ${by}` : ""} (journal entry ${e.seq})\n`);
+        return EXIT.ok;
       }
-      const e = await deliverSignal(j, row.root_run_id, name, payload, by, now, activeUnits(tree, row.root_run_id), run);
-      // A decision says which (found by a new-user trial: reject printed "delivered approval:gate", as approve did).
-      if ("signal" in target) io.out(`delivered ${name} to ${run} (journal entry ${e.seq})\n`);
-      else io.out(`${payload === "rejected" ? "rejected" : "approved"} approval "${target.approval}" of run ${run}${by ? ` as ${by}` : ""} (journal entry ${e.seq})\n`);
-      return EXIT.ok;
     } finally {
       await j.close();
     }

@@ -116,11 +116,17 @@ function damageText(runId: string, seq: number, lost: number, steps: string[], f
 }
 
 /**
+ * An append refused by a condition the caller set (journal.ts `AppendOptions`), checked in its
+ * transaction: nothing was written, and the caller decides again from what is there now.
+ */
+export class AppendRefusedError extends Error {}
+
+/**
  * The signal (or decision) an append meant to consume was consumed first by another wait
  * of the run tree ({@link AppendOptions.consumes}): nothing was written; the wait goes on
  * waiting. Jobs advancing runs of one tree on several workers race for one signal so.
  */
-export class SignalTakenError extends Error {
+export class SignalTakenError extends AppendRefusedError {
   constructor(readonly seq: number) {
     super(`journal entry ${seq} (a signal or a decision) was consumed by another wait first`);
   }
@@ -131,7 +137,7 @@ export class SignalTakenError extends Error {
  * receive of the run tree ({@link AppendOptions.takes}): nothing was written; the receive
  * looks for the next message.
  */
-export class MessageTakenError extends Error {
+export class MessageTakenError extends AppendRefusedError {
   constructor(readonly id: string) {
     super(`channel message ${id} was received by another receive first`);
   }
@@ -183,4 +189,16 @@ function postgresReason(code: string, msg: string): string | undefined {
   if (/timeout exceeded when trying to connect|connection timeout/i.test(msg)) return "the database server does not answer (no answer in 10 s)";
   if (code === "57P01" || code === "57P02" || code === "57P03" || /Connection terminated/i.test(msg)) return `the database server went away (${msg})`;
   return undefined;
+}
+
+/**
+ * The run tree had an entry newer than the one the caller read ({@link
+ * AppendOptions.ifLastSeq}): nothing was written; the caller reads again and decides again
+ * (an approval's decision, given only while no decision is given to it: found by a new-user
+ * trial, where `approve` and `reject` run at once were both taken).
+ */
+export class TreeChangedError extends AppendRefusedError {
+  constructor(readonly seq: number) {
+    super(`the run tree has entries after journal entry ${seq}, the newest one read`);
+  }
 }

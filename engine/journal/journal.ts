@@ -1,5 +1,5 @@
 import type { JournalEntry, MemoryItem, NewEntry } from "./entry.js";
-import type { JournalDamagedError, LeaseLostError, SignalTakenError } from "./errors.js";
+import type { JournalDamagedError, LeaseLostError, SignalTakenError, TreeChangedError } from "./errors.js";
 
 /** A run summary from the `runs` index (derived from the journal, written in the same transactions as its entries). */
 export interface RunRow {
@@ -94,6 +94,13 @@ export interface AppendOptions {
    * entries after the post.
    */
   takes?: { id: string; after: number };
+  /**
+   * The newest `seq` of the tree the caller read: refused with {@link TreeChangedError},
+   * writing nothing, when the tree has a newer entry. Checked in the append's transaction,
+   * under the tree's lock: what the caller decided from what it read is written only if
+   * nothing came between (an approval's decision: one of two given at once is refused).
+   */
+  ifLastSeq?: number;
 }
 
 /**

@@ -4,7 +4,7 @@ import type { Pool, PoolClient } from "pg";
 import { procStat } from "../process-info.js";
 import { canonicalJson } from "./canonical-json.js";
 import type { EntryType, JournalEntry, MemoryItem, NewEntry, Payloads } from "./entry.js";
-import { JournalDamagedError, JournalOpenError, JournalReadError, JournalWriteError, LeaseLostError, MessageTakenError, RunLockedError, SignalTakenError, storageReason, storeUnreachable } from "./errors.js";
+import { AppendRefusedError, JournalDamagedError, JournalOpenError, JournalReadError, JournalWriteError, LeaseLostError, MessageTakenError, RunLockedError, SignalTakenError, storageReason, TreeChangedError, storeUnreachable } from "./errors.js";
 import type { AppendOptions, Damage, Journal, LeaseHolder, RunRow, RunsQuery } from "./journal.js";
 import { withoutPassword } from "./store-url.js";
 import { holderOf, leaseRanOut, leaseTtlFromEnv, LEASE_TAKEN, loseLease, NOT_HELD, ownerToken, takeOver, watchLease, type HeldLease, type LeaseState } from "./lease.js";
@@ -361,15 +361,17 @@ export class PostgresJournal implements Journal {
         opts.takes !== undefined
           ? c.query("SELECT 1 FROM journal WHERE root_run_id = $1 AND seq > $2 AND entry_type = 'effect.confirmed' AND payload::jsonb -> 'received' ->> 'id' = $3 LIMIT 1", [rootRunId, opts.takes.after, opts.takes.id])
           : undefined;
+      const newest = opts.ifLastSeq !== undefined ? c.query<{ seq: string | null }>("SELECT max(seq) AS seq FROM journal WHERE root_run_id = $1", [rootRunId]) : undefined;
       // The seqs (each checksum covers its seq), taken under the tree's lock: in commit order.
       const seqs = c.query<{ seq: number }>({ name: "criteria_seqs", text: "SELECT nextval(pg_get_serial_sequence('journal', 'seq')) AS seq FROM generate_series(1, $1::int)", values: [entries.length] });
-      await settle([...begin, lease, consumed, taken, seqs]);
+      await settle([...begin, lease, consumed, taken, newest, seqs]);
       if (held && lease) {
         const row = (await lease).rows[0];
         if (row?.owner !== this.owner || row.epoch !== held.epoch) throw loseLease(leaseRoot, held, LEASE_TAKEN);
       }
       if (consumed && (await consumed).rowCount) throw new SignalTakenError(opts.consumes!);
       if (taken && (await taken).rowCount) throw new MessageTakenError(opts.takes!.id);
+      if (newest && Number((await newest).rows[0]?.seq ?? 0) !== opts.ifLastSeq) throw new TreeChangedError(opts.ifLastSeq!);
       const numbers = (await seqs).rows.map((r) => r.seq).sort((x, y) => x - y);
       // Every row made before any is sent: an entry that cannot be written (a payload JSON
       // cannot hold) fails the append with nothing of its flight on the wire.
@@ -403,7 +405,7 @@ export class PostgresJournal implements Journal {
       return out;
     } catch (err) {
       if (c) await c.query("ROLLBACK").catch(() => undefined);
-      if (err instanceof LeaseLostError || err instanceof SignalTakenError || err instanceof MessageTakenError) throw err;
+      if (err instanceof LeaseLostError || err instanceof AppendRefusedError) throw err;
       // A session the server ended (a holder silent past its lease, see above) or lost: when
       // the lease is another's by now, that is what to say (the worker counts it as fenced).
       const h = this.held.get(leaseRoot);

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { canonicalJson } from "./canonical-json.js";
 import type { EntryType, JournalEntry, MemoryItem, NewEntry } from "./entry.js";
-import { JournalDamagedError, JournalOpenError, JournalReadError, JournalWriteError, LeaseLostError, MessageTakenError, RunLockedError, SignalTakenError, storageReason } from "./errors.js";
+import { AppendRefusedError, JournalDamagedError, JournalOpenError, JournalReadError, JournalWriteError, LeaseLostError, MessageTakenError, RunLockedError, SignalTakenError, storageReason, TreeChangedError } from "./errors.js";
 import type { AppendOptions, Damage, Journal, LeaseHolder, RunRow, RunsQuery } from "./journal.js";
 import { Leases } from "./lease.js";
 import { checksum, isTreeStart, memoryText, pickMemory, recallTerms, RUN_ROWS, runsQuerySql, tallyDamage, type DamagedRow } from "./store-rules.js";
@@ -91,6 +91,8 @@ export class SqliteJournal implements Journal {
   private readonly consumedBy: Database.Statement;
   /** The receive that took channel message `id` of a tree, if any ({@link AppendOptions.takes}). */
   private readonly takenBy: Database.Statement;
+  /** A tree's newest seq ({@link AppendOptions.ifLastSeq}). */
+  private readonly newestOf: Database.Statement;
   /** `PRAGMA synchronous` to NORMAL and back to FULL around a soft append (prepared once: most appends of a busy run are soft). */
   private readonly soften: Database.Statement;
   private readonly harden: Database.Statement;
@@ -170,6 +172,7 @@ export class SqliteJournal implements Journal {
       this.consumedBy = this.db.prepare(
         "SELECT seq FROM journal WHERE root_run_id = ? AND entry_type IN ('wait.completed', 'approval.decided') AND json_extract(payload, '$.signal_seq') = ? LIMIT 1",
       );
+      this.newestOf = this.db.prepare("SELECT max(seq) AS seq FROM journal WHERE root_run_id = ?");
       this.takenBy = this.db.prepare("SELECT seq FROM journal WHERE root_run_id = ? AND seq > ? AND entry_type = 'effect.confirmed' AND json_extract(payload, '$.received.id') = ? LIMIT 1");
     } catch (e) {
       if (e instanceof MissingPackage) throw e;
@@ -219,7 +222,7 @@ export class SqliteJournal implements Journal {
       if (soft) this.soften.run();
       out = this.appendTx.immediate(rootRunId, entries, opts);
     } catch (err) {
-      if (err instanceof LeaseLostError || err instanceof SignalTakenError || err instanceof MessageTakenError) throw err;
+      if (err instanceof LeaseLostError || err instanceof AppendRefusedError) throw err;
       throw new JournalWriteError(`cannot write the journal ${this.file}: ${storageReason(err)}`);
     } finally {
       if (soft) this.harden.run();
@@ -259,7 +262,7 @@ export class SqliteJournal implements Journal {
       try {
         return this.appendTx(rootRunId, a.entries, a.opts ?? {});
       } catch (err) {
-        if (err instanceof LeaseLostError || err instanceof SignalTakenError || err instanceof MessageTakenError) return err;
+        if (err instanceof LeaseLostError || err instanceof AppendRefusedError) return err;
         throw err;
       }
     });
@@ -271,6 +274,7 @@ export class SqliteJournal implements Journal {
     this.leases.check(opts.lease ?? rootRunId, opts.lease !== undefined, entries.some((e) => e.entry_type === "run.completed"));
     if (opts.consumes !== undefined && this.consumedBy.get(rootRunId, opts.consumes)) throw new SignalTakenError(opts.consumes);
     if (opts.takes !== undefined && this.takenBy.get(rootRunId, opts.takes.after, opts.takes.id)) throw new MessageTakenError(opts.takes.id);
+    if (opts.ifLastSeq !== undefined && ((this.newestOf.get(rootRunId) as { seq: number | null }).seq ?? 0) !== opts.ifLastSeq) throw new TreeChangedError(opts.ifLastSeq);
     let seq = this.nextSeq();
     for (const e of entries) {
       const payload = canonicalJson(e.payload);

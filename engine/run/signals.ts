@@ -11,8 +11,10 @@ import type { Journal } from "../journal/journal.js";
  * takes it only when `to` is R or one of R's ancestors (child-jobs.ts `within`), so a signal to a
  * child run is not consumed by its sibling (found by a trial: `signal CHILD` said it was
  * delivered to CHILD, and another child of the tree took it).
+ * @param ifLastSeq the tree's newest `seq` the caller read (an approval's decision, checked
+ *   against it): written only if nothing came after it (journal.ts `AppendOptions.ifLastSeq`)
  * @returns the entry, with its `seq`
- * @throws JournalWriteError
+ * @throws JournalWriteError; TreeChangedError when the tree moved on past `ifLastSeq`
  */
 export async function deliverSignal(
   journal: Journal,
@@ -23,7 +25,8 @@ export async function deliverSignal(
   now: number,
   wake: string[] = [rootRunId],
   to: string = rootRunId,
+  ifLastSeq?: number,
 ): Promise<JournalEntry> {
   const e: NewEntry = { run_id: to, step_id: "", attempt: 0, entry_type: "signal.received", at_ms: now, payload: { name, ...(payload !== undefined ? { payload } : {}), ...(by ? { by } : {}) } };
-  return (await journal.append(rootRunId, [e], { wake: { runs: wake } }))[0];
+  return (await journal.append(rootRunId, [e], { wake: { runs: wake }, ...(ifLastSeq !== undefined ? { ifLastSeq } : {}) }))[0];
 }

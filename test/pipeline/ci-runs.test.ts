@@ -4,14 +4,14 @@
  * and a non-interactive mode that parks the run with exit 5 and says what to do); a run
  * resumes after its checkout moved. Real processes and real directories.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, renameSync, readFileSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compile } from "../../compiler/index.js";
 import { runProcess } from "../../engine/adapters/run-process.js";
-import { cli, entries, ndjson, start, temp, until } from "./helpers.js";
+import { bin, cli, entries, ndjson, start, temp, until } from "./helpers.js";
 
 const HEAD = (initial: string) => `workflow {\n  name = "ci"\n  initial_state = "${initial}"\n  target_state = "done"\n}\nadapter "shell" "default" {}\nstate "done" { terminal = true }\nstate "failed" {\n  terminal = true\n  success  = false\n}\n`;
 
@@ -84,6 +84,31 @@ describe("approvals and signal waits in CI (item 7)", () => {
     const lines = text.stdout.trimEnd().split("\n");
     expect(lines.map((l) => l.split(" ")[0])).toEqual(["p", "p/loop#1[0]", "p/loop#1[1]"]);
     expect(new Set(lines.map((l) => l.indexOf("active"))).size).toBe(1);
+  });
+
+  it("approve and reject given at the same moment: one is taken, the other refused, and no decision is left over for the approval's next request (a new-user trial: both were taken, and the second approved the next request)", async () => {
+    const dir = temp();
+    writeFileSync(join(dir, "w.hcl"), `${HEAD("gate")}approval "gate" {\n  approvers = ["ops"]\n  outcome "approved" { next = state.done }\n  outcome "rejected" { next = state.failed }\n}\n`);
+    const state = join(dir, "state");
+    const run = (args: string[]) =>
+      new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+        // Both checked before either writes: the race made certain.
+        const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, CI: "", CRITERIA_FAULT_PAUSE_BEFORE_DECISION_MS: "400" } });
+        let stdout = "";
+        let stderr = "";
+        child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+        child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+        child.once("close", (status) => resolve({ status, stdout, stderr }));
+      });
+    for (const id of ["r1", "r2", "r3"]) {
+      expect(cli(["apply", "w.hcl", "--state-dir", state, "--run-id", id], { cwd: dir, env: { CI: "true" } }).status).toBe(5);
+      const both = await Promise.all([run(["approve", id, "gate", "--state-dir", state, "--by", "ops"]), run(["reject", id, "gate", "--state-dir", state, "--by", "ops"])]);
+      expect(both.map((r) => r.status).sort(), JSON.stringify(both)).toEqual([0, 1]);
+      const refused = both.find((r) => r.status === 1)!;
+      expect(refused.stderr).toMatch(new RegExp(`approval "gate" of run ${id} has already been decided: (approved|rejected) by ops, not taken by the run yet`));
+      const decisions = (await entries(state, id)).filter((e) => e.entry_type === "signal.received");
+      expect(decisions).toHaveLength(1);
+    }
   });
 
   it("a second decision says which was given and by whom; --by must name someone (a new-user trial: 'already been decided' was all, and --by \"\" recorded nobody)", () => {

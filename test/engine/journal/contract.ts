@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { JournalEntry, NewEntry, Payloads } from "../../../engine/journal/entry.js";
-import { JournalDamagedError, JournalWriteError, LeaseLostError, MessageTakenError, RunLockedError, SignalTakenError } from "../../../engine/journal/errors.js";
+import { JournalDamagedError, JournalWriteError, LeaseLostError, MessageTakenError, RunLockedError, SignalTakenError, TreeChangedError } from "../../../engine/journal/errors.js";
 import type { Journal } from "../../../engine/journal/journal.js";
 
 /** What a store's test gives the contract. */
@@ -499,6 +499,23 @@ export function journalContract(name: string, store: StoreUnderTest): void {
       expect(await b.append("r", [entry("r/y#1", "approval.decided", { visit: 1, decision: "approved", outcome: "approved", next: "done", signal_seq: other.seq }, "gate")], { consumes: other.seq })).toHaveLength(1);
       await expect(a.append("r", [entry("r/x#1", "approval.decided", { visit: 1, decision: "approved", outcome: "approved", next: "done", signal_seq: other.seq }, "gate")], { consumes: other.seq })).rejects.toBeInstanceOf(SignalTakenError);
       expect((await a.read("r")).entries.map((e) => e.entry_type)).toEqual(["run.spawned", "signal.received", "wait.completed", "signal.received", "approval.decided"]);
+    });
+
+    it("an append made from what was read is refused when the tree has moved on since, and writes nothing (ifLastSeq: one of two decisions given at once)", async () => {
+      const s = await fresh();
+      const a = await s.open();
+      const b = await s.open();
+      const [, requested] = await a.append("r", [entry("r", "run.spawned", spawned("w")), entry("r", "approval.requested", { visit: 1, approvers: ["ops"] }, "gate")]);
+      // Another tree's entries do not count.
+      await a.append("q", [entry("q", "run.spawned", spawned("w"))]);
+      const decide = (j: Journal, payload: string) => j.append("r", [entry("r", "signal.received", { name: "approval:gate", payload, by: "ann" })], { ifLastSeq: requested.seq });
+      const [given] = await decide(a, "approved");
+      await expect(decide(b, "rejected")).rejects.toBeInstanceOf(TreeChangedError);
+      await expect(decide(b, "rejected")).rejects.toThrow(`the run tree has entries after journal entry ${requested.seq}, the newest one read`);
+      expect(await b.append("r", [entry("r", "signal.received", { name: "approval:gate", payload: "rejected" })], { ifLastSeq: given.seq })).toHaveLength(1);
+      expect((await a.read("r")).entries.map((e) => e.entry_type)).toEqual(["run.spawned", "approval.requested", "signal.received", "signal.received"]);
+      // A tree with no entry yet: its newest is 0.
+      expect(await a.append("new", [entry("new", "run.spawned", spawned("w"))], { ifLastSeq: 0 })).toHaveLength(1);
     });
 
     it("one channel message is received once: a second receive taking it is refused and writes nothing", async () => {
