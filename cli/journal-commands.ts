@@ -196,6 +196,36 @@ async function idleOnStore(j: Journal, run: string, flag: string, holder: LeaseH
 }
 
 /**
+ * What an active root run is doing, for `criteria runs` and `journal --follow`: running when
+ * a live process holds it; on a shared store, running when a live process holds one of its
+ * child runs (each advanced in a worker's job under a lease of its own: a new-user trial saw
+ * "stopped: nothing advances it" and a resume that was refused), holder_gone when a process
+ * that is gone held one (a worker takes it over when that lease ends: the same trial, after a
+ * worker was killed); else what {@link idleOnStore} or {@link idleHere} says.
+ */
+async function activityOf(j: Journal, root: string, place: JournalPlace): Promise<Idle> {
+  const holder = await j.holder(root);
+  if (holder?.alive) return runningNow(j, root, `running: process ${holder.pid} on ${holder.host}`);
+  const flag = storeFlag(place);
+  if (!place.store) return idleHere(j, root, flag);
+  let gone: Idle | undefined;
+  for (const child of await j.runs({ childrenOf: root, active: true, limit: 100_000 })) {
+    const h = await j.holder(child.run_id);
+    if (h?.alive) return idle("running", `running: its child run ${child.run_id} on process ${h.pid} on ${h.host}`);
+    if (h && !gone) {
+      const at = new Date(h.expiresMs).toISOString();
+      gone = idle(
+        "holder_gone",
+        h.expiresMs > Date.now()
+          ? `not running: process ${h.pid} on ${h.host} that ran its child run ${child.run_id} is gone; a worker takes it over once its lease ends at ${at}`
+          : `not running: process ${h.pid} on ${h.host} that ran its child run ${child.run_id} stopped renewing its lease (gone, frozen or cut off), which ran out at ${at}; a worker takes it over`,
+      );
+    }
+  }
+  return gone ?? idleOnStore(j, root, flag, holder);
+}
+
+/**
  * What an active root run of a local journal no process holds is doing, for `criteria runs`:
  * parked at what it waits for (an approval, a signal, a message; or the time of a duration
  * wait), ready to go on (its decision or signal given), or stopped (killed, or Ctrl-C). Found
@@ -277,29 +307,15 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
         const roots = new Map<string, Promise<Idle>>();
         const rootActivity = (root: string): Promise<Idle> => {
           let p = roots.get(root);
-          if (!p) {
-            p = (async () => {
-              // An active run nobody holds (killed, or its host gone) says so: resume continues it.
-              const holder = await j.holder(root);
-              if (holder?.alive) return runningNow(j, root, `running: process ${holder.pid} on ${holder.host}`);
-              // A root parked while its child runs go on, each in a worker's job (found by a
-              // new-user trial: "stopped: nothing advances it", and the resume it offered was refused).
-              if (place.store) {
-                // (On workers, a child run has a lease of its own.)
-                for (const child of await j.runs({ childrenOf: root, active: true, limit: 100_000 })) {
-                  const h = await j.holder(child.run_id);
-                  if (h?.alive) return idle("running", `running: its child run ${child.run_id} on process ${h.pid} on ${h.host}`);
-                }
-              }
-              return place.store ? idleOnStore(j, root, storeFlag(place), holder) : idleHere(j, root, storeFlag(place));
-            })();
-            roots.set(root, p);
-          }
+          if (!p) roots.set(root, (p = activityOf(j, root, place)));
           return p;
         };
         for (const r of rows) {
           const root = r.status !== "active" ? undefined : await rootActivity(r.root_run_id);
-          const held = !root || r.parent_run_id === null ? root : { activity: root.activity, text: `as its root run: ${root.text}` };
+          // A nested run with a lease of its own held by a live process is said as its own (found
+          // by a new-user trial: every item of a parallel step read as run by one worker's process).
+          const own = root && r.parent_run_id !== null && place.store ? await j.holder(r.run_id) : undefined;
+          const held = !root || r.parent_run_id === null ? root : own?.alive ? { activity: "running" as const, text: `running: process ${own.pid} on ${own.host}` } : { activity: root.activity, text: `as its root run: ${root.text}` };
           // JSON carries the same words as `detail`, and what they say as `activity` (found by new-user
           // trials: it said nothing of a parked or queued run; then nothing a program could test).
           if (opts.output === "json") io.out(JSON.stringify(held ? { ...r, activity: held.activity, detail: held.text } : r) + "\n");
@@ -394,7 +410,9 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
               idleSaid = true;
               io.err(`criteria: no process is running run ${run} now (stopped or parked): criteria resume ${root}${storeFlag(place)} continues it; still following\n`);
             } else if (!holder?.alive) {
-              const now = await idleOnStore(j, root, storeFlag(place), holder);
+              // What runs says of it, its child runs on workers counted (found by a new-user
+              // trial: "nothing advances it" while a worker ran its subworkflow).
+              const now = await activityOf(j, root, place);
               if (now.activity === "stopped") {
                 idleSaid = true;
                 io.err(`criteria: no worker or process will advance run ${run} now (${now.text}); still following\n`);

@@ -232,4 +232,24 @@ describe.skipIf(skip !== undefined)("workers and leases", () => {
     expect(listed).toMatch(/^k {2,}active .*\(not running: process \d+ on \S+ that ran it is gone; a worker takes it over once its lease ends at \d{4}-\d\d-\d\dT[\d:.]+Z, or criteria resume k --store \S+ continues it here\)$/m);
     writeFileSync(gate, "");
   }, 60_000);
+
+  it("criteria runs --all says each child run on a worker as its own holder's, and a root whose child's worker was killed waits for that lease, not \"nothing advances it\" (a new-user trial)", async () => {
+    const url = await cluster().freshDatabase();
+    const dir = temp("criteria-wk-");
+    const wf = join(dir, "w.hcl");
+    const gate = join(dir, "gate");
+    writeFileSync(wf, `${HEAD("fan")}step "fan" {\n  parallel = ["a", "b"]\n  workflow {\n    step "wait" {\n      target = adapter.shell.default\n      input { command = "while [ ! -f '${gate}' ]; do sleep 0.1; done" }\n      outcome "success" { next = "_continue" }\n    }\n  }\n  outcome "all_succeeded" { next = "done" }\n}\n`);
+    const w = startWorker(url, join(dir, "w"), { CRITERIA_LEASE_TTL_MS: "60000" });
+    workers.push(w);
+    expect(cli(["apply", wf, "--store", url, "--run-id", "g", "--detach"]).status).toBe(0);
+    await vi.waitFor(() => expect(w.out().match(/"step":"wait"/g)?.length ?? 0).toBe(2), { timeout: 20_000, interval: 50 });
+    const all = cli(["runs", "--all", "--store", url]).stdout;
+    for (const child of ["g/fan#1[0]", "g/fan#1[1]"]) expect(all).toMatch(new RegExp(`^${child.replace(/[[\]]/g, "\\$&")} {2,}active .*\\(running: process ${w.child.pid} on \\S+\\)$`, "m"));
+    w.child.kill("SIGKILL");
+    await new Promise((r) => w.child.once("exit", r));
+    const listed = cli(["runs", "--store", url]).stdout;
+    expect(listed).toMatch(/^g {2,}active .*\(not running: process \d+ on \S+ that ran its child run g\/fan#1\[[01]\] is gone; a worker takes it over once its lease ends at \d{4}-\d\d-\d\dT[\d:.]+Z\)$/m);
+    expect(runs(url).find((r) => r.run_id === "g")?.activity).toBe("holder_gone");
+    writeFileSync(gate, "");
+  }, 60_000);
 });
