@@ -8,7 +8,7 @@ import type { FunctionTable, Value } from "../../compiler/expr/value.js";
 import { itemLabel } from "./item-label.js";
 import type { Adapter, Reason, StepRequest, StepResult } from "../adapters/adapter.js";
 import type { JournalEntry, NewEntry, Payloads } from "../journal/entry.js";
-import { applyEntry, channelKey, foldEntries, RETRYABLE, type RunRecord, type TreeRecord } from "../journal/fold.js";
+import { applyEntry, channelKey, foldEntries, RETRYABLE, waitingIn, type RunRecord, type TreeRecord } from "../journal/fold.js";
 import type { AppendOptions, Journal } from "../journal/journal.js";
 import { JournalWriteError, LeaseLostError } from "../journal/errors.js";
 import { placeFlag, storeOption } from "../journal/state-dir.js";
@@ -148,7 +148,15 @@ export interface RunnerOptions {
 
 /** A run was stopped from outside (SIGINT): nothing is completed; `criteria resume` continues it. */
 export class RunInterrupted extends Error {
-  constructor(readonly runId: string) {
+  /**
+   * @param waiting what the run tree waited for when it was stopped, on a store whose workers
+   *   a decision or a signal wakes (`approval "ok"`, `signal "go"`; fold.ts `waitingIn`): it
+   *   goes on there once that comes, not only by `criteria resume`
+   */
+  constructor(
+    readonly runId: string,
+    readonly waiting: string[] = [],
+  ) {
     super(`run ${runId} interrupted`);
   }
 }
@@ -852,6 +860,13 @@ export class Runner {
         // Interrupted, or the journal could not be written: close sessions (LIFO) and stop;
         // the journal holds everything up to here, so `criteria resume` continues.
         await sessions.close();
+        // Stopped while waiting for a decision or a signal, on a store with workers: what comes
+        // wakes them, and they go on with it (found by a new-user trial: "continue it with
+        // criteria resume" was said, and a worker finished the run once it was approved).
+        if (this.abort.signal.aborted && runId === this.rootId) {
+          const woken = this.opts.journal.besideCheckout ? [] : waitingIn(this.tree).filter((w) => w.kind === "approval" || w.kind === "signal");
+          throw new RunInterrupted(this.rootId, woken.map((w) => w.text));
+        }
         throw this.abort.signal.aborted && !(e instanceof RunInterrupted) ? new RunInterrupted(this.rootId) : e;
       }
     }

@@ -116,6 +116,23 @@ describe.skipIf(skip !== undefined)("workers", () => {
     expect(cli(["runs", "--store", url]).stdout).toMatch(/^g {2,}active .*\(parked, waiting for signal "go": a worker takes it when that comes; criteria resume g --store \S+ continues it here\)$/m);
   }, 90_000);
 
+  it("a foreground run stopped by Ctrl-C while it waits at an approval says that a decision wakes the workers, which go on with it (a new-user trial: only resume was said, and a worker finished the run once it was approved)", async () => {
+    const url = await cluster().freshDatabase();
+    const dir = temp("criteria-wk-");
+    const wf = join(dir, "w.hcl");
+    writeFileSync(wf, `${HEAD("gate")}approval "gate" {\n  approvers = ["ops"]\n  outcome "approved" { next = "done" }\n  outcome "rejected" { next = "done" }\n}\n`);
+    const fg = spawn(process.execPath, [bin, "apply", wf, "--store", url, "--run-id", "fa", "--wait", "-o", "json"], { stdio: ["pipe", "pipe", "pipe"] });
+    let out = "";
+    fg.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    const closed = new Promise<number | null>((r) => fg.once("close", r));
+    await vi.waitFor(() => expect(out).toMatch(/"approval.requested"/), { timeout: 20_000, interval: 50 });
+    fg.kill("SIGINT");
+    expect(await closed).toBe(4);
+    const exit = JSON.parse(out.trim().split("\n").at(-1)!) as { status: string; message: string };
+    expect(exit.status).toBe("stopped");
+    expect(exit.message).toMatch(/^run fa stopped before its end; it waited for approval "gate": given, the workers sharing its store go on with it; continue it with criteria resume fa --store \S+$/);
+  }, 60_000);
+
   it("resume --detach --workdir journals where the run's files are now, and the workers continue it there (was refused: --workdir did not reach the workers)", async () => {
     const url = await cluster().freshDatabase();
     const dir = temp("criteria-wk-");
