@@ -62,8 +62,7 @@ export async function runSession(io: Io, json: boolean, fn: (signal: AbortSignal
       // Stopped while it waited on a store with workers: what it waits for wakes them (a new-user trial: only resume was said).
       const woken = e.waiting.length > 0 ? `; it waited for ${e.waiting.join(", ")}: given, the workers sharing its store go on with it` : "";
       end = { code: EXIT.stopped, status: "stopped", run_id: e.runId, message: `run ${e.runId} stopped before its end${woken}; continue it with criteria resume ${e.runId}${place()}` };
-    }
-    else if (e instanceof RunSubmitted) end = { code: EXIT.ok, status: "submitted", run_id: e.runId, message: e.message };
+    } else if (e instanceof RunSubmitted) end = { code: EXIT.ok, status: "submitted", run_id: e.runId, message: e.message };
     else if (e instanceof RunParked) end = { code: EXIT.parked, status: "parked", run_id: e.runId, message: e.message };
     else if (e instanceof RunLockedError) {
       // What to do next, said (found by a new-user trial): a nested run's lease is taken over
