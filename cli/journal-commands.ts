@@ -173,6 +173,11 @@ async function idleOnStore(j: Journal, run: string, flag: string, holder: LeaseH
       ? `not running: process ${holder.pid} on ${holder.host} that ran it is gone; a worker takes it over once its lease ends at ${at(holder.expiresMs)}, or criteria resume ${run}${flag} continues it here`
       : `not running: process ${holder.pid} on ${holder.host} that ran it stopped renewing its lease (gone, frozen or cut off), which ran out at ${at(holder.expiresMs)}; a worker takes it over, or criteria resume ${run}${flag} continues it here`);
   if (gone && holder.expiresMs > Date.now()) return idle("holder_gone", gone);
+  // Taken with unlock while its worker still stops the step (its job locked): not queued; it
+  // waits for its user (found by a new-user trial: "queued: a worker takes it" for ~10 s).
+  if (job?.locked && !holder && j instanceof PostgresJournal && (await j.leaseBroken(run))) {
+    return idle("stopped", `stopped: its lease was taken (criteria unlock), and the worker that ran it stops what it runs at its next heartbeat; then nothing advances it: criteria resume ${run}${flag} continues it here, or with --detach hands it to the workers`);
+  }
   if (job && job.dueInMs <= 1000) return idle("queued", "queued: a worker takes it");
   if (gone) return idle("holder_gone", gone);
   const stopped = `nothing advances it; criteria resume ${run}${flag} continues it here, or with --detach hands it to the workers`;

@@ -203,19 +203,28 @@ export class PostgresJournal implements Journal {
    * left), if any: when it is due (`atMs`, ms since the epoch) and in how long by the database's
    * clock (`dueInMs`, 0 when due now). `criteria runs` says "queued" for one due now, and when a
    * parked run's timer (or a retry) wakes it for a later one (found by a new-user trial: a run
-   * parked for 15 minutes was listed as queued). Undefined without a queue.
+   * parked for 15 minutes was listed as queued); `locked`: a worker has it now. Undefined
+   * without a queue.
    * @throws Error from the database
    */
-  async queuedJob(runId: string): Promise<{ atMs: number; dueInMs: number } | undefined> {
+  async queuedJob(runId: string): Promise<{ atMs: number; dueInMs: number; locked: boolean } | undefined> {
     if (!this.queue) return undefined;
-    const r = await this.pool.query<{ at_ms: number; due_in_ms: number }>(
-      `SELECT (EXTRACT(EPOCH FROM j.run_at) * 1000)::int8 AS at_ms, GREATEST(0, EXTRACT(EPOCH FROM j.run_at - now()) * 1000)::int8 AS due_in_ms
+    const r = await this.pool.query<{ at_ms: number; due_in_ms: number; locked: boolean }>(
+      `SELECT (EXTRACT(EPOCH FROM j.run_at) * 1000)::int8 AS at_ms, GREATEST(0, EXTRACT(EPOCH FROM j.run_at - now()) * 1000)::int8 AS due_in_ms, j.locked_at IS NOT NULL AS locked
        FROM ${QUEUE_SCHEMA}._private_jobs j JOIN ${QUEUE_SCHEMA}._private_tasks t ON t.id = j.task_id
        WHERE t.identifier = $1 AND j.payload->>'run' = $2 AND j.attempts < j.max_attempts ORDER BY j.run_at LIMIT 1`,
       [ADVANCE_TASK, runId],
     );
     const row = r.rows[0];
-    return row ? { atMs: Number(row.at_ms), dueInMs: Number(row.due_in_ms) } : undefined;
+    return row ? { atMs: Number(row.at_ms), dueInMs: Number(row.due_in_ms), locked: row.locked } : undefined;
+  }
+
+  /**
+   * Whether run `rootRunId`'s lease was broken (`criteria unlock`: no holder, no owner), so
+   * that it waits for its user: no worker's sweeper hands its job on (engine/worker/worker.ts).
+   */
+  async leaseBroken(rootRunId: string): Promise<boolean> {
+    return this.reading(async () => (await this.pool.query("SELECT 1 FROM leases WHERE root_run_id = $1 AND pid = 0 AND owner IS NULL", [rootRunId])).rowCount === 1);
   }
 
   /** Sends wake-ups to graphile-worker's queue from now on (its schema has just been installed). */

@@ -81,6 +81,8 @@ describe.skipIf(skip !== undefined)("workers and leases", () => {
     await vi.waitFor(() => expect(existsSync(ledger) && readFileSync(ledger, "utf8")).toBe("start\n"), { timeout: 20_000, interval: 50 });
     await new Promise((r) => setTimeout(r, 3500)); // the job locked for more than two lease periods
     expect(cli(["unlock", "u", "--store", url]).status).toBe(0);
+    // While its worker stops the step (2 s: it ignores SIGTERM), runs says so, not "queued" (a new-user trial).
+    expect(runs(url).find((r) => r.run_id === "u")).toMatchObject({ activity: "stopped", detail: expect.stringMatching(/^stopped: its lease was taken \(criteria unlock\), and the worker that ran it stops what it runs at its next heartbeat; then nothing advances it: criteria resume u --store \S+ continues it here, or with --detach hands it to the workers$/) });
     await new Promise((r) => setTimeout(r, 5000));
     expect(readFileSync(ledger, "utf8"), a.out() + b.out()).toBe("start\n");
     expect(runs(url).find((r) => r.run_id === "u"), a.out() + b.out()).toMatchObject({ status: "active", activity: "stopped" });
