@@ -30,6 +30,8 @@ const dialectOf = (path: string) => WORKFLOW_EXTENSIONS[extname(path).toLowerCas
 async function moduleFiles(path: string, cwd: string, overlay?: Map<string, string>): Promise<{ files: string[]; before?: Compilation; empty?: true }> {
   const found = workflowFiles(path);
   if (found.kind === "empty-dir") return { files: [], empty: true };
+  // Only files it skips (a symlink out of it): validate's errors say why (found by a new-user trial: silent, exit 0).
+  if (found.kind === "dir" && found.files.length === 0) return { files: [], empty: true, before: await compile(path, { cwd }) };
   // A YAML or JSON file named itself is said to be skipped; an unknown name is readSource's to report.
   if (found.kind !== "dir" && dialectOf(path) !== "hcl") return { files: [path] };
   const written = found.kind === "dir" ? found.files.filter((f) => dialectOf(f) === "hcl") : [path];
@@ -160,6 +162,7 @@ export function registerFmtCommand(program: Command, io: Io, setCode: (code: num
       for (const given of paths) {
         for (const m of await moduleGroups(given, cwd)) {
           if (m.empty) {
+            for (const d of m.before?.diagnostics.filter((x) => x.severity === "error") ?? []) io.err((await formatText(d, m.before!.sources, { color: io.color })) + "\n");
             io.err(`${m.path} holds no workflow files; nothing to rewrite\n`);
             worse(EXIT.problems);
           }

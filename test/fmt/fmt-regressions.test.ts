@@ -492,6 +492,18 @@ state "done" { terminal = true }
     expect(readFileSync(join(dir, "main.hcl"), "utf8")).toBe(text);
   });
 
+  it("a directory whose only file is a symlink out of it says why, as validate does, and exits 1 (it was silent, exit 0)", async () => {
+    const dir = join(work, `case${n++}`);
+    mkdirSync(join(dir, "d"), { recursive: true });
+    writeFileSync(join(dir, "outside.hcl"), 'workflow "a" {}\n');
+    symlinkSync(join(dir, "outside.hcl"), join(dir, "d", "main.hcl"));
+    const o = io();
+    expect(await main(["fmt", "--to", "v0.5", join(dir, "d")], o)).toBe(1);
+    expect(o.stderr).toContain("error[path_outside_root]");
+    expect(o.stderr).toContain(`${join(dir, "d")} holds no workflow files; nothing to rewrite`);
+    expect(readFileSync(join(dir, "outside.hcl"), "utf8")).toBe('workflow "a" {}\n');
+  });
+
   it("a file whose name is no workflow file's is refused as validate refuses it, and not touched", async () => {
     const dir = join(work, `case${n++}`);
     mkdirSync(dir);
