@@ -2,7 +2,7 @@ import { Option, type Command } from "commander";
 import type { RunEvent } from "../engine/index.js";
 import { BROKER_HELP, brokerOf } from "./broker-option.js";
 import { CliError, EXIT, type Io } from "./io.js";
-import { placeName, placeOf, STORE_HELP, storeFlag } from "./journal-commands.js";
+import { placeName, placeOf, STORE_HELP, storeFlag } from "./journal-place.js";
 import { renderEvent } from "./render-events.js";
 import { engine } from "./run-session.js";
 
