@@ -4,7 +4,7 @@
  * damaged; and the commands that move it on. Reads the journal (and the workers' queue), writes
  * nothing.
  */
-import type { Waiting } from "../engine/journal/fold.js";
+import type { TreeRecord, Waiting } from "../engine/journal/fold.js";
 import type { Journal, LeaseHolder } from "../engine/journal/journal.js";
 import { shellWord } from "../engine/shell-word.js";
 import { storeFlag, type JournalPlace } from "./journal-place.js";
@@ -51,7 +51,7 @@ async function damagedIdle(j: Journal, run: string, seq: number, flag: string): 
  * already approved.
  */
 async function idleOnStore(j: Journal, run: string, flag: string, holder: LeaseHolder | undefined): Promise<Idle> {
-  const { PostgresJournal, foldEntries, waitingIn, answeredIn } = await engine();
+  const { PostgresJournal } = await engine();
   const job = j instanceof PostgresJournal ? await j.queuedJob(run) : undefined;
   const at = (ms: number) => new Date(ms).toISOString();
   // A gone holder's lease that has not ended keeps the run from every worker, whatever job is
@@ -72,14 +72,9 @@ async function idleOnStore(j: Journal, run: string, flag: string, holder: LeaseH
   if (job && job.dueInMs <= 1000) return idle("queued", "queued: a worker takes it");
   if (gone) return idle("holder_gone", gone);
   const stopped = `nothing advances it; criteria resume ${run}${flag} continues it here, or with --detach hands it to the workers`;
-  const read = await j.read(run);
-  if (read.damage) return damagedIdle(j, run, read.damage.seq, flag);
-  const tree = foldEntries(read.entries);
-  const answered = answeredIn(tree);
-  const waiting = waitingIn(tree);
-  const words = waiting.map((w) => w.text).join(", ");
-  // What else waits when some of it was answered (a new-user trial: one of two parallel approvals decided read as all).
-  const still = waiting.length > 0 ? `; it still waits for ${words}: ${giveWith(run, waiting, flag)}` : "";
+  const read = await readWaits(j, run, flag);
+  if ("damaged" in read) return read.damaged;
+  const { answered, waiting, words, still } = read;
   if (answered.length > 0) return job ? idle("queued", `queued: its ${answered.join(", ")}; a worker takes it at ${at(job.atMs)}${still}`) : idle("stopped", `stopped: its ${answered.join(", ")}, but ${stopped}${still}`);
   if (waiting.length > 0) {
     const here = `criteria resume ${run}${flag} continues it here`;
@@ -129,21 +124,33 @@ export async function activityOf(j: Journal, root: string, place: JournalPlace):
  * commands it suggests name `flag` (` --state-dir DIR` when the journal is not the default one).
  */
 async function idleHere(j: Journal, run: string, flag: string): Promise<Idle> {
-  const { foldEntries, waitingIn, answeredIn, timedOutIn } = await engine();
-  const read = await j.read(run);
-  if (read.damage) return damagedIdle(j, run, read.damage.seq, flag);
-  const tree = foldEntries(read.entries);
-  const answered = answeredIn(tree);
-  const waiting = waitingIn(tree);
-  const words = waiting.map((w) => w.text).join(", ");
-  // What else waits when some of it was answered (a new-user trial: one of two parallel approvals decided read as all).
-  const still = waiting.length > 0 ? `; it still waits for ${words}: ${giveWith(run, waiting, flag)}` : "";
+  const { timedOutIn } = await engine();
+  const read = await readWaits(j, run, flag);
+  if ("damaged" in read) return read.damaged;
+  const { tree, answered, waiting, words, still } = read;
   if (answered.length > 0) return idle("stopped", `stopped: its ${answered.join(", ")}; criteria resume ${run}${flag} continues it${still}`);
   const late = timedOutIn(tree, Date.now());
   if (late.length > 0) return idle("stopped", `stopped: its ${late.join(", ")} timed out; criteria resume ${run}${flag} takes the timeout route`);
   if (waiting.length > 0 && waiting.every((w) => w.kind === "time")) return idle("stopped", `stopped at ${words}: criteria resume ${run}${flag} waits out the rest`);
   if (waiting.length > 0) return idle("parked", `parked, waiting for ${words}: ${giveWith(run, waiting, flag)}, then criteria resume ${run}${flag}`);
   return idle("stopped", `stopped: criteria resume ${run}${flag} continues it`);
+}
+
+/**
+ * Run `run`'s tree read for what it waits for: the waits answered and not taken yet
+ * (fold.ts `answeredIn`), those still waiting and their words, and `still`, what else waits
+ * once some of it was answered, with how to give it (found by a new-user trial: one of two
+ * parallel approvals decided read as if both were); or, for a damaged journal, what to say.
+ */
+async function readWaits(j: Journal, run: string, flag: string): Promise<{ damaged: Idle } | { tree: TreeRecord; answered: string[]; waiting: Waiting[]; words: string; still: string }> {
+  const { foldEntries, waitingIn, answeredIn } = await engine();
+  const read = await j.read(run);
+  if (read.damage) return { damaged: await damagedIdle(j, run, read.damage.seq, flag) };
+  const tree = foldEntries(read.entries);
+  const waiting = waitingIn(tree);
+  const words = waiting.map((w) => w.text).join(", ");
+  const still = waiting.length > 0 ? `; it still waits for ${words}: ${giveWith(run, waiting, flag)}` : "";
+  return { tree, answered: answeredIn(tree), waiting, words, still };
 }
 
 /**
