@@ -279,16 +279,22 @@ async function fmtStdin(cwd: string, io: Io, opts: { check?: boolean; stdinName?
     await problems(read.diagnostics);
     return EXIT.problems;
   }
-  // The other files rewritten with it (its split module's, the bodies it reaches), as on disk.
+  // The other files rewritten with it (its split module's, the bodies it reaches), as on disk,
+  // in the module's order: a declaration the rewrite adds goes in the same file whichever file
+  // comes on standard input (found by a new-user trial: each file of a split module formatted
+  // so declared the adapter its steps name, and the files no longer compiled together).
   const module = await moduleFiles(s.path, cwd, s.overlay);
-  const others: SourceFile[] = [];
+  const files: SourceFile[] = [];
   for (const f of module.files) {
-    if (resolvePath(cwd, f) === s.abs) continue;
-    const other = readSource(f, f);
-    if (other.file) others.push(other.file);
+    if (resolvePath(cwd, f) === s.abs) files.push(read.file);
+    else {
+      const other = readSource(f, f);
+      if (other.file) files.push(other.file);
+    }
   }
-  const ups = upgradeModuleToV05([read.file, ...others]);
-  const up = ups[0];
+  if (!files.includes(read.file)) files.unshift(read.file);
+  const ups = upgradeModuleToV05(files);
+  const up = ups.find((u) => u.file === read.file)!;
   if (up.problems.length > 0) {
     await problems(up.problems, read.file);
     return up.problems.some((d) => d.code === "internal_error") ? EXIT.internal : EXIT.problems;
@@ -300,7 +306,7 @@ async function fmtStdin(cwd: string, io: Io, opts: { check?: boolean; stdinName?
     // Only standard input's text can be given back: a rewrite that holds only with the other
     // files' is the whole module's to do (found by a new-user trial: an agent's file formatted
     // on save was refused as "a bug of fmt", its steps' file being the one left to change).
-    const alsoChanged = ups.slice(1).filter((u) => u.text !== u.file.text && u.problems.length === 0);
+    const alsoChanged = ups.filter((u) => u !== up && u.text !== u.file.text && u.problems.length === 0);
     if (why && alsoChanged.length > 0) {
       io.err(`${s.path}: not rewritten from standard input: rewritten alone, ${why}; the rewrite changes ${alsoChanged.map((u) => u.file.path).join(", ")} with it: run criteria fmt --to v0.5 ${shellWord(dirname(s.path))} to rewrite the files together\n`);
       return EXIT.problems;

@@ -3,8 +3,13 @@ import { basename, dirname, extname, resolve } from "node:path";
 import { MAX_FILE_BYTES } from "./read-source.js";
 import { workflowFiles } from "./workflow-files.js";
 
-/** A `workflow` header block at the start of a line (HCL: `workflow {` or `workflow "name" {`). */
-const HEADER = /^workflow(?:\s+"[^"\n]*")?\s*\{/m;
+/**
+ * A `workflow` header block at the start of a line (HCL: `workflow {` or `workflow "name" {`),
+ * block comments around its label allowed (a comment between `workflow` and its label: found by
+ * a new-user trial, where such a file beside another whole workflow was taken for a file of a
+ * split module).
+ */
+const HEADER = /^workflow(?:\s|\/\*[^]*?\*\/)*(?:"[^"\n]*"(?:\s|\/\*[^]*?\*\/)*)?\{/m;
 
 /** A top-level block of a workflow's content at the start of a line (`step "x" {`, `locals {`...). */
 const CONTENT = /^(?:step|state|adapter|agent|variable|locals?|output|wait|approval|branch|switch|subworkflow|channel|policy|permissions|environment|shared_variable|data)\s*(?:"[^"\n]*"\s*)*\{/m;

@@ -533,4 +533,48 @@ state "done" { terminal = true }
     expect(header.stdout).toBe(`workflow {\n  name          = "split"\n  version       = "1"\n  initial_state = "build"\n  target_state  = "done"\n}\nstate "done" { terminal = true }\n`);
     for (const [name, text] of Object.entries(files)) expect(readFileSync(join(dir, name), "utf8")).toBe(text);
   });
+
+  it("standard input for each file of a split module whose steps name an adapter type: the declaration fmt adds goes in one file whichever comes, so what is given back compiles together (a second trial: each file declared it)", () => {
+    const dir = join(work, `case${n++}`);
+    mkdirSync(dir);
+    const step = (name: string, next: string) => `step "${name}" {\n  adapter = "shell"\n  input {\n    command = "echo ${name}"\n  }\n  outcome "success" { transition_to = "${next}" }\n}\n`;
+    const files: Record<string, string> = {
+      "main.hcl": `workflow "split" {\n  version       = "1"\n  initial_state = "one"\n  target_state  = "done"\n}\n`,
+      "more.hcl": step("three", "done"),
+      "states.hcl": `state "done" {\n  terminal = true\n}\n`,
+      "steps.hcl": step("one", "two") + step("two", "three"),
+    };
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    const out = join(work, `case${n++}`);
+    mkdirSync(out);
+    for (const name of Object.keys(files)) {
+      const r = cli(["fmt", "--to", "v0.5", "-", "--stdin-name", name], { cwd: dir, input: files[name] });
+      if (r.status === 0) writeFileSync(join(out, name), r.stdout);
+      else {
+        expect(r.status, r.stderr).toBe(1);
+        expect(r.stderr).toContain("run criteria fmt --to v0.5 . to rewrite the files together");
+        writeFileSync(join(out, name), files[name]);
+      }
+    }
+    const declared = Object.keys(files).filter((name) => readFileSync(join(out, name), "utf8").includes('adapter "shell" "default" {}'));
+    expect(declared).toHaveLength(1);
+    const checked = cli(["validate", out]);
+    expect(checked.stdout + checked.stderr).not.toMatch(/declared in more than one file/);
+    // The whole directory, rewritten together, compiles.
+    expect(cli(["fmt", "--to", "v0.5", dir]).status).toBe(0);
+    expect(cli(["validate", dir]).status).toBe(0);
+  });
+
+  it("a file whose header's label has a comment, beside another whole workflow, is rewritten alone (it was taken for a file of a split module: exit 3)", async () => {
+    const dir = join(work, `case${n++}`);
+    mkdirSync(dir);
+    writeFileSync(join(dir, "x.hcl"), WHOLE("x").replace('workflow "x" {', 'workflow /* a */ "x" {'));
+    writeFileSync(join(dir, "y.hcl"), WHOLE("y"));
+    const o = io();
+    expect(await main(["fmt", "--to", "v0.5", dir], o), o.stderr).toBe(0);
+    expect(readFileSync(join(dir, "x.hcl"), "utf8")).toContain("workflow /* a */ {\n");
+    expect(cli(["validate", join(dir, "x.hcl"), join(dir, "y.hcl")]).status).toBe(0);
+    const check = io();
+    expect(await main(["fmt", "--to", "v0.5", "--check", dir], check), check.stdout).toBe(0);
+  });
 });
