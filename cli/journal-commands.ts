@@ -355,7 +355,10 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
           if (spokenFor === run) {
             // Which decision, by whom, said (a new-user trial: "already been decided" was all).
             const d = undelivered.filter((x) => within(x.run_id, run)).at(-1)?.payload;
-            const which = d ? `: ${d.payload === "rejected" ? "rejected" : "approved"}${d.by ? ` by ${d.by}` : ""}, not taken by the run yet (criteria resume ${row.root_run_id}${storeFlag(place)} goes on with it)` : "";
+            // Who goes on with it: the process running the run, else a resume (a trial: a live run was sent to resume).
+            const holder = d ? await j.holder(row.root_run_id) : undefined;
+            const next = holder?.alive ? `process ${holder.pid} on ${holder.host}, which runs it, takes it` : `criteria resume ${row.root_run_id}${storeFlag(place)} goes on with it`;
+            const which = d ? `: ${d.payload === "rejected" ? "rejected" : "approved"}${d.by ? ` by ${d.by}` : ""}, not taken by the run yet (${next})` : "";
             throw new CliError(`approval "${target.approval}" of run ${run} has already been decided${which}`);
           }
           if (spokenFor !== undefined) throw new CliError(`every approval "${target.approval}" waiting in run ${spokenFor} already has a decision given to it or a run in it: this one would not be taken`);

@@ -111,6 +111,28 @@ describe("approvals and signal waits in CI (item 7)", () => {
     }
   });
 
+  it("a second decision for a run a live process holds says that process takes the first, not to resume (a trial: a live run was sent to resume)", async () => {
+    const dir = temp();
+    writeFileSync(join(dir, "w.hcl"), `${HEAD("gate")}approval "gate" {\n  approvers = ["ops"]\n  outcome "approved" { next = state.done }\n  outcome "rejected" { next = state.failed }\n}\n`);
+    const state = join(dir, "state");
+    const fg = spawn(process.execPath, [bin, "apply", "w.hcl", "--state-dir", state, "--run-id", "live", "--wait", "-o", "json"], { cwd: dir, env: { ...process.env, CI: "" }, stdio: ["pipe", "pipe", "pipe"] });
+    let out = "";
+    fg.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    const closed = new Promise<number | null>((r) => fg.once("close", r));
+    try {
+      await until(() => /"approval.requested"/.test(out), 20_000);
+      // Stopped, it holds the run (its lease runs) and cannot take the decision: the second one is refused.
+      fg.kill("SIGSTOP");
+      expect(cli(["approve", "live", "gate", "--state-dir", state, "--by", "ops"]).status).toBe(0);
+      const again = cli(["approve", "live", "gate", "--state-dir", state, "--by", "ops"]);
+      expect(again.status).toBe(1);
+      expect(again.stderr).toBe(`criteria: approval "gate" of run live has already been decided: approved by ops, not taken by the run yet (process ${fg.pid} on ${hostname()}, which runs it, takes it)\n`);
+    } finally {
+      fg.kill("SIGCONT");
+    }
+    expect(await closed).toBe(0);
+  });
+
   it("a second decision says which was given and by whom; --by must name someone (a new-user trial: 'already been decided' was all, and --by \"\" recorded nobody)", () => {
     const dir = temp();
     writeFileSync(join(dir, "w.hcl"), `${HEAD("gate")}approval "gate" {\n  approvers = ["ops"]\n  outcome "approved" { next = state.done }\n  outcome "rejected" { next = state.failed }\n}\n`);
