@@ -5,6 +5,7 @@ import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { suggest } from "../diagnostics/did-you-mean.js";
 import type { Range } from "../diagnostics/range.js";
 import { iterates, type ExprSource, type StepSpec } from "../decode/spec.js";
+import { parseType } from "../decode/types.js";
 import { childExprs, type Expr } from "../expr/ast.js";
 import { traversalText, type Reference } from "../expr/references.js";
 import { functionDocs, functionNames, RANGE_LIMIT } from "../expr/functions.js";
@@ -40,13 +41,15 @@ export interface ExprContext {
   /** `each.*` is valid (an iterating step's own fields, or inside an iterating body). */
   each: boolean;
   /** When the innermost iterating step iterates over `steps.<step>` whose items' output keys are known: `each.value.<key>` must be one. */
-  eachValueOf?: { step: string; keys: string[] };
+  eachValueOf?: { step: string; keys: string[]; typeOf?: (key: string) => string | undefined; shell?: boolean };
   /** `steps.*` is valid (not in variable defaults or adapter config). */
   steps: boolean;
   /** What the expression belongs to, for messages: `step "a" input "x"`. */
   what: string;
   /** The output names `steps.<step>.*` may read, when they are known (a called module's outputs). */
   outputKeys?: (step: StepSpec, scope: Scope) => string[] | undefined;
+  /** The declared type of output `key` of a step (`string`, `object({...})`), when one alone gives it. */
+  outputType?: (step: StepSpec, scope: Scope, key: string) => string | undefined;
   /** The output keys of each item of an iterating step `name` (as `outputKeys` gives them), when known. */
   itemKeys?: (name: string, scope: Scope) => string[] | undefined;
   /** The output keys of a `noop` step (its input echoed), if known: a read of another is warned of (`noop_output_missing`). */
@@ -158,6 +161,9 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
         } else if (s.lookup(table, name)) {
           const found = s.lookup(table, name)!;
           found.scope.used.add(`${table}:${name}`);
+          // A field of a variable declared a string, number or bool (found by a new-user trial: var.ledger.x validated, and failed the run).
+          const past = table === "variables" ? readPastPrimitive(`var.${name}`, (found.decl as { type?: string }).type, ref.path[1], ref.raw, src.text) : undefined;
+          if (past) diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: ${past.message}`, { hint: past.hint }));
           if (table === "variables" && (found.decl as { secret?: boolean }).secret && !ctx.secretOk) {
             diagnostics.push(
               diag("secret_exposed", at(), `${ctx.what}: var.${name} is secret, and this value is not (it would be recorded, shown or passed in plain)`, {
@@ -185,6 +191,11 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
           // each.value.artifct validated, and failed every item of the run).
           const { step, keys } = ctx.eachValueOf;
           diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: each.value is an item of steps.${step}, which has no output "${ref.path[1]}" (in ${ref.raw})`, { hint: suggest(ref.path[1], keys) ?? `its items' outputs: ${keys.join(", ")}` }));
+        } else if (name === "value" && ctx.eachValueOf && typeof ref.path[1] === "string") {
+          // A field of an item's output of a known primitive type (a new-user trial: each.value.result.x in a body).
+          const key = ref.path[1];
+          const past = readPastPrimitive(`each.value.${key}`, ctx.eachValueOf.typeOf?.(key), ref.path[2], ref.raw, src.text, ctx.eachValueOf.shell);
+          if (past) diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: ${past.message}`, { hint: past.hint }));
         }
         break;
       case "steps":
@@ -210,7 +221,10 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
           const found = s.lookup("steps", name)!;
           const d = outputProblem(ref.path, ref.raw, found, ctx);
           if (d) diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: ${d.message} (in ${ref.raw})`, { hint: d.hint }));
-          else {
+          else if (pastOutput(ref, found, ctx, src.text)) {
+            const past = pastOutput(ref, found, ctx, src.text)!;
+            diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: ${past.message}`, { hint: past.hint }));
+          } else {
             // A noop step stands in for a step still to be written (the Go tool's own examples read a
             // placeholder's keys): a warning, not an error (found by a new-user trial: steps.verify.result
             // validated, and the run failed at the read).
@@ -417,6 +431,37 @@ function outputProblem(path: (string | number)[], raw: string, found: { decl: St
   const key = iterating ? (typeof path[1] === "number" ? path[2] : undefined) : path[1];
   if (typeof key !== "string" || keys.includes(key)) return undefined;
   return { message: `step "${st.name}" has no output "${key}"`, hint: suggest(key, keys) ?? `its outputs: ${keys.join(", ")}` };
+}
+
+/**
+ * A read past a value of a declared primitive type (`var.ledger.x` of a string, `steps.s.stdout.x`,
+ * a module's output declared `number` read `[0]`): the run fails at it ("Unsupported attribute"),
+ * so it is said before (found by a new-user trial: validate passed it, and the run failed after
+ * every effect). Not inside a `try()` or `can()` of it. `next` is what the read takes of it.
+ */
+function readPastPrimitive(shown: string, type: string | undefined, next: string | number | undefined, raw: string, text: string, shell = false): { message: string; hint: string } | undefined {
+  if (type === undefined || next === undefined) return undefined;
+  const t = parseType(type).type;
+  if (t?.kind !== "string" && t?.kind !== "number" && t?.kind !== "bool") return undefined;
+  if (text.includes(`try(${raw}`) || text.includes(`can(${raw}`)) return undefined;
+  const what = typeof next === "string" ? `field "${next}"` : `item [${next}]`;
+  const access = typeof next === "string" ? `.${next}` : `[${next}]`;
+  // A shell step's text is what it printed: JSON it prints is read through jsondecode().
+  const hint = shell
+    ? t.kind === "string" ? `read ${shown} itself; for JSON the step prints, jsondecode(${shown})${access}` : `read ${shown} itself`
+    : `read ${shown} itself, or declare it an object (type = object({ ${typeof next === "string" ? next : "name"} = string })) if it holds fields`;
+  return { message: `${shown} is a ${t.kind} (${shell ? "a shell step's" : "its declared type"}), which has no ${what} (in ${raw})`, hint };
+}
+
+/** {@link readPastPrimitive} for `steps.<s>.<key>.…` (`steps.<s>[i].<key>.…` for an iterating step) of a step whose output `key` has a declared type. */
+function pastOutput(ref: Reference, found: { decl: StepSpec; scope: Scope }, ctx: ExprContext, text: string): { message: string; hint: string } | undefined {
+  const indexed = iterates(found.decl);
+  if (indexed && typeof ref.path[1] !== "number") return undefined;
+  const key = ref.path[indexed ? 2 : 1];
+  if (typeof key !== "string") return undefined;
+  const shown = indexed ? `steps.${found.decl.name}[${ref.path[1]}].${key}` : `steps.${found.decl.name}.${key}`;
+  const shell = found.decl.target?.kind === "adapter" && found.decl.target.type === "shell";
+  return readPastPrimitive(shown, ctx.outputType?.(found.decl, found.scope, key), ref.path[indexed ? 3 : 2], ref.raw, text, shell);
 }
 
 /**

@@ -8,7 +8,7 @@ import { referencesMemo } from "../expr/parse-memo.js";
 import type { Reference } from "../expr/references.js";
 import { checkExpression, exprRangeAt, unguardedReads, type ExprContext, type RangeAt } from "./check-expression.js";
 import { flowFailed, type ModuleInterface, type ModuleLookup } from "./module-interface.js";
-import { SHELL_OUTPUT_KEYS } from "./adapter-outputs.js";
+import { SHELL_OUTPUT_KEYS, SHELL_OUTPUT_TYPES } from "./adapter-outputs.js";
 import { Scope, type NodeKind } from "./scope.js";
 
 /** The resolve stage's result: one scope per workflow (root first, then bodies, depth first). */
@@ -281,6 +281,7 @@ class Resolver {
       steps: true,
       what: "",
       outputKeys: (st, at) => this.outputKeys(st, at),
+      outputType: (st, at, key) => this.outputType(st, at, key),
       itemKeys: (name, at) => this.itemKeys(name, at),
       noopOutputKeys,
       readsInput: (name, at) => {
@@ -420,16 +421,31 @@ class Resolver {
   }
 
   /**
+   * The declared type of output `key` of step `st` (declared in `s`), when one alone gives it:
+   * a shell step's (`stdout` a string, `exit_code` a number), a called module's or a body's
+   * declared output's `type`; undefined when an outcome's projection or a module's `return`
+   * may give that key too, or nothing says.
+   */
+  private outputType(st: StepSpec, s: Scope, key: string): string | undefined {
+    if (st.outcomes.some((o) => o.outputExpr || key in o.output)) return undefined;
+    if (st.target?.kind === "adapter" && st.target.type === "shell") return SHELL_OUTPUT_TYPES[key];
+    const callee = this.callee(st, s);
+    if (callee?.unknown || callee?.returnKeys.includes(key) || callee?.returnOnlyKeys?.includes(key)) return undefined;
+    return (callee?.outputs ?? st.body?.outputs ?? []).find((o) => o.name === key)?.type;
+  }
+
+  /**
    * What `each.value` is for iterating step `st` (declared in `s`) when its `for_each` or
    * `parallel` is `steps.<x>` written alone and the items of `x` have known output keys.
    */
-  private eachValueOf(st: StepSpec, s: Scope): { step: string; keys: string[] } | undefined {
+  private eachValueOf(st: StepSpec, s: Scope): { step: string; keys: string[]; typeOf: (key: string) => string | undefined; shell: boolean } | undefined {
     const over = st.forEach ?? st.parallel;
     // `steps.x` in HCL, `"${steps.x}"` in a YAML or JSON file (or an HCL string) alike.
     const m = over?.kind === "hcl" ? /^\s*(?:steps\.([A-Za-z_][\w-]*)|"\$\{\s*steps\.([A-Za-z_][\w-]*)\s*\}")\s*$/.exec(over.text) : over?.kind === "template" ? /^\$\{\s*steps\.([A-Za-z_][\w-]*)\s*\}$/.exec(over.text) : null;
     const name = m?.[1] ?? m?.[2];
     const keys = name ? this.itemKeys(name, s) : undefined;
-    return name && keys ? { step: name, keys } : undefined;
+    const found = name ? s.lookup("steps", name) : undefined;
+    return name && keys && found ? { step: name, keys, typeOf: (key) => this.outputType(found.decl, found.scope, key), shell: found.decl.target?.kind === "adapter" && found.decl.target.type === "shell" } : undefined;
   }
 
   /** The output keys of each item of step `name` as seen from `s`, when it iterates and they are known; else undefined. */
