@@ -184,7 +184,7 @@ async function run(path: string, cwd: string, opts: CompileOptions, out: Compila
     iface.inputsRead = resolved.value.inputsRead;
     if (resolved.value.inputReadWhole) iface.inputReadWhole = resolved.value.inputReadWhole;
     iface.firstError = own.find((d) => d.severity === "error");
-    if (unparsed) iface.unknown = true;
+    if (unparsed || m.inCycle) iface.unknown = true;
     const unit: Unit = { module: m, spec: decoded.spec, resolution: resolved.value, iface };
     units.set(m.id, unit);
     // A file merged where it does not belong (module_overlap) says nothing more than that error

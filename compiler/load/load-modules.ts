@@ -25,6 +25,12 @@ export interface Module extends ReadModule {
    * in them after loading only repeats that error.
    */
   overlapped?: string[];
+  /**
+   * On a cycle that was refused (`module_cycle`, `use_cycle`): what its callers would check
+   * against it is the cycle's echo, so they check nothing (found by a new-user trial: a child
+   * calling its parent got three errors about the parent's inputs before the cycle's).
+   */
+  inCycle?: true;
 }
 
 /** Where modules may come from (docs/language.md, Files and modules: no path may leave the root). */
@@ -262,6 +268,7 @@ function cutCycles(entry: Module, modules: Map<string, Module>): void {
     const s = state.get(e.to);
     if (s === "open") {
       const from = stack.findIndex((m) => m.id === e.to);
+      for (const m of stack.slice(from)) m.inCycle = true;
       const chain = [...stack.slice(from), modules.get(e.to)!].map((m) => m.path).join(" -> ");
       f.m.diagnostics.push(
         diag(e.kind === "use" ? "use_cycle" : "module_cycle", e.range, `${e.kind === "use" ? "use" : e.kind === "subworkflow" ? "subworkflow source" : "workflow_file"} "${e.path}" closes a cycle: ${chain}`, {

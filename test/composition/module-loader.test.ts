@@ -65,6 +65,15 @@ describe("module loader", () => {
     expect(c.diagnostics[0].message).toBe(`subworkflow source "../lint" closes a cycle: lint -> fmt -> lint`);
   });
 
+  it("a child calling its parent back is the cycle's error alone: the call is not also checked against the parent (a new-user trial: three errors about the parent's inputs came first)", async () => {
+    const dir = project({
+      "main.hcl": `workflow {\n  name = "parent"\n  version = "1"\n  initial_state = "call"\n  target_state = "done"\n}\nadapter "shell" "default" {}\nsubworkflow "child" {\n  source = "./child"\n  adapters = [adapter.shell.default]\n}\nstep "call" {\n  target = subworkflow.child\n  outcome "success" { next = state.done }\n}\nstate "done" { terminal = true }\n`,
+      "child/main.hcl": `workflow {\n  name = "child"\n  version = "1"\n  initial_state = "deeper"\n  target_state = "ok"\n  expects {\n    adapters = [adapter.shell.default]\n  }\n}\nsubworkflow "grand" {\n  source = "../"\n  adapters = [adapter.shell.default]\n}\nstep "deeper" {\n  target = subworkflow.grand\n  input {\n    tag = "x"\n  }\n  outcome "success" { next = state.ok }\n}\nstate "ok" { terminal = true }\noutput "result" {\n  type = string\n  value = steps.deeper.tagged\n}\n`,
+    });
+    const c = await compileIn(dir, "main.hcl");
+    expect(c.diagnostics.filter((d) => d.severity === "error").map((d) => d.code)).toEqual(["module_cycle"]);
+  });
+
   it("a workflow_file body that names itself is a cycle, not a hang", async () => {
     const dir = project({
       "main.hcl": `workflow {\n  name = "m"\n  initial_state = "s"\n  target_state = "done"\n}\nstep "s" {\n  workflow_file = "./body.hcl"\n  outcome "success" { next = state.done }\n}\nstate "done" { terminal = true }\n`,
