@@ -221,23 +221,24 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
           const found = s.lookup("steps", name)!;
           const d = outputProblem(ref.path, ref.raw, found, ctx);
           if (d) diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: ${d.message} (in ${ref.raw})`, { hint: d.hint }));
-          else if (pastOutput(ref, found, ctx, src.text)) {
-            const past = pastOutput(ref, found, ctx, src.text)!;
-            diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: ${past.message}`, { hint: past.hint }));
-          } else {
-            // A noop step stands in for a step still to be written (the Go tool's own examples read a
-            // placeholder's keys): a warning, not an error (found by a new-user trial: steps.verify.result
-            // validated, and the run failed at the read).
-            const keys = iterates(found.decl) ? undefined : ctx.noopOutputKeys?.(found.decl);
-            const key = ref.path[1];
-            // Not where a try() or can() of it catches the read (found by a trial of this check).
-            const tested = src.text.includes(`try(${ref.raw}`) || src.text.includes(`can(${ref.raw}`);
-            if (keys && typeof key === "string" && !keys.includes(key) && !tested) {
-              diagnostics.push(
-                diag("noop_output_missing", at(), `${ctx.what}: step "${name}" is a noop step, whose output is its input, and it has no "${key}" (in ${ref.raw}): the run fails at this read`, {
-                  hint: suggest(key, keys) ?? `target the adapter that gives "${key}"${keys.length > 0 ? ` (the noop step gives ${keys.join(", ")})` : ""}`,
-                }),
-              );
+          else {
+            const past = pastOutput(ref, found, ctx, src.text);
+            if (past) diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: ${past.message}`, { hint: past.hint }));
+            else {
+              // A noop step stands in for a step still to be written (the Go tool's own examples read a
+              // placeholder's keys): a warning, not an error (found by a new-user trial: steps.verify.result
+              // validated, and the run failed at the read).
+              const keys = iterates(found.decl) ? undefined : ctx.noopOutputKeys?.(found.decl);
+              const key = ref.path[1];
+              // Not where a try() or can() of it catches the read (found by a trial of this check).
+              const tested = src.text.includes(`try(${ref.raw}`) || src.text.includes(`can(${ref.raw}`);
+              if (keys && typeof key === "string" && !keys.includes(key) && !tested) {
+                diagnostics.push(
+                  diag("noop_output_missing", at(), `${ctx.what}: step "${name}" is a noop step, whose output is its input, and it has no "${key}" (in ${ref.raw}): the run fails at this read`, {
+                    hint: suggest(key, keys) ?? `target the adapter that gives "${key}"${keys.length > 0 ? ` (the noop step gives ${keys.join(", ")})` : ""}`,
+                  }),
+                );
+              }
             }
           }
         }
