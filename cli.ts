@@ -73,6 +73,9 @@ async function failWith(c: Compilation, io: Io, json = false): Promise<number> {
   return code;
 }
 
+/** The `--stdin-name` option's help, the same on every command that reads `-`. */
+const STDIN_NAME_HELP = "with - as the PATH: the file the text on standard input stands for (its dialect and directory)";
+
 /**
  * Builds the `criteria` command line (commander). Returns the exit code instead of
  * exiting, so tests run it in-process; `bin/criteria` calls `process.exit` with it.
@@ -107,7 +110,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     .addOption(new Option("-o, --output <format>", "the same as --format").choices(["text", "json", "sarif"]))
     .option("-v, --verbose", "also print each PATH's module graph (use, subworkflow and workflow_file edges)")
     .option("-w, --watch", "validate again whenever a file a PATH reads changes, printing only what changed (text; Ctrl-C stops)")
-    .option("--stdin-name <file>", "with - as a PATH: the file the text on standard input stands for (its dialect and directory)")
+    .option("--stdin-name <file>", STDIN_NAME_HELP)
     .addOption(rootOption())
     .action(async (paths: string[], given: { format: string; output?: string; verbose?: boolean; root?: string; watch?: boolean; stdinName?: string }) => {
       const opts = { ...given, format: given.output ?? given.format };
@@ -132,7 +135,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     .description("compile a workflow to its graph")
     .argument("<path>", "workflow file or directory (- : standard input)")
     .addOption(new Option("-f, --format <format>", "output format").choices(["json", "dot", "mermaid"]).default("json"))
-    .option("--stdin-name <file>", "with - as the PATH: the file the text on standard input stands for (its dialect and directory)")
+    .option("--stdin-name <file>", STDIN_NAME_HELP)
     .addOption(rootOption())
     .action(async (path: string, opts: { format: string; root?: string; stdinName?: string }) => {
       const c = await compileGiven(path, opts);
@@ -149,7 +152,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     .description("draw a workflow's graph: SVG laid out by Graphviz (WebAssembly, nothing to install), or its DOT or Mermaid text")
     .argument("<path>", "workflow file or directory (- : standard input)")
     .addOption(new Option("-f, --format <format>", "output format").choices(["svg", "dot", "mermaid"]).default("svg"))
-    .option("--stdin-name <file>", "with - as the PATH: the file the text on standard input stands for (its dialect and directory)")
+    .option("--stdin-name <file>", STDIN_NAME_HELP)
     .addOption(rootOption())
     .action(async (path: string, opts: { format: string; root?: string; stdinName?: string }) => {
       const c = await compileGiven(path, opts);
@@ -183,7 +186,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     .command("plan")
     .description("print a readable summary of what a run would do")
     .argument("<path>", "workflow file or directory (- : standard input)")
-    .option("--stdin-name <file>", "with - as the PATH: the file the text on standard input stands for (its dialect and directory)")
+    .option("--stdin-name <file>", STDIN_NAME_HELP)
     .addOption(rootOption())
     .action(async (path: string, opts: { root?: string; stdinName?: string }) => {
       const c = await compileGiven(path, opts);
