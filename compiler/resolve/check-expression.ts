@@ -459,7 +459,8 @@ function pastOutput(ref: Reference, found: { decl: StepSpec; scope: Scope }, ctx
   const indexed = iterates(found.decl);
   if (indexed && typeof ref.path[1] !== "number") return undefined;
   const key = ref.path[indexed ? 2 : 1];
-  if (typeof key !== "string") return undefined;
+  // Most reads end at the key (steps.s.stdout): nothing to look up.
+  if (typeof key !== "string" || ref.path.length <= (indexed ? 3 : 2)) return undefined;
   const shown = indexed ? `steps.${found.decl.name}[${ref.path[1]}].${key}` : `steps.${found.decl.name}.${key}`;
   const shell = found.decl.target?.kind === "adapter" && found.decl.target.type === "shell";
   return readPastPrimitive(shown, ctx.outputType?.(found.decl, found.scope, key), ref.path[indexed ? 3 : 2], ref.raw, text, shell);
