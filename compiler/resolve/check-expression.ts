@@ -146,6 +146,15 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
       diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: the called module has no output "${key}" (in ${raw})`, { hint: suggest(key, ctx.ownOutputKeys) ?? `its outputs: ${ctx.ownOutputKeys.join(", ")}` }));
     }
   };
+  // The spans of try() and can() calls: a read inside one is caught, not a failure of the run,
+  // and so is one a can() of the same read tests (`can(x) ? x : y`). By the tree, not the text
+  // (found by a trial of the primitive-read check: `try( var.s.x, "")` and `try(upper(var.s.x),
+  // "")` were not taken for caught, and a bare read beside a try() of it was).
+  const catching: { name: string; start: number; end: number }[] = [];
+  if (src.text.includes("try") || src.text.includes("can")) walk(parsed.expr, (e) => void (e.kind === "call" && CATCHING.has(e.name) && catching.push({ name: e.name, start: e.start, end: e.end })));
+  const within = (r: Reference, names: string[]) => catching.some((c) => names.includes(c.name) && r.start >= c.start && r.end <= c.end);
+  const canTested = new Set(catching.some((c) => c.name === "can") ? referencesMemo(parsed.expr).filter((r) => within(r, ["can"])).map((r) => r.raw) : []);
+  const inCatch = (r: Reference) => canTested.has(r.raw) || within(r, [...CATCHING]);
   for (const ref of referencesMemo(parsed.expr)) {
     current = ref;
     const first = ref.path[0];
@@ -162,7 +171,7 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
           const found = s.lookup(table, name)!;
           found.scope.used.add(`${table}:${name}`);
           // A field of a variable declared a string, number or bool (found by a new-user trial: var.ledger.x validated, and failed the run).
-          const past = table === "variables" ? readPastPrimitive(`var.${name}`, (found.decl as { type?: string }).type, ref.path[1], ref.raw, src.text) : undefined;
+          const past = table === "variables" && !inCatch(ref) ? readPastPrimitive(`var.${name}`, (found.decl as { type?: string }).type, ref.path[1], ref.raw) : undefined;
           if (past) diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: ${past.message}`, { hint: past.hint }));
           if (table === "variables" && (found.decl as { secret?: boolean }).secret && !ctx.secretOk) {
             diagnostics.push(
@@ -194,7 +203,7 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
         } else if (name === "value" && ctx.eachValueOf && typeof ref.path[1] === "string") {
           // A field of an item's output of a known primitive type (a new-user trial: each.value.result.x in a body).
           const key = ref.path[1];
-          const past = readPastPrimitive(`each.value.${key}`, ctx.eachValueOf.typeOf?.(key), ref.path[2], ref.raw, src.text, ctx.eachValueOf.shell);
+          const past = inCatch(ref) ? undefined : readPastPrimitive(`each.value.${key}`, ctx.eachValueOf.typeOf?.(key), ref.path[2], ref.raw, ctx.eachValueOf.shell);
           if (past) diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: ${past.message}`, { hint: past.hint }));
         }
         break;
@@ -222,7 +231,7 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
           const d = outputProblem(ref.path, ref.raw, found, ctx);
           if (d) diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: ${d.message} (in ${ref.raw})`, { hint: d.hint }));
           else {
-            const past = pastOutput(ref, found, ctx, src.text);
+            const past = inCatch(ref) ? undefined : pastOutput(ref, found, ctx);
             if (past) diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: ${past.message}`, { hint: past.hint }));
             else {
               // A noop step stands in for a step still to be written (the Go tool's own examples read a
@@ -231,7 +240,7 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
               const keys = iterates(found.decl) ? undefined : ctx.noopOutputKeys?.(found.decl);
               const key = ref.path[1];
               // Not where a try() or can() of it catches the read (found by a trial of this check).
-              const tested = src.text.includes(`try(${ref.raw}`) || src.text.includes(`can(${ref.raw}`);
+              const tested = inCatch(ref);
               if (keys && typeof key === "string" && !keys.includes(key) && !tested) {
                 diagnostics.push(
                   diag("noop_output_missing", at(), `${ctx.what}: step "${name}" is a noop step, whose output is its input, and it has no "${key}" (in ${ref.raw}): the run fails at this read`, {
@@ -438,13 +447,13 @@ function outputProblem(path: (string | number)[], raw: string, found: { decl: St
  * A read past a value of a declared primitive type (`var.ledger.x` of a string, `steps.s.stdout.x`,
  * a module's output declared `number` read `[0]`): the run fails at it ("Unsupported attribute"),
  * so it is said before (found by a new-user trial: validate passed it, and the run failed after
- * every effect). Not inside a `try()` or `can()` of it. `next` is what the read takes of it.
+ * every effect); the caller leaves out a read inside a `try()` or `can()`. `next` is what the
+ * read takes of it.
  */
-function readPastPrimitive(shown: string, type: string | undefined, next: string | number | undefined, raw: string, text: string, shell = false): { message: string; hint: string } | undefined {
+function readPastPrimitive(shown: string, type: string | undefined, next: string | number | undefined, raw: string, shell = false): { message: string; hint: string } | undefined {
   if (type === undefined || next === undefined) return undefined;
   const t = parseType(type).type;
   if (t?.kind !== "string" && t?.kind !== "number" && t?.kind !== "bool") return undefined;
-  if (text.includes(`try(${raw}`) || text.includes(`can(${raw}`)) return undefined;
   const what = typeof next === "string" ? `field "${next}"` : `item [${next}]`;
   const access = typeof next === "string" ? `.${next}` : `[${next}]`;
   // A shell step's text is what it printed: JSON it prints is read through jsondecode().
@@ -455,7 +464,7 @@ function readPastPrimitive(shown: string, type: string | undefined, next: string
 }
 
 /** {@link readPastPrimitive} for `steps.<s>.<key>.…` (`steps.<s>[i].<key>.…` for an iterating step) of a step whose output `key` has a declared type. */
-function pastOutput(ref: Reference, found: { decl: StepSpec; scope: Scope }, ctx: ExprContext, text: string): { message: string; hint: string } | undefined {
+function pastOutput(ref: Reference, found: { decl: StepSpec; scope: Scope }, ctx: ExprContext): { message: string; hint: string } | undefined {
   const indexed = iterates(found.decl);
   if (indexed && typeof ref.path[1] !== "number") return undefined;
   const key = ref.path[indexed ? 2 : 1];
@@ -463,7 +472,7 @@ function pastOutput(ref: Reference, found: { decl: StepSpec; scope: Scope }, ctx
   if (typeof key !== "string" || ref.path.length <= (indexed ? 3 : 2)) return undefined;
   const shown = indexed ? `steps.${found.decl.name}[${ref.path[1]}].${key}` : `steps.${found.decl.name}.${key}`;
   const shell = found.decl.target?.kind === "adapter" && found.decl.target.type === "shell";
-  return readPastPrimitive(shown, ctx.outputType?.(found.decl, found.scope, key), ref.path[indexed ? 3 : 2], ref.raw, text, shell);
+  return readPastPrimitive(shown, ctx.outputType?.(found.decl, found.scope, key), ref.path[indexed ? 3 : 2], ref.raw, shell);
 }
 
 /**

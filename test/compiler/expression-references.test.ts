@@ -425,6 +425,17 @@ describe("reads past a value of a known primitive type (a new-user trial: valida
     for (const ok of ["var.o.x", "var.s", 'try(var.s.x, "")', "can(var.s.x)"]) expect(await said(workflow(ok, decls)), ok).toEqual([]);
   });
 
+  it("a read inside try() or can() however written is caught; a bare read beside a caught one is not (a trial: the guard was found by its text)", async () => {
+    const decls = `variable "s" {\n  type = string\n  default = "x"\n}\n`;
+    // (And a read that a can() of it tests, as in can(x) ? x : y, the idiom the noop check allows too.)
+    for (const ok of ['try( var.s.x, "d")', 'try(\n    var.s.x,\n    "d")', 'try(upper(var.s.x), "d")', 'try((var.s.x), "d")', 'can (var.s.x) ? "y" : "n"', '"${try(upper(var.s.x), "d")}"', 'can(var.s.x) ? var.s.x : ""']) {
+      expect(await said(workflow(ok, decls)), ok).toEqual([]);
+    }
+    for (const bad of ['"${try(var.s.x, "d")} ${var.s.x}"', '"${try(var.s.xy, "d")} ${var.s.x}"']) {
+      expect((await said(workflow(bad, decls))).map((d) => d.replace(/^\S+ /, "")), bad).toEqual([`unknown_reference: ${AT}: var.s is a string (its declared type), which has no field "x" (in var.s.x) (hint: read var.s itself, or declare it an object (type = object({ x = string })) if it holds fields)`]);
+    }
+  });
+
   it("a field of a shell step's text or number (the hint names jsondecode for JSON it prints); of a key an outcome projects, none", async () => {
     expect(await said(workflow("steps.first.stdout.x"))).toEqual([`16:15-16:35 unknown_reference: ${AT}: steps.first.stdout is a string (a shell step's), which has no field "x" (in steps.first.stdout.x) (hint: read steps.first.stdout itself; for JSON the step prints, jsondecode(steps.first.stdout).x)`]);
     expect(await said(workflow("steps.first.exit_code.x"))).toEqual([`16:15-16:38 unknown_reference: ${AT}: steps.first.exit_code is a number (a shell step's), which has no field "x" (in steps.first.exit_code.x) (hint: read steps.first.exit_code itself)`]);
