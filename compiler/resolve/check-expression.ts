@@ -5,7 +5,7 @@ import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { suggest } from "../diagnostics/did-you-mean.js";
 import type { Range } from "../diagnostics/range.js";
 import { iterates, type ExprSource, type StepSpec } from "../decode/spec.js";
-import { parseType } from "../decode/types.js";
+import { bareType, parseType } from "../decode/types.js";
 import { childExprs, type Expr } from "../expr/ast.js";
 import { traversalText, type Reference } from "../expr/references.js";
 import { functionDocs, functionNames, RANGE_LIMIT } from "../expr/functions.js";
@@ -171,7 +171,7 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
           const found = s.lookup(table, name)!;
           found.scope.used.add(`${table}:${name}`);
           // A field of a variable declared a string, number or bool (found by a new-user trial: var.ledger.x validated, and failed the run).
-          const past = table === "variables" && !inCatch(ref) ? readPastPrimitive(`var.${name}`, (found.decl as { type?: string }).type, ref.path[1], ref.raw) : undefined;
+          const past = table === "variables" && !inCatch(ref) ? readPastPrimitive(`var.${name}`, (found.decl as { type?: string }).type, ref.path.slice(1), ref.raw) : undefined;
           if (past) diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: ${past.message}`, { hint: past.hint }));
           if (table === "variables" && (found.decl as { secret?: boolean }).secret && !ctx.secretOk) {
             diagnostics.push(
@@ -203,7 +203,7 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
         } else if (name === "value" && ctx.eachValueOf && typeof ref.path[1] === "string") {
           // A field of an item's output of a known primitive type (a new-user trial: each.value.result.x in a body).
           const key = ref.path[1];
-          const past = inCatch(ref) ? undefined : readPastPrimitive(`each.value.${key}`, ctx.eachValueOf.typeOf?.(key), ref.path[2], ref.raw, ctx.eachValueOf.shell);
+          const past = inCatch(ref) ? undefined : readPastPrimitive(`each.value.${key}`, ctx.eachValueOf.typeOf?.(key), ref.path.slice(2), ref.raw, ctx.eachValueOf.shell);
           if (past) diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: ${past.message}`, { hint: past.hint }));
         }
         break;
@@ -447,13 +447,31 @@ function outputProblem(path: (string | number)[], raw: string, found: { decl: St
  * A read past a value of a declared primitive type (`var.ledger.x` of a string, `steps.s.stdout.x`,
  * a module's output declared `number` read `[0]`): the run fails at it ("Unsupported attribute"),
  * so it is said before (found by a new-user trial: validate passed it, and the run failed after
- * every effect); the caller leaves out a read inside a `try()` or `can()`. `next` is what the
- * read takes of it.
+ * every effect); the caller leaves out a read inside a `try()` or `can()`. `rest` is what the
+ * read takes of it, followed through the type's items and attributes (`var.l[0].x` of a
+ * `list(string)`: a trial of this check); a key the type does not hold, or `any`, ends the search.
  */
-function readPastPrimitive(shown: string, type: string | undefined, next: string | number | undefined, raw: string, shell = false): { message: string; hint: string } | undefined {
-  if (type === undefined || next === undefined) return undefined;
-  const t = parseType(type).type;
-  if (t?.kind !== "string" && t?.kind !== "number" && t?.kind !== "bool") return undefined;
+function readPastPrimitive(shown: string, type: string | undefined, rest: (string | number)[], raw: string, shell = false): { message: string; hint: string } | undefined {
+  if (type === undefined || rest.length === 0) return undefined;
+  let t = parseType(type).type;
+  let at = shown;
+  let i = 0;
+  for (; i < rest.length && t; i++) {
+    const step = rest[i];
+    if (t.kind === "string" || t.kind === "number" || t.kind === "bool") break;
+    if (t.kind === "list" && typeof step === "number") t = t.of;
+    else if (t.kind === "map") t = t.of;
+    else if (t.kind === "tuple" && typeof step === "number") t = t.items[step];
+    else if (t.kind === "object" && typeof step === "string" && step in t.fields) t = t.fields[step];
+    else return undefined;
+    at += typeof step === "number" ? `[${step}]` : `.${step}`;
+  }
+  const next = rest[i];
+  if (!t || next === undefined || (t.kind !== "string" && t.kind !== "number" && t.kind !== "bool")) return undefined;
+  if (at !== shown) {
+    const what = typeof next === "string" ? `field "${next}"` : `item [${next}]`;
+    return { message: `${at} is a ${t.kind} (${shown} is ${bareType(type)}), which has no ${what} (in ${raw})`, hint: `read ${at} itself, or declare ${shown} with objects where it holds fields` };
+  }
   const what = typeof next === "string" ? `field "${next}"` : `item [${next}]`;
   const access = typeof next === "string" ? `.${next}` : `[${next}]`;
   // A shell step's text is what it printed: JSON it prints is read through jsondecode().
@@ -472,7 +490,7 @@ function pastOutput(ref: Reference, found: { decl: StepSpec; scope: Scope }, ctx
   if (typeof key !== "string" || ref.path.length <= (indexed ? 3 : 2)) return undefined;
   const shown = indexed ? `steps.${found.decl.name}[${ref.path[1]}].${key}` : `steps.${found.decl.name}.${key}`;
   const shell = found.decl.target?.kind === "adapter" && found.decl.target.type === "shell";
-  return readPastPrimitive(shown, ctx.outputType?.(found.decl, found.scope, key), ref.path[indexed ? 3 : 2], ref.raw, shell);
+  return readPastPrimitive(shown, ctx.outputType?.(found.decl, found.scope, key), ref.path.slice(indexed ? 3 : 2), ref.raw, shell);
 }
 
 /**

@@ -425,6 +425,14 @@ describe("reads past a value of a known primitive type (a new-user trial: valida
     for (const ok of ["var.o.x", "var.s", 'try(var.s.x, "")', "can(var.s.x)"]) expect(await said(workflow(ok, decls)), ok).toEqual([]);
   });
 
+  it("a read past a primitive reached through a list's item, a map's value or an object's attribute (a trial: only the top-level type was followed); a list read by index, a map by key, an unknown attribute, any: none", async () => {
+    const decls = `variable "l" {\n  type = list(string)\n  default = ["a"]\n}\nvariable "o" {\n  type = object({ a = string, b = optional(list(number)) })\n  default = { a = "x" }\n}\nvariable "m" {\n  type = map(string)\n  default = { k = "v" }\n}\nvariable "y" {\n  type = list(any)\n  default = []\n}\n`;
+    expect(await said(workflow("var.l[0].x", decls))).toEqual([`16:15-16:25 unknown_reference: ${AT}: var.l[0] is a string (var.l is list(string)), which has no field "x" (in var.l[0].x) (hint: read var.l[0] itself, or declare var.l with objects where it holds fields)`]);
+    expect(await said(workflow("var.o.b[0].z", decls))).toEqual([`16:15-16:27 unknown_reference: ${AT}: var.o.b[0] is a number (var.o is object({ a = string, b = optional(list(number)) })), which has no field "z" (in var.o.b[0].z) (hint: read var.o.b[0] itself, or declare var.o with objects where it holds fields)`]);
+    expect(await said(workflow('var.m["k"].x', decls))).toHaveLength(1);
+    for (const ok of ["var.l[0]", "var.o.a", "var.o.b[0]", 'var.m["k"]', "var.m.k", "var.y[0].x", "var.o.zz"]) expect((await said(workflow(ok, decls))).filter((d) => d.includes("which has no")), ok).toEqual([]);
+  });
+
   it("a read inside try() or can() however written is caught; a bare read beside a caught one is not (a trial: the guard was found by its text)", async () => {
     const decls = `variable "s" {\n  type = string\n  default = "x"\n}\n`;
     // (And a read that a can() of it tests, as in can(x) ? x : y, the idiom the noop check allows too.)
