@@ -4,7 +4,7 @@ import type { ExprSource, StepSpec } from "../decode/spec.js";
 import { bareType, parseType } from "../decode/types.js";
 import type { Expr } from "../expr/ast.js";
 import { parseMemo } from "../expr/parse-memo.js";
-import { SHELL_OUTPUT_KEYS } from "../resolve/adapter-outputs.js";
+import { outputTypeOf } from "../resolve/adapter-outputs.js";
 import type { ModuleInterface } from "../resolve/module-interface.js";
 import type { Scope } from "../resolve/scope.js";
 import { totalStepBudget, type Check } from "./context.js";
@@ -80,15 +80,9 @@ export function staticKind(e: Expr, s: Scope, calleeOf?: ReadonlyMap<StepSpec, M
  */
 function stepOutputKind(step: StepSpec, key: string, callee: ModuleInterface | undefined): Kind | undefined {
   if (step.forEach || step.count || step.parallel || step.while) return undefined;
-  if (step.outcomes.some((o) => o.outputExpr || Object.prototype.hasOwnProperty.call(o.output, key))) return undefined;
-  if (step.target?.kind === "adapter" && step.target.type === "shell") {
-    if (key === "stdout" || key === "stderr") return "string";
-    if (key === "exit_code") return "number";
-    return SHELL_OUTPUT_KEYS.includes(key) ? "bool" : undefined;
-  }
-  const declared = callee && !callee.unknown ? callee.outputs.find((o) => o.name === key)?.type : undefined;
-  // A module that can end by `return` gives its projection instead of its outputs.
-  if (declared === undefined || callee!.returnKeys.includes(key)) return undefined;
+  // (A module that can end by `return` gives its projection instead of its outputs.)
+  const declared = outputTypeOf(step, key, callee && !callee.unknown ? callee.outputs : undefined, callee?.returnKeys);
+  if (declared === undefined) return undefined;
   const t = parseType(declared).type;
   if (!t || t.kind === "any") return undefined;
   return t.kind === "set" || t.kind === "tuple" ? "list" : t.kind === "object" ? "map" : t.kind;

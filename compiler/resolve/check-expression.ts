@@ -11,6 +11,7 @@ import { traversalText, type Reference } from "../expr/references.js";
 import { functionDocs, functionNames, RANGE_LIMIT } from "../expr/functions.js";
 import { parseMemo, referencesMemo } from "../expr/parse-memo.js";
 import type { Scope } from "./scope.js";
+import { runsOnShell } from "./adapter-outputs.js";
 import { CATCHING, constantErrors } from "./constant-errors.js";
 
 /** Functions whose first argument is a path in the workflow's directory, by their argument count (docs/language.md, Functions). */
@@ -489,7 +490,7 @@ function pastOutput(ref: Reference, found: { decl: StepSpec; scope: Scope }, ctx
   // Most reads end at the key (steps.s.stdout): nothing to look up.
   if (typeof key !== "string" || ref.path.length <= (indexed ? 3 : 2)) return undefined;
   const shown = indexed ? `steps.${found.decl.name}[${ref.path[1]}].${key}` : `steps.${found.decl.name}.${key}`;
-  const shell = found.decl.target?.kind === "adapter" && found.decl.target.type === "shell";
+  const shell = runsOnShell(found.decl.target);
   return readPastPrimitive(shown, ctx.outputType?.(found.decl, found.scope, key), ref.path.slice(indexed ? 3 : 2), ref.raw, shell);
 }
 
@@ -695,7 +696,7 @@ function exitCodeAsText(root: Expr, ctx: ExprContext, rangeAt: (start: number, e
     if (first?.kind !== "attr" || last?.kind !== "attr" || last.name !== "exit_code" || rest.length > 2) return undefined;
     if (rest.length === 2 && rest[0].kind !== "index" && rest[0].kind !== "legacy_index") return undefined;
     const target = ctx.scope.lookup("steps", first.name)?.decl.target;
-    return target?.kind === "adapter" && target.type === "shell" ? first.name : undefined;
+    return runsOnShell(target) ? first.name : undefined;
   };
   const stack: Expr[] = [root];
   while (stack.length > 0) {

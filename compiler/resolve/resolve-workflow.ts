@@ -8,7 +8,7 @@ import { referencesMemo } from "../expr/parse-memo.js";
 import type { Reference } from "../expr/references.js";
 import { checkExpression, exprRangeAt, unguardedReads, type ExprContext, type RangeAt } from "./check-expression.js";
 import { flowFailed, type ModuleInterface, type ModuleLookup } from "./module-interface.js";
-import { SHELL_OUTPUT_KEYS, SHELL_OUTPUT_TYPES } from "./adapter-outputs.js";
+import { outputTypeOf, runsOnShell, SHELL_OUTPUT_KEYS } from "./adapter-outputs.js";
 import { Scope, type NodeKind } from "./scope.js";
 
 /** The resolve stage's result: one scope per workflow (root first, then bodies, depth first). */
@@ -409,7 +409,7 @@ class Resolver {
     if (st.outcomes.some((o) => o.outputExpr)) return undefined;
     const outcomeKeys = st.outcomes.flatMap((o) => Object.keys(o.output));
     // A shell step's output is known (a step on a plugin or agent may give anything).
-    if (st.target?.kind === "adapter" && st.target.type === "shell") return [...SHELL_OUTPUT_KEYS, ...outcomeKeys];
+    if (runsOnShell(st.target)) return [...SHELL_OUTPUT_KEYS, ...outcomeKeys];
     const callee = this.callee(st, s);
     // A module a file of which did not parse may declare any output.
     if (callee?.unknown) return undefined;
@@ -427,11 +427,8 @@ class Resolver {
    * may give that key too, or nothing says.
    */
   private outputType(st: StepSpec, s: Scope, key: string): string | undefined {
-    if (st.outcomes.some((o) => o.outputExpr || key in o.output)) return undefined;
-    if (st.target?.kind === "adapter" && st.target.type === "shell") return SHELL_OUTPUT_TYPES[key];
     const callee = this.callee(st, s);
-    if (callee?.unknown || callee?.returnKeys.includes(key) || callee?.returnOnlyKeys?.includes(key)) return undefined;
-    return (callee?.outputs ?? st.body?.outputs ?? []).find((o) => o.name === key)?.type;
+    return callee?.unknown ? undefined : outputTypeOf(st, key, callee?.outputs ?? st.body?.outputs, callee?.returnKeys);
   }
 
   /**
@@ -445,7 +442,7 @@ class Resolver {
     const name = m?.[1] ?? m?.[2];
     const keys = name ? this.itemKeys(name, s) : undefined;
     const found = name ? s.lookup("steps", name) : undefined;
-    return name && keys && found ? { step: name, keys, typeOf: (key) => this.outputType(found.decl, found.scope, key), shell: found.decl.target?.kind === "adapter" && found.decl.target.type === "shell" } : undefined;
+    return name && keys && found ? { step: name, keys, typeOf: (key) => this.outputType(found.decl, found.scope, key), shell: runsOnShell(found.decl.target) } : undefined;
   }
 
   /** The output keys of each item of step `name` as seen from `s`, when it iterates and they are known; else undefined. */
