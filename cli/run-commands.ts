@@ -5,7 +5,7 @@ import { toJsonReport } from "../compiler/diagnostics/format-json.js";
 import { formatText } from "../compiler/diagnostics/format-text.js";
 import type { Graph } from "../compiler/build/graph.js";
 import { suggest } from "../compiler/diagnostics/did-you-mean.js";
-import { compile } from "../compiler/index.js";
+import { compile, type Compilation } from "../compiler/index.js";
 import { sourceHash } from "../compiler/load/source-hash.js";
 import { displayPath, workflowFiles } from "../compiler/load/workflow-files.js";
 import type { RunEnd, RunEvent } from "../engine/index.js";
@@ -185,7 +185,14 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
           } finally {
             await j.close();
           }
-          const changed = spawned && dir !== undefined ? await sourceChanged(spawned, dir) : undefined;
+          // The run's files where they are now, compiled once for the checks below (a --workdir is where the runner will look).
+          const compiled = new Map<string, Promise<Compilation>>();
+          const compileAt = (base: string) => {
+            let c = compiled.get(base);
+            if (!c) compiled.set(base, (c = compileAsStarted(spawned!.source!, base)));
+            return c;
+          };
+          const changed = spawned && dir !== undefined ? await sourceChanged(spawned, dir, compileAt) : undefined;
           if (changed) sink({ event: "warning", run_id: run, message: changed });
           if (!row) throw new CliError(noRun(run, place));
           // A nested run: the runner advances it alone when it runs in a job of its own
@@ -200,7 +207,7 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
             return { code: row.status === "succeeded" ? EXIT.ok : EXIT.problems, status: row.status === "succeeded" ? "succeeded" : "failed", run_id: run, message };
           }
           if (opts.workdir !== undefined && !isDirectory(opts.workdir)) throw usage(`--workdir ${opts.workdir}: not a directory (it names where the workflow's files are now)`);
-          const lacking = opts.workdir !== undefined ? await workdirLacks(opts.workdir, run, spawned, relocated) : undefined;
+          const lacking = opts.workdir !== undefined ? await workdirLacks(opts.workdir, run, spawned, relocated, compileAt) : undefined;
           if (lacking) throw usage(lacking);
           if (opts.detach) return await handOver(unit, { ...place, events: sink, ...(opts.workdir !== undefined ? { relocate: { rootRunId: row.root_run_id, baseDir: resolve(opts.workdir) } } : {}) });
           const secretVars: Record<string, string> = {};
@@ -292,23 +299,31 @@ function refuseWithDetach(opts: { autoApprove?: boolean; wait?: boolean; force?:
 const collect = (v: string, prev: string[]) => [...prev, v];
 
 /**
+ * The entry a run was started from (`source` of its `run.spawned`) compiled at `base` (an
+ * absolute directory) as apply compiled it: with its --root and allowed paths (found by a
+ * new-user trial: modules outside the entry's directory made every resume say the files changed).
+ */
+function compileAsStarted(source: { entry: string; root?: string; allowed?: string[] }, base: string): Promise<Compilation> {
+  const { root, allowed } = source;
+  return compile(resolve(base, source.entry), { cwd: process.cwd(), root: root !== undefined ? resolve(base, root) : base, ...(allowed ? { allowedRoots: allowed.map((r) => resolve(base, r)) } : {}) });
+}
+
+/**
  * Whether the files a run was started from changed since (resume runs the
  * journaled workflow, never a mix): a warning to say, or undefined when they did not (or
  * their directory is gone, which resume itself reports). A deleted entry file is said too
  * (found by a new-user trial: the run went on without a word).
  * @param base the directory they are in now (`workflowDir`: where the runner will look)
+ * @param compileAt the run's entry compiled at a directory ({@link compileAsStarted})
  */
-async function sourceChanged(spawned: { source?: { entry: string; hash: string; root?: string; allowed?: string[] } }, base: string): Promise<string | undefined> {
+async function sourceChanged(spawned: { source?: { entry: string; hash: string; root?: string; allowed?: string[] } }, base: string, compileAt: (base: string) => Promise<Compilation>): Promise<string | undefined> {
   if (!spawned.source) return undefined;
   const entry = resolve(base, spawned.source.entry);
   if (!existsSync(entry)) {
     if (!isDirectory(base)) return undefined;
     return `the workflow's file ${displayPath(entry, process.cwd())} is gone since the run started; resume continues the workflow as it was then (journaled with the run)`;
   }
-  // Compiled as apply compiled it: with its --root and allowed paths (found by a new-user
-  // trial: modules outside the entry's directory made every resume say the files changed).
-  const { root, allowed } = spawned.source;
-  const c = await compile(entry, { cwd: process.cwd(), root: root !== undefined ? resolve(base, root) : base, ...(allowed ? { allowedRoots: allowed.map((r) => resolve(base, r)) } : {}) });
+  const c = await compileAt(base);
   const now = sourceHash(c.sources, process.cwd(), base);
   if (now === spawned.source.hash) return undefined;
   // A module's files gone are said, as the entry's are (a new-user trial: a subworkflow's
@@ -325,8 +340,9 @@ async function sourceChanged(spawned: { source?: { entry: string; hash: string; 
  * --workdir was journaled as `run.relocated`, pointing the run where it cannot run). A run
  * journaled without its source is not checked.
  * @param relocated where an earlier --workdir put the run's files
+ * @param compileAt the run's entry compiled at a directory ({@link compileAsStarted})
  */
-async function workdirLacks(workdir: string, run: string, spawned: { workflow?: string; base_dir?: string; source?: { entry: string; root?: string; allowed?: string[] } } | undefined, relocated: string | undefined): Promise<string | undefined> {
+async function workdirLacks(workdir: string, run: string, spawned: { workflow?: string; base_dir?: string; source?: { entry: string } } | undefined, relocated: string | undefined, compileAt: (base: string) => Promise<Compilation>): Promise<string | undefined> {
   const entry = spawned?.source?.entry;
   if (entry === undefined) return undefined;
   const found = workflowFiles(resolve(workdir, entry));
@@ -335,9 +351,7 @@ async function workdirLacks(workdir: string, run: string, spawned: { workflow?: 
   if (entry === "." ? found.kind === "dir" && found.files.length > 0 : found.kind === "file") {
     // Files of another workflow there (found by a new-user trial: --workdir /tmp, whose own
     // .hcl files were taken for the run's: "changed", then its steps failed and the run ended).
-    const { root, allowed } = spawned!.source!;
-    const c = await compile(resolve(workdir, entry), { cwd: process.cwd(), root: root !== undefined ? resolve(workdir, root) : resolve(workdir), ...(allowed ? { allowedRoots: allowed.map((r) => resolve(workdir, r)) } : {}) });
-    const name = c.spec?.header?.name;
+    const name = (await compileAt(resolve(workdir))).spec?.header?.name;
     if (spawned?.workflow === undefined || name === spawned.workflow) return undefined;
     return `--workdir ${workdir} holds ${name === undefined ? "no workflow" : `workflow "${name}"`}, not "${spawned.workflow}" that run ${run} was started from${from}: give the directory that holds its files now; nothing was written`;
   }
