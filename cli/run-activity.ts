@@ -40,6 +40,19 @@ async function damagedIdle(j: Journal, run: string, seq: number, flag: string): 
 }
 
 /**
+ * The words for a holder no longer running what it held (`what`: "it", or "its child run …"):
+ * gone, its lease still running (a holder of this host known dead), else one that stopped
+ * renewing it, gone, frozen or cut off (a new-user trial: a frozen apply was called "gone");
+ * either way a worker takes it over; `also` says what else continues it.
+ */
+function holderGone(h: LeaseHolder, what: string, also = ""): string {
+  const at = new Date(h.expiresMs).toISOString();
+  return h.expiresMs > Date.now()
+    ? `not running: process ${h.pid} on ${h.host} that ran ${what} is gone; a worker takes it over once its lease ends at ${at}${also}`
+    : `not running: process ${h.pid} on ${h.host} that ran ${what} stopped renewing its lease (gone, frozen or cut off), which ran out at ${at}; a worker takes it over${also}`;
+}
+
+/**
  * What an active root run no live process holds is doing on a shared database, for
  * `criteria runs`: queued for the workers (a job due now); held by a process that is gone (a
  * worker's sweeper takes it over once the lease ends); ready to go on, its signal or decision
@@ -58,11 +71,7 @@ async function idleOnStore(j: Journal, run: string, flag: string, holder: LeaseH
   // queued (found by a new-user trial: "queued: a worker takes it", up to a lease period early).
   // Its lease running is a holder of this host known dead; run out, a holder anywhere that
   // stopped renewing it, gone or frozen (a new-user trial: a frozen apply was called "gone").
-  const gone =
-    holder &&
-    (holder.expiresMs > Date.now()
-      ? `not running: process ${holder.pid} on ${holder.host} that ran it is gone; a worker takes it over once its lease ends at ${at(holder.expiresMs)}, or criteria resume ${run}${flag} continues it here`
-      : `not running: process ${holder.pid} on ${holder.host} that ran it stopped renewing its lease (gone, frozen or cut off), which ran out at ${at(holder.expiresMs)}; a worker takes it over, or criteria resume ${run}${flag} continues it here`);
+  const gone = holder && holderGone(holder, "it", `, or criteria resume ${run}${flag} continues it here`);
   if (gone && holder.expiresMs > Date.now()) return idle("holder_gone", gone);
   // Taken with unlock while its worker still stops the step (its job locked): not queued; it
   // waits for its user (found by a new-user trial: "queued: a worker takes it" for ~10 s).
@@ -103,15 +112,7 @@ export async function activityOf(j: Journal, root: string, place: JournalPlace):
   for (const child of await j.runs({ childrenOf: root, active: true, limit: 100_000 })) {
     const h = await j.holder(child.run_id);
     if (h?.alive) return idle("running", `running: its child run ${child.run_id} on process ${h.pid} on ${h.host}`);
-    if (h && !gone) {
-      const at = new Date(h.expiresMs).toISOString();
-      gone = idle(
-        "holder_gone",
-        h.expiresMs > Date.now()
-          ? `not running: process ${h.pid} on ${h.host} that ran its child run ${child.run_id} is gone; a worker takes it over once its lease ends at ${at}`
-          : `not running: process ${h.pid} on ${h.host} that ran its child run ${child.run_id} stopped renewing its lease (gone, frozen or cut off), which ran out at ${at}; a worker takes it over`,
-      );
-    }
+    if (h && !gone) gone = idle("holder_gone", holderGone(h, `its child run ${child.run_id}`));
   }
   return gone ?? idleOnStore(j, root, flag, holder);
 }
