@@ -89,8 +89,11 @@ export async function watchValidate(paths: string[], opts: CompileOptions, io: I
     }
     watcher.add(targets());
   };
-  watcher.on("all", (_event: string, file: string) => {
-    if (!/\.(hcl|chcl|ya?ml|json)$/i.test(file)) return;
+  watcher.on("all", (event: string, file: string) => {
+    // A directory made is a change too: a subworkflow source named before it was made may be
+    // it, and its files' own events can come before the directory is watched (CI: the file
+    // written right after mkdir was not seen).
+    if (event !== "addDir" && !/\.(hcl|chcl|ya?ml|json)$/i.test(file)) return;
     pending.add(resolve(file));
     clearTimeout(timer);
     timer = setTimeout(() => void rebuild(), 100);
