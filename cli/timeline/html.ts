@@ -21,10 +21,47 @@ export function escapeHtml(s: string): string {
 /** Tick spacings a person reads at a glance: round milliseconds, seconds, minutes, hours, days. */
 const NICE_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1e3, 2e3, 5e3, 10e3, 15e3, 30e3, 60e3, 120e3, 300e3, 600e3, 900e3, 1800e3, 3600e3, 7200e3, 10800e3, 21600e3, 43200e3, 86400e3];
 
-/** Tick spacing for at most `count` ticks over `span` ms: a {@link NICE_STEPS} value, or whole days. */
-function tickStep(span: number, count: number): number {
+/**
+ * The narrowest axis each layout is drawn for (px): a window of 900 px less the page's
+ * margins and the 300 px label column, and one of 480 px less the 160 px column of the
+ * narrow layout (`@media (max-width: 900px)`).
+ */
+const AXIS_PX = { wide: 900 - 32 - 300, narrow: 480 - 32 - 160 };
+
+/** A tick label's width at most (px): 11 px system-ui, 7 px a character at the widest (`m`, digits ~6). */
+const labelPx = (ms: number) => tickLabel(ms).length * 7;
+
+/**
+ * Tick spacing for at most `count` ticks over `span` ms, each label clear of the next on
+ * an axis `axisPx` wide: a {@link NICE_STEPS} value, or whole days (found by CI and a test
+ * of many lengths: `+1 s 200 ms` ran into `+1 s 400 ms` in a 1024 px window, and two labels
+ * met at 480 px once, under load).
+ */
+function tickStep(span: number, count: number, axisPx: number): number {
   const raw = Math.max(1, span / count);
-  return NICE_STEPS.find((s) => s >= raw) ?? Math.ceil(raw / 86400e3) * 86400e3;
+  const nice = NICE_STEPS.find((s) => s >= raw && ticksFit(s, span, axisPx));
+  if (nice !== undefined) return nice;
+  // Whole days, as many as it takes.
+  let days = Math.max(1, Math.ceil(raw / 86400e3));
+  while (!ticksFit(days * 86400e3, span, axisPx) && days * 86400e3 < span) days *= 2;
+  return days * 86400e3;
+}
+
+/**
+ * Whether ticks every `step` ms over `span` ms keep their labels 4 px apart on an axis
+ * `axisPx` wide, placed as the page places them: the first label starts at its tick, the
+ * last ends at it when it stands in the axis's last 5 %, the others are centred on theirs.
+ */
+function ticksFit(step: number, span: number, axisPx: number): boolean {
+  let right = labelPx(0);
+  for (let v = step; v <= span; v += step) {
+    const x = (v / span) * axisPx;
+    const w = labelPx(v);
+    const last = v + step > span && v / span > 0.95;
+    if ((last ? x - w : x - w / 2) < right + 4) return false;
+    right = last ? x : x + w / 2;
+  }
+  return true;
 }
 
 /** A tick's label: exact, in the largest units that keep it so (`+1 h 30 min`, `+45 s`, `+250 ms`). */
@@ -64,7 +101,7 @@ h1 { font-size: 18px; margin: 0 0 4px; }
 .lane-head .run { font-weight: 600; word-break: break-all; }
 .lane-head .sub { color: #616161; }
 .track { position: relative; background-image: linear-gradient(to right, #eeeeee 1px, transparent 1px); background-size: var(--grid) 100%; }
-@media (max-width: 900px) { :root { --label: 160px; } .tick:nth-child(even) { display: none; } }
+@media (max-width: 900px) { :root { --label: 160px; } .tick.wide { display: none; } .tick.last-narrow { transform: translateX(-100%); } }
 .row { position: relative; height: 20px; margin: 2px 0; }
 .row.marks { overflow: hidden; }
 .bar { position: absolute; top: 2px; height: 16px; min-width: 6px; border-radius: 3px; color: #fff; font-size: 11px; line-height: 16px; padding: 0 3px; box-sizing: border-box; overflow: hidden; white-space: nowrap; text-overflow: ellipsis; }
@@ -147,11 +184,17 @@ function laneHtml(t: Timeline, l: Lane, grid: string): string {
  */
 export function timelineHtml(t: Timeline, notice?: string): string {
   const span = Math.max(1, t.end_ms - t.start_ms);
-  const step = tickStep(span, 8);
+  const step = tickStep(span, 8, AXIS_PX.wide);
+  // The narrow layout shows every n-th of them: as many as keep their labels apart there.
+  let every = 1;
+  while (step * every < span && !ticksFit(step * every, span, AXIS_PX.narrow)) every++;
   const ticks: string[] = [];
-  for (let v = 0; v <= span; v += step) {
-    const edge = v === 0 ? " first" : v + step > span && (v / span) * 100 > 95 ? " last" : "";
-    ticks.push(`<div class="tick${edge}" style="left:${((v / span) * 100).toFixed(3)}%">${escapeHtml(tickLabel(v))}</div>`);
+  const lastAt = (n: number) => Math.floor(span / (step * n)) * step * n;
+  for (let v = 0, i = 0; v <= span; v += step, i++) {
+    // The last label of each layout ends at its tick when the tick is at the axis's end.
+    const end = (n: number) => v > 0 && v === lastAt(n) && (v / span) * 100 > 95;
+    const cls = [v === 0 ? "first" : "", end(1) ? "last" : "", i % every === 0 ? (end(every) ? "last-narrow" : "") : "wide"].filter(Boolean);
+    ticks.push(`<div class="tick${cls.map((c) => ` ${c}`).join("")}" style="left:${((v / span) * 100).toFixed(3)}%">${escapeHtml(tickLabel(v))}</div>`);
   }
   const grid = `${((step / span) * 100).toFixed(4)}%`;
   const f = t.failure;

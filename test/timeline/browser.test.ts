@@ -12,6 +12,8 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { timelineHtml } from "../../cli/timeline/html.js";
+import type { Timeline } from "../../cli/timeline/model.js";
 import { cli, repo, temp } from "../pipeline/helpers.js";
 import { APPROVER, gateRun, noisyRun, panelRun, positionOf, runIds, type MadeRun } from "./runs.js";
 
@@ -116,6 +118,29 @@ describe.skipIf(!executable)("the timeline page in a real browser", () => {
       for (let i = 1; i < ticks.length; i++) expect(ticks[i][0], `${name}: tick ${i}`).toBeGreaterThanOrEqual(ticks[i - 1][1]);
       await page.close();
     }
+  }, 60_000);
+
+  it("keeps tick labels apart whatever the run's length, at every width from 480 px (CI: `+1 s 500 ms` ran into its neighbour at 480 px once)", async () => {
+    // Lengths whose ticks have long labels (`+1 s 500 ms`, `+1 min 45 s`, `+1 h 30 min`), and round ones.
+    const spans = [7, 1_450, 1_700, 3_300, 7_400, 12_000, 37_000, 105_000, 200_000, 950_000, 5_400_000, 9_000_000, 100_000_000, 400_000_000, 3_000_000_000];
+    const page = await browser.newPage({ viewport: { width: 1400, height: 300 } });
+    const overlaps: string[] = [];
+    for (const span of spans) {
+      const t: Timeline = { run_id: "r", workflow: "w", start_ms: 1_000_000, end_ms: 1_000_000 + span, status: "succeeded", lanes: [], entries: 2 };
+      await page.setContent(timelineHtml(t));
+      for (const width of [480, 600, 900, 901, 1024, 1400]) {
+        await page.setViewportSize({ width, height: 300 });
+        const ticks = await page.locator(".tick").evaluateAll((els) => els.filter((e) => getComputedStyle(e).display !== "none").map((e) => ({ text: e.textContent, ...e.getBoundingClientRect().toJSON() })));
+        for (let i = 1; i < ticks.length; i++) {
+          if (ticks[i].left < ticks[i - 1].right) overlaps.push(`${span} ms at ${width} px: "${ticks[i - 1].text}" ${ticks[i - 1].left}-${ticks[i - 1].right} runs into "${ticks[i].text}" ${ticks[i].left}-${ticks[i].right}`);
+        }
+        if (ticks.length < 2) overlaps.push(`${span} ms at ${width} px: ${ticks.length} tick(s) shown`);
+        const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+        if (wide > width) overlaps.push(`${span} ms at ${width} px: the page is ${wide} px wide`);
+      }
+    }
+    await page.close();
+    expect(overlaps).toEqual([]);
   }, 60_000);
 
   it("keeps the screenshots as artefacts", () => {
