@@ -4,7 +4,8 @@ import { isInside } from "../load/inside.js";
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { suggest } from "../diagnostics/did-you-mean.js";
 import type { Range } from "../diagnostics/range.js";
-import { iterates, type ExprSource, type StepSpec } from "../decode/spec.js";
+import { iterates, type ExprSource, type LocalSpec, type StepSpec } from "../decode/spec.js";
+import type { JsonValue } from "../parse/document.js";
 import { bareType, parseType } from "../decode/types.js";
 import { childExprs, type Expr } from "../expr/ast.js";
 import { traversalText, type Reference } from "../expr/references.js";
@@ -172,7 +173,14 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
           const found = s.lookup(table, name)!;
           found.scope.used.add(`${table}:${name}`);
           // A field of a variable declared a string, number or bool (found by a new-user trial: var.ledger.x validated, and failed the run).
-          const past = table === "variables" && !inCatch(ref) ? readPastPrimitive(`var.${name}`, (found.decl as { type?: string }).type, ref.path.slice(1), ref.raw) : undefined;
+          // And of a local whose value is one (a new-user trial's leftover: local.l.x of l = "text").
+          const past = inCatch(ref)
+            ? undefined
+            : table === "variables"
+              ? readPastPrimitive(`var.${name}`, (found.decl as { type?: string }).type, ref.path.slice(1), ref.raw)
+              : table === "locals"
+                ? readPastPrimitive(`local.${name}`, localValueType((found.decl as LocalSpec).value), ref.path.slice(1), ref.raw, "value")
+                : undefined;
           if (past) diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: ${past.message}`, { hint: past.hint }));
           if (table === "variables" && (found.decl as { secret?: boolean }).secret && !ctx.secretOk) {
             diagnostics.push(
@@ -204,7 +212,7 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
         } else if (name === "value" && ctx.eachValueOf && typeof ref.path[1] === "string") {
           // A field of an item's output of a known primitive type (a new-user trial: each.value.result.x in a body).
           const key = ref.path[1];
-          const past = inCatch(ref) ? undefined : readPastPrimitive(`each.value.${key}`, ctx.eachValueOf.typeOf?.(key), ref.path.slice(2), ref.raw, ctx.eachValueOf.shell);
+          const past = inCatch(ref) ? undefined : readPastPrimitive(`each.value.${key}`, ctx.eachValueOf.typeOf?.(key), ref.path.slice(2), ref.raw, ctx.eachValueOf.shell ? "shell" : "declared");
           if (past) diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: ${past.message}`, { hint: past.hint }));
         }
         break;
@@ -452,7 +460,8 @@ function outputProblem(path: (string | number)[], raw: string, found: { decl: St
  * read takes of it, followed through the type's items and attributes (`var.l[0].x` of a
  * `list(string)`: a trial of this check); a key the type does not hold, or `any`, ends the search.
  */
-function readPastPrimitive(shown: string, type: string | undefined, rest: (string | number)[], raw: string, shell = false): { message: string; hint: string } | undefined {
+function readPastPrimitive(shown: string, type: string | undefined, rest: (string | number)[], raw: string, from: "declared" | "shell" | "value" = "declared"): { message: string; hint: string } | undefined {
+  const shell = from === "shell";
   if (type === undefined || rest.length === 0) return undefined;
   let t = parseType(type).type;
   let at = shown;
@@ -478,8 +487,30 @@ function readPastPrimitive(shown: string, type: string | undefined, rest: (strin
   // A shell step's text is what it printed: JSON it prints is read through jsondecode().
   const hint = shell
     ? t.kind === "string" ? `read ${shown} itself; for JSON the step prints, jsondecode(${shown})${access}` : `read ${shown} itself`
-    : `read ${shown} itself, or declare it an object (type = object({ ${typeof next === "string" ? next : "name"} = string })) if it holds fields`;
-  return { message: `${shown} is a ${t.kind} (${shell ? "a shell step's" : "its declared type"}), which has no ${what} (in ${raw})`, hint };
+    : from === "value"
+      ? typeof next === "string" ? `read ${shown} itself, or give it an object value ({ ${next} = ... }) if it should hold fields` : `read ${shown} itself, or give it a list value ([...]) if it should hold items`
+      : typeof next === "string"
+        ? `read ${shown} itself, or declare it an object (type = object({ ${next} = string })) if it holds fields`
+        : `read ${shown} itself, or declare it a list (type = list(${t.kind})) if it holds items`;
+  const why = shell ? "a shell step's" : from === "value" ? "its value" : "its declared type";
+  return { message: `${shown} is a ${t.kind} (${why}), which has no ${what} (in ${raw})`, hint };
+}
+
+/**
+ * The type of a local's value when its expression alone gives it: a literal string, number
+ * or bool, or a template that joins text (`"run-${var.n}"`, a string). Undefined for any
+ * other (a reference, a call, a collection, `"${var.x}"` which is var.x itself): locals
+ * carry no declared type.
+ */
+export function localValueType(value: ExprSource): string | undefined {
+  const primitive = (v: JsonValue | undefined) => (typeof v === "string" ? "string" : typeof v === "number" ? "number" : typeof v === "boolean" ? "bool" : undefined);
+  if (value.kind === "literal") return primitive(value.value);
+  if (value.kind === "composite") return undefined;
+  let e = parseMemo(value.kind === "hcl" ? "expression" : "template", value.text).expr;
+  while (e?.kind === "paren") e = e.expr;
+  if (e?.kind === "literal") return primitive(e.value === null ? undefined : e.value);
+  if (e?.kind === "template") return e.parts.length === 1 && e.parts[0].kind === "template_interp" ? undefined : "string";
+  return undefined;
 }
 
 /** {@link readPastPrimitive} for `steps.<s>.<key>.…` (`steps.<s>[i].<key>.…` for an iterating step) of a step whose output `key` has a declared type. */
@@ -491,7 +522,7 @@ function pastOutput(ref: Reference, found: { decl: StepSpec; scope: Scope }, ctx
   if (typeof key !== "string" || ref.path.length <= (indexed ? 3 : 2)) return undefined;
   const shown = indexed ? `steps.${found.decl.name}[${ref.path[1]}].${key}` : `steps.${found.decl.name}.${key}`;
   const shell = runsOnShell(found.decl.target);
-  return readPastPrimitive(shown, ctx.outputType?.(found.decl, found.scope, key), ref.path.slice(indexed ? 3 : 2), ref.raw, shell);
+  return readPastPrimitive(shown, ctx.outputType?.(found.decl, found.scope, key), ref.path.slice(indexed ? 3 : 2), ref.raw, shell ? "shell" : "declared");
 }
 
 /**

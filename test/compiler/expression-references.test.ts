@@ -421,8 +421,30 @@ describe("reads past a value of a known primitive type (a new-user trial: valida
   it("a field or an item of a variable declared a string, number or bool; of an object, none; inside try() or can(), none", async () => {
     const decls = `variable "s" {\n  type = string\n  default = "x"\n}\nvariable "n" {\n  type = number\n  default = 1\n}\nvariable "o" {\n  type = object({ x = string })\n  default = { x = "y" }\n}\n`;
     expect(await said(workflow("var.s.x", decls))).toEqual([`16:15-16:22 unknown_reference: ${AT}: var.s is a string (its declared type), which has no field "x" (in var.s.x) (hint: read var.s itself, or declare it an object (type = object({ x = string })) if it holds fields)`]);
-    expect(await said(workflow("var.n[0]", decls))).toEqual([`16:15-16:23 unknown_reference: ${AT}: var.n is a number (its declared type), which has no item [0] (in var.n[0]) (hint: read var.n itself, or declare it an object (type = object({ name = string })) if it holds fields)`]);
+    expect(await said(workflow("var.n[0]", decls))).toEqual([`16:15-16:23 unknown_reference: ${AT}: var.n is a number (its declared type), which has no item [0] (in var.n[0]) (hint: read var.n itself, or declare it a list (type = list(number)) if it holds items)`]);
     for (const ok of ["var.o.x", "var.s", 'try(var.s.x, "")', "can(var.s.x)"]) expect(await said(workflow(ok, decls)), ok).toEqual([]);
+  });
+
+  it("a field or an item of a local whose value is a string, number or bool, or a template joining text (the last session's leftover: locals carry no declared type); of another local, none", async () => {
+    const locals = `locals {
+  s = "ledger"
+  n = 3
+  b = (true)
+  t = "run-\${var.v}"
+  same = "\${var.v}"
+  o = { x = 1 }
+  c = upper("a")
+}
+variable "v" {
+  type = object({ x = string })
+  default = { x = "y" }
+}
+`;
+    expect(await said(workflow("local.s.x", locals))).toEqual([`16:15-16:24 unknown_reference: ${AT}: local.s is a string (its value), which has no field "x" (in local.s.x) (hint: read local.s itself, or give it an object value ({ x = ... }) if it should hold fields)`]);
+    expect(await said(workflow("local.n[0]", locals))).toEqual([`16:15-16:25 unknown_reference: ${AT}: local.n is a number (its value), which has no item [0] (in local.n[0]) (hint: read local.n itself, or give it a list value ([...]) if it should hold items)`]);
+    expect(await said(workflow("local.b.y", locals))).toHaveLength(1);
+    expect(await said(workflow("local.t.z", locals))).toHaveLength(1);
+    for (const ok of ["local.same.x", "local.o.x", "local.c", "local.s", 'try(local.s.x, "")', "can(local.n[0])"]) expect(await said(workflow(ok, locals)), ok).toEqual([]);
   });
 
   it("a read past a primitive reached through a list's item, a map's value or an object's attribute (a trial: only the top-level type was followed); a list read by index, a map by key, an unknown attribute, any: none", async () => {
