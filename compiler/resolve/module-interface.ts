@@ -74,7 +74,7 @@ export function moduleInterface(id: string, path: string, spec: WorkflowSpec): M
     hasHeader: spec.header !== undefined,
     variables: spec.variables,
     outputs: spec.outputs,
-    returnKeys: [...new Set(spec.steps.flatMap((st) => st.outcomes.filter((o) => o.next?.name === "return").flatMap((o) => Object.keys(o.output))))],
+    returnKeys: [...new Set(returnProjections(spec).flatMap((p) => (p ? Object.keys(p) : [])))],
     ...returnOnly(spec),
     expectedAdapters: spec.adapters.filter((a) => a.expected),
     expectedAgents: spec.agents.filter((a) => a.expected),
@@ -83,10 +83,23 @@ export function moduleInterface(id: string, path: string, spec: WorkflowSpec): M
 }
 
 /**
- * `returnOnlyKeys` of a module (ModuleInterface): its steps' `return` projections' keys,
- * when it declares no outputs, no `next` (nor its initial state) names a state that ends
- * well, and every `return` is a step's with a projection of named keys (a wait's, an
- * approval's or a switch's `return` gives the merged outputs: any key).
+ * The projections of a module's `return`s: each step outcome's and each switch arm's (or
+ * default's) that leads to `return`, its `output` keys, or undefined when it has none or it
+ * is one expression (any key).
+ */
+function returnProjections(spec: WorkflowSpec): (Record<string, unknown> | undefined)[] {
+  const named = (output: Record<string, unknown> | undefined, expr?: unknown) => (expr || !output || Object.keys(output).length === 0 ? undefined : output);
+  return [
+    ...spec.steps.flatMap((st) => st.outcomes.filter((o) => o.next?.name === "return").map((o) => named(o.output, o.outputExpr))),
+    ...spec.branches.flatMap((b) => [...b.arms.filter((a) => a.next?.name === "return").map((a) => named(a.output)), ...(b.default?.name === "return" ? [named(b.defaultOutput)] : [])]),
+  ];
+}
+
+/**
+ * `returnOnlyKeys` of a module (ModuleInterface): its `return` projections' keys (a step
+ * outcome's or a switch arm's), when it declares no outputs, no `next` (nor its initial state)
+ * names a state that ends well, and every `return` has a projection of named keys (a wait's or
+ * an approval's `return`, or one without a projection, gives the merged outputs: any key).
  */
 function returnOnly(spec: WorkflowSpec): { returnOnlyKeys: string[] } | Record<string, never> {
   if (spec.outputs.length > 0) return {};
@@ -94,19 +107,13 @@ function returnOnly(spec: WorkflowSpec): { returnOnlyKeys: string[] } | Record<s
   const others: (NodeRef | undefined)[] = [
     ...spec.waits.flatMap((w) => [w.next, ...w.outcomes.map((o) => o.next)]),
     ...spec.approvals.flatMap((a) => a.outcomes.map((o) => o.next)),
-    ...spec.branches.flatMap((b) => [b.default, ...b.arms.map((a) => a.next)]),
   ];
   if (others.some((n) => n?.name === "return" || (n !== undefined && endsWell.has(n.name)))) return {};
+  if (spec.branches.some((b) => [b.default, ...b.arms.map((a) => a.next)].some((n) => n !== undefined && endsWell.has(n.name)))) return {};
   if (spec.header?.initialState !== undefined && endsWell.has(spec.header.initialState.name)) return {};
-  const keys = new Set<string>();
-  for (const st of spec.steps) {
-    for (const o of st.outcomes) {
-      if (o.next === undefined) continue;
-      if (endsWell.has(o.next.name)) return {};
-      if (o.next.name !== "return") continue;
-      if (o.outputExpr || Object.keys(o.output).length === 0) return {};
-      for (const k of Object.keys(o.output)) keys.add(k);
-    }
-  }
+  if (spec.steps.some((st) => st.outcomes.some((o) => o.next !== undefined && endsWell.has(o.next.name)))) return {};
+  const projections = returnProjections(spec);
+  if (projections.some((p) => p === undefined)) return {};
+  const keys = new Set(projections.flatMap((p) => Object.keys(p!)));
   return keys.size > 0 ? { returnOnlyKeys: [...keys] } : {};
 }

@@ -993,6 +993,9 @@ export class Runner {
           f.outputs[node] = taken.output;
           merge(f, taken.output);
         }
+        // An arm's `return` with an `output` ends the run with that projection, as a step's
+        // outcome does (found by a trial of the Go tool's docs: the projection was lost).
+        returned = taken.next === "return" ? taken.output : undefined;
         node = taken.next;
         continue;
       }

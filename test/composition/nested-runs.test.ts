@@ -152,6 +152,29 @@ describe("nested runs", () => {
     expect((await compileIn(wrong, "main.hcl")).diagnostics.map((d) => d.code)).toContain("unknown_reference");
   });
 
+  it("a module ending at a switch arm's return with an output projection: its caller may read the projection's keys, and the run has them (a trial of the Go tool's docs: the projection was lost)", async () => {
+    const files = parentAndChild("switch.pick");
+    files["child/main.hcl"] += `switch "pick" {
+  match {
+    condition = true
+    next      = return
+    output    = { early = "from the switch" }
+  }
+  default = state.done
+}
+`;
+    files["main.hcl"] = files["main.hcl"].replace(/step "last" \{\n  target = adapter.count.default\n/, 'step "last" {\n  target = adapter.count.default\n  input { seen = steps.call.early }\n');
+    const dir = project(files);
+    expect((await compileIn(dir, "main.hcl")).diagnostics.filter((d) => d.severity === "error").map((d) => d.message)).toEqual([]);
+    const count = counting();
+    const { end, entries } = await runIn(dir, "main.hcl", { extra: { adapterFor: count.adapterFor } });
+    expect(end).toMatchObject({ success: true });
+    const call = (await entries("run")).find((e): e is JournalEntry<"step.completed"> => e.entry_type === "step.completed" && e.step_id === "call");
+    expect(call?.payload.output).toMatchObject({ early: "from the switch" });
+    const wrong = project({ ...files, "main.hcl": files["main.hcl"].replace("steps.call.early", "steps.call.nope") });
+    expect((await compileIn(wrong, "main.hcl")).diagnostics.map((d) => d.code)).toContain("unknown_reference");
+  });
+
   it("a child ending in failure through the CLI exits 1, with the child's reason in the run's end", () => {
     const dir = project({
       "main.hcl": `${HEADER("parent", "call")}

@@ -276,6 +276,28 @@ state "broken" {
     expect((await entries("r")).filter((e) => e.entry_type === "iteration.completed")).toHaveLength(2);
   });
 
+  it("a switch arm's return with an output ends the run with that projection as its outputs, as a step's does (a trial of the Go tool's docs: it was lost)", async () => {
+    const g = await graphOf(`workflow "sw" {
+  version = "1"
+  initial_state = "s"
+}
+step "s" {
+  adapter = "noop"
+  input { n = 42 }
+  outcome "success" { next = "pick" }
+}
+switch "pick" {
+  match {
+    condition = steps.s.n > 40
+    next      = return
+    output    = { answer = steps.s.n }
+  }
+  default = return
+}`);
+    const { runner } = setup();
+    expect(await runner.start(g, {}, "r")).toMatchObject({ state: "return", success: true, outputs: { answer: 42 } });
+  });
+
   it("a non-iterating body's failure becomes its step's failure, reason threaded through", async () => {
     const g = await graphOf(`${HEAD("outer")}
 step "outer" {
