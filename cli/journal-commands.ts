@@ -1,5 +1,4 @@
 import { Option, type Command } from "commander";
-import type { Graph } from "../compiler/build/graph.js";
 import { shown } from "../compiler/diagnostics/control-pictures.js";
 import { suggest } from "../compiler/diagnostics/did-you-mean.js";
 import type { Value } from "../compiler/expr/value.js";
@@ -11,6 +10,7 @@ import { buildTimeline } from "./timeline/model.js";
 import { CliError, EXIT, type Io } from "./io.js";
 import { damageMessage, noRun, openJournal, placeOf, STORE_HELP, storeFlag } from "./journal-place.js";
 import { activityOf, type Idle } from "./run-activity.js";
+import { graphsOf } from "./run-graphs.js";
 import { engine } from "./run-session.js";
 
 const usage = (m: string) => new CliError(m, EXIT.usage);
@@ -255,15 +255,7 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
         if (read.damage) throw new CliError(damageMessage(await j.damageReport(row.root_run_id, read.damage.seq), place));
         const tree = foldEntries(read.entries);
         const now = Date.now();
-        const graph = tree.runs.get(row.root_run_id)?.spawned?.graph as Graph | undefined;
-        const graphs: Graph[] = [];
-        const walk = (g: Graph | undefined) => {
-          if (!g) return;
-          graphs.push(g);
-          for (const s of g.steps) walk(s.body);
-        };
-        walk(graph);
-        for (const m of Object.values(graph?.modules ?? {})) walk(m);
+        const graphs = graphsOf(tree, row.root_run_id);
         let name: string;
         if ("signal" in target) {
           if (target.signal.startsWith("approval:")) throw usage(`"${target.signal}" is an approval: use criteria approve|reject ${run} ${target.signal.slice(9)}${storeFlag(place)}`);

@@ -8,6 +8,7 @@ import type { TreeRecord, Waiting } from "../engine/journal/fold.js";
 import type { Journal, LeaseHolder } from "../engine/journal/journal.js";
 import { shellWord } from "../engine/shell-word.js";
 import { storeFlag, type JournalPlace } from "./journal-place.js";
+import { graphsOf } from "./run-graphs.js";
 import { engine } from "./run-session.js";
 
 /**
@@ -128,12 +129,12 @@ async function idleHere(j: Journal, run: string, flag: string): Promise<Idle> {
   const { timedOutIn } = await engine();
   const read = await readWaits(j, run, flag);
   if ("damaged" in read) return read.damaged;
-  const { tree, answered, waiting, words, still } = read;
+  const { tree, answered, waiting, words, still, give } = read;
   if (answered.length > 0) return idle("stopped", `stopped: its ${answered.join(", ")}; criteria resume ${run}${flag} continues it${still}`);
   const late = timedOutIn(tree, Date.now());
   if (late.length > 0) return idle("stopped", `stopped: its ${late.join(", ")} timed out; criteria resume ${run}${flag} takes the timeout route`);
   if (waiting.length > 0 && waiting.every((w) => w.kind === "time")) return idle("stopped", `stopped at ${words}: criteria resume ${run}${flag} waits out the rest`);
-  if (waiting.length > 0) return idle("parked", `parked, waiting for ${words}: ${giveWith(run, waiting, flag)}, then criteria resume ${run}${flag}`);
+  if (waiting.length > 0) return idle("parked", `parked, waiting for ${words}: ${give}, then criteria resume ${run}${flag}`);
   return idle("stopped", `stopped: criteria resume ${run}${flag} continues it`);
 }
 
@@ -143,15 +144,19 @@ async function idleHere(j: Journal, run: string, flag: string): Promise<Idle> {
  * once some of it was answered, with how to give it (found by a new-user trial: one of two
  * parallel approvals decided read as if both were); or, for a damaged journal, what to say.
  */
-async function readWaits(j: Journal, run: string, flag: string): Promise<{ damaged: Idle } | { tree: TreeRecord; answered: string[]; waiting: Waiting[]; words: string; still: string }> {
-  const { foldEntries, waitingIn, answeredIn } = await engine();
+async function readWaits(j: Journal, run: string, flag: string): Promise<{ damaged: Idle } | { tree: TreeRecord; answered: string[]; waiting: Waiting[]; words: string; still: string; give: string }> {
+  const { foldEntries, waitingIn, answeredIn, receivedRoute } = await engine();
   const read = await j.read(run);
   if (read.damage) return { damaged: await damagedIdle(j, run, read.damage.seq, flag) };
   const tree = foldEntries(read.entries);
   const waiting = waitingIn(tree);
   const words = waiting.map((w) => w.text).join(", ");
-  const still = waiting.length > 0 ? `; it still waits for ${words}: ${giveWith(run, waiting, flag)}` : "";
-  return { tree, answered: answeredIn(tree), waiting, words, still };
+  // A wait with only named outcomes (approved / rejected) is ended by a signal naming one.
+  const waits = graphsOf(tree, run).flatMap((g) => g.waits);
+  const outcomesOf = (signal: string) => waits.find((w) => w.signal === signal && receivedRoute(w) === "")?.outcomes.map((o) => o.name);
+  const give = giveWith(run, waiting, flag, outcomesOf);
+  const still = waiting.length > 0 ? `; it still waits for ${words}: ${give}` : "";
+  return { tree, answered: answeredIn(tree), waiting, words, still, give };
 }
 
 /**
@@ -160,11 +165,16 @@ async function readWaits(j: Journal, run: string, flag: string): Promise<{ damag
  * "give it" for what no command gives (a channel's message). Found by a new-user trial: "give
  * it" named no command.
  */
-function giveWith(run: string, waiting: readonly Waiting[], flag: string): string {
+function giveWith(run: string, waiting: readonly Waiting[], flag: string, outcomesOf: (signal: string) => string[] | undefined): string {
   const commands: string[] = [];
   for (const w of waiting) {
     if (w.kind === "approval") commands.push(`criteria approve ${shellWord(run)} ${shellWord(w.name)}${flag} (or criteria reject ${shellWord(run)} ${shellWord(w.name)}${flag})`);
-    else if (w.kind === "signal") commands.push(`criteria signal ${shellWord(run)} ${shellWord(w.name)}${flag}`);
+    else if (w.kind === "signal") {
+      // Its wait routes no signal that names no outcome (found by a trial of the Go tool's docs: the command given was refused).
+      const outcomes = outcomesOf(w.name);
+      const payload = outcomes?.length ? ` --payload ${shellWord(`{"outcome":"${outcomes[0]}"}`)} (an outcome of ${outcomes.join(", ")})` : "";
+      commands.push(`criteria signal ${shellWord(run)} ${shellWord(w.name)}${flag}${payload}`);
+    }
   }
   return commands.length === waiting.length ? `give it with ${commands.join("; ")}` : "give it";
 }

@@ -25,7 +25,7 @@ import { SessionScope } from "./sessions.js";
 import { orphanFile, reapOrphan } from "../adapters/run-process.js";
 import { idempotencyKey, newRunId, specHash } from "./identity.js";
 import { iterationItems } from "./iteration-items.js";
-import { runApproval, runWait, type NodeHost, type NodeRun } from "./wait-nodes.js";
+import { receivedRoute, runApproval, runWait, type NodeHost, type NodeRun } from "./wait-nodes.js";
 import { agentPost, agentRecv, channelOp, runChannelStep, type ChannelHost } from "./channel-steps.js";
 import { ChannelEndpoint } from "../channels/endpoint.js";
 import { defaultSleep, MAX_TIMER_MS } from "./sleep.js";
@@ -1948,7 +1948,11 @@ export class Runner {
         return hit;
       }
       if (f.signal.aborted) throw this.stopped(f);
-      if (this.opts.park && (untilMs === undefined || untilMs > this.clock())) throw this.parked(name, untilMs);
+      if (this.opts.park && (untilMs === undefined || untilMs > this.clock())) {
+        // A wait with only named outcomes (approved / rejected) is ended by a signal naming one.
+        const named = name.startsWith("approval:") ? undefined : f.graph.waits.find((w) => w.signal === name && receivedRoute(w) === "");
+        throw this.parked(name, untilMs, named?.outcomes.map((o) => o.name));
+      }
       const left = untilMs === undefined ? Infinity : untilMs - this.clock();
       if (left <= 0) return undefined;
       await this.sleep(Math.min(this.opts.pollMs ?? 250, left), f.signal);
@@ -1992,13 +1996,18 @@ export class Runner {
     };
   }
 
-  /** The run parks at a wait for `name` (a signal, or `approval:<node>`): what to do next, said once. */
-  private parked(name: string, untilMs?: number): RunParked {
+  /**
+   * The run parks at a wait for `name` (a signal, or `approval:<node>`): what to do next, said
+   * once. `outcomes`: the wait's, when a signal must name one of them (it has no route for one
+   * that names none; found by a trial of the Go tool's docs: the command suggested was refused).
+   */
+  private parked(name: string, untilMs?: number, outcomes?: string[]): RunParked {
     const r = this.rootId;
     const until = untilMs !== undefined ? ` (until ${new Date(untilMs).toISOString()}, then its timeout route)` : "";
+    const payload = outcomes && outcomes.length > 0 ? ` --payload '{"outcome":"${outcomes[0]}"}' (an outcome of ${outcomes.join(", ")})` : "";
     const what = name.startsWith("approval:")
       ? `approval "${name.slice(9)}"${until}: decide with criteria approve ${r} ${name.slice(9)}${this.storeFlag()} (or criteria reject ${r} ${name.slice(9)}${this.storeFlag()})`
-      : `signal "${name}"${until}: deliver it with criteria signal ${r} ${name}${this.storeFlag()}`;
+      : `signal "${name}"${until}: deliver it with criteria signal ${r} ${name}${this.storeFlag()}${payload}`;
     return new RunParked(this.unit, `run ${this.unit} is parked, waiting for ${what}, then continue it with criteria resume ${this.unit}${this.storeFlag()}`, untilMs, what);
   }
 

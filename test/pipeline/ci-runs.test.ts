@@ -325,7 +325,12 @@ describe("approvals and signal waits in CI (item 7)", () => {
   it("a signal without an outcome is refused by a wait that routes only named outcomes, naming them (found by a trial of the Go tool's docs: approved/rejected, the run ended unknown_outcome for good)", () => {
     const dir = temp();
     writeFileSync(join(dir, "w.hcl"), `${HEAD("gate")}wait "gate" {\n  signal = "deploy_approved"\n  outcome "approved" { next = state.done }\n  outcome "rejected" { next = state.failed }\n}\n`);
-    expect(cli(["apply", "w.hcl", "--state-dir", "state", "--run-id", "g"], { cwd: dir, env: { CI: "true" } }).status).toBe(5);
+    const parked = cli(["apply", "w.hcl", "--state-dir", "state", "--run-id", "g"], { cwd: dir, env: { CI: "true" } });
+    expect(parked.status).toBe(5);
+    // What apply and runs tell to do works (a trial of the Go tool's docs: they said criteria signal g deploy_approved, which is refused).
+    const command = `criteria signal g deploy_approved --state-dir state --payload '{"outcome":"approved"}' (an outcome of approved, rejected)`;
+    expect(parked.stderr).toContain(`waiting for signal "deploy_approved": deliver it with ${command}, then continue it with criteria resume g`);
+    expect(cli(["runs", "--state-dir", "state"], { cwd: dir }).stdout).toContain(`parked, waiting for signal "deploy_approved": give it with ${command}, then criteria resume g`);
     for (const payload of [[], ["--payload", '{"by":"ann"}']]) {
       const bare = cli(["signal", "g", "deploy_approved", ...payload, "--state-dir", "state"], { cwd: dir });
       expect(bare.status).toBe(2);
