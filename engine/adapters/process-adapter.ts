@@ -6,6 +6,7 @@ import { isObject, newObject, type Value } from "../../compiler/expr/value.js";
 import { findExecutable, splitPath } from "./find-executable.js";
 import { abortReason, adapterError, failed, isReason, reasonFor, toValue } from "./result.js";
 import { readyGroupWatcher } from "./group-watcher.js";
+import { inheritedEnv } from "./step-env.js";
 import { killProcessGroup, trackProcessGroup, untrackProcessGroup } from "./run-process.js";
 
 /**
@@ -135,7 +136,7 @@ class ProcessSession implements Session {
       child = spawn(file, [], {
         cwd: this.ctx.base_dir,
         env: {
-          ...env,
+          ...inheritedEnv(env),
           CRITERIA_RUN_ID: this.ctx.run_id,
           CRITERIA_ADAPTER_ID: this.ctx.adapter_id,
           CRITERIA_BASE_DIR: this.ctx.base_dir,

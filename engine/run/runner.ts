@@ -659,8 +659,9 @@ export class Runner {
         workflow: graph.name,
         spec_hash: specHash(graph),
         ...(identity ? { identity } : {}),
-        // Secret values are masked by the journal's redaction; resume asks for them again.
-        inputs: given,
+        // Secret values are not journaled (masking alone kept an object's undeclared keys and a
+        // map's keys in plain: a new-user trial); resume asks for them again.
+        inputs: Object.fromEntries(Object.entries(given).filter(([k]) => !secretVariables.includes(k))),
         ...(askedAgain.length > 0 ? { secret_variables: askedAgain } : {}),
         ...(Object.keys(input).length > 0 ? { input } : {}),
         graph,

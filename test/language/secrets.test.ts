@@ -6,7 +6,8 @@
  * and JSON), outputs, plan, compile, diagnostics; a killed run resumes only when given
  * the secret again. Each surface is searched for the value itself.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { apply, cli, repo, stateDir } from "./helpers.js";
@@ -114,6 +115,24 @@ describe("secrets never leak through side doors (a new user's findings)", () => 
     const done = r.events.find((e) => e.event === "step.completed") as { output: { stdout: string } };
     expect(done.output.stdout).toBe("***");
     for (const piece of ["unter2secret", "hunter2secret"]) expect(allBytes(r.state).includes(piece), piece).toBe(false);
+  });
+});
+
+describe("secrets never leak through a step's environment or a value's undeclared parts (a new-user trial)", () => {
+  it("a step's process sees no CRITERIA_VAR_<name> it was not given, and the journal holds neither an object's undeclared key nor a map's keys", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "criteria-side-"));
+    const file = join(dir, "main.hcl");
+    writeFileSync(
+      file,
+      `workflow {\n  name = "side"\n  version = "1"\n  initial_state = "peek"\n  target_state = "done"\n}\nvariable "cfg" {\n  type = object({ key = string })\n  secret = true\n}\nvariable "mapv" {\n  type = map(string)\n  secret = true\n}\nvariable "tok" {\n  type = string\n  secret = true\n}\nadapter "shell" "default" {}\nstep "peek" {\n  target = adapter.shell.default\n  input { command = "printf 'seen:%s' \\"$CRITERIA_VAR_tok$CRITERIA_VAR_cfg\\" | rev" }\n  secret_input {\n    KEY  = var.cfg.key\n    MAPV = jsonencode(var.mapv)\n    TOK  = var.tok\n  }\n  outcome "success" { next = "done" }\n}\nstate "done" { terminal = true }\n`,
+    );
+    const r = await apply(file, [], { CRITERIA_VAR_tok: TOKEN, CRITERIA_VAR_cfg: '{"key":"KeySecretValue","extra":"ExtraSecretValue"}', CRITERIA_VAR_mapv: '{"MapKeySecretName":"MapValSecretValue"}' });
+    expect(r.status, r.stderr).toBe(0);
+    // The step printed what it saw of them, reversed (past the masking): nothing.
+    const done = r.events.find((e) => e.event === "step.completed") as { output: { stdout: string } };
+    expect(done.output.stdout).toBe(":nees");
+    const bytes = allBytes(r.state);
+    for (const piece of [TOKEN, "KeySecretValue", "ExtraSecretValue", "MapKeySecretName", "MapValSecretValue"]) expect(bytes.includes(piece), piece).toBe(false);
   });
 });
 
