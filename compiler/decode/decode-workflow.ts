@@ -7,6 +7,7 @@ import { describePointer, pointerSegments } from "./describe.js";
 import { durationTooLong, parseDuration } from "./durations.js";
 import { bareType, parseType, type TypeExpr } from "./types.js";
 import { meantKeys, type KeyedSection } from "./section-keys.js";
+import { memoStep } from "./step-memo.js";
 import {
   emptyWorkflow,
   type AdapterSpec,
@@ -435,7 +436,20 @@ class Decoder {
         ...("value" in o ? { value: this.typedLiteral(this.expr(o.value, childPointer(p, "value")), typeText(o.type), childPointer(p, "value")) } : {}),
       });
     }
-    for (const [name, v, p, r] of this.named(doc.steps, at("steps"))) w.steps.push(this.step(name, isObj(v) ? v : {}, p, r));
+    for (const [name, v, p, r] of this.named(doc.steps, at("steps"))) {
+      if (!isObj(v)) {
+        w.steps.push(this.step(name, {}, p, r));
+        continue;
+      }
+      // A block the edit did not touch is decoded once (compiler/decode/step-memo.ts).
+      const decoded = memoStep(v, p, r, () => {
+        const before = this.diagnostics.length;
+        const step = this.step(name, v, p, r);
+        return { step, diagnostics: this.diagnostics.splice(before) };
+      });
+      this.diagnostics.push(...decoded.diagnostics);
+      w.steps.push(decoded.step);
+    }
     for (const [name, v, p, r] of this.named(doc.states, at("states"))) {
       const o = isObj(v) ? v : {};
       w.states.push({ name, ...r, terminal: o.terminal === true, ...(o.terminal !== undefined && typeof o.terminal !== "boolean" ? { terminalInvalid: true as const } : {}), success: o.success !== false, ...(o.requires !== undefined ? { requires: this.nodeRef(o.requires, childPointer(p, "requires")) } : {}) });

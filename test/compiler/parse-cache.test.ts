@@ -11,6 +11,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { moduleTree } from "../../bench/composition.js";
+import { chainHcl } from "../../bench/generate.js";
+import { seededRandom } from "../seeded-random.js";
 import { compile, type UnitCache } from "../../compiler/index.js";
 import type { ParseCache } from "../../compiler/load/read-module.js";
 
@@ -130,6 +132,43 @@ describe("the parse cache", () => {
     expect(done.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
     expect(same(done)).toBe(same(await fresh(fixed)));
   });
+});
+
+describe("steps decoded once while their block stands still (compiler/decode/step-memo.ts)", () => {
+  /** Random edits of the examples' HCL files: each compiled as the language server does, then as a fresh compile does; the two agree. */
+  it("a compile after each of 40 random edits of every HCL example (typing, overtyping, new lines, above and inside steps) gives what a fresh compile gives", async () => {
+    const seed = Number(process.env.EDIT_SEED ?? Date.now() % 100_000);
+    const random = seededRandom(seed);
+    const files = readdirSync(join(repo, "examples")).flatMap((n) => {
+      const d = join(repo, "examples", n);
+      return readdirSync(d).filter((f) => f.endsWith(".hcl")).map((f) => join(d, f));
+    });
+    files.push(join(mkdtempSync(join(tmpdir(), "criteria-memo-")), "chain.hcl"));
+    writeFileSync(files[files.length - 1], chainHcl(30));
+    for (const path of files) {
+      const original = readFileSync(path, "utf8");
+      // Where edits go: inside quoted text (a step's command, a description), or a new line after an opening brace.
+      const places = (t: string) => [...t.matchAll(/"[^"\n$%{}\\]+"|\{\n/g)].map((m) => m.index! + 1);
+      const texts = [original];
+      for (let i = 0; i < 40; i++) {
+        const t = texts[texts.length - 1];
+        const at = places(t)[Math.floor(random() * places(t).length)];
+        const how = random();
+        const ch = String.fromCharCode(97 + Math.floor(random() * 26));
+        texts.push(how < 0.5 ? t.slice(0, at) + ch + t.slice(at) : how < 0.8 ? t.slice(0, at) + ch + t.slice(at + 1) : t.slice(0, at) + "\n" + t.slice(at));
+      }
+      const dir = join(path, "..");
+      // Every fresh compile first: its parse is new, so it never takes the memo's steps.
+      const fresh: string[] = [];
+      for (const t of texts) fresh.push(same(await compile(path, { cwd: dir, overlay: new Map([[path, t]]) })));
+      const parseCache: ParseCache = new Map();
+      const unitCache: UnitCache = new Map();
+      for (const [i, t] of texts.entries()) {
+        const c = await compile(path, { cwd: dir, overlay: new Map([[path, t]]), parseCache, unitCache });
+        expect(same(c), `${path}, edit ${i} (EDIT_SEED=${seed})`).toBe(fresh[i]);
+      }
+    }
+  }, 120_000);
 });
 
 describe("compile without the graph (the language server's compile)", () => {
