@@ -7,7 +7,8 @@ import type { Check } from "./context.js";
  * `shell` runs steps as local processes with the environment's variables; `sandbox`,
  * `container` and `remote` are isolation boundaries that compile (as in the Go tool)
  * and that `apply` refuses before the first step. Any other type is a typo. A `PATH`
- * written without the system's directories is warned of (`environment_path_replaced`).
+ * written without the system's directories is warned of (`environment_path_replaced`); a
+ * variable written as a list or an object is refused (its value is text).
  */
 export const ENVIRONMENT_TYPES = ["shell", "sandbox", "container", "remote"];
 
@@ -31,6 +32,14 @@ export const checkEnvironments: Check = {
               hint: "list every directory its steps need, e.g. \"/opt/tools/bin:/usr/local/bin:/usr/bin:/bin\", or leave PATH out",
             }),
           );
+        }
+        // A variable's value is text (a number or a bool becomes its text: the Go tool's workflow.md,
+        // Environments): a list or an object written out is refused (found by a trial of its docs:
+        // LIST = ["x", "y"] reached the steps as the JSON text ["x","y"]).
+        for (const [k, v] of Object.entries(e.variables)) {
+          if (v.kind !== "literal" || v.value === null || typeof v.value !== "object") continue;
+          const what = Array.isArray(v.value) ? "a list" : "an object";
+          out.push(diag("invalid_type", v.range, `${named}: variable "${k}" is ${what}, and an environment variable holds text (a number or a bool becomes its text)`, { hint: `write the text the steps read, e.g. ${k} = "x y", or jsonencode(...) of it for JSON` }));
         }
         if (ENVIRONMENT_TYPES.includes(e.type)) continue;
         out.push(diag("unknown_environment_type", e.nameRange, `${named}: unknown environment type "${e.type}"`, { hint: suggest(e.type, ENVIRONMENT_TYPES) ?? `the types are ${ENVIRONMENT_TYPES.join(", ")}` }));
