@@ -720,12 +720,17 @@ class Decoder {
     return s;
   }
 
-  /** `count = 3` or `count = var.n`: a literal must be a non-negative integer. */
+  /**
+   * `count = 3` or `count = var.n`: a literal must be a non-negative integer. Text that is no
+   * expression is said here; any other literal that is no whole number is the schema's to say,
+   * and a number too large to read (null here) the parser's: one error each (found by a trial
+   * of the Go tool's docs: a fraction was said twice, a number too large also as "not null").
+   */
   numberExpr(v: JsonValue, ptr: string, field: string): ExprSource {
     const e = this.expr(v, ptr);
     if (e.kind === "literal" && typeof v === "number" && Number.isInteger(v) && v < 0) {
       this.diagnostics.push(diag("invalid_value", e.range, `${describePointer(ptr)}: "${field}" must not be negative, not ${v}`, { hint: `${field} = 0 runs no item` }));
-    } else if (e.kind === "literal" && !(typeof v === "number" && Number.isInteger(v) && v >= 0)) {
+    } else if (e.kind === "literal" && typeof v === "string") {
       this.diagnostics.push(diag("invalid_type", e.range, `${describePointer(ptr)}: "${field}" must be a whole number or an expression, not ${JSON.stringify(v)}`, { hint: `${field} = 3, or an expression of var.* / local.* such as ${fieldAs(e.range.file, field, typeof v === "string" && REFERENCE.test(v.trim()) ? v.trim() : "var.n")}` }));
     }
     return e;

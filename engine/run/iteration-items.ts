@@ -15,7 +15,9 @@ export function iterationItems(value: Value, kind: string, at: string, maxTotalS
   const v = value;
   if (typeof v === "number" || (typeof v === "string" && /^\d+$/.test(v))) {
     const n = Number(v);
-    if (!Number.isInteger(n) || n < 0) throw new EvalFailure(`${at}: ${kind} must be a whole number, not ${n}`);
+    // A negative one is a whole number: say what is wrong with it (found by a trial of the Go tool's docs).
+    if (!Number.isInteger(n)) throw new EvalFailure(`${at}: ${kind} must be a whole number, not ${n}`);
+    if (n < 0) throw new EvalFailure(`${at}: ${kind} must not be negative, not ${n}`);
     if (n > maxTotalSteps) throw new EvalFailure(`${at}: ${kind} = ${n} is more than policy max_total_steps = ${maxTotalSteps}`, "policy_exceeded");
     return Array.from({ length: n }, (_, i) => ({ key: i, value: i }));
   }
