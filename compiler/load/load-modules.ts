@@ -120,7 +120,9 @@ export async function loadModules(entry: string, opts: LoadOptions): Promise<Mod
     }
     const hint = `paths are relative to the directory of ${e.range.file} and may not leave ${roots.map((r) => displayPath(r, opts.cwd) || ".").join(" or ")}; widen it with --root DIR or CRITERIA_WORKFLOW_ALLOWED_PATHS`;
     if (![...given, ...roots].some((r) => isInside(r, abs))) {
-      diagnostics.push(diag("path_outside_root", e.range, `${what} leads outside the workflow's root: ${displayPath(abs, opts.cwd)}`, { hint }));
+      // The place it leads to, then the root it leaves (found by a trial of the Go tool's docs: "the workflow's root: child" read as if child were the root).
+      const rootsShown = roots.map((r) => displayPath(r, opts.cwd) || ".").join(" or ");
+      diagnostics.push(diag("path_outside_root", e.range, `${what} leads to ${displayPath(abs, opts.cwd) || "."}, outside the workflow's root (${rootsShown})`, { hint }));
       return undefined;
     }
     let id: string;
