@@ -150,6 +150,9 @@ export class LeaseLostError extends Error {
   }
 }
 
+/** {@link storageReason}'s words for a database SQLite cannot read as one. */
+export const DAMAGED = "the journal database is damaged";
+
 /** A plain account of an SQLite, PostgreSQL or file-system error, for a one-line message. */
 export function storageReason(e: unknown): string {
   const code = String((e as { code?: string }).code ?? "");
@@ -158,7 +161,7 @@ export function storageReason(e: unknown): string {
   if (pg) return pg;
   if (code === "SQLITE_FULL" || /disk is full|ENOSPC/i.test(msg)) return "the disk is full";
   if (code.startsWith("SQLITE_READONLY") || /readonly|read-only|EROFS/i.test(msg)) return "the journal is read-only";
-  if (code === "SQLITE_CORRUPT" || code === "SQLITE_NOTADB" || /malformed|not a database|vtable constructor failed/i.test(msg)) return "the journal database is damaged";
+  if (code === "SQLITE_CORRUPT" || code === "SQLITE_NOTADB" || /malformed|not a database|vtable constructor failed/i.test(msg)) return DAMAGED;
   if (code.startsWith("SQLITE_IOERR") || /disk I\/O error|EFBIG|EIO/i.test(msg)) return /^disk I\/O error$/i.test(msg) ? "a disk I/O error (is the disk full, or failing?)" : `a disk I/O error (${msg})`;
   if (code === "SQLITE_BUSY" || /database is locked/i.test(msg)) return "the journal stayed locked by another process for too long";
   return msg;

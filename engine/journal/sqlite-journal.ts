@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { canonicalJson } from "./canonical-json.js";
 import type { EntryType, JournalEntry, MemoryItem, NewEntry } from "./entry.js";
-import { AppendRefusedError, JournalDamagedError, JournalOpenError, JournalReadError, JournalWriteError, LeaseLostError, MessageTakenError, RunLockedError, SignalTakenError, storageReason, TreeChangedError } from "./errors.js";
+import { AppendRefusedError, JournalDamagedError, JournalOpenError, JournalReadError, JournalWriteError, LeaseLostError, MessageTakenError, RunLockedError, SignalTakenError, storageReason, TreeChangedError, DAMAGED } from "./errors.js";
 import type { AppendOptions, Damage, Journal, LeaseHolder, RunRow, RunsQuery } from "./journal.js";
 import { Leases } from "./lease.js";
 import { checksum, isTreeStart, memoryText, pickMemory, recallTerms, RUN_ROWS, runsQuerySql, tallyDamage, type DamagedRow } from "./store-rules.js";
@@ -182,14 +182,28 @@ export class SqliteJournal implements Journal {
         // it may not have opened
       }
       const err = e as NodeJS.ErrnoException;
-      const why =
-        err.code === "EEXIST" || err.code === "ENOTDIR"
+      // One of the journal's files that is no file (found by a new-user trial: a directory named
+      // journal.db-wal gave a raw EISDIR, and one named journal.db "cannot be written (permissions?)").
+      const notFile = [file, `${file}-wal`, `${file}-shm`].find((f) => {
+        try {
+          return !statSync(f).isFile();
+        } catch {
+          return false;
+        }
+      });
+      const reason = storageReason(e);
+      const why = notFile
+        ? `${notFile} is not a file (a directory?); move it aside`
+        : err.code === "EEXIST" || err.code === "ENOTDIR"
           ? "it is not a directory"
           : opts.readOnly && (err.code === "EACCES" || err.code === "EPERM")
             ? `it cannot be read (permission denied: ${err.path ?? file})`
             : err.code === "EACCES" || /readonly|read-only|unable to open/i.test(err.message)
               ? "it cannot be written (permissions?)"
-              : storageReason(e);
+              : reason === DAMAGED
+                ? // What to do, as for an empty one (a new-user trial: a journal cut short by a cache restore said only "damaged").
+                  `${reason}: it is not a whole SQLite database (cut short or overwritten: a failed copy or cache restore?); restore it, or move it aside to start a new journal`
+                : reason;
       throw new JournalOpenError(`cannot open the journal ${file}: ${why}`);
     }
     const k = process.env.CRITERIA_FAULT_KILL_AFTER_SEQ;

@@ -236,6 +236,27 @@ describe("storage failures (item 4)", () => {
     expect(cli(["runs", "--state-dir", file]).stderr.trim()).toBe(`criteria: ${file} is a file, not a state directory (runs are journaled where criteria apply ran, or in --state-dir)`);
   });
 
+  it("a journal cut short, or a directory where its write-ahead log goes: runs, journal and apply say what to do (exit 1; found by a new-user trial: \"damaged\" alone, a raw EISDIR, \"cannot be written (permissions?)\")", () => {
+    const dir = temp();
+    const good = join(dir, "good");
+    expect(cli(["apply", workflow(dir), "--state-dir", good, "--run-id", "a"]).status).toBe(0);
+    const cut = join(dir, "cut");
+    mkdirSync(cut);
+    writeFileSync(join(cut, "journal.db"), readFileSync(join(good, "journal.db")).subarray(0, 1000));
+    const walDir = join(dir, "wal");
+    mkdirSync(walDir);
+    writeFileSync(join(walDir, "journal.db"), readFileSync(join(good, "journal.db")));
+    mkdirSync(join(walDir, "journal.db-wal"));
+    for (const args of [["runs"], ["journal", "a"], ["apply", "w.hcl", "--run-id", "b"]]) {
+      const damaged = cli([...args, "--state-dir", cut], { cwd: dir });
+      expect(damaged.status, args.join(" ")).toBe(1);
+      expect(damaged.stderr, args.join(" ")).toContain(`cannot open the journal ${join(cut, "journal.db")}: the journal database is damaged: it is not a whole SQLite database (cut short or overwritten: a failed copy or cache restore?); restore it, or move it aside to start a new journal`);
+      const wal = cli([...args, "--state-dir", walDir], { cwd: dir });
+      expect(wal.status, args.join(" ")).toBe(1);
+      expect(wal.stderr, args.join(" ")).toContain(`cannot open the journal ${join(walDir, "journal.db")}: ${join(walDir, "journal.db-wal")} is not a file (a directory?); move it aside`);
+    }
+  });
+
   it("a journal the user may not write (another user's, a read-only copy) is read by runs and journal, and left as it was; resume says it cannot be written (found by a new-user trial: runs and journal refused it)", (ctx) => {
     const dir = temp();
     const state = join(dir, "state");
