@@ -304,8 +304,15 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
           // Signals are kept until a wait takes them (as Temporal's are): one sent before its wait
           // starts ends that wait at once. Said, not refused (found by a new-user trial: a health
           // signal sent early promoted a canary later, "delivered" being all it was told).
-          const open = [...tree.runs].some(([id, r]) => within(id, run) && !r.completed && [...r.waits.values()].some((w) => w.started?.payload.signal === name && !w.completed && (w.started.payload.until_ms ?? Infinity) > now));
-          if (!open && late.length === 0) notes.push(`criteria: note: run ${run} is not waiting for signal "${name}" now: the signal is kept, and the next wait for "${name}" takes it at once\n`);
+          const open = [...tree.runs].filter(([id, r]) => within(id, run) && !r.completed).flatMap(([, r]) => [...r.waits.values()].filter((w) => w.started?.payload.signal === name && !w.completed && (w.started.payload.until_ms ?? Infinity) > now)).length;
+          // Each open wait takes one signal: those given already and not taken yet go first (found by
+          // a new-user trial: a CI job that sent its signal twice was told "delivered" twice, and the
+          // second was kept for the next wait of that name, which it ended at once).
+          const given = tree.signals.filter((s) => s.payload.name === name && !tree.consumed.has(s.seq) && (within(run, s.run_id) || within(s.run_id, run)));
+          if (open === 0 && late.length === 0) notes.push(`criteria: note: run ${run} is not waiting for signal "${name}" now: the signal is kept, and the next wait for "${name}" takes it at once\n`);
+          else if (open > 0 && given.length >= open) {
+            notes.push(`criteria: note: run ${run}'s wait for signal "${name}" was given one already (journal entry ${given[given.length - 1].seq}), not taken yet: this signal is kept, and the next wait for "${name}" takes it at once\n`);
+          }
         } else {
           const nodes = graphs.flatMap((g) => g.approvals.map((a) => a.name));
           if (!nodes.includes(target.approval)) {

@@ -184,6 +184,10 @@ describe("approvals and signal waits in CI (item 7)", () => {
     const timely = cli(["signal", "s", "canary-healthy", "--state-dir", state]);
     expect(timely.status).toBe(0);
     expect(timely.stderr).toBe("");
+    // Sent again before the run goes on: the open wait has its signal, this one is kept (found by a new-user trial: "delivered" twice).
+    const again = cli(["signal", "s", "canary-healthy", "--state-dir", state]);
+    expect(again.status).toBe(0);
+    expect(again.stderr).toMatch(/^criteria: note: run s's wait for signal "canary-healthy" was given one already \(journal entry \d+\), not taken yet: this signal is kept, and the next wait for "canary-healthy" takes it at once\n$/);
   });
 
   const gate = (extra = "") => `${HEAD("gate")}approval "gate" {\n  approvers = ["ops"]\n${extra}  outcome "approved" { next = step.deploy }\n  outcome "rejected" { next = state.failed }\n  outcome "timeout"  { next = state.failed }\n}\nstep "deploy" {\n  target = adapter.shell.default\n  input { command = "echo deployed >> log" }\n  outcome "success" { next = state.done }\n}\n`;
