@@ -8,7 +8,7 @@ import { renderEntry } from "./render-events.js";
 import { timelineHtml } from "./timeline/html.js";
 import { buildTimeline } from "./timeline/model.js";
 import { CliError, EXIT, type Io } from "./io.js";
-import { damageMessage, noRun, openJournal, placeOf, STORE_HELP, storeFlag } from "./journal-place.js";
+import { damageMessage, noRun, openJournal, placeOf, runArgument, STORE_HELP, storeFlag } from "./journal-place.js";
 import { activityOf, type Idle } from "./run-activity.js";
 import { graphsOf } from "./run-graphs.js";
 import { engine } from "./run-session.js";
@@ -96,7 +96,7 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
   program
     .command("journal")
     .description("print a run's journal as a timeline (or NDJSON)")
-    .argument("<run>", "the run id")
+    .argument("<run>", "the run id", runArgument)
     .option("--state-dir <dir>", "journal directory")
     .option("--store <url>", STORE_HELP)
     .addOption(new Option("-o, --output <format>", "text, json (NDJSON) or html (default: text)").choices(["text", "json", "html"]))
@@ -410,7 +410,7 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
   program
     .command("signal")
     .description("deliver a signal to a run waiting in a wait { signal } node")
-    .argument("<run>", "the run id (a nested run's id reaches only that run and the runs it started)")
+    .argument("<run>", "the run id (a nested run's id reaches only that run and the runs it started)", runArgument)
     .argument("<name>", "the signal name")
     .option("--payload <json>", "a JSON value carried with the signal")
     .option("--state-dir <dir>", "journal directory")
@@ -433,7 +433,7 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
     program
       .command(decision)
       .description(`${decision} a run's pending approval node`)
-      .argument("<run>", "the run id (a nested run's id reaches only that run and the runs it started)")
+      .argument("<run>", "the run id (a nested run's id reaches only that run and the runs it started)", runArgument)
       .argument("<node>", "the approval node's name")
       .option("--by <name>", "who decides (recorded in the journal)", io.env.USER ?? "cli")
       .option("--state-dir <dir>", "journal directory")

@@ -41,6 +41,17 @@ export function placeName(p: JournalPlace): string {
 }
 
 /** The refusal of a run id no run of the journal has. */
+/**
+ * A command's `<run>` argument, as commander hands it over: an empty one is a usage error
+ * (exit 2), as `apply --run-id ""` is (found by a new-user trial: `journal ""` said
+ * "no run  in …", exit 1).
+ * @throws CliError (usage) for an empty or blank id
+ */
+export function runArgument(value: string): string {
+  if (value.trim() === "") throw new CliError(`the run id is empty (${JSON.stringify(value)}): criteria runs lists the runs`, EXIT.usage);
+  return value;
+}
+
 export function noRun(run: string, place: JournalPlace): string {
   return `no run ${echoed(run)} in ${placeName(place)} (criteria runs${storeFlag(place)} lists them)`;
 }

@@ -14,7 +14,7 @@ import { BROKER_HELP, brokerOf } from "./broker-option.js";
 import { compileOptions, rootOption } from "./compile-options.js";
 import { CliError, echoed, EXIT, type Io } from "./io.js";
 import { registerJournalCommands } from "./journal-commands.js";
-import { damageMessage, endedAs, noRun, openJournal, placeOf, STORE_HELP, storeFlag } from "./journal-place.js";
+import { damageMessage, endedAs, noRun, openJournal, placeOf, runArgument, STORE_HELP, storeFlag } from "./journal-place.js";
 import { renderEvent } from "./render-events.js";
 import { checkInput, parseInput, parseVars } from "./run-inputs.js";
 import { engine, runSession, type SessionEnd } from "./run-session.js";
@@ -135,7 +135,7 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
     program
       .command("resume")
       .description("continue a run from its journal: finished steps are re-used, nothing confirmed runs twice")
-      .argument("<run>", "the run id (criteria runs lists them)")
+      .argument("<run>", "the run id (criteria runs lists them)", runArgument)
       .option("--state-dir <dir>", "journal directory")
       .option("--store <url>", STORE_HELP)
       .option("--auto-approve", "approve every approval node")
@@ -232,7 +232,7 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
   program
     .command("unlock")
     .description("end a run's lease, whoever holds it (a process that still runs it can no longer write); say what it overrides")
-    .argument("<run>", "the run id")
+    .argument("<run>", "the run id", runArgument)
     .option("--state-dir <dir>", "journal directory")
     .option("--store <url>", STORE_HELP)
     .action(async (run: string, opts: { stateDir?: string; store?: string }) => {

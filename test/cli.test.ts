@@ -165,6 +165,12 @@ describe("criteria validate", () => {
     expect(bare.stderr).toContain("Usage: criteria channel");
     expect(await main(["channel", "--help"], io())).toBe(0);
     expect(await main(["help", "channel"], io())).toBe(0);
+    // An empty run id, as apply --run-id "" is (a new-user trial: journal "" said "no run  in …", exit 1).
+    for (const args of [["journal", ""], ["resume", " "], ["signal", "", "go"], ["approve", "", "gate"], ["reject", "", "gate"], ["unlock", ""]]) {
+      const empty = io();
+      expect(await main(args, empty), args.join(" ")).toBe(2);
+      expect(empty.stderr, args.join(" ")).toContain(`the run id is empty (${JSON.stringify(args[1])}): criteria runs lists the runs`);
+    }
   });
 
   it("a missing file is a diagnostic, exit 1", async () => {
