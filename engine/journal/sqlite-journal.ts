@@ -3,7 +3,7 @@ import { MissingPackage, requirePackage } from "../../compiler/require-package.j
 import { closeSync, copyFileSync, existsSync, fstatSync, mkdtempSync, openSync, readSync, rmSync, statSync } from "node:fs";
 import { makeDirs } from "../make-dirs.js";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { canonicalJson } from "./canonical-json.js";
 import type { EntryType, JournalEntry, MemoryItem, NewEntry } from "./entry.js";
 import { AppendRefusedError, JournalDamagedError, JournalOpenError, JournalReadError, JournalWriteError, LeaseLostError, MessageTakenError, RunLockedError, SignalTakenError, storageReason, TreeChangedError, DAMAGED } from "./errors.js";
@@ -594,7 +594,18 @@ function mustBeJournal(stateDir: string, file: string): void {
   } catch (e) {
     if (e instanceof JournalOpenError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === "ENOTDIR") throw new JournalOpenError(`${stateDir} is a file, not a state directory (runs are journaled where criteria apply ran, or in --state-dir)`);
+    if (code === "ENOTDIR") {
+      // The file may be a directory above it (found by a new-user trial: `afile/sub` was said to be the file).
+      let file = stateDir;
+      for (let up = stateDir; ; up = dirname(up)) {
+        if (existsSync(up)) {
+          file = up;
+          break;
+        }
+        if (dirname(up) === up) break;
+      }
+      throw new JournalOpenError(`${file} is a file, not a state directory (runs are journaled where criteria apply ran, or in --state-dir)`);
+    }
     if (code === "ENOENT") throw new JournalOpenError(`no journal in ${stateDir} (runs are journaled where criteria apply ran, or in --state-dir)`);
     throw new JournalOpenError(`cannot read the journal in ${stateDir}: ${code === "EACCES" || code === "EPERM" ? "permission denied" : (code ?? String(e))}`);
   }

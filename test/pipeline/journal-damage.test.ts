@@ -234,6 +234,8 @@ describe("storage failures (item 4)", () => {
     const file = join(temp(), "stfile");
     writeFileSync(file, "x");
     expect(cli(["runs", "--state-dir", file]).stderr.trim()).toBe(`criteria: ${file} is a file, not a state directory (runs are journaled where criteria apply ran, or in --state-dir)`);
+    // A directory under it names the file, not itself (a new-user trial).
+    expect(cli(["runs", "--state-dir", join(file, "sub")]).stderr.trim()).toBe(`criteria: ${file} is a file, not a state directory (runs are journaled where criteria apply ran, or in --state-dir)`);
   });
 
   it("a journal cut short, or a directory where its write-ahead log goes: runs, journal and apply say what to do (exit 1; found by a new-user trial: \"damaged\" alone, a raw EISDIR, \"cannot be written (permissions?)\")", () => {
