@@ -22,6 +22,23 @@ const PATH_FUNCTIONS = new Map([
   ["fileset", 2],
 ]);
 
+/**
+ * Terraform functions criteria does not have, with what to write instead: a did-you-mean of
+ * another name misled (found by a trial of the Go tool's docs: toset was offered "lower").
+ */
+const TERRAFORM_ONLY: Record<string, string> = {
+  toset: "criteria has no sets: the set functions take lists (sethaselement([\"a\"], \"a\")), and distinct(list) drops repeats",
+  tolist: "criteria converts no collection types: a list or a tuple is used as it is",
+  tomap: "criteria converts no collection types: an object is used as a map as it is",
+  sum: "criteria has no sum(): add the items with a for expression and a variable, or pass the total in",
+  one: "criteria has no one(): write length(l) == 0 ? null : l[0]",
+  alltrue: "criteria has no alltrue(): write length([for x in l : x if !x]) == 0",
+  anytrue: "criteria has no anytrue(): write length([for x in l : x if x]) > 0",
+  basename: "criteria has no basename(): write element(split(\"/\", p), length(split(\"/\", p)) - 1)",
+  dirname: "criteria has no dirname(): path.module is the workflow's directory",
+  abspath: "criteria has no abspath(): path.module, path.root and path.cwd are absolute",
+};
+
 /** Fields of `each` (docs/language.md, Expressions and namespaces). */
 export const EACH_FIELDS = ["value", "key", "_idx", "_total", "_first", "_last", "_prev"];
 
@@ -359,7 +376,7 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
     if (e.kind !== "call") return;
     const f = functionDocs().find((d) => d.name === e.name);
     if (!f) {
-      diagnostics.push(diag("unknown_function", rangeAt(file, e.start, e.nameEnd), `${ctx.what}: unknown function "${e.name}"`, { hint: suggest(e.name, functionNames()) }));
+      diagnostics.push(diag("unknown_function", rangeAt(file, e.start, e.nameEnd), `${ctx.what}: unknown function "${e.name}"`, { hint: TERRAFORM_ONLY[e.name] ?? suggest(e.name, functionNames()) }));
       return;
     }
     const n = e.args.length;

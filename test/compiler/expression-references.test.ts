@@ -355,6 +355,8 @@ describe("errors every run would meet (a part that references nothing)", () => {
 describe("function calls", () => {
   it("an unknown function gets a did-you-mean, at its name", async () => {
     expect(await said(workflow('uper("a")'))).toEqual([`16:15-16:19 unknown_function: ${AT}: unknown function "uper" (hint: did you mean "upper"?)`]);
+    // A Terraform function criteria lacks says what to write, not a name that is near (a trial: toset was offered "lower").
+    expect(await said(workflow('toset(["a"])'))).toEqual([`16:15-16:20 unknown_function: ${AT}: unknown function "toset" (hint: criteria has no sets: the set functions take lists (sethaselement(["a"], "a")), and distinct(list) drops repeats)`]);
   });
 
   it("arity: exactly, at least, singular and plural; an expanded last argument is not counted", async () => {
