@@ -570,10 +570,14 @@ export class PostgresJournal implements Journal {
     let epoch: number;
     try {
       epoch = await this.transaction(async (c) => {
-        await this.lockTree(c, rootRunId);
+        // One flight: the tree's lock, then (under it) the lease row and the database's clock.
+        const locked = this.lockTree(c, rootRunId);
         // `FOR UPDATE`: judged once no append that checked the old lease can still commit.
-        const { rows } = await c.query<LeaseRow>(`SELECT ${LEASE_COLUMNS} FROM leases WHERE root_run_id = $1 FOR UPDATE`, [rootRunId]);
-        const now = (await c.query<{ now: number }>("SELECT (extract(epoch FROM clock_timestamp()) * 1000)::int8 AS now")).rows[0].now;
+        const lease = c.query<LeaseRow>(`SELECT ${LEASE_COLUMNS} FROM leases WHERE root_run_id = $1 FOR UPDATE`, [rootRunId]);
+        const clock = c.query<{ now: number }>("SELECT (extract(epoch FROM clock_timestamp()) * 1000)::int8 AS now");
+        await settle([locked, lease, clock]);
+        const { rows } = await lease;
+        const now = (await clock).rows[0].now;
         if (rows[0]) note = takeOver(rootRunId, leaseState(rows[0]), this.owner, now, opts.force === true);
         const next = (rows[0]?.epoch ?? 0) + 1;
         await c.query(

@@ -458,9 +458,13 @@ export class Runner {
    */
   async resume(runId: string, opts: { workdir?: string } = {}): Promise<RunEnd> {
     this.rootId = this.unit = runId;
+    // Which tree it is in never changes: read while the lease is taken (a worker's next run
+    // starts a round trip sooner), and waited for once it is held.
+    const row = this.opts.journal.run(runId);
+    row.catch(() => undefined);
     await this.firstLease(runId);
     try {
-      const rootId = (await this.opts.journal.run(runId))?.root_run_id ?? runId;
+      const rootId = (await row)?.root_run_id ?? runId;
       this.rootId = rootId;
       this.tree = foldEntries([]);
       let damage = await this.opts.journal.scan(rootId, (e) => applyEntry(this.tree, e));
