@@ -48,16 +48,26 @@ function tickStep(span: number, count: number, axisPx: number): number {
 }
 
 /**
+ * Whether the label of tick `v`, the last of its layout, ends at its tick: centred, it would
+ * pass the axis's end on the narrowest axis of that layout, `axisPx` (wider ones leave it
+ * more room; found by CI: a centred last label widened a 480 px page by a pixel).
+ */
+function endsAtTick(v: number, span: number, axisPx: number): boolean {
+  return v > 0 && (1 - v / span) * axisPx < labelPx(v) / 2 + 2;
+}
+
+/**
  * Whether ticks every `step` ms over `span` ms keep their labels 4 px apart on an axis
  * `axisPx` wide, placed as the page places them: the first label starts at its tick, the
- * last ends at it when it stands in the axis's last 5 %, the others are centred on theirs.
+ * last ends at it when centred it would pass the axis's end ({@link endsAtTick}), the
+ * others are centred on theirs.
  */
 function ticksFit(step: number, span: number, axisPx: number): boolean {
   let right = labelPx(0);
   for (let v = step; v <= span; v += step) {
     const x = (v / span) * axisPx;
     const w = labelPx(v);
-    const last = v + step > span && v / span > 0.95;
+    const last = v + step > span && endsAtTick(v, span, axisPx);
     if ((last ? x - w : x - w / 2) < right + 4) return false;
     right = last ? x : x + w / 2;
   }
@@ -191,9 +201,9 @@ export function timelineHtml(t: Timeline, notice?: string): string {
   const ticks: string[] = [];
   const lastAt = (n: number) => Math.floor(span / (step * n)) * step * n;
   for (let v = 0, i = 0; v <= span; v += step, i++) {
-    // The last label of each layout ends at its tick when the tick is at the axis's end.
-    const end = (n: number) => v > 0 && v === lastAt(n) && (v / span) * 100 > 95;
-    const cls = [v === 0 ? "first" : "", end(1) ? "last" : "", i % every === 0 ? (end(every) ? "last-narrow" : "") : "wide"].filter(Boolean);
+    // The last label of each layout ends at its tick when centred it would pass the axis's end.
+    const end = (n: number, axisPx: number) => v === lastAt(n) && endsAtTick(v, span, axisPx);
+    const cls = [v === 0 ? "first" : "", end(1, AXIS_PX.wide) ? "last" : "", i % every === 0 ? (end(every, AXIS_PX.narrow) ? "last-narrow" : "") : "wide"].filter(Boolean);
     ticks.push(`<div class="tick${cls.map((c) => ` ${c}`).join("")}" style="left:${((v / span) * 100).toFixed(3)}%">${escapeHtml(tickLabel(v))}</div>`);
   }
   const grid = `${((step / span) * 100).toFixed(4)}%`;
