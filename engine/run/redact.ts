@@ -6,6 +6,9 @@ export const MASK = "***";
 /** Secrets shorter than this cannot be masked without masking ordinary text too. */
 export const MIN_SECRET_LENGTH = 3;
 
+/** The fields of a step's result, a journal entry's payload, an event or a run's end that a run decides by ({@link Redactor.redactKeeping}). */
+export const CONTROL_FIELDS = ["outcome", "next", "state", "success", "reason", "arm", "event", "node", "step", "status"];
+
 /** The shortest piece of a secret masked where a text was cut through it. */
 const EDGE_MIN = 4;
 
@@ -71,7 +74,9 @@ export class Redactor {
    * @returns false when some part was too short to mask
    */
   add(v: Value): boolean {
-    if (v === null) return true;
+    // true and false are everywhere (every flag, every output): masking them changed how runs
+    // ended and routed (found by a new-user trial: a secret false made a failed run succeed).
+    if (v === null || typeof v === "boolean") return typeof v !== "boolean";
     if (Array.isArray(v)) return v.map((x) => this.add(x)).every(Boolean);
     if (typeof v === "object") return Object.values(v).map((x) => this.add(x)).every(Boolean);
     const text = String(v);
@@ -98,6 +103,19 @@ export class Redactor {
   redact<T>(v: T): T {
     if (this.empty) return v;
     return this.walk(v) as T;
+  }
+
+  /**
+   * {@link redact} of a record whose top-level `control` fields are left as they are: what a
+   * run decides by (an outcome, the next node, a state, success, a reason) is a name or a flag
+   * from the workflow's source, never a secret, and masking it changed the run (found by a
+   * new-user trial: a secret "success" turned every step's outcome into "***", unknown).
+   */
+  redactKeeping<T extends object>(v: T, control: readonly string[] = CONTROL_FIELDS): T {
+    if (this.empty) return v;
+    const out = this.walk(v) as Record<string, unknown>;
+    for (const k of control) if (Object.prototype.hasOwnProperty.call(v, k)) out[k] = (v as Record<string, unknown>)[k];
+    return out as T;
   }
 
   private text(s: string): string {
@@ -144,7 +162,7 @@ export class Redactor {
 
   private walk(v: unknown): unknown {
     if (typeof v === "string") return this.text(v);
-    if (typeof v === "number" || typeof v === "boolean") return this.secrets.has(String(v)) ? MASK : v;
+    if (typeof v === "number") return this.secrets.has(String(v)) ? MASK : v;
     if (Array.isArray(v)) return v.map((x) => this.walk(x));
     if (v !== null && typeof v === "object") {
       const out: Record<string, unknown> = {};

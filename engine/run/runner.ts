@@ -301,7 +301,7 @@ export class Runner {
 
   /** Every event passes the redaction registry: no secret leaves in one. */
   private emit(e: RunEvent) {
-    this.opts.events?.(this.redactor.redact({ ...e, at_ms: this.clock() } as RunEvent));
+    this.opts.events?.(this.redactor.redactKeeping({ ...e, at_ms: this.clock() } as RunEvent));
   }
 
   /**
@@ -689,9 +689,9 @@ export class Runner {
   private masked(e: NewEntry): NewEntry["payload"] {
     if (e.entry_type === "run.spawned" && "graph" in e.payload && e.payload.graph !== undefined) {
       const { graph, ...rest } = e.payload;
-      return { ...this.redactor.redact(rest), graph } as NewEntry["payload"];
+      return { ...this.redactor.redactKeeping(rest), graph } as NewEntry["payload"];
     }
-    return this.redactor.redact(e.payload);
+    return this.redactor.redactKeeping(e.payload);
   }
 
   /**
@@ -700,7 +700,7 @@ export class Runner {
    * secret was withheld in the journal and the events, shown in the worker's log).
    */
   private shown(end: RunEnd): RunEnd {
-    return this.redactor.redact(end);
+    return this.redactor.redactKeeping(end);
   }
 
   /** An error leaving the runner, its message masked of every secret (the CLI prints it). */
@@ -714,7 +714,8 @@ export class Runner {
     if (v === undefined) return;
     if (!this.redactor.add(v) && !this.warned.has(`secret:${what}`)) {
       this.warned.add(`secret:${what}`);
-      this.emit({ event: "warning", run_id: runId, message: `${what} has a value shorter than ${MIN_SECRET_LENGTH} characters: criteria cannot mask it in what it records and shows` });
+      const why = typeof v === "boolean" ? "is true or false, which are everywhere" : `has a value shorter than ${MIN_SECRET_LENGTH} characters`;
+      this.emit({ event: "warning", run_id: runId, message: `${what} ${why}: criteria cannot mask it in what it records and shows` });
     }
   }
 
@@ -1544,7 +1545,7 @@ export class Runner {
       }
       if (adapter.effectful) afterEffect();
       // A secret the step printed is masked in its output, live as on resume.
-      if (!this.redactor.empty) res = this.redactor.redact(res);
+      if (!this.redactor.empty) res = this.redactor.redactKeeping(res);
       if (f.signal.aborted) {
         const stop = this.stopped(f);
         // Stopped on purpose (not a crash): say so in the journal when the attempt is there.

@@ -113,10 +113,18 @@ describe("Redactor", () => {
     expect(n.redact("abc")).toBe("abc");
   });
 
-  it("booleans and numbers are masked by their text", () => {
+  it("numbers are masked by their text; true and false are not registered (a new-user trial: masking them turned a failed run's success = false into \"***\", exit 0)", () => {
     const n = new Redactor();
-    n.add(true);
-    expect(n.redact([true, false, "true"])).toEqual(["***", false, "***"]);
+    expect(n.add(true)).toBe(false);
+    expect(n.redact([true, false, "true"])).toEqual([true, false, "true"]);
+    n.add(48151623);
+    expect(n.redact([48151623, "pin 48151623", 4815])).toEqual(["***", "pin ***", 4815]);
+  });
+
+  it("redactKeeping leaves a record's control fields as they are, and masks the rest (a secret \"success\" made every outcome unknown)", () => {
+    const n = new Redactor();
+    n.add("success");
+    expect(n.redactKeeping({ outcome: "success", next: "b", output: { said: "success" }, detail: "it was success" })).toEqual({ outcome: "success", next: "b", output: { said: "***" }, detail: "it was ***" });
   });
 
   it("an expression that reads a secret has its error message withheld, its position kept; other messages are left", () => {

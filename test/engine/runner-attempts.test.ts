@@ -311,8 +311,13 @@ step "one" {
 
   it("environment values reach the process as text (non-strings as JSON); a timeout past a timer's reach is held to it; effectless steps journal their attempt with the completion", async () => {
     const g = await graphOf(`${HEAD("one")}
+variable "flags" {
+  type    = list(string)
+  default = ["a"]
+}
 environment "shell" "ci" {
-  variables = { MODE = "fast", COUNT = 3, FLAGS = ["a"] }
+  # A list written out is refused (its value is text); one a variable gives reaches it as JSON.
+  variables = { MODE = "fast", COUNT = 3, FLAGS = var.flags }
 }
 step "one" {
   target = adapter.script.default

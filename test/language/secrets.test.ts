@@ -136,6 +136,25 @@ describe("secrets never leak through a step's environment or a value's undeclare
   });
 });
 
+describe("masking never changes what a run decides by (a new-user trial: a secret false made a failed run succeed, a secret \"success\" made every outcome unknown)", () => {
+  it("a bool secret and a secret equal to an outcome's name: the run routes and ends as without them", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "criteria-control-"));
+    const file = join(dir, "main.hcl");
+    writeFileSync(
+      file,
+      `workflow "wf3" {\n  version = "1"\n  initial_state = "s1"\n  target_state = "done"\n}\nvariable "flag" {\n  type = bool\n  secret = true\n}\nvariable "tok" {\n  type = string\n  secret = true\n}\nadapter "shell" "default" {}\nstep "s1" {\n  target = adapter.shell.default\n  input { command = "echo hi" }\n  secret_input {\n    T = var.tok\n  }\n  outcome "success" { next = "sw" }\n}\nswitch "sw" {\n  match {\n    condition = steps.s1.stdout_truncated == false && var.flag\n    next      = "done"\n  }\n  default = "odd"\n}\nstate "done" { terminal = true }\nstate "odd" {\n  terminal = true\n  success = false\n}\n`,
+    );
+    const ran = await apply(file, ["--var", "flag=true"], { CRITERIA_VAR_tok: "success" });
+    expect(ran.status, ran.stderr).toBe(0);
+    expect(ran.completed).toMatchObject({ state: "done", success: true });
+    expect(ran.entries.find((e) => e.entry_type === "step.completed")?.payload).toMatchObject({ outcome: "success", next: "sw" });
+    const odd = await apply(file, ["--var", "flag=false"], { CRITERIA_VAR_tok: "success" });
+    expect(odd.status).toBe(1);
+    expect(odd.completed).toMatchObject({ state: "odd", success: false });
+    expect(odd.stdout).toContain('secret variable \\"flag\\" is true or false, which are everywhere: criteria cannot mask it');
+  });
+});
+
 describe("secrets are checked at validate time", () => {
   it("a secret read into an input, a template or a plain output is refused at its position", () => {
     const r = cli(["validate", join(repo, "testdata", "invalid", "secret_exposed.hcl"), "--format", "json"]);
