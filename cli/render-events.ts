@@ -2,6 +2,7 @@ import { shown } from "../compiler/diagnostics/control-pictures.js";
 import type { JournalEntry } from "../engine/journal/entry.js";
 import type { RunEvent } from "../engine/run/events.js";
 import { itemLabel } from "../engine/run/item-label.js";
+import { signalCommand } from "../engine/run/signal-command.js";
 import { shellWord } from "../engine/shell-word.js";
 
 /**
@@ -49,7 +50,7 @@ function eventLine(e: RunEvent, startMs: number, flag: string): string | undefin
     case "branch.taken":
       return `${t} ${where(e.run_id)}${e.node} → ${e.next}`;
     case "wait.started":
-      return `${t} ${where(e.run_id)}${e.node}: waiting ${e.signal ? `for signal "${e.signal}" (criteria signal ${e.run_id.split("/")[0]} ${e.signal}${flag})` : `until ${new Date(e.until_ms ?? 0).toISOString()}`}`;
+      return `${t} ${where(e.run_id)}${e.node}: waiting ${e.signal ? `for signal "${e.signal}" (${signalCommand(e.run_id.split("/")[0], e.signal, flag, e.outcomes)})` : `until ${new Date(e.until_ms ?? 0).toISOString()}`}`;
     case "wait.completed":
       return `${t} ${where(e.run_id)}${e.node}: ${e.outcome === "timeout" && e.signal === undefined ? "timed out" : e.outcome === "elapsed" ? "time elapsed" : `signal "${e.signal}" received${e.outcome === "received" ? "" : `: ${e.outcome}`}`} → ${e.next}`;
     case "approval.requested":

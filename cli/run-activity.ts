@@ -6,6 +6,7 @@
  */
 import type { TreeRecord, Waiting } from "../engine/journal/fold.js";
 import type { Journal, LeaseHolder } from "../engine/journal/journal.js";
+import { signalCommand } from "../engine/run/signal-command.js";
 import { shellWord } from "../engine/shell-word.js";
 import { storeFlag, type JournalPlace } from "./journal-place.js";
 import { graphsOf } from "./run-graphs.js";
@@ -169,12 +170,8 @@ function giveWith(run: string, waiting: readonly Waiting[], flag: string, outcom
   const commands: string[] = [];
   for (const w of waiting) {
     if (w.kind === "approval") commands.push(`criteria approve ${shellWord(run)} ${shellWord(w.name)}${flag} (or criteria reject ${shellWord(run)} ${shellWord(w.name)}${flag})`);
-    else if (w.kind === "signal") {
-      // Its wait routes no signal that names no outcome (found by a trial of the Go tool's docs: the command given was refused).
-      const outcomes = outcomesOf(w.name);
-      const payload = outcomes?.length ? ` --payload ${shellWord(`{"outcome":"${outcomes[0]}"}`)} (an outcome of ${outcomes.join(", ")})` : "";
-      commands.push(`criteria signal ${shellWord(run)} ${shellWord(w.name)}${flag}${payload}`);
-    }
+    // Its wait may route no signal that names no outcome (found by a trial of the Go tool's docs: the command given was refused).
+    else if (w.kind === "signal") commands.push(signalCommand(run, w.name, flag, outcomesOf(w.name)));
   }
   return commands.length === waiting.length ? `give it with ${commands.join("; ")}` : "give it";
 }

@@ -31,7 +31,8 @@ export type RunEvent = { at_ms?: number } & (
    */
   | { event: "iteration.completed"; run_id: string; step: string; index: number; total: number; key?: string; outcome: string; success: boolean; reason: Reason; detail?: string; at?: string; exit_code?: number }
   | { event: "branch.taken"; run_id: string; node: string; next: string; arm: number }
-  | { event: "wait.started"; run_id: string; node: string; until_ms?: number; signal?: string }
+  /** `outcomes`: the wait's, when a signal must name one of them (it routes no plain `received`). */
+  | { event: "wait.started"; run_id: string; node: string; until_ms?: number; signal?: string; outcomes?: string[] }
   /**
    * A wait ended: its signal received (`signal` set: the outcome its payload named, or
    * `received`), `timeout` or `elapsed` (no `signal`).

@@ -26,6 +26,8 @@ import { orphanFile, reapOrphan } from "../adapters/run-process.js";
 import { idempotencyKey, newRunId, specHash } from "./identity.js";
 import { iterationItems } from "./iteration-items.js";
 import { receivedRoute, runApproval, runWait, type NodeHost, type NodeRun } from "./wait-nodes.js";
+import { signalCommand } from "./signal-command.js";
+import { shellWord } from "../shell-word.js";
 import { agentPost, agentRecv, channelOp, runChannelStep, type ChannelHost } from "./channel-steps.js";
 import { ChannelEndpoint } from "../channels/endpoint.js";
 import { defaultSleep, MAX_TIMER_MS } from "./sleep.js";
@@ -2010,11 +2012,11 @@ export class Runner {
   private parked(name: string, untilMs?: number, outcomes?: string[]): RunParked {
     const r = this.rootId;
     const until = untilMs !== undefined ? ` (until ${new Date(untilMs).toISOString()}, then its timeout route)` : "";
-    const payload = outcomes && outcomes.length > 0 ? ` --payload '{"outcome":"${outcomes[0]}"}' (an outcome of ${outcomes.join(", ")})` : "";
+    const node = shellWord(name.slice(9));
     const what = name.startsWith("approval:")
-      ? `approval "${name.slice(9)}"${until}: decide with criteria approve ${r} ${name.slice(9)}${this.storeFlag()} (or criteria reject ${r} ${name.slice(9)}${this.storeFlag()})`
-      : `signal "${name}"${until}: deliver it with criteria signal ${r} ${name}${this.storeFlag()}${payload}`;
-    return new RunParked(this.unit, `run ${this.unit} is parked, waiting for ${what}, then continue it with criteria resume ${this.unit}${this.storeFlag()}`, untilMs, what);
+      ? `approval "${name.slice(9)}"${until}: decide with criteria approve ${shellWord(r)} ${node}${this.storeFlag()} (or criteria reject ${shellWord(r)} ${node}${this.storeFlag()})`
+      : `signal "${name}"${until}: deliver it with ${signalCommand(r, name, this.storeFlag(), outcomes)}`;
+    return new RunParked(this.unit, `run ${this.unit} is parked, waiting for ${what}, then continue it with criteria resume ${shellWord(this.unit)}${this.storeFlag()}`, untilMs, what);
   }
 
   /** What the commands this runner suggests need to find its journal again: `--store` for a database (its URL without a password). */

@@ -73,7 +73,9 @@ export async function runWait(h: NodeHost, f: NodeRun, w: Graph["waits"][number]
     // The deadline goes to the workers with it (a parked run is woken then).
     await h.append([h.entry(f.runId, w.name, 0, "wait.started", { visit, ...(until !== undefined ? { until_ms: until } : {}), ...(w.signal ? { signal: w.signal } : {}) })], until !== undefined ? { wake: { atMs: until } } : {});
   }
-  h.emit({ event: "wait.started", run_id: f.runId, node: w.name, ...(until !== undefined ? { until_ms: until } : {}), ...(w.signal ? { signal: w.signal } : {}) });
+  // A signal that names none of its outcomes would not end a wait that routes only named ones: the event says them.
+  const outcomes = w.signal && receivedRoute(w) === "" ? w.outcomes.map((o) => o.name) : undefined;
+  h.emit({ event: "wait.started", run_id: f.runId, node: w.name, ...(until !== undefined ? { until_ms: until } : {}), ...(w.signal ? { signal: w.signal } : {}), ...(outcomes ? { outcomes } : {}) });
   if (!w.signal) {
     if (h.signal.aborted) throw h.interrupted();
     const parked = until !== undefined ? h.parkTimer(until) : undefined;

@@ -346,6 +346,25 @@ describe("approvals and signal waits in CI (item 7)", () => {
     expect(done.stdout).toContain('gate: signal "deploy_approved" received: approved → done');
   }, 30_000);
 
+  it("the signal commands apply and runs print paste as printed: shell-quoted names, a name starting with - after --, and the payload a wait of named outcomes needs in apply's text events too (a new-user trial: go now, a$(id) and -x, and the text line without the payload)", () => {
+    const dir = temp();
+    for (const [i, name] of ["go now", "a$(id)", "-x"].entries()) {
+      writeFileSync(join(dir, "w.hcl"), `${HEAD("gate")}wait "gate" {\n  signal = ${JSON.stringify(name)}\n  outcome "approved" { next = state.done }\n  outcome "rejected" { next = state.failed }\n  outcome "timeout" { next = state.failed }\n}\n`);
+      const run = `q${i}`;
+      const parked = cli(["apply", "w.hcl", "--state-dir", "state", "--run-id", run, "-o", "text"], { cwd: dir, env: { CI: "true" } });
+      expect(parked.status, parked.stderr).toBe(5);
+      const printed = /deliver it with (criteria signal .*?)(?: \(an outcome of [^)]*\))?, then continue/.exec(parked.stderr)?.[1];
+      expect(printed, parked.stderr).toBeDefined();
+      // The text line says the same command, with the payload; timeout is no outcome to name.
+      expect(parked.stdout).toContain(`(${printed} (an outcome of approved, rejected))`);
+      expect(cli(["runs", "--state-dir", "state"], { cwd: dir }).stdout).toContain(`give it with ${printed} (an outcome of approved, rejected)`);
+      // Pasted into a shell, as printed: delivered, and nothing else ran.
+      const pasted = spawnSync("sh", ["-c", printed!.replace(/^criteria /, `"${process.execPath}" "${bin}" `)], { cwd: dir, encoding: "utf8" });
+      expect(pasted.status, pasted.stderr).toBe(0);
+      expect(pasted.stdout).toContain(`delivered ${name} to ${run}`);
+    }
+  }, 60_000);
+
   it("parallel items waiting at one approval are told apart: each line shows its reason and its own run id to decide it with (found by a new-user trial)", () => {
     const dir = temp();
     mkdirSync(join(dir, "mod"));
