@@ -308,7 +308,10 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
           // Each open wait takes one signal: those given already and not taken yet go first (found by
           // a new-user trial: a CI job that sent its signal twice was told "delivered" twice, and the
           // second was kept for the next wait of that name, which it ended at once).
-          const given = tree.signals.filter((s) => s.payload.name === name && !tree.consumed.has(s.seq) && (within(run, s.run_id) || within(s.run_id, run)));
+          // Only those addressed to this run or below count: a wait takes a signal addressed to its
+          // own run before one to a run above it (a new-user trial: an item's own signal was said
+          // to be kept behind the root's, and the item took it first).
+          const given = tree.signals.filter((s) => s.payload.name === name && !tree.consumed.has(s.seq) && within(s.run_id, run));
           if (open === 0 && late.length === 0) notes.push(`criteria: note: run ${run} is not waiting for signal "${name}" now: the signal is kept, and the next wait for "${name}" takes it at once\n`);
           else if (open > 0 && given.length >= open) {
             notes.push(`criteria: note: run ${run}'s wait for signal "${name}" was given one already (journal entry ${given[given.length - 1].seq}), not taken yet: this signal is kept, and the next wait for "${name}" takes it at once\n`);

@@ -346,6 +346,21 @@ describe("approvals and signal waits in CI (item 7)", () => {
     expect(done.stdout).toContain('gate: signal "deploy_approved" received: approved → done');
   }, 30_000);
 
+  it("a signal to a nested run's wait, after one to its root, is not said to be kept: the wait takes its own first (a new-user trial: the note said entry 4 would be taken, and the item took entry 5)", () => {
+    const dir = temp();
+    mkdirSync(join(dir, "mod"));
+    writeFileSync(join(dir, "mod", "main.hcl"), `workflow "m" {\n  version = "1"\n  initial_state = "hold"\n  target_state = "ok"\n}\nwait "hold" {\n  signal = "release"\n  outcome "approved" { next = "ok" }\n  outcome "rejected" { next = "bad" }\n}\nstate "ok" { terminal = true }\nstate "bad" {\n  terminal = true\n  success = false\n}\n`);
+    writeFileSync(join(dir, "w.hcl"), `workflow "p" {\n  version = "1"\n  initial_state = "call"\n  target_state = "done"\n}\nsubworkflow "m" { source = "./mod" }\nstep "call" {\n  target = subworkflow.m\n  count = 2\n  outcome "all_succeeded" { next = "done" }\n  outcome "any_failed" { next = "done" }\n}\nstate "done" { terminal = true }\n`);
+    expect(cli(["apply", "w.hcl", "--state-dir", "state", "--run-id", "n1"], { cwd: dir, env: { CI: "true" } }).status).toBe(5);
+    expect(cli(["signal", "n1", "release", "--payload", '{"outcome":"rejected"}', "--state-dir", "state"], { cwd: dir }).stderr).toBe("");
+    const own = cli(["signal", "n1/call#1[0]", "release", "--payload", '{"outcome":"approved"}', "--state-dir", "state"], { cwd: dir });
+    expect(own.status).toBe(0);
+    expect(own.stderr).toBe("");
+    const done = cli(["resume", "n1", "--state-dir", "state", "-o", "text"], { cwd: dir, env: { CI: "true" } });
+    expect(done.stdout).toContain('call#1[0] › hold: signal "release" received: approved → ok');
+    expect(done.stdout).toContain('call#1[1] › hold: signal "release" received: rejected → bad');
+  }, 60_000);
+
   it("the signal commands apply and runs print paste as printed: shell-quoted names, a name starting with - after --, and the payload a wait of named outcomes needs in apply's text events too (a new-user trial: go now, a$(id) and -x, and the text line without the payload)", () => {
     const dir = temp();
     for (const [i, name] of ["go now", "a$(id)", "-x"].entries()) {
