@@ -69,6 +69,8 @@ export interface ExprContext {
   outputKeys?: (step: StepSpec, scope: Scope) => string[] | undefined;
   /** The declared type of output `key` of a step (`string`, `object({...})`), when one alone gives it. */
   outputType?: (step: StepSpec, scope: Scope, key: string) => string | undefined;
+  /** Whether output `key` of a step is one its called module (or body) declares `secret = true`. */
+  outputSecret?: (step: StepSpec, scope: Scope, key: string) => boolean;
   /** The output keys of each item of an iterating step `name` (as `outputKeys` gives them), when known. */
   itemKeys?: (name: string, scope: Scope) => string[] | undefined;
   /** The output keys of a `noop` step (its input echoed), if known: a read of another is warned of (`noop_output_missing`). */
@@ -255,6 +257,16 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
         } else {
           const found = s.lookup("steps", name)!;
           const d = outputProblem(ref.path, ref.raw, found, ctx);
+          // An output the called module marks secret is as secret as a secret variable (found by a
+          // new-user trial: it reached a shell step's command line, which every user can read).
+          const outputKey = ref.path[iterates(found.decl) ? 2 : 1];
+          if (!d && !ctx.secretOk && typeof outputKey === "string" && ctx.outputSecret?.(found.decl, found.scope, outputKey)) {
+            diagnostics.push(
+              diag("secret_exposed", at(), `${ctx.what}: steps.${name}'s output "${outputKey}" is secret (the module marks it secret = true), and this value is not (it would be recorded, shown or passed in plain)`, {
+                hint: `pass it to a step with secret_input { NAME = ${ref.raw} } (the process sees it as an environment variable), or mark an output secret = true`,
+              }),
+            );
+          }
           if (d) diagnostics.push(diag("unknown_reference", at(), `${ctx.what}: ${d.message} (in ${ref.raw})`, { hint: d.hint }));
           else {
             const past = inCatch(ref) ? undefined : pastOutput(ref, found, ctx);

@@ -282,6 +282,7 @@ class Resolver {
       what: "",
       outputKeys: (st, at) => this.outputKeys(st, at),
       outputType: (st, at, key) => this.outputType(st, at, key),
+      outputSecret: (st, at, key) => (this.callee(st, at)?.outputs ?? st.body?.outputs ?? []).some((o) => o.name === key && o.secret === true),
       itemKeys: (name, at) => this.itemKeys(name, at),
       noopOutputKeys,
       readsInput: (name, at) => {
