@@ -65,7 +65,8 @@ export class Redactor {
   }
 
   /**
-   * Registers a secret value (each string leaf of a structured one). A multi-line text is
+   * Registers a secret value (each string leaf of a structured one, and with `keysToo` each key
+ * of its maps: a `map(...)` or `any` secret's keys are data). A multi-line text is
    * also registered line by line, and a JSON-shaped one by each leaf of its JSON, so a step
    * that prints one line of it, or its values reformatted, shows none of it; a line with no
    * letter or digit (`{`, `},`) is not registered, so ordinary text is not masked for it
@@ -73,12 +74,13 @@ export class Redactor {
    * masking their braces over-masks every log).
    * @returns false when some part was too short to mask
    */
-  add(v: Value): boolean {
+  add(v: Value, keysToo = false): boolean {
     // true and false are everywhere (every flag, every output): masking them changed how runs
     // ended and routed (found by a new-user trial: a secret false made a failed run succeed).
     if (v === null || typeof v === "boolean") return typeof v !== "boolean";
-    if (Array.isArray(v)) return v.map((x) => this.add(x)).every(Boolean);
-    if (typeof v === "object") return Object.values(v).map((x) => this.add(x)).every(Boolean);
+    if (Array.isArray(v)) return v.map((x) => this.add(x, keysToo)).every(Boolean);
+    // A map's keys are part of the secret (an object type's are the workflow's own names).
+    if (typeof v === "object") return [...Object.values(v).map((x) => this.add(x, keysToo)), ...(keysToo ? Object.keys(v).map((k) => this.add(k)) : [])].every(Boolean);
     const text = String(v);
     if (text.length < MIN_SECRET_LENGTH) return false;
     const parts = new Set([text]);
@@ -166,7 +168,9 @@ export class Redactor {
     if (Array.isArray(v)) return v.map((x) => this.walk(x));
     if (v !== null && typeof v === "object") {
       const out: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v)) out[k] = this.walk(x);
+      // A key that is (or holds) a secret is masked (a secret map's keys); not a piece of one at
+      // its edge, as a cut output's is: `secret_variables` is no piece of "…-secret".
+      for (const [k, x] of Object.entries(v)) out[this.pattern ? k.replace(this.pattern, MASK) : k] = this.walk(x);
       return out;
     }
     return v;

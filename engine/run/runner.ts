@@ -4,6 +4,7 @@ import { afterEffect } from "./fault.js";
 import { dirname, relative, resolve as resolvePath } from "node:path";
 import { DEFAULT_POLICY, type Graph, type GraphExpr, type GraphStep } from "../../compiler/build/graph.js";
 import { expectedOf } from "../../compiler/build/graph-edges.js";
+import { parseType } from "../../compiler/decode/types.js";
 import type { FunctionTable, Value } from "../../compiler/expr/value.js";
 import { itemLabel } from "./item-label.js";
 import type { Adapter, Reason, StepRequest, StepResult } from "../adapters/adapter.js";
@@ -648,7 +649,7 @@ export class Runner {
       vars[v.name] = v.type ? conformOrRefuse(v.type, value, `input "${v.name}"`, v.secret) : value;
     }
     const secretVariables = graph.variables.filter((v) => v.secret).map((v) => v.name);
-    for (const name of secretVariables) if (Object.prototype.hasOwnProperty.call(vars, name)) this.registerSecret(vars[name], `secret variable "${name}"`, this.rootId);
+    for (const name of secretVariables) if (Object.prototype.hasOwnProperty.call(vars, name)) this.registerSecret(vars[name], `secret variable "${name}"`, this.rootId, keysAreData(graph.variables.find((v) => v.name === name)?.type));
     // The secret variables a resume asks for again: those given, and those a submitted run leaves to its workers.
     const askedAgain = secretVariables.filter((n) => Object.prototype.hasOwnProperty.call(given, n) || !Object.prototype.hasOwnProperty.call(vars, n));
     for (const e of secretReaders(graph)) this.redactor.withhold(e.at, e.end);
@@ -712,9 +713,9 @@ export class Runner {
   }
 
   /** Registers a secret value for masking; warns once when it is too short to mask. */
-  private registerSecret(v: Value, what: string, runId: string): void {
+  private registerSecret(v: Value, what: string, runId: string, keysToo = false): void {
     if (v === undefined) return;
-    if (!this.redactor.add(v) && !this.warned.has(`secret:${what}`)) {
+    if (!this.redactor.add(v, keysToo) && !this.warned.has(`secret:${what}`)) {
       this.warned.add(`secret:${what}`);
       const why = typeof v === "boolean" ? "is true or false, which are everywhere" : `has a value shorter than ${MIN_SECRET_LENGTH} characters`;
       this.emit({ event: "warning", run_id: runId, message: `${what} ${why}: criteria cannot mask it in what it records and shows` });
@@ -1825,7 +1826,7 @@ export class Runner {
       } else if (v.default) value = evalExpr(v.default, {}, fns);
       else throw new EvalFailure(`${what}: variable "${v.name}" is required and was not passed`);
       vars[v.name] = v.type ? conform(v.type, value, label, v.secret) : value;
-      if (v.secret) this.registerSecret(vars[v.name], `${what} secret variable "${v.name}"`, this.rootId);
+      if (v.secret) this.registerSecret(vars[v.name], `${what} secret variable "${v.name}"`, this.rootId, keysAreData(v.type));
     }
     return vars;
   }
@@ -2057,4 +2058,14 @@ function typedOutput(o: Graph["outputs"][number], v: Value): Value {
 /** Whether a graph, its bodies or its modules declare a channel. */
 function hasChannels(g: Graph): boolean {
   return g.channels.length > 0 || g.steps.some((s) => s.body !== undefined && hasChannels(s.body)) || Object.values(g.modules ?? {}).some(hasChannels);
+}
+
+/**
+ * Whether the keys of a variable's value are data, part of a secret one: of a `map(...)`, of
+ * `any` or an undeclared type; not of an `object({...})`, whose keys are the workflow's own
+ * names (found by a new-user trial: a secret map's keys were journaled and shown).
+ */
+function keysAreData(type: string | undefined): boolean {
+  const kind = type === undefined ? undefined : parseType(type).type?.kind;
+  return kind === undefined || kind === "map" || kind === "any";
 }

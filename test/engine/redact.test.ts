@@ -28,10 +28,13 @@ describe("Redactor", () => {
     expect(r.redact("oken-42")).toBe("***"); // both edges at once: the longest piece wins
   });
 
-  it("walks structured values, keeping keys; numbers and booleans by their text", () => {
+  it("walks structured values; numbers by their text; a key holding a secret is masked, no other (a secret map's keys: a new-user trial)", () => {
     const n = new Redactor();
     n.add(123456);
-    expect(n.redact({ a: ["x 123456 y", 123456, true], "123456": "k" })).toEqual({ a: ["x *** y", "***", true], "123456": "k" });
+    expect(n.redact({ a: ["x 123456 y", 123456, true], "123456": "k", "456": "j" })).toEqual({ a: ["x *** y", "***", true], "***": "k", "456": "j" });
+    const m = new Redactor();
+    m.add({ MAPKEYsecret: "MAPVALsecret" }, true);
+    expect(m.redact({ out: { MAPKEYsecret: "MAPVALsecret" }, secret_variables: ["m"] })).toEqual({ out: { "***": "***" }, secret_variables: ["m"] });
   });
 
   it("a secret that contains another is masked whole", () => {

@@ -136,6 +136,27 @@ describe("secrets never leak through a step's environment or a value's undeclare
   });
 });
 
+describe("a secret map's keys are part of it (a new-user trial: o_m = {\"MAPKEYsecret\":\"***\"} was shown and journaled)", () => {
+  it("are masked in what a step prints, in outputs and in the journal; an object type's keys (the workflow's names) are not", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "criteria-mapkeys-"));
+    const file = join(dir, "main.hcl");
+    writeFileSync(
+      file,
+      `workflow "w" {\n  version = "1"\n  initial_state = "s"\n  target_state = "done"\n}\nvariable "m" {\n  type = map(string)\n  secret = true\n}\nvariable "o" {\n  type = object({ key = string })\n  secret = true\n}\nadapter "shell" "default" {}\nstep "s" {\n  target = adapter.shell.default\n  input { command = "echo \\"$M $O\\"" }\n  secret_input {\n    M = jsonencode(var.m)\n    O = jsonencode(var.o)\n  }\n  outcome "success" { next = "done" }\n}\nstate "done" { terminal = true }\noutput "o_m" {\n  value = var.m\n  secret = true\n}\n`,
+    );
+    const r = await apply(file, ["--var", 'm={MAPKEYsecret="MAPVALsecret"}', "--var", 'o={key="KEYVALsecret"}']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.completed?.outputs).toEqual({ o_m: { "***": "***" } });
+    const done = r.events.find((e) => e.event === "step.completed") as { output: { stdout: string } };
+    expect(done.output.stdout).toBe("*** ***\n");
+    const j = cli(["journal", "r", "--state-dir", r.state, "-o", "json"]);
+    for (const piece of ["MAPKEYsecret", "MAPVALsecret", "KEYVALsecret"]) {
+      expect(allBytes(r.state).includes(piece), piece).toBe(false);
+      expect((r.stdout + r.stderr + j.stdout).includes(piece), piece).toBe(false);
+    }
+  });
+});
+
 describe("masking never changes what a run decides by (a new-user trial: a secret false made a failed run succeed, a secret \"success\" made every outcome unknown)", () => {
   it("a bool secret and a secret equal to an outcome's name: the run routes and ends as without them", async () => {
     const dir = mkdtempSync(join(tmpdir(), "criteria-control-"));
