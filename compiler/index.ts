@@ -162,7 +162,10 @@ async function run(path: string, cwd: string, opts: CompileOptions, out: Compila
     // A module with an edge cut for closing a cycle reads that module's document (its name) unseen: never re-used.
     const kept = opts.parseCache && !m.edges.some((e) => e.cut !== undefined) ? opts.unitCache?.get(m.id) : undefined;
     const same = <T>(a: T[], b: T[]) => a.length === b.length && a.every((x, i) => x === b[i]);
-    if (kept && kept.signature === signature && same(kept.files, files) && same(kept.callees, callees)) {
+    // One that said a file does not exist is checked again: the file may have been made since
+    // (found by a new-user trial of the language server: a subworkflow kept its file_not_found
+    // after prompt.txt was created, until one of its own files changed).
+    if (kept && kept.signature === signature && same(kept.files, files) && same(kept.callees, callees) && !kept.own.some((d) => d.code === "file_not_found")) {
       units.set(m.id, kept.unit);
       out.diagnostics.push(...kept.own);
       continue;

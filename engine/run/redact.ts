@@ -66,7 +66,7 @@ export class Redactor {
 
   /**
    * Registers a secret value (each string leaf of a structured one, and with `keysToo` each key
- * of its maps: a `map(...)` or `any` secret's keys are data). A multi-line text is
+   * of its maps: a `map(...)` or `any` secret's keys are data). A multi-line text is
    * also registered line by line, and a JSON-shaped one by each leaf of its JSON, so a step
    * that prints one line of it, or its values reformatted, shows none of it; a line with no
    * letter or digit (`{`, `},`) is not registered, so ordinary text is not masked for it

@@ -99,6 +99,21 @@ describe("the parse cache", () => {
     expect(same(callerBroken)).toBe(same(await compile(entry, opts)));
   });
 
+  it("a module that said a file does not exist is checked again, not re-used, once the file is made (a new-user trial of the language server)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "criteria-unit-file-"));
+    mkdirSync(join(dir, "kid"));
+    writeFileSync(join(dir, "main.hcl"), `workflow {\n  name = "parent"\n  initial_state = "call"\n  target_state = "done"\n}\nsubworkflow "kid" { source = "./kid" }\nstep "call" {\n  target = subworkflow.kid\n  outcome "success" { next = "done" }\n  outcome "failure" { next = "done" }\n}\nstate "done" { terminal = true }\n`);
+    writeFileSync(join(dir, "kid", "wf.hcl"), `workflow {\n  name = "kid"\n  initial_state = "go"\n  target_state = "ok"\n}\nadapter "shell" "default" {}\nstep "go" {\n  target = adapter.shell.default\n  input { command = file("./prompt.txt") }\n  outcome "success" { next = "ok" }\n  outcome "failure" { next = "ok" }\n}\nstate "ok" { terminal = true }\n`);
+    const parseCache: ParseCache = new Map();
+    const unitCache: UnitCache = new Map();
+    const path = join(dir, "main.hcl");
+    const codes = async (text: string) => (await compile(path, { cwd: dir, overlay: new Map([[path, text]]), parseCache, unitCache })).diagnostics.map((d) => d.code);
+    const text = readFileSync(path, "utf8");
+    expect(await codes(text)).toContain("file_not_found");
+    writeFileSync(join(dir, "kid", "prompt.txt"), "hello");
+    expect(await codes(`${text}# edit\n`)).toEqual([]);
+  });
+
   it("an edit inside one block of an HCL file re-parses that block only, and compiles as a fresh compile does", async () => {
     const dir = mkdtempSync(join(tmpdir(), "criteria-reparse-"));
     const path = join(dir, "main.hcl");
