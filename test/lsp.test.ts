@@ -388,6 +388,37 @@ describe("criteria lsp: found by a new-user trial of the editor loop", () => {
   });
 });
 
+describe("criteria lsp: while the text does not decode (a new-user trial: definition answered where the declaration had been)", () => {
+  const text = `workflow {\n  name          = "d"\n  initial_state = "a"\n  target_state  = "done"\n}\nadapter "shell" "default" {}\nstep "a" {\n  target = adapter.shell.default\n  outcome "success" { next = "b" }\n}\nstep "b" {\n  target = adapter.shell.default\n  outcome "success" { next = "done" }\n}\nstate "done" { terminal = true }\n`;
+  const change = (uri: string, ...changes: { line: number; text: string }[]) =>
+    conn.sendNotification(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri, version: ++version },
+      contentChanges: changes.map((c) => ({ range: { start: { line: c.line, character: 0 }, end: { line: c.line, character: 0 } }, text: c.text })),
+    });
+  const definitionAt = (uri: string, line: number, character: number) => conn.sendRequest(DefinitionRequest.type, { textDocument: { uri }, position: { line, character } }) as Promise<Location | null>;
+
+  it("definition and hover move with each edit since the last decoded text: an unclosed block at the end, then two lines above", async () => {
+    const uri = await open("stale-positions.hcl", text);
+    await nth(uri, 1);
+    await change(uri, { line: 15, text: 'step "x" {\n' });
+    expect((await nth(uri, 2)).map((d) => d.code)).toContain("syntax_error");
+    await change(uri, { line: 0, text: "# a\n# b\n" });
+    await nth(uri, 3);
+    // next = "b" is on line 10 now; step "b" on line 12, not on line 10 where it was.
+    expect((await definitionAt(uri, 10, 31))?.range).toEqual({ start: { line: 12, character: 5 }, end: { line: 12, character: 8 } });
+    const hover = (await conn.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: 10, character: 31 } })) as { contents: { value: string } } | null;
+    expect(hover?.contents.value).toContain('step "b" {');
+  });
+
+  it("with both edits in one change (the trial's), what lies between them has no place to answer with: nothing, not a wrong one", async () => {
+    const uri = await open("stale-positions-one.hcl", text);
+    await nth(uri, 1);
+    await change(uri, { line: 0, text: "# a\n# b\n" }, { line: 17, text: 'step "x" {\n' });
+    expect((await nth(uri, 2)).map((d) => d.code)).toContain("syntax_error");
+    expect(await definitionAt(uri, 10, 31)).toBeNull();
+  });
+});
+
 describe("criteria lsp: after shutdown", () => {
   it("a request fails with InvalidRequest (it answered null), and exit ends the server with 0", async () => {
     const server = await startLsp(dir);

@@ -23,6 +23,7 @@ import { declarationOf, KIND, namesAfter, outline, type Declaration, type Place 
 import type { WorkflowSpec } from "../../compiler/decode/spec.js";
 import { workflowFiles } from "../../compiler/load/workflow-files.js";
 import { warmUp, type WarmUp } from "./warm-up.js";
+import { editBetween, StaleSpec, type TextEdit } from "./stale-spec.js";
 
 /**
  * `criteria lsp` (the issue "See and edit", item 3): a language server over a connection
@@ -52,7 +53,17 @@ export function serveLanguage(connection: Connection): void {
   const documents = new TextDocuments(TextDocument);
   /** The last compilation of each open document, and the diagnostics shown per file. */
   const compiled = new Map<string, Compilation>();
-  const lastSpec = new Map<string, { c: Compilation; spec: WorkflowSpec }>();
+  /** The last compilation of each document that decoded, and the document's text it read (positions since are moved: cli/lsp/stale-spec.ts). */
+  const lastSpec = new Map<string, { c: Compilation; spec: WorkflowSpec; text: string; version: number }>();
+  /** Each document's text now, and each version's change since its last decoded compilation. */
+  const texts = new Map<string, string>();
+  const edits = new Map<string, { version: number; edit: TextEdit }[]>();
+  /** Positions between the last decoded compilation of `doc` and its text now (cli/lsp/stale-spec.ts). */
+  const staleOf = (doc: TextDocument, last: { text: string; version: number }) => {
+    let before: TextDocument | undefined;
+    const since = (edits.get(doc.uri) ?? []).filter((x) => x.version > last.version).map((x) => x.edit);
+    return new StaleSpec(since, doc, (o) => (before ??= TextDocument.create("", "", 0, last.text)).positionAt(o));
+  };
   const published = new Map<string, Set<string>>();
   let cwd = process.cwd();
   // What earlier compiles parsed and checked: an edit re-parses its file and re-checks the modules it reaches.
@@ -136,7 +147,10 @@ export function serveLanguage(connection: Connection): void {
     compiled.set(doc.uri, c);
     // Names stay known while a line is being typed (`local.` does not parse yet): the last
     // compilation that decoded serves completion, definition and hover (a new-user trial).
-    if (c.spec) lastSpec.set(doc.uri, { c, spec: c.spec });
+    if (c.spec) {
+      lastSpec.set(doc.uri, { c, spec: c.spec, text: overlay.get(path) ?? doc.getText(), version });
+      edits.set(doc.uri, (edits.get(doc.uri) ?? []).filter((x) => x.version > version));
+    }
     const byFile = new Map<string, LspDiagnostic[]>([[doc.uri, []]]);
     for (const d of c.diagnostics) {
       const uri = uriOf(resolve(cwd, d.range.file));
@@ -195,12 +209,21 @@ export function serveLanguage(connection: Connection): void {
     checksRunning.set(uri, run());
   };
   // Fired on open too.
-  documents.onDidChangeContent((e) => schedule(e.document.uri));
+  documents.onDidChangeContent((e) => {
+    const { uri } = e.document;
+    const text = e.document.getText();
+    const before = texts.get(uri);
+    if (before !== undefined && before !== text) edits.set(uri, [...(edits.get(uri) ?? []), { version: e.document.version, edit: editBetween(before, text) }]);
+    texts.set(uri, text);
+    schedule(uri);
+  });
   documents.onDidClose((e) => {
     const uri = e.document.uri;
     const path = pathOf(uri);
     compiled.delete(uri);
     lastSpec.delete(uri);
+    texts.delete(uri);
+    edits.delete(uri);
     // What its compilation published for other files goes too, unless another open document's did.
     const mine = published.get(uri) ?? new Set([uri]);
     published.delete(uri);
@@ -262,9 +285,13 @@ export function serveLanguage(connection: Connection): void {
     if (file) return { uri: pathToFileURL(file).href, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } };
     const last = lastSpec.get(p.textDocument.uri);
     const w = doc && referenceAt(doc, p.position.line, p.position.character);
-    if (!last || !w) return null;
-    const d = declarationOf(last.spec, w.word, placeIn(last.c, p.textDocument.uri, p.position.line, p.position.character));
-    return d ? { uri: uriOf(resolve(cwd, d.nameRange.file)), range: lspRange(d.nameRange) } : null;
+    if (!last || !w || !doc) return null;
+    const stale = staleOf(doc, last);
+    // Where the reference stood (for its scope); inside what changed, where it stands now.
+    const was = stale.toOld(p.position) ?? p.position;
+    const d = declarationOf(last.spec, w.word, placeIn(last.c, p.textDocument.uri, was.line, was.character));
+    const range = d && (resolve(cwd, d.nameRange.file) === pathOf(p.textDocument.uri) ? stale.toNow(d.nameRange) : lspRange(d.nameRange));
+    return d && range ? { uri: uriOf(resolve(cwd, d.nameRange.file)), range } : null;
   });
 
   connection.onHover(async (p) => {
@@ -290,9 +317,16 @@ export function serveLanguage(connection: Connection): void {
     if (field) return { contents: { kind: "markdown", value: `**${field.doc.name}** (${field.doc.kind})\n\n${field.doc.doc}` }, range: field.range };
     const last = lastSpec.get(p.textDocument.uri);
     const w = last && referenceAt(doc, p.position.line, p.position.character);
-    const d = w && last ? declarationOf(last.spec, w.word, placeIn(last.c, p.textDocument.uri, p.position.line, p.position.character)) : undefined;
-    if (!d) return null;
-    const line = doc.getText(lspRange(cover(d.range, d.nameRange))).split("\n")[0];
+    const stale = last && staleOf(doc, last);
+    const was = stale?.toOld(p.position) ?? p.position;
+    const d = w && last ? declarationOf(last.spec, w.word, placeIn(last.c, p.textDocument.uri, was.line, was.character)) : undefined;
+    if (!d || !stale) return null;
+    // Its first line as written: in this document where it stands now, in another file as compiled.
+    const full = cover(d.range, d.nameRange);
+    const mine = resolve(cwd, d.range.file) === pathOf(p.textDocument.uri);
+    const shown = mine ? stale.toNow(full) : undefined;
+    if (mine && !shown) return null;
+    const line = (shown ? doc.getText(shown) : (last!.c.sources.get(d.range.file)?.text ?? "").slice(full.start.offset, full.end.offset)).split("\n")[0];
     return { contents: { kind: "markdown", value: `${d.kind} **${d.name}**\n\n\`\`\`\n${line}\n\`\`\`` }, range: w!.range };
   });
 
@@ -313,7 +347,8 @@ export function serveLanguage(connection: Connection): void {
       }));
     }
     if (!last) return [];
-    const at = placeIn(last.c, p.textDocument.uri, p.position.line, p.position.character);
+    const was = staleOf(doc, last).toOld(p.position) ?? p.position;
+    const at = placeIn(last.c, p.textDocument.uri, was.line, was.character);
     const m = /([A-Za-z_]+)\.([\p{L}\p{N}_-]*)$/u.exec(before);
     const names = m ? namesAfter(last.spec, m[1], at) : /(next|transition_to|initial_state|target_state|default_outcome)\s*[=:]\s*"?[\p{L}\p{N}_-]*$/u.test(before) ? namesAfter(last.spec, undefined, at) : [];
     return names.map((d) => ({ label: d.name, kind: d.kind === "step" ? CompletionItemKind.Function : d.kind === "state" ? CompletionItemKind.EnumMember : CompletionItemKind.Reference, detail: d.kind }));
