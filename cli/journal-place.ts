@@ -40,7 +40,6 @@ export function placeName(p: JournalPlace): string {
   return p.store ? withoutPassword(p.store) : p.stateDir;
 }
 
-/** The refusal of a run id no run of the journal has. */
 /**
  * A command's `<run>` argument, as commander hands it over: an empty one is a usage error
  * (exit 2), as `apply --run-id ""` is (found by a new-user trial: `journal ""` said
@@ -52,6 +51,7 @@ export function runArgument(value: string): string {
   return value;
 }
 
+/** The refusal of a run id no run of the journal has. */
 export function noRun(run: string, place: JournalPlace): string {
   return `no run ${echoed(run)} in ${placeName(place)} (criteria runs${storeFlag(place)} lists them)`;
 }
