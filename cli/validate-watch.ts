@@ -97,6 +97,16 @@ export async function watchValidate(paths: string[], opts: CompileOptions, io: I
     pending.add(resolve(file));
     clearTimeout(timer);
     timer = setTimeout(() => void rebuild(), 100);
+    // And once more a moment later: files written into it before it was watched raise no event
+    // of their own (CI, under load: a subworkflow directory made and filled at once was seen
+    // empty, and its file never).
+    if (event === "addDir") {
+      setTimeout(() => {
+        pending.add(resolve(file));
+        clearTimeout(timer);
+        timer = setTimeout(() => void rebuild(), 100);
+      }, 600).unref();
+    }
   });
   await new Promise<void>((r) => (signal.aborted ? r() : signal.addEventListener("abort", () => r(), { once: true })));
   clearTimeout(timer);
