@@ -184,15 +184,19 @@ export function answeredIn(tree: TreeRecord): string[] {
   const out: string[] = [];
   for (const r of tree.runs.values()) {
     if (r.completed) continue;
+    // One given after the deadline answers nothing: the node takes its timeout route, as the
+    // runner does (found by a new-user trial: runs said "its signal given" after a timeout).
+    const inTime = (e: { at_ms: number }, until: number | undefined) => until === undefined || e.at_ms <= until;
     for (const w of r.waits.values()) {
       const signal = w.started?.payload.signal;
-      if (signal !== undefined && !w.completed && pending(signal, r.run_id)) out.push(`signal "${signal}" given`);
+      const given = signal !== undefined && !w.completed ? pending(signal, r.run_id) : undefined;
+      if (given && inTime(given, w.started?.payload.until_ms)) out.push(`signal "${signal}" given`);
     }
     for (const [k, a] of r.approvals) {
       const name = k.slice(0, k.lastIndexOf("#"));
       // Which way it was decided (found by a new-user trial: a rejection read "given", as an approval).
       const given = a.requested && !a.decided ? pending(`approval:${name}`, r.run_id) : undefined;
-      if (given) out.push(`approval "${name}" ${given.payload.payload === "rejected" ? "rejected" : "approved"}`);
+      if (given && inTime(given, a.requested?.until_ms)) out.push(`approval "${name}" ${given.payload.payload === "rejected" ? "rejected" : "approved"}`);
     }
   }
   return [...new Set(out)];

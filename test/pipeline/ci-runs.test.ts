@@ -346,6 +346,19 @@ describe("approvals and signal waits in CI (item 7)", () => {
     expect(done.stdout).toContain('gate: signal "deploy_approved" received: approved → done');
   }, 30_000);
 
+  it("a signal given after its wait's deadline: runs says the wait timed out, not that its signal was given (a new-user trial)", async () => {
+    const dir = temp();
+    writeFileSync(join(dir, "w.hcl"), `${HEAD("recv")}wait "recv" {\n  signal = "go-now"\n  timeout = "1s"\n  outcome "received" { next = state.done }\n  outcome "timeout" { next = state.failed }\n}\n`);
+    expect(cli(["apply", "w.hcl", "--state-dir", "state", "--run-id", "w1"], { cwd: dir, env: { CI: "true" } }).status).toBe(5);
+    await new Promise((r) => setTimeout(r, 1300));
+    expect(cli(["signal", "w1", "go-now", "--state-dir", "state"], { cwd: dir }).status).toBe(0);
+    const listed = cli(["runs", "--state-dir", "state"], { cwd: dir }).stdout;
+    expect(listed).toContain('stopped: its wait "recv" timed out; criteria resume w1 --state-dir state takes the timeout route');
+    expect(listed).not.toContain("given");
+    const done = cli(["resume", "w1", "--state-dir", "state", "-o", "json"], { cwd: dir, env: { CI: "true" } });
+    expect(ndjson(done.stdout).find((e) => e.event === "run.completed")).toMatchObject({ state: "failed" });
+  }, 30_000);
+
   it("a signal to a nested run's wait, after one to its root, is not said to be kept: the wait takes its own first (a new-user trial: the note said entry 4 would be taken, and the item took entry 5)", () => {
     const dir = temp();
     mkdirSync(join(dir, "mod"));
