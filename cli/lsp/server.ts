@@ -23,7 +23,8 @@ import { declarationOf, KIND, namesAfter, outline, type Declaration, type Place 
 import type { WorkflowSpec } from "../../compiler/decode/spec.js";
 import { workflowFiles } from "../../compiler/load/workflow-files.js";
 import { warmUp, type WarmUp } from "./warm-up.js";
-import { editBetween, StaleSpec, type TextEdit } from "./stale-spec.js";
+import { editBetween, type TextEdit } from "../../compiler/load/text-edit.js";
+import { StaleSpec } from "./stale-spec.js";
 
 /**
  * `criteria lsp` (the issue "See and edit", item 3): a language server over a connection

@@ -1,27 +1,7 @@
 import type { Position as LspPosition, Range as LspRange } from "vscode-languageserver/node.js";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { Range } from "../../compiler/diagnostics/range.js";
-
-/**
- * One version's change of a document: the text from `start` to `oldEnd` of the version before
- * became the text from `start` to `newEnd` (the two texts' common start and end set it apart).
- * UTF-16 offsets.
- */
-export interface TextEdit {
-  start: number;
-  oldEnd: number;
-  newEnd: number;
-}
-
-/** The change from text `a` to text `b` ({@link TextEdit}), found by their common start and end. */
-export function editBetween(a: string, b: string): TextEdit {
-  let p = 0;
-  const shorter = Math.min(a.length, b.length);
-  while (p < shorter && a.charCodeAt(p) === b.charCodeAt(p)) p++;
-  let s = 0;
-  while (s < shorter - p && a.charCodeAt(a.length - 1 - s) === b.charCodeAt(b.length - 1 - s)) s++;
-  return { start: p, oldEnd: a.length - s, newEnd: b.length - s };
-}
+import type { TextEdit } from "../../compiler/load/text-edit.js";
 
 /**
  * Positions between the text the last decoded compilation of a document read and the

@@ -5,6 +5,7 @@ import { jsonObject, type JsonObject } from "../parse/document.js";
 import { LazyEntry } from "../parse/hcl/mapping.js";
 import { parseTopBlock, type TopBlock } from "../parse/hcl/top-blocks.js";
 import { childPointer, type SourceMap } from "../parse/source-map.js";
+import { editBetween } from "./text-edit.js";
 
 /** One HCL file parsed and lowered: the canonical document, its source map and its top-level blocks. */
 export interface HclPart {
@@ -34,15 +35,8 @@ export interface HclPart {
  * @returns the new part, with `[]` as its diagnostics, or undefined
  */
 export function reparseHcl(old: { file: SourceFile; part: HclPart }, file: SourceFile): HclPart | undefined {
-  const a = old.file.text;
-  const b = file.text;
-  let p = 0;
-  const shorter = Math.min(a.length, b.length);
-  while (p < shorter && a.charCodeAt(p) === b.charCodeAt(p)) p++;
-  let s = 0;
-  while (s < shorter - p && a.charCodeAt(a.length - 1 - s) === b.charCodeAt(b.length - 1 - s)) s++;
-  const oldEnd = a.length - s;
-  const delta = b.length - a.length;
+  const { start: p, oldEnd, newEnd } = editBetween(old.file.text, file.text);
+  const delta = newEnd - oldEnd;
   const at = old.part.blocks.findIndex((k) => k.open < p && oldEnd <= k.close);
   if (at < 0) return undefined;
   const was = old.part.blocks[at];
