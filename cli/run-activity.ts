@@ -146,7 +146,7 @@ async function idleHere(j: Journal, run: string, flag: string): Promise<Idle> {
  * parallel approvals decided read as if both were); or, for a damaged journal, what to say.
  */
 async function readWaits(j: Journal, run: string, flag: string): Promise<{ damaged: Idle } | { tree: TreeRecord; answered: string[]; waiting: Waiting[]; words: string; still: string; give: string }> {
-  const { foldEntries, waitingIn, answeredIn, receivedRoute } = await engine();
+  const { foldEntries, waitingIn, answeredIn, outcomesToName } = await engine();
   const read = await j.read(run);
   if (read.damage) return { damaged: await damagedIdle(j, run, read.damage.seq, flag) };
   const tree = foldEntries(read.entries);
@@ -154,7 +154,7 @@ async function readWaits(j: Journal, run: string, flag: string): Promise<{ damag
   const words = waiting.map((w) => w.text).join(", ");
   // A wait with only named outcomes (approved / rejected) is ended by a signal naming one.
   const waits = graphsOf(tree, run).flatMap((g) => g.waits);
-  const outcomesOf = (signal: string) => waits.find((w) => w.signal === signal && receivedRoute(w) === "")?.outcomes.map((o) => o.name);
+  const outcomesOf = (signal: string) => outcomesToName(waits, signal);
   const give = giveWith(run, waiting, flag, outcomesOf);
   const still = waiting.length > 0 ? `; it still waits for ${words}: ${give}` : "";
   return { tree, answered: answeredIn(tree), waiting, words, still, give };

@@ -18,7 +18,7 @@ export type { Journal } from "./journal/journal.js";
 export { RunLockedError, JournalError, JournalWriteError, JournalOpenError, JournalReadError, JournalDamagedError, LeaseLostError, TreeChangedError } from "./journal/errors.js";
 export { Runner, RunInterrupted, RunRefused, RunNeedsSecrets, RunParked, RunSubmitted, type RunEnd } from "./run/runner.js";
 export { deliverSignal } from "./run/signals.js";
-export { receivedRoute } from "./run/wait-nodes.js";
+export { outcomesToName, receivedRoute } from "./run/wait-nodes.js";
 export { activeUnits, unitOf, within } from "./run/child-jobs.js";
 export type { RunEvent } from "./run/events.js";
 export { killLiveProcessGroups } from "./adapters/run-process.js";

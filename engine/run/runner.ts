@@ -26,7 +26,7 @@ import { SessionScope } from "./sessions.js";
 import { orphanFile, reapOrphan } from "../adapters/run-process.js";
 import { idempotencyKey, newRunId, specHash } from "./identity.js";
 import { iterationItems } from "./iteration-items.js";
-import { receivedRoute, runApproval, runWait, type NodeHost, type NodeRun } from "./wait-nodes.js";
+import { outcomesToName, runApproval, runWait, type NodeHost, type NodeRun } from "./wait-nodes.js";
 import { signalCommand } from "./signal-command.js";
 import { shellWord } from "../shell-word.js";
 import { agentPost, agentRecv, channelOp, runChannelStep, type ChannelHost } from "./channel-steps.js";
@@ -1959,8 +1959,7 @@ export class Runner {
       if (f.signal.aborted) throw this.stopped(f);
       if (this.opts.park && (untilMs === undefined || untilMs > this.clock())) {
         // A wait with only named outcomes (approved / rejected) is ended by a signal naming one.
-        const named = name.startsWith("approval:") ? undefined : f.graph.waits.find((w) => w.signal === name && receivedRoute(w) === "");
-        throw this.parked(name, untilMs, named?.outcomes.map((o) => o.name));
+        throw this.parked(name, untilMs, name.startsWith("approval:") ? undefined : outcomesToName(f.graph.waits, name));
       }
       const left = untilMs === undefined ? Infinity : untilMs - this.clock();
       if (left <= 0) return undefined;

@@ -54,6 +54,17 @@ export function receivedRoute(w: Graph["waits"][number]): string {
 }
 
 /**
+ * The outcomes a signal named `signal` must name to end a wait for it among `waits`: those of
+ * the first such wait that routes no signal naming none (`receivedRoute` gives ""), or
+ * undefined when a bare signal ends each (what apply, its events and `criteria runs` tell to
+ * send: found by a trial of the Go tool's docs, whose approved / rejected wait refused the
+ * command they gave).
+ */
+export function outcomesToName(waits: readonly Graph["waits"][number][], signal: string): string[] | undefined {
+  return waits.find((w) => w.signal === signal && receivedRoute(w) === "")?.outcomes.map((o) => o.name);
+}
+
+/**
  * A wait node. `duration`: sleeps (after a resume, only what remains) and ends
  * `elapsed`. `signal`: waits for `criteria signal RUN NAME` and ends `received` (or the
  * outcome its payload names: `--payload '{"outcome":"rejected"}'`); with a
@@ -74,7 +85,7 @@ export async function runWait(h: NodeHost, f: NodeRun, w: Graph["waits"][number]
     await h.append([h.entry(f.runId, w.name, 0, "wait.started", { visit, ...(until !== undefined ? { until_ms: until } : {}), ...(w.signal ? { signal: w.signal } : {}) })], until !== undefined ? { wake: { atMs: until } } : {});
   }
   // A signal that names none of its outcomes would not end a wait that routes only named ones: the event says them.
-  const outcomes = w.signal && receivedRoute(w) === "" ? w.outcomes.map((o) => o.name) : undefined;
+  const outcomes = w.signal ? outcomesToName([w], w.signal) : undefined;
   h.emit({ event: "wait.started", run_id: f.runId, node: w.name, ...(until !== undefined ? { until_ms: until } : {}), ...(w.signal ? { signal: w.signal } : {}), ...(outcomes ? { outcomes } : {}) });
   if (!w.signal) {
     if (h.signal.aborted) throw h.interrupted();
