@@ -89,24 +89,22 @@ export async function watchValidate(paths: string[], opts: CompileOptions, io: I
     }
     watcher.add(targets());
   };
+  /** Counts `file` as changed: the PATHs it may concern are checked again 100 ms after the last change. */
+  const changed = (file: string) => {
+    pending.add(resolve(file));
+    clearTimeout(timer);
+    timer = setTimeout(() => void rebuild(), 100);
+  };
   watcher.on("all", (event: string, file: string) => {
     // A directory made is a change too: a subworkflow source named before it was made may be
     // it, and its files' own events can come before the directory is watched (CI: the file
     // written right after mkdir was not seen).
     if (event !== "addDir" && !/\.(hcl|chcl|ya?ml|json)$/i.test(file)) return;
-    pending.add(resolve(file));
-    clearTimeout(timer);
-    timer = setTimeout(() => void rebuild(), 100);
+    changed(file);
     // And once more a moment later: files written into it before it was watched raise no event
     // of their own (CI, under load: a subworkflow directory made and filled at once was seen
     // empty, and its file never).
-    if (event === "addDir") {
-      setTimeout(() => {
-        pending.add(resolve(file));
-        clearTimeout(timer);
-        timer = setTimeout(() => void rebuild(), 100);
-      }, 600).unref();
-    }
+    if (event === "addDir") setTimeout(() => changed(file), 600).unref();
   });
   await new Promise<void>((r) => (signal.aborted ? r() : signal.addEventListener("abort", () => r(), { once: true })));
   clearTimeout(timer);
