@@ -104,14 +104,14 @@ function returnProjections(spec: WorkflowSpec): (Record<string, unknown> | undef
 function returnOnly(spec: WorkflowSpec): { returnOnlyKeys: string[] } | Record<string, never> {
   if (spec.outputs.length > 0) return {};
   const endsWell = new Set(spec.states.filter((st) => st.success).map((st) => st.name));
+  // A wait's or an approval's `return` gives the merged outputs: any key.
   const others: (NodeRef | undefined)[] = [
     ...spec.waits.flatMap((w) => [w.next, ...w.outcomes.map((o) => o.next)]),
     ...spec.approvals.flatMap((a) => a.outcomes.map((o) => o.next)),
   ];
-  if (others.some((n) => n?.name === "return" || (n !== undefined && endsWell.has(n.name)))) return {};
-  if (spec.branches.some((b) => [b.default, ...b.arms.map((a) => a.next)].some((n) => n !== undefined && endsWell.has(n.name)))) return {};
-  if (spec.header?.initialState !== undefined && endsWell.has(spec.header.initialState.name)) return {};
-  if (spec.steps.some((st) => st.outcomes.some((o) => o.next !== undefined && endsWell.has(o.next.name)))) return {};
+  if (others.some((n) => n?.name === "return")) return {};
+  const routes = [...others, ...spec.branches.flatMap((b) => [b.default, ...b.arms.map((a) => a.next)]), ...spec.steps.flatMap((st) => st.outcomes.map((o) => o.next)), spec.header?.initialState];
+  if (routes.some((n) => n !== undefined && endsWell.has(n.name))) return {};
   const projections = returnProjections(spec);
   if (projections.some((p) => p === undefined)) return {};
   const keys = new Set(projections.flatMap((p) => Object.keys(p!)));
