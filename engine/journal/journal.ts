@@ -101,6 +101,13 @@ export interface AppendOptions {
    * nothing came between (an approval's decision: one of two given at once is refused).
    */
   ifLastSeq?: number;
+  /**
+   * The caller's last write under its lease (a run's `run.completed`): the store may give the
+   * lease back in the append's transaction, one commit fewer per run (the scale-out issue's
+   * steps/s figure); `unlock` afterwards then has nothing left to do. A store that does not
+   * gives it back at `unlock`, as always.
+   */
+  release?: boolean;
 }
 
 /**

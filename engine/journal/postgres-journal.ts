@@ -1,6 +1,6 @@
 import { requirePackage } from "../../compiler/require-package.js";
 import { hostname } from "node:os";
-import type { Pool, PoolClient } from "pg";
+import type { Client, Pool, PoolClient } from "pg";
 import { procStat } from "../process-info.js";
 import { canonicalJson } from "./canonical-json.js";
 import type { EntryType, JournalEntry, MemoryItem, NewEntry, Payloads } from "./entry.js";
@@ -9,6 +9,18 @@ import type { AppendOptions, Damage, Journal, LeaseHolder, RunRow, RunsQuery } f
 import { withoutPassword } from "./store-url.js";
 import { holderOf, leaseRanOut, leaseTtlFromEnv, LEASE_TAKEN, loseLease, NOT_HELD, ownerToken, takeOver, watchLease, type HeldLease, type LeaseState } from "./lease.js";
 import { checksum, isTreeStart, memoryText, pickMemory, recallTerms, RUN_ROWS, runsQuerySql, tallyDamage } from "./store-rules.js";
+
+/**
+ * The database's half of a one-flight append ({@link PostgresJournal} `appendInOneFlight`),
+ * one statement: takes the tree's lock, then aborts the transaction (SQLSTATE
+ * {@link REFUSED}, message `lease` or `seq`) when the lease named is not the owner's at
+ * that epoch (read `FOR SHARE`, as the two-flight append reads it) or when the tree has a
+ * seq at or above the append's first. Versioned: a changed body gets a new name.
+ */
+const CHECK_FN = "criteria_journal_check_v1";
+
+/** The SQLSTATE with which {@link CHECK_FN} refuses: a class no PostgreSQL error uses. */
+const REFUSED = "CR001";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS journal (
@@ -65,6 +77,21 @@ CREATE TABLE IF NOT EXISTS journal_quarantine (
   checksum BIGINT NOT NULL,
   quarantined_ms BIGINT NOT NULL
 );
+DO $do$ BEGIN
+  IF to_regprocedure('${CHECK_FN}(text, text, text, bigint, bigint)') IS NULL THEN
+    CREATE FUNCTION ${CHECK_FN}(tree text, lease_run text, lease_owner text, lease_epoch bigint, first_seq bigint) RETURNS int LANGUAGE plpgsql AS $f$
+    BEGIN
+      PERFORM pg_advisory_xact_lock(hashtextextended(tree, 0));
+      IF lease_run IS NOT NULL AND NOT EXISTS (SELECT 1 FROM leases WHERE root_run_id = lease_run AND owner = lease_owner AND epoch = lease_epoch FOR SHARE) THEN
+        RAISE EXCEPTION USING ERRCODE = '${REFUSED}', MESSAGE = 'lease';
+      END IF;
+      IF EXISTS (SELECT 1 FROM journal WHERE root_run_id = tree AND seq >= first_seq) THEN
+        RAISE EXCEPTION USING ERRCODE = '${REFUSED}', MESSAGE = 'seq';
+      END IF;
+      RETURN 1;
+    END $f$;
+  END IF;
+END $do$;
 `;
 
 /** graphile-worker's schema (its default): where `criteria worker` keeps its jobs. */
@@ -97,6 +124,22 @@ async function settle(queries: (Promise<unknown> | undefined)[]): Promise<void> 
 }
 
 /**
+ * Sends the queries `send` makes (synchronously) as one write on `c`'s socket: `pg` writes
+ * each query of a pipelined flight as its own write, one system call each, and the server
+ * wakes to each (the scale-out issue's steps/s figure: writes were ~10 % of a worker's time,
+ * five or six of them per flight). Returns what `send` returns.
+ */
+function oneWrite<T>(c: PoolClient, send: () => T): T {
+  const stream = (c as unknown as Client).connection.stream;
+  stream.cork();
+  try {
+    return send();
+  } finally {
+    stream.uncork();
+  }
+}
+
+/**
  * An append that failed because the server could not be reached (it restarts, fails over,
  * the network dropped): {@link PostgresJournal.append} tries it again. `error` is what to
  * throw when it gives up.
@@ -106,6 +149,29 @@ class ServerLost extends Error {
     super(error.message);
   }
 }
+
+/** This process's start time in clock ticks since boot (a lease row's `start_ticks`: a pid re-used later is told apart), read once. */
+let startTicks: string | null | undefined;
+function ownStartTicks(): string | null {
+  if (startTicks === undefined) startTicks = procStat(process.pid)?.start ?? null;
+  return startTicks;
+}
+
+/** Rows of the journal written by one INSERT statement at most. */
+const INSERT_ROWS = 16;
+
+/** `INSERT INTO journal` of `n` rows of nine values each, seq given. */
+function insertSql(n: number): string {
+  const rows = Array.from({ length: n }, (_, r) => `(${Array.from({ length: 9 }, (_, k) => `$${r * 9 + k + 1}`).join(", ")})`);
+  return `INSERT INTO journal (seq, root_run_id, run_id, step_id, attempt, entry_type, at_ms, payload, checksum) OVERRIDING SYSTEM VALUE VALUES ${rows.join(", ")}`;
+}
+
+/** Gives back lease `$1` held by owner `$2` at epoch `$3`: no holder process, run out now (a new holder takes it at once). */
+const RELEASE_SQL = "UPDATE leases SET pid = 0, expires_at = clock_timestamp() WHERE root_run_id = $1 AND owner = $2 AND epoch = $3";
+
+/** Seqs a journal takes ahead for its one-flight appends, when fewer than {@link SEQ_LOW} are left. */
+const SEQ_RESERVE = 32;
+const SEQ_LOW = 8;
 
 /** Rows of a run tree read per round trip by {@link PostgresJournal.scan}. */
 const SCAN_PAGE = 1000;
@@ -118,7 +184,8 @@ const INT8 = 20;
  * several machines share (the scale-out issue). The same tables as the SQLite journal;
  * `seq` comes from an identity column and each append is one transaction that first takes
  * a transaction-scoped advisory lock on its run tree, so entries of one tree are numbered
- * in commit order (a reader resuming after the last seq it saw misses none). Leases are
+ * in commit order (a reader resuming after the last seq it saw misses none); seqs taken
+ * ahead are used only when the database finds them above every seq of the tree. Leases are
  * rows `(root_run_id, owner, epoch, expires_at)` (the column holds the run the lease covers:
  * a root run, or a child run advanced in its own job) judged by the database's clock only
  * (`clock_timestamp()`), renewed every TTL/3, and checked under the same lock in every
@@ -139,6 +206,13 @@ export class PostgresJournal implements Journal {
   private closed = false;
   /** Workers share this database: graphile-worker's schema is there, and wake-ups go to its queue. */
   private queue = false;
+  /** The database has {@link CHECK_FN}: appends may go in one flight ({@link appendInOneFlight}). */
+  private oneFlight = false;
+  /**
+   * Seqs taken from the sequence ahead of use, in increasing order: a one-flight append uses
+   * the first ones, checked under its tree's lock to be above every seq of its tree.
+   */
+  private seqPool: number[] = [];
 
   /** The queue's connections, once asked for. */
   private queuePool?: Pool;
@@ -189,7 +263,9 @@ export class PostgresJournal implements Journal {
           await c.query(SCHEMA);
         });
       }
-      j.queue = (await pool.query("SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1) AS q", [QUEUE_SCHEMA])).rows[0].q === true;
+      const found = await pool.query<{ q: boolean; one_flight: boolean }>(`SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1) AS q, to_regprocedure('${CHECK_FN}(text, text, text, bigint, bigint)') IS NOT NULL AS one_flight`, [QUEUE_SCHEMA]);
+      j.queue = found.rows[0].q === true;
+      j.oneFlight = found.rows[0].one_flight === true;
     } catch (e) {
       await pool.end().catch(() => undefined);
       if (e instanceof JournalOpenError) throw e;
@@ -340,78 +416,23 @@ export class PostgresJournal implements Journal {
     }
   }
 
-  /** One attempt of {@link append}; `sending` hears the seqs and entries just before the `COMMIT` flight is sent. */
+  /**
+   * One attempt of {@link append}; `sending` hears the seqs and entries just before the flight
+   * with the `COMMIT` is sent. In one flight ({@link appendInOneFlight}) when the database can
+   * refuse it itself and seqs taken ahead are at hand; else in two.
+   */
   private async appendOnce(rootRunId: string, entries: NewEntry[], opts: AppendOptions, sending: (s: { seqs: number[]; out: JournalEntry[] }) => void): Promise<JournalEntry[]> {
     let c: PoolClient | undefined;
     const leaseRoot = opts.lease ?? rootRunId;
     try {
       const held = this.heldLease(leaseRoot, opts.lease !== undefined);
-      c = await this.pool.connect();
-      // A holder stopped between the flights (SIGSTOP, a partition) keeps its transaction, and
-      // with it the tree's lock and its lease row, only for a lease period: the server then ends
-      // its session, so it can neither block a taker for ever nor commit after being taken over.
-      const begin = [
-        c.query("BEGIN"),
-        this.boundIdle(c),
-        opts.sync === false ? c.query("SET LOCAL synchronous_commit = off") : undefined,
-        this.lockTree(c, rootRunId),
-      ];
-      // The lease row is read `FOR SHARE`: a takeover (which updates it) waits until this
-      // transaction ends, so a commit that passed this check happened before any takeover
-      // (found by the chaos test: a frozen worker's append checked its child run's lease, was
-      // stopped, and committed its attempt after another worker had taken that lease and read
-      // the journal without it: the effect ran twice in attempt 1).
-      const lease = held ? c.query<{ owner: string | null; epoch: number }>({ name: "criteria_lease", text: "SELECT owner, epoch FROM leases WHERE root_run_id = $1 FOR SHARE", values: [leaseRoot] }) : undefined;
-      const consumed =
-        opts.consumes !== undefined
-          ? c.query("SELECT 1 FROM journal WHERE root_run_id = $1 AND entry_type IN ('wait.completed', 'approval.decided') AND (payload::jsonb ->> 'signal_seq')::int8 = $2 LIMIT 1", [rootRunId, opts.consumes])
-          : undefined;
-      const taken =
-        opts.takes !== undefined
-          ? c.query("SELECT 1 FROM journal WHERE root_run_id = $1 AND seq > $2 AND entry_type = 'effect.confirmed' AND payload::jsonb -> 'received' ->> 'id' = $3 LIMIT 1", [rootRunId, opts.takes.after, opts.takes.id])
-          : undefined;
-      const newest = opts.ifLastSeq !== undefined ? c.query<{ seq: string | null }>("SELECT max(seq) AS seq FROM journal WHERE root_run_id = $1", [rootRunId]) : undefined;
-      // The seqs (each checksum covers its seq), taken under the tree's lock: in commit order.
-      const seqs = c.query<{ seq: number }>({ name: "criteria_seqs", text: "SELECT nextval(pg_get_serial_sequence('journal', 'seq')) AS seq FROM generate_series(1, $1::int)", values: [entries.length] });
-      await settle([...begin, lease, consumed, taken, newest, seqs]);
-      if (held && lease) {
-        const row = (await lease).rows[0];
-        if (row?.owner !== this.owner || row.epoch !== held.epoch) throw loseLease(leaseRoot, held, LEASE_TAKEN);
+      const pc = (c = await this.pool.connect());
+      const plain = opts.consumes === undefined && opts.takes === undefined && opts.ifLastSeq === undefined;
+      if (this.oneFlight && plain && this.seqPool.length >= entries.length) {
+        const out = await this.appendInOneFlight(pc, rootRunId, entries, opts, held, sending);
+        if (out) return out;
       }
-      if (consumed && (await consumed).rowCount) throw new SignalTakenError(opts.consumes!);
-      if (taken && (await taken).rowCount) throw new MessageTakenError(opts.takes!.id);
-      if (newest && Number((await newest).rows[0]?.seq ?? 0) !== opts.ifLastSeq) throw new TreeChangedError(opts.ifLastSeq!);
-      const numbers = (await seqs).rows.map((r) => r.seq).sort((x, y) => x - y);
-      // Every row made before any is sent: an entry that cannot be written (a payload JSON
-      // cannot hold) fails the append with nothing of its flight on the wire.
-      const rows = entries.map((e, i) => {
-        const payload = canonicalJson(e.payload);
-        const seq = numbers[i];
-        return [seq, rootRunId, e.run_id, e.step_id, e.attempt, e.entry_type, e.at_ms, payload, checksum(seq, rootRunId, e.run_id, e.step_id, e.attempt, e.entry_type, e.at_ms, payload)];
-      });
-      const writes: Promise<unknown>[] = [];
-      const out: JournalEntry[] = [];
-      for (const [i, e] of entries.entries()) {
-        const seq = numbers[i];
-        const values = rows[i];
-        writes.push(c.query({ name: "criteria_insert", text: "INSERT INTO journal (seq, root_run_id, run_id, step_id, attempt, entry_type, at_ms, payload, checksum) OVERRIDING SYSTEM VALUE VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)", values }));
-        if (e.entry_type === "run.spawned") writes.push(indexSpawned(c, rootRunId, e.run_id, e.at_ms, e.payload));
-        else if (e.entry_type === "run.completed") {
-          const p = e.payload;
-          writes.push(indexCompleted(c, e.run_id, e.at_ms, p));
-          // After the index's update in the same flight: the run's identity is read from its row.
-          if (p.success && Object.keys(p.outputs).length > 0)
-            writes.push(c.query("INSERT INTO memory (identity, run_id, at_ms, text) SELECT identity, run_id, $2, $3 FROM runs WHERE run_id = $1 AND identity IS NOT NULL", [e.run_id, e.at_ms, memoryText(p.outputs)]));
-        }
-        out.push({ ...e, seq } as JournalEntry);
-      }
-      if (opts.wake && this.queue) for (const w of [opts.wake].flat()) for (const run of w.runs ?? [rootRunId]) writes.push(wake(c, run, w.atMs));
-      sending({ seqs: numbers, out });
-      // A failed write leaves the transaction aborted, and PostgreSQL then ends it at COMMIT
-      // with a rollback: nothing of the flight is kept, and the write's error is thrown.
-      writes.push(c.query("COMMIT"));
-      await settle(writes);
-      return out;
+      return await this.appendInTwoFlights(pc, rootRunId, entries, opts, held, sending);
     } catch (err) {
       if (c) await c.query("ROLLBACK").catch(() => undefined);
       if (err instanceof LeaseLostError || err instanceof AppendRefusedError) throw err;
@@ -424,6 +445,168 @@ export class PostgresJournal implements Journal {
     } finally {
       c?.release();
     }
+  }
+
+  /**
+   * The first flight: `BEGIN`, the tree's lock, the lease row, the signal and message checks
+   * and the seqs; then, once they are judged, {@link sendRows}' flight with the `COMMIT`.
+   * Asks for {@link SEQ_RESERVE} seqs more than it needs when the pool runs low: they come
+   * after this append's own, taken under the tree's lock.
+   */
+  private async appendInTwoFlights(pc: PoolClient, rootRunId: string, entries: NewEntry[], opts: AppendOptions, held: HeldLease | undefined, sending: (s: { seqs: number[]; out: JournalEntry[] }) => void): Promise<JournalEntry[]> {
+    const leaseRoot = opts.lease ?? rootRunId;
+    const reserve = this.oneFlight && this.seqPool.length < SEQ_LOW ? SEQ_RESERVE : 0;
+    // A holder stopped between the flights (SIGSTOP, a partition) keeps its transaction, and
+    // with it the tree's lock and its lease row, only for a lease period: the server then ends
+    // its session, so it can neither block a taker for ever nor commit after being taken over.
+    const { begin, lease, consumed, taken, newest, seqs } = oneWrite(pc, () => {
+      const begin = this.begin(pc, rootRunId, opts);
+      // The lease row is read `FOR SHARE`: a takeover (which updates it) waits until this
+      // transaction ends, so a commit that passed this check happened before any takeover
+      // (found by the chaos test: a frozen worker's append checked its child run's lease, was
+      // stopped, and committed its attempt after another worker had taken that lease and read
+      // the journal without it: the effect ran twice in attempt 1).
+      const lease = held ? pc.query<{ owner: string | null; epoch: number }>({ name: "criteria_lease", text: "SELECT owner, epoch FROM leases WHERE root_run_id = $1 FOR SHARE", values: [leaseRoot] }) : undefined;
+      const consumed =
+        opts.consumes !== undefined
+          ? pc.query("SELECT 1 FROM journal WHERE root_run_id = $1 AND entry_type IN ('wait.completed', 'approval.decided') AND (payload::jsonb ->> 'signal_seq')::int8 = $2 LIMIT 1", [rootRunId, opts.consumes])
+          : undefined;
+      const taken =
+        opts.takes !== undefined
+          ? pc.query("SELECT 1 FROM journal WHERE root_run_id = $1 AND seq > $2 AND entry_type = 'effect.confirmed' AND payload::jsonb -> 'received' ->> 'id' = $3 LIMIT 1", [rootRunId, opts.takes.after, opts.takes.id])
+          : undefined;
+      const newest = opts.ifLastSeq !== undefined ? pc.query<{ seq: string | null }>("SELECT max(seq) AS seq FROM journal WHERE root_run_id = $1", [rootRunId]) : undefined;
+      // The seqs (each checksum covers its seq), taken under the tree's lock: in commit order.
+      const seqs = this.nextSeqs(pc, entries.length + reserve);
+      return { begin, lease, consumed, taken, newest, seqs };
+    });
+    await settle([...begin, lease, consumed, taken, newest, seqs]);
+    if (held && lease) {
+      const row = (await lease).rows[0];
+      if (row?.owner !== this.owner || row.epoch !== held.epoch) throw loseLease(leaseRoot, held, LEASE_TAKEN);
+    }
+    if (consumed && (await consumed).rowCount) throw new SignalTakenError(opts.consumes!);
+    if (taken && (await taken).rowCount) throw new MessageTakenError(opts.takes!.id);
+    if (newest && Number((await newest).rows[0]?.seq ?? 0) !== opts.ifLastSeq) throw new TreeChangedError(opts.ifLastSeq!);
+    const numbers = (await seqs).rows.map((r) => r.seq).sort((x, y) => x - y);
+    this.pooled(numbers.slice(entries.length));
+    const rows = this.rowsOf(rootRunId, entries, numbers);
+    const { writes, out } = oneWrite(pc, () => {
+      const sent = this.sendRows(pc, rootRunId, entries, rows, opts, held);
+      sending({ seqs: rows.map((r) => r.seq), out: sent.out });
+      // A failed write leaves the transaction aborted, and PostgreSQL then ends it at COMMIT
+      // with a rollback: nothing of the flight is kept, and the write's error is thrown.
+      sent.writes.push(pc.query("COMMIT"));
+      return sent;
+    });
+    await settle(writes);
+    this.released(leaseRoot, opts, held);
+    return out;
+  }
+
+  /**
+   * The whole append in one flight, with seqs taken ahead ({@link seqPool}): `BEGIN`, the tree's
+   * lock, the lease checked by the database (`criteria_journal_refuse` aborts the transaction
+   * when this journal does not hold it at its epoch), the seqs checked above every seq of the
+   * tree (so that, within a tree, seqs still follow commit order), the rows, a refill of the
+   * pool when it runs low, and `COMMIT`. One round trip instead of two (the scale-out issue's
+   * steps/s figure). Undefined when the seqs were not above the tree's (another writer of the
+   * tree committed higher ones since they were taken): nothing was written, and the caller
+   * appends in two flights.
+   * @throws LeaseLostError when the lease is not this journal's
+   */
+  private async appendInOneFlight(pc: PoolClient, rootRunId: string, entries: NewEntry[], opts: AppendOptions, held: HeldLease | undefined, sending: (s: { seqs: number[]; out: JournalEntry[] }) => void): Promise<JournalEntry[] | undefined> {
+    const leaseRoot = opts.lease ?? rootRunId;
+    const numbers = this.seqPool.splice(0, entries.length);
+    // Made before anything is sent: an entry that cannot be written fails with nothing on the wire.
+    const rows = this.rowsOf(rootRunId, entries, numbers);
+    const { checks, refill, writes, out } = oneWrite(pc, () => {
+      const checks = [
+        pc.query("BEGIN"),
+        this.boundIdle(pc),
+        opts.sync === false ? pc.query("SET LOCAL synchronous_commit = off") : undefined,
+        pc.query({ name: "criteria_check", text: `SELECT ${CHECK_FN}($1, $2, $3, $4, $5)`, values: [rootRunId, held ? leaseRoot : null, this.owner, held?.epoch ?? 0, numbers[0]] }),
+      ];
+      const sent = this.sendRows(pc, rootRunId, entries, rows, opts, held);
+      const refill = this.seqPool.length < SEQ_LOW ? this.nextSeqs(pc, SEQ_RESERVE) : undefined;
+      sending({ seqs: numbers, out: sent.out });
+      sent.writes.push(pc.query("COMMIT"));
+      return { checks, refill, ...sent };
+    });
+    try {
+      await settle([...checks, ...writes, refill]);
+    } catch (e) {
+      const refused = (e as { code?: string }).code === REFUSED ? (e as Error).message : undefined;
+      if (refused === "lease" && held) throw loseLease(leaseRoot, held, LEASE_TAKEN);
+      if (refused === "seq") {
+        await pc.query("ROLLBACK").catch(() => undefined);
+        return undefined;
+      }
+      throw e;
+    }
+    if (refill) this.pooled((await refill).rows.map((r) => r.seq));
+    this.released(leaseRoot, opts, held);
+    return out;
+  }
+
+  /** After a committed append with `release`: the lease given back in it is no longer renewed, and {@link unlock} has nothing to do. */
+  private released(root: string, opts: AppendOptions, held: HeldLease | undefined): void {
+    if (!opts.release || !held || this.held.get(root) !== held) return;
+    this.stopHeartbeat(root);
+    this.held.delete(root);
+  }
+
+  /** `BEGIN`, the idle bound, `synchronous_commit` for `sync: false`, and the tree's lock: the start of every append. */
+  private begin(pc: PoolClient, rootRunId: string, opts: AppendOptions): (Promise<unknown> | undefined)[] {
+    return [pc.query("BEGIN"), this.boundIdle(pc), opts.sync === false ? pc.query("SET LOCAL synchronous_commit = off") : undefined, this.lockTree(pc, rootRunId)];
+  }
+
+  /** `n` new seqs of the journal's sequence (increasing once sorted). */
+  private nextSeqs(pc: PoolClient, n: number) {
+    return pc.query<{ seq: number }>({ name: "criteria_seqs", text: "SELECT nextval(pg_get_serial_sequence('journal', 'seq')) AS seq FROM generate_series(1, $1::int)", values: [n] });
+  }
+
+  /** Adds seqs taken ahead to {@link seqPool}, which stays in increasing order. */
+  private pooled(seqs: number[]): void {
+    if (seqs.length === 0) return;
+    this.seqPool.push(...seqs);
+    this.seqPool.sort((x, y) => x - y);
+  }
+
+  /** The rows of `entries` numbered `numbers` (in order): payloads as canonical JSON, and each row's checksum, which covers its seq. */
+  private rowsOf(rootRunId: string, entries: NewEntry[], numbers: number[]): { seq: number; values: unknown[] }[] {
+    return entries.map((e, i) => {
+      const payload = canonicalJson(e.payload);
+      const seq = numbers[i];
+      return { seq, values: [seq, rootRunId, e.run_id, e.step_id, e.attempt, e.entry_type, e.at_ms, payload, checksum(seq, rootRunId, e.run_id, e.step_id, e.attempt, e.entry_type, e.at_ms, payload)] };
+    });
+  }
+
+  /** Sends the rows, the runs index, the memory and the wake-ups of an append (no `COMMIT`); the entries as they will read back. */
+  private sendRows(pc: PoolClient, rootRunId: string, entries: NewEntry[], rows: { seq: number; values: unknown[] }[], opts: AppendOptions, held: HeldLease | undefined): { writes: Promise<unknown>[]; out: JournalEntry[] } {
+    const writes: Promise<unknown>[] = [];
+    const out: JournalEntry[] = [];
+    // The rows in statements of up to INSERT_ROWS each (one statement per row cost a worker
+    // ~20 µs of the driver's time and the server's), each size prepared once per connection.
+    for (let at = 0; at < rows.length; at += INSERT_ROWS) {
+      const chunk = rows.slice(at, at + INSERT_ROWS);
+      writes.push(pc.query({ name: `criteria_insert_${chunk.length}`, text: insertSql(chunk.length), values: chunk.flatMap((r) => r.values) }));
+    }
+    for (const [i, e] of entries.entries()) {
+      const { seq } = rows[i];
+      if (e.entry_type === "run.spawned") writes.push(indexSpawned(pc, rootRunId, e.run_id, e.at_ms, e.payload));
+      else if (e.entry_type === "run.completed") {
+        const p = e.payload;
+        writes.push(indexCompleted(pc, e.run_id, e.at_ms, p));
+        // After the index's update in the same flight: the run's identity is read from its row.
+        if (p.success && Object.keys(p.outputs).length > 0)
+          writes.push(pc.query("INSERT INTO memory (identity, run_id, at_ms, text) SELECT identity, run_id, $2, $3 FROM runs WHERE run_id = $1 AND identity IS NOT NULL", [e.run_id, e.at_ms, memoryText(p.outputs)]));
+      }
+      out.push({ ...e, seq } as JournalEntry);
+    }
+    if (opts.wake && this.queue) for (const w of [opts.wake].flat()) for (const run of w.runs ?? [rootRunId]) writes.push(wake(pc, run, w.atMs));
+    if (opts.release && held) writes.push(pc.query({ name: "criteria_release", text: RELEASE_SQL, values: [opts.lease ?? rootRunId, this.owner, held.epoch] }));
+    return { writes, out };
   }
 
   /** Whether the lease on `root` is no longer this journal's at `epoch` (false when that cannot be read). */
@@ -568,29 +751,39 @@ export class PostgresJournal implements Journal {
     const renewedAt = performance.now();
     let note: string | undefined;
     let epoch: number;
+    let c: PoolClient | undefined;
     try {
-      epoch = await this.transaction(async (c) => {
-        // One flight: the tree's lock, then (under it) the lease row and the database's clock.
-        const locked = this.lockTree(c, rootRunId);
+      const pc = (c = await this.pool.connect());
+      // Two flights: `BEGIN`, the tree's lock, then (under it) the lease row and the database's
+      // clock; once judged, the lease written and `COMMIT`.
+      const { begun, lease, clock } = oneWrite(pc, () => ({
+        begun: [pc.query("BEGIN"), this.boundIdle(pc), this.lockTree(pc, rootRunId)],
         // `FOR UPDATE`: judged once no append that checked the old lease can still commit.
-        const lease = c.query<LeaseRow>(`SELECT ${LEASE_COLUMNS} FROM leases WHERE root_run_id = $1 FOR UPDATE`, [rootRunId]);
-        const clock = c.query<{ now: number }>("SELECT (extract(epoch FROM clock_timestamp()) * 1000)::int8 AS now");
-        await settle([locked, lease, clock]);
-        const { rows } = await lease;
-        const now = (await clock).rows[0].now;
-        if (rows[0]) note = takeOver(rootRunId, leaseState(rows[0]), this.owner, now, opts.force === true);
-        const next = (rows[0]?.epoch ?? 0) + 1;
-        await c.query(
-          `INSERT INTO leases (root_run_id, owner, epoch, pid, host, start_ticks, expires_at) VALUES ($1, $2, $3, $4, $5, $6, clock_timestamp() + make_interval(secs => $7::float8 / 1000))
+        lease: pc.query<LeaseRow>({ name: "criteria_lease_take", text: `SELECT ${LEASE_COLUMNS} FROM leases WHERE root_run_id = $1 FOR UPDATE`, values: [rootRunId] }),
+        clock: pc.query<{ now: number }>({ name: "criteria_clock", text: "SELECT (extract(epoch FROM clock_timestamp()) * 1000)::int8 AS now" }),
+      }));
+      await settle([...begun, lease, clock]);
+      const { rows } = await lease;
+      const now = (await clock).rows[0].now;
+      if (rows[0]) note = takeOver(rootRunId, leaseState(rows[0]), this.owner, now, opts.force === true);
+      const next = (rows[0]?.epoch ?? 0) + 1;
+      const written = oneWrite(pc, () => [
+        pc.query({
+          name: "criteria_lease_write",
+          text: `INSERT INTO leases (root_run_id, owner, epoch, pid, host, start_ticks, expires_at) VALUES ($1, $2, $3, $4, $5, $6, clock_timestamp() + make_interval(secs => $7::float8 / 1000))
            ON CONFLICT (root_run_id) DO UPDATE SET owner = EXCLUDED.owner, epoch = EXCLUDED.epoch, pid = EXCLUDED.pid, host = EXCLUDED.host, start_ticks = EXCLUDED.start_ticks, expires_at = EXCLUDED.expires_at`,
-          [rootRunId, this.owner, next, process.pid, hostname(), procStat(process.pid)?.start ?? null, this.ttlMs],
-        );
-        return next;
-      });
+          values: [rootRunId, this.owner, next, process.pid, hostname(), ownStartTicks(), this.ttlMs],
+        }),
+        pc.query("COMMIT"),
+      ]);
+      await settle(written);
+      epoch = next;
     } catch (e) {
+      if (c) await c.query("ROLLBACK").catch(() => undefined);
       if (e instanceof RunLockedError) throw e;
       throw new JournalWriteError(`cannot write the journal ${this.location}: ${storageReason(e)}`);
     } finally {
+      c?.release();
       this.taking.delete(rootRunId);
     }
     this.stopHeartbeat(rootRunId);
@@ -643,7 +836,7 @@ export class PostgresJournal implements Journal {
     // A lease lost is another's, or nobody's: nothing to give back (and the database may not
     // answer: a new-user trial's holder, its database frozen, waited here for good).
     if (!h || h.lost) return;
-    const givenBack = this.pool.query("UPDATE leases SET pid = 0, expires_at = clock_timestamp() WHERE root_run_id = $1 AND owner = $2 AND epoch = $3", [rootRunId, this.owner, h.epoch]).catch(() => undefined);
+    const givenBack = this.pool.query(RELEASE_SQL, [rootRunId, this.owner, h.epoch]).catch(() => undefined);
     // Unanswered in a third of a lease period, it runs out on its own.
     await Promise.race([givenBack, new Promise((r) => setTimeout(r, Math.max(1, Math.floor(this.ttlMs / 3))).unref())]);
   }

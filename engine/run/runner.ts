@@ -913,7 +913,8 @@ export class Runner {
     const runId = rec.run_id;
     const parentId = rec.spawned?.parent_run_id;
     const wake = rec.spawned?.detached && parentId !== undefined ? { wake: { runs: [unitOf(this.tree, this.rootId, parentId)] } } : {};
-    await this.append([this.entry(runId, "", 0, "run.completed", { state: end.state, success: end.success, reason: end.reason, ...(end.detail ? { detail: end.detail } : {}), outputs: end.outputs, ...result, steps })], wake);
+    // The unit's end is this runner's last write under its lease: given back in the same commit.
+    await this.append([this.entry(runId, "", 0, "run.completed", { state: end.state, success: end.success, reason: end.reason, ...(end.detail ? { detail: end.detail } : {}), outputs: end.outputs, ...result, steps })], { ...wake, ...(runId === this.unit ? { release: true } : {}) });
     if (runId === this.unit) this.emit({ event: "run.completed", run_id: runId, state: end.state, success: end.success, reason: end.reason, detail: end.detail, outputs: end.outputs });
     if (runId === this.unit && runId !== this.rootId) throw new UnitEnded(end);
     return end;
