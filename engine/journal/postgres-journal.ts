@@ -160,11 +160,11 @@ function ownStartTicks(): string | null {
 /** Rows of the journal written by one INSERT statement at most. */
 const INSERT_ROWS = 16;
 
-/** `INSERT INTO journal` of `n` rows of nine values each, seq given. */
+/** `INSERT INTO journal` of `n` rows of nine values each, seq given (each text made once). */
 function insertSql(n: number): string {
-  const rows = Array.from({ length: n }, (_, r) => `(${Array.from({ length: 9 }, (_, k) => `$${r * 9 + k + 1}`).join(", ")})`);
-  return `INSERT INTO journal (seq, root_run_id, run_id, step_id, attempt, entry_type, at_ms, payload, checksum) OVERRIDING SYSTEM VALUE VALUES ${rows.join(", ")}`;
+  return (insertTexts[n] ??= `INSERT INTO journal (seq, root_run_id, run_id, step_id, attempt, entry_type, at_ms, payload, checksum) OVERRIDING SYSTEM VALUE VALUES ${Array.from({ length: n }, (_, r) => `(${Array.from({ length: 9 }, (_, k) => `$${r * 9 + k + 1}`).join(", ")})`).join(", ")}`);
 }
+const insertTexts: string[] = [];
 
 /** Gives back lease `$1` held by owner `$2` at epoch `$3`: no holder process, run out now (a new holder takes it at once). */
 const RELEASE_SQL = "UPDATE leases SET pid = 0, expires_at = clock_timestamp() WHERE root_run_id = $1 AND owner = $2 AND epoch = $3";

@@ -358,6 +358,37 @@ describe.skipIf(skip !== undefined)("PostgreSQL journal", () => {
       }
     });
 
+    it("the one-flight check holds the lease row it checked until its transaction ends: a takeover (FOR UPDATE) waits for the append", async () => {
+      // As the two-flight append's FOR SHARE read (found by the chaos test for child runs,
+      // whose lease is not under the tree's lock): a commit that passed the check precedes any takeover.
+      const url = await cluster().freshDatabase();
+      const j = await PostgresJournal.open(url, { stateDir: "/nonexistent" });
+      await j.close();
+      const a = new pg.Client({ connectionString: url });
+      const b = new pg.Client({ connectionString: url });
+      await a.connect();
+      await b.connect();
+      try {
+        await a.query("INSERT INTO leases (root_run_id, owner, epoch, pid, host, expires_at) VALUES ('r/child#1', 'me', 3, 0, 'h', now())");
+        await a.query("BEGIN");
+        await a.query("SELECT criteria_journal_check_v1('r', 'r/child#1', 'me', 3, 1000)");
+        await expect(b.query("SELECT 1 FROM leases WHERE root_run_id = 'r/child#1' FOR UPDATE NOWAIT")).rejects.toThrow(/could not obtain lock/);
+        await a.query("COMMIT");
+        expect((await b.query("SELECT 1 FROM leases WHERE root_run_id = 'r/child#1' FOR UPDATE NOWAIT")).rowCount).toBe(1);
+        // Refused: another epoch, another owner, no row; seqs not above the tree's.
+        for (const args of [["r/child#1", "me", 4, 1000], ["r/child#1", "you", 3, 1000], ["r/other#1", "me", 3, 1000]] as const)
+          await expect(a.query("SELECT criteria_journal_check_v1('r', $1, $2, $3, $4)", [...args])).rejects.toMatchObject({ code: "CR001", message: "lease" });
+        await a.query("INSERT INTO journal (root_run_id, run_id, step_id, attempt, entry_type, at_ms, payload, checksum) VALUES ('r', 'r', '', 0, 'x', 0, '{}', 0)");
+        const top = Number((await a.query("SELECT max(seq) AS s FROM journal")).rows[0].s);
+        await expect(a.query("SELECT criteria_journal_check_v1('r', NULL, 'me', 0, $1)", [top])).rejects.toMatchObject({ code: "CR001", message: "seq" });
+        expect((await a.query("SELECT criteria_journal_check_v1('r', NULL, 'me', 0, $1) AS ok", [top + 1])).rows[0].ok).toBe(1);
+        expect((await a.query("SELECT criteria_journal_check_v1('other', NULL, 'me', 0, 1) AS ok")).rows[0].ok).toBe(1);
+      } finally {
+        await a.end();
+        await b.end();
+      }
+    });
+
     it("many appends, across refills of the seqs taken ahead, and a large one, read back in order", async () => {
       const url = await cluster().freshDatabase();
       const j = await PostgresJournal.open(url, { stateDir: "/nonexistent" });
