@@ -278,42 +278,40 @@ describe.skipIf(skip !== undefined)("PostgreSQL journal", () => {
     // Once a journal holds seqs taken ahead (its first append takes them), an append goes in
     // one flight, the database judging its lease and its seqs itself.
     const step = (step_id: string) => ({ run_id: "r", step_id, attempt: 1, entry_type: "signal.received" as const, at_ms: 2, payload: { name: "go" } });
+    /** `n` journals on one fresh database, given to `f`, closed after it. */
+    async function withJournals(n: number, f: (...journals: PostgresJournal[]) => Promise<void>, opts: { poolSize?: number } = {}): Promise<void> {
+      const url = await cluster().freshDatabase();
+      const journals: PostgresJournal[] = [];
+      try {
+        for (let i = 0; i < n; i++) journals.push(await PostgresJournal.open(url, { stateDir: "/nonexistent", ...opts }));
+        await f(...journals);
+      } finally {
+        for (const j of journals) await j.close();
+      }
+    }
 
     it("a one-flight append whose row the server refuses keeps nothing of it either, and the next one is written", async () => {
-      const url = await cluster().freshDatabase();
-      const j = await PostgresJournal.open(url, { stateDir: "/nonexistent", poolSize: 1 });
-      try {
+      await withJournals(1, async (j) => {
         await j.append("r", [step("first")]);
         await expect(j.append("r", [step("second"), step("a\u0000b")])).rejects.toBeInstanceOf(JournalWriteError);
         expect(await j.append("r", [step("third")])).toHaveLength(1);
         expect((await j.read("r")).entries.map((e) => e.step_id)).toEqual(["first", "third"]);
-      } finally {
-        await j.close();
-      }
+      }, { poolSize: 1 });
     });
 
     it("a one-flight append under a lease taken over since is refused by the database, and writes nothing", async () => {
-      const url = await cluster().freshDatabase();
-      const holder = await PostgresJournal.open(url, { stateDir: "/nonexistent" });
-      const taker = await PostgresJournal.open(url, { stateDir: "/nonexistent" });
-      try {
+      await withJournals(2, async (holder, taker) => {
         await holder.lock("r");
         await holder.append("r", [step("before")]);
         await taker.lock("r", { force: true });
         // The holder has not heard of it (its heartbeat comes later): the database says it.
         await expect(holder.append("r", [step("after")])).rejects.toBeInstanceOf(LeaseLostError);
         expect((await taker.read("r")).entries.map((e) => e.step_id)).toEqual(["before"]);
-      } finally {
-        await holder.close();
-        await taker.close();
-      }
+      });
     });
 
     it("seqs taken ahead keep commit order within a tree: when another writer of the tree committed higher seqs since, the append is written after them", async () => {
-      const url = await cluster().freshDatabase();
-      const a = await PostgresJournal.open(url, { stateDir: "/nonexistent" });
-      const b = await PostgresJournal.open(url, { stateDir: "/nonexistent" });
-      try {
+      await withJournals(2, async (a, b) => {
         await a.append("r", [step("a1")]); // takes seqs ahead
         await b.append("r", [step("b1")]); // above them
         await a.append("r", [step("a2")]);
@@ -323,10 +321,7 @@ describe.skipIf(skip !== undefined)("PostgreSQL journal", () => {
         expect((await b.read("r", entries[1].seq)).entries.map((e) => e.step_id)).toEqual(["a2"]);
         // Another tree takes them still: seqs need only be in order within a tree.
         expect((await a.append("other", [step("o1")]))[0].seq).toBeLessThan(entries[1].seq);
-      } finally {
-        await a.close();
-        await b.close();
-      }
+      });
     });
 
     it("an append with release gives its lease back in its own commit: another process takes it at once, and the giver writes no more under it", async () => {
@@ -390,9 +385,7 @@ describe.skipIf(skip !== undefined)("PostgreSQL journal", () => {
     });
 
     it("many appends, across refills of the seqs taken ahead, and a large one, read back in order", async () => {
-      const url = await cluster().freshDatabase();
-      const j = await PostgresJournal.open(url, { stateDir: "/nonexistent" });
-      try {
+      await withJournals(1, async (j) => {
         for (let i = 0; i < 100; i++) await j.append("r", i % 7 === 0 ? [step(`s${i}`), step(`t${i}`)] : [step(`s${i}`)]);
         // Rows go 16 to a statement: one append of 40 (two flights: more than the seqs at hand).
         await j.append("r", Array.from({ length: 40 }, (_, i) => step(`u${i}`)));
@@ -402,9 +395,7 @@ describe.skipIf(skip !== undefined)("PostgreSQL journal", () => {
         expect(entries.slice(115).map((e) => e.step_id)).toEqual(Array.from({ length: 40 }, (_, i) => `u${i}`));
         expect(entries.filter((e) => e.step_id.startsWith("s")).map((e) => e.step_id)).toEqual(Array.from({ length: 100 }, (_, i) => `s${i}`));
         for (let i = 1; i < entries.length; i++) expect(entries[i].seq).toBeGreaterThan(entries[i - 1].seq);
-      } finally {
-        await j.close();
-      }
+      });
     });
 
     it("a completed run's outputs reach memory under the identity its index row holds, in the append's flight", async () => {
