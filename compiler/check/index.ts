@@ -6,6 +6,7 @@ import { checkCalls } from "./check-calls.js";
 import { checkChannels } from "./check-channels.js";
 import { checkEnvironments } from "./check-environments.js";
 import { checkExits } from "./check-exits.js";
+import { checkReturnOutputs } from "./check-return-outputs.js";
 import { checkHeader } from "./check-header.js";
 import { checkIterationTypes } from "./check-iteration-types.js";
 import { checkLiteralTypes } from "./check-literal-types.js";
@@ -39,6 +40,7 @@ export const CHECKS: readonly Check[] = [
   checkStates,
   checkReachability,
   checkExits,
+  checkReturnOutputs,
   checkLoops,
   checkLiteralTypes,
   checkIterationTypes,

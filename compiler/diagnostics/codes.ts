@@ -67,6 +67,7 @@ export const CODES = {
   channel_participants: { severity: "warning", doc: "A channel's participants list is empty (nobody can post or receive on it) or names an agent twice." },
   channel_participant_not_spawned: { severity: "error", doc: "A channel participant is an agent that no step of the workflow runs (referenced but never spawned)." },
   continue_outside_iteration: { severity: "error", doc: "`_continue` is used outside the body of an iterating step." },
+  return_replaces_outputs: { severity: "warning", doc: "A `return` with an `output` projection (a step outcome's or a switch arm's) in a workflow that declares outputs leaves some of them out: the projection replaces the output blocks when the workflow ends there (upstream: `outcome.output` wins over `output` blocks on `return`), so those outputs are missing then (run alone, as a subworkflow or as a flow; a `workflow_file` body ends with its output blocks)." },
   no_exit: { severity: "error", doc: "Nodes a run can reach never lead to a state, `_continue` or `return`: a run that gets there cannot end." },
   exit_code_as_text: { severity: "warning", doc: "A shell step's `exit_code` (a number) is compared with `==` or `!=` to quoted text, as the Go tool's string outputs were: it is never equal." },
   unbounded_loop: { severity: "warning", doc: "A cycle of steps has no `max_visits` on any step in it, and only a `policy.max_total_steps` above `max_visits_warn_threshold` (default 200; 0 turns the warning off) stops it." },
