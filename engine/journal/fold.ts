@@ -87,15 +87,32 @@ export function channelOf(tree: TreeRecord, key: string): ChannelRecord {
 }
 
 /**
- * The signals and decisions journaled and not yet taken, each given to one open wait or
- * approval as the runner takes them (the first to ask takes it; one ends one): `take(name,
- * runId)` gives the one the wait of `runId` for `name` (`approval:<node>` for a decision)
- * would take, a signal sent to that run or to any run above it, or undefined.
+ * The signal a wait of run `runId` for `name` (`approval:<node>` for a decision) takes, as the
+ * runner takes it (engine/run/runner.ts `awaitSignal`): one journaled and not yet taken (nor
+ * in `taken`), sent to `runId` or to a run above it, and given by `untilMs` when the wait has
+ * a deadline (one given later answers nothing: the node takes its timeout route, as a
+ * Temporal timer decides); the one addressed most closely first (this run's own before its
+ * parent's: a decision given to one parallel item is that item's), then the oldest.
  */
-function givenSignals(tree: TreeRecord): (name: string, runId: string) => JournalEntry<"signal.received"> | undefined {
+export function signalFor(tree: TreeRecord, name: string, runId: string, untilMs?: number, taken?: ReadonlySet<number>): JournalEntry<"signal.received"> | undefined {
+  let hit: JournalEntry<"signal.received"> | undefined;
+  for (const s of tree.signals) {
+    if (s.payload.name !== name || tree.consumed.has(s.seq) || taken?.has(s.seq) || (untilMs !== undefined && s.at_ms > untilMs)) continue;
+    if (s.run_id !== runId && !runId.startsWith(`${s.run_id}/`)) continue;
+    if (!hit || s.run_id.length > hit.run_id.length) hit = s;
+  }
+  return hit;
+}
+
+/**
+ * The signals and decisions journaled and not yet taken, each given to one open wait or
+ * approval as the runner takes them ({@link signalFor}; one ends one): `take(name, runId,
+ * untilMs)` gives the one the wait of `runId` for `name` would take, or undefined.
+ */
+function givenSignals(tree: TreeRecord): (name: string, runId: string, untilMs?: number) => JournalEntry<"signal.received"> | undefined {
   const taken = new Set<number>();
-  return (name, runId) => {
-    const s = tree.signals.find((x) => !tree.consumed.has(x.seq) && !taken.has(x.seq) && x.payload.name === name && (x.run_id === runId || runId.startsWith(`${x.run_id}/`)));
+  return (name, runId, untilMs) => {
+    const s = signalFor(tree, name, runId, untilMs, taken);
     if (s) taken.add(s.seq);
     return s;
   };
@@ -184,19 +201,18 @@ export function answeredIn(tree: TreeRecord): string[] {
   const out: string[] = [];
   for (const r of tree.runs.values()) {
     if (r.completed) continue;
-    // One given after the deadline answers nothing: the node takes its timeout route, as the
-    // runner does (found by a new-user trial: runs said "its signal given" after a timeout).
-    const inTime = (e: { at_ms: number }, until: number | undefined) => until === undefined || e.at_ms <= until;
+    // One given after the deadline answers nothing (found by a new-user trial: runs said
+    // "its signal given" after a timeout).
     for (const w of r.waits.values()) {
       const signal = w.started?.payload.signal;
-      const given = signal !== undefined && !w.completed ? pending(signal, r.run_id) : undefined;
-      if (given && inTime(given, w.started?.payload.until_ms)) out.push(`signal "${signal}" given`);
+      const given = signal !== undefined && !w.completed ? pending(signal, r.run_id, w.started?.payload.until_ms) : undefined;
+      if (given) out.push(`signal "${signal}" given`);
     }
     for (const [k, a] of r.approvals) {
       const name = k.slice(0, k.lastIndexOf("#"));
       // Which way it was decided (found by a new-user trial: a rejection read "given", as an approval).
-      const given = a.requested && !a.decided ? pending(`approval:${name}`, r.run_id) : undefined;
-      if (given && inTime(given, a.requested?.until_ms)) out.push(`approval "${name}" ${given.payload.payload === "rejected" ? "rejected" : "approved"}`);
+      const given = a.requested && !a.decided ? pending(`approval:${name}`, r.run_id, a.requested.until_ms) : undefined;
+      if (given) out.push(`approval "${name}" ${given.payload.payload === "rejected" ? "rejected" : "approved"}`);
     }
   }
   return [...new Set(out)];

@@ -9,7 +9,7 @@ import type { FunctionTable, Value } from "../../compiler/expr/value.js";
 import { itemLabel } from "./item-label.js";
 import type { Adapter, Reason, StepRequest, StepResult } from "../adapters/adapter.js";
 import type { JournalEntry, NewEntry, Payloads } from "../journal/entry.js";
-import { applyEntry, channelKey, foldEntries, RETRYABLE, waitingIn, type RunRecord, type TreeRecord } from "../journal/fold.js";
+import { applyEntry, channelKey, foldEntries, RETRYABLE, signalFor, waitingIn, type RunRecord, type TreeRecord } from "../journal/fold.js";
 import type { AppendOptions, Journal } from "../journal/journal.js";
 import { JournalWriteError, LeaseLostError } from "../journal/errors.js";
 import { placeFlag, storeOption } from "../journal/state-dir.js";
@@ -1944,15 +1944,10 @@ export class Runner {
    */
   private async awaitSignal(f: Frame, name: string, untilMs?: number): Promise<JournalEntry<"signal.received"> | undefined> {
     for (;;) {
-      // The one addressed most closely first (this run's own before its parent's), then the
-      // oldest: a decision given to one parallel item is that item's, while one given to the
-      // root goes to whichever item asks first (found by a new-user trial: an item took the
-      // root's approval and left its own rejection to nobody).
-      let hit: JournalEntry<"signal.received"> | undefined;
-      for (const s of this.tree.signals) {
-        if (s.payload.name !== name || this.tree.consumed.has(s.seq) || !within(f.runId, s.run_id) || (untilMs !== undefined && s.at_ms > untilMs)) continue;
-        if (!hit || s.run_id.length > hit.run_id.length) hit = s;
-      }
+      // The one addressed most closely first, then the oldest: one given to the root goes to
+      // whichever item asks first (found by a new-user trial: an item took the root's
+      // approval and left its own rejection to nobody).
+      const hit = signalFor(this.tree, name, f.runId, untilMs);
       if (hit) {
         this.tree.consumed.add(hit.seq);
         return hit;

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { JournalEntry } from "../../../engine/journal/entry.js";
-import { answeredIn, foldEntries, waitingIn } from "../../../engine/journal/fold.js";
+import { answeredIn, foldEntries, signalFor, waitingIn } from "../../../engine/journal/fold.js";
 
 let seq = 0;
 /** An entry as the journal returns it (`seq` counting from 1). */
@@ -163,6 +163,38 @@ describe("waitingIn and answeredIn together: one decision given ends one of seve
     foldEntries([e("r", "", 0, "signal.received", { name: "approval:gate", payload: "rejected" }), e("r", "", 0, "signal.received", { name: "go" })], tree);
     expect(answeredIn(tree)).toStrictEqual(['signal "go" given', 'approval "gate" approved', 'approval "gate" rejected']);
     expect(waitingIn(tree)).toStrictEqual([]);
+  });
+});
+
+describe("waitingIn and answeredIn take signals as the runner does (signalFor)", () => {
+  it("an item's own decision is its, before one given to the root, whatever order the items were spawned in", () => {
+    seq = 0;
+    const tree = foldEntries([
+      e("r", "", 0, "run.spawned", { graph: {} }),
+      e("r/loop#1[1]", "", 0, "run.spawned", { graph: {} }),
+      e("r/loop#1[0]", "", 0, "run.spawned", { graph: {} }),
+      e("r/loop#1[1]", "gate", 0, "approval.requested", { visit: 1, approvers: [] }),
+      e("r/loop#1[0]", "gate", 0, "approval.requested", { visit: 1, approvers: [] }),
+      e("r", "", 0, "signal.received", { name: "approval:gate", payload: "rejected" }),
+      e("r/loop#1[1]", "", 0, "signal.received", { name: "approval:gate", payload: "approved" }),
+    ]);
+    // Item 1 takes its own approval, item 0 the root's rejection: both answered.
+    expect(answeredIn(tree)).toStrictEqual(['approval "gate" approved', 'approval "gate" rejected']);
+    expect(waitingIn(tree)).toStrictEqual([]);
+  });
+
+  it("one given after a wait's deadline answers nothing, and is left for a later wait", () => {
+    seq = 0;
+    const tree = foldEntries([
+      e("r", "", 0, "run.spawned", { graph: {} }),
+      e("r", "hold", 0, "wait.started", { visit: 1, signal: "go", until_ms: 1500 }, 1000),
+      e("r", "", 0, "signal.received", { name: "go" }, 2000),
+    ]);
+    expect(answeredIn(tree)).toStrictEqual([]);
+    expect(signalFor(tree, "go", "r", 1500)).toBeUndefined();
+    expect(signalFor(tree, "go", "r")?.at_ms).toBe(2000);
+    expect(signalFor(tree, "go", "r/child#1")?.at_ms).toBe(2000);
+    expect(signalFor(tree, "go", "other")).toBeUndefined();
   });
 });
 
