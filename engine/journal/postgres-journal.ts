@@ -506,13 +506,14 @@ export class PostgresJournal implements Journal {
 
   /**
    * The whole append in one flight, with seqs taken ahead ({@link seqPool}): `BEGIN`, the tree's
-   * lock, the lease checked by the database (`criteria_journal_refuse` aborts the transaction
-   * when this journal does not hold it at its epoch), the seqs checked above every seq of the
-   * tree (so that, within a tree, seqs still follow commit order), the rows, a refill of the
-   * pool when it runs low, and `COMMIT`. One round trip instead of two (the scale-out issue's
-   * steps/s figure). Undefined when the seqs were not above the tree's (another writer of the
-   * tree committed higher ones since they were taken): nothing was written, and the caller
-   * appends in two flights.
+   * lock, the lease checked by the database ({@link CHECK_FN} aborts the transaction when this
+   * journal does not hold it at its epoch), the seqs checked above every seq of the tree (so
+   * that, within a tree, seqs still follow commit order), the rows, a refill of the pool when
+   * it runs low, and `COMMIT`. One round trip instead of two (the scale-out issue's steps/s
+   * figure). Undefined when the seqs were not above the tree's (another writer of the tree, a
+   * signal or another worker's child job, committed higher ones since they were taken):
+   * nothing was written, the pool is dropped (its other seqs are below the tree's too), and
+   * the caller appends in two flights, which takes new ones.
    * @throws LeaseLostError when the lease is not this journal's
    */
   private async appendInOneFlight(pc: PoolClient, rootRunId: string, entries: NewEntry[], opts: AppendOptions, held: HeldLease | undefined, sending: (s: { seqs: number[]; out: JournalEntry[] }) => void): Promise<JournalEntry[] | undefined> {
@@ -540,6 +541,7 @@ export class PostgresJournal implements Journal {
       if (refused === "lease" && held) throw loseLease(leaseRoot, held, LEASE_TAKEN);
       if (refused === "seq") {
         await pc.query("ROLLBACK").catch(() => undefined);
+        this.seqPool = [];
         return undefined;
       }
       throw e;
