@@ -4,7 +4,7 @@ import type { Client, Pool, PoolClient } from "pg";
 import { procStat } from "../process-info.js";
 import { canonicalJson } from "./canonical-json.js";
 import type { EntryType, JournalEntry, MemoryItem, NewEntry, Payloads } from "./entry.js";
-import { AppendRefusedError, JournalDamagedError, JournalOpenError, JournalReadError, JournalWriteError, LeaseLostError, MessageTakenError, RunLockedError, SignalTakenError, storageReason, TreeChangedError, storeUnreachable } from "./errors.js";
+import { AppendRefusedError, JournalDamagedError, JournalOpenError, JournalReadError, JournalWriteError, LeaseLostError, MessageTakenError, RunEndedError, RunLockedError, SignalTakenError, storageReason, TreeChangedError, storeUnreachable } from "./errors.js";
 import type { AppendOptions, Damage, Journal, LeaseHolder, RunRow, RunsQuery } from "./journal.js";
 import { withoutPassword } from "./store-url.js";
 import { holderOf, leaseRanOut, leaseTtlFromEnv, LEASE_TAKEN, loseLease, NOT_HELD, ownerToken, takeOver, watchLease, type HeldLease, type LeaseState } from "./lease.js";
@@ -168,6 +168,20 @@ const insertTexts: string[] = [];
 
 /** Gives back lease `$1` held by owner `$2` at epoch `$3`: no holder process, run out now (a new holder takes it at once). */
 const RELEASE_SQL = "UPDATE leases SET pid = 0, expires_at = clock_timestamp() WHERE root_run_id = $1 AND owner = $2 AND epoch = $3";
+
+/** A journal row about to be sent: its seq, its checksum, and its nine column values. */
+interface Row {
+  seq: number;
+  checksum: number;
+  values: unknown[];
+}
+
+/** What an append sent with its `COMMIT`: its rows' seqs and checksums, and its entries as read back. */
+interface Sent {
+  seqs: number[];
+  checksums: number[];
+  out: JournalEntry[];
+}
 
 /** Seqs a journal takes ahead for its one-flight appends, when fewer than {@link SEQ_LOW} are left. */
 const SEQ_RESERVE = 32;
@@ -381,13 +395,16 @@ export class PostgresJournal implements Journal {
   /** {@link append}, waiting out an outage. */
   private async appendWaitingOut(rootRunId: string, entries: NewEntry[], opts: AppendOptions): Promise<JournalEntry[]> {
     const began = Date.now();
-    let sent: { seqs: number[]; out: JournalEntry[] } | undefined;
+    let sent: Sent | undefined;
     for (let pause = 250; ; pause = Math.min(pause * 2, 2000)) {
       try {
-        if (sent && (await this.committed(rootRunId, sent.seqs))) return sent.out;
+        if (sent && (await this.committed(rootRunId, sent))) return sent.out;
         return await this.appendOnce(rootRunId, entries, opts, (s) => (sent = s));
       } catch (e) {
         if (!(e instanceof ServerLost)) throw e;
+        // The server may have restarted, or failed over, without what made the sequence pass
+        // the seqs taken ahead: they are not counted on.
+        this.seqPool = [];
         if (Date.now() - began + pause > this.ttlMs) throw e.error;
         await new Promise((r) => setTimeout(r, pause));
       }
@@ -395,20 +412,24 @@ export class PostgresJournal implements Journal {
   }
 
   /**
-   * Whether the rows numbered `seqs` (an append's to tree `root`, whose `COMMIT` went
-   * unanswered) are in the journal: all of them or none, an append being one transaction.
+   * Whether an append to tree `root` whose `COMMIT` went unanswered is in the journal: its
+   * rows, by their seqs in that tree and their checksums (which cover seq, run, step, attempt,
+   * type, time and payload), all of them or none, an append being one transaction. Not by its
+   * seqs alone (found by a new-user trial): after a crash the sequence may hand a lost
+   * commit's seqs out again, and another append's row at one would read as this one's.
    * Read under the tree's lock, which that transaction held: its session may still be ending
    * on the server (a COMMIT not yet carried out, or a session not yet known to be gone,
    * ended at the latest by its idle bound), and is waited for, so that it cannot commit
    * after this says it did not.
    * @throws ServerLost while the server cannot be reached
    */
-  private async committed(root: string, seqs: number[]): Promise<boolean> {
+  private async committed(root: string, sent: Sent): Promise<boolean> {
     try {
       return await this.transaction(async (c) => {
         await this.lockTree(c, root);
-        const { rows } = await c.query<{ n: number }>("SELECT count(*)::int AS n FROM journal WHERE seq = ANY($1::int8[])", [seqs]);
-        return rows[0].n > 0;
+        const { rows } = await c.query<{ seq: number; checksum: number }>("SELECT seq, checksum FROM journal WHERE root_run_id = $1 AND seq = ANY($2::int8[])", [root, sent.seqs]);
+        const mine = new Map(sent.seqs.map((seq, i) => [seq, sent.checksums[i]]));
+        return rows.length > 0 && rows.every((r) => mine.get(r.seq) === Number(r.checksum));
       });
     } catch (e) {
       const error = new JournalWriteError(`cannot write the journal ${this.location}: ${storageReason(e)}`);
@@ -421,13 +442,13 @@ export class PostgresJournal implements Journal {
    * with the `COMMIT` is sent. In one flight ({@link appendInOneFlight}) when the database can
    * refuse it itself and seqs taken ahead are at hand; else in two.
    */
-  private async appendOnce(rootRunId: string, entries: NewEntry[], opts: AppendOptions, sending: (s: { seqs: number[]; out: JournalEntry[] }) => void): Promise<JournalEntry[]> {
+  private async appendOnce(rootRunId: string, entries: NewEntry[], opts: AppendOptions, sending: (s: Sent) => void): Promise<JournalEntry[]> {
     let c: PoolClient | undefined;
     const leaseRoot = opts.lease ?? rootRunId;
     try {
       const held = this.heldLease(leaseRoot, opts.lease !== undefined);
       const pc = (c = await this.pool.connect());
-      const plain = opts.consumes === undefined && opts.takes === undefined && opts.ifLastSeq === undefined;
+      const plain = opts.consumes === undefined && opts.takes === undefined && opts.ifLastSeq === undefined && opts.unlessEnded === undefined;
       if (this.oneFlight && plain && this.seqPool.length >= entries.length) {
         const out = await this.appendInOneFlight(pc, rootRunId, entries, opts, held, sending);
         if (out) return out;
@@ -450,16 +471,20 @@ export class PostgresJournal implements Journal {
   /**
    * The first flight: `BEGIN`, the tree's lock, the lease row, the signal and message checks
    * and the seqs; then, once they are judged, {@link sendRows}' flight with the `COMMIT`.
-   * Asks for {@link SEQ_RESERVE} seqs more than it needs when the pool runs low: they come
-   * after this append's own, taken under the tree's lock.
+   * Asks for {@link SEQ_RESERVE} seqs more than it needs when the pool runs low and it waits
+   * for the disk: they come after this append's own, taken under the tree's lock, and are
+   * pooled once it has committed.
    */
-  private async appendInTwoFlights(pc: PoolClient, rootRunId: string, entries: NewEntry[], opts: AppendOptions, held: HeldLease | undefined, sending: (s: { seqs: number[]; out: JournalEntry[] }) => void): Promise<JournalEntry[]> {
+  private async appendInTwoFlights(pc: PoolClient, rootRunId: string, entries: NewEntry[], opts: AppendOptions, held: HeldLease | undefined, sending: (s: Sent) => void): Promise<JournalEntry[]> {
     const leaseRoot = opts.lease ?? rootRunId;
-    const reserve = this.oneFlight && this.seqPool.length < SEQ_LOW ? SEQ_RESERVE : 0;
+    // Seqs are taken ahead only by a commit that waits for the disk: the sequence's move past
+    // them is durable only with such a commit (found by a new-user trial: after a crash that
+    // lost a `sync: false` commit, the sequence handed out seqs a worker still held).
+    const reserve = this.oneFlight && opts.sync !== false && this.seqPool.length < SEQ_LOW ? SEQ_RESERVE : 0;
     // A holder stopped between the flights (SIGSTOP, a partition) keeps its transaction, and
     // with it the tree's lock and its lease row, only for a lease period: the server then ends
     // its session, so it can neither block a taker for ever nor commit after being taken over.
-    const { begin, lease, consumed, taken, newest, seqs } = oneWrite(pc, () => {
+    const { begin, lease, consumed, taken, newest, ended, seqs } = oneWrite(pc, () => {
       const begin = this.begin(pc, rootRunId, opts);
       // The lease row is read `FOR SHARE`: a takeover (which updates it) waits until this
       // transaction ends, so a commit that passed this check happened before any takeover
@@ -476,11 +501,12 @@ export class PostgresJournal implements Journal {
           ? pc.query("SELECT 1 FROM journal WHERE root_run_id = $1 AND seq > $2 AND entry_type = 'effect.confirmed' AND payload::jsonb -> 'received' ->> 'id' = $3 LIMIT 1", [rootRunId, opts.takes.after, opts.takes.id])
           : undefined;
       const newest = opts.ifLastSeq !== undefined ? pc.query<{ seq: string | null }>("SELECT max(seq) AS seq FROM journal WHERE root_run_id = $1", [rootRunId]) : undefined;
+      const ended = opts.unlessEnded?.length ? pc.query<{ run_id: string }>("SELECT run_id FROM runs WHERE run_id = ANY($1::text[]) AND status <> 'active' LIMIT 1", [opts.unlessEnded]) : undefined;
       // The seqs (each checksum covers its seq), taken under the tree's lock: in commit order.
       const seqs = this.nextSeqs(pc, entries.length + reserve);
-      return { begin, lease, consumed, taken, newest, seqs };
+      return { begin, lease, consumed, taken, newest, ended, seqs };
     });
-    await settle([...begin, lease, consumed, taken, newest, seqs]);
+    await settle([...begin, lease, consumed, taken, newest, ended, seqs]);
     if (held && lease) {
       const row = (await lease).rows[0];
       if (row?.owner !== this.owner || row.epoch !== held.epoch) throw loseLease(leaseRoot, held, LEASE_TAKEN);
@@ -488,18 +514,21 @@ export class PostgresJournal implements Journal {
     if (consumed && (await consumed).rowCount) throw new SignalTakenError(opts.consumes!);
     if (taken && (await taken).rowCount) throw new MessageTakenError(opts.takes!.id);
     if (newest && Number((await newest).rows[0]?.seq ?? 0) !== opts.ifLastSeq) throw new TreeChangedError(opts.ifLastSeq!);
+    const endedRun = ended ? (await ended).rows[0]?.run_id : undefined;
+    if (endedRun !== undefined) throw new RunEndedError(endedRun);
     const numbers = (await seqs).rows.map((r) => r.seq).sort((x, y) => x - y);
-    this.pooled(numbers.slice(entries.length));
     const rows = this.rowsOf(rootRunId, entries, numbers);
     const { writes, out } = oneWrite(pc, () => {
       const sent = this.sendRows(pc, rootRunId, entries, rows, opts, held);
-      sending({ seqs: rows.map((r) => r.seq), out: sent.out });
+      sending({ seqs: rows.map((r) => r.seq), checksums: rows.map((r) => r.checksum), out: sent.out });
       // A failed write leaves the transaction aborted, and PostgreSQL then ends it at COMMIT
       // with a rollback: nothing of the flight is kept, and the write's error is thrown.
       sent.writes.push(pc.query("COMMIT"));
       return sent;
     });
     await settle(writes);
+    // Once committed (to the disk: `reserve` is 0 otherwise).
+    this.pooled(numbers.slice(entries.length));
     this.released(leaseRoot, opts, held);
     return out;
   }
@@ -516,7 +545,7 @@ export class PostgresJournal implements Journal {
    * the caller appends in two flights, which takes new ones.
    * @throws LeaseLostError when the lease is not this journal's
    */
-  private async appendInOneFlight(pc: PoolClient, rootRunId: string, entries: NewEntry[], opts: AppendOptions, held: HeldLease | undefined, sending: (s: { seqs: number[]; out: JournalEntry[] }) => void): Promise<JournalEntry[] | undefined> {
+  private async appendInOneFlight(pc: PoolClient, rootRunId: string, entries: NewEntry[], opts: AppendOptions, held: HeldLease | undefined, sending: (s: Sent) => void): Promise<JournalEntry[] | undefined> {
     const leaseRoot = opts.lease ?? rootRunId;
     const numbers = this.seqPool.splice(0, entries.length);
     // Made before anything is sent: an entry that cannot be written fails with nothing on the wire.
@@ -529,8 +558,9 @@ export class PostgresJournal implements Journal {
         pc.query({ name: "criteria_check", text: `SELECT ${CHECK_FN}($1, $2, $3, $4, $5)`, values: [rootRunId, held ? leaseRoot : null, this.owner, held?.epoch ?? 0, numbers[0]] }),
       ];
       const sent = this.sendRows(pc, rootRunId, entries, rows, opts, held);
-      const refill = this.seqPool.length < SEQ_LOW ? this.nextSeqs(pc, SEQ_RESERVE) : undefined;
-      sending({ seqs: numbers, out: sent.out });
+      // Only by a commit that waits for the disk (see appendInTwoFlights).
+      const refill = opts.sync !== false && this.seqPool.length < SEQ_LOW ? this.nextSeqs(pc, SEQ_RESERVE) : undefined;
+      sending({ seqs: numbers, checksums: rows.map((r) => r.checksum), out: sent.out });
       sent.writes.push(pc.query("COMMIT"));
       return { checks, refill, ...sent };
     });
@@ -576,16 +606,17 @@ export class PostgresJournal implements Journal {
   }
 
   /** The rows of `entries` numbered `numbers` (in order): payloads as canonical JSON, and each row's checksum, which covers its seq. */
-  private rowsOf(rootRunId: string, entries: NewEntry[], numbers: number[]): { seq: number; values: unknown[] }[] {
+  private rowsOf(rootRunId: string, entries: NewEntry[], numbers: number[]): Row[] {
     return entries.map((e, i) => {
       const payload = canonicalJson(e.payload);
       const seq = numbers[i];
-      return { seq, values: [seq, rootRunId, e.run_id, e.step_id, e.attempt, e.entry_type, e.at_ms, payload, checksum(seq, rootRunId, e.run_id, e.step_id, e.attempt, e.entry_type, e.at_ms, payload)] };
+      const sum = checksum(seq, rootRunId, e.run_id, e.step_id, e.attempt, e.entry_type, e.at_ms, payload);
+      return { seq, checksum: sum, values: [seq, rootRunId, e.run_id, e.step_id, e.attempt, e.entry_type, e.at_ms, payload, sum] };
     });
   }
 
   /** Sends the rows, the runs index, the memory and the wake-ups of an append (no `COMMIT`); the entries as they will read back. */
-  private sendRows(pc: PoolClient, rootRunId: string, entries: NewEntry[], rows: { seq: number; values: unknown[] }[], opts: AppendOptions, held: HeldLease | undefined): { writes: Promise<unknown>[]; out: JournalEntry[] } {
+  private sendRows(pc: PoolClient, rootRunId: string, entries: NewEntry[], rows: Row[], opts: AppendOptions, held: HeldLease | undefined): { writes: Promise<unknown>[]; out: JournalEntry[] } {
     const writes: Promise<unknown>[] = [];
     const out: JournalEntry[] = [];
     // The rows in statements of up to INSERT_ROWS each (one statement per row cost a worker

@@ -172,6 +172,53 @@ describe.skipIf(skip !== undefined)("PostgreSQL journal", () => {
       }
     }, 60_000);
 
+    it("a crash that loses a commit not waited for does not hand out seqs again that a journal still holds (a new-user trial: a worker's pooled seqs, taken in an async commit, were given out again: a duplicate key, and seq order no longer commit order)", async () => {
+      const url = await cluster().freshDatabase();
+      const admin = new pg.Client({ connectionString: cluster().url });
+      await admin.connect();
+      // The WAL of a commit that does not wait is written within wal_writer_delay: made long,
+      // the crash surely takes the first append, and what it did to the sequence, with it.
+      await admin.query("ALTER SYSTEM SET wal_writer_delay = '10s'");
+      await admin.query("SELECT pg_reload_conf()");
+      await admin.end();
+      const holder = await PostgresJournal.open(url, { stateDir: "/nonexistent", leaseTtlMs: 20_000 });
+      const other = await PostgresJournal.open(url, { stateDir: "/nonexistent", leaseTtlMs: 20_000 });
+      try {
+        const at = (step_id: string) => ({ ...entry, step_id });
+        await holder.append("r", [at("lost")], { sync: false }); // as an effectful step's start
+        await cluster().outage(0);
+        await holder.append("r", [at("h1")]);
+        await other.append("r", [at("o1")]);
+        await holder.append("r", [at("h2")]);
+        const { entries } = await other.read("r");
+        expect(entries.map((e) => e.step_id).filter((s) => s !== "lost")).toEqual(["h1", "o1", "h2"]);
+      } finally {
+        await holder.close();
+        await other.close();
+        const reset = new pg.Client({ connectionString: cluster().url });
+        await reset.connect();
+        await reset.query("ALTER SYSTEM RESET wal_writer_delay");
+        await reset.query("SELECT pg_reload_conf()");
+        await reset.end();
+      }
+    }, 60_000);
+
+    it("an append whose COMMIT went unanswered is judged by its rows' checksums in its tree, not its seqs alone: another row at one of its seqs is not it", async () => {
+      const url = await cluster().freshDatabase();
+      const j = await PostgresJournal.open(url, { stateDir: "/nonexistent" });
+      try {
+        const [mine] = await j.append("r", [entry]);
+        const row = (await j.connections.query<{ checksum: number }>("SELECT checksum FROM journal WHERE seq = $1", [mine.seq])).rows[0];
+        // The private check an unanswered COMMIT is judged by (appendWaitingOut).
+        const committed = (sent: { seqs: number[]; checksums: number[]; out: [] }) => (j as unknown as { committed(root: string, s: typeof sent): Promise<boolean> }).committed("r", sent);
+        expect(await committed({ seqs: [mine.seq], checksums: [Number(row.checksum)], out: [] })).toBe(true);
+        expect(await committed({ seqs: [mine.seq], checksums: [Number(row.checksum) + 1], out: [] })).toBe(false);
+        expect(await (j as unknown as { committed(root: string, s: object): Promise<boolean> }).committed("other", { seqs: [mine.seq], checksums: [Number(row.checksum)], out: [] })).toBe(false);
+      } finally {
+        await j.close();
+      }
+    });
+
     it("a lease that cannot be renewed for a lease period (the server down) is lost, and its listeners are told: another worker may hold it by then", async () => {
       const url = await cluster().freshDatabase();
       const j = await PostgresJournal.open(url, { stateDir: "/nonexistent", leaseTtlMs: 400 });
