@@ -230,19 +230,21 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
    * approval node exists and is waiting for a decision nobody has given yet.
    */
   const deliver = async (run: string, target: { signal: string } | { approval: string }, payload: Value | undefined, by: string | undefined, where: { stateDir?: string; store?: string }) => {
-    const { deliverSignal, foldEntries, activeUnits, within, receivedRoute, TreeChangedError } = await engine();
+    const { deliverSignal, foldEntries, activeUnits, within, receivedRoute, TreeChangedError, RunEndedError } = await engine();
     const place = placeOf(where, io);
     const j = await openJournal(place);
+    /** Refuses a signal or decision to run `row`, which has ended. */
+    const ended = async (row: { root_run_id: string; status: string }): Promise<never> => {
+      // A child run that ended while its tree goes on: say how to reach the tree (found by a trial).
+      const root = row.root_run_id !== run ? await j.run(row.root_run_id) : undefined;
+      const again = "signal" in target ? `signal ${row.root_run_id} ${target.signal}` : `${payload === "rejected" ? "reject" : "approve"} ${row.root_run_id} ${target.approval}`;
+      const hint = root?.status === "active" ? `; its run tree is still active: criteria ${again}${storeFlag(place)} reaches every run of it` : "";
+      throw new CliError(`run ${run} has already ended (${row.status})${hint}`);
+    };
     try {
       const row = await j.run(run);
       if (!row) throw new CliError(noRun(run, place));
-      if (row.status !== "active") {
-        // A child run that ended while its tree goes on: say how to reach the tree (found by a trial).
-        const root = row.root_run_id !== run ? await j.run(row.root_run_id) : undefined;
-        const again = "signal" in target ? `signal ${row.root_run_id} ${target.signal}` : `${payload === "rejected" ? "reject" : "approve"} ${row.root_run_id} ${target.approval}`;
-        const hint = root?.status === "active" ? `; its run tree is still active: criteria ${again}${storeFlag(place)} reaches every run of it` : "";
-        throw new CliError(`run ${run} has already ended (${row.status})${hint}`);
-      }
+      if (row.status !== "active") await ended(row);
       // A decision is given only if the tree did not move on since it was read and checked
       // (one of two given at once is refused; found by a new-user trial: approve and reject run
       // together were both taken, and the second decided the approval's next request); read
@@ -394,6 +396,9 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
         try {
           e = await deliverSignal(j, row.root_run_id, name, payload, by, now, activeUnits(tree, row.root_run_id), run, "approval" in target ? lastSeq : undefined);
         } catch (err) {
+          // It ended since it was read (found by a new-user trial: a signal sent as its run ended
+          // was written after the end, and said to be kept for the next wait).
+          if (err instanceof RunEndedError) await ended((await j.run(run)) ?? { ...row, status: "ended" });
           if (!(err instanceof TreeChangedError)) throw err;
           if (tries >= 200) throw new CliError(`run ${run} went on changing while the decision was being given (${tries + 1} tries): give it again`);
           await new Promise((r) => setTimeout(r, 5 + Math.random() * 20));

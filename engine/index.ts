@@ -15,7 +15,7 @@ import { Runner, RunRefused, RunSubmitted, type RunEnd } from "./run/runner.js";
 export { SqliteJournal } from "./journal/sqlite-journal.js";
 export { openStore } from "./journal/open-store.js";
 export type { Journal } from "./journal/journal.js";
-export { RunLockedError, JournalError, JournalWriteError, JournalOpenError, JournalReadError, JournalDamagedError, LeaseLostError, TreeChangedError } from "./journal/errors.js";
+export { RunLockedError, JournalError, JournalWriteError, JournalOpenError, JournalReadError, JournalDamagedError, LeaseLostError, RunEndedError, TreeChangedError } from "./journal/errors.js";
 export { Runner, RunInterrupted, RunRefused, RunNeedsSecrets, RunParked, RunSubmitted, type RunEnd } from "./run/runner.js";
 export { deliverSignal } from "./run/signals.js";
 export { outcomesToName, receivedRoute } from "./run/wait-nodes.js";

@@ -133,6 +133,16 @@ export class SignalTakenError extends AppendRefusedError {
 }
 
 /**
+ * A run the append named in {@link AppendOptions.unlessEnded} has ended: nothing was written
+ * (a signal to it would wait for a wait that never comes).
+ */
+export class RunEndedError extends AppendRefusedError {
+  constructor(readonly runId: string) {
+    super(`run ${runId} has ended`);
+  }
+}
+
+/**
  * The channel message an append's receive meant to take was taken first by another
  * receive of the run tree ({@link AppendOptions.takes}): nothing was written; the receive
  * looks for the next message.

@@ -1,5 +1,5 @@
 import type { JournalEntry, MemoryItem, NewEntry } from "./entry.js";
-import type { JournalDamagedError, LeaseLostError, SignalTakenError, TreeChangedError } from "./errors.js";
+import type { JournalDamagedError, LeaseLostError, RunEndedError, SignalTakenError, TreeChangedError } from "./errors.js";
 
 /** A run summary from the `runs` index (derived from the journal, written in the same transactions as its entries). */
 export interface RunRow {
@@ -108,6 +108,14 @@ export interface AppendOptions {
    * gives it back at `unlock`, as always.
    */
   release?: boolean;
+  /**
+   * Runs whose end refuses the append ({@link RunEndedError}, nothing written) when one of
+   * them has ended (by the runs index, which a run's `run.completed` updates in its own
+   * transaction): a signal to a run and its root, checked in the append's transaction under
+   * the tree's lock (found by a new-user trial: a signal sent as its run ended was written
+   * after the end, and said to be kept for a wait that never came).
+   */
+  unlessEnded?: string[];
 }
 
 /**

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { canonicalJson } from "./canonical-json.js";
 import type { EntryType, JournalEntry, MemoryItem, NewEntry } from "./entry.js";
-import { AppendRefusedError, JournalDamagedError, JournalOpenError, JournalReadError, JournalWriteError, LeaseLostError, MessageTakenError, RunLockedError, SignalTakenError, storageReason, TreeChangedError, DAMAGED } from "./errors.js";
+import { AppendRefusedError, JournalDamagedError, JournalOpenError, JournalReadError, JournalWriteError, LeaseLostError, MessageTakenError, RunEndedError, RunLockedError, SignalTakenError, storageReason, TreeChangedError, DAMAGED } from "./errors.js";
 import type { AppendOptions, Damage, Journal, LeaseHolder, RunRow, RunsQuery } from "./journal.js";
 import { Leases } from "./lease.js";
 import { checksum, isTreeStart, memoryText, pickMemory, recallTerms, RUN_ROWS, runsQuerySql, tallyDamage, type DamagedRow } from "./store-rules.js";
@@ -93,6 +93,8 @@ export class SqliteJournal implements Journal {
   private readonly takenBy: Database.Statement;
   /** A tree's newest seq ({@link AppendOptions.ifLastSeq}). */
   private readonly newestOf: Database.Statement;
+  /** Whether a run of a tree has ended ({@link AppendOptions.unlessEnded}). */
+  private readonly endedRun: Database.Statement;
   /** `PRAGMA synchronous` to NORMAL and back to FULL around a soft append (prepared once: most appends of a busy run are soft). */
   private readonly soften: Database.Statement;
   private readonly harden: Database.Statement;
@@ -173,6 +175,7 @@ export class SqliteJournal implements Journal {
         "SELECT seq FROM journal WHERE root_run_id = ? AND entry_type IN ('wait.completed', 'approval.decided') AND json_extract(payload, '$.signal_seq') = ? LIMIT 1",
       );
       this.newestOf = this.db.prepare("SELECT max(seq) AS seq FROM journal WHERE root_run_id = ?");
+      this.endedRun = this.db.prepare("SELECT 1 FROM runs WHERE run_id = ? AND status <> 'active'");
       this.takenBy = this.db.prepare("SELECT seq FROM journal WHERE root_run_id = ? AND seq > ? AND entry_type = 'effect.confirmed' AND json_extract(payload, '$.received.id') = ? LIMIT 1");
     } catch (e) {
       if (e instanceof MissingPackage) throw e;
@@ -289,6 +292,8 @@ export class SqliteJournal implements Journal {
     if (opts.consumes !== undefined && this.consumedBy.get(rootRunId, opts.consumes)) throw new SignalTakenError(opts.consumes);
     if (opts.takes !== undefined && this.takenBy.get(rootRunId, opts.takes.after, opts.takes.id)) throw new MessageTakenError(opts.takes.id);
     if (opts.ifLastSeq !== undefined && ((this.newestOf.get(rootRunId) as { seq: number | null }).seq ?? 0) !== opts.ifLastSeq) throw new TreeChangedError(opts.ifLastSeq);
+    const ended = opts.unlessEnded?.find((run) => this.endedRun.get(run));
+    if (ended !== undefined) throw new RunEndedError(ended);
     let seq = this.nextSeq();
     for (const e of entries) {
       const payload = canonicalJson(e.payload);

@@ -14,7 +14,8 @@ import type { Journal } from "../journal/journal.js";
  * @param ifLastSeq the tree's newest `seq` the caller read (an approval's decision, checked
  *   against it): written only if nothing came after it (journal.ts `AppendOptions.ifLastSeq`)
  * @returns the entry, with its `seq`
- * @throws JournalWriteError; TreeChangedError when the tree moved on past `ifLastSeq`
+ * @throws JournalWriteError; TreeChangedError when the tree moved on past `ifLastSeq`;
+ *   RunEndedError when run `to` or its tree has ended (checked in the append's transaction)
  */
 export async function deliverSignal(
   journal: Journal,
@@ -28,5 +29,6 @@ export async function deliverSignal(
   ifLastSeq?: number,
 ): Promise<JournalEntry> {
   const e: NewEntry = { run_id: to, step_id: "", attempt: 0, entry_type: "signal.received", at_ms: now, payload: { name, ...(payload !== undefined ? { payload } : {}), ...(by ? { by } : {}) } };
-  return (await journal.append(rootRunId, [e], { wake: { runs: wake }, ...(ifLastSeq !== undefined ? { ifLastSeq } : {}) }))[0];
+  // Refused once the run, or its tree, has ended (RunEndedError): no wait would ever take it.
+  return (await journal.append(rootRunId, [e], { wake: { runs: wake }, unlessEnded: [...new Set([to, rootRunId])], ...(ifLastSeq !== undefined ? { ifLastSeq } : {}) }))[0];
 }

@@ -111,6 +111,30 @@ describe("approvals and signal waits in CI (item 7)", () => {
     }
   });
 
+  it("a signal sent as its run ends is refused, not written after the end and said to be kept (a new-user trial)", async () => {
+    const dir = temp();
+    writeFileSync(join(dir, "w.hcl"), `${HEAD("hold")}wait "hold" {\n  signal  = "go"\n  timeout = "1s"\n  outcome "received" { next = state.done }\n  outcome "timeout" { next = state.done }\n}\n`);
+    const state = join(dir, "state");
+    const fg = spawn(process.execPath, [bin, "apply", "w.hcl", "--state-dir", state, "--run-id", "e", "--wait", "-o", "json"], { cwd: dir, env: { ...process.env, CI: "" }, stdio: ["pipe", "pipe", "pipe"] });
+    let out = "";
+    fg.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    const closed = new Promise<number | null>((r) => fg.once("close", r));
+    await until(() => /"wait.started"/.test(out), 20_000);
+    // Checked while the run waits; written after it has timed out and ended.
+    const sent = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [bin, "signal", "e", "go", "--state-dir", state], { env: { ...process.env, CI: "", CRITERIA_FAULT_PAUSE_BEFORE_DECISION_MS: "2500" } });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+      child.once("close", (status) => resolve({ status, stdout, stderr }));
+    });
+    expect(await closed).toBe(0);
+    expect(sent.status, sent.stdout).toBe(1);
+    expect(sent.stderr).toBe("criteria: run e has already ended (succeeded)\n");
+    expect((await entries(state, "e")).map((e) => e.entry_type).at(-1)).toBe("run.completed");
+  });
+
   it("a second decision for a run a live process holds says that process takes the first, not to resume (a trial: a live run was sent to resume)", async () => {
     const dir = temp();
     writeFileSync(join(dir, "w.hcl"), `${HEAD("gate")}approval "gate" {\n  approvers = ["ops"]\n  outcome "approved" { next = state.done }\n  outcome "rejected" { next = state.failed }\n}\n`);

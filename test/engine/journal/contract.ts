@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { JournalEntry, NewEntry, Payloads } from "../../../engine/journal/entry.js";
-import { JournalDamagedError, JournalWriteError, LeaseLostError, MessageTakenError, RunLockedError, SignalTakenError, TreeChangedError } from "../../../engine/journal/errors.js";
+import { JournalDamagedError, JournalWriteError, LeaseLostError, MessageTakenError, RunEndedError, RunLockedError, SignalTakenError, TreeChangedError } from "../../../engine/journal/errors.js";
 import type { Journal } from "../../../engine/journal/journal.js";
 
 /** What a store's test gives the contract. */
@@ -499,6 +499,23 @@ export function journalContract(name: string, store: StoreUnderTest): void {
       expect(await b.append("r", [entry("r/y#1", "approval.decided", { visit: 1, decision: "approved", outcome: "approved", next: "done", signal_seq: other.seq }, "gate")], { consumes: other.seq })).toHaveLength(1);
       await expect(a.append("r", [entry("r/x#1", "approval.decided", { visit: 1, decision: "approved", outcome: "approved", next: "done", signal_seq: other.seq }, "gate")], { consumes: other.seq })).rejects.toBeInstanceOf(SignalTakenError);
       expect((await a.read("r")).entries.map((e) => e.entry_type)).toEqual(["run.spawned", "signal.received", "wait.completed", "signal.received", "approval.decided"]);
+    });
+
+    it("an append naming runs that must not have ended is refused once one has, and writes nothing (unlessEnded: a signal sent as its run ends)", async () => {
+      const s = await fresh();
+      const a = await s.open();
+      const b = await s.open();
+      await a.append("r", [entry("r", "run.spawned", spawned("w")), entry("r/c#1", "run.spawned", spawned("c"))]);
+      const signal = (j: Journal, to: string) => j.append("r", [entry(to, "signal.received", { name: "go" })], { unlessEnded: [to, "r"] });
+      expect(await signal(b, "r/c#1")).toHaveLength(1);
+      await a.append("r", [entry("r/c#1", "run.completed", { state: "done", success: true, reason: "ok", outputs: {} })]);
+      // The child has ended: refused; its tree goes on: a signal to the root is taken.
+      await expect(signal(b, "r/c#1")).rejects.toBeInstanceOf(RunEndedError);
+      await expect(signal(b, "r/c#1")).rejects.toThrow("run r/c#1 has ended");
+      expect(await signal(b, "r")).toHaveLength(1);
+      await a.append("r", [entry("r", "run.completed", { state: "done", success: false, reason: "failure_state", outputs: {} })]);
+      await expect(signal(b, "r")).rejects.toBeInstanceOf(RunEndedError);
+      expect((await a.read("r")).entries.map((e) => e.entry_type)).toEqual(["run.spawned", "run.spawned", "signal.received", "run.completed", "signal.received", "run.completed"]);
     });
 
     it("an append made from what was read is refused when the tree has moved on since, and writes nothing (ifLastSeq: one of two decisions given at once)", async () => {
