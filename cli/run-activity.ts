@@ -85,13 +85,17 @@ async function idleOnStore(j: Journal, run: string, flag: string, holder: LeaseH
   const stopped = `nothing advances it; criteria resume ${run}${flag} continues it here, or with --detach hands it to the workers`;
   const read = await readWaits(j, run, flag);
   if ("damaged" in read) return read.damaged;
-  const { answered, waiting, words, still } = read;
+  const { answered, waiting, words, still, tree } = read;
   if (answered.length > 0) return job ? idle("queued", `queued: its ${answered.join(", ")}; a worker takes it at ${at(job.atMs)}${still}`) : idle("stopped", `stopped: its ${answered.join(", ")}, but ${stopped}${still}`);
   if (waiting.length > 0) {
     const here = `criteria resume ${run}${flag} continues it here`;
     // A duration wait's timer is a worker's job only when a parked run handed it over.
     if (waiting.every((w) => w.kind === "time")) return job ? idle("parked", `parked, waiting for ${words}: a worker takes it at ${at(job.atMs)}; ${here}`) : idle("stopped", `stopped at ${words}: no worker holds its timer; ${stopped}`);
-    return idle("parked", `parked, waiting for ${words}: a worker takes it when that comes${job ? `, or at ${at(job.atMs)} when its deadline is due` : ""}; ${here}`);
+    // The deadline of what it waits for now, not the due time of any job of it: a finished
+    // wait's timer stays queued (found by a new-user trial: an approval without a deadline was
+    // said to be due at the signal wait's, passed before it).
+    const due = soonestDeadline(tree);
+    return idle("parked", `parked, waiting for ${words}: a worker takes it when that comes${job && due !== undefined ? `, or at ${at(due)} when its deadline is due` : ""}; ${here}`);
   }
   if (job) return idle("queued", `queued: a worker takes it at ${at(job.atMs)}`);
   return idle("stopped", `stopped: ${stopped}`);
@@ -158,6 +162,17 @@ async function readWaits(j: Journal, run: string, flag: string): Promise<{ damag
   const give = giveWith(run, waiting, flag, outcomesOf);
   const still = waiting.length > 0 ? `; it still waits for ${words}: ${give}` : "";
   return { tree, answered: answeredIn(tree), waiting, words, still, give };
+}
+
+/** The soonest deadline (ms since the epoch) of the signal waits and approvals of `tree` still open, if any. */
+function soonestDeadline(tree: TreeRecord): number | undefined {
+  const deadlines: number[] = [];
+  for (const r of tree.runs.values()) {
+    if (r.completed) continue;
+    for (const w of r.waits.values()) if (!w.completed && w.started?.payload.signal !== undefined && w.started.payload.until_ms !== undefined) deadlines.push(w.started.payload.until_ms);
+    for (const a of r.approvals.values()) if (!a.decided && a.requested?.until_ms !== undefined) deadlines.push(a.requested.until_ms);
+  }
+  return deadlines.length > 0 ? Math.min(...deadlines) : undefined;
 }
 
 /**

@@ -331,6 +331,22 @@ describe.skipIf(skip !== undefined)("workers", () => {
     expect([rows.find((r) => r.run_id === "parked")?.activity, rows.find((r) => r.run_id === "fg")?.activity, rows.find((r) => r.run_id === "given")?.activity]).toEqual(["parked", "stopped", "stopped"]);
   }, 90_000);
 
+  it("criteria runs names the deadline of what a parked run waits for now, not that of a wait it has passed (found by a new-user trial: an approval without one was said to be due at the signal wait's)", async () => {
+    const url = await cluster().freshDatabase();
+    const dir = temp("criteria-wk-");
+    const wf = join(dir, "two.hcl");
+    writeFileSync(wf, `${HEAD("hold")}wait "hold" {\n  signal  = "go"\n  timeout = "10m"\n  outcome "received" { next = "gate" }\n  outcome "timeout" { next = "done" }\n}\napproval "gate" {\n  approvers = ["ops"]\n  outcome "approved" { next = "done" }\n  outcome "rejected" { next = "done" }\n}\n`);
+    const w = startWorker(url, join(dir, "w"));
+    workers.push(w);
+    expect(cli(["apply", wf, "--store", url, "--run-id", "two", "--detach"]).status).toBe(0);
+    await vi.waitFor(() => expect(w.out()).toMatch(/run two parked, waiting for signal/), { timeout: 20_000, interval: 50 });
+    expect(cli(["runs", "--store", url]).stdout).toMatch(/^two {2,}active .*\(parked, waiting for signal "go": a worker takes it when that comes, or at \d{4}-\d\d-\d\dT[\d:.]+Z when its deadline is due; /m);
+    expect(cli(["signal", "two", "go", "--store", url]).status).toBe(0);
+    await vi.waitFor(() => expect(w.out()).toMatch(/run two parked, waiting for approval/), { timeout: 20_000, interval: 50 });
+    const listed = cli(["runs", "--store", url]).stdout;
+    expect(listed).toMatch(/^two {2,}active .*\(parked, waiting for approval "gate": a worker takes it when that comes; criteria resume two --store \S+ continues it here\)$/m);
+  }, 60_000);
+
   it("--detach needs a PostgreSQL store; a worker needs one too", () => {
     const dir = temp("criteria-wk-");
     const wf = join(dir, "w.hcl");
