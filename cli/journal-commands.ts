@@ -398,7 +398,11 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
         } catch (err) {
           // It ended since it was read (found by a new-user trial: a signal sent as its run ended
           // was written after the end, and said to be kept for the next wait).
-          if (err instanceof RunEndedError) await ended((await j.run(run)) ?? { ...row, status: "ended" });
+          if (err instanceof RunEndedError) {
+            // Its own end, or (a nested run left active) its tree's.
+            const now = await j.run(run);
+            await ended(now && now.status !== "active" ? now : { root_run_id: row.root_run_id, status: (await j.run(row.root_run_id))?.status ?? "ended" });
+          }
           if (!(err instanceof TreeChangedError)) throw err;
           if (tries >= 200) throw new CliError(`run ${run} went on changing while the decision was being given (${tries + 1} tries): give it again`);
           await new Promise((r) => setTimeout(r, 5 + Math.random() * 20));
