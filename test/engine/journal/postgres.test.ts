@@ -487,8 +487,10 @@ describe.skipIf(skip !== undefined)("PostgreSQL journal", () => {
         const j = await PostgresJournal.open(process.env.URL, { stateDir: "/nonexistent", leaseTtlMs: ${ttl} });
         await j.lock(process.env.LEASE);
         console.log("locked");
-        await new Promise((go) => process.stdin.once("data", go));
-        process.stdin.destroy();
+        let input = "";
+        process.stdin.on("data", (d) => (input += d));
+        const told = (word) => new Promise((go) => { const t = setInterval(() => input.includes(word) && (clearInterval(t), go()), 5); });
+        await told("go");
         const e = { run_id: process.env.LEASE, step_id: "fan", attempt: 1, entry_type: "step.attempt.started", at_ms: 1, payload: { idempotency_key: "k", visit: 1, adapter: "shell" } };
         try {
           await j.append("r", [e], process.env.LEASE === "r" ? {} : { lease: process.env.LEASE });
@@ -496,6 +498,10 @@ describe.skipIf(skip !== undefined)("PostgreSQL journal", () => {
         } catch (err) {
           console.log("refused: " + err.message);
         }
+        // Alive until told: a taker judging its lease must find it running, not gone (found by
+        // CI under load: the holder had exited before the taker, unblocked by its commit, looked).
+        await told("bye");
+        process.stdin.destroy();
         await j.close();
       `;
       const holdTree = new pg.Client({ connectionString: url });
@@ -537,6 +543,7 @@ describe.skipIf(skip !== undefined)("PostgreSQL journal", () => {
           return note;
         });
         child.kill("SIGCONT");
+        child.stdin!.write("bye\n");
         expect(await exited, out).toBe(0);
         const after = (await taker.read("r")).entries.length;
         // The taker appends under its lease.
