@@ -40,8 +40,16 @@ export class JournalOpenError extends JournalError {
 /** The journal could not be written: the step that asked fails; nothing half-written remains. */
 export class JournalWriteError extends JournalError {}
 
-/** The journal could not be read (a damaged database page, an I/O error). */
-export class JournalReadError extends JournalError {}
+/** The journal could not be read (a damaged database page, an I/O error, a server that does not answer). */
+export class JournalReadError extends JournalError {
+  /** True when the store did not answer (a restart, no server listening yet): the same read may succeed later. */
+  readonly unreachable: boolean;
+
+  constructor(message: string, opts: { unreachable?: boolean } = {}) {
+    super(message);
+    this.unreachable = opts.unreachable ?? false;
+  }
+}
 
 /**
  * An entry fails its checksum (a corrupted journal must not re-run finished

@@ -917,7 +917,7 @@ export class PostgresJournal implements Journal {
     try {
       return await f();
     } catch (e) {
-      throw new JournalReadError(`cannot read the journal ${this.location}: ${storageReason(e)}`);
+      throw new JournalReadError(`cannot read the journal ${this.location}: ${storageReason(e)}`, { unreachable: storeUnreachable(e) });
     }
   }
 }

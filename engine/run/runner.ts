@@ -11,7 +11,7 @@ import type { Adapter, Reason, StepRequest, StepResult } from "../adapters/adapt
 import type { JournalEntry, NewEntry, Payloads } from "../journal/entry.js";
 import { applyEntry, channelKey, foldEntries, RETRYABLE, signalFor, waitingIn, type RunRecord, type TreeRecord } from "../journal/fold.js";
 import type { AppendOptions, Journal } from "../journal/journal.js";
-import { JournalWriteError, LeaseLostError } from "../journal/errors.js";
+import { JournalReadError, JournalWriteError, LeaseLostError } from "../journal/errors.js";
 import { placeFlag, storeOption } from "../journal/state-dir.js";
 import { chainOf, DeadlineExceeded, deadlineOf, ownerOf, rootOf, subworkflowOf, type Frame } from "./frame.js";
 import { MEMORY_BUDGET_BYTES, memoryNamespace, queryOf, type MemoryProvider } from "./memory.js";
@@ -1960,7 +1960,14 @@ export class Runner {
       const left = untilMs === undefined ? Infinity : untilMs - this.clock();
       if (left <= 0) return undefined;
       await this.sleep(Math.min(this.opts.pollMs ?? 250, left), f.signal);
-      await this.readNew();
+      try {
+        await this.readNew();
+      } catch (e) {
+        // A server that does not answer (a restart) is waited out, as appends wait it out: the
+        // next poll reads again; past a lease period the lease is lost and the run stops (found
+        // by a new-user trial: a foreground apply parked at a signal wait died of a restart).
+        if (!(e instanceof JournalReadError && e.unreachable)) throw e;
+      }
     }
   }
 

@@ -5,11 +5,12 @@
  * twice; runs, journal, signal and resume work against the store; a bad store is a usage
  * error. The same exactly-once promise as the embedded journal (the scale-out issue, item 1).
  */
+import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useCluster } from "../engine/journal/postgres-cluster.js";
-import { cli, repo, temp } from "./helpers.js";
+import { bin, cli, repo, temp, until } from "./helpers.js";
 
 const { skip, cluster } = useCluster();
 
@@ -76,6 +77,23 @@ describe.skipIf(skip !== undefined)("the CLI on a PostgreSQL journal", () => {
     expect(cli(["runs"], { env }).stdout).toMatch(/^p {2,}succeeded {2}w .* state=done$/m);
     // Nothing was written to the state directory's SQLite journal.
     expect(cli(["runs", "--state-dir", join(dir, "state")], { env: { CRITERIA_STORE: "" } }).stderr).toMatch(/no journal in/);
+  }, 60_000);
+
+  it("a foreground run waiting for a signal waits out a restart of the server, then takes the signal (a new-user trial: it ended with 'cannot read the journal')", async () => {
+    const url = await cluster().freshSchema();
+    const dir = temp("criteria-pgwait-");
+    const wf = join(dir, "w.hcl");
+    writeFileSync(wf, `workflow "w" {\n  version = "1"\n  initial_state = "gate"\n  target_state = "done"\n}\nstate "done" { terminal = true }\nwait "gate" {\n  signal = "go"\n  next = "done"\n}\n`);
+    const fg = spawn(process.execPath, [bin, "apply", wf, "--store", url, "--state-dir", join(dir, "state"), "--run-id", "fw", "--wait", "-o", "json"], { env: { ...process.env, CI: "", CRITERIA_LEASE_TTL_MS: "20000" }, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    fg.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    fg.stderr.on("data", (d: Buffer) => (out += d.toString()));
+    const closed = new Promise<number | null>((r) => fg.once("close", r));
+    await until(() => /"wait.started"/.test(out), 20_000);
+    await cluster().outage(1500);
+    expect(cli(["signal", "fw", "go", "--store", url]).status).toBe(0);
+    expect(await closed, out).toBe(0);
+    expect(events(out).find((e) => e.event === "run.completed")).toMatchObject({ state: "done", success: true });
   }, 60_000);
 
   it("a store that is not a PostgreSQL URL is a usage error; an unreachable one a one-line error without its password", () => {
