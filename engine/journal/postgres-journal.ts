@@ -337,8 +337,7 @@ export class PostgresJournal implements Journal {
   private async transaction<T>(f: (c: PoolClient) => Promise<T>, opts: { sync?: boolean } = {}): Promise<T> {
     const c = await this.pool.connect();
     try {
-      await Promise.all([c.query("BEGIN"), this.boundIdle(c)]);
-      if (opts.sync === false) await c.query("SET LOCAL synchronous_commit = off");
+      await settle(this.begin(c, opts));
       const out = await f(c);
       await c.query("COMMIT");
       return out;
@@ -485,7 +484,7 @@ export class PostgresJournal implements Journal {
     // with it the tree's lock and its lease row, only for a lease period: the server then ends
     // its session, so it can neither block a taker for ever nor commit after being taken over.
     const { begin, lease, consumed, taken, newest, ended, seqs } = oneWrite(pc, () => {
-      const begin = this.begin(pc, rootRunId, opts);
+      const begin = [...this.begin(pc, opts), this.lockTree(pc, rootRunId)];
       // The lease row is read `FOR SHARE`: a takeover (which updates it) waits until this
       // transaction ends, so a commit that passed this check happened before any takeover
       // (found by the chaos test: a frozen worker's append checked its child run's lease, was
@@ -552,9 +551,8 @@ export class PostgresJournal implements Journal {
     const rows = this.rowsOf(rootRunId, entries, numbers);
     const { checks, refill, writes, out } = oneWrite(pc, () => {
       const checks = [
-        pc.query("BEGIN"),
-        this.boundIdle(pc),
-        opts.sync === false ? pc.query("SET LOCAL synchronous_commit = off") : undefined,
+        ...this.begin(pc, opts),
+        // The tree's lock is the check's first act.
         pc.query({ name: "criteria_check", text: `SELECT ${CHECK_FN}($1, $2, $3, $4, $5)`, values: [rootRunId, held ? leaseRoot : null, this.owner, held?.epoch ?? 0, numbers[0]] }),
       ];
       const sent = this.sendRows(pc, rootRunId, entries, rows, opts, held);
@@ -588,9 +586,9 @@ export class PostgresJournal implements Journal {
     this.held.delete(root);
   }
 
-  /** `BEGIN`, the idle bound, `synchronous_commit` for `sync: false`, and the tree's lock: the start of every append. */
-  private begin(pc: PoolClient, rootRunId: string, opts: AppendOptions): (Promise<unknown> | undefined)[] {
-    return [pc.query("BEGIN"), this.boundIdle(pc), opts.sync === false ? pc.query("SET LOCAL synchronous_commit = off") : undefined, this.lockTree(pc, rootRunId)];
+  /** `BEGIN`, the idle bound and `synchronous_commit` for `sync: false`: the start of every transaction of the journal's own. */
+  private begin(pc: PoolClient, opts: { sync?: boolean } = {}): (Promise<unknown> | undefined)[] {
+    return [pc.query("BEGIN"), this.boundIdle(pc), opts.sync === false ? pc.query("SET LOCAL synchronous_commit = off") : undefined];
   }
 
   /** `n` new seqs of the journal's sequence (increasing once sorted). */
@@ -790,7 +788,7 @@ export class PostgresJournal implements Journal {
       // Two flights: `BEGIN`, the tree's lock, then (under it) the lease row and the database's
       // clock; once judged, the lease written and `COMMIT`.
       const { begun, lease, clock } = oneWrite(pc, () => ({
-        begun: [pc.query("BEGIN"), this.boundIdle(pc), this.lockTree(pc, rootRunId)],
+        begun: [...this.begin(pc), this.lockTree(pc, rootRunId)],
         // `FOR UPDATE`: judged once no append that checked the old lease can still commit.
         lease: pc.query<LeaseRow>({ name: "criteria_lease_take", text: `SELECT ${LEASE_COLUMNS} FROM leases WHERE root_run_id = $1 FOR UPDATE`, values: [rootRunId] }),
         clock: pc.query<{ now: number }>({ name: "criteria_clock", text: "SELECT (extract(epoch FROM clock_timestamp()) * 1000)::int8 AS now" }),
