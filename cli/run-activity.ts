@@ -66,7 +66,7 @@ function holderGone(h: LeaseHolder, what: string, also = ""): string {
  * already approved.
  */
 async function idleOnStore(j: Journal, run: string, flag: string, holder: LeaseHolder | undefined): Promise<Idle> {
-  const { PostgresJournal } = await engine();
+  const { PostgresJournal, openDeadlines } = await engine();
   const job = j instanceof PostgresJournal ? await j.queuedJob(run) : undefined;
   const at = (ms: number) => new Date(ms).toISOString();
   // A gone holder's lease that has not ended keeps the run from every worker, whatever job is
@@ -94,7 +94,8 @@ async function idleOnStore(j: Journal, run: string, flag: string, holder: LeaseH
     // The deadline of what it waits for now, not the due time of any job of it: a finished
     // wait's timer stays queued (found by a new-user trial: an approval without a deadline was
     // said to be due at the signal wait's, passed before it).
-    const due = soonestDeadline(tree);
+    const deadlines = openDeadlines(tree).map((d) => d.untilMs);
+    const due = deadlines.length > 0 ? Math.min(...deadlines) : undefined;
     return idle("parked", `parked, waiting for ${words}: a worker takes it when that comes${job && due !== undefined ? `, or at ${at(due)} when its deadline is due` : ""}; ${here}`);
   }
   if (job) return idle("queued", `queued: a worker takes it at ${at(job.atMs)}`);
@@ -162,17 +163,6 @@ async function readWaits(j: Journal, run: string, flag: string): Promise<{ damag
   const give = giveWith(run, waiting, flag, outcomesOf);
   const still = waiting.length > 0 ? `; it still waits for ${words}: ${give}` : "";
   return { tree, answered: answeredIn(tree), waiting, words, still, give };
-}
-
-/** The soonest deadline (ms since the epoch) of the signal waits and approvals of `tree` still open, if any. */
-function soonestDeadline(tree: TreeRecord): number | undefined {
-  const deadlines: number[] = [];
-  for (const r of tree.runs.values()) {
-    if (r.completed) continue;
-    for (const w of r.waits.values()) if (!w.completed && w.started?.payload.signal !== undefined && w.started.payload.until_ms !== undefined) deadlines.push(w.started.payload.until_ms);
-    for (const a of r.approvals.values()) if (!a.decided && a.requested?.until_ms !== undefined) deadlines.push(a.requested.until_ms);
-  }
-  return deadlines.length > 0 ? Math.min(...deadlines) : undefined;
 }
 
 /**

@@ -22,7 +22,7 @@ export { outcomesToName, receivedRoute } from "./run/wait-nodes.js";
 export { activeUnits, unitOf, within } from "./run/child-jobs.js";
 export type { RunEvent } from "./run/events.js";
 export { killLiveProcessGroups } from "./adapters/run-process.js";
-export { answeredIn, foldEntries, timedOutIn, waitingIn, type Waiting } from "./journal/fold.js";
+export { answeredIn, foldEntries, openDeadlines, timedOutIn, waitingIn, type Waiting } from "./journal/fold.js";
 export { workflowDir } from "./run/workflow-dir.js";
 export { PostgresJournal } from "./journal/postgres-journal.js";
 

@@ -166,25 +166,34 @@ export interface Waiting {
 }
 
 /**
+ * The signal waits and approvals of a run tree not ended, still open, that have a journaled
+ * deadline: each named as `runs` says it (`wait "hold"`, `approval "gate"`) with its deadline
+ * (ms since the epoch), run by run, waits first.
+ */
+export function openDeadlines(tree: TreeRecord): { text: string; untilMs: number }[] {
+  const out: { text: string; untilMs: number }[] = [];
+  for (const r of tree.runs.values()) {
+    if (r.completed) continue;
+    for (const [k, w] of r.waits) {
+      const p = w.started?.payload;
+      if (p?.signal !== undefined && !w.completed && p.until_ms !== undefined) out.push({ text: `wait "${k.slice(0, k.lastIndexOf("#"))}"`, untilMs: p.until_ms });
+    }
+    for (const [k, a] of r.approvals) {
+      const until = a.requested?.until_ms;
+      if (!a.decided && until !== undefined) out.push({ text: `approval "${k.slice(0, k.lastIndexOf("#"))}"`, untilMs: until });
+    }
+  }
+  return out;
+}
+
+/**
  * The signal waits and approvals of a run tree not ended whose journaled deadline is past at
  * `nowMs` (`approval "gate"`): the run is no longer waiting for them, it takes their timeout
  * route when it goes on (found by a new-user trial: `runs` still said "give it" after an
  * approval's deadline, which approve then refused).
  */
 export function timedOutIn(tree: TreeRecord, nowMs: number): string[] {
-  const out: string[] = [];
-  for (const r of tree.runs.values()) {
-    if (r.completed) continue;
-    for (const [k, w] of r.waits) {
-      const p = w.started?.payload;
-      if (p?.signal !== undefined && !w.completed && p.until_ms !== undefined && p.until_ms <= nowMs) out.push(`wait "${k.slice(0, k.lastIndexOf("#"))}"`);
-    }
-    for (const [k, a] of r.approvals) {
-      const until = a.requested?.until_ms;
-      if (!a.decided && until !== undefined && until <= nowMs) out.push(`approval "${k.slice(0, k.lastIndexOf("#"))}"`);
-    }
-  }
-  return [...new Set(out)];
+  return [...new Set(openDeadlines(tree).filter((d) => d.untilMs <= nowMs).map((d) => d.text))];
 }
 
 /**
