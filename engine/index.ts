@@ -2,7 +2,7 @@ import type { Graph } from "../compiler/build/graph.js";
 import type { Value } from "../compiler/expr/value.js";
 import { findAdapterExecutable } from "./adapters/process-adapter.js";
 import { adapterFor, isBuiltIn } from "./adapters/registry.js";
-import { JournalWriteError, storageReason } from "./journal/errors.js";
+import { journalWriteError } from "./journal/errors.js";
 import { openStore } from "./journal/open-store.js";
 import { PostgresJournal, wake } from "./journal/postgres-journal.js";
 import { foldEntries } from "./journal/fold.js";
@@ -68,9 +68,9 @@ export async function apply(graph: Graph, vars: Record<string, Value>, opts: Eng
     if (opts.detach) {
       if (!(journal instanceof PostgresJournal)) throw new RunRefused(DETACH_NEEDS_STORE, true);
       try {
-        await prepareQueue(journal);
+        await prepareQueue(journal, "criteria");
       } catch (e) {
-        throw new JournalWriteError(`cannot write the journal ${journal.location}: ${storageReason(e)}`);
+        throw journalWriteError(journal.location, e);
       }
     }
     return await new Runner({ journal, adapterFor, adapterExists, ...opts, submit: opts.detach === true }).start(graph, vars, opts.runId, opts.input, opts.source);
@@ -96,7 +96,7 @@ export async function handOver(runId: string, opts: Omit<EngineOptions, "baseDir
   try {
     if (!(journal instanceof PostgresJournal)) throw new RunRefused(DETACH_NEEDS_STORE, true);
     try {
-      await prepareQueue(journal);
+      await prepareQueue(journal, "criteria");
       const r = opts.relocate;
       if (r) await journal.append(r.rootRunId, [{ run_id: r.rootRunId, step_id: "", attempt: 0, entry_type: "run.relocated", at_ms: Date.now(), payload: { base_dir: r.baseDir } }], { wake: { runs: [runId] } });
       else await wake(journal.connections, runId);
@@ -105,7 +105,7 @@ export async function handOver(runId: string, opts: Omit<EngineOptions, "baseDir
       // for them for good (found by a new-user trial's unlock of a root whose children ran on).
       for (const child of await idleDetachedChildren(journal, runId)) await wake(journal.connections, child);
     } catch (e) {
-      throw new JournalWriteError(`cannot write the journal ${journal.location}: ${storageReason(e)}`);
+      throw journalWriteError(journal.location, e);
     }
     throw new RunSubmitted(runId, storeOption(journal.location));
   } finally {

@@ -38,7 +38,24 @@ export class JournalOpenError extends JournalError {
 }
 
 /** The journal could not be written: the step that asked fails; nothing half-written remains. */
-export class JournalWriteError extends JournalError {}
+export class JournalWriteError extends JournalError {
+  /** True when the store did not answer (a database server lost or restarting): the same write may succeed later. */
+  readonly unreachable: boolean;
+
+  constructor(message: string, opts: { unreachable?: boolean } = {}) {
+    super(message);
+    this.unreachable = opts.unreachable ?? false;
+  }
+}
+
+/**
+ * The {@link JournalWriteError} for `e`, a failed write of the journal at `location` (a
+ * database URL without its password, or a file): its reason in words ({@link storageReason}),
+ * `unreachable` when the store did not answer ({@link storeUnreachable}).
+ */
+export function journalWriteError(location: string, e: unknown): JournalWriteError {
+  return new JournalWriteError(`cannot write the journal ${location}: ${storageReason(e)}`, { unreachable: storeUnreachable(e) });
+}
 
 /** The journal could not be read (a damaged database page, an I/O error, a server that does not answer). */
 export class JournalReadError extends JournalError {

@@ -4,7 +4,7 @@ import type { Client, Pool, PoolClient } from "pg";
 import { procStat } from "../process-info.js";
 import { canonicalJson } from "./canonical-json.js";
 import type { EntryType, JournalEntry, MemoryItem, NewEntry, Payloads } from "./entry.js";
-import { AppendRefusedError, JournalDamagedError, JournalOpenError, JournalReadError, JournalWriteError, LeaseLostError, MessageTakenError, RunEndedError, RunLockedError, SignalTakenError, storageReason, TreeChangedError, storeUnreachable } from "./errors.js";
+import { AppendRefusedError, JournalDamagedError, JournalOpenError, JournalReadError, journalWriteError, type JournalWriteError, LeaseLostError, MessageTakenError, RunEndedError, RunLockedError, SignalTakenError, storageReason, TreeChangedError, storeUnreachable } from "./errors.js";
 import type { AppendOptions, Damage, Journal, LeaseHolder, RunRow, RunsQuery } from "./journal.js";
 import { withoutPassword } from "./store-url.js";
 import { holderOf, leaseRanOut, leaseTtlFromEnv, LEASE_TAKEN, loseLease, NOT_HELD, ownerToken, takeOver, watchLease, type HeldLease, type LeaseState } from "./lease.js";
@@ -431,8 +431,8 @@ export class PostgresJournal implements Journal {
         return rows.length > 0 && rows.every((r) => mine.get(r.seq) === Number(r.checksum));
       });
     } catch (e) {
-      const error = new JournalWriteError(`cannot write the journal ${this.location}: ${storageReason(e)}`);
-      throw storeUnreachable(e) ? new ServerLost(error) : error;
+      const error = journalWriteError(this.location, e);
+      throw error.unreachable ? new ServerLost(error) : error;
     }
   }
 
@@ -460,8 +460,8 @@ export class PostgresJournal implements Journal {
       // the lease is another's by now, that is what to say (the worker counts it as fenced).
       const h = this.held.get(leaseRoot);
       if (h && !h.lost && (await this.takenFrom(leaseRoot, h.epoch))) throw loseLease(leaseRoot, h, LEASE_TAKEN);
-      const error = new JournalWriteError(`cannot write the journal ${this.location}: ${storageReason(err)}`);
-      throw storeUnreachable(err) ? new ServerLost(error) : error;
+      const error = journalWriteError(this.location, err);
+      throw error.unreachable ? new ServerLost(error) : error;
     } finally {
       c?.release();
     }
@@ -732,7 +732,7 @@ export class PostgresJournal implements Journal {
         return moved;
       });
     } catch (err) {
-      throw new JournalWriteError(`cannot write the journal ${this.location}: ${storageReason(err)}`);
+      throw journalWriteError(this.location, err);
     }
   }
 
@@ -812,7 +812,7 @@ export class PostgresJournal implements Journal {
     } catch (e) {
       if (c) await c.query("ROLLBACK").catch(() => undefined);
       if (e instanceof RunLockedError) throw e;
-      throw new JournalWriteError(`cannot write the journal ${this.location}: ${storageReason(e)}`);
+      throw journalWriteError(this.location, e);
     } finally {
       c?.release();
       this.taking.delete(rootRunId);
@@ -891,7 +891,7 @@ export class PostgresJournal implements Journal {
         await c.query("UPDATE leases SET pid = 0, owner = NULL, epoch = epoch + 1, expires_at = clock_timestamp() WHERE root_run_id = $1", [rootRunId]);
       });
     } catch (e) {
-      throw new JournalWriteError(`cannot write the journal ${this.location}: ${storageReason(e)}`);
+      throw journalWriteError(this.location, e);
     }
     return held;
   }

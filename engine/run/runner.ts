@@ -407,7 +407,7 @@ export class Runner {
     try {
       await this.firstLease(this.rootId);
     } catch (e) {
-      throw await this.notStarted(e);
+      throw await this.notStarted(e, true);
     }
     try {
       const existing = await this.opts.journal.run(this.rootId);
@@ -436,16 +436,33 @@ export class Runner {
   /**
    * `e` as `start` throws it: a journal write that failed before anything of the run was
    * written (a read-only or full journal) leaves nothing to resume, so it becomes a
-   * refusal (exit 1) rather than "resume continues" (found by a new-user trial).
+   * refusal (exit 1) rather than "resume continues" (found by a new-user trial); when the
+   * journal cannot be read to tell (a server lost), a refusal that says so.
+   * @param leaseOnly the write was the run's first lease, which makes no run
    */
-  private async notStarted(e: unknown): Promise<unknown> {
+  private async notStarted(e: unknown, leaseOnly = false): Promise<unknown> {
     if (!(e instanceof JournalWriteError)) return e;
-    if (await this.opts.journal.run(this.rootId).catch(() => undefined)) {
+    const made = leaseOnly ? undefined : await this.opts.journal.run(this.rootId).catch(() => null);
+    if (made) {
       // The run was made: the message names it (criteria resume <run> continues).
       (e as JournalWriteError & { runId?: string }).runId ??= this.rootId;
       return e;
     }
-    return new RunRefused(`${e.message}; nothing was started (run ${this.rootId} was not created): check the state directory's permissions and free space, then apply again`);
+    // Unread, a commit whose answer was lost may have made it: not said to be missing.
+    if (made === null) return new RunRefused(`${e.message}; whether run ${this.rootId} was created cannot be read either: once the store answers, criteria journal ${this.rootId}${this.storeFlag()} shows it if it was (then criteria resume continues it), else apply again`);
+    return new RunRefused(`${e.message}; nothing was started (run ${this.rootId} was not created): ${this.writeAdvice(e)}`);
+  }
+
+  /**
+   * What to do about a write that failed before a run was made: wait for a database server
+   * that did not answer, or check the store's permissions and space (a state directory's
+   * for the embedded journal, the database's for a shared store; a new-user trial was told
+   * of a state directory when a PostgreSQL server had restarted).
+   */
+  private writeAdvice(e: JournalWriteError): string {
+    if (e.unreachable) return "apply again once the database server answers";
+    if (!this.opts.journal.besideCheckout) return "check that the database accepts this user's writes and has free space, then apply again";
+    return "check the state directory's permissions and free space, then apply again";
   }
 
   /**

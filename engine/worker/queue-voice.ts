@@ -34,16 +34,19 @@ export interface QueueVoice {
  * install, and again at each start) share what was said.
  * @param pool the pool graphile-worker is given (any object: the key)
  * @param write where lines go (standard error); used when the pool's voice is first made
+ * @param who the program that speaks, each line's prefix: `criteria worker`, or `criteria` for
+ *   `apply --detach` and `resume --detach`, which install the queue (a trial's `apply --detach`
+ *   said "criteria worker: queue: …" when the server restarted under it); set when first made
  */
-export function queueVoice(pool: object, write: (line: string) => void = (l) => void process.stderr.write(l)): QueueVoice {
+export function queueVoice(pool: object, write: (line: string) => void = (l) => void process.stderr.write(l), who = "criteria worker"): QueueVoice {
   let voice = voices.get(pool);
-  if (!voice) voices.set(pool, (voice = makeVoice(write)));
+  if (!voice) voices.set(pool, (voice = makeVoice(write, who)));
   return voice;
 }
 
 const voices = new WeakMap<object, QueueVoice>();
 
-function makeVoice(write: (line: string) => void): QueueVoice {
+function makeVoice(write: (line: string) => void, who: string): QueueVoice {
   const said = new Map<string, number>();
   let logger: Logger | undefined;
   const voice: QueueVoice = {
@@ -53,7 +56,7 @@ function makeVoice(write: (line: string) => void): QueueVoice {
       const outage = (said.get("connection") ?? 0) > now - OUTAGE_MS;
       if (lost !== undefined) {
         said.set("connection", now);
-        if (!outage) write(`criteria worker: queue: lost its database connection (${/seppuku/i.test(lost) ? "a queue worker stopped" : lost}); reconnecting\n`);
+        if (!outage) write(`${who}: queue: lost its database connection (${/seppuku/i.test(lost) ? "a queue worker stopped" : lost}); reconnecting\n`);
         return;
       }
       // Within an outage, what else fails is the outage too (housekeeping: "Failed to reset locked").
@@ -62,7 +65,7 @@ function makeVoice(write: (line: string) => void): QueueVoice {
       const key = line.replace(/\d+/g, "#");
       if ((said.get(key) ?? 0) > now - REPEAT_MS) return;
       said.set(key, now);
-      write(`criteria worker: queue: ${line}\n`);
+      write(`${who}: queue: ${line}\n`);
     },
     logger(gw) {
       return (logger ??= new gw.Logger(() => (level, message) => (level === "error" ? voice.say(message) : undefined)));

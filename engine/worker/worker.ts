@@ -252,13 +252,14 @@ function graphileWorker(): typeof import("graphile-worker") {
  * CI). A collision is tried again, and then finds what the other process installed (its
  * migrations skip the ones done meanwhile). No lock of our own: a journal with one connection
  * could not hold one and migrate.
+ * @param who the program, as the queue's lines name it ({@link queueVoice}): `criteria` from `apply` and `resume`
  * @throws Error from the database (the caller reports it as a storage failure)
  */
-export async function prepareQueue(journal: PostgresJournal): Promise<void> {
+export async function prepareQueue(journal: PostgresJournal, who = "criteria worker"): Promise<void> {
   const gw = graphileWorker();
   for (let attempt = 1; ; attempt++) {
     try {
-      await gw.runMigrations({ pgPool: journal.connections, schema: QUEUE_SCHEMA, logger: queueVoice(journal.connections).logger(gw) });
+      await gw.runMigrations({ pgPool: journal.connections, schema: QUEUE_SCHEMA, logger: queueVoice(journal.connections, undefined, who).logger(gw) });
       break;
     } catch (e) {
       if (attempt >= 5 || !INSTALL_COLLISIONS.has((e as { code?: string }).code ?? "")) throw e;

@@ -9,6 +9,8 @@ import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import pg from "pg";
+import { PostgresJournal } from "../../engine/journal/postgres-journal.js";
 import { useCluster } from "../engine/journal/postgres-cluster.js";
 import { bin, cli, repo, temp, until } from "./helpers.js";
 
@@ -95,6 +97,48 @@ describe.skipIf(skip !== undefined)("the CLI on a PostgreSQL journal", () => {
     expect(await closed, out).toBe(0);
     expect(events(out).find((e) => e.event === "run.completed")).toMatchObject({ state: "done", success: true });
   }, 60_000);
+
+  it("a server lost while apply makes its run: apply says whether the run was made, and waits for the server rather than a state directory (a new-user trial)", async () => {
+    const url = await cluster().freshSchema();
+    const dir = temp("criteria-pgfirst-");
+    const wf = join(dir, "w.hcl");
+    writeFileSync(wf, `workflow "w" {\n  version = "1"\n  initial_state = "a"\n  target_state = "done"\n}\nadapter "shell" "default" {}\nstep "a" {\n  target = adapter.shell.default\n  input { command = "echo hi" }\n  outcome "success" { next = "done" }\n}\nstate "done" { terminal = true }\n`);
+    await (await PostgresJournal.open(url, { stateDir: join(dir, "setup") })).close(); // the tables
+    const db = new pg.Client({ connectionString: url });
+    await db.connect();
+    await db.query("CREATE FUNCTION slow_write() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(1.5); RETURN NEW; END $$");
+    await db.end();
+    // A write that lasts long enough for the server to be stopped under it: the first lease
+    // (which makes no run), then the run's first entry (which may have, for all apply can read).
+    const cases = [
+      { table: "leases", said: "nothing was started \\(run RUN was not created\\): apply again once the database server answers" },
+      { table: "journal", said: "whether run RUN was created cannot be read either: once the store answers, criteria journal RUN --store '[^']+' shows it if it was \\(then criteria resume continues it\\), else apply again" },
+    ];
+    for (const { table, said } of cases) {
+      const setup = new pg.Client({ connectionString: url });
+      await setup.connect();
+      await setup.query("DROP TRIGGER IF EXISTS slow_write ON leases; DROP TRIGGER IF EXISTS slow_write ON journal");
+      await setup.query(`CREATE TRIGGER slow_write BEFORE INSERT OR UPDATE ON ${table} FOR EACH ROW EXECUTE FUNCTION slow_write()`);
+      await setup.end();
+      for (const detach of [false, true]) {
+        const run = `${table}${detach ? "-detached" : ""}`;
+        const p = spawn(process.execPath, [bin, "apply", wf, "--store", url, "--state-dir", join(dir, "state"), "--run-id", run, ...(detach ? ["--detach"] : [])], { env: { ...process.env, CI: "", CRITERIA_LEASE_TTL_MS: "1000" }, stdio: ["ignore", "pipe", "pipe"] });
+        let stderr = "";
+        p.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+        const closed = new Promise<number | null>((r) => p.once("close", r));
+        await new Promise((r) => setTimeout(r, 1000));
+        await cluster().outage(3000);
+        expect(await closed, stderr).toBe(1);
+        expect(stderr, run).toMatch(new RegExp(`^criteria: cannot write the journal postgresql://.*: the database server went away .*; ${said.replaceAll("RUN", run)}\n$`, "m"));
+        expect(stderr, run).not.toMatch(/state directory|criteria worker/);
+      }
+    }
+    const clean = new pg.Client({ connectionString: url });
+    await clean.connect();
+    await clean.query("DROP TRIGGER slow_write ON journal");
+    await clean.end();
+    expect(cli(["runs", "--store", url]).stdout).not.toMatch(/leases|journal/);
+  }, 90_000);
 
   it("a store that is not a PostgreSQL URL is a usage error; an unreachable one a one-line error without its password", () => {
     // The value is never echoed (found by a new-user trial: a password in it was printed).
