@@ -2,7 +2,7 @@ import { Option, type Command } from "commander";
 import type { RunEvent } from "../engine/index.js";
 import { BROKER_HELP, brokerOf } from "./broker-option.js";
 import { CliError, EXIT, type Io } from "./io.js";
-import { placeName, placeOf, STORE_HELP, storeFlag } from "./journal-place.js";
+import { placeName, placeOf, storeFlag } from "./journal-place.js";
 import { renderEvent } from "./render-events.js";
 import { engine } from "./run-session.js";
 
@@ -16,7 +16,8 @@ export function registerWorkerCommand(program: Command, io: Io, setCode: (c: num
   program
     .command("worker")
     .description("advance the runs of a PostgreSQL journal (submitted with apply --detach, or woken by signals, approvals and timers) until stopped")
-    .option("--store <url>", STORE_HELP)
+    // Not STORE_HELP: a worker has no SQLite journal to fall back on (a new-user trial read that it had).
+    .option("--store <url>", "the PostgreSQL journal the workers share, postgres://… (default: $CRITERIA_STORE; one of them is required)")
     .option("--state-dir <dir>", "local state: the orphan-process files of the steps this worker runs")
     .option("--concurrency <n>", "runs advanced at once", "4")
     .option("--broker <url>", BROKER_HELP)

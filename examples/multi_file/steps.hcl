@@ -11,8 +11,8 @@ step "implement" {
   outcome "failure" { next = "abandoned" }
 }
 
-# The CI body: lint, then tests, on this workflow's shell.ci adapter and variables. (It was
-# meant to live in ./bodies/ci.hcl via workflow_file, which the compiler does not support yet.)
+# The CI body: lint, then tests, on this workflow's shell.ci adapter and variables. (Inline
+# here; in a file of its own it would be read with workflow_file = "./bodies/ci.hcl".)
 step "ci" {
   max_visits = 3
 

@@ -357,6 +357,8 @@ describe.skipIf(skip !== undefined)("workers", () => {
     const worker = cli(["worker"], { env: { CRITERIA_STORE: "" } });
     expect(worker.status).toBe(2);
     expect(worker.stderr).toBe("criteria: criteria worker needs a PostgreSQL journal: --store postgres://… (or CRITERIA_STORE)\n");
+    // Its help says so too (a new-user trial read "else the SQLite journal in the state directory" there).
+    expect(cli(["worker", "--help"]).stdout).toMatch(/--store <url> +the PostgreSQL journal the workers share, postgres:\/\/…\s+\(default: \$CRITERIA_STORE; one of them is required\)/);
     expect(cli(["worker", "--store", "postgres://x@h/d", "--concurrency", "0"]).stderr).toBe("criteria: --concurrency 0: a whole number from 1 to 256\n");
   });
 
