@@ -14,6 +14,7 @@ import { functionDocs } from "../compiler/expr/functions.js";
 import { workflowSchema } from "../compiler/decode/check-schema.js";
 import { dialectSections } from "../compiler/decode/lower-hcl.js";
 import { ADAPTER_FIELDS, BUILT_IN_ADAPTER_TYPES, type FieldSpec } from "../compiler/resolve/adapter-fields.js";
+import { cli } from "./pipeline/helpers.js";
 
 const repo = join(import.meta.dirname, "..");
 const languageFile = join(repo, "docs", "language.md");
@@ -73,6 +74,18 @@ describe("docs/language.md", () => {
     expect(blocks.filter((b) => b.lang === "hcl").length).toBeGreaterThanOrEqual(5);
     expect(blocks.some((b) => b.lang === "yaml")).toBe(true);
   });
+  // An example on an agent CLI also runs, on the fake CLIs (testdata/fake-agents): validate
+  // cannot know an agent step's output fields (a new-user trial: the channel example read
+  // steps.review.notes, which the agent's output does not have).
+  const agentic = blocks.filter((b) => /adapter\s*=\s*"(?:copilot|claude|codex)"/.test(b.body));
+  it.each(agentic.map((b) => [b.n, b] as const))("example %i, on an agent CLI, runs to its end", (_n, b) => {
+    const dir = mkdtempSync(join(tmpdir(), "criteria-doc-run-"));
+    writeFileSync(join(dir, `example.${b.lang}`), b.body);
+    const r = cli(["apply", join(dir, `example.${b.lang}`), "--state-dir", join(dir, "state")], { env: { PATH: `${join(repo, "testdata", "fake-agents")}:${process.env.PATH}` } });
+    expect(r.status, r.stderr).toBe(0);
+  });
+  it("has an example on an agent CLI", () => expect(agentic.length).toBeGreaterThan(0));
+
   for (const b of blocks) {
     it(`example ${b.n} (${b.lang}) validates`, async () => {
       const dir = mkdtempSync(join(tmpdir(), "criteria-doc-"));
