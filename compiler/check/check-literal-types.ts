@@ -1,6 +1,7 @@
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { ExprSource } from "../decode/spec.js";
 import { bareType, mismatch, parseType, TYPE_NAMES, typeMismatchHint } from "../decode/types.js";
+import { fileDialect, literalFieldAs } from "../diagnostics/dialect-hint.js";
 import { suggest } from "../diagnostics/did-you-mean.js";
 import type { Range } from "../diagnostics/range.js";
 import { firstCharOf, type Check } from "./context.js";
@@ -62,7 +63,10 @@ export const checkLiteralTypes: Check = {
         const fe = st.forEach;
         // Non-string literals of the wrong type are the schema's to report; a plain string is ours.
         if (fe && fe.kind === "literal" && typeof fe.value === "string") {
-          out.push(diag("invalid_type", fe.range, `step "${st.name}": for_each must be a list or a map, not ${JSON.stringify(fe.value)}`));
+          // With its items spelled out (found by a new-user trial: no hint, where a string variable had one).
+          const items = fe.value.trim().split(/\s+/).filter(Boolean);
+          const list = `[${(items.length > 0 ? items : ["a", "b"]).map((x) => JSON.stringify(x)).join(", ")}]`;
+          out.push(diag("invalid_type", fe.range, `step "${st.name}": for_each must be a list or a map, not ${JSON.stringify(fe.value)}`, { hint: `write a list of its items: ${literalFieldAs(fileDialect(fe.range.file), "for_each", list)}` }));
         }
         const p = st.parallel;
         if (p && p.kind === "literal" && (typeof p.value === "string" || (typeof p.value === "number" && !(Number.isInteger(p.value) && p.value >= 0)))) {

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { packageRoot } from "../package-root.js";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { fileDialect, type Dialect } from "../diagnostics/dialect-hint.js";
+import { fileDialect, literalFieldAs, type Dialect } from "../diagnostics/dialect-hint.js";
 import { closestName, distance, suggest } from "../diagnostics/did-you-mean.js";
 import type { Range } from "../diagnostics/range.js";
 import { lookupTable, type JsonObject, type JsonValue } from "../parse/document.js";
@@ -379,6 +379,15 @@ function toDiagnostic(e: ErrorObject, map: SourceMap, fallback: Range, doc: Json
         const example = field === "arms" ? `{ when: "\${...}", next: "..." }` : "{ ... }";
         return diag("invalid_type", rangeAt(map, ptr, fallback), `${where(ptr)}"${field}" must be a list, not ${typeName(e.data, dialect)}`, {
           hint: dialect === "yaml" ? `start each item with "- ": ${field}: [${example}, ...]` : dialect === "json" ? `write a list of objects: "${field}": [${example.replace(/(when|next):/g, '"$1":')}]` : `write a list: ${field} = [${example}]`,
+        });
+      }
+      // An iterating field's string is an expression's (a literal string is refused by
+      // check-literal-types.ts), and a number means count (found by a new-user trial:
+      // "must be a list or an object (block) or string, not the number 3").
+      if ((field === "for_each" || field === "parallel") && /\bstring\b/.test(want) && (typeof e.data === "number" || typeof e.data === "boolean")) {
+        const times = typeof e.data === "number" && Number.isInteger(e.data) && e.data >= 0 ? e.data : undefined;
+        return diag("invalid_type", rangeAt(map, ptr, fallback), `${where(ptr)}"${field}" must be ${typeWords(want.replace(/ or string\b|\bstring or /, ""), dialect)}, or an expression giving one, not ${typeName(e.data, dialect)}`, {
+          hint: times !== undefined && field === "for_each" ? `to run the step ${times} times, write ${literalFieldAs(dialect, "count", String(times))} (each.index counts them from 0)` : typeHint(want, e.data, field, dialect, ptr),
         });
       }
       const fractional = typeof e.data === "number" && !Number.isInteger(e.data) && /\binteger\b/.test(want);

@@ -87,6 +87,11 @@ export function fieldAs(file: string, field: string, expr: string): string {
   return dialect === undefined ? `${field} = ${expr}` : `${dialect === "json" ? `"${field}"` : field}: ${exprAs(file, expr)}`;
 }
 
+/** `field = value` with `value` written out (a literal, not an expression) as a file of `dialect` writes it: `count = 3`, `count: 3`, `"count": 3`. */
+export function literalFieldAs(dialect: Dialect, field: string, value: string): string {
+  return dialect === "hcl" ? `${field} = ${value}` : dialect === "json" ? `"${field}": ${value}` : `${field}: ${value}`;
+}
+
 /** The expression a YAML or JSON value holds when it is one template (`${var.env}` → `var.env`); HCL text as is. */
 export function exprOfValue(text: string): string {
   return singleInterpolation(text) ?? text.trim();
