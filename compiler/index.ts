@@ -156,7 +156,7 @@ async function run(path: string, cwd: string, opts: CompileOptions, out: Compila
       units.set(m.id, { module: m, spec: emptyWorkflow(m.fileStart), resolution: resolveWorkflow(emptyWorkflow(m.fileStart), { rangeAt }).value, iface });
       continue;
     }
-    const signature = [m.kind, m === set.entry ? "entry" : "callee", cwd, ...m.edges.map((e) => `${e.kind}\u0000${e.to ?? ""}\u0000${e.cut ?? ""}`), ...m.diagnostics.map((d) => d.code)].join("\u0001");
+    const signature = [m.kind, m === set.entry ? "entry" : "callee", cwd, ...(opts.allowedRoots ?? []), ...m.edges.map((e) => `${e.kind}\u0000${e.to ?? ""}\u0000${e.cut ?? ""}`), ...m.diagnostics.map((d) => d.code)].join("\u0001");
     const files = m.files.map((f) => set.sources.get(f));
     const callees = m.edges.map((e) => (e.to !== undefined ? units.get(e.to) : undefined));
     // A module with an edge cut for closing a cycle reads that module's document (its name) unseen: never re-used.
@@ -180,7 +180,7 @@ async function run(path: string, cwd: string, opts: CompileOptions, out: Compila
     const decoded = decodeModule(m, set);
     own.push(...decoded.diagnostics);
     own.push(...addHeaderAgents(decoded.spec, (u) => flowName(set, u, lookup)));
-    const resolved = resolveWorkflow(decoded.spec, { rangeAt, modules: lookup, cwd });
+    const resolved = resolveWorkflow(decoded.spec, { rangeAt, modules: lookup, cwd, fileRoots: (opts.allowedRoots ?? []).map((r) => resolvePath(cwd, r)) });
     own.push(...resolved.diagnostics);
     if (!unparsed) own.push(...runChecks({ spec: decoded.spec, resolution: resolved.value, fileStart: m.fileStart, modules: lookup, entry: m === set.entry, rangeAt, textOf: (file) => set.sources.get(file)?.text ?? "" }, hasErrors(own)));
     const iface = moduleInterface(m.id, m.path, decoded.spec);

@@ -81,6 +81,8 @@ export interface ExprContext {
   memory?: boolean;
   /** What shown file paths are relative to (for `file("literal")` checks; default: the process's). */
   cwd?: string;
+  /** Absolute directories outside the workflow's own that `file("literal")` may read ({@link ResolveOptions.fileRoots}). */
+  fileRoots?: readonly string[];
   /** `while.*` is valid: an expression of a while-iterating step. */
   while?: boolean;
   /** `step.output.*` is valid: an outcome's `output` or `write` (the step's own result). */
@@ -421,7 +423,7 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
     // (the engine refuses it at run time otherwise; say so now).
     const arg = e.args[0];
     if (PATH_FUNCTIONS.has(e.name) && n === PATH_FUNCTIONS.get(e.name) && arg?.kind === "literal" && typeof arg.value === "string") {
-      const found = filePathProblem(resolvePath(ctx.cwd ?? process.cwd(), file), arg.value);
+      const found = filePathProblem(resolvePath(ctx.cwd ?? process.cwd(), file), arg.value, ctx.fileRoots ?? []);
       const problem = found?.code === "file_not_found" && (caught.has(e) || tested.has(arg.value)) ? undefined : found;
       const shown = `${e.name}("${arg.value}"${n > 1 ? ", …" : ""})`;
       if (problem?.code === "file_not_found" && e.name === "fileset") {
@@ -429,7 +431,10 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
         // a missing directory so failures are loud"), unless an earlier step makes it: a
         // warning (found by a trial of its docs: validate said nothing, the run failed).
         diagnostics.push(diag("file_not_found", rangeAt(file, arg.start, arg.end), `${ctx.what}: ${shown}: the directory does not exist now, and the run fails here unless an earlier step makes it`, { severity: "warning", hint: "create the directory (an empty one lists nothing), or guard it: try(fileset(...), [])" }));
-      } else if (problem) diagnostics.push(diag(problem.code, rangeAt(file, arg.start, arg.end), `${ctx.what}: ${shown} ${problem.message}`, { hint: "paths are relative to the workflow's directory and may not leave it" }));
+      } else if (problem) {
+        const hint = problem.code === "path_outside_root" ? "paths are relative to the workflow's directory and may not leave it, unless CRITERIA_WORKFLOW_ALLOWED_PATHS lists a directory that holds them" : "paths are relative to the workflow's directory and may not leave it";
+        diagnostics.push(diag(problem.code, rangeAt(file, arg.start, arg.end), `${ctx.what}: ${shown} ${problem.message}`, { hint }));
+      }
     }
   });
   // What fails every evaluation (a constant part's error) is said now, unless something
@@ -592,14 +597,28 @@ function forItemKeys(expr: Expr, ctx: ExprContext, rangeAt: (start: number, end:
   return out;
 }
 
-/** Why a literal `file()` path cannot be read at run time, if it cannot. */
-function filePathProblem(sourceFile: string, path: string): { code: "file_not_found" | "path_outside_root"; message: string } | undefined {
+/**
+ * Why a literal `file()` path cannot be read at run time, if it cannot: as the engine
+ * confines it (engine/run/workflow-files.ts), to the workflow's directory and `extraRoots`,
+ * the path as written and its real path both (found by a new-user trial: validate refused a
+ * path CRITERIA_WORKFLOW_ALLOWED_PATHS allowed, which the run would have read).
+ */
+function filePathProblem(sourceFile: string, path: string, extraRoots: readonly string[]): { code: "file_not_found" | "path_outside_root"; message: string } | undefined {
   const root = dirname(sourceFile);
+  const roots = [root, ...extraRoots];
   const target = resolvePath(root, path);
-  if (!isInside(root, target)) return { code: "path_outside_root", message: "points outside the workflow's directory" };
+  if (!roots.some((r) => isInside(r, target))) return { code: "path_outside_root", message: "points outside the workflow's directory" };
   if (!existsSync(target)) return { code: "file_not_found", message: "does not exist" };
   try {
-    if (!isInside(realpathSync(root), realpathSync(target))) return { code: "path_outside_root", message: "is a symlink to a file outside the workflow's directory" };
+    const real = realpathSync(target);
+    const inside = roots.some((r) => {
+      try {
+        return isInside(realpathSync(r), real);
+      } catch {
+        return false; // an allowed directory that does not exist allows nothing
+      }
+    });
+    if (!inside) return { code: "path_outside_root", message: "is a symlink to a file outside the workflow's directory" };
   } catch {
     return undefined;
   }

@@ -35,6 +35,8 @@ export interface ResolveOptions {
   modules?: ModuleLookup;
   /** What the shown file paths of ranges are relative to (default: the process's). */
   cwd?: string;
+  /** Absolute directories outside a workflow's own that its file functions may read (`CRITERIA_WORKFLOW_ALLOWED_PATHS`, as the engine reads them). */
+  fileRoots?: readonly string[];
 }
 
 /** Reserved names: targets with a meaning of their own (`continue` too, v0.5's keyword), and the `__` prefix kept for generated nodes. */
@@ -50,7 +52,7 @@ export function isReservedName(name: string): boolean {
  * did-you-mean over what is visible from that point.
  */
 export function resolveWorkflow(spec: WorkflowSpec, opts: ResolveOptions): { value: Resolution; diagnostics: Diagnostic[] } {
-  const r = new Resolver(opts.rangeAt, opts.modules ?? (() => undefined), opts.cwd ?? process.cwd());
+  const r = new Resolver(opts.rangeAt, opts.modules ?? (() => undefined), opts.cwd ?? process.cwd(), opts.fileRoots ?? []);
   const root = r.declare(spec, undefined, undefined);
   for (const s of r.scopes) r.resolve(s);
   const res: Resolution = { root, scopes: r.scopes, bodyOf: r.bodyOf, adapterOf: r.adapterOf, calleeOf: r.calleeOf, inputsRead: r.inputsRead, ...(r.inputReadWhole ? { inputReadWhole: r.inputReadWhole } : {}) };
@@ -100,6 +102,7 @@ class Resolver {
     private readonly rangeAt: RangeAt,
     private readonly modules: ModuleLookup,
     private readonly cwd: string,
+    private readonly fileRoots: readonly string[],
   ) {}
 
   /** Registers a workflow's declarations (and, recursively, its bodies'). */
@@ -291,6 +294,7 @@ class Resolver {
       },
       memory: rootOf(s).workflow.header?.memory?.script === true,
       cwd: this.cwd,
+      fileRoots: this.fileRoots,
     };
     if (w.header) {
       this.node(w.header.initialState, s, "initial_state", false);

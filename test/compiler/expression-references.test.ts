@@ -19,9 +19,9 @@ const workflow = (expr: string, decls = "", header = "") =>
   `${HEAD(header)}step "first" {\n  target = adapter.shell.default\n  input { command = "true" }\n  outcome "success" { next = "use" }\n}\nstep "use" {\n  target = adapter.shell.default\n  input {\n    command = ${expr}\n  }\n  outcome "success" { next = "done" }\n}\n${decls}`;
 
 /** The diagnostics of main.hcl as `line:col-endLine:endCol code: message (hint: …)`, warnings of unused names left out. */
-async function said(text: string, files: Record<string, string> = {}, dir = project({})): Promise<string[]> {
+async function said(text: string, files: Record<string, string> = {}, dir = project({}), allowedRoots?: string[]): Promise<string[]> {
   for (const [name, body] of Object.entries({ "main.hcl": text, ...files })) writeFileSync(join(dir, name), body);
-  const c = await compileIn(dir, "main.hcl");
+  const c = await compileIn(dir, "main.hcl", allowedRoots ? { allowedRoots } : {});
   return c.diagnostics
     .filter((d) => !d.code.startsWith("unused"))
     .map((d) => `${d.range.start.line}:${d.range.start.column}-${d.range.end.line}:${d.range.end.column} ${d.code}: ${d.message}${d.hint ? ` (hint: ${d.hint})` : ""}`);
@@ -387,15 +387,21 @@ describe("function calls", () => {
     writeFileSync(join(root, "inside.txt"), "fine");
     symlinkSync(join(dir, "outside.txt"), join(root, "link.txt"));
     const HINT = "(hint: paths are relative to the workflow's directory and may not leave it)";
+    const OUT = "(hint: paths are relative to the workflow's directory and may not leave it, unless CRITERIA_WORKFLOW_ALLOWED_PATHS lists a directory that holds them)";
     expect(await said(workflow('file("nope.txt")'), {}, root)).toEqual([`16:20-16:30 file_not_found: ${AT}: file("nope.txt") does not exist ${HINT}`]);
-    expect(await said(workflow('file("../outside.txt")'), {}, root)).toEqual([`16:20-16:36 path_outside_root: ${AT}: file("../outside.txt") points outside the workflow's directory ${HINT}`]);
-    expect(await said(workflow('file("link.txt")'), {}, root)).toEqual([`16:20-16:30 path_outside_root: ${AT}: file("link.txt") is a symlink to a file outside the workflow's directory ${HINT}`]);
+    expect(await said(workflow('file("../outside.txt")'), {}, root)).toEqual([`16:20-16:36 path_outside_root: ${AT}: file("../outside.txt") points outside the workflow's directory ${OUT}`]);
+    expect(await said(workflow('file("link.txt")'), {}, root)).toEqual([`16:20-16:30 path_outside_root: ${AT}: file("link.txt") is a symlink to a file outside the workflow's directory ${OUT}`]);
     expect(await said(workflow('file("inside.txt")'), {}, root)).toEqual([]);
+    // A directory CRITERIA_WORKFLOW_ALLOWED_PATHS lists may be read, as the run reads it (found by a
+    // new-user trial: validate refused what the run allowed); a symlink into it too, one out of both not.
+    expect(await said(workflow('file("../outside.txt")'), {}, root, [dir])).toEqual([]);
+    expect(await said(workflow('file("link.txt")'), {}, root, [dir])).toEqual([]);
+    expect(await said(workflow('file("../outside.txt")'), {}, root, [join(dir, "elsewhere")])).toEqual([`16:20-16:36 path_outside_root: ${AT}: file("../outside.txt") points outside the workflow's directory ${OUT}`]);
     // Found by a new-user trial: templatefile() and fileset() were not checked.
     expect(await said(workflow('templatefile("nope.tmpl", {})'), {}, root)).toEqual([`16:28-16:39 file_not_found: ${AT}: templatefile("nope.tmpl", …) does not exist ${HINT}`]);
-    expect(await said(workflow('templatefile("../outside.txt", { x = 1 })'), {}, root)).toEqual([`16:28-16:44 path_outside_root: ${AT}: templatefile("../outside.txt", …) points outside the workflow's directory ${HINT}`]);
+    expect(await said(workflow('templatefile("../outside.txt", { x = 1 })'), {}, root)).toEqual([`16:28-16:44 path_outside_root: ${AT}: templatefile("../outside.txt", …) points outside the workflow's directory ${OUT}`]);
     expect(await said(workflow('templatefile("inside.txt", {})'), {}, root)).toEqual([]);
-    expect(await said(workflow('join(",", fileset("../..", "*"))'), {}, root)).toEqual([`16:33-16:40 path_outside_root: ${AT}: fileset("../..", …) points outside the workflow's directory ${HINT}`]);
+    expect(await said(workflow('join(",", fileset("../..", "*"))'), {}, root)).toEqual([`16:33-16:40 path_outside_root: ${AT}: fileset("../..", …) points outside the workflow's directory ${OUT}`]);
     // A directory that is not there yet fails the run's fileset() unless a step makes it first:
     // warned (found by a trial of the Go tool's docs: validate said nothing), not refused.
     expect(await said(workflow('join(",", fileset("later", "*"))'), {}, root)).toEqual([
@@ -406,7 +412,7 @@ describe("function calls", () => {
     // as in Terraform; found by a trial of try/can: it was refused); outside the directory still is.
     expect(await said(workflow('tostring(can(file("nope.txt")))'), {}, root)).toEqual([]);
     expect(await said(workflow('try(upper(file("nope.txt")), "none")'), {}, root)).toEqual([]);
-    expect(await said(workflow('try(file("../outside.txt"), "")'), {}, root)).toEqual([`16:24-16:40 path_outside_root: ${AT}: file("../outside.txt") points outside the workflow's directory ${HINT}`]);
+    expect(await said(workflow('try(file("../outside.txt"), "")'), {}, root)).toEqual([`16:24-16:40 path_outside_root: ${AT}: file("../outside.txt") points outside the workflow's directory ${OUT}`]);
     expect(await said(workflow('"${file("nope.txt")}${try(file("other.txt"), "")}"'), {}, root)).toEqual([`16:23-16:33 file_not_found: ${AT}: file("nope.txt") does not exist ${HINT}`]);
     // A path tested by can() or fileexists() may be read where the test holds (found by a trial of this check).
     expect(await said(workflow('can(file("nope.txt")) ? file("nope.txt") : "none"'), {}, root)).toEqual([]);

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Graph } from "../../compiler/build/graph.js";
 import type { Value } from "../../compiler/expr/value.js";
-import { compile, type Compilation } from "../../compiler/index.js";
+import { compile, type Compilation, type CompileOptions } from "../../compiler/index.js";
 import type { Adapter, StepRequest, StepResult } from "../../engine/adapters/adapter.js";
 import { adapterFor } from "../../engine/adapters/registry.js";
 import { SqliteJournal } from "../../engine/journal/sqlite-journal.js";
@@ -25,9 +25,9 @@ export function project(files: Record<string, string>): string {
   return dir;
 }
 
-/** Compiles `entry` of a project; `cwd` is the project (paths in diagnostics are relative to it). */
-export function compileIn(dir: string, entry: string): Promise<Compilation> {
-  return compile(join(dir, entry), { cwd: dir });
+/** Compiles `entry` of a project; `cwd` is the project (paths in diagnostics are relative to it); `opts` more of compile's options. */
+export function compileIn(dir: string, entry: string, opts: Omit<CompileOptions, "cwd"> = {}): Promise<Compilation> {
+  return compile(join(dir, entry), { ...opts, cwd: dir });
 }
 
 /** The graph of `entry`, or an error listing the diagnostics. */
