@@ -7,13 +7,16 @@ import { constants } from "node:os";
 import { TailBuffer } from "./tail-buffer.js";
 import { abortReason } from "./result.js";
 import { readyGroupWatcher, unwatchGroup, watchGroup } from "./group-watcher.js";
+import { gatedCommand, startProblem } from "./start-gate.js";
+import type { Writable } from "node:stream";
 
 /**
  * Runs one child process for an adapter (shell commands, agent CLIs) in its OWN process group,
  * so a timeout or a cancellation kills everything it started, grandchildren included:
  * spawn with `detached: true` (the child leads a new group), then `process.kill(-pid,
  * "SIGTERM")`, then `SIGKILL` to the group after a grace period. POSIX only. While it
- * runs, the group is also stopped if this process dies (group-watcher.ts).
+ * runs, the group is also stopped if this process dies (group-watcher.ts); its program
+ * starts only once that is so (start-gate.ts).
  *
  * Never rejects: a spawn failure (missing executable or working directory) is reported as
  * `end: "spawn_error"` with a message.
@@ -173,13 +176,16 @@ export function runProcess(o: RunProcessOptions): Promise<ProcessResult> {
   if (cwdProblem) return Promise.resolve(result("spawn_error", null, null, { error: cwdProblem }));
 
   readyGroupWatcher();
+  const command = gatedCommand(o.file, o.args);
+  const unstartable = command.gate ? startProblem(o.file, o.cwd, o.env) : undefined;
+  if (unstartable) return Promise.resolve(result("spawn_error", null, null, { error: spawnMessage(o.file, { code: unstartable }) }));
   return new Promise((resolve) => {
     let child: ChildProcess;
     try {
-      child = spawn(o.file, o.args, {
+      child = spawn(command.file, command.args, {
         cwd: o.cwd,
         env: o.env,
-        stdio: [o.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+        stdio: [o.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe", ...(command.gate ? (["pipe"] as const) : [])],
         detached: true,
       });
     } catch (e) {
@@ -205,6 +211,10 @@ export function runProcess(o: RunProcessOptions): Promise<ProcessResult> {
         // best effort: without the file an orphan cannot be reaped, nothing else changes
       }
     }
+    // Listed and recorded: the gate lets the step's program start (start-gate.ts).
+    const gate = command.gate ? (child.stdio[3] as Writable | null) : null;
+    gate?.on("error", () => undefined); // a process already gone (killed, or its spawn failed)
+    gate?.end("\n");
 
     const finish = (extra: Partial<ProcessResult> = {}): void => {
       if (settled) return;

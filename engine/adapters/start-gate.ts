@@ -1,0 +1,52 @@
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { findExecutable, isExecutableFile, splitPath } from "./find-executable.js";
+
+/**
+ * The start gate of a step's process (shell commands, agent CLIs): the process is spawned
+ * as `/bin/sh -c <gate> criteria-step FILE ARGS...`, which waits for one line on its fd 3
+ * before it `exec`s `FILE ARGS...` (same pid, so the same process group and start time).
+ * `runProcess` writes that line only once the group is listed with the group watcher and
+ * its orphan file is written. A criteria killed between the spawn and the listing (a window
+ * of a spawn's length: about half the kills of a run starting 1,000 parallel items, found
+ * by a new-user trial, whose leftover process then ran its effect beside the resumed run's)
+ * closes the pipe: the gate reads end of file and exits 125 without running anything.
+ * POSIX only (a `/bin/sh`); elsewhere, and where `/bin/sh` is missing, processes start
+ * ungated, as before.
+ */
+const GATE = 'IFS= read -r _ <&3 || exit 125; exec 3<&-; exec "$@"';
+
+/** The gate's `$0`, what `ps` shows before it execs the step's program. */
+const GATE_NAME = "step-gate"; // not "criteria": a `pkill -f criteria` must not take it for criteria
+
+/** Whether processes start gated here (decided once). */
+let gated: boolean | undefined;
+
+/**
+ * How to spawn `file args` behind the gate: the program and arguments to give `spawn`, with
+ * fd 3 a pipe (`stdio[3] = "pipe"`) whose first line opens it; `file` and `args` as they are
+ * where processes start ungated (`gate: false`).
+ */
+export function gatedCommand(file: string, args: string[]): { file: string; args: string[]; gate: boolean } {
+  gated ??= process.platform !== "win32" && existsSync("/bin/sh");
+  return gated ? { file: "/bin/sh", args: ["-c", GATE, GATE_NAME, file, ...args], gate: true } : { file, args, gate: false };
+}
+
+/**
+ * Why `file` cannot be started from `cwd` with `env`'s PATH, as spawn would say it (an
+ * errno code: `ENOENT` when nothing is found, `EACCES` when what is found may not be
+ * executed), or undefined when it can. Checked before a gated spawn, whose `/bin/sh` always
+ * starts: the step's missing program is then still a `spawn_error`, not the shell's exit 127.
+ * A name with a `/` is a path (relative to `cwd`); one without is looked up on PATH.
+ */
+export function startProblem(file: string, cwd: string, env: Record<string, string | undefined>): "ENOENT" | "EACCES" | undefined {
+  if (file.includes("/")) {
+    const path = resolve(cwd, file);
+    if (isExecutableFile(path)) return undefined;
+    return existsSync(path) ? "EACCES" : "ENOENT";
+  }
+  if (env.PATH === undefined) return undefined; // the shell's own default PATH: its exit 127 says it
+  const dirs = splitPath(env.PATH);
+  if (findExecutable(file, dirs) !== undefined) return undefined;
+  return dirs.some((d) => existsSync(resolve(cwd, d, file))) ? "EACCES" : "ENOENT";
+}
