@@ -15,10 +15,10 @@ import { spawn, type ChildProcess } from "node:child_process";
  * and SIGKILL 2 s later, as a timeout does. A normal exit lists none, and ends the watcher
  * first (`closeGroupWatcher`, called by bin/criteria): this process reaps it, rather than
  * leaving it to PID 1, which in a container may reap nothing (found by a trial: a zombie per
- * run). A group is listed the moment its spawn returns, as its orphan file is written: a
- * criteria killed in between (microseconds; more on a loaded machine) leaves it running, as
- * before. POSIX only; when the watcher cannot start, nothing else changes (the orphan files
- * still serve a resume).
+ * run). A group is listed the moment its spawn returns, as its orphan file is written, and
+ * only then is its program let start (start-gate.ts): a criteria killed in between leaves a
+ * gate that exits without running anything. POSIX only; when the watcher cannot start,
+ * nothing else changes (the orphan files still serve a resume).
  */
 
 /**
