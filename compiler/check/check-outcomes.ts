@@ -1,12 +1,10 @@
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { closestName, suggest } from "../diagnostics/did-you-mean.js";
-import { iterates, type StepSpec } from "../decode/spec.js";
+import { AGGREGATE_OUTCOMES, iterates, type StepSpec } from "../decode/spec.js";
 import { builtInOutcomes } from "../resolve/adapter-fields.js";
 import { typeOf } from "./check-adapter-use.js";
 import type { Check } from "./context.js";
 
-/** Aggregate outcomes of iterating steps (docs/language.md, Iteration). */
-export const AGGREGATE_OUTCOMES = ["all_succeeded", "any_failed"];
 
 /**
  * Every step has a way out: at least one outcome; an iterating step (count, for_each,

@@ -1,10 +1,9 @@
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { iterates } from "../decode/spec.js";
+import { iterates, STEP_WIDE_OUTCOMES } from "../decode/spec.js";
 import type { Check } from "./context.js";
 import { edgesOf } from "./context.js";
 
 /** Aggregate outcome names: routing the whole step, never one item. */
-const AGGREGATE = new Set(["all_succeeded", "any_failed", "default"]);
 
 /**
  * `_continue` (bare `continue`) is valid inside the body of an iterating step, and on
@@ -24,7 +23,7 @@ export const checkReservedTargets: Check = {
       const init = s.workflow.header?.initialState;
       if (init) refs.push({ ref: init, from: "initial_state" });
       const itemOutcome = new Set<string>();
-      for (const st of s.workflow.steps) if (iterates(st)) for (const o of st.outcomes) if (!AGGREGATE.has(o.name) && o.next) itemOutcome.add(`${st.name}\u0000${o.name}`);
+      for (const st of s.workflow.steps) if (iterates(st)) for (const o of st.outcomes) if (!STEP_WIDE_OUTCOMES.has(o.name) && o.next) itemOutcome.add(`${st.name}\u0000${o.name}`);
       for (const { ref, from, label } of refs) {
         if (ref.name === "_continue" && !s.iterating && !itemOutcome.has(`${from}\u0000${label}`)) {
           out.push(

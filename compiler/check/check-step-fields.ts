@@ -1,9 +1,8 @@
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { iterates, type ExprSource, type StepSpec } from "../decode/spec.js";
+import { AGGREGATE_OUTCOMES, iterates, type ExprSource, type StepSpec } from "../decode/spec.js";
 import type { Check } from "./context.js";
 
 /** Aggregate outcomes: the iterating step as a whole. */
-const AGGREGATE = new Set(["all_succeeded", "any_failed"]);
 
 /** True when an expression reads a key of the step's own result (`step.output.<key>`; an index like `step.output[0]` is fine) (`steps.<self>` is checked where it resolves). */
 function readsOwnOutput(e: ExprSource): boolean {
@@ -44,7 +43,7 @@ export const checkStepFields: Check = {
 function aggregateSharedWrites(st: StepSpec): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const o of st.outcomes) {
-    if (!AGGREGATE.has(o.name) || Object.keys(o.output).length > 0 || o.outputExpr) continue;
+    if (!AGGREGATE_OUTCOMES.includes(o.name) || Object.keys(o.output).length > 0 || o.outputExpr) continue;
     for (const [k, e] of Object.entries(o.sharedWrites)) {
       if (!readsOwnOutput(e)) continue;
       out.push(

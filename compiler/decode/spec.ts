@@ -346,6 +346,16 @@ export interface WorkflowSpec {
   outputs: OutputSpec[];
 }
 
+/** Aggregate outcomes of iterating steps (docs/language.md, Iteration). */
+export const AGGREGATE_OUTCOMES: readonly string[] = ["all_succeeded", "any_failed"];
+
+/**
+ * The outcomes an iterating step takes once for all its items, its aggregates and `default`;
+ * each of its others is taken per item, with the item's own result as the step's output
+ * (engine/run/runner.ts, which keeps the same set).
+ */
+export const STEP_WIDE_OUTCOMES: ReadonlySet<string> = new Set([...AGGREGATE_OUTCOMES, "default"]);
+
 /** True when a step iterates (`count`, `for_each`, `parallel` or `while`): it ends in an aggregate outcome. */
 export function iterates(st: StepSpec): boolean {
   return st.count !== undefined || st.forEach !== undefined || st.parallel !== undefined || st.while !== undefined;

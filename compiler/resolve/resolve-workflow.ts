@@ -2,7 +2,7 @@ import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { BUILT_IN_ADAPTER_TYPES } from "./adapter-fields.js";
 import { closestName, distance, expectedOneOf, suggest } from "../diagnostics/did-you-mean.js";
 import type { Range } from "../diagnostics/range.js";
-import { iterates, type AdapterSpec, type AgentSpec, type ExprSource, type NodeRef, type StepSpec, type WorkflowSpec } from "../decode/spec.js";
+import { iterates, STEP_WIDE_OUTCOMES, type AdapterSpec, type AgentSpec, type ExprSource, type NodeRef, type StepSpec, type WorkflowSpec } from "../decode/spec.js";
 import type { Expr } from "../expr/ast.js";
 import { referencesMemo } from "../expr/parse-memo.js";
 import type { Reference } from "../expr/references.js";
@@ -589,10 +589,12 @@ class Resolver {
       this.expr(o.outputExpr, { ...outcomeCtx, what: `${outcomeCtx.what} output` });
       const written = new Set(o.writes.map((w) => w.target));
       // What a write's `output.*` may read (engine/run/outcome-effects.ts): the outcome's projection
-      // over the step's own result, or the projection alone for an iterating step (its own result
-      // is a list); unknown when the projection is one expression or the step's result is open.
+      // over the step's own result (an item's, in an iterating step's per-item outcome: found by a
+      // new-user trial, output.stdout was refused there), or the projection alone in its
+      // step-wide ones (its own result is a list); unknown when the projection is one expression
+      // or the step's result is open.
       const projected = Object.keys(o.output);
-      const selfKeys = iterating ? [] : this.outputKeys(st, s);
+      const selfKeys = iterating && STEP_WIDE_OUTCOMES.has(o.name) ? [] : this.outputKeys(st, s);
       const projectedKeys = o.outputExpr || selfKeys === undefined ? undefined : [...new Set([...selfKeys, ...projected])];
       for (const w of o.writes) {
         if (!s.lookup("data", w.target)) {

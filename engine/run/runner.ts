@@ -3,6 +3,7 @@ import { setMaxListeners } from "node:events";
 import { afterEffect } from "./fault.js";
 import { dirname, relative, resolve as resolvePath } from "node:path";
 import { DEFAULT_POLICY, type Graph, type GraphExpr, type GraphStep } from "../../compiler/build/graph.js";
+import { STEP_WIDE_OUTCOMES } from "../../compiler/decode/spec.js";
 import { expectedOf } from "../../compiler/build/graph-edges.js";
 import { parseType } from "../../compiler/decode/types.js";
 import type { FunctionTable, Value } from "../../compiler/expr/value.js";
@@ -219,8 +220,6 @@ function unlimited(s: AbortSignal): AbortSignal {
   return s;
 }
 
-/** Outcomes of an iterating step as a whole, never of one item. */
-const AGGREGATE_OUTCOMES = new Set(["all_succeeded", "any_failed", "default"]);
 
 /** The largest step output an event carries (the journal keeps all of it). */
 const EVENT_OUTPUT_BYTES = 8192;
@@ -1257,7 +1256,7 @@ export class Runner {
         let reason = r.reason;
         let detail = r.detail;
         let effects: OutcomeEffects | undefined;
-        const own = crashed === undefined && reason !== "eval_error" && reason !== "policy_exceeded" ? step.outcomes.find((o) => o.name === r.outcome && !AGGREGATE_OUTCOMES.has(o.name)) : undefined;
+        const own = crashed === undefined && reason !== "eval_error" && reason !== "policy_exceeded" ? step.outcomes.find((o) => o.name === r.outcome && !STEP_WIDE_OUTCOMES.has(o.name)) : undefined;
         if (own) {
           try {
             effects = outcomeEffects(own, output, itemNs, this.fns(f), f.data);

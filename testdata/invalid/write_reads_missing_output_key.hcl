@@ -42,6 +42,22 @@ step "c" {
       value  = output.stdout
     }
   }
+  outcome "any_failed" { next = "d" }
+}
+# Per item, output.* is the item's own result over the projection: stdout is there (a new-user
+# trial: it was refused as if the result were the list), its typo is not.
+step "d" {
+  target = adapter.shell.default
+  count  = 2
+  input { command = "echo ${each.value}" }
+  outcome "success" {
+    next = continue
+    write {
+      target = data.internal.note.value
+      value  = "${output.stdout}${output.stdot}"
+    }
+  }
+  outcome "all_succeeded" { next = "done" }
   outcome "any_failed" { next = "done" }
 }
 state "done" { terminal = true }
