@@ -6,6 +6,7 @@ import { bareType, mismatch, parseType, typeMismatchHint } from "../decode/types
 import { flowFailed, type ModuleInterface } from "../resolve/module-interface.js";
 import type { Scope } from "../resolve/scope.js";
 import { firstCharOf, type Check } from "./context.js";
+import { parsed, staticKind, type Kind } from "./check-iteration-types.js";
 
 /**
  * Calls into other modules agree with what the callee declares (docs/language.md, Composition):
@@ -37,7 +38,7 @@ export const checkCalls: Check = {
         const callee = sw.source.module ? modules(sw.source.module) : undefined;
         if (!callee || callee.unknown) continue;
         const what = `subworkflow "${sw.name}"`;
-        out.push(...bindings(what, sw.input, callee, textOf));
+        out.push(...bindings(what, sw.input, callee, textOf, s, resolution.calleeOf));
         out.push(...passed(what, sw.nameRange, sw.adapters, sw.agents, callee, "module", s));
         const steps = callers.get(sw) ?? [];
         // A subworkflow is given variables, not an input object: input.* reads nothing there.
@@ -61,7 +62,7 @@ export const checkCalls: Check = {
             );
           }
         }
-        for (const st of steps) if (st.input) out.push(...bindings(`step "${st.name}"`, st.input, callee, textOf));
+        for (const st of steps) if (st.input) out.push(...bindings(`step "${st.name}"`, st.input, callee, textOf, s, resolution.calleeOf));
       }
       // An agent block whose flow could not be loaded may be the one meant to bind a flow of the
       // use list: that flow is then not reported as passed nothing, with a hint to write the agent
@@ -71,7 +72,7 @@ export const checkCalls: Check = {
         const callee = a.use?.module ? modules(a.use.module) : undefined;
         if (!callee || callee.unknown) continue;
         if (!(a.fromHeader && unboundBlock)) out.push(...passed(a.fromHeader ? `use "${a.use!.path}"` : `agent "${a.name}"`, a.nameRange, a.adapters, a.agents, callee, "flow", s, a.fromHeader ? a.use!.path : undefined));
-        for (const st of callers.get(a) ?? []) out.push(...flowInputs(st, callee, textOf));
+        for (const st of callers.get(a) ?? []) out.push(...flowInputs(st, callee, textOf, s, resolution.calleeOf));
       }
     }
     return out;
@@ -89,8 +90,16 @@ function declOf(st: StepSpec, s: Scope): object | undefined {
   return undefined;
 }
 
-/** `input` keys bind the callee's variables: each known, each literal of the declared type. */
-function bindings(what: string, input: Record<string, ExprSource>, callee: ModuleInterface, textOf: (file: string) => string): Diagnostic[] {
+/**
+ * `input` keys bind the callee's variables: each known, each literal of the declared type,
+ * and each expression whose kind is known before the run ({@link staticKind}: a typed
+ * variable, a template, a shell step's stdout...) not a list or a map where a single value
+ * is declared, nor the other way round (found by a new-user trial: `name = var.names`, a
+ * list bound to a string, passed validate and failed the run; a number to a string, or a
+ * string to a number, may convert, and is left to the run).
+ * @param s the scope the input is evaluated in; `calleeOf` the resolution's modules of steps
+ */
+function bindings(what: string, input: Record<string, ExprSource>, callee: ModuleInterface, textOf: (file: string) => string, s: Scope, calleeOf: ReadonlyMap<StepSpec, ModuleInterface>): Diagnostic[] {
   const out: Diagnostic[] = [];
   const names = callee.variables.map((v) => v.name);
   for (const [k, e] of Object.entries(input)) {
@@ -104,6 +113,19 @@ function bindings(what: string, input: Record<string, ExprSource>, callee: Modul
       continue;
     }
     const t = v.type ? parseType(v.type).type : undefined;
+    if (t && e.kind !== "literal") {
+      const expr = parsed(e);
+      const kind = expr && staticKind(expr, s, calleeOf);
+      if (kind && !kindFits(t.kind, kind)) {
+        out.push(
+          diag("invalid_type", e.range, `${what}: variable "${k}" of ${callee.path}: ${e.text.trim()} is a ${kind === "map" ? "map or object" : kind}, not a value of type ${bareType(v.type!)}`, {
+            related: [{ message: `variable "${k}" is declared here`, range: v.typeRange ?? v.nameRange }],
+            hint: kind === "list" && ["string", "number", "bool"].includes(t.kind) ? `pass one item (${e.text.trim()}[0]), join them (join(",", ${e.text.trim()})), or declare variable "${k}" with type = list(...)` : `pass a value of type ${bareType(v.type!)}, or change the variable's type`,
+          }),
+        );
+      }
+      continue;
+    }
     if (!t || e.kind !== "literal" || e.value === null) continue;
     const why = mismatch(t, e.value);
     if (why) {
@@ -168,7 +190,7 @@ function passed(what: string, at: Range, adapters: { ref: string; range: Range }
 }
 
 /** A step calling a flow passes every `input.<key>` the flow reads and every variable it requires. */
-function flowInputs(st: StepSpec, callee: ModuleInterface, textOf: (file: string) => string): Diagnostic[] {
+function flowInputs(st: StepSpec, callee: ModuleInterface, textOf: (file: string) => string, s: Scope, calleeOf: ReadonlyMap<StepSpec, ModuleInterface>): Diagnostic[] {
   if (!st.input) return []; // input = <expression>: known only at run time
   const out: Diagnostic[] = [];
   const at = st.target?.range ?? st.nameRange;
@@ -196,10 +218,20 @@ function flowInputs(st: StepSpec, callee: ModuleInterface, textOf: (file: string
   }
   // Input keys named like the flow's variables bind them: literals must fit their types.
   const bound = Object.fromEntries(Object.entries(st.input).filter(([k]) => callee.variables.some((v) => v.name === k)));
-  out.push(...bindings(`step "${st.name}"`, bound, callee, textOf));
+  out.push(...bindings(`step "${st.name}"`, bound, callee, textOf, s, calleeOf));
   return out;
 }
 
 function has(o: Record<string, unknown>, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(o, key);
+}
+
+/** Whether a value of `kind` may bind a variable of type kind `want`: a single value to a single, a list to a list or set or tuple, a map to a map or object (conversions between single values are the run's). */
+function kindFits(want: string, kind: Kind): boolean {
+  if (want === "any" || kind === "null") return true;
+  const single = (k: string) => k === "string" || k === "number" || k === "bool";
+  if (single(want)) return single(kind);
+  if (want === "list" || want === "set" || want === "tuple") return kind === "list";
+  if (want === "map" || want === "object") return kind === "map";
+  return true;
 }

@@ -10,7 +10,8 @@ import type { Scope } from "../resolve/scope.js";
 import { totalStepBudget, type Check } from "./context.js";
 
 /** What an expression is known to give before the run, as far as this check needs to know. */
-type Kind = "string" | "number" | "bool" | "list" | "map" | "null";
+/** The kinds of value {@link staticKind} tells apart. */
+export type Kind = "string" | "number" | "bool" | "list" | "map" | "null";
 
 /**
  * What `e` gives whatever the run: a literal's kind, a template's string, a variable's
@@ -95,8 +96,8 @@ function kindOf(v: unknown): Kind {
   return typeof v as "string" | "number" | "bool";
 }
 
-/** The parsed expression of an HCL or template source, when it parses. */
-function parsed(src: ExprSource): Expr | undefined {
+/** The parsed expression of an HCL or template source, when it parses (undefined for a literal, or one that does not parse). */
+export function parsed(src: ExprSource): Expr | undefined {
   if (src.kind !== "hcl" && src.kind !== "template") return undefined;
   const r = parseMemo(src.kind === "hcl" ? "expression" : "template", src.text);
   return r.errors.length === 0 ? r.expr : undefined;
