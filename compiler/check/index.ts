@@ -20,6 +20,7 @@ import { checkSecrets } from "./check-secrets.js";
 import { checkStates } from "./check-states.js";
 import { checkStepFields } from "./check-step-fields.js";
 import { checkStepReads } from "./check-step-reads.js";
+import { checkTemplateKinds } from "./check-template-kinds.js";
 import { checkUnused } from "./check-unused.js";
 import type { Check, CheckContext } from "./context.js";
 
@@ -44,6 +45,7 @@ export const CHECKS: readonly Check[] = [
   checkLoops,
   checkLiteralTypes,
   checkIterationTypes,
+  checkTemplateKinds,
   checkAdapterUse,
   checkAdapterFields,
   checkCalls,
