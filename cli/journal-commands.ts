@@ -11,6 +11,7 @@ import { CliError, EXIT, type Io } from "./io.js";
 import { damageMessage, noRun, openJournal, placeOf, runArgument, STORE_HELP, storeFlag } from "./journal-place.js";
 import { activityOf, type Idle } from "./run-activity.js";
 import { graphsOf } from "./run-graphs.js";
+import { jsonArgument } from "./run-inputs.js";
 import { engine } from "./run-session.js";
 
 const usage = (m: string) => new CliError(m, EXIT.usage);
@@ -430,13 +431,7 @@ export function registerJournalCommands(program: Command, io: Io, setCode: (c: n
     .action(async (run: string, name: string, opts: { payload?: string; stateDir?: string; store?: string }) => {
       let payload: Value | undefined;
       if (opts.payload !== undefined) {
-        try {
-          payload = JSON.parse(opts.payload) as Value;
-        } catch {
-          io.err(`criteria: --payload is not JSON\n`);
-          setCode(EXIT.usage);
-          return;
-        }
+        payload = jsonArgument("--payload", opts.payload, `write a JSON value, e.g. --payload '{"outcome": "approved"}'`) as Value;
       }
       setCode(await deliver(run, { signal: name }, payload, undefined, opts));
     });

@@ -9,6 +9,8 @@ import { decodeSource } from "../compiler/load/read-source.js";
 import type { Value } from "../compiler/expr/value.js";
 import { evaluate } from "../compiler/expr/eval.js";
 import { parseExpression } from "../compiler/expr/parse.js";
+import { MAX_DEPTH } from "../compiler/parse/document.js";
+import { nestingDepth } from "../compiler/parse/nesting-depth.js";
 import { parseJson, parseYaml as parseYamlFile } from "../compiler/parse/parse-yaml.js";
 import { CliError, EXIT } from "./io.js";
 
@@ -177,22 +179,47 @@ export function parseInput(text: string): Record<string, Value> {
   if (text.startsWith("@")) {
     const file = text.slice(1);
     try {
-      data = exact(parseYaml(readFileSync(file, "utf8"), { intAsBigInt: true }), `--input @${file}`);
+      const read = readFileSync(file, "utf8");
+      refuseDeepNesting(`--input @${file}`, read);
+      data = exact(parseYaml(read, { intAsBigInt: true }), `--input @${file}`);
     } catch (e) {
+      if (e instanceof CliError) throw e;
       const err = e as NodeJS.ErrnoException;
       throw usage(`--input @${file}: ${err.code === "ENOENT" ? "no such file" : err.code === "EISDIR" ? "is a directory" : (err.message ?? String(e)).split("\n")[0]}`);
     }
   } else {
-    try {
-      JSON.parse(text);
-      // Parsed again keeping integers exact: JSON.parse rounds those beyond 2^53 silently.
-      data = exact(parseYaml(text, { intAsBigInt: true }), "--input");
-    } catch (e) {
-      throw usage(`--input: not JSON (${(e as Error).message}); write --input '{"task": "..."}' or --input @file.json`);
-    }
+    jsonArgument("--input", text, `write --input '{"task": "..."}' or --input @file.json`);
+    // Parsed again keeping integers exact: JSON.parse rounds those beyond 2^53 silently.
+    data = exact(parseYaml(text, { intAsBigInt: true }), "--input");
   }
   if (data === null || typeof data !== "object" || Array.isArray(data)) throw usage(`--input: expected a JSON object, e.g. {"task": "..."}`);
   return data as Record<string, Value>;
+}
+
+/**
+ * Refuses (a usage error naming `flag`) a value given on the command line that nests
+ * deeper than the compiler's limit (MAX_DEPTH, as `--var-file` and workflow files):
+ * deeper, the YAML parser and the journal's checksum overflow the stack (found by a
+ * new-user trial: 10,000 levels in --payload were a journal write error, in --input "not JSON").
+ * @param flag the flag it was given to, as the message names it
+ * @param text the value's JSON or YAML text
+ */
+export function refuseDeepNesting(flag: string, text: string): void {
+  if (nestingDepth(text, "yaml", MAX_DEPTH).depth > MAX_DEPTH) throw usage(`${flag}: values nest deeper than ${MAX_DEPTH} levels, the limit; flatten the value`);
+}
+
+/**
+ * `text`, given to `flag` (`--input`, `--payload`), parsed as JSON: nesting past the
+ * limit ({@link refuseDeepNesting}) and text that is not JSON are usage errors naming the
+ * flag, the latter with the parser's reason and position, then `hint`.
+ */
+export function jsonArgument(flag: string, text: string, hint: string): unknown {
+  refuseDeepNesting(flag, text);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e) {
+    throw usage(`${flag}: not JSON (${(e as Error).message}); ${hint}`);
+  }
 }
 
 /**

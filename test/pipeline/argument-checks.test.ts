@@ -1,0 +1,35 @@
+/**
+ * Command-line values and flags refused up front as usage errors (exit 2), each naming
+ * what was wrong (found by a new-user trial).
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { cli, temp } from "./helpers.js";
+
+const WF = `workflow "w" {\n  version = "1"\n  initial_state = "done"\n  target_state = "done"\n}\nstate "done" { terminal = true }\n`;
+
+describe("JSON given on the command line", () => {
+  const deep = (n: number) => `${"[".repeat(n)}${"]".repeat(n)}`;
+
+  it("nesting past the 64-level limit of --var-file is refused in --payload, --input and --input @file, naming the flag (a new-user trial: a journal write error, and 'not JSON')", () => {
+    const dir = temp();
+    writeFileSync(join(dir, "w.hcl"), WF);
+    writeFileSync(join(dir, "in.json"), `{"task": ${deep(10_000)}}`);
+    const payload = cli(["signal", "r", "go", "--payload", `{"outcome":"a","x":${deep(10_000)}}`, "--state-dir", "state"], { cwd: dir });
+    expect([payload.status, payload.stderr]).toEqual([2, "criteria: --payload: values nest deeper than 64 levels, the limit; flatten the value\n"]);
+    const input = cli(["apply", "w.hcl", "-o", "text", "--input", `{"task":${deep(10_000)}}`], { cwd: dir });
+    expect([input.status, input.stderr]).toEqual([2, "criteria: --input: values nest deeper than 64 levels, the limit; flatten the value\n"]);
+    const file = cli(["apply", "w.hcl", "-o", "text", "--input", "@in.json"], { cwd: dir });
+    expect([file.status, file.stderr]).toEqual([2, "criteria: --input @in.json: values nest deeper than 64 levels, the limit; flatten the value\n"]);
+    // At the limit, the payload is taken (and the run looked for).
+    expect(cli(["signal", "r", "go", "--payload", deep(64), "--state-dir", "state"], { cwd: dir }).stderr).toContain("no journal");
+  }, 60_000);
+
+  it("--payload that is not JSON says where and why, as --input does", () => {
+    const r = cli(["signal", "r", "go", "--payload", "{bad", "--state-dir", "state"], { cwd: temp() });
+    expect(r.status).toBe(2);
+    // The parser's own words (Node's), with the position.
+    expect(r.stderr).toMatch(/^criteria: --payload: not JSON \(.*position 1.*\); write a JSON value, e\.g\. --payload '\{"outcome": "approved"\}'\n$/);
+  });
+});
