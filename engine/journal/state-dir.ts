@@ -2,12 +2,13 @@ import { isAbsolute, relative, resolve as resolvePath } from "node:path";
 import { shellWord } from "../shell-word.js";
 
 /**
- * The state directory when none is given: `$CRITERIA_STATE_DIR`, else `.criteria` in the
+ * The state directory when none is given: `$CRITERIA_STATE_DIR` (unless empty), else `.criteria` in the
  * current directory (absolute). Commands suggested in messages name `--state-dir` only
  * when the journal lies elsewhere.
  */
 export function defaultStateDir(env: NodeJS.ProcessEnv = process.env): string {
-  return resolvePath(env.CRITERIA_STATE_DIR ?? ".criteria");
+  // Empty is unset, as for CRITERIA_STORE (found by a new-user trial: `CRITERIA_STATE_DIR= criteria apply` journaled in the working directory).
+  return resolvePath(env.CRITERIA_STATE_DIR || ".criteria");
 }
 
 /** ` --state-dir <dir>` for a suggested command (relative when under the current directory, quoted when needed), or "" for the default. */

@@ -2,7 +2,7 @@
  * Command-line values and flags refused up front as usage errors (exit 2), each naming
  * what was wrong (found by a new-user trial).
  */
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cli, temp } from "./helpers.js";
@@ -31,5 +31,17 @@ describe("JSON given on the command line", () => {
     expect(r.status).toBe(2);
     // The parser's own words (Node's), with the position.
     expect(r.stderr).toMatch(/^criteria: --payload: not JSON \(.*position 1.*\); write a JSON value, e\.g\. --payload '\{"outcome": "approved"\}'\n$/);
+  });
+});
+
+describe("empty settings", () => {
+  it("an empty CRITERIA_STATE_DIR is unset, as an empty CRITERIA_STORE is: the journal goes to .criteria (a new-user trial: journal.db was written into the working directory)", () => {
+    const dir = temp();
+    writeFileSync(join(dir, "w.hcl"), WF);
+    const r = cli(["apply", "w.hcl", "-o", "text", "--run-id", "e"], { cwd: dir, env: { CRITERIA_STATE_DIR: "", CRITERIA_STORE: "" } });
+    expect(r.status).toBe(0);
+    expect(existsSync(join(dir, ".criteria", "journal.db"))).toBe(true);
+    expect(existsSync(join(dir, "journal.db"))).toBe(false);
+    expect(cli(["runs"], { cwd: dir, env: { CRITERIA_STATE_DIR: "" } }).stdout).toContain("e");
   });
 });
