@@ -21,7 +21,7 @@ import { toPlan } from "./compiler/build/format-plan.js";
 import { MissingPackage } from "./compiler/require-package.js";
 import { shown } from "./compiler/diagnostics/control-pictures.js";
 import { CliError, EXIT, processIo, type Io } from "./cli/io.js";
-import { compileOptions, rootOption } from "./cli/compile-options.js";
+import { compileOptions, pathArgument, rootOption } from "./cli/compile-options.js";
 import { registerFmtCommand } from "./cli/fmt-command.js";
 import { registerRunCommands } from "./cli/run-commands.js";
 import { registerWorkerCommand } from "./cli/worker-command.js";
@@ -114,6 +114,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     .addOption(rootOption())
     .action(async (paths: string[], given: { format: string; output?: string; verbose?: boolean; root?: string; watch?: boolean; stdinName?: string }) => {
       const opts = { ...given, format: given.output ?? given.format };
+      paths.forEach(pathArgument);
       if (paths.filter((p) => p === "-").length > 1) throw new CliError("- (standard input) may be given once", EXIT.usage);
       if (opts.watch) {
         if (opts.format !== "text") throw new CliError(`--watch prints text: drop ${given.output !== undefined ? "-o" : "--format"} ${opts.format}`, EXIT.usage);
@@ -133,7 +134,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   program
     .command("compile")
     .description("compile a workflow to its graph")
-    .argument("<path>", "workflow file or directory (- : standard input)")
+    .argument("<path>", "workflow file or directory (- : standard input)", pathArgument)
     .addOption(new Option("-f, --format <format>", "output format").choices(["json", "dot", "mermaid"]).default("json"))
     .option("--stdin-name <file>", STDIN_NAME_HELP)
     .addOption(rootOption())
@@ -150,7 +151,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   program
     .command("graph")
     .description("draw a workflow's graph: SVG laid out by Graphviz (WebAssembly, nothing to install), or its DOT or Mermaid text")
-    .argument("<path>", "workflow file or directory (- : standard input)")
+    .argument("<path>", "workflow file or directory (- : standard input)", pathArgument)
     .addOption(new Option("-f, --format <format>", "output format").choices(["svg", "dot", "mermaid"]).default("svg"))
     .option("--stdin-name <file>", STDIN_NAME_HELP)
     .addOption(rootOption())
@@ -185,7 +186,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   program
     .command("plan")
     .description("print a readable summary of what a run would do")
-    .argument("<path>", "workflow file or directory (- : standard input)")
+    .argument("<path>", "workflow file or directory (- : standard input)", pathArgument)
     .option("--stdin-name <file>", STDIN_NAME_HELP)
     .addOption(rootOption())
     .action(async (path: string, opts: { root?: string; stdinName?: string }) => {

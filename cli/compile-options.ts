@@ -36,3 +36,15 @@ export function compileOptions(opts: { root?: string }, io: Io, paths: string[])
   const allowed = (io.env.CRITERIA_WORKFLOW_ALLOWED_PATHS ?? "").split(delimiter).filter((p) => p !== "");
   return { ...(opts.root !== undefined ? { root: opts.root } : {}), ...(allowed.length > 0 ? { allowedRoots: allowed } : {}) };
 }
+
+/**
+ * A command's workflow PATH, refused when empty (a usage error, exit 2): `""` resolves to
+ * the current directory, so `validate ''` printed ": ok" and `apply ''` ran the workflow
+ * in the working directory (found by a new-user trial). Commander's parser for a `<path>`
+ * argument; a `<paths...>` command calls it on each.
+ * @throws CliError (usage) for an empty path
+ */
+export function pathArgument(value: string): string {
+  if (value === "") throw new CliError(`the path is empty (""); give a workflow file or directory (. for the current directory)`, EXIT.usage);
+  return value;
+}

@@ -12,6 +12,7 @@ import type { Diagnostic } from "../compiler/diagnostics/diagnostic.js";
 import { shellWord } from "../engine/shell-word.js";
 import { stdinSource } from "./stdin-source.js";
 import { WORKFLOW_EXTENSIONS, workflowFiles } from "../compiler/load/workflow-files.js";
+import { pathArgument } from "./compile-options.js";
 import { CliError, EXIT, type Io } from "./io.js";
 
 /** The dialect a file's name says (`hcl`, `yaml`), as the module loader reads it. */
@@ -152,6 +153,7 @@ export function registerFmtCommand(program: Command, io: Io, setCode: (code: num
     .option("--stdin-name <file>", "with - as the PATH: the file the text on standard input stands for")
     .action(async (paths: string[], opts: { check?: boolean; stdout?: boolean; stdinName?: string }) => {
       const cwd = process.cwd();
+      paths.forEach(pathArgument);
       if (paths.includes("-")) {
         if (paths.length > 1) throw new CliError("- (standard input) is rewritten alone: give it as the only PATH", EXIT.usage);
         return setCode(await fmtStdin(cwd, io, opts));

@@ -11,7 +11,7 @@ import { displayPath, workflowFiles } from "../compiler/load/workflow-files.js";
 import type { RunEnd, RunEvent } from "../engine/index.js";
 import type { LeaseHolder } from "../engine/journal/journal.js";
 import { BROKER_HELP, brokerOf } from "./broker-option.js";
-import { compileOptions, rootOption } from "./compile-options.js";
+import { compileOptions, pathArgument, rootOption } from "./compile-options.js";
 import { CliError, echoed, EXIT, type Io } from "./io.js";
 import { registerJournalCommands } from "./journal-commands.js";
 import { damageMessage, endedAs, noRun, openJournal, placeOf, runArgument, STORE_HELP, storeFlag } from "./journal-place.js";
@@ -76,7 +76,7 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
     program
       .command("apply")
       .description("run a workflow to its end, journaled (resumable after a crash)")
-      .argument("<path>", "workflow file or directory")
+      .argument("<path>", "workflow file or directory", pathArgument)
       .option("--var <name=value>", "set a variable (repeatable)", collect, [])
       .option("--var-file <file>", "variables from a JSON/YAML file (repeatable)", collect, [])
       .option("--state-dir <dir>", "journal directory (default: $CRITERIA_STATE_DIR or .criteria)")

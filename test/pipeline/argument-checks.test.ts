@@ -45,3 +45,16 @@ describe("empty settings", () => {
     expect(cli(["runs"], { cwd: dir, env: { CRITERIA_STATE_DIR: "" } }).stdout).toContain("e");
   });
 });
+
+describe("empty paths", () => {
+  it("an empty PATH is refused, not read as the current directory (a new-user trial: validate '' printed ': ok', apply '' ran the workflow in the working directory)", () => {
+    const dir = temp();
+    writeFileSync(join(dir, "w.hcl"), WF);
+    const refusal = `criteria: the path is empty (""); give a workflow file or directory (. for the current directory)\n`;
+    for (const args of [["validate", ""], ["validate", "w.hcl", ""], ["compile", ""], ["graph", ""], ["plan", ""], ["apply", ""], ["fmt", "--to", "v0.5", ""]]) {
+      const r = cli(args, { cwd: dir });
+      expect([args, r.status, r.stdout, r.stderr]).toEqual([args, 2, "", refusal]);
+    }
+    expect(existsSync(join(dir, ".criteria"))).toBe(false);
+  }, 60_000);
+});
