@@ -50,9 +50,19 @@ async function report(c: Compilation[], format: string, io: Io, verbose = false)
   return all.some((d) => d.severity === "error") ? (all.some((d) => d.code === "internal_error") ? EXIT.internal : EXIT.problems) : EXIT.ok;
 }
 
-/** True when the command line asks for JSON output (`-o json`, `--output json`, `--output=json`, `-f json`). */
-function wantsJson(argv: string[]): boolean {
-  return argv.some((a, i) => a === "--output=json" || a === "--format=json" || a === "-ojson" || a === "-fjson" || ((a === "-o" || a === "--output" || a === "-f" || a === "--format") && argv[i + 1] === "json"));
+/**
+ * True when the command line asks for JSON output (`-o json`, `--output json`, `--output=json`,
+ * and `-f json` for a command whose `--format` offers json: validate, compile, journal). Graph's
+ * `--format` is the picture's (svg, dot, mermaid): `graph --format json` is a usage error in
+ * text, not a request for JSON errors (found by a new-user trial: a JSON exit object on stdout
+ * besides the error on stderr; README: -o json makes errors one JSON object).
+ */
+function wantsJson(argv: string[], program: Command): boolean {
+  const format = program.commands.find((c) => c.name() === argv[0])?.options.find((o) => o.long === "--format");
+  const formatJson = format?.argChoices?.includes("json") === true;
+  return argv.some(
+    (a, i) => a === "--output=json" || a === "-ojson" || ((a === "-o" || a === "--output") && argv[i + 1] === "json") || (formatJson && (a === "--format=json" || a === "-fjson" || ((a === "-f" || a === "--format") && argv[i + 1] === "json"))),
+  );
 }
 
 /**
@@ -112,7 +122,11 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     .option("-w, --watch", "validate again whenever a file a PATH reads changes, printing only what changed (text; Ctrl-C stops)")
     .option("--stdin-name <file>", STDIN_NAME_HELP)
     .addOption(rootOption())
-    .action(async (paths: string[], given: { format: string; output?: string; verbose?: boolean; root?: string; watch?: boolean; stdinName?: string }) => {
+    .action(async (paths: string[], given: { format: string; output?: string; verbose?: boolean; root?: string; watch?: boolean; stdinName?: string }, command: Command) => {
+      // Both given and not the same is refused, as journal does (found by a new-user trial: -o sarif --format json printed SARIF silently).
+      if (given.output !== undefined && command.getOptionValueSource("format") !== "default" && given.output !== given.format) {
+        throw new CliError(`-o ${given.output} and --format ${given.format} disagree; give one of them`, EXIT.usage);
+      }
       const opts = { ...given, format: given.output ?? given.format };
       paths.forEach(pathArgument);
       if (paths.filter((p) => p === "-").length > 1) throw new CliError("- (standard input) may be given once", EXIT.usage);
@@ -250,7 +264,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   } catch (e) {
     if (e instanceof CliError) {
       // With -o json an error is one JSON object too, besides the line on stderr.
-      if (wantsJson(argv)) io.out(JSON.stringify({ event: "exit", code: e.exitCode, status: "error", message: e.message }) + "\n");
+      if (wantsJson(argv, program)) io.out(JSON.stringify({ event: "exit", code: e.exitCode, status: "error", message: e.message }) + "\n");
       io.err(`criteria: ${shown(e.message, true)}\n`);
       return e.exitCode;
     }
@@ -261,18 +275,18 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
       const goTool = goToolHint(e.message, argv[0]);
       if (goTool) io.err(`${goTool}\n`);
       // Commander said it on stderr; with -o json it is one JSON object on stdout too (found by a new-user trial of CI use).
-      if (wantsJson(argv)) io.out(JSON.stringify({ event: "exit", code: EXIT.usage, status: "error", message: e.message.replace(/^error: /, "") }) + "\n");
+      if (wantsJson(argv, program)) io.out(JSON.stringify({ event: "exit", code: EXIT.usage, status: "error", message: e.message.replace(/^error: /, "") }) + "\n");
       return EXIT.usage;
     }
     // A journal that cannot be read or written is the user's storage, not our bug: one line.
     if (e instanceof JournalError) {
-      if (wantsJson(argv)) io.out(JSON.stringify({ event: "exit", code: EXIT.problems, status: "error", message: e.message }) + "\n");
+      if (wantsJson(argv, program)) io.out(JSON.stringify({ event: "exit", code: EXIT.problems, status: "error", message: e.message }) + "\n");
       io.err(`criteria: ${shown(e.message, true)}\n`);
       return EXIT.problems;
     }
     // An incomplete installation: one line and the fix, no stack trace (exit 3, as bin/criteria's own check).
     if (e instanceof MissingPackage) {
-      if (wantsJson(argv)) io.out(JSON.stringify({ event: "exit", code: EXIT.internal, status: "error", message: e.message }) + "\n");
+      if (wantsJson(argv, program)) io.out(JSON.stringify({ event: "exit", code: EXIT.internal, status: "error", message: e.message }) + "\n");
       io.err(`criteria: ${shown(e.message, true)}\n`);
       return EXIT.internal;
     }

@@ -64,12 +64,22 @@ function parks(opt: boolean | undefined, io: Io): boolean {
  */
 export function registerRunCommands(program: Command, io: Io, setCode: (c: number) => void): void {
   const outputOpt = () => new Option("-o, --output <format>", "events as text lines or NDJSON (default: text on a TTY, json when piped)").choices(["text", "json"]);
-  const waitOpts = (c: Command) =>
-    c
+  const waitOpts = (c: Command) => {
+    // Both given is refused, as journal's -o and --format that disagree (found by a new-user
+    // trial: apply --wait --no-wait was taken, the last one silently winning).
+    const given = new Set<string>();
+    for (const flag of ["wait", "no-wait"]) {
+      c.on(`option:${flag}`, () => {
+        given.add(flag);
+        if (given.size > 1) throw usage("--wait and --no-wait disagree; give one of them");
+      });
+    }
+    return c
       // --wait first: commander then leaves the default undefined (neither flag given).
       .option("--wait", "wait at approvals and signal waits even in CI")
       .option("--no-wait", "park the run at an approval or a signal wait (exit 5) instead of waiting; the default when CI=true and stdin is no terminal")
       .option("--broker <url>", BROKER_HELP);
+  };
   const isJson = (output: string | undefined) => (output ? output === "json" : !io.isTTY);
 
   waitOpts(

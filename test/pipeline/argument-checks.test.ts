@@ -58,3 +58,35 @@ describe("empty paths", () => {
     expect(existsSync(join(dir, ".criteria"))).toBe(false);
   }, 60_000);
 });
+
+describe("flags that disagree", () => {
+  it("validate refuses -o and --format that disagree, as journal does (a new-user trial: -o sarif --format json printed SARIF silently); the same twice is taken", () => {
+    const dir = temp();
+    writeFileSync(join(dir, "w.hcl"), WF);
+    const r = cli(["validate", "-o", "sarif", "--format", "json", "w.hcl"], { cwd: dir });
+    expect([r.status, r.stderr]).toEqual([2, "criteria: -o sarif and --format json disagree; give one of them\n"]);
+    const same = cli(["validate", "-o", "sarif", "--format", "sarif", "w.hcl"], { cwd: dir });
+    expect([same.status, (JSON.parse(same.stdout) as { version: string }).version]).toEqual([0, "2.1.0"]);
+    expect(cli(["validate", "-o", "json", "w.hcl"], { cwd: dir }).status).toBe(0);
+  });
+
+  it("apply and resume refuse --wait with --no-wait (a new-user trial: the last one won silently)", () => {
+    const dir = temp();
+    writeFileSync(join(dir, "w.hcl"), WF);
+    for (const args of [["apply", "w.hcl", "--wait", "--no-wait"], ["apply", "w.hcl", "--no-wait", "-o", "text", "--wait"], ["resume", "r", "--no-wait", "--wait"]]) {
+      const r = cli(args, { cwd: dir });
+      expect([args, r.status, r.stderr]).toEqual([args, 2, "criteria: --wait and --no-wait disagree; give one of them\n"]);
+    }
+    expect(existsSync(join(dir, ".criteria"))).toBe(false);
+    expect(cli(["apply", "w.hcl", "--wait", "--wait", "-o", "text"], { cwd: dir }).status).toBe(0);
+  });
+
+  it("graph --format json is a usage error in text alone: graph's --format is its picture's, and only -o json asks for errors as JSON (a new-user trial: a JSON exit object on stdout too)", () => {
+    const r = cli(["graph", "nope.hcl", "--format", "json"], { cwd: temp() });
+    expect([r.status, r.stdout]).toEqual([2, ""]);
+    expect(r.stderr).toContain("argument 'json' is invalid. Allowed choices are svg, dot, mermaid.");
+    // compile's --format json is its output's: an error is one JSON object there.
+    const c = cli(["compile", "nope.hcl", "--format", "json"], { cwd: temp() });
+    expect((JSON.parse(c.stdout) as { event: string }).event).toBe("exit");
+  });
+});
