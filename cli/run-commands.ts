@@ -108,6 +108,8 @@ export function registerRunCommands(program: Command, io: Io, setCode: (c: numbe
             const shown = echoed(opts.runId);
             throw usage(`--run-id ${shown.startsWith('"') ? shown : `"${shown}"`}: use ASCII letters and digits, ".", "_" and "-" (at most 128, starting with a letter or digit)`);
           }
+          // Not read as a file named "-" that is not there (found by a new-user trial: "- does not exist … check the path").
+          if (path === "-" && !existsSync(path)) throw usage("-: apply does not read standard input; give the workflow file's path (validate, compile, graph, plan and fmt read -)");
           const place = placeOf(opts, io);
           flag = storeFlag(place);
           if (opts.detach) refuseWithDetach(opts, flag);

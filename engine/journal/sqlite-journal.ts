@@ -195,6 +195,11 @@ export class SqliteJournal implements Journal {
         }
       });
       const reason = storageReason(e);
+      // A state directory (or a directory above it) that is a file: said as runs says it (found
+      // by a new-user trial: a file .criteria in the working directory was "not a directory").
+      if (!notFile && (err.code === "EEXIST" || err.code === "ENOTDIR")) {
+        throw new JournalOpenError(`${fileAbove(stateDir)} is a file, not a state directory; move it aside, or give --state-dir another directory`);
+      }
       const why = notFile
         ? `${notFile} is not a file (a directory?); move it aside`
         : err.code === "EEXIST" || err.code === "ENOTDIR"
@@ -582,6 +587,18 @@ function stampOf(file: string): string {
 }
 
 /**
+ * The file in the way of state directory `stateDir`: itself, or the directory above it that
+ * is a file (found by a new-user trial: `afile/sub` was said to be the file); the nearest
+ * path that exists.
+ */
+function fileAbove(stateDir: string): string {
+  for (let up = stateDir; ; up = dirname(up)) {
+    if (existsSync(up)) return up;
+    if (dirname(up) === up) return stateDir;
+  }
+}
+
+/**
  * Refuses, before anything is opened or written, a state directory whose journal a reading
  * command (`runs`, `journal`, `signal`…) cannot use: none there; one that cannot be read (it
  * said "no journal", found by a new-user trial), a directory in its place, or a state
@@ -600,16 +617,7 @@ function mustBeJournal(stateDir: string, file: string): void {
     if (e instanceof JournalOpenError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
     if (code === "ENOTDIR") {
-      // The file may be a directory above it (found by a new-user trial: `afile/sub` was said to be the file).
-      let file = stateDir;
-      for (let up = stateDir; ; up = dirname(up)) {
-        if (existsSync(up)) {
-          file = up;
-          break;
-        }
-        if (dirname(up) === up) break;
-      }
-      throw new JournalOpenError(`${file} is a file, not a state directory (runs are journaled where criteria apply ran, or in --state-dir)`);
+      throw new JournalOpenError(`${fileAbove(stateDir)} is a file, not a state directory (runs are journaled where criteria apply ran, or in --state-dir)`);
     }
     if (code === "ENOENT") throw new JournalOpenError(`no journal in ${stateDir} (runs are journaled where criteria apply ran, or in --state-dir)`);
     throw new JournalOpenError(`cannot read the journal in ${stateDir}: ${code === "EACCES" || code === "EPERM" ? "permission denied" : (code ?? String(e))}`);

@@ -90,3 +90,19 @@ describe("flags that disagree", () => {
     expect((JSON.parse(c.stdout) as { event: string }).event).toBe("exit");
   });
 });
+
+describe("clearer refusals", () => {
+  it("apply - says apply does not read standard input (a new-user trial: '- does not exist … check the path')", () => {
+    const dir = temp();
+    const r = cli(["apply", "-", "-o", "text"], { cwd: dir, input: WF });
+    expect([r.status, r.stderr]).toEqual([2, "criteria: -: apply does not read standard input; give the workflow file's path (validate, compile, graph, plan and fmt read -)\n"]);
+  });
+
+  it("a file .criteria in the working directory is 'a file, not a state directory' to apply, as to runs (a new-user trial: 'cannot open the journal …: it is not a directory')", () => {
+    const dir = temp();
+    writeFileSync(join(dir, "w.hcl"), WF);
+    writeFileSync(join(dir, ".criteria"), "");
+    const r = cli(["apply", "w.hcl", "-o", "text"], { cwd: dir });
+    expect([r.status, r.stderr]).toEqual([1, `criteria: ${join(dir, ".criteria")} is a file, not a state directory; move it aside, or give --state-dir another directory\n`]);
+  });
+});

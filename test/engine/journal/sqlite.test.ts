@@ -32,7 +32,9 @@ describe("SQLite journal: opening", () => {
     const file = join(dir, "f");
     writeFileSync(file, "");
     expect(() => new SqliteJournal(file)).toThrow(JournalOpenError);
-    expect(() => new SqliteJournal(file)).toThrow(`cannot open the journal ${join(file, "journal.db")}: it is not a directory`);
+    // Said as runs says it (a new-user trial: "cannot open the journal …/journal.db: it is not a directory"), naming the file, also when it is above the state dir.
+    expect(() => new SqliteJournal(file)).toThrow(`${file} is a file, not a state directory; move it aside, or give --state-dir another directory`);
+    expect(() => new SqliteJournal(join(file, "sub"))).toThrow(`${file} is a file, not a state directory; move it aside, or give --state-dir another directory`);
     expect(() => new SqliteJournal(join(dir, "none"), { mustExist: true })).toThrow(`no journal in ${join(dir, "none")}`);
   });
 
