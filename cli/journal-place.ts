@@ -4,8 +4,9 @@
  * is damaged. Shared by the run commands and the journal commands.
  */
 import { resolve } from "node:path";
-import type { JournalDamagedError } from "../engine/journal/errors.js";
 import type { Journal, RunRow } from "../engine/journal/journal.js";
+import { JournalOpenError, type JournalDamagedError } from "../engine/journal/errors.js";
+import { leaseTtlFromEnv } from "../engine/journal/lease.js";
 import { defaultStateDir, placeFlag, storeOption } from "../engine/journal/state-dir.js";
 import { readableStoreUrl, schemeOf, withoutPassword } from "../engine/journal/store-url.js";
 import { CliError, echoed, EXIT, type Io } from "./io.js";
@@ -27,6 +28,13 @@ export function placeOf(opts: { stateDir?: string; store?: string }, io: Io): Jo
   // The value is not echoed: it may hold a password.
   if (store && !/^postgres(ql)?:\/\//i.test(store)) throw new CliError(`${opts.store !== undefined ? "--store" : "CRITERIA_STORE"}: expected a postgres:// or postgresql:// URL, not a ${schemeOf(store) || "scheme-less"} one (leave it out for the SQLite journal in the state directory)`, EXIT.usage);
   if (store && !readableStoreUrl(store)) throw new CliError(`${opts.store !== undefined ? "--store" : "CRITERIA_STORE"}: not a URL PostgreSQL's driver can read: write postgres://user:password@host:5432/database, or postgres:///database?host=/run/postgresql for a Unix socket (percent-encode @ : / ? # % and spaces inside a password, e.g. p%40ss%23w0rd)`, EXIT.usage);
+  // A bad lease period is a setting's mistake, said before any journal is opened (found by a
+  // new-user trial: "cannot open the journal …: CRITERIA_LEASE_TTL_MS=… is not a lease period", exit 1).
+  try {
+    leaseTtlFromEnv(io.env.CRITERIA_LEASE_TTL_MS);
+  } catch (e) {
+    throw e instanceof JournalOpenError ? new CliError(e.message, EXIT.usage) : e;
+  }
   return { stateDir: stateDir(opts.stateDir, io), ...(store ? { store } : {}) };
 }
 

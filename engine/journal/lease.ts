@@ -85,7 +85,7 @@ export function leaseTtlFromEnv(value: string | undefined = process.env.CRITERIA
   if (value === undefined || value.trim() === "") return DEFAULT_LEASE_TTL_MS;
   const ms = /^\d+$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
   if (ms >= LEASE_TTL_RANGE[0] && ms <= LEASE_TTL_RANGE[1]) return ms;
-  throw new JournalOpenError(`CRITERIA_LEASE_TTL_MS=${JSON.stringify(value.slice(0, 40))} is not a lease period: write a whole number of milliseconds from ${LEASE_TTL_RANGE[0]} to ${LEASE_TTL_RANGE[1].toLocaleString("en")} (30000, 30 s, when unset)`);
+  throw new JournalOpenError(`CRITERIA_LEASE_TTL_MS: ${JSON.stringify(value.slice(0, 40))} is not a lease period (a whole number of milliseconds from ${LEASE_TTL_RANGE[0]} to ${LEASE_TTL_RANGE[1].toLocaleString("en")}; 30000, 30 s, when unset)`);
 }
 
 /** A lease row of the `locks` table. */

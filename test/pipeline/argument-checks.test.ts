@@ -106,3 +106,15 @@ describe("clearer refusals", () => {
     expect([r.status, r.stderr]).toEqual([1, `criteria: ${join(dir, ".criteria")} is a file, not a state directory; move it aside, or give --state-dir another directory\n`]);
   });
 });
+
+describe("settings", () => {
+  it("a CRITERIA_LEASE_TTL_MS that is no lease period is a settings error (exit 2) said before any journal is opened (a new-user trial: 'cannot open the journal …', exit 1)", () => {
+    const dir = temp();
+    writeFileSync(join(dir, "w.hcl"), WF);
+    for (const args of [["apply", "w.hcl", "-o", "text"], ["runs"]]) {
+      const r = cli(args, { cwd: dir, env: { CRITERIA_LEASE_TTL_MS: "abc" } });
+      expect([args, r.status, r.stderr]).toEqual([args, 2, 'criteria: CRITERIA_LEASE_TTL_MS: "abc" is not a lease period (a whole number of milliseconds from 100 to 86,400,000; 30000, 30 s, when unset)\n']);
+    }
+    expect(existsSync(join(dir, ".criteria"))).toBe(false);
+  });
+});

@@ -114,6 +114,6 @@ describe("CRITERIA_LEASE_TTL_MS", () => {
 
   it.each(["abc", "0", "99", "-5", "1.5", "1e3", "86400001", "99999999999999999999"])("%s is refused, naming the variable and the range (a new-user trial: 0 and abc were 30 s, -5 a PostgreSQL error)", (value) => {
     expect(() => leaseTtlFromEnv(value)).toThrow(JournalOpenError);
-    expect(() => leaseTtlFromEnv(value)).toThrow(`CRITERIA_LEASE_TTL_MS="${value}" is not a lease period: write a whole number of milliseconds from 100 to 86,400,000 (30000, 30 s, when unset)`);
+    expect(() => leaseTtlFromEnv(value)).toThrow(`CRITERIA_LEASE_TTL_MS: "${value}" is not a lease period (a whole number of milliseconds from 100 to 86,400,000; 30000, 30 s, when unset)`);
   });
 });
