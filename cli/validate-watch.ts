@@ -71,8 +71,10 @@ export async function watchValidate(paths: string[], opts: CompileOptions, io: I
   const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
   // A PATH that is not there yet is waited for (said so: "watching 0 files" read as nothing watched).
   const missing = paths.filter((p) => !existsSync(resolve(cwd, p)));
-  const awaited = missing.length > 0 ? `, and for ${missing.join(", ")} to be made` : "";
-  watcher.once("ready", () => io.err(`criteria: watching ${count(read.size, "file", "files")} in ${count(dirs.size, "directory", "directories")}${awaited} for changes; Ctrl-C stops\n`));
+  // The sentence reads with none read yet too (found by a new-user trial: "watching 0 files in 0 directories, and for nope.hcl to be made for changes").
+  const awaited = missing.length > 0 ? `for ${missing.join(", ")} to be made` : "";
+  const ofFiles = read.size > 0 || missing.length === 0 ? `${count(read.size, "file", "files")} in ${count(dirs.size, "directory", "directories")} for changes` : "";
+  watcher.once("ready", () => io.err(`criteria: watching ${[ofFiles, awaited].filter((x) => x !== "").join(", and ")}; Ctrl-C stops\n`));
   let pending = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
   const rebuild = async () => {

@@ -72,6 +72,18 @@ it("--watch with -o json is refused naming -o, the flag given (found by a new-us
   expect(f.stderr).toContain("criteria: --watch prints text: drop --format sarif\n");
 });
 
+it("a PATH alone that is not there yet is waited for in a sentence that reads (found by a new-user trial: 'watching 0 files in 0 directories, and for nope.hcl to be made for changes')", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "criteria-watch-none-"));
+  const child = start(["validate", "--watch", join(dir, "nope.hcl")]);
+  let err = "";
+  child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+  const exit = new Promise<number | null>((r) => child.once("exit", r));
+  for (let i = 0; i < 200 && !err.includes("Ctrl-C stops"); i++) await new Promise((r) => setTimeout(r, 50));
+  expect(err).toContain(`criteria: watching for ${join(dir, "nope.hcl")} to be made; Ctrl-C stops\n`);
+  child.kill("SIGINT");
+  await exit;
+}, 30_000);
+
 it("a workflow_file moved away and back is seen again: its error goes (found by a new-user trial: it stayed until the caller was saved); a PATH not there yet is waited for, and said so", async () => {
   const dir = mkdtempSync(join(tmpdir(), "criteria-watch-body-"));
   mkdirSync(join(dir, "bodies"));
@@ -87,7 +99,7 @@ it("a workflow_file moved away and back is seen again: its error goes (found by 
     for (let i = 0; i < 200 && !re.test(out); i++) await new Promise((r) => setTimeout(r, 50));
     expect(out).toMatch(re);
   };
-  await seen(/criteria: watching 2 files in 2 directories, and for \S*later\.hcl to be made for changes; Ctrl-C stops\n/);
+  await seen(/criteria: watching 2 files in 2 directories for changes, and for \S*later\.hcl to be made; Ctrl-C stops\n/);
   expect(out).toMatch(/main\.hcl: ok\n/);
   renameSync(join(dir, "bodies", "b.hcl"), join(dir, "b.hcl.away"));
   await seen(/error\[file_not_found\]: workflow_file "bodies\/b\.hcl"/);
