@@ -14,7 +14,7 @@ import { toDot } from "./compiler/build/format-dot.js";
 import { useGraphDot } from "./compiler/build/format-use-graph-dot.js";
 import { useGraphMermaid } from "./compiler/build/format-use-graph-mermaid.js";
 import { closestName } from "./compiler/diagnostics/did-you-mean.js";
-import { stdinSource } from "./cli/stdin-source.js";
+import { refuseStdinNameWithoutDash, stdinSource } from "./cli/stdin-source.js";
 import { toMermaid } from "./compiler/build/format-mermaid.js";
 import { toSvg } from "./compiler/build/format-svg.js";
 import { toPlan } from "./compiler/build/format-plan.js";
@@ -129,6 +129,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
       }
       const opts = { ...given, format: given.output ?? given.format };
       paths.forEach(pathArgument);
+      refuseStdinNameWithoutDash(given.stdinName, paths);
       if (paths.filter((p) => p === "-").length > 1) throw new CliError("- (standard input) may be given once", EXIT.usage);
       if (opts.watch) {
         if (opts.format !== "text") throw new CliError(`--watch prints text: drop ${given.output !== undefined ? "-o" : "--format"} ${opts.format}`, EXIT.usage);
@@ -153,6 +154,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     .option("--stdin-name <file>", STDIN_NAME_HELP)
     .addOption(rootOption())
     .action(async (path: string, opts: { format: string; root?: string; stdinName?: string }) => {
+      refuseStdinNameWithoutDash(opts.stdinName, [path]);
       const c = await compileGiven(path, opts);
       if (!c.graph) {
         code = await failWith(c, io, opts.format === "json");
@@ -170,6 +172,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     .option("--stdin-name <file>", STDIN_NAME_HELP)
     .addOption(rootOption())
     .action(async (path: string, opts: { format: string; root?: string; stdinName?: string }) => {
+      refuseStdinNameWithoutDash(opts.stdinName, [path]);
       const c = await compileGiven(path, opts);
       // A refused module or use cycle leaves no workflow graph: the modules are drawn, the cycle in red.
       const cycle = c.diagnostics.some((d) => d.code === "module_cycle" || d.code === "use_cycle");
@@ -204,6 +207,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     .option("--stdin-name <file>", STDIN_NAME_HELP)
     .addOption(rootOption())
     .action(async (path: string, opts: { root?: string; stdinName?: string }) => {
+      refuseStdinNameWithoutDash(opts.stdinName, [path]);
       const c = await compileGiven(path, opts);
       if (!c.graph) {
         code = await failWith(c, io);

@@ -10,7 +10,7 @@ import { decodeSource, readSource } from "../compiler/load/read-source.js";
 import { unsupportedFileType } from "../compiler/load/read-module.js";
 import type { Diagnostic } from "../compiler/diagnostics/diagnostic.js";
 import { shellWord } from "../engine/shell-word.js";
-import { stdinSource } from "./stdin-source.js";
+import { refuseStdinNameWithoutDash, stdinSource } from "./stdin-source.js";
 import { WORKFLOW_EXTENSIONS, workflowFiles } from "../compiler/load/workflow-files.js";
 import { pathArgument } from "./compile-options.js";
 import { CliError, EXIT, type Io } from "./io.js";
@@ -154,6 +154,7 @@ export function registerFmtCommand(program: Command, io: Io, setCode: (code: num
     .action(async (paths: string[], opts: { check?: boolean; stdout?: boolean; stdinName?: string }) => {
       const cwd = process.cwd();
       paths.forEach(pathArgument);
+      refuseStdinNameWithoutDash(opts.stdinName, paths);
       if (paths.includes("-")) {
         if (paths.length > 1) throw new CliError("- (standard input) is rewritten alone: give it as the only PATH", EXIT.usage);
         return setCode(await fmtStdin(cwd, io, opts));

@@ -35,3 +35,12 @@ function sniff(text: string): "hcl" | "json" | "yaml" {
   if (start.startsWith("---") || /^workflow:\s*(#.*)?$/m.test(start.split("\n")[0])) return "yaml";
   return "hcl";
 }
+
+/**
+ * Refuses `--stdin-name` without `-` among the PATHs (a usage error, exit 2): it names
+ * the text on standard input, which is read only for `-` (found by a new-user trial:
+ * `validate --stdin-name f.yaml file.hcl` ignored it silently).
+ */
+export function refuseStdinNameWithoutDash(stdinName: string | undefined, paths: string[]): void {
+  if (stdinName !== undefined && !paths.includes("-")) throw new CliError(`--stdin-name ${stdinName}: it names standard input, which is read with - as the PATH; give -, or drop --stdin-name`, EXIT.usage);
+}

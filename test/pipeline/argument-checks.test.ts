@@ -118,3 +118,16 @@ describe("settings", () => {
     expect(existsSync(join(dir, ".criteria"))).toBe(false);
   });
 });
+
+describe("--stdin-name", () => {
+  it("is refused without - among the PATHs, as it names standard input (a new-user trial: validate --stdin-name f.yaml file.hcl ignored it silently)", () => {
+    const dir = temp();
+    writeFileSync(join(dir, "w.hcl"), WF);
+    for (const args of [["validate"], ["compile"], ["graph"], ["plan"], ["fmt", "--to", "v0.5"]]) {
+      const r = cli([...args, "--stdin-name", "f.yaml", "w.hcl"], { cwd: dir });
+      expect([args, r.status, r.stderr]).toEqual([args, 2, "criteria: --stdin-name f.yaml: it names standard input, which is read with - as the PATH; give -, or drop --stdin-name\n"]);
+    }
+    // With -, among other PATHs too, it is taken.
+    expect(cli(["validate", "--stdin-name", "f.hcl", "-", "w.hcl"], { cwd: dir, input: WF }).stdout).toBe("f.hcl: ok\nw.hcl: ok\n");
+  }, 60_000);
+});
