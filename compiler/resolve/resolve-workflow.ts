@@ -320,8 +320,8 @@ class Resolver {
     for (const a of w.agents) {
       this.exprs(a.config, { ...base, each: false, steps: false, what: `agent "${a.name}"` }, "config");
       if (a.use && !a.fromHeader) this.undeclaredUse(a, s);
-      for (const x of a.adapters) this.ref(s, "adapters", x.ref.replace(/^adapter\./, ""), x.range, `agent "${a.name}" adapters`);
-      for (const x of a.agents) this.ref(s, "agents", x.ref.replace(/^agent\./, ""), x.range, `agent "${a.name}" agents`);
+      for (const x of a.adapters) this.ref(s, "adapters", x.ref.replace(/^adapter\./, ""), x.range, `agent "${a.name}" adapters`, true);
+      for (const x of a.agents) this.ref(s, "agents", x.ref.replace(/^agent\./, ""), x.range, `agent "${a.name}" agents`, true);
     }
     // An environment's values are fixed for the run (no step outputs, no items); a secret
     // would reach every step's process in plain: bind it with secret_input instead.
@@ -333,8 +333,8 @@ class Resolver {
     for (const sw of w.subworkflows) {
       const secrets = secretVariables(sw.source.module ? this.modules(sw.source.module) : undefined);
       for (const [k, v] of Object.entries(sw.input)) this.expr(v, { ...base, what: `subworkflow "${sw.name}" input "${k}"`, secretOk: secrets.has(k) });
-      for (const a of sw.adapters) this.ref(s, "adapters", a.ref.replace(/^adapter\./, ""), a.range, `subworkflow "${sw.name}" adapters`);
-      for (const a of sw.agents) this.ref(s, "agents", a.ref.replace(/^agent\./, ""), a.range, `subworkflow "${sw.name}" agents`);
+      for (const a of sw.adapters) this.ref(s, "adapters", a.ref.replace(/^adapter\./, ""), a.range, `subworkflow "${sw.name}" adapters`, true);
+      for (const a of sw.agents) this.ref(s, "agents", a.ref.replace(/^agent\./, ""), a.range, `subworkflow "${sw.name}" agents`, true);
     }
     for (const c of w.channels) {
       for (const p of c.participants) this.ref(s, "agents", p.ref.replace(/^agent\./, ""), p.range, `channel "${c.name}" participants`);
@@ -456,18 +456,29 @@ class Resolver {
     return found && iterates(found.decl) ? this.outputKeys(found.decl, found.scope) : undefined;
   }
 
-  private ref(s: Scope, table: "adapters" | "agents" | "subworkflows" | "channels", name: string, range: Range, what: string): boolean {
+  /**
+   * Resolves a reference to a declaration of `table`, or says it is unknown where it is named.
+   * @param passed the reference is in a call's `adapters` or `agents` list (a subworkflow's, an
+   *   agent's): one of the other kind is said to belong in the other list (found by a new-user
+   *   trial: `adapters = [agent.rev]` was an unknown adapter "agent.rev", without a word of `agents`)
+   */
+  private ref(s: Scope, table: "adapters" | "agents" | "subworkflows" | "channels", name: string, range: Range, what: string, passed = false): boolean {
     const found = s.lookup(table, name);
     if (found) {
       found.scope.used.add(`${table}:${name}`);
       return true;
     }
     const noun = table.slice(0, -1);
+    const other = table === "adapters" ? { prefix: "agent.", table: "agents" as const } : table === "agents" ? { prefix: "adapter.", table: "adapters" as const } : undefined;
+    if (passed && other && name.startsWith(other.prefix) && s.lookup(other.table, name.slice(other.prefix.length))) {
+      this.diagnostics.push(diag("unknown_target", range, `${what}: ${name} is ${other.table === "agents" ? "an agent" : "an adapter"}, not ${noun === "adapter" ? "an adapter" : "an agent"}`, { hint: `list it in ${other.table} = [${name}]` }));
+      return false;
+    }
     const candidates = table === "agents" ? loadedAgents(s, this.modules) : s.visible(table);
     if (table === "agents" && unloadedFlows(s, this.modules).length && closestName(name, candidates) === undefined) return false; // see step()
     // Adapters are suggested as they are written in an adapters list or a target (adapter.shell.default),
     // as a step's target and a call's expects hints name them (found by a new-user trial: two forms).
-    const written = (n: string) => (table === "adapters" ? `adapter.${n}` : n);
+    const written = (n: string) => (table === "adapters" ? `adapter.${n}` : table === "agents" ? `agent.${n}` : n);
     this.diagnostics.push(
       diag("unknown_target", range, `${what}: unknown ${noun} "${name}"`, {
         hint: suggest(written(name), candidates.map(written)) ?? (candidates.length === 0 ? `no ${table} are declared; declare one with ${table === "adapters" ? `adapter "${name.split(".")[0]}" "${name.split(".")[1] ?? "default"}" { }` : `${noun} "${name}" { ... }`}` : undefined),
