@@ -141,7 +141,9 @@ async function run(path: string, cwd: string, opts: CompileOptions, out: Compila
   out.sources = set.sources;
   out.files = set.entry.files;
   out.reads = set.reads;
-  for (const m of set.modules.values()) out.diagnostics.push(...m.diagnostics);
+  // A module with a file merged where it does not belong (module_overlap) says that error, not
+  // the clashes the merge made of it (a second header, a state twice: found by a new-user trial).
+  for (const m of set.modules.values()) out.diagnostics.push(...(m.overlapped?.length ? m.diagnostics.filter((d) => d.code !== "duplicate_block" && d.code !== "duplicate_name") : m.diagnostics));
   const units = new Map<string, Unit>();
   const lookup = (id: string) => units.get(id)?.iface;
   const rangeAt = (file: string, start: number, end: number) => (set.sources.get(file) ?? new SourceFile(file, "")).range(start, end);
@@ -187,12 +189,17 @@ async function run(path: string, cwd: string, opts: CompileOptions, out: Compila
     iface.inputsRead = resolved.value.inputsRead;
     if (resolved.value.inputReadWhole) iface.inputReadWhole = resolved.value.inputReadWhole;
     iface.firstError = own.find((d) => d.severity === "error");
-    if (unparsed || m.inCycle) iface.unknown = true;
+    // A file merged where it does not belong (module_overlap): what the merge made of the
+    // module (a second header, its steps unreached, its expects as the other file's) is not
+    // what was written, so the module says that error alone, and its callers check nothing
+    // against it (found by a new-user trial: a caller's "does not expect" came first).
+    const overlap = (m.overlapped?.length ?? 0) > 0;
+    if (unparsed || m.inCycle || overlap) iface.unknown = true;
     const unit: Unit = { module: m, spec: decoded.spec, resolution: resolved.value, iface };
     units.set(m.id, unit);
     // A file merged where it does not belong (module_overlap) says nothing more than that error
     // (found by a new-user trial: its steps' unreachable and each_outside_iteration errors came first).
-    const found = unparsed ? [] : withoutMissingBesideNearMiss(own.slice(m.diagnostics.length), decoded.spec.nearMisses).filter((d) => !m.overlapped?.includes(resolvePath(cwd, d.range.file)));
+    const found = unparsed || overlap ? [] : withoutMissingBesideNearMiss(own.slice(m.diagnostics.length), decoded.spec.nearMisses).filter((d) => !m.overlapped?.includes(resolvePath(cwd, d.range.file)));
     out.diagnostics.push(...found);
     opts.unitCache?.set(m.id, { signature, files, callees, unit, own: found });
   }
