@@ -6,6 +6,7 @@ import { checkCalls } from "./check-calls.js";
 import { checkChannels } from "./check-channels.js";
 import { checkEnvironments } from "./check-environments.js";
 import { checkExits } from "./check-exits.js";
+import { checkReturnKeyReads } from "./check-return-key-reads.js";
 import { checkReturnOutputs } from "./check-return-outputs.js";
 import { checkHeader } from "./check-header.js";
 import { checkIterationTypes } from "./check-iteration-types.js";
@@ -52,6 +53,7 @@ export const CHECKS: readonly Check[] = [
   checkChannels,
   checkUnused,
   checkStepReads,
+  checkReturnKeyReads,
 ];
 
 /**

@@ -50,7 +50,7 @@ export const CODES = {
   unknown_function: { severity: "error", doc: "An expression calls a function that is not in the stdlib." },
   each_outside_iteration: { severity: "error", doc: "`each.*` is used outside an iterating step (count, for_each, parallel) or its body." },
   noop_output_missing: { severity: "warning", doc: "An expression reads `steps.<name>.<key>` of a `noop` step whose input, which it echoes as its output, has no such key: the run fails at the read unless the step is given that input or another target." },
-  reads_step_not_run: { severity: "warning", doc: "An expression reads `steps.<name>` where the run can get without that step having run (a path that skips it, the first round of a loop), outside a condition or a `try`/`can`: the run fails there." },
+  reads_step_not_run: { severity: "warning", doc: "An expression reads `steps.<name>` where the run can get without that step having run (a path that skips it, the first round of a loop), or a key the module the step calls gives only by some of its `return`s, outside a condition or a `try`/`can`: the run fails there." },
   reads_own_output: { severity: "warning", doc: "A step's input reads the step's own output (`steps.<itself>`), which is not there on its first visit, outside a condition that could skip it or a `try`/`can`." },
   // check
   missing_initial_state: { severity: "error", doc: "The workflow header has no `initial_state` (it is required: the node a run starts at), or an inline body has no step to start from." },

@@ -33,6 +33,13 @@ export interface ModuleInterface {
    * validated and failed the run.
    */
   returnOnlyKeys?: string[];
+  /**
+   * Of {@link returnOnlyKeys}, those some `return` projections leave out: a caller's read of
+   * one finds nothing when the module ended by such a return (found by a new-user trial: a
+   * switch returning `{ ka }` on one arm and `{ kb }` on the other validated a read of `ka`,
+   * and the run failed with "did you mean kb").
+   */
+  returnSomeKeys?: string[];
   /** Adapters and agents listed in its `expects`: the caller must pass each. */
   expectedAdapters: AdapterSpec[];
   expectedAgents: AgentSpec[];
@@ -101,7 +108,7 @@ function returnProjections(spec: WorkflowSpec): (Record<string, unknown> | undef
  * names a state that ends well, and every `return` has a projection of named keys (a wait's or
  * an approval's `return`, or one without a projection, gives the merged outputs: any key).
  */
-function returnOnly(spec: WorkflowSpec): { returnOnlyKeys: string[] } | Record<string, never> {
+function returnOnly(spec: WorkflowSpec): { returnOnlyKeys: string[]; returnSomeKeys?: string[] } | Record<string, never> {
   if (spec.outputs.length > 0) return {};
   const endsWell = new Set(spec.states.filter((st) => st.success).map((st) => st.name));
   // A wait's or an approval's `return` gives the merged outputs: any key.
@@ -115,5 +122,6 @@ function returnOnly(spec: WorkflowSpec): { returnOnlyKeys: string[] } | Record<s
   const projections = returnProjections(spec);
   if (projections.some((p) => p === undefined)) return {};
   const keys = new Set(projections.flatMap((p) => Object.keys(p!)));
-  return keys.size > 0 ? { returnOnlyKeys: [...keys] } : {};
+  const some = [...keys].filter((k) => projections.some((p) => !(k in p!)));
+  return keys.size > 0 ? { returnOnlyKeys: [...keys], ...(some.length > 0 ? { returnSomeKeys: some } : {}) } : {};
 }
