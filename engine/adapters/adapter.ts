@@ -85,6 +85,12 @@ export interface SessionContext {
    * the run masks its secrets in them before showing them. Absent: process.stderr.
    */
   log?: (line: string) => void;
+  /**
+   * Aborted when the run's sessions close while this one may still be opening (the run
+   * ended, or the step that asked for it gave up at its timeout): an adapter whose `open`
+   * waits for anything (a plugin's handshake) stops waiting, and leaves the session broken.
+   */
+  signal?: AbortSignal;
 }
 
 /** A plugin type. */

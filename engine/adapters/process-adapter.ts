@@ -176,7 +176,27 @@ class ProcessSession implements Session {
     });
 
     const hs = this.opts.handshakeTimeoutMs ?? 30_000;
-    const info = await this.call("info", undefined, hs).reply;
+    // The run's sessions closing (its end, a step's timeout that gave up on this opening)
+    // ends a handshake still waited for: the process is stopped at once, not after 30 s.
+    const giveUp = () => {
+      this.givenUp = true;
+      for (const id of [...this.pending.keys()]) this.settle(id, { kind: "cancelled", reason: "cancelled", message: "the run's sessions closed before the adapter answered" });
+    };
+    if (this.ctx.signal?.aborted) giveUp();
+    else this.ctx.signal?.addEventListener("abort", giveUp, { once: true });
+    try {
+      await this.handshake(config, hs);
+    } finally {
+      this.ctx.signal?.removeEventListener("abort", giveUp);
+    }
+  }
+
+  /** True once the handshake was given up ({@link SessionContext.signal}): the process is stopped without waiting for it. */
+  private givenUp = false;
+
+  /** `info`, then `open_session`, each within `hs` ms; a failure leaves the session broken and the process stopped. */
+  private async handshake(config: Record<string, Value>, hs: number): Promise<void> {
+    const info = this.givenUp ? ({ kind: "cancelled", reason: "cancelled", message: "the run's sessions closed before the adapter answered" } as const) : await this.call("info", undefined, hs).reply;
     if (info.kind !== "result") {
       this.broken = `handshake failed: info: ${replyMessage(info)}`;
       await this.shutdown(false);
@@ -335,7 +355,7 @@ class ProcessSession implements Session {
     const wait = this.opts.closeTimeoutMs ?? 5000;
     if (sayGoodbye) await this.call("close_session", undefined, wait).reply;
     child.stdin?.end();
-    if (await within(this.exited, wait)) return;
+    if (await within(this.exited, this.givenUp ? 0 : wait)) return;
     const grace = this.opts.killGraceMs ?? 2000;
     killProcessGroup(child.pid, "SIGTERM");
     if (await within(this.exited, grace)) return;

@@ -23,7 +23,7 @@ import { MIN_SECRET_LENGTH, Redactor } from "./redact.js";
 import { resolveSecrets, secretReaders } from "./secrets.js";
 import { preflight } from "./preflight.js";
 import type { RunEvent } from "./events.js";
-import { SessionScope } from "./sessions.js";
+import { openWithin, SessionScope } from "./sessions.js";
 import { orphanFile, reapOrphan } from "../adapters/run-process.js";
 import { idempotencyKey, newRunId, specHash } from "./identity.js";
 import { iterationItems } from "./iteration-items.js";
@@ -1529,8 +1529,11 @@ export class Runner {
         // the effect's confirmation, and an unconfirmed attempt runs again either way.
         await this.append([started, this.entry(f.runId, step.name, attempt, "effect.recorded", { idempotency_key: key, adapter: adapter.type, ...tag })], { sync: false });
       } else pending.push(started);
-      const session = await sessions.get(sessionId, () => ({ adapter, config: config() }));
-      const access = await this.channelAccess(f, step, key, attempt, tag);
+      // The step's timeout bounds the wait for its session too (an adapter's handshake).
+      const opened = await openWithin(sessions.get(sessionId, () => ({ adapter, config: config() })), step.timeout_ms, f.signal);
+      const session = "session" in opened ? opened.session : undefined;
+      const waitedMs = opened.waitedMs;
+      const access = session ? await this.channelAccess(f, step, key, attempt, tag) : undefined;
       // Its agent's channel effects are journaled as it goes: its attempt comes first.
       if (access && !adapter.effectful) await this.append(pending.splice(pending.indexOf(started), 1), { sync: false });
       const ctl = new AbortController();
@@ -1548,7 +1551,8 @@ export class Runner {
         idempotency_key: key,
         input,
         // Timeouts past what a Node timer holds (~24.8 days) are held to that.
-        ...(step.timeout_ms !== undefined ? { timeout_ms: Math.min(step.timeout_ms, MAX_TIMER_MS) } : {}),
+        // What the session's opening left of it (at least 1 ms: 0 would be no limit to an adapter).
+        ...(step.timeout_ms !== undefined ? { timeout_ms: Math.max(1, Math.min(step.timeout_ms - waitedMs, MAX_TIMER_MS)) } : {}),
         env: access ? { ...env, ...access.env } : env,
         allow_tools: step.allow_tools,
         ...(agent ? { agent } : {}),
@@ -1558,7 +1562,9 @@ export class Runner {
       };
       let res: StepResult;
       try {
-        res = await session.execute(req);
+        res = session
+          ? await session.execute(req)
+          : { outcome: "failure", output: {}, reason: f.signal.aborted ? "cancelled" : "timeout", detail: `its ${adapter.type} session did not open within the step's timeout (${waitedMs} ms)` };
       } finally {
         f.signal.removeEventListener("abort", onAbort);
         access?.release();

@@ -1,5 +1,6 @@
 import type { Value } from "../../compiler/expr/value.js";
 import type { Adapter, Session, SessionContext } from "../adapters/adapter.js";
+import { MAX_TIMER_MS } from "./sleep.js";
 
 /**
  * The sessions one run (root or nested) owns. Opened lazily, once, on first use; closed
@@ -11,9 +12,11 @@ import type { Adapter, Session, SessionContext } from "../adapters/adapter.js";
 export class SessionScope {
   private readonly open = new Map<string, Promise<Session>>();
   private readonly order: string[] = [];
+  /** Aborted by {@link close}: an opening still under way gives up (SessionContext.signal). */
+  private readonly closing = new AbortController();
 
   /** @param ctx what adapters are told when a session opens */
-  constructor(private readonly ctx: Omit<SessionContext, "adapter_id">) {}
+  constructor(private readonly ctx: Omit<SessionContext, "adapter_id" | "signal">) {}
 
   /**
    * The session for `id` (`adapter.T.N`, `agent.N`), opened on first use.
@@ -23,7 +26,7 @@ export class SessionScope {
     let s = this.open.get(id);
     if (!s) {
       const { adapter, config } = make();
-      s = adapter.open(config, { ...this.ctx, adapter_id: id });
+      s = adapter.open(config, { ...this.ctx, adapter_id: id, signal: this.closing.signal });
       this.open.set(id, s);
       this.order.push(id);
     }
@@ -46,8 +49,9 @@ export class SessionScope {
     }
   }
 
-  /** Closes this scope's sessions, last opened first. Errors are collected, not thrown. */
+  /** Closes this scope's sessions, last opened first (one still opening gives up first). Errors are collected, not thrown. */
   async close(): Promise<string[]> {
+    this.closing.abort();
     const errors: string[] = [];
     while (this.order.length > 0) {
       const id = this.order.pop()!;
@@ -62,3 +66,32 @@ export class SessionScope {
     return errors;
   }
 }
+
+/**
+ * A session being opened, waited for at most `timeoutMs` (a step's `timeout`, which bounds
+ * the whole step: an external adapter's handshake may take its own 30 s; found by a new-user
+ * trial, a step of `timeout = "3s"` ended after 35 s with "handshake failed") and until
+ * `signal` aborts (Ctrl-C, a stopping worker). The opening goes on for the steps that share
+ * the session; only this wait ends.
+ * @param timeoutMs ms, or undefined for no bound (held to what a Node timer holds)
+ * @returns the session, or `timeout` or `aborted`, with how long was waited (ms)
+ */
+export async function openWithin(opening: Promise<Session>, timeoutMs: number | undefined, signal: AbortSignal): Promise<({ session: Session } | { ended: "timeout" | "aborted" }) & { waitedMs: number }> {
+  const since = Date.now();
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const bounds = new Promise<"timeout" | "aborted">((resolve) => {
+    if (timeoutMs !== undefined) timer = setTimeout(() => resolve("timeout"), Math.min(timeoutMs, MAX_TIMER_MS));
+    onAbort = () => resolve("aborted");
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    const first = await Promise.race([opening.then((session) => ({ session })), bounds]);
+    return typeof first === "string" ? { ended: first, waitedMs: Date.now() - since } : { ...first, waitedMs: Date.now() - since };
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) signal.removeEventListener("abort", onAbort);
+  }
+}
+

@@ -220,3 +220,25 @@ describe("process adapter: result validation", () => {
     expect(toStepResult({ outcome: "ok", detail: 3 }, "x").reason).toBe("adapter_error");
   });
 });
+
+describe("a step's timeout bounds its adapter's handshake (a new-user trial: timeout = \"3s\" ended after 35 s, 'handshake failed: no answer to info within 30000 ms')", () => {
+  it("the step ends at its timeout, the run ends then, and the plugin's process is stopped", async () => {
+    const { cli } = await import("../../pipeline/helpers.js");
+    const dir = tempDir();
+    mkdirSync(join(dir, "adapters"));
+    writeFileSync(join(dir, "adapters", "criteria-adapter-hang"), "#!/bin/sh\nsleep 100\n");
+    chmodSync(join(dir, "adapters", "criteria-adapter-hang"), 0o755);
+    writeFileSync(
+      join(dir, "w.hcl"),
+      `workflow "w" {\n  version = "1"\n  initial_state = "s"\n  target_state = "done"\n}\nadapter "hang" "default" {}\nstep "s" {\n  target = adapter.hang.default\n  timeout = "1s"\n  outcome "success" { next = "done" }\n  outcome "failure" { next = "done" }\n}\nstate "done" { terminal = true }\n`,
+    );
+    const r = cli(["apply", join(dir, "w.hcl"), "--state-dir", join(dir, "st"), "-o", "json"]);
+    expect(r.status, r.stderr).toBe(0);
+    const done = r.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>).find((e) => e.event === "step.completed");
+    expect(done).toMatchObject({ step: "s", outcome: "failure", reason: "timeout" });
+    expect(String(done?.detail)).toMatch(/^its hang session did not open within the step's timeout \(\d+ ms\)$/);
+    // Given up with the run's sessions, not left to its 30 s handshake or beyond.
+    const { execSync } = await import("node:child_process");
+    expect(execSync("ps -eo args", { encoding: "utf8" })).not.toContain(dir);
+  });
+});
