@@ -7,7 +7,7 @@ import { constants } from "node:os";
 import { TailBuffer } from "./tail-buffer.js";
 import { abortReason } from "./result.js";
 import { readyGroupWatcher, unwatchGroup, watchGroup } from "./group-watcher.js";
-import { gatedCommand, startProblem } from "./start-gate.js";
+import { gateExecFailure, gatedCommand, startProblem } from "./start-gate.js";
 import type { Writable } from "node:stream";
 
 /**
@@ -193,6 +193,13 @@ export function runProcess(o: RunProcessOptions): Promise<ProcessResult> {
       return;
     }
     const pid = child.pid;
+    if (pid === undefined) {
+      // It did not start (a program not found, too many open files): Node says so in an
+      // 'error' event, and the child has no pipes to read (found by a new-user trial: with
+      // 331 parallel items under ulimit -n 1024, EMFILE crashed criteria, "Unhandled 'error' event").
+      child.once("error", (e) => resolve(result("spawn_error", null, null, { error: spawnMessage(o.file, e) })));
+      return;
+    }
     let end: ProcessResult["end"] = "exited";
     let settled = false;
     let exitInfo: { code: number | null; signal: NodeJS.Signals | null } | undefined;
@@ -214,7 +221,15 @@ export function runProcess(o: RunProcessOptions): Promise<ProcessResult> {
     // Listed and recorded: the gate lets the step's program start (start-gate.ts).
     const gate = command.gate ? (child.stdio[3] as Writable | null) : null;
     gate?.on("error", () => undefined); // a process already gone (killed, or its spawn failed)
-    gate?.end("\n");
+    // Closed once written, at once when the line went to the pipe as it was written (a fresh
+    // pipe takes one byte), else when it has: a step then holds no more descriptors than it did
+    // before the gate (found by a new-user trial: 600 parallel starts under ulimit -n 1024 ran
+    // out of them at item 331, not 498, as every gate's pipe stayed open until the burst ended).
+    if (gate) {
+      gate.end("\n");
+      if (gate.writableLength === 0) gate.destroy();
+      else gate.once("finish", () => gate.destroy());
+    }
 
     const finish = (extra: Partial<ProcessResult> = {}): void => {
       if (settled) return;
@@ -239,6 +254,13 @@ export function runProcess(o: RunProcessOptions): Promise<ProcessResult> {
       // own, not by our signal, finished its work even if the timer fired first.
       if ((end === "timeout" || end === "cancelled") && code === 0 && sig === null) end = "exited";
       const exitCode = code ?? (sig ? 128 + (constants.signals[sig] ?? 0) : null);
+      // The gate's exec failed (a #! interpreter that is not there): the program never started,
+      // as spawn would have said (found by a new-user trial: an adapter_failed naming "step-gate").
+      const unexecuted = command.gate && end === "exited" && (code === 126 || code === 127) ? gateExecFailure(err.decode().text) : undefined;
+      if (unexecuted !== undefined) {
+        resolve(result("spawn_error", null, null, { pid, error: `cannot start ${JSON.stringify(o.file)}: ${unexecuted}` }));
+        return;
+      }
       resolve(result(end, exitCode, sig, { ...(pid !== undefined ? { pid } : {}), ...extra }));
     };
 
@@ -265,13 +287,7 @@ export function runProcess(o: RunProcessOptions): Promise<ProcessResult> {
     if (o.timeoutMs !== undefined) timeoutTimer = setTimeout(() => kill("timeout"), o.timeoutMs);
     o.signal?.addEventListener("abort", onAbort, { once: true });
 
-    child.on("error", (e) => {
-      // Only a failure to start ends the run here; a failed kill is not fatal.
-      if (pid === undefined) {
-        end = "spawn_error";
-        finish({ error: spawnMessage(o.file, e) });
-      }
-    });
+    child.on("error", () => undefined); // once started, only a failed kill: not fatal
     child.on("exit", (code, signal) => {
       exitInfo = { code, signal };
       drainTimer = setTimeout(() => finish(), end === "exited" ? drain : grace + drain);
@@ -298,6 +314,7 @@ function spawnMessage(file: string, e: unknown): string {
   if (code === "ENOENT") return `executable ${JSON.stringify(file)} not found`;
   if (code === "EACCES") return `executable ${JSON.stringify(file)} is not executable (permission denied)`;
   // Linux caps one argument or environment string at 128 KiB (found by a new-user trial: a 2 MB --var-file value, and no hint).
+  if (code === "EMFILE" || code === "ENFILE") return `cannot start ${JSON.stringify(file)}: too many open files (${code}): raise the limit (ulimit -n) or run fewer steps at once (parallel_max)`;
   if (code === "E2BIG") return `cannot start ${JSON.stringify(file)}: its command line or environment is larger than the system allows (E2BIG; one string at most 128 KiB on Linux): pass a large value through a file instead`;
   return `cannot start ${JSON.stringify(file)}: ${(e as Error)?.message ?? String(e)}`;
 }

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
-import { resolve } from "node:path";
-import { findExecutable, isExecutableFile, splitPath } from "./find-executable.js";
+import { delimiter, resolve } from "node:path";
+import { findExecutable, isExecutableFile } from "./find-executable.js";
 
 /**
  * The start gate of a step's process (shell commands, agent CLIs): the process is spawned
@@ -37,7 +37,8 @@ export function gatedCommand(file: string, args: string[]): { file: string; args
  * errno code: `ENOENT` when nothing is found, `EACCES` when what is found may not be
  * executed), or undefined when it can. Checked before a gated spawn, whose `/bin/sh` always
  * starts: the step's missing program is then still a `spawn_error`, not the shell's exit 127.
- * A name with a `/` is a path (relative to `cwd`); one without is looked up on PATH.
+ * A name with a `/` is a path (relative to `cwd`); one without is looked up on PATH (its
+ * relative and empty entries from `cwd`, as the step's program is started there).
  */
 export function startProblem(file: string, cwd: string, env: Record<string, string | undefined>): "ENOENT" | "EACCES" | undefined {
   if (file.includes("/")) {
@@ -46,7 +47,21 @@ export function startProblem(file: string, cwd: string, env: Record<string, stri
     return existsSync(path) ? "EACCES" : "ENOENT";
   }
   if (env.PATH === undefined) return undefined; // the shell's own default PATH: its exit 127 says it
-  const dirs = splitPath(env.PATH);
+  // As the program is looked up once in `cwd`: a relative entry from there, an empty one is
+  // `cwd` itself (found by a new-user trial: PATH = "bin:/usr/bin" found no bin/mysh).
+  const dirs = env.PATH.split(delimiter).map((d) => resolve(cwd, d));
   if (findExecutable(file, dirs) !== undefined) return undefined;
-  return dirs.some((d) => existsSync(resolve(cwd, d, file))) ? "EACCES" : "ENOENT";
+  return dirs.some((d) => existsSync(resolve(d, file))) ? "EACCES" : "ENOENT";
 }
+
+/**
+ * The reason the gate's `exec` failed, when `stderr` (of a gated process that exited 126 or
+ * 127) is the shell's own message about it, named by the gate's `$0` (`step-gate: 1: exec:
+ * ./tool: not found` from dash, `step-gate: line 1: ./tool: … bad interpreter …` from
+ * bash): the program never started. Undefined for anything else (the program's own exit).
+ */
+export function gateExecFailure(stderr: string): string | undefined {
+  const m = new RegExp(`^${GATE_NAME}: (?:line )?\\d+: (?:exec: )?(.+)\\n?$`).exec(stderr);
+  return m?.[1];
+}
+

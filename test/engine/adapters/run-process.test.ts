@@ -1,7 +1,7 @@
 /**
  * engine/adapters/run-process.ts: a process that cannot start says why, in words a user acts on.
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -53,5 +53,22 @@ await runProcess({ file: "/bin/sh", args: ["-c", "sleep 0.3; echo ran > ${marker
     expect(killed).toBe("SIGKILL");
     await new Promise((r) => setTimeout(r, 1500));
     expect(existsSync(marker)).toBe(false);
+  });
+});
+
+describe("runProcess: out of file descriptors", () => {
+  // A real criteria under a low ulimit -n: 100 parallel steps exhaust 128 descriptors (a
+  // new-user trial: EMFILE was an "Unhandled 'error' event" that crashed criteria, the run left active).
+  it.skipIf(process.platform === "win32")("the steps that cannot start fail with EMFILE said, and the run goes on to its end", () => {
+    const dir = mkdtempSync(join(tmpdir(), "criteria-emfile-"));
+    writeFileSync(
+      join(dir, "w.hcl"),
+      `workflow "w" {\n  version = "1"\n  initial_state = "each"\n  target_state = "done"\n}\nadapter "shell" "y" {}\nstep "each" {\n  target = adapter.shell.y\n  parallel = 100\n  parallel_max = 100\n  input { command = "sleep 1" }\n  outcome "all_succeeded" { next = "done" }\n  outcome "any_failed" { next = "done" }\n}\nstate "done" { terminal = true }\n`,
+    );
+    const r = spawnSync("/bin/sh", ["-c", `ulimit -n 128 && exec "$0" "$@"`, process.execPath, join(repo, "bin", "criteria"), "apply", join(dir, "w.hcl"), "--state-dir", join(dir, "st"), "-o", "json"], { encoding: "utf8", env: { ...process.env, CI: "" } });
+    expect(r.stderr).not.toMatch(/Unhandled|at .*\.js:\d+/);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/cannot start \\"\/bin\/sh\\": too many open files \(EMFILE\): raise the limit \(ulimit -n\) or run fewer steps at once \(parallel_max\)/);
+    expect(r.stdout).toMatch(/"event":"run.completed"[^\n]*"state":"done"/);
   });
 });

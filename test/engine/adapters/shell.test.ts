@@ -246,3 +246,27 @@ describe("shell adapter: misc", () => {
     expect(r.detail).toMatch(/SIGKILL/);
   });
 });
+
+describe("shell adapter: the shell's program, started behind the start gate (start-gate.ts), as spawn found it (a trial of the gate)", () => {
+  it("a shell named on a relative PATH entry, or an empty one, is found from the step's directory", async () => {
+    const base = tempDir("criteria-shell-path-");
+    mkdirSync(join(base, "bin"));
+    writeFileSync(join(base, "bin", "mysh"), '#!/bin/sh\nexec /bin/sh "$@"\n', { mode: 0o755 });
+    writeFileSync(join(base, "cwdsh"), '#!/bin/sh\nexec /bin/sh "$@"\n', { mode: 0o755 });
+    for (const [shell, path] of [["mysh", "bin:/usr/bin:/bin"], ["cwdsh", ":/usr/bin:/bin"]]) {
+      const s = await createShellAdapter().open({ shell, env: { PATH: path } } as never, context(base));
+      const r = await s.execute(request({ input: { command: "echo found" } }));
+      expect(r, shell).toMatchObject({ outcome: "success", output: { stdout: "found\n" } });
+    }
+  });
+
+  it("a shell whose #! interpreter is missing cannot start: adapter_error, not the gate's exit 127", async () => {
+    const base = tempDir("criteria-shell-bang-");
+    writeFileSync(join(base, "badshebang"), "#!/nonexistent/interp\n", { mode: 0o755 });
+    const s = await createShellAdapter().open({ shell: "./badshebang" } as never, context(base));
+    const r = await s.execute(request({ input: { command: "echo x" } }));
+    expect(r).toMatchObject({ outcome: "failure", reason: "adapter_error" });
+    expect(r.detail).toMatch(/^shell: cannot start "\.\/badshebang": /);
+    expect(r.detail).not.toMatch(/step-gate/);
+  });
+});
