@@ -387,7 +387,7 @@ function toDiagnostic(e: ErrorObject, map: SourceMap, fallback: Range, doc: Json
       if ((field === "for_each" || field === "parallel") && /\bstring\b/.test(want) && (typeof e.data === "number" || typeof e.data === "boolean")) {
         const times = typeof e.data === "number" && Number.isInteger(e.data) && e.data >= 0 ? e.data : undefined;
         return diag("invalid_type", rangeAt(map, ptr, fallback), `${where(ptr)}"${field}" must be ${typeWords(want.replace(/ or string\b|\bstring or /, ""), dialect)}, or an expression giving one, not ${typeName(e.data, dialect)}`, {
-          hint: times !== undefined && field === "for_each" ? `to run the step ${times} times, write ${literalFieldAs(dialect, "count", String(times))} (each.index counts them from 0)` : typeHint(want, e.data, field, dialect, ptr),
+          hint: times !== undefined && field === "for_each" ? `to run the step ${times} times, write ${literalFieldAs(dialect, "count", String(times))} (each._idx counts them from 0)` : typeHint(want, e.data, field, dialect, ptr),
         });
       }
       const fractional = typeof e.data === "number" && !Number.isInteger(e.data) && /\binteger\b/.test(want);
