@@ -438,7 +438,7 @@ describe("reads past a value of a known primitive type (a new-user trial: valida
   s = "ledger"
   n = 3
   b = (true)
-  t = "run-\${var.v}"
+  t = "run-\${var.v.x}"
   same = "\${var.v}"
   o = { x = 1 }
   c = upper("a")
