@@ -2,7 +2,7 @@ import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, visit, typ
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { SourceFile } from "../diagnostics/source-file.js";
 import { MAX_DEPTH, jsonObject, type JsonValue, type ParsedFile } from "./document.js";
-import { nestingDepth } from "./nesting-depth.js";
+import { blockDepth, nestingDepth } from "./nesting-depth.js";
 import { jsonSyntaxError } from "./json-error.js";
 import { scalarChars } from "./scalar-offsets.js";
 import { explainYamlError } from "./yaml-error.js";
@@ -22,7 +22,8 @@ export const MAX_ALIAS_NODES = 10_000;
  */
 export function parseYaml(file: SourceFile): { parsed?: ParsedFile; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
-  const depth = nestingDepth(file.text, "yaml", MAX_DEPTH);
+  const brackets = nestingDepth(file.text, "yaml", MAX_DEPTH);
+  const depth = brackets.depth > MAX_DEPTH ? brackets : blockDepth(file.text, MAX_DEPTH);
   if (depth.depth > MAX_DEPTH) {
     return { diagnostics: [diag("nesting_too_deep", file.range(depth.at, depth.at + 1), `values nest deeper than ${MAX_DEPTH} levels`, { hint: NESTING_HINT })] };
   }

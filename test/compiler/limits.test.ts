@@ -60,6 +60,17 @@ describe("input limits", () => {
     expect(ok.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
   }, 60_000);
 
+  it("1,200 levels of block-style YAML are nesting_too_deep at the 65th, not the parser's stack overflow (found by a trial of --input @file.yaml); 64 levels parse", async () => {
+    const deep = (n: number) => ["workflow:", "  name: d", "  version: \"1\"", "x-deep:", ...Array.from({ length: n }, (_, i) => `${"  ".repeat(i + 1)}k${i}:`), `${"  ".repeat(n + 1)}v: 1`].join("\n") + "\n";
+    const f = join(dir, "deep.yaml");
+    writeFileSync(f, deep(1200));
+    const c = await compile(f);
+    // x-deep is level 1 (workflow's block closed), so its 64th key line (line 68) is level 65.
+    expect(c.diagnostics.map((d) => `${d.range.start.line}:${d.range.start.column} ${d.code}`)).toEqual(["68:129 nesting_too_deep"]);
+    writeFileSync(f, deep(62));
+    expect((await compile(f)).diagnostics.filter((d) => d.code === "nesting_too_deep")).toEqual([]);
+  });
+
   it("a line of 100,000 $ is one syntax error (it took minutes: each echo re-read the line)", async () => {
     const f = join(dir, "dollars.hcl");
     writeFileSync(f, `workflow {\n  name = "x"\n}\nlocals {\n  v = ${"$".repeat(100_000)}\n}\n`);
