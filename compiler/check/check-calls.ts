@@ -1,4 +1,5 @@
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { exprAs, exprOfValue } from "../diagnostics/dialect-hint.js";
 import { closestName, suggest } from "../diagnostics/did-you-mean.js";
 import type { Range } from "../diagnostics/range.js";
 import type { ExprSource, StepSpec } from "../decode/spec.js";
@@ -117,10 +118,13 @@ function bindings(what: string, input: Record<string, ExprSource>, callee: Modul
       const expr = parsed(e);
       const kind = expr && staticKind(expr, s, calleeOf);
       if (kind && !kindFits(t.kind, kind)) {
+        // The expression as written, a lone "${...}" unwrapped (a trial: the hint read ("${var.names}"[0])).
+        const shown = exprOfValue(e.text.trim().replace(/^"(\$\{[\s\S]*\})"$/, "$1"));
+        const file = e.range.file;
         out.push(
-          diag("invalid_type", e.range, `${what}: variable "${k}" of ${callee.path}: ${e.text.trim()} is a ${kind === "map" ? "map or object" : kind}, not a value of type ${bareType(v.type!)}`, {
+          diag("invalid_type", e.range, `${what}: variable "${k}" of ${callee.path}: ${shown} is a ${kind === "map" ? "map or object" : kind}, not a value of type ${bareType(v.type!)}`, {
             related: [{ message: `variable "${k}" is declared here`, range: v.typeRange ?? v.nameRange }],
-            hint: kind === "list" && ["string", "number", "bool"].includes(t.kind) ? `pass one item (${e.text.trim()}[0]), join them (join(",", ${e.text.trim()})), or declare variable "${k}" with type = list(...)` : `pass a value of type ${bareType(v.type!)}, or change the variable's type`,
+            hint: kind === "list" && ["string", "number", "bool"].includes(t.kind) ? `pass one item (${exprAs(file, `${shown}[0]`)}), join them (${exprAs(file, `join(",", ${shown})`)}), or declare variable "${k}" with type = list(...)` : `pass a value of type ${bareType(v.type!)}, or change the variable's type`,
           }),
         );
       }
