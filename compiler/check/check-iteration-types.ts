@@ -136,7 +136,8 @@ export const checkIterationTypes: Check = {
           const bare = e.kind === "template" && e.parts.length === 1 && e.parts[0].kind === "template_interp" ? e.parts[0].expr : e;
           // As an expression: a YAML/JSON template of one `${...}` is its expression; one with
           // text around it, a quoted string (an HCL expression's text is one already).
-          const text = src.kind === "hcl" ? src.text.trim() : bare !== e ? exprOfValue(src.text) : JSON.stringify(src.text);
+          // A lone "${...}" in HCL is said as its expression (a trial: "${var.s}" is declared string).
+          const text = src.kind === "hcl" ? (bare !== e ? exprOfValue(src.text.trim().replace(/^"(\$\{[\s\S]*\})"$/, "$1")) : src.text.trim()) : bare !== e ? exprOfValue(src.text) : JSON.stringify(src.text);
           const declared = bare.kind === "scope_traversal" && bare.root === "var" ? s.lookup("variables", (bare.steps[0] as { name: string }).name)?.decl.type : undefined;
           const what = declared !== undefined ? `${text} is declared ${bareType(declared)}` : `${text} is a ${kind}`;
           const want = field === "count" ? "a whole number" : field === "parallel" ? "a list, a map or a whole number" : "a list or a map";

@@ -65,7 +65,7 @@ export const checkLiteralTypes: Check = {
         if (fe && fe.kind === "literal" && typeof fe.value === "string") {
           // With its items spelled out (found by a new-user trial: no hint, where a string variable had one).
           const items = fe.value.trim().split(/\s+/).filter(Boolean);
-          const list = `[${(items.length > 0 ? items : ["a", "b"]).map((x) => JSON.stringify(x)).join(", ")}]`;
+          const list = `[${items.map((x) => JSON.stringify(x)).join(", ")}]`; // "" is no items: [] (a trial: it was told ["a", "b"])
           out.push(diag("invalid_type", fe.range, `step "${st.name}": for_each must be a list or a map, not ${JSON.stringify(fe.value)}`, { hint: `write a list of its items: ${literalFieldAs(fileDialect(fe.range.file), "for_each", list)}` }));
         }
         const p = st.parallel;
