@@ -21,8 +21,8 @@ export function expectedOneOf(candidates: Iterable<string>): string | undefined 
 
 /**
  * The candidate closest to `name` when it is a plausible typo: edit distance at most 2 (3
- * for a name of 8 characters or more) and at most half the name's length, case-insensitive;
- * ties go to the smaller name (found by a new-user trial: `--var bogus` was asked whether it
+ * for a name of 8 characters or more) and at most half the longer one's length (`rgn` is not
+ * `n`: a trial), case-insensitive; ties go to the smaller name (found by a new-user trial: `--var bogus` was asked whether it
  * meant "tags", three edits away in five letters; Terraform's suggestions stop at 2 edits).
  */
 export function closestName(name: string, candidates: Iterable<string>): string | undefined {
@@ -38,7 +38,7 @@ export function closestName(name: string, candidates: Iterable<string>): string 
       bestDist = d;
     }
   }
-  return best !== undefined && bestDist <= (name.length >= 8 ? 3 : 2) && bestDist <= Math.max(1, Math.ceil(name.length / 2)) ? best : undefined;
+  return best !== undefined && bestDist <= (name.length >= 8 ? 3 : 2) && bestDist <= Math.max(1, Math.floor(Math.max(name.length, best.length) / 2)) ? best : undefined;
 }
 
 /** Damerau-Levenshtein (optimal string alignment) distance, O(a·b). */

@@ -15,6 +15,8 @@ describe("closestName", () => {
   it("does not suggest a short name three edits away (a new-user trial: --var bogus was asked whether it meant tags)", () => {
     expect(closestName("bogus", ["tags"])).toBeUndefined();
     expect(closestName("restart", ["fail", "respawn", "abort_run"])).toBeUndefined();
+    // Nor a name that keeps one letter of it (a trial: --var rgn was asked whether it meant n).
+    expect(closestName("rgn", ["n", "region", "s", "tags"])).toBeUndefined();
   });
 
   it("allows three edits in a name of eight characters or more", () => {
