@@ -37,10 +37,12 @@ function sniff(text: string): "hcl" | "json" | "yaml" {
 }
 
 /**
- * Refuses `--stdin-name` without `-` among the PATHs (a usage error, exit 2): it names
+ * Refuses `--stdin-name` empty, or without `-` among the PATHs (a usage error, exit 2): it names
  * the text on standard input, which is read only for `-` (found by a new-user trial:
  * `validate --stdin-name f.yaml file.hcl` ignored it silently).
  */
 export function refuseStdinNameWithoutDash(stdinName: string | undefined, paths: string[]): void {
+  // Empty, it names nothing (a trial: validate --stdin-name '' - printed ": ok").
+  if (stdinName === "") throw new CliError(`--stdin-name is empty; give the file the text stands for (e.g. --stdin-name workflow.hcl), or drop it`, EXIT.usage);
   if (stdinName !== undefined && !paths.includes("-")) throw new CliError(`--stdin-name ${stdinName}: it names standard input, which is read with - as the PATH; give -, or drop --stdin-name`, EXIT.usage);
 }

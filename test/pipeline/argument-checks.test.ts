@@ -133,6 +133,9 @@ describe("--stdin-name", () => {
       const r = cli([...args, "--stdin-name", "f.yaml", "w.hcl"], { cwd: dir });
       expect([args, r.status, r.stderr]).toEqual([args, 2, "criteria: --stdin-name f.yaml: it names standard input, which is read with - as the PATH; give -, or drop --stdin-name\n"]);
     }
+    // Empty, it names nothing (a trial: validate --stdin-name '' - printed ": ok").
+    const empty = cli(["validate", "--stdin-name", "", "-"], { cwd: dir, input: WF });
+    expect([empty.status, empty.stderr]).toEqual([2, "criteria: --stdin-name is empty; give the file the text stands for (e.g. --stdin-name workflow.hcl), or drop it\n"]);
     // With -, among other PATHs too, it is taken.
     expect(cli(["validate", "--stdin-name", "f.hcl", "-", "w.hcl"], { cwd: dir, input: WF }).stdout).toBe("f.hcl: ok\nw.hcl: ok\n");
   }, 60_000);
