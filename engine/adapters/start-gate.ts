@@ -4,7 +4,7 @@ import { findExecutable, isExecutableFile } from "./find-executable.js";
 
 /**
  * The start gate of a step's process (shell commands, agent CLIs): the process is spawned
- * as `/bin/sh -c <gate> criteria-step FILE ARGS...`, which waits for one line on its fd 3
+ * as `/bin/sh -c <gate> step-gate FILE ARGS...`, which waits for one line on its fd 3
  * before it `exec`s `FILE ARGS...` (same pid, so the same process group and start time).
  * `runProcess` writes that line only once the group is listed with the group watcher and
  * its orphan file is written. A criteria killed between the spawn and the listing (a window

@@ -220,7 +220,6 @@ function unlimited(s: AbortSignal): AbortSignal {
   return s;
 }
 
-
 /** The largest step output an event carries (the journal keeps all of it). */
 const EVENT_OUTPUT_BYTES = 8192;
 
