@@ -1,5 +1,5 @@
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { exprAs, exprOfValue } from "../diagnostics/dialect-hint.js";
+import { exprAs, writtenExpr } from "../diagnostics/dialect-hint.js";
 import { closestName, suggest } from "../diagnostics/did-you-mean.js";
 import type { Range } from "../diagnostics/range.js";
 import type { ExprSource, StepSpec } from "../decode/spec.js";
@@ -118,8 +118,7 @@ function bindings(what: string, input: Record<string, ExprSource>, callee: Modul
       const expr = parsed(e);
       const kind = expr && staticKind(expr, s, calleeOf);
       if (kind && !kindFits(t.kind, kind)) {
-        // The expression as written, a lone "${...}" unwrapped (a trial: the hint read ("${var.names}"[0])).
-        const shown = exprOfValue(e.text.trim().replace(/^"(\$\{[\s\S]*\})"$/, "$1"));
+        const shown = writtenExpr(e.text);
         const file = e.range.file;
         out.push(
           diag("invalid_type", e.range, `${what}: variable "${k}" of ${callee.path}: ${shown} is a ${kind === "map" ? "map or object" : kind}, not a value of type ${bareType(v.type!)}`, {

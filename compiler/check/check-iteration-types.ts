@@ -1,5 +1,5 @@
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { exprOfValue, fieldAs } from "../diagnostics/dialect-hint.js";
+import { exprOfValue, fieldAs, writtenExpr } from "../diagnostics/dialect-hint.js";
 import type { ExprSource, StepSpec } from "../decode/spec.js";
 import { bareType, parseType } from "../decode/types.js";
 import type { Expr } from "../expr/ast.js";
@@ -9,8 +9,7 @@ import type { ModuleInterface } from "../resolve/module-interface.js";
 import type { Scope } from "../resolve/scope.js";
 import { totalStepBudget, type Check } from "./context.js";
 
-/** What an expression is known to give before the run, as far as this check needs to know. */
-/** The kinds of value {@link staticKind} tells apart. */
+/** The kinds of value {@link staticKind} tells apart: what an expression is known to give before the run. */
 export type Kind = "string" | "number" | "bool" | "list" | "map" | "null";
 
 /**
@@ -137,7 +136,7 @@ export const checkIterationTypes: Check = {
           // As an expression: a YAML/JSON template of one `${...}` is its expression; one with
           // text around it, a quoted string (an HCL expression's text is one already).
           // A lone "${...}" in HCL is said as its expression (a trial: "${var.s}" is declared string).
-          const text = src.kind === "hcl" ? (bare !== e ? exprOfValue(src.text.trim().replace(/^"(\$\{[\s\S]*\})"$/, "$1")) : src.text.trim()) : bare !== e ? exprOfValue(src.text) : JSON.stringify(src.text);
+          const text = src.kind === "hcl" ? (bare !== e ? writtenExpr(src.text) : src.text.trim()) : bare !== e ? exprOfValue(src.text) : JSON.stringify(src.text);
           const declared = bare.kind === "scope_traversal" && bare.root === "var" ? s.lookup("variables", (bare.steps[0] as { name: string }).name)?.decl.type : undefined;
           const what = declared !== undefined ? `${text} is declared ${bareType(declared)}` : `${text} is a ${kind}`;
           const want = field === "count" ? "a whole number" : field === "parallel" ? "a list, a map or a whole number" : "a list or a map";

@@ -92,6 +92,15 @@ export function literalFieldAs(dialect: Dialect, field: string, value: string): 
   return dialect === "hcl" ? `${field} = ${value}` : dialect === "json" ? `"${field}": ${value}` : `${field}: ${value}`;
 }
 
+/**
+ * The expression a value's source text stands for, as hints name it: one `${...}` alone
+ * unwrapped, quoted (HCL `"${var.names}"`) or not (YAML, JSON), so a hint reads
+ * `var.names[0]`, not `"${var.names}"[0]` (found by a trial); other text as {@link exprOfValue}.
+ */
+export function writtenExpr(text: string): string {
+  return exprOfValue(text.trim().replace(/^"(\$\{[\s\S]*\})"$/, "$1"));
+}
+
 /** The expression a YAML or JSON value holds when it is one template (`${var.env}` → `var.env`); HCL text as is. */
 export function exprOfValue(text: string): string {
   return singleInterpolation(text) ?? text.trim();
