@@ -207,7 +207,7 @@ export function parseInput(text: string): Record<string, Value> {
  * @param flag the flag it was given to, as the message names it
  * @param text the value's JSON or YAML text
  */
-export function refuseDeepNesting(flag: string, text: string): void {
+function refuseDeepNesting(flag: string, text: string): void {
   if (nestingDepth(text, "yaml", MAX_DEPTH).depth > MAX_DEPTH) throw usage(`${flag}: values nest deeper than ${MAX_DEPTH} levels, the limit; flatten the value`);
 }
 
