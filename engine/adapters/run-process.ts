@@ -177,7 +177,7 @@ export function runProcess(o: RunProcessOptions): Promise<ProcessResult> {
 
   readyGroupWatcher();
   const command = gatedCommand(o.file, o.args);
-  const unstartable = command.gate ? startProblem(o.file, o.cwd, o.env) : undefined;
+  const unstartable = command.gate && !command.inline ? startProblem(o.file, o.cwd, o.env) : undefined;
   if (unstartable) return Promise.resolve(result("spawn_error", null, null, { error: spawnMessage(o.file, { code: unstartable }) }));
   return new Promise((resolve) => {
     let child: ChildProcess;
@@ -256,7 +256,7 @@ export function runProcess(o: RunProcessOptions): Promise<ProcessResult> {
       const exitCode = code ?? (sig ? 128 + (constants.signals[sig] ?? 0) : null);
       // The gate's exec failed (a #! interpreter that is not there): the program never started,
       // as spawn would have said (found by a new-user trial: an adapter_failed naming "step-gate").
-      const unexecuted = command.gate && end === "exited" && (code === 126 || code === 127) ? gateExecFailure(err.decode().text) : undefined;
+      const unexecuted = command.gate && !command.inline && end === "exited" && (code === 126 || code === 127) ? gateExecFailure(err.decode().text) : undefined;
       if (unexecuted !== undefined) {
         resolve(result("spawn_error", null, null, { pid, error: `cannot start ${JSON.stringify(o.file)}: ${unexecuted}` }));
         return;

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { delimiter, resolve } from "node:path";
+import { basename, delimiter, resolve } from "node:path";
 import { findExecutable, isExecutableFile } from "./find-executable.js";
 
 /**
@@ -14,7 +14,11 @@ import { findExecutable, isExecutableFile } from "./find-executable.js";
  * POSIX only (a `/bin/sh`); elsewhere, and where `/bin/sh` is missing, processes start
  * ungated, as before.
  */
-const GATE = 'IFS= read -r _ <&3 || exit 125; exec 3<&-; exec "$@"';
+const GATE_LINE = "IFS= read -r _ <&3 || exit 125; exec 3<&-";
+const GATE = `${GATE_LINE}; exec "$@"`;
+
+/** Shells that read the gate's line as POSIX sh does, by their program's name. */
+const POSIX_SHELLS = new Set(["sh", "dash", "bash", "ash", "ksh", "zsh"]);
 
 /** The gate's `$0`, what `ps` shows before it execs the step's program. */
 const GATE_NAME = "step-gate"; // not "criteria": a `pkill -f criteria` must not take it for criteria
@@ -25,11 +29,16 @@ let gated: boolean | undefined;
 /**
  * How to spawn `file args` behind the gate: the program and arguments to give `spawn`, with
  * fd 3 a pipe (`stdio[3] = "pipe"`) whose first line opens it; `file` and `args` as they are
- * where processes start ungated (`gate: false`).
+ * where processes start ungated (`gate: false`). `inline`: the gate is the first line of a
+ * POSIX shell's own `-c` command (the program is spawned itself, so spawn says what fails).
  */
-export function gatedCommand(file: string, args: string[]): { file: string; args: string[]; gate: boolean } {
+export function gatedCommand(file: string, args: string[]): { file: string; args: string[]; gate: boolean; inline: boolean } {
   gated ??= process.platform !== "win32" && existsSync("/bin/sh");
-  return gated ? { file: "/bin/sh", args: ["-c", GATE, GATE_NAME, file, ...args], gate: true } : { file, args, gate: false };
+  if (!gated) return { file, args, gate: false, inline: false };
+  // A POSIX shell's `-c COMMAND` (the shell adapter's) reads the gate's line first, in the same
+  // line, so no second shell starts (a second exec cost a shell step ~0.6 ms: bench/shell-steps.ts).
+  if (args.length === 2 && args[0] === "-c" && POSIX_SHELLS.has(basename(file))) return { file, args: ["-c", `${GATE_LINE}; ${args[1]}`], gate: true, inline: true };
+  return { file: "/bin/sh", args: ["-c", GATE, GATE_NAME, file, ...args], gate: true, inline: false };
 }
 
 /**

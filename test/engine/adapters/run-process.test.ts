@@ -30,9 +30,14 @@ describe("runProcess: a criteria killed as it starts a step's process", () => {
   // with 1,000 parallel items, half the kills left one step's process running, unlisted,
   // unrecorded, whose effect then ran again beside the resumed run's). A real process,
   // SIGKILLed by a spawn hook right after the step's spawn returns, on the built engine.
-  it.skipIf(process.platform === "win32")("its program never starts: the start gate reads end of file", async () => {
+  // A POSIX shell's -c command reads the gate's line itself; any other program is started by a gate shell.
+  it.skipIf(process.platform === "win32").each([
+    ["a shell command", (marker: string) => ({ file: "/bin/sh", args: ["-c", `sleep 0.3; echo ran > ${marker}`] })],
+    ["another program", (marker: string) => ({ file: process.execPath, args: ["-e", `setTimeout(() => require("fs").writeFileSync(${JSON.stringify(marker)}, "ran"), 300)`] })],
+  ])("its program never starts (%s): the start gate reads end of file", async (_what, command) => {
     const dir = mkdtempSync(join(tmpdir(), "criteria-gate-"));
     const marker = join(dir, "ran");
+    const { file, args } = command(marker);
     const script = join(dir, "kill-after-spawn.mjs");
     writeFileSync(
       script,
@@ -46,7 +51,7 @@ cp.spawn = (...a) => {
 };
 syncBuiltinESMExports();
 const { runProcess } = await import(${JSON.stringify(pathToFileURL(join(repo, "dist", "engine", "adapters", "run-process.js")).href)});
-await runProcess({ file: "/bin/sh", args: ["-c", "sleep 0.3; echo ran > ${marker}"], cwd: ${JSON.stringify(dir)}, env: process.env, maxOutputBytes: 1024 });
+await runProcess({ file: ${JSON.stringify(file)}, args: ${JSON.stringify(args)}, cwd: ${JSON.stringify(dir)}, env: process.env, maxOutputBytes: 1024 });
 `,
     );
     const killed = await new Promise<string | null>((resolve) => spawn(process.execPath, [script], { stdio: "ignore" }).once("exit", (_c, signal) => resolve(signal)));
