@@ -23,3 +23,38 @@ export function realPath(p: string): string {
     return resolve(p);
   }
 }
+
+/** The real paths of those of `roots` that exist (an allowed directory that does not exist allows nothing). */
+export function realRoots(roots: readonly string[]): string[] {
+  return roots.flatMap((r) => {
+    try {
+      return [realpathSync(r)];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/**
+ * Where `path` (relative to `roots[0]`, the workflow's directory) lies when reads are confined
+ * to `roots` (absolute), checked twice: the path as written must lie in a root (so nothing
+ * else is even probed), and so must its real path in a root's real path. The one rule for
+ * `file()` and its kin at compile time (compiler/resolve/check-expression.ts) and at run time
+ * (engine/run/workflow-files.ts).
+ * @param real the roots' real paths ({@link realRoots}; a caller that confines many paths computes them once)
+ * @returns its real path; `missing` when nothing is there; `outside` (`written` or, through a link, `linked`)
+ * @throws the file system's error other than ENOENT and ENOTDIR
+ */
+export function confine(roots: readonly string[], path: string, real: () => readonly string[] = () => realRoots(roots)): { real: string } | { missing: true } | { outside: "written" | "linked" } {
+  const abs = resolve(roots[0], path);
+  if (!roots.some((r) => isInside(r, abs))) return { outside: "written" };
+  let target: string;
+  try {
+    target = realpathSync(abs);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return { missing: true };
+    throw err;
+  }
+  return real().some((r) => isInside(r, target)) ? { real: target } : { outside: "linked" };
+}

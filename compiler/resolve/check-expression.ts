@@ -1,6 +1,5 @@
-import { existsSync, realpathSync } from "node:fs";
 import { dirname, resolve as resolvePath } from "node:path";
-import { isInside } from "../load/inside.js";
+import { confine } from "../load/inside.js";
 import { diag, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { suggest } from "../diagnostics/did-you-mean.js";
 import type { Range } from "../diagnostics/range.js";
@@ -604,24 +603,14 @@ function forItemKeys(expr: Expr, ctx: ExprContext, rangeAt: (start: number, end:
  * path CRITERIA_WORKFLOW_ALLOWED_PATHS allowed, which the run would have read).
  */
 function filePathProblem(sourceFile: string, path: string, extraRoots: readonly string[]): { code: "file_not_found" | "path_outside_root"; message: string } | undefined {
-  const root = dirname(sourceFile);
-  const roots = [root, ...extraRoots];
-  const target = resolvePath(root, path);
-  if (!roots.some((r) => isInside(r, target))) return { code: "path_outside_root", message: "points outside the workflow's directory" };
-  if (!existsSync(target)) return { code: "file_not_found", message: "does not exist" };
+  let where: ReturnType<typeof confine>;
   try {
-    const real = realpathSync(target);
-    const inside = roots.some((r) => {
-      try {
-        return isInside(realpathSync(r), real);
-      } catch {
-        return false; // an allowed directory that does not exist allows nothing
-      }
-    });
-    if (!inside) return { code: "path_outside_root", message: "is a symlink to a file outside the workflow's directory" };
+    where = confine([dirname(sourceFile), ...extraRoots], path);
   } catch {
-    return undefined;
+    return undefined; // unreadable now: the run says what it finds
   }
+  if ("missing" in where) return { code: "file_not_found", message: "does not exist" };
+  if ("outside" in where) return { code: "path_outside_root", message: where.outside === "written" ? "points outside the workflow's directory" : "is a symlink to a file outside the workflow's directory" };
   return undefined;
 }
 

@@ -202,16 +202,14 @@ export class SqliteJournal implements Journal {
       }
       const why = notFile
         ? `${notFile} is not a file (a directory?); move it aside`
-        : err.code === "EEXIST" || err.code === "ENOTDIR"
-          ? "it is not a directory"
-          : opts.readOnly && (err.code === "EACCES" || err.code === "EPERM")
-            ? `it cannot be read (permission denied: ${err.path ?? file})`
-            : err.code === "EACCES" || /readonly|read-only|unable to open/i.test(err.message)
-              ? "it cannot be written (permissions?)"
-              : reason === DAMAGED
-                ? // What to do, as for an empty one (a new-user trial: a journal cut short by a cache restore said only "damaged").
-                  `${reason}: it is not a whole SQLite database (cut short or overwritten: a failed copy or cache restore?); restore it, or move it aside to start a new journal`
-                : reason;
+        : opts.readOnly && (err.code === "EACCES" || err.code === "EPERM")
+          ? `it cannot be read (permission denied: ${err.path ?? file})`
+          : err.code === "EACCES" || /readonly|read-only|unable to open/i.test(err.message)
+            ? "it cannot be written (permissions?)"
+            : reason === DAMAGED
+              ? // What to do, as for an empty one (a new-user trial: a journal cut short by a cache restore said only "damaged").
+                `${reason}: it is not a whole SQLite database (cut short or overwritten: a failed copy or cache restore?); restore it, or move it aside to start a new journal`
+              : reason;
       throw new JournalOpenError(`cannot open the journal ${file}: ${why}`);
     }
     const k = process.env.CRITERIA_FAULT_KILL_AFTER_SEQ;

@@ -10,19 +10,19 @@
  * node's `path.delimiter`; relative entries resolve against the current directory);
  * `file()`/`templatefile()` read at most `CRITERIA_FILE_FUNC_MAX_BYTES` bytes of UTF-8.
  *
- * Confinement is checked twice, as compiler/expr/functions/fs.ts does for one root: the path as written
- * must lie in one of the roots (so nothing else is even probed), and so must its real
- * path (symlinks resolved) lie in one of the roots' real paths. An allowed directory that
- * does not exist allows nothing. Otherwise:
+ * Confinement is checked twice, by `confine` (compiler/load/inside.ts, which validate's
+ * `file()` check uses too): the path as written must lie in one of the roots (so nothing else
+ * is even probed), and so must its real path (symlinks resolved) lie in one of the roots'
+ * real paths. An allowed directory that does not exist allows nothing. Otherwise:
  * `readFile` refuses non-regular files, files over the cap, and text that is not UTF-8;
  * `fileExists` is false for missing paths and directories; `fileSet` lists regular files
  * (symlinks skipped) whose paths relative to the directory match the pattern, returning
  * sorted `/`-separated paths relative to the workflow directory (`../shared/x.md` for a
  * file of an allowed directory beside it), which `file()` accepts back.
  */
-import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { delimiter, relative, resolve, sep } from "node:path";
-import { isInside } from "../../compiler/load/inside.js";
+import { confine, realRoots } from "../../compiler/load/inside.js";
 import { compareCodePoints } from "../../compiler/expr/functions/args.js";
 import { globToRegExp } from "../../compiler/expr/functions/files.js";
 import type { FunctionOptions } from "../../compiler/expr/functions.js";
@@ -73,35 +73,15 @@ export function workflowFileHooks(root: string, opts: WorkflowFileOptions = {}):
   const absRoot = resolve(root);
   const extra = (opts.allowedRoots ?? []).map((r) => resolve(r));
   const roots = [absRoot, ...extra];
-  let realRoots: string[] | undefined;
+  let real: string[] | undefined;
   const outside = (p: string) =>
     new Error(`path "${p}" is outside the workflow directory${extra.length > 0 ? ` and the directories of ${ALLOWED_PATHS_VAR}` : ` (allow more directories with ${ALLOWED_PATHS_VAR})`}`);
 
-  /** The real paths of the roots that exist (computed once, on first use). */
-  const realRootsOf = (): string[] => {
-    realRoots ??= roots.flatMap((r) => {
-      try {
-        return [realpathSync(r)];
-      } catch {
-        return [];
-      }
-    });
-    return realRoots;
-  };
-
-  /** The real path of `p`, or `undefined` when nothing is there; throws when `p` leaves every root. */
+  /** The real path of `p`, or `undefined` when nothing is there; throws when `p` leaves every root (the roots' real paths computed once, on first use). */
   const locate = (p: string): string | undefined => {
-    const abs = resolve(absRoot, p);
-    if (!roots.some((r) => isInside(r, abs))) throw outside(p);
-    let real: string;
-    try {
-      real = realpathSync(abs);
-    } catch (err) {
-      if (code(err) === "ENOENT" || code(err) === "ENOTDIR") return undefined;
-      throw err;
-    }
-    if (!realRootsOf().some((r) => isInside(r, real))) throw outside(p);
-    return real;
+    const where = confine(roots, p, () => (real ??= realRoots(roots)));
+    if ("outside" in where) throw outside(p);
+    return "missing" in where ? undefined : where.real;
   };
 
   return {
