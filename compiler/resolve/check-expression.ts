@@ -431,7 +431,7 @@ export function checkExpression(src: ExprSource, ctx: ExprContext, exactRangeAt:
         // warning (found by a trial of its docs: validate said nothing, the run failed).
         diagnostics.push(diag("file_not_found", rangeAt(file, arg.start, arg.end), `${ctx.what}: ${shown}: the directory does not exist now, and the run fails here unless an earlier step makes it`, { severity: "warning", hint: "create the directory (an empty one lists nothing), or guard it: try(fileset(...), [])" }));
       } else if (problem) {
-        const hint = problem.code === "path_outside_root" ? "paths are relative to the workflow's directory and may not leave it, unless CRITERIA_WORKFLOW_ALLOWED_PATHS lists a directory that holds them" : "paths are relative to the workflow's directory and may not leave it";
+        const hint = `paths are relative to the workflow's directory and may not leave it${problem.code === "path_outside_root" ? ", unless CRITERIA_WORKFLOW_ALLOWED_PATHS lists a directory that holds them" : ""}`;
         diagnostics.push(diag(problem.code, rangeAt(file, arg.start, arg.end), `${ctx.what}: ${shown} ${problem.message}`, { hint }));
       }
     }

@@ -99,6 +99,9 @@ type Reply =
   | { kind: "timeout"; message: string }
   | { kind: "cancelled"; reason: "cancelled" | "timeout"; message: string };
 
+/** What a request still waited for gets when the run's sessions close during the handshake. */
+const GIVEN_UP: Reply = { kind: "cancelled", reason: "cancelled", message: "the run's sessions closed before the adapter answered" };
+
 /** One running adapter process. */
 class ProcessSession implements Session {
   private child?: ChildProcess;
@@ -180,7 +183,7 @@ class ProcessSession implements Session {
     // ends a handshake still waited for: the process is stopped at once, not after 30 s.
     const giveUp = () => {
       this.givenUp = true;
-      for (const id of [...this.pending.keys()]) this.settle(id, { kind: "cancelled", reason: "cancelled", message: "the run's sessions closed before the adapter answered" });
+      for (const id of [...this.pending.keys()]) this.settle(id, GIVEN_UP);
     };
     if (this.ctx.signal?.aborted) giveUp();
     else this.ctx.signal?.addEventListener("abort", giveUp, { once: true });
@@ -196,7 +199,7 @@ class ProcessSession implements Session {
 
   /** `info`, then `open_session`, each within `hs` ms; a failure leaves the session broken and the process stopped. */
   private async handshake(config: Record<string, Value>, hs: number): Promise<void> {
-    const info = this.givenUp ? ({ kind: "cancelled", reason: "cancelled", message: "the run's sessions closed before the adapter answered" } as const) : await this.call("info", undefined, hs).reply;
+    const info = this.givenUp ? GIVEN_UP : await this.call("info", undefined, hs).reply;
     if (info.kind !== "result") {
       this.broken = `handshake failed: info: ${replyMessage(info)}`;
       await this.shutdown(false);
